@@ -1,0 +1,29 @@
+// The Postgres connection pool. One per process; every component borrows from it.
+import pg from 'pg';
+
+// timestamptz columns come back as Date (pg's default) and bigint (int8, type 20) as JS numbers: our
+// identities stay far below 2^53, and numbers serialise to JSON as the API expects.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export interface PoolOptions {
+  connectionString: string;
+  max?: number;
+  applicationName?: string;
+}
+
+export function createPool({ connectionString, max = 10, applicationName = 'faultline' }: PoolOptions): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max, application_name: applicationName, connectionTimeoutMillis: 10_000 });
+  // An idle client losing its connection (database restart) must not crash the process; the next
+  // checkout reconnects.
+  pool.on('error', () => {});
+  return pool;
+}
+
+export async function databaseReady(pool: pg.Pool): Promise<boolean> {
+  try {
+    await pool.query('select 1');
+    return true;
+  } catch {
+    return false;
+  }
+}

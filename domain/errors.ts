@@ -1,0 +1,46 @@
+// Rejection codes shared by the queue pipeline (dead-letter records, `rejected_messages.code`) and the HTTP
+// API error body (`{"error": {"code", "message"}}`, SPEC-DECISIONS "Errors"). One table so the same code
+// always means the same thing and maps to the same status (STYLE 9; fastify/kafkajs error tables).
+
+/** Code -> HTTP status, whether a retry can help, and the default human message. */
+export const REJECTION_CODES = {
+  /** The body is not JSON, or its root is not a JSON object. */
+  MALFORMED: { status: 400, retriable: false, message: 'The message is not a JSON object.' },
+  /** JSON object, but a field is missing, of the wrong type or out of range (the reason names it). */
+  INVALID: { status: 400, retriable: false, message: 'The message has an invalid field.' },
+  /** The body is larger than the configured limit (default 1 MiB); it is not parsed at all. */
+  TOO_LARGE: { status: 413, retriable: false, message: 'The message is larger than the size limit.' },
+  /** The IMEI is not in device information (enrich stage, re-submission of rejected messages, API lookups). */
+  UNKNOWN_DEVICE: { status: 404, retriable: false, message: 'No device with this IMEI is registered.' },
+} as const satisfies Record<string, { status: number; retriable: boolean; message: string }>;
+
+export type RejectionCode = keyof typeof REJECTION_CODES;
+
+export function isRejectionCode(value: unknown): value is RejectionCode {
+  return typeof value === 'string' && Object.hasOwn(REJECTION_CODES, value);
+}
+
+/**
+ * The typed error for callers that prefer throwing to a result object (e.g. an API handler whose one
+ * `onError` renders `{code, message}`). `retriable` is false for every code in the table: a bad message
+ * stays bad, so it goes to the dead-letter topic instead of being retried (STYLE 10).
+ *
+ * @example
+ *   throw new RejectionError('INVALID', 'device_data.date: "yesterday" is not an ISO 8601 timestamp');
+ */
+export class RejectionError extends Error {
+  readonly code: RejectionCode;
+  readonly status: number;
+  readonly retriable: boolean;
+  /** The device's IMEI when it could be read, for keying the dead letter. */
+  readonly imei: string | undefined;
+
+  constructor(code: RejectionCode, reason?: string, options: { imei?: string; cause?: unknown } = {}) {
+    super(reason ?? REJECTION_CODES[code].message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'RejectionError';
+    this.code = code;
+    this.status = REJECTION_CODES[code].status;
+    this.retriable = REJECTION_CODES[code].retriable;
+    this.imei = options.imei;
+  }
+}

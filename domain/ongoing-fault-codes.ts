@@ -1,0 +1,74 @@
+// Ongoing fault codes (spec 3.1) and their API strings (SPEC-DECISIONS "Codes to strings"), plus the
+// BatteryOrLine strings of spec 2.2. One table each, so API, DNP3 JSON output and MultiSpeak agree.
+
+/** Spec 3.1, names and codes. Used for both Ongoing_fault and ActualOngoingFault. */
+export const ONGOING_FAULT = {
+  NONE: 0,
+  DECISION: 1,
+  TEMPORARY: 2,
+  OVER_CURRENT_NO_LOCAL_FAULT: 3,
+  PERMANENT: 4,
+  PERMANENT_ALT: 5,
+  OVER_CURRENT: 6,
+  CURRENT_RESET: 10,
+  PROBABLE_TEMP_FAULT: 11,
+  DM1_PORT_1_FAULT: 21,
+  DM1_PORT_2_FAULT: 22,
+  DM1_PORT_3_FAULT: 23,
+  DISCONNECTED: 400,
+  NO_DATA: 401,
+  LOW_BATTERY: 402,
+} as const;
+
+export type OngoingFaultName = keyof typeof ONGOING_FAULT;
+export type OngoingFaultCode = (typeof ONGOING_FAULT)[OngoingFaultName];
+
+/** SPEC-DECISIONS "Codes to strings"; codes 0 and 4 are the spec's own (3.1). */
+export const ONGOING_FAULT_TEXT: ReadonlyMap<number, string> = new Map<OngoingFaultCode, string>([
+  [0, 'None'],
+  [1, 'Decision'],
+  [2, 'Temporary'],
+  [3, 'Over Current No Local Fault'],
+  [4, 'Permanent'],
+  [5, 'Permanent'],
+  [6, 'Over Current'],
+  [10, 'Current Reset'],
+  [11, 'Probable Temp Fault'],
+  [21, 'DM1 Port 1 Fault'],
+  [22, 'DM1 Port 2 Fault'],
+  [23, 'DM1 Port 3 Fault'],
+  [400, 'Disconnected'],
+  [401, 'No Data'],
+  [402, 'Low Battery'],
+]);
+
+/** Any code outside a table: `Unknown (<code>)`, never an exception (a new firmware code must not 500). */
+export function unknownCodeText(code: number): string {
+  return `Unknown (${code})`;
+}
+
+/** The API / DNP3 JSON string of an ongoing fault code. */
+export function ongoingFaultText(code: number): string {
+  return ONGOING_FAULT_TEXT.get(code) ?? unknownCodeText(code);
+}
+
+/** Spec 3.5: with MaskFaultDetails, 0 reads `None` and any code above 0 reads `Fault`. */
+export function maskedOngoingFaultText(code: number): string {
+  return code > 0 ? 'Fault' : 'None';
+}
+
+/** The name of spec 3.1 for a code, or null (for logs and metrics labels). */
+export function ongoingFaultName(code: number): OngoingFaultName | null {
+  for (const [name, value] of Object.entries(ONGOING_FAULT)) if (value === code) return name as OngoingFaultName;
+  return null;
+}
+
+/** Spec 2.2: BatteryOrLine 0 = Line, 1 = Battery (the DNP3 JSON output writes these strings). */
+export const BATTERY_OR_LINE_TEXT: ReadonlyMap<number, string> = new Map([
+  [0, 'Line'],
+  [1, 'Battery'],
+]);
+
+export function batteryOrLineText(code: number): string {
+  return BATTERY_OR_LINE_TEXT.get(code) ?? unknownCodeText(code);
+}

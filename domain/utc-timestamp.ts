@@ -1,0 +1,58 @@
+// The one place that turns device timestamps into instants and back. The interchange form everywhere after
+// validation is UTC ISO 8601 with milliseconds, `2026-11-20T14:00:00.000Z` (checkin.ts), so stored values,
+// Kafka payloads and tests compare as plain strings.
+import { Temporal } from 'temporal-polyfill';
+
+/**
+ * What to do with a timestamp that has no offset (`2026-11-20T14:00:00`). Default `reject`: the spec says
+ * timestamps are stored as UTC, and guessing the zone of a field device is how a fleet ends up an hour
+ * off twice a year. `utc` is there for firmware known to send UTC without the `Z`.
+ */
+export type NaiveTimestampPolicy = 'reject' | 'utc';
+
+/**
+ * Parses ISO 8601 / RFC 3339 text with `Z` or a numeric offset (Temporal's grammar: also a space instead of
+ * `T`, basic format, a trailing `[zone]` annotation). Returns null for anything else. Precision below a
+ * millisecond is truncated, because the stored form carries milliseconds.
+ */
+export function parseTimestamp(text: string, naive: NaiveTimestampPolicy = 'reject'): Temporal.Instant | null {
+  try {
+    return truncateToMs(Temporal.Instant.from(text));
+  } catch {
+    if (naive !== 'utc') return null;
+  }
+  try {
+    return truncateToMs(Temporal.PlainDateTime.from(text).toZonedDateTime('UTC').toInstant());
+  } catch {
+    return null;
+  }
+}
+
+function truncateToMs(instant: Temporal.Instant): Temporal.Instant {
+  return Temporal.Instant.fromEpochMilliseconds(instant.epochMilliseconds);
+}
+
+/** `2026-11-20T14:00:00.000Z`: UTC, always three fraction digits. */
+export function formatUtc(instant: Temporal.Instant): string {
+  return instant.toString({ fractionalSecondDigits: 3 });
+}
+
+/**
+ * Epoch milliseconds of a timestamp that was already validated (a CheckIn field, a stored value). Throws on
+ * anything unparseable, because reaching here with a bad string is a programming error, not bad input.
+ */
+export function epochMs(iso: string): number {
+  const instant = parseTimestamp(iso);
+  if (!instant) throw new RangeError(`not an ISO 8601 timestamp with an offset: ${JSON.stringify(iso)}`);
+  return instant.epochMilliseconds;
+}
+
+/** Normalises a timestamp that has an offset to the interchange form. Throws like epochMs. */
+export function normaliseUtc(iso: string): string {
+  return formatUtc(Temporal.Instant.fromEpochMilliseconds(epochMs(iso)));
+}
+
+/** `iso` moved by `ms` milliseconds (negative: earlier), in the interchange form. */
+export function shiftUtc(iso: string, ms: number): string {
+  return formatUtc(Temporal.Instant.fromEpochMilliseconds(epochMs(iso) + ms));
+}

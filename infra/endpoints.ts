@@ -1,0 +1,36 @@
+// Loopback addresses of the servers that infra/up.sh starts. One place, read by infra scripts (via
+// `node --import tsx infra/endpoints.ts --shell`), by the test runner and by the test helpers, so a port
+// is never written twice. Ports are off the usual defaults so a developer's own Kafka or Postgres
+// keeps running beside ours.
+export const INFRA = {
+  kafka: { host: '127.0.0.1', port: 29092, controllerPort: 29093 },
+  registry: { host: '127.0.0.1', port: 28081, path: '/apis/ccompat/v7' },
+  sqs: { host: '127.0.0.1', port: 29324, queue: 'device-messages', dlq: 'device-messages-dlq', account: '000000000000' },
+  postgres: { host: '127.0.0.1', port: 25432, user: 'postgres', password: 'faultline-test', database: 'faultline' },
+} as const;
+
+/** The environment variables that point faultline at the infra/ servers. */
+export function infraEnv(): Record<string, string> {
+  const { kafka, registry, sqs, postgres } = INFRA;
+  return {
+    KAFKA_BROKERS: `${kafka.host}:${kafka.port}`,
+    SCHEMA_REGISTRY_URL: `http://${registry.host}:${registry.port}${registry.path}`,
+    SQS_ENDPOINT: `http://${sqs.host}:${sqs.port}`,
+    SQS_QUEUE_URL: `http://${sqs.host}:${sqs.port}/${sqs.account}/${sqs.queue}`,
+    SQS_DLQ_URL: `http://${sqs.host}:${sqs.port}/${sqs.account}/${sqs.dlq}`,
+    DATABASE_URL: `postgres://${postgres.user}:${postgres.password}@${postgres.host}:${postgres.port}/${postgres.database}`,
+  };
+}
+
+// `node --import tsx infra/endpoints.ts --shell` prints KEY=value lines for the bash scripts.
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop() ?? '') && process.argv.includes('--shell')) {
+  const { kafka, registry, sqs, postgres } = INFRA;
+  const lines = {
+    KAFKA_HOST: kafka.host, KAFKA_PORT: kafka.port, KAFKA_CONTROLLER_PORT: kafka.controllerPort,
+    REGISTRY_HOST: registry.host, REGISTRY_PORT: registry.port, REGISTRY_PATH: registry.path,
+    SQS_HOST: sqs.host, SQS_PORT: sqs.port, SQS_QUEUE: sqs.queue, SQS_DLQ: sqs.dlq, SQS_ACCOUNT: sqs.account,
+    PG_HOST: postgres.host, PG_PORT: postgres.port, PG_USER: postgres.user, PG_PASSWORD: postgres.password, PG_DATABASE: postgres.database,
+    ...infraEnv(),
+  };
+  for (const [k, v] of Object.entries(lines)) console.log(`${k}=${String(v)}`);
+}

@@ -1,0 +1,12 @@
+export { createBridge, decide, DEFAULT_DEAD_LETTER_BODY_BYTES, DEFAULT_MAX_BODY_BYTES } from './bridge.js';
+export type { Bridge, BridgeOptions, Decision, DecideOptions, ForwardOutcome, ReceivedMessage, SourceKind } from './bridge.js';
+export { emptyStats, errorText, stderrLog } from './source.js';
+export type { Log, LogLevel, Source, SourceStats } from './source.js';
+export { sqsSource } from './sqs-source.js';
+export type { SqsSourceOptions } from './sqs-source.js';
+export { createSqsClient, sqsClientConfig } from './sqs-client.js';
+export type { SqsConnectionOptions } from './sqs-client.js';
+export { spoolSource } from './spool-source.js';
+export type { SpoolSourceOptions } from './spool-source.js';
+export { DEFAULT_INBOX_DIR, sourceFromEnv } from './source-from-env.js';
+export type { SourceFromEnvOptions } from './source-from-env.js';

@@ -1,0 +1,50 @@
+// SQS client settings, resolved once: shared by the SQS source and the simulator's SQS sink.
+//
+// - AWS (no endpoint, an amazonaws.com queue URL): region and credentials come from the SDK's default
+//   chains (AWS_REGION, profiles, instance roles); nothing is invented here.
+// - ElasticMQ or another local server: the endpoint is the queue URL's origin unless given, the region is
+//   `elasticmq` and the credentials are dummies (the server ignores them, the SDK insists on some).
+//   Keep the endpoint host identical to the queue URL host (both 127.0.0.1, not one `localhost`): some SDK
+//   versions send requests to the queue URL's host, others to the endpoint, and ElasticMQ answers with
+//   queue URLs built from its own node-address.
+import { SQSClient, type SQSClientConfig } from '@aws-sdk/client-sqs';
+import type { Log } from './source.js';
+
+export interface SqsConnectionOptions {
+  queueUrl: string;
+  /** e.g. http://127.0.0.1:29324 for ElasticMQ. Default: the queue URL's origin when it is not an AWS host. */
+  endpoint?: string;
+  /** Default: `elasticmq` with an endpoint, else the SDK's chain (AWS_REGION, profile). */
+  region?: string;
+  /** Default: dummies with an endpoint, else the SDK's default chain. */
+  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+  /** A request that takes longer fails (and is retried by the caller), so a hung server cannot hang stop(). Default 20 s. */
+  requestTimeoutMs?: number;
+}
+
+const AWS_HOST = /(^|\.)amazonaws\.com(\.cn)?$/;
+
+export function sqsClientConfig({ queueUrl, endpoint, region, credentials, requestTimeoutMs = 20_000 }: SqsConnectionOptions, log?: Log): SQSClientConfig {
+  const queueHost = new URL(queueUrl);
+  const resolvedEndpoint = endpoint ?? (AWS_HOST.test(queueHost.hostname) ? undefined : queueHost.origin);
+  if (resolvedEndpoint && new URL(resolvedEndpoint).host !== queueHost.host) {
+    log?.('warn', 'SQS endpoint and queue URL name different hosts; use the same host in both', { endpoint: resolvedEndpoint, queueUrl });
+  }
+  const config: SQSClientConfig = {
+    requestHandler: { connectionTimeout: 3_000, requestTimeout: requestTimeoutMs, throwOnRequestTimeout: true },
+  };
+  if (resolvedEndpoint) {
+    config.endpoint = resolvedEndpoint;
+    config.region = region ?? 'elasticmq';
+    config.credentials = credentials ?? { accessKeyId: 'faultline', secretAccessKey: 'faultline' };
+  } else {
+    const r = region ?? process.env.AWS_REGION;
+    if (r) config.region = r;
+    if (credentials) config.credentials = credentials;
+  }
+  return config;
+}
+
+export function createSqsClient(options: SqsConnectionOptions, log?: Log): SQSClient {
+  return new SQSClient(sqsClientConfig(options, log));
+}

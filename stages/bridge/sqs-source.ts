@@ -1,0 +1,165 @@
+// The SQS source (spec 6.1 steps 1 and 13, spec 8): N pollers, each long-polling up to 10 messages, handing
+// the batch to the bridge core and deleting the messages only after the transport accepted them.
+//
+// Failure handling, all without crashing:
+// - receive fails (server down, restarting): back off (retry.ts) and poll again;
+// - publish fails: nothing is deleted; the messages come back after the queue's visibility timeout. All
+//   pollers back off while publishing fails, so an outage does not spin through receives (each one counts
+//   towards the queue's maxReceiveCount);
+// - delete fails after the publish: failed entries are retried a few times, then logged; SQS delivers those
+//   messages again and the pipeline's unique keys absorb the second copy.
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, type DeleteMessageBatchRequestEntry, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffDelay, retry, type BackoffOptions } from '../runtime/retry.js';
+import type { Transport } from '../runtime/transport/transport.js';
+import { createBridge, type ReceivedMessage } from './bridge.js';
+import { createSqsClient, type SqsConnectionOptions } from './sqs-client.js';
+import { emptyStats, errorText, stderrLog, type Log, type Source, type SourceStats } from './source.js';
+
+/** Spec 8: up to 10 messages per receive (also the SQS maximum). */
+const MAX_MESSAGES = 10;
+
+export interface SqsSourceOptions extends SqsConnectionOptions {
+  transport: Transport;
+  /** Concurrent receive loops. Default 2. */
+  pollers?: number;
+  /** Long-poll wait per receive, 0 to 20 s. Default 1 s, so stop() returns quickly. */
+  waitTimeSeconds?: number;
+  /** Visibility timeout for received messages, seconds. Default: the queue's own setting. */
+  visibilityTimeoutSeconds?: number;
+  /** Pause after a receive that returned nothing (spec 8: 100 ms). No pause after a non-empty one. */
+  emptyPollPauseMs?: number;
+  /** Body size limit of the bridge core. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** Back-off after failed receives and publishes. */
+  backoff?: BackoffOptions;
+  /** Further attempts for delete entries that failed. Default 3. */
+  deleteRetries?: number;
+  /** A client to use instead of one built from the connection options; left open by stop(). */
+  client?: SQSClient;
+  log?: Log;
+}
+
+/**
+ * @example
+ *   const source = sqsSource({ transport, queueUrl: process.env.SQS_QUEUE_URL!, endpoint: process.env.SQS_ENDPOINT });
+ *   await source.start();
+ *   // ... on shutdown:
+ *   await source.stop();
+ */
+export function sqsSource(options: SqsSourceOptions): Source {
+  const {
+    transport, queueUrl, pollers = 2, waitTimeSeconds = 1, visibilityTimeoutSeconds, emptyPollPauseMs = 100,
+    maxBodyBytes, backoff = { initialMs: 200, maxMs: 10_000 }, deleteRetries = 3, log = stderrLog,
+  } = options;
+  if (!Number.isInteger(pollers) || pollers < 1) throw new RangeError(`pollers must be a positive integer, got ${pollers}`);
+  if (!(waitTimeSeconds >= 0 && waitTimeSeconds <= 20)) throw new RangeError(`waitTimeSeconds must be 0 to 20, got ${waitTimeSeconds}`);
+
+  // Long polls must not trip the client's request timeout.
+  const newClient = () => options.client ?? createSqsClient({ requestTimeoutMs: (waitTimeSeconds + 15) * 1000, ...options }, log);
+  let client = newClient();
+  const bridge = createBridge({ producer: transport.producer(), ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }) });
+  const receiveInput = {
+    QueueUrl: queueUrl,
+    MaxNumberOfMessages: MAX_MESSAGES,
+    WaitTimeSeconds: waitTimeSeconds,
+    ...(visibilityTimeoutSeconds === undefined ? {} : { VisibilityTimeout: visibilityTimeoutSeconds }),
+  };
+
+  const stats = emptyStats();
+  let running = false;
+  let stopped = false;
+  let loops: Promise<void>[] = [];
+  let wake = new AbortController();
+  // Consecutive failed publishes, shared by all pollers: while the transport is down nobody receives.
+  let publishFailures = 0;
+
+  const pause = (ms: number) => sleep(ms, undefined, { signal: wake.signal }).catch(() => {});
+
+  async function deleteMessages(messages: Message[]): Promise<void> {
+    let pending: DeleteMessageBatchRequestEntry[] = [];
+    messages.forEach((m, i) => { if (m.ReceiptHandle) pending.push({ Id: String(i), ReceiptHandle: m.ReceiptHandle }); });
+    try {
+      await retry(async () => {
+        const out = await client.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: pending }));
+        stats.deleted += out.Successful?.length ?? 0;
+        const failed = out.Failed ?? [];
+        // A sender fault (e.g. an expired receipt handle) will not heal on retry; the message comes back anyway.
+        const refused = failed.filter((f) => f.SenderFault);
+        if (refused.length) {
+          stats.errors++;
+          log('warn', 'SQS refused deletes after publish; those messages will be delivered again', { failed: refused.map((f) => `${f.Code}: ${f.Message ?? ''}`) });
+        }
+        const again = new Set(failed.filter((f) => !f.SenderFault).map((f) => f.Id));
+        pending = pending.filter((e) => again.has(e.Id));
+        if (pending.length) throw new Error(`${pending.length} of ${messages.length} deletes failed`);
+      }, { retries: deleteRetries, ...backoff });
+    } catch (err) {
+      stats.errors++;
+      log('warn', 'SQS delete failed after publish; the messages will be delivered again (duplicates are absorbed downstream)', { queueUrl, count: pending.length, error: errorText(err) });
+    }
+  }
+
+  async function poll(poller: number): Promise<void> {
+    let receiveFailures = 0;
+    while (running) {
+      if (publishFailures > 0) {
+        await pause(backoffDelay(publishFailures, backoff));
+        if (!running) break;
+      }
+      let messages: Message[];
+      try {
+        // Not aborted by stop(): a receive cut short could leave messages received but never handled, invisible
+        // until their timeout. Instead stop() waits at most waitTimeSeconds for it.
+        messages = (await client.send(new ReceiveMessageCommand(receiveInput))).Messages ?? [];
+        receiveFailures = 0;
+      } catch (err) {
+        receiveFailures++;
+        stats.errors++;
+        log('warn', 'SQS receive failed; backing off', { poller, attempt: receiveFailures, queueUrl, error: errorText(err) });
+        await pause(backoffDelay(receiveFailures, backoff));
+        continue;
+      }
+      if (messages.length === 0) {
+        await pause(emptyPollPauseMs);
+        continue;
+      }
+      stats.received += messages.length;
+      const batch: ReceivedMessage[] = messages.map((m) => ({ messageId: m.MessageId ?? m.ReceiptHandle ?? '', body: m.Body ?? '', source: 'sqs' }));
+      try {
+        await bridge.forward(batch, async ({ published, deadLettered }) => {
+          stats.published += published;
+          stats.deadLettered += deadLettered;
+          publishFailures = 0;
+          await deleteMessages(messages);
+        });
+      } catch (err) {
+        publishFailures++;
+        stats.errors++;
+        log('warn', 'publish failed; the messages stay in SQS and return after their visibility timeout', { poller, count: messages.length, attempt: publishFailures, error: errorText(err) });
+      }
+    }
+  }
+
+  return {
+    async start() {
+      if (running) return;
+      running = true;
+      wake = new AbortController();
+      if (stopped) { client = newClient(); stopped = false; }
+      loops = Array.from({ length: pollers }, (_, i) => poll(i));
+    },
+    async stop() {
+      if (!running) return;
+      running = false;
+      wake.abort();
+      await Promise.all(loops);
+      loops = [];
+      if (!options.client) {
+        client.destroy();
+        stopped = true;
+      }
+    },
+    stats: (): SourceStats => ({ ...stats }),
+  };
+}

@@ -1,0 +1,2 @@
+export { dedupStage } from './stage.js';
+export { dedupMessage, type DedupDecision } from './handler.js';

@@ -1,0 +1,42 @@
+// dedup: fi.enriched.v1 -> fi.deduped.v1, with per-device state cached for the partitions this process owns.
+import type pg from 'pg';
+import { Counter } from 'prom-client';
+import { registry } from '../../config/metrics.js';
+import { TOPICS } from '../../schemas/avro/topics.js';
+import type { EnrichedCheckIn } from '../../schemas/avro/values.js';
+import type { Stage, StageResult } from '../runtime/stage.js';
+import { dedupMessage } from './handler.js';
+import { loadDedupState, type DedupState } from './state.js';
+
+const duplicates = new Counter({ name: 'faultline_duplicate_checkins_total', help: 'Check-ins recognised as resent (same IMEI and date)', registers: [registry] });
+const droppedEvents = new Counter({ name: 'faultline_dropped_events_total', help: 'Events dropped as already stored (spec 6.1 step 6)', registers: [registry] });
+
+export function dedupStage({ pool }: { pool: pg.Pool }): Stage<EnrichedCheckIn> {
+  const cache = new Map<string, DedupState>();
+  return {
+    name: 'dedup',
+    input: TOPICS.enriched,
+    outputs: [TOPICS.deduped],
+    async onAssign() { cache.clear(); },
+    async onRevoke() { cache.clear(); },
+    async handle(batch): Promise<StageResult> {
+      const missing = [...new Set(batch.messages.map((m) => m.key))].filter((imei) => !cache.has(imei));
+      for (const [imei, state] of await loadDedupState(pool, missing)) cache.set(imei, state);
+      const result: StageResult = { produce: [], deadLetters: [] };
+      // The states move on only once the batch was sent (StageResult.onSent).
+      const working = new Map<string, DedupState>();
+      for (const { value } of batch.messages) {
+        const imei = value.checkIn.device_data.IMEINumber;
+        const decision = dedupMessage(value, working.get(imei) ?? cache.get(imei)!);
+        working.set(imei, decision.state);
+        if (decision.duplicate) duplicates.inc();
+        if (decision.forward) {
+          droppedEvents.inc(decision.forward.droppedEvents);
+          result.produce.push({ topic: TOPICS.deduped, key: imei, value: decision.forward });
+        }
+      }
+      result.onSent = () => { for (const [imei, state] of working) cache.set(imei, state); };
+      return result;
+    },
+  };
+}

@@ -1,0 +1,56 @@
+// fault-compute, the pure part (spec 6.1 steps 4, 5 and 7; spec 3.2 and 3.4): the previous record, the
+// model-change alert, ActualOngoingFault and the Fault <50 shifts.
+import type { ModelMap } from '../../domain/model-replacement.js';
+import { computeActualOngoingFault } from '../../domain/ongoing-fault.js';
+import { planFaultShifts } from '../../domain/fault-shift.js';
+import { modelChangeAlert } from '../../domain/model-change-alert.js';
+import { epochMs } from '../../domain/utc-timestamp.js';
+import type { ComputedCheckIn, DedupedCheckIn } from '../../schemas/avro/values.js';
+import { EVENTS_KEPT, RECORDS_KEPT, type FaultState, type RecordSummary } from './state.js';
+
+export interface FaultRules {
+  modelMap: ModelMap;
+  lowCurrentA: number;
+}
+
+/**
+ * "The previous record" is the device's latest record dated before this check-in, not the last one to
+ * arrive: a late message then gets the same answer on every run, which keeps replays deterministic.
+ */
+export function previousRecord(records: readonly RecordSummary[], date: string): RecordSummary | null {
+  const at = epochMs(date);
+  let best: RecordSummary | null = null;
+  for (const r of records) if (epochMs(r.date) < at && (!best || epochMs(r.date) > epochMs(best.date))) best = r;
+  return best;
+}
+
+export function computeMessage(message: DedupedCheckIn, state: FaultState, rules: FaultRules): { value: ComputedCheckIn; state: FaultState } {
+  const { checkIn } = message;
+  const d = checkIn.device_data;
+  const previous = previousRecord(state.records, d.date);
+  const decision = computeActualOngoingFault({
+    reported: d.Ongoing_fault, dm1: checkIn.dm1_device, newEvents: checkIn.events, previous, lowCurrentA: rules.lowCurrentA,
+  });
+  const alert = modelChangeAlert({ IMEINumber: d.IMEINumber, newModel: d.model, previous, at: d.date, modelMap: rules.modelMap });
+  const shifts = checkIn.dm1_device ? [] : planFaultShifts(checkIn.events, state.events);
+  const moved = new Set(shifts.map((s) => `${s.EventID}@${s.originalTimestamp}`));
+
+  const records = [...state.records.filter((r) => r.date !== d.date), { date: d.date, model: d.model, AverageCurrent1m: d.AverageCurrent1m, ActualOngoingFault: decision.code }]
+    .sort((a, b) => epochMs(a.date) - epochMs(b.date)).slice(-RECORDS_KEPT);
+  const events = checkIn.dm1_device ? state.events : [
+    ...state.events.map((e) => (moved.has(`${e.EventID}@${e.EventTimestamp}`) ? { ...e, shifted: true } : e)),
+    ...checkIn.events.map((e) => ({ EventID: e.EventID, EventTimestamp: e.EventTimestamp, EventType: e.EventType, shifted: moved.has(`${e.EventID}@${e.EventTimestamp}`) })),
+  ].slice(-EVENTS_KEPT);
+
+  return {
+    value: {
+      ...message,
+      ActualOngoingFault: decision.code,
+      ReportedOngoingFault: d.Ongoing_fault,
+      shifts: shifts.map((s) => ({ EventID: s.EventID, fromTimestamp: s.originalTimestamp, toTimestamp: s.newTimestamp })),
+      alert: alert ? { oldModel: alert.oldModel, newModel: alert.newModel } : null,
+      previousActualOngoingFault: previous?.ActualOngoingFault ?? null,
+    },
+    state: { records, events },
+  };
+}

@@ -1,0 +1,76 @@
+// notify, the pure part (spec 6.1 steps 11 and 12, 6.2; SPEC-DECISIONS "DNP3 JSON output" and "MultiSpeak
+// notifications"): what a stored check-in sends, to the device's DNP3 topic and into the MultiSpeak outbox.
+// The sending of outbox rows to the customer's OMS is the delivery worker's job, not this stage's.
+import { buildDeviceRecord, type DeviceRecord } from '../../domain/device-record.js';
+import { dnp3Delivery, type Dnp3Output } from '../../domain/dnp3-output.js';
+import { eventTable, type EventRecord } from '../../domain/event-record.js';
+import { ongoingFaultText } from '../../domain/ongoing-fault-codes.js';
+import type { PersistedCheckIn } from '../../schemas/avro/values.js';
+
+/** Event types that make a fault/status notification (SPEC-DECISIONS "MultiSpeak notifications"). */
+export const FAULT_EVENT_TYPES: ReadonlySet<string> = new Set(['PFault', 'TFault', 'SOTF', 'Fault Like', 'Fault <50', 'Overcurrent', 'FAULT_INITIAL']);
+export const CHECKIN_OPERATION = 'SCADAAnalogChangedNotificationByPointID';
+
+export interface MultiSpeakIntegration {
+  id: string;
+  OrganizationID: string;
+  operation: string;
+  /** Check-in (heartbeat) notifications; only meaningful for SCADAAnalogChangedNotificationByPointID. */
+  checkins: boolean;
+}
+
+export interface OutboxRow {
+  integrationId: string;
+  IMEINumber: string;
+  kind: 'checkin' | 'status';
+  /** Unique per integration: a re-processed message adds no second notification. */
+  dedupKey: string;
+  payload: Record<string, unknown>;
+}
+
+export interface Notifications {
+  dnp3: { address: string; payload: Dnp3Output } | null;
+  outbox: OutboxRow[];
+}
+
+/** The stored record and the events this message stored, with their final timestamps. */
+export function storedView(m: PersistedCheckIn): { record: DeviceRecord; events: EventRecord[] } {
+  const d = m.checkIn.device_data;
+  const record = buildDeviceRecord({
+    device: d, model: d.model, enrichment: { CurrentName: m.CurrentName, CurrentLat: m.CurrentLat, CurrentLong: m.CurrentLong }, actualOngoingFault: m.ActualOngoingFault,
+  });
+  const stored = new Set(m.storedEventIds);
+  const table = eventTable(m.checkIn.dm1_device);
+  const events = m.checkIn.events.filter((e) => stored.has(e.EventID)).map((e): EventRecord => {
+    const shift = m.shifts.find((s) => s.EventID === e.EventID && s.fromTimestamp === e.EventTimestamp);
+    return { ...e, table, IMEINumber: d.IMEINumber, PacketTimestamp: d.date, OriginalEventTimestamp: e.EventTimestamp, EventTimestamp: shift?.toTimestamp ?? e.EventTimestamp, TimestampShifted: Boolean(shift) };
+  });
+  return { record, events };
+}
+
+export function notificationsFor(m: PersistedCheckIn, integrations: readonly MultiSpeakIntegration[]): Notifications {
+  // Only the message that stored the record speaks for it; a replay re-stores nothing and says nothing.
+  if (!m.ownsRecord || m.source === 'replay' || m.device === null) return { dnp3: null, outbox: [] };
+  const { record, events } = storedView(m);
+  const dnp3 = dnp3Delivery(m.device, record, events, true);
+  const imei = record.IMEINumber;
+  const faultEvents = events.filter((e) => FAULT_EVENT_TYPES.has(e.EventType));
+  const statusChanged = m.previousActualOngoingFault === null ? m.ActualOngoingFault !== 0 : m.previousActualOngoingFault !== m.ActualOngoingFault;
+  const summary = {
+    IMEINumber: imei, Real_Name: record.CurrentName, date: record.date,
+    ActualOngoingFault: record.ActualOngoingFault, ActualOngoingFaultText: ongoingFaultText(record.ActualOngoingFault),
+    previousActualOngoingFault: m.previousActualOngoingFault,
+    AverageCurrent1m: record.AverageCurrent1m, BatteryMCU: record.BatteryMCU, BatteryOrLine: record.BatteryOrLine,
+  };
+  const outbox: OutboxRow[] = [];
+  for (const integration of integrations) {
+    if (integration.OrganizationID !== m.device.OrganizationID) continue;
+    if (integration.operation === CHECKIN_OPERATION && integration.checkins) {
+      outbox.push({ integrationId: integration.id, IMEINumber: imei, kind: 'checkin', dedupKey: `checkin:${imei}:${record.date}`, payload: summary });
+    }
+    if (statusChanged || faultEvents.length > 0) {
+      outbox.push({ integrationId: integration.id, IMEINumber: imei, kind: 'status', dedupKey: `status:${imei}:${record.date}`, payload: { ...summary, events: faultEvents } });
+    }
+  }
+  return { dnp3, outbox };
+}

@@ -1,0 +1,57 @@
+// notify: fi.persisted.v1 -> the device's DNP3 topic, and MultiSpeak outbox rows in Postgres.
+import type pg from 'pg';
+import { TOPICS } from '../../schemas/avro/topics.js';
+import type { PersistedCheckIn } from '../../schemas/avro/values.js';
+import type { Stage, StageResult } from '../runtime/stage.js';
+import type { Transport } from '../runtime/transport/transport.js';
+import { notificationsFor, type MultiSpeakIntegration, type OutboxRow } from './handler.js';
+
+const INTEGRATIONS_TTL_MS = 10_000;
+
+async function loadIntegrations(pool: pg.Pool): Promise<MultiSpeakIntegration[]> {
+  const { rows } = await pool.query<{ id: string; OrganizationID: string; operation: string | null; checkins: boolean | null }>(
+    `select id, "OrganizationID", settings->>'operation' as operation, coalesce((settings->>'checkins')::boolean, true) as checkins
+       from integrations where kind = 'multispeak' and enabled`,
+  );
+  return rows.map((r) => ({ id: r.id, OrganizationID: r.OrganizationID, operation: r.operation ?? '', checkins: r.checkins ?? true }));
+}
+
+async function insertOutbox(pool: pg.Pool, rows: readonly OutboxRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  // In batch order, so the delivery worker (which sends in id order per device) keeps the device's order.
+  await pool.query(
+    `insert into outbox (integration_id, "IMEINumber", kind, dedup_key, payload)
+       select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[]) with ordinality as x(i, m, k, d, p, n)
+       order by n
+     on conflict (integration_id, dedup_key) do nothing`,
+    [rows.map((r) => r.integrationId), rows.map((r) => r.IMEINumber), rows.map((r) => r.kind), rows.map((r) => r.dedupKey), rows.map((r) => JSON.stringify(r.payload))],
+  );
+}
+
+export function notifyStage({ pool, transport }: { pool: pg.Pool; transport: Transport }): Stage<PersistedCheckIn> {
+  let integrations: { at: number; list: MultiSpeakIntegration[] } | null = null;
+  const knownTopics = new Set<string>();
+  return {
+    name: 'notify',
+    input: TOPICS.persisted,
+    outputs: [],
+    async handle(batch): Promise<StageResult> {
+      if (!integrations || Date.now() - integrations.at > INTEGRATIONS_TTL_MS) integrations = { at: Date.now(), list: await loadIntegrations(pool) };
+      const result: StageResult = { produce: [], deadLetters: [] };
+      const outbox: OutboxRow[] = [];
+      for (const { value } of batch.messages) {
+        const n = notificationsFor(value, integrations.list);
+        if (n.dnp3) result.produce.push({ topic: n.dnp3.address, key: n.dnp3.payload.IMEINumber, value: n.dnp3.payload });
+        outbox.push(...n.outbox);
+      }
+      // DNP3 queue addresses are customer topics, created on first use.
+      const fresh = [...new Set(result.produce.map((p) => p.topic))].filter((t) => !knownTopics.has(t));
+      if (fresh.length) {
+        await transport.ensureTopics(fresh);
+        for (const t of fresh) knownTopics.add(t);
+      }
+      await insertOutbox(pool, outbox);
+      return result;
+    },
+  };
+}

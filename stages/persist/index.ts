@@ -1,0 +1,1 @@
+export { persistStage, persistBatch } from './stage.js';

@@ -1,0 +1,75 @@
+// SQL of the persist stage: per-connection staging tables (temporary, emptied at commit) and the merge
+// statements that move one batch from staging into the real tables. No user text is ever part of this SQL:
+// identifiers come from the column lists in rows.ts, values travel through COPY.
+import { ALERT_COLUMNS, CURRENT_COLUMNS, DM1_EVENT_COLUMNS, EVENT_COLUMNS, RECORD_COLUMNS, SHIFT_COLUMNS, type Column } from './rows.js';
+
+const q = (name: string) => `"${name}"`;
+const list = (cols: readonly Column[], prefix = '') => cols.map((c) => prefix + q(c.name)).join(', ');
+
+export const STAGING = {
+  records: { table: 'fl_stage_records', lead: ['idx'], columns: RECORD_COLUMNS },
+  events: { table: 'fl_stage_events', lead: ['idx', 'pos'], columns: EVENT_COLUMNS },
+  dm1Events: { table: 'fl_stage_dm1_events', lead: ['idx', 'pos'], columns: DM1_EVENT_COLUMNS },
+  currents: { table: 'fl_stage_currents', lead: ['idx'], columns: CURRENT_COLUMNS },
+  alerts: { table: 'fl_stage_alerts', lead: ['idx'], columns: ALERT_COLUMNS },
+  shifts: { table: 'fl_stage_shifts', lead: ['idx'], columns: SHIFT_COLUMNS },
+} as const;
+export type StagingName = keyof typeof STAGING;
+
+/** Run once per connection. ON COMMIT DELETE ROWS: each transaction starts with empty staging tables. */
+export const createStagingSql = Object.values(STAGING)
+  .map(({ table, lead, columns }) => `create temp table if not exists ${table} (${[...lead.map((l) => `${l} integer`), ...columns.map((c) => `${q(c.name)} ${c.type}`)].join(', ')}) on commit delete rows`)
+  .join(';\n');
+
+export const copySql = (name: StagingName) => {
+  const { table, lead, columns } = STAGING[name];
+  return `copy ${table} (${[...lead, ...columns.map((c) => q(c.name))].join(', ')}) from stdin with (format csv)`;
+};
+
+// A record row matching a staged message, whether this batch inserted it or an earlier message did.
+const stagedRecord = `join device_records r on r."IMEINumber" = s."IMEINumber" and r."date" = s."date"`;
+
+/** Each statement in order, inside one transaction. The last one returns what the stage forwards. */
+export const mergeSql = {
+  // In idx order, so within a batch the first of two same-date check-ins wins, as it would one by one.
+  records: `insert into device_records (${list(RECORD_COLUMNS)})
+    select ${list(RECORD_COLUMNS)} from fl_stage_records order by idx
+    on conflict ("IMEINumber", "date") do nothing`,
+
+  events: `insert into event_records (${list(EVENT_COLUMNS)}, "DeviceRecordID")
+    select ${list(EVENT_COLUMNS, 'e.')}, r."RecordID" from fl_stage_events e
+    join fl_stage_records s on s.idx = e.idx ${stagedRecord}
+    order by e.idx, e.pos
+    on conflict ("IMEINumber", "EventID", "ReportedEventTimestamp") do nothing
+    returning "IMEINumber", "EventID", "DeviceRecordID"`,
+
+  dm1Events: `insert into dm1_event_records (${list(DM1_EVENT_COLUMNS)}, "DeviceRecordID")
+    select ${list(DM1_EVENT_COLUMNS, 'e.')}, r."RecordID" from fl_stage_dm1_events e
+    join fl_stage_records s on s.idx = e.idx ${stagedRecord}
+    order by e.idx, e.pos
+    on conflict ("IMEINumber", "EventID", "ReportedEventTimestamp") do nothing
+    returning "IMEINumber", "EventID", "DeviceRecordID"`,
+
+  // Spec 3.4: move a Fault <50 event back once; TimestampShifted makes a second move impossible.
+  shifts: `update event_records e set "EventTimestamp" = x."toTimestamp", "TimestampShifted" = true
+    from fl_stage_shifts x
+    where e."IMEINumber" = x."IMEINumber" and e."EventID" = x."EventID"
+      and e."ReportedEventTimestamp" = x."fromTimestamp" and not e."TimestampShifted"`,
+
+  currents: `insert into device_currents (${list(CURRENT_COLUMNS)})
+    select ${list(CURRENT_COLUMNS)} from fl_stage_currents order by idx
+    on conflict ("IMEINumber", "PacketTimestamp") do nothing`,
+
+  alerts: `insert into model_change_alerts (${list(ALERT_COLUMNS)}, "DeviceRecordID")
+    select ${list(ALERT_COLUMNS, 'a.')}, r."RecordID" from fl_stage_alerts a
+    join fl_stage_records s on s.idx = a.idx ${stagedRecord}
+    on conflict ("IMEINumber", "at") do nothing`,
+
+  // Spec 6.1 step 8: LastCheckInTime only moves forward (a late, older check-in does not pull it back).
+  lastCheckIn: `update device_information d set "LastCheckInTime" = x.latest
+    from (select "IMEINumber", max("date") as latest from fl_stage_records group by "IMEINumber") x
+    where d."IMEINumber" = x."IMEINumber" and (d."LastCheckInTime" is null or d."LastCheckInTime" < x.latest)`,
+
+  outcome: `select s.idx, r."RecordID", r.source_message_id = s.source_message_id as owns
+    from fl_stage_records s ${stagedRecord} order by s.idx`,
+};

@@ -1,0 +1,102 @@
+// persist: one transaction per batch. COPY the batch into staging tables, merge with ON CONFLICT DO NOTHING
+// (a re-delivered message is a no-op), then forward each message with its RecordID to fi.persisted.v1.
+//
+// A batch the database refuses for its data (not for being away) is split and retried message by message,
+// so one bad record is dead-lettered with the reason and the partition keeps moving.
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { TOPICS } from '../../schemas/avro/topics.js';
+import type { ComputedCheckIn, DeadLetter, PersistedCheckIn } from '../../schemas/avro/values.js';
+import type { Stage, StageResult } from '../runtime/stage.js';
+import type { Batch } from '../runtime/transport/transport.js';
+import { isRetriableDatabaseError, publicDatabaseMessage } from '../../db/errors.js';
+import { toCsv } from './csv.js';
+import { copySql, createStagingSql, mergeSql, STAGING, type StagingName } from './merge.js';
+import { batchRows } from './rows.js';
+
+const prepared = new WeakSet<pg.PoolClient>();
+
+async function copyInto(client: pg.PoolClient, name: StagingName, rows: ReturnType<typeof batchRows>[StagingName]['rows']): Promise<void> {
+  if (rows.length === 0) return;
+  await pipeline(Readable.from([toCsv(rows)]), client.query(copyFrom(copySql(name))));
+}
+
+/** Writes one batch in one transaction; returns the forwarded records in batch order. */
+export async function persistBatch(pool: pg.Pool, messages: readonly ComputedCheckIn[]): Promise<PersistedCheckIn[]> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    if (!prepared.has(client)) {
+      await client.query(createStagingSql);
+      prepared.add(client);
+    }
+    const rows = batchRows(messages);
+    await client.query('begin');
+    for (const name of Object.keys(STAGING) as StagingName[]) await copyInto(client, name, rows[name].rows);
+    await client.query(mergeSql.records);
+    const events = await client.query<{ IMEINumber: string; EventID: number; DeviceRecordID: number }>(mergeSql.events);
+    const dm1 = await client.query<{ IMEINumber: string; EventID: number; DeviceRecordID: number }>(mergeSql.dm1Events);
+    await client.query(mergeSql.shifts);
+    await client.query(mergeSql.currents);
+    await client.query(mergeSql.alerts);
+    await client.query(mergeSql.lastCheckIn);
+    const outcome = await client.query<{ idx: number; RecordID: number; owns: boolean }>(mergeSql.outcome);
+    await client.query('commit');
+
+    const stored = new Map<number, number[]>();
+    for (const e of [...events.rows, ...dm1.rows]) {
+      const list = stored.get(e.DeviceRecordID) ?? [];
+      list.push(e.EventID);
+      stored.set(e.DeviceRecordID, list);
+    }
+    return outcome.rows.map(({ idx, RecordID, owns }) => ({
+      ...messages[idx]!, DeviceRecordID: RecordID, ownsRecord: owns, storedEventIds: owns ? stored.get(RecordID) ?? [] : [],
+    }));
+  } catch (err) {
+    await client.query('rollback').catch(() => { broken = true; });
+    if (isRetriableDatabaseError(err)) broken = true;
+    throw err;
+  } finally {
+    // A connection that failed mid-COPY may be unusable; let the pool replace it.
+    client.release(broken);
+  }
+}
+
+export function persistStage({ pool }: { pool: pg.Pool }): Stage<ComputedCheckIn> {
+  const forward = (r: PersistedCheckIn) => ({ topic: TOPICS.persisted, key: r.checkIn.device_data.IMEINumber, value: r });
+
+  return {
+    name: 'persist',
+    input: TOPICS.computed,
+    outputs: [TOPICS.persisted],
+    async handle(batch: Batch<ComputedCheckIn>): Promise<StageResult> {
+      const messages = batch.messages.map((m) => m.value);
+      try {
+        return { produce: (await persistBatch(pool, messages)).map(forward), deadLetters: [] };
+      } catch (err) {
+        if (isRetriableDatabaseError(err)) throw err;
+      }
+      // Isolate the record the database refuses: one transaction per message.
+      const result: StageResult = { produce: [], deadLetters: [] };
+      for (const m of messages) {
+        try {
+          result.produce.push(...(await persistBatch(pool, [m])).map(forward));
+        } catch (err) {
+          if (isRetriableDatabaseError(err)) throw err;
+          result.deadLetters.push(storageRejection(m, err));
+        }
+      }
+      return result;
+    },
+  };
+}
+
+function storageRejection(m: ComputedCheckIn, err: unknown): DeadLetter {
+  return {
+    messageId: m.messageId, source: m.source, imei: m.checkIn.device_data.IMEINumber, stage: 'persist',
+    code: 'STORAGE_REJECTED', reason: `the database refused the record: ${publicDatabaseMessage(err)}`,
+    body: JSON.stringify(m.checkIn), rejectedAt: Date.now(),
+  };
+}

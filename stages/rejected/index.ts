@@ -1,0 +1,1 @@
+export { rejectedStage, storeRejected } from './stage.js';

@@ -1,0 +1,32 @@
+// The dead-letter sink: fi.dlq.v1 -> rejected_messages, so an operator sees every refused message with its
+// reason and raw body (`faultline rejected`). Idempotent on (message_id, stage).
+import type pg from 'pg';
+import { TOPICS } from '../../schemas/avro/topics.js';
+import type { DeadLetter } from '../../schemas/avro/values.js';
+import type { Stage, StageResult } from '../runtime/stage.js';
+
+export async function storeRejected(pool: pg.Pool, letters: readonly DeadLetter[]): Promise<void> {
+  if (letters.length === 0) return;
+  const col = <K extends keyof DeadLetter>(k: K) => letters.map((l) => l[k]);
+  // Postgres text cannot hold NUL; the reason and body keep everything else byte for byte.
+  const clean = (s: string) => s.replaceAll('\u0000', '\uFFFD');
+  await pool.query(
+    `insert into rejected_messages (message_id, source, stage, imei, code, reason, body, rejected_at)
+       select m, s, st, i, c, r, b, to_timestamp(t / 1000.0)
+         from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[]) as x(m, s, st, i, c, r, b, t)
+     on conflict (message_id, stage) do nothing`,
+    [col('messageId'), col('source'), col('stage'), col('imei'), col('code'), letters.map((l) => clean(l.reason)), letters.map((l) => clean(l.body)), col('rejectedAt')],
+  );
+}
+
+export function rejectedStage({ pool }: { pool: pg.Pool }): Stage<DeadLetter> {
+  return {
+    name: 'rejected',
+    input: TOPICS.dlq,
+    outputs: [],
+    async handle(batch): Promise<StageResult> {
+      await storeRejected(pool, batch.messages.map((m) => m.value));
+      return { produce: [], deadLetters: [] };
+    },
+  };
+}

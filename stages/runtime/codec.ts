@@ -1,0 +1,60 @@
+// How topic values become bytes. Pipeline topics (fi.*) are Avro: through the schema registry in the
+// Confluent wire format on Kafka, or with the same schemas locally on the in-process transport, so both
+// transports check every record against its schema. Other topics (a device's DNP3 queue address) carry
+// JSON, because their readers are customer systems.
+import avro from 'avsc';
+import { TOPIC_SCHEMAS, type TopicName } from '../../schemas/avro/topics.js';
+
+export interface Codec {
+  encode(topic: string, value: unknown): Promise<Buffer>;
+  decode<V>(topic: string, bytes: Buffer): Promise<V>;
+}
+
+const isPipelineTopic = (topic: string): topic is TopicName => Object.hasOwn(TOPIC_SCHEMAS, topic);
+
+const json = {
+  encode: (value: unknown) => Buffer.from(JSON.stringify(value)),
+  decode: <V>(bytes: Buffer) => JSON.parse(bytes.toString('utf8')) as V,
+};
+
+/** Avro without a registry: plain binary encoding (no wire-format header) of the same schemas. */
+export function localAvroCodec(): Codec {
+  const types = new Map<string, avro.Type>();
+  for (const [topic, schema] of Object.entries(TOPIC_SCHEMAS)) types.set(topic, avro.Type.forSchema(schema as avro.Schema));
+  const typeOf = (topic: string) => types.get(topic);
+  return {
+    async encode(topic, value) {
+      const type = typeOf(topic);
+      return type ? type.toBuffer(value) : json.encode(value);
+    },
+    async decode<V>(topic: string, bytes: Buffer) {
+      const type = typeOf(topic);
+      return type ? (type.fromBuffer(bytes) as V) : json.decode<V>(bytes);
+    },
+  };
+}
+
+/** What the registry client (schemas/registry.ts) offers the codec. */
+export interface WireFormatRegistry {
+  register(subject: string, schema: object): Promise<number>;
+  encode(id: number, value: unknown): Promise<Buffer>;
+  decode<T>(bytes: Buffer): Promise<T>;
+}
+
+/**
+ * Confluent wire format (magic byte, schema id, Avro body). Every pipeline schema is registered once, at
+ * construction (subject `<topic>-value`, TopicNameStrategy), so the hot path only encodes.
+ */
+export async function registryCodec(registry: WireFormatRegistry): Promise<Codec> {
+  const ids = new Map<string, number>();
+  for (const [topic, schema] of Object.entries(TOPIC_SCHEMAS)) ids.set(topic, await registry.register(`${topic}-value`, schema));
+  return {
+    async encode(topic, value) {
+      const id = ids.get(topic);
+      return id === undefined ? json.encode(value) : registry.encode(id, value);
+    },
+    async decode<V>(topic: string, bytes: Buffer) {
+      return isPipelineTopic(topic) ? registry.decode<V>(bytes) : json.decode<V>(bytes);
+    },
+  };
+}

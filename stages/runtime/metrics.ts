@@ -1,0 +1,21 @@
+// Prometheus metrics of the stage runtime. Names are declared once here; /metrics serves the registry.
+import { Counter, Histogram } from 'prom-client';
+import { registry } from '../../config/metrics.js';
+
+const records = new Counter({ name: 'faultline_stage_records_total', help: 'Records a stage handled', labelNames: ['stage'], registers: [registry] });
+const rejected = new Counter({ name: 'faultline_stage_rejected_total', help: 'Records a stage dead-lettered, by reason code', labelNames: ['stage', 'code'], registers: [registry] });
+const failures = new Counter({ name: 'faultline_stage_batch_failures_total', help: 'Batches that failed and will be redelivered', labelNames: ['stage'], registers: [registry] });
+const batchSeconds = new Histogram({
+  name: 'faultline_stage_batch_seconds', help: 'Time to handle one batch, including the produce', labelNames: ['stage'], registers: [registry],
+  buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+});
+
+export function stageMetrics(stage: string) {
+  const labels = { stage };
+  return {
+    processed: (n: number) => records.inc(labels, n),
+    rejected: (code: string) => rejected.inc({ stage, code }),
+    failed: () => failures.inc(labels),
+    batchTimer: () => batchSeconds.startTimer(labels),
+  };
+}

@@ -1,0 +1,33 @@
+// What a stage is: a named consumer of one topic that turns a batch into records to produce and records to
+// dead-letter. The runner (runner.ts) owns everything else: decoding, retry, the dead-letter topic, commit.
+import type { DeadLetter } from '../../schemas/avro/values.js';
+import type { Batch, OutMessage } from './transport/transport.js';
+
+export interface StageResult {
+  produce: OutMessage[];
+  deadLetters: DeadLetter[];
+  /**
+   * Called once `produce` and `deadLetters` were sent. A stage that caches per-device state applies the
+   * batch's changes here: if the send fails the batch is redelivered, and a cache already ahead of the log
+   * would drop records that were never forwarded.
+   */
+  onSent?: () => void;
+}
+
+export interface Stage<In> {
+  /** Short name: the consumer group is `faultline.<name>` and metrics carry it as a label. */
+  readonly name: string;
+  readonly input: string;
+  /** Topics the stage may write besides the dead-letter topic (created at start). */
+  readonly outputs: readonly string[];
+  /**
+   * One batch of one partition, in offset order. Throw only for trouble worth retrying (database or broker
+   * away): the runner then redelivers the whole batch. A record that can never succeed becomes a dead letter.
+   */
+  handle(batch: Batch<In>): Promise<StageResult>;
+  /** Per-device caches: dropped on revoke, rebuilt (lazily or eagerly) on assign. */
+  onAssign?(partitions: number[]): Promise<void>;
+  onRevoke?(partitions: number[]): Promise<void>;
+}
+
+export const emptyResult = (): StageResult => ({ produce: [], deadLetters: [] });

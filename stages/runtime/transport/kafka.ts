@@ -1,0 +1,194 @@
+// The Kafka transport (kafkajs): what production and the real-infra tests run. See transport.ts for the
+// contract; the notes here say how kafkajs is made to keep it.
+import { Kafka, logLevel, type Admin, type Consumer, type EachBatchPayload, type Producer as KafkaProducer } from 'kafkajs';
+import type { Codec } from '../codec.js';
+import { backoff } from '../retry.js';
+import type { InMessage, OutMessage, Producer, SubscribeOptions, Subscription, Transport } from './transport.js';
+
+export interface KafkaTransportOptions {
+  brokers: string[];
+  codec: Codec;
+  clientId?: string;
+  /** Partitions of topics this transport creates. Stages scale out up to this many processes. */
+  partitions?: number;
+  /** Partitions one consumer works on at once (kafkajs partitionsConsumedConcurrently). */
+  concurrency?: number;
+  sessionTimeoutMs?: number;
+  log?: (level: 'warn' | 'error', message: string, extra?: Record<string, unknown>) => void;
+}
+
+export function kafkaTransport(options: KafkaTransportOptions): Transport {
+  const { brokers, codec, clientId = 'faultline', partitions = 6, concurrency = 3, sessionTimeoutMs = 30_000 } = options;
+  const log = options.log ?? (() => {});
+  const kafka = new Kafka({
+    clientId,
+    brokers,
+    logLevel: logLevel.NOTHING,
+    // Connection failures are retried here; longer outages surface as errors the caller backs off from.
+    retry: { initialRetryTime: 200, retries: 8, maxRetryTime: 10_000 },
+  });
+
+  let admin: Admin | null = null;
+  const getAdmin = async (): Promise<Admin> => {
+    if (!admin) {
+      const a = kafka.admin();
+      await a.connect();
+      admin = a;
+    }
+    return admin;
+  };
+
+  // One idempotent producer per process: acks from all in-sync replicas, no reordering on retry
+  // (maxInFlightRequests 1), so per-key order survives a broker hiccup.
+  let producerPromise: Promise<KafkaProducer> | null = null;
+  const getProducer = () => {
+    producerPromise ??= (async () => {
+      const p = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+      await p.connect();
+      return p;
+    })().catch((err: unknown) => { producerPromise = null; throw err; });
+    return producerPromise;
+  };
+
+  const consumers = new Set<Consumer>();
+
+  const producer: Producer = {
+    async send(messages: OutMessage[]) {
+      if (messages.length === 0) return;
+      const byTopic = new Map<string, { key: string; value: Buffer }[]>();
+      for (const m of messages) {
+        let list = byTopic.get(m.topic);
+        if (!list) byTopic.set(m.topic, (list = []));
+        list.push({ key: m.key, value: await codec.encode(m.topic, m.value) });
+      }
+      const p = await getProducer();
+      await p.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, msgs]) => ({ topic, messages: msgs })) });
+    },
+  };
+
+  async function subscribe<V>(opts: SubscribeOptions<V>): Promise<Subscription> {
+    const consumer = kafka.consumer({
+      groupId: opts.groupId,
+      sessionTimeout: sessionTimeoutMs,
+      heartbeatInterval: Math.floor(sessionTimeoutMs / 10),
+      allowAutoTopicCreation: false,
+      maxBytesPerPartition: 4 * 1024 * 1024,
+    });
+    consumers.add(consumer);
+
+    // Partition ownership: kafkajs reports the new assignment on every join. Revoke what is gone and
+    // assign what is new before any batch of those partitions runs (eachBatch awaits `membership`).
+    let owned = new Set<number>();
+    let membership: Promise<void> = Promise.resolve();
+    consumer.on(consumer.events.GROUP_JOIN, (event) => {
+      const assigned = new Set(event.payload.memberAssignment[opts.topic] ?? []);
+      const gone = [...owned].filter((p) => !assigned.has(p));
+      const fresh = [...assigned].filter((p) => !owned.has(p));
+      owned = assigned;
+      membership = membership.then(async () => {
+        if (gone.length) await opts.onRevoke?.(gone);
+        if (fresh.length) await opts.onAssign?.(fresh);
+      });
+    });
+
+    await consumer.connect();
+    await consumer.subscribe({ topic: opts.topic, fromBeginning: opts.fromBeginning ?? true });
+    let running = true;
+
+    const eachBatch = async ({ batch, heartbeat, isRunning, isStale }: EachBatchPayload) => {
+      await membership;
+      const messages: InMessage<V>[] = [];
+      for (const m of batch.messages) {
+        const raw: InMessage<Buffer> = {
+          topic: batch.topic, partition: batch.partition, offset: m.offset, key: m.key?.toString('utf8') ?? '',
+          value: m.value ?? Buffer.alloc(0), timestamp: Number(m.timestamp),
+        };
+        try {
+          messages.push({ ...raw, value: await codec.decode<V>(batch.topic, raw.value) });
+        } catch (err) {
+          if (!opts.onPoison) throw err;
+          await opts.onPoison(raw, err as Error);
+        }
+      }
+      const last = batch.messages[batch.messages.length - 1];
+      if (!last) return;
+      // The handler is retried here rather than by kafkajs, so a failing batch is never skipped and the
+      // group membership stays alive (heartbeat) while the database or broker is away.
+      for (let attempt = 1; ; attempt++) {
+        if (!isRunning() || isStale()) return;
+        try {
+          if (messages.length) await opts.eachBatch({ topic: batch.topic, partition: batch.partition, messages }, { isRunning: () => isRunning() && running, heartbeat });
+          break;
+        } catch (err) {
+          log('warn', 'batch failed; will retry', { topic: batch.topic, partition: batch.partition, attempt, error: (err as Error).message });
+          await backoff(attempt, { initialMs: 200, maxMs: 10_000 });
+          await heartbeat();
+        }
+      }
+      if (!isRunning() || isStale()) return;
+      await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() }]);
+    };
+
+    await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: concurrency, eachBatch });
+
+    if (opts.fromTimestamp !== undefined) {
+      const a = await getAdmin();
+      const offsets = await a.fetchTopicOffsetsByTimestamp(opts.topic, opts.fromTimestamp);
+      for (const { partition, offset } of offsets) consumer.seek({ topic: opts.topic, partition, offset });
+    }
+
+    return {
+      async lag() {
+        const a = await getAdmin();
+        const [committed] = await a.fetchOffsets({ groupId: opts.groupId, topics: [opts.topic] });
+        const ends = await a.fetchTopicOffsets(opts.topic);
+        return ends.map(({ partition, high }) => {
+          const c = committed?.partitions.find((p) => p.partition === partition)?.offset ?? '-1';
+          return { partition, next: c === '-1' ? '0' : c, end: high };
+        });
+      },
+      async stop() {
+        if (!running) return;
+        running = false;
+        await consumer.disconnect();
+        consumers.delete(consumer);
+        await membership;
+        if (owned.size) await opts.onRevoke?.([...owned]);
+        owned = new Set();
+      },
+    };
+  }
+
+  return {
+    kind: 'kafka',
+    async ensureTopics(topics) {
+      const a = await getAdmin();
+      const existing = new Set(await a.listTopics());
+      const missing = topics.filter((t) => !existing.has(t));
+      if (missing.length === 0) return;
+      try {
+        await a.createTopics({ waitForLeaders: true, topics: missing.map((topic) => ({ topic, numPartitions: partitions, replicationFactor: 1 })) });
+      } catch (err) {
+        // Another process may have created it between list and create: fine, as long as it exists now.
+        const now = new Set(await a.listTopics());
+        if (!missing.every((t) => now.has(t))) throw err;
+      }
+    },
+    producer: () => producer,
+    subscribe,
+    async ready() {
+      try {
+        const a = await getAdmin();
+        await a.describeCluster();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await Promise.allSettled([...consumers].map((c) => c.disconnect()));
+      if (producerPromise) await producerPromise.then((p) => p.disconnect()).catch(() => {});
+      if (admin) await admin.disconnect().catch(() => {});
+    },
+  };
+}

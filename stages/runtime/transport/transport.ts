@@ -1,0 +1,78 @@
+// The one interface every stage is written against. Two implementations: `kafka.ts` (production and the
+// real-infra tests) and `memory.ts` (the embedded default and fast tests). Both pass
+// test/contract/transport.case.ts.
+//
+// Contract (at-least-once, ordered per key):
+// - a record's partition is a function of its key only, so records of one device stay in order;
+// - `eachBatch` gets records of ONE partition in offset order; when it resolves, their offsets are committed;
+//   when it throws, nothing is committed and the same records are delivered again (after a back-off);
+// - `send` resolves only when every record is durably accepted (Kafka: acked by the broker), so a caller
+//   may acknowledge its own source (SQS delete, spool file removal, offset commit) afterwards;
+// - `onAssign` runs before the first batch of a partition, `onRevoke` after its last one, so a stage can
+//   drop and rebuild per-device caches.
+
+export interface InMessage<V> {
+  topic: string;
+  partition: number;
+  /** Kafka offsets are 64-bit; kept as a decimal string like kafkajs does. */
+  offset: string;
+  key: string;
+  value: V;
+  /** Milliseconds since the epoch: when the record was produced. */
+  timestamp: number;
+}
+
+export interface OutMessage<V = unknown> {
+  topic: string;
+  key: string;
+  value: V;
+}
+
+export interface Batch<V> {
+  topic: string;
+  partition: number;
+  messages: InMessage<V>[];
+}
+
+export interface BatchControls {
+  /** False once the consumer is stopping: long handlers should return early (without committing). */
+  isRunning(): boolean;
+  /** Keeps group membership alive during a long batch. */
+  heartbeat(): Promise<void>;
+}
+
+export interface SubscribeOptions<V> {
+  groupId: string;
+  topic: string;
+  /** Where a group with no committed offset starts. Default: the beginning (nothing is ever skipped). */
+  fromBeginning?: boolean;
+  /** Start from the first record at or after this time (ms), ignoring committed offsets (replay). */
+  fromTimestamp?: number;
+  maxBatchSize?: number;
+  eachBatch(batch: Batch<V>, controls: BatchControls): Promise<void>;
+  onAssign?(partitions: number[]): Promise<void>;
+  onRevoke?(partitions: number[]): Promise<void>;
+  /** A record whose value cannot be decoded: the caller dead-letters it; the batch then goes on without it. */
+  onPoison?(message: InMessage<Buffer>, error: Error): Promise<void>;
+}
+
+export interface Subscription {
+  /** Per partition, the next offset to read and the end of the log: lag = end - next. */
+  lag(): Promise<{ partition: number; next: string; end: string }[]>;
+  stop(): Promise<void>;
+}
+
+export interface Producer {
+  send(messages: OutMessage[]): Promise<void>;
+}
+
+export interface Transport {
+  readonly kind: 'kafka' | 'memory';
+  /** Creates topics that do not exist yet (idempotent). */
+  ensureTopics(topics: string[]): Promise<void>;
+  producer(): Producer;
+  subscribe<V>(options: SubscribeOptions<V>): Promise<Subscription>;
+  /** True when the broker (and registry, for Kafka) answer: for /readyz. */
+  ready(): Promise<boolean>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,114 @@
+// `npm test`: typecheck, lint, every uvu suite, summed into one closing line `N passed, M failed`.
+//
+// Suites are files named `*.test.ts`. Each runs in its own Node process, so a suite that leaks a socket or
+// crashes cannot take the others down, and a crash counts as a failure rather than vanishing.
+// Suites under test/integration, test/resilience, test/security and test/interop need the real servers;
+// the runner starts them with infra/up.sh first (idempotent) and exports their addresses.
+//
+// Options: `npm test -- <substring>` runs only matching suite files (typecheck and lint still run);
+// `--no-infra` skips the server suites (refused when CI=true: CI skips nothing).
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { infraEnv } from '../infra/endpoints.js';
+
+const root = new URL('..', import.meta.url).pathname;
+const SERVER_DIRS = ['test/integration', 'test/resilience', 'test/security', 'test/interop'];
+
+interface Outcome { passed: number; failed: number; skipped: number }
+const totals: Outcome = { passed: 0, failed: 0, skipped: 0 };
+const failures: string[] = [];
+
+function listSuites(dir: string): string[] {
+  let out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out = out.concat(listSuites(path));
+    else if (name.endsWith('.test.ts')) out.push(relative(root, path));
+  }
+  return out;
+}
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const onData = (chunk: Buffer) => { output += chunk.toString(); process.stdout.write(chunk); };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), output }));
+  });
+}
+
+/** A whole-program check (typecheck, lint) counts as one test. */
+async function check(name: string, cmd: string, args: string[]): Promise<void> {
+  console.log(`\n== ${name}`);
+  const { code } = await run(cmd, args);
+  if (code === 0) { totals.passed++; console.log(`${name}: ok`); }
+  else { totals.failed++; failures.push(name); }
+}
+
+// uvu closes a process with "Total: N / Passed: N / Skipped: N"; anything else (a crash, a timeout before
+// the summary) is one failure for that file.
+function parseUvu(output: string): Outcome | null {
+  const clean = output.replace(/\x1b\[[0-9;]*m/g, '');
+  const total = /Total:\s+(\d+)/.exec(clean);
+  const passed = /Passed:\s+(\d+)/.exec(clean);
+  const skipped = /Skipped:\s+(\d+)/.exec(clean);
+  if (!total || !passed) return null;
+  const t = Number(total[1]), p = Number(passed[1]), s = skipped ? Number(skipped[1]) : 0;
+  return { passed: p, skipped: s, failed: t - p - s };
+}
+
+async function suite(file: string, env: NodeJS.ProcessEnv): Promise<void> {
+  console.log(`\n== ${file}`);
+  const { code, output } = await run(process.execPath, ['--import', 'tsx', file], env);
+  const outcome = parseUvu(output);
+  if (!outcome) { totals.failed++; failures.push(`${file} (exit ${code}, no uvu summary)`); return; }
+  totals.passed += outcome.passed;
+  totals.skipped += outcome.skipped;
+  totals.failed += outcome.failed;
+  if (outcome.failed > 0 || code !== 0) {
+    if (outcome.failed === 0) totals.failed++;
+    failures.push(file);
+  }
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const noInfra = args.includes('--no-infra');
+  const filters = args.filter((a) => !a.startsWith('--'));
+  if (noInfra && process.env.CI === 'true') throw new Error('--no-infra is refused when CI=true: CI skips nothing');
+
+  await check('typecheck (tsc --noEmit)', 'npx', ['tsc', '--noEmit', '-p', '.']);
+  await check('lint (eslint)', 'npx', ['eslint', '.']);
+
+  const all = listSuites(join(root, 'test')).filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)));
+  const needsServers = (f: string) => SERVER_DIRS.some((d) => f.startsWith(d + '/'));
+  const local = all.filter((f) => !needsServers(f));
+  const servers = all.filter(needsServers);
+
+  for (const file of local) await suite(file, {});
+
+  if (servers.length > 0 && !noInfra) {
+    console.log('\n== infra/up.sh (real Kafka, schema registry, SQS server, PostgreSQL)');
+    const up = await run('bash', ['infra/up.sh']);
+    if (up.code !== 0) {
+      totals.failed += servers.length;
+      failures.push(`infra/up.sh exit ${up.code}: ${servers.length} server suites not run`);
+    } else {
+      for (const file of servers) await suite(file, infraEnv());
+    }
+  }
+
+  if (failures.length) console.log(`\nFailed:\n  ${failures.join('\n  ')}`);
+  const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
+  console.log(`\n${totals.passed} passed, ${totals.failed} failed${skipped}`);
+  process.exitCode = totals.failed > 0 ? 1 : 0;
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  console.log(`\n${totals.passed} passed, ${totals.failed + 1} failed`);
+  process.exitCode = 1;
+});
