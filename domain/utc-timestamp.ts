@@ -10,6 +10,8 @@ import { Temporal } from 'temporal-polyfill';
  */
 export type NaiveTimestampPolicy = 'reject' | 'utc';
 
+const HAS_TIME = /[0-9][Tt ][0-9]/;
+
 /**
  * Parses ISO 8601 / RFC 3339 text with `Z` or a numeric offset (Temporal's grammar: also a space instead of
  * `T`, basic format, a trailing `[zone]` annotation). Returns null for anything else. Precision below a
@@ -21,6 +23,7 @@ export function parseTimestamp(text: string, naive: NaiveTimestampPolicy = 'reje
   } catch {
     if (naive !== 'utc') return null;
   }
+  if (!HAS_TIME.test(text)) return null; // a bare date is not a timestamp, even read as UTC
   try {
     return truncateToMs(Temporal.PlainDateTime.from(text).toZonedDateTime('UTC').toInstant());
   } catch {

@@ -1,0 +1,46 @@
+// `faultline <command>`: the one entry point (bin/faultline.js). Each command lives in its own file.
+import { parseArgs } from 'node:util';
+
+const USAGE = `faultline <command> [options]
+
+Commands:
+  start [--only a,b]            run the service (all components, or a subset: bridge, enrich, dedup,
+                                fault-compute, persist, notify, rejected, api, simulate)
+  migrate                       apply database migrations
+  import <file.json>            upsert organisations, power lines, groups, devices, users, integrations
+  simulate [--devices N] [--rate R] [--count C] [--to spool|sqs] [--events E]
+                                a fleet of devices writing check-ins to the configured source
+  replay [--from ISO|--from-beginning] [--reprocess]
+                                re-read fi.raw.v1 through every stage (Kafka only)
+  rejected [list] [--limit N]   messages the pipeline refused, with reasons
+  rejected resubmit <id>        send a refused message through the pipeline again
+  unregistered                  IMEIs that checked in but are not registered
+`;
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'start': {
+      const { values } = parseArgs({ args: rest, options: { only: { type: 'string' } } });
+      const { start, parseOnly } = await import('./start.js');
+      return start({ only: parseOnly(values.only) });
+    }
+    case 'migrate': return (await import('./commands/migrate.js')).run();
+    case 'import': return (await import('./commands/import.js')).run(rest);
+    case 'simulate': return (await import('./commands/simulate.js')).run(rest);
+    case 'replay': return (await import('./commands/replay.js')).run(rest);
+    case 'rejected': return (await import('./commands/rejected.js')).run(rest);
+    case 'unregistered': return (await import('./commands/unregistered.js')).run();
+    case undefined: case 'help': case '--help': case '-h':
+      process.stdout.write(USAGE);
+      return;
+    default:
+      process.stderr.write(`faultline: unknown command "${command}"\n\n${USAGE}`);
+      process.exitCode = 2;
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  process.stderr.write(`faultline: ${(err as Error).message}\n`);
+  process.exit(1);
+});

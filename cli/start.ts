@@ -1,0 +1,86 @@
+// `faultline start`: every component in one process, or `--only a,b` for a subset so each can run as its
+// own process. With no environment it is the embedded default (DESIGN.md): embedded Postgres, in-process
+// transport, spool inbox, demo data, simulator, API on :8080.
+import { existsSync, mkdirSync } from 'node:fs';
+import { log } from '../config/log.js';
+import { createApp } from '../api/app.js';
+import { listen } from '../api/server.js';
+import { databaseReady } from '../db/pool.js';
+import { sourceFromEnv } from '../stages/bridge/index.js';
+import { STAGE_NAMES, startPipeline, type StageName } from '../stages/pipeline.js';
+import { transportFromSettings } from '../stages/runtime/transport/from-settings.js';
+import { openRuntime } from './runtime.js';
+import { loadDemoData } from './demo.js';
+import { startSimulation } from './simulate.js';
+
+export const COMPONENTS = ['bridge', ...STAGE_NAMES, 'api', 'simulate'] as const;
+export type Component = (typeof COMPONENTS)[number];
+
+export function parseOnly(text: string | undefined): Set<Component> | null {
+  if (!text) return null;
+  const names = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !(COMPONENTS as readonly string[]).includes(n));
+  if (unknown.length) throw new Error(`--only: unknown component ${unknown.join(', ')}; choose from ${COMPONENTS.join(', ')}`);
+  return new Set(names as Component[]);
+}
+
+export async function start({ only }: { only: Set<Component> | null }): Promise<void> {
+  const started: string[] = [];
+  const runtime = await openRuntime();
+  const { settings, pool } = runtime;
+  const wants = (c: Component) => (only ? only.has(c) : c !== 'simulate' || (runtime.embedded && process.env.SIMULATE !== '0'));
+  started.push(runtime.embedded ? `embedded PostgreSQL (${settings.dataDir}/postgres, port ${settings.embeddedPgPort})` : 'PostgreSQL (DATABASE_URL)');
+
+  if (runtime.embedded && process.env.DEMO_DATA !== '0') {
+    const counts = await loadDemoData(runtime);
+    started.push(`demo data (${counts})`);
+  }
+
+  const transport = await transportFromSettings(settings);
+  runtime.onClose(() => transport.close());
+  started.push(transport.kind === 'kafka' ? `Kafka transport (${settings.kafkaBrokers!.join(',')}, registry ${settings.schemaRegistryUrl})` : 'in-process transport');
+
+  const stages = STAGE_NAMES.filter((s: StageName) => wants(s));
+  if (stages.length) {
+    const pipeline = await startPipeline({ transport, pool, modelMap: settings.modelMap, lowCurrentA: settings.lowCurrentA, stages });
+    runtime.onClose(() => pipeline.stop());
+    started.push(`stages: ${stages.join(', ')}`);
+  }
+
+  if (wants('bridge')) {
+    if (!process.env.SQS_QUEUE_URL) mkdirSync(process.env.INBOX_DIR || `${settings.dataDir}/inbox`, { recursive: true });
+    const env = { ...process.env, INBOX_DIR: process.env.INBOX_DIR || `${settings.dataDir}/inbox` };
+    const { kind, source } = sourceFromEnv({ transport, env, log: (level, message, extra) => log[level]({ ...extra, component: 'bridge' }, message) });
+    await source.start();
+    runtime.onClose(() => source.stop());
+    started.push(kind === 'sqs' ? `SQS bridge (${process.env.SQS_QUEUE_URL})` : `spool inbox (${env.INBOX_DIR}: drop *.json queue messages here)`);
+  }
+
+  if (wants('api')) {
+    const app = createApp({ readiness: { database: () => databaseReady(pool), transport: () => transport.ready() } });
+    const server = await listen(app, { port: settings.httpPort, hostname: settings.httpHost });
+    runtime.onClose(() => server.close());
+    started.push(`API on http://${settings.httpHost === '0.0.0.0' ? 'localhost' : settings.httpHost}:${server.port} (/healthz, /readyz, /metrics)`);
+  }
+
+  if (wants('simulate')) {
+    const stop = await startSimulation(runtime);
+    runtime.onClose(stop);
+    started.push('device simulator (SIMULATE=0 turns it off)');
+  }
+
+  log.info({ started }, 'faultline started');
+  process.stdout.write(`faultline is running:\n${started.map((s) => `  - ${s}`).join('\n')}\nCtrl-C stops it.\n`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'stopping');
+    await runtime.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  if (!existsSync(settings.dataDir)) mkdirSync(settings.dataDir, { recursive: true });
+}

@@ -1,0 +1,64 @@
+// Every setting of a faultline process, read from the environment once at start (README "Configuration").
+// Unset infrastructure variables select the embedded default: embedded Postgres, the in-process transport,
+// the spool inbox.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { DEFAULT_LOW_CURRENT_A } from '../domain/ongoing-fault.js';
+import { validateModelMap, type ModelMap } from '../domain/model-replacement.js';
+
+export interface Settings {
+  dataDir: string;
+  /** null: start embedded Postgres under dataDir. */
+  databaseUrl: string | null;
+  embeddedPgPort: number;
+  /** null: in-process transport. */
+  kafkaBrokers: string[] | null;
+  schemaRegistryUrl: string | null;
+  kafkaPartitions: number;
+  httpPort: number;
+  httpHost: string;
+  modelMap: ModelMap;
+  modelMapFile: string;
+  lowCurrentA: number;
+  /** Without a check-in for this long a device counts as offline / communication lost. */
+  offlineAfterHours: number;
+}
+
+const DEFAULT_MODEL_MAP = new URL('../schemas/config/model-map.json', import.meta.url).pathname;
+
+function number(env: NodeJS.ProcessEnv, name: string, fallback: number, check: (n: number) => boolean = Number.isFinite): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const n = Number(text);
+  if (!check(n)) throw new Error(`${name}: "${text}" is not a valid value`);
+  return n;
+}
+const port = (n: number) => Number.isInteger(n) && n >= 0 && n < 65536;
+const positiveInt = (n: number) => Number.isInteger(n) && n > 0;
+
+export function loadModelMap(file: string): ModelMap {
+  const result = validateModelMap(JSON.parse(readFileSync(file, 'utf8')));
+  if (!result.ok) throw new Error(`${file}: ${result.reason}`);
+  return result.value;
+}
+
+export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const dataDir = resolve(env.DATA_DIR || '.data');
+  const kafka = env.KAFKA_BROKERS ? env.KAFKA_BROKERS.split(',').map((b) => b.trim()).filter(Boolean) : null;
+  if (kafka && !env.SCHEMA_REGISTRY_URL) throw new Error('KAFKA_BROKERS is set but SCHEMA_REGISTRY_URL is not: pipeline topics are Avro through the registry');
+  const modelMapFile = env.MODEL_MAP_FILE || DEFAULT_MODEL_MAP;
+  return {
+    dataDir,
+    databaseUrl: env.DATABASE_URL || null,
+    embeddedPgPort: number(env, 'EMBEDDED_PG_PORT', 54329, port),
+    kafkaBrokers: kafka,
+    schemaRegistryUrl: env.SCHEMA_REGISTRY_URL || null,
+    kafkaPartitions: number(env, 'KAFKA_PARTITIONS', 6, positiveInt),
+    httpPort: number(env, 'PORT', 8080, port),
+    httpHost: env.HOST || '0.0.0.0',
+    modelMap: loadModelMap(modelMapFile),
+    modelMapFile,
+    lowCurrentA: number(env, 'LOW_CURRENT_A', DEFAULT_LOW_CURRENT_A),
+    offlineAfterHours: number(env, 'OFFLINE_AFTER_HOURS', 26, (n) => n > 0),
+  };
+}

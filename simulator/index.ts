@@ -1,0 +1,10 @@
+export { createFleet, generateImei } from './fleet.js';
+export type { Fleet, FleetMessage, FleetOptions, SimulatedEvent, SimulatedMessage } from './fleet.js';
+export { DEFAULT_INBOX_DIR, formatProgress, simulate } from './run-simulation.js';
+export type { SimulateOptions, SimulationProgress } from './run-simulation.js';
+export { seededRandom } from './seeded-random.js';
+export type { Random } from './seeded-random.js';
+export type { OutgoingMessage, Sink } from './sink.js';
+export { spoolSink } from './spool-sink.js';
+export { sqsSink } from './sqs-sink.js';
+export type { SqsSinkOptions } from './sqs-sink.js';

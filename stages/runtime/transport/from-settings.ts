@@ -1,0 +1,23 @@
+// Picks the transport: Kafka with the schema registry when KAFKA_BROKERS is set, else in-process.
+import type { Settings } from '../../../config/settings.js';
+import { log } from '../../../config/log.js';
+import { createRegistry } from '../../../schemas/registry.js';
+import { localAvroCodec, registryCodec } from '../codec.js';
+import { kafkaTransport } from './kafka.js';
+import { memoryTransport } from './memory.js';
+import type { Transport } from './transport.js';
+
+export async function transportFromSettings(settings: Settings, clientId = 'faultline'): Promise<Transport> {
+  if (!settings.kafkaBrokers) return memoryTransport({ codec: localAvroCodec() });
+  const registry = createRegistry(settings.schemaRegistryUrl!);
+  const transport = kafkaTransport({
+    brokers: settings.kafkaBrokers,
+    codec: await registryCodec(registry),
+    clientId,
+    partitions: settings.kafkaPartitions,
+    log: (level, message, extra) => log[level]({ ...extra, component: 'kafka' }, message),
+  });
+  const ready = transport.ready.bind(transport);
+  // Ready means the registry answers too: without it no record can be encoded or decoded.
+  return { ...transport, ready: async () => (await ready()) && (await registry.ready()), kind: 'kafka' };
+}
