@@ -15,6 +15,8 @@ export interface Settings {
   kafkaBrokers: string[] | null;
   schemaRegistryUrl: string | null;
   kafkaPartitions: number;
+  /** How long the group waits for a silent consumer before giving its partitions to another. */
+  kafkaSessionTimeoutMs: number;
   httpPort: number;
   httpHost: string;
   modelMap: ModelMap;
@@ -54,6 +56,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     kafkaBrokers: kafka,
     schemaRegistryUrl: env.SCHEMA_REGISTRY_URL || null,
     kafkaPartitions: number(env, 'KAFKA_PARTITIONS', 6, positiveInt),
+    kafkaSessionTimeoutMs: number(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000, (n) => Number.isInteger(n) && n >= 6000),
     httpPort: number(env, 'PORT', 8080, port),
     httpHost: env.HOST || '0.0.0.0',
     modelMap: loadModelMap(modelMapFile),

@@ -15,6 +15,7 @@ export async function transportFromSettings(settings: Settings, clientId = 'faul
     codec: await registryCodec(registry),
     clientId,
     partitions: settings.kafkaPartitions,
+    sessionTimeoutMs: settings.kafkaSessionTimeoutMs,
     log: (level, message, extra) => log[level]({ ...extra, component: 'kafka' }, message),
   });
   const ready = transport.ready.bind(transport);

@@ -1,0 +1,42 @@
+// `faultline simulate`: a fleet of devices writing check-ins and faults to the spool inbox or SQS, with
+// progress. Defaults follow the environment: SQS when SQS_QUEUE_URL is set, else the spool inbox.
+import { parseArgs } from 'node:util';
+import { simulate } from '../../simulator/index.js';
+
+export async function run(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      devices: { type: 'string', default: '100' },
+      rate: { type: 'string', default: '100' },
+      count: { type: 'string' },
+      duration: { type: 'string' },
+      to: { type: 'string' },
+      events: { type: 'string' },
+      seed: { type: 'string', default: '1' },
+      'imei-prefix': { type: 'string' },
+    },
+  });
+  const num = (name: string, text: string | undefined) => {
+    if (text === undefined) return undefined;
+    const n = Number(text);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`simulate --${name}: "${text}" is not a non-negative number`);
+    return n;
+  };
+  const to = (values.to ?? (process.env.SQS_QUEUE_URL ? 'sqs' : 'spool')) as 'sqs' | 'spool';
+  if (to !== 'sqs' && to !== 'spool') throw new Error(`simulate --to: "${values.to}" is neither sqs nor spool`);
+  const controller = new AbortController();
+  process.once('SIGINT', () => controller.abort());
+  const count = num('count', values.count);
+  const duration = num('duration', values.duration);
+  const events = num('events', values.events);
+  const result = await simulate({
+    devices: num('devices', values.devices)!, rate: num('rate', values.rate)!, to, signal: controller.signal, seed: num('seed', values.seed)!,
+    ...(count !== undefined ? { count } : {}), ...(duration !== undefined ? { durationSec: duration } : {}),
+    ...(events !== undefined ? { eventsPerCheckIn: events } : {}), ...(values['imei-prefix'] ? { imeiPrefix: values['imei-prefix'] } : {}),
+    ...(process.env.INBOX_DIR ? { inboxDir: process.env.INBOX_DIR } : {}),
+    ...(process.env.SQS_QUEUE_URL ? { queueUrl: process.env.SQS_QUEUE_URL } : {}),
+    ...(process.env.SQS_ENDPOINT ? { endpoint: process.env.SQS_ENDPOINT } : {}),
+  });
+  process.stdout.write(`simulate: done, ${JSON.stringify(result)}\n`);
+}

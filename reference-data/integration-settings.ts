@@ -1,0 +1,91 @@
+// The non-secret settings of an integration, per kind: which keys exist and what each accepts. They are
+// stored as given in `integrations.settings`; consumers (notify stage, MultiSpeak sender, DNP3 server) apply
+// defaults. `userId` and `password` are not settings: they go encrypted into `credentials` only.
+import type { FieldReader } from './field-reader.js';
+import type { IntegrationKind } from './model.js';
+
+type SettingValue = string | number | boolean;
+type SettingReader = (r: FieldReader, key: string) => SettingValue | null | undefined;
+
+/** MultiSpeak notification operations the service can send (one per integration, spec 1 rule 2). */
+export const MULTISPEAK_OPERATIONS = [
+  'ODEventNotification',
+  'SCADAAnalogChangedNotificationByPointID',
+  'SCADAStatusChangedNotificationByPointID',
+] as const;
+
+export const CHANNELS_BY_KIND: Record<IntegrationKind, readonly ('A' | 'B' | 'C' | 'D')[]> = {
+  dnp3: ['A', 'B'],
+  multispeak: ['C', 'D'],
+};
+
+const text = (max: number): SettingReader => (r, key) => r.string(key, { max });
+const integer = (min: number, max: number): SettingReader => (r, key) => r.number(key, { min, max, integer: true });
+const flag: SettingReader = (r, key) => {
+  const value = r.boolean(key, false);
+  return r.has(key) ? value : null;
+};
+const choice = (values: readonly string[]): SettingReader => (r, key) => r.oneOf(key, values, false);
+
+/** http(s) only, and no `user:password@`: credentials belong in userId/password, where they are encrypted. */
+const endpoint: SettingReader = (r, key) => {
+  const value = r.string(key, { required: true, max: 2000 });
+  if (typeof value !== 'string') return value;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    r.list.add(r.at(key), 'must be an absolute http:// or https:// URL');
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') { r.list.add(r.at(key), `must be http:// or https://, not ${url.protocol}`); return undefined; }
+  if (url.username || url.password) { r.list.add(r.at(key), 'must not contain a user name or password; use userId and password'); return undefined; }
+  return value;
+};
+
+const required = (read: SettingReader): SettingReader => (r, key) => {
+  if (!r.has(key)) { r.list.add(r.at(key), 'is required'); return undefined; }
+  return read(r, key);
+};
+
+// DNP3 link addresses 0xFFF0..0xFFFF are reserved for broadcast and self-address (IEEE 1815).
+const LINK_ADDRESS = integer(0, 0xffef);
+
+export const SETTINGS_BY_KIND: Record<IntegrationKind, Record<string, SettingReader>> = {
+  multispeak: {
+    endpoint,
+    operation: (r, key) => r.oneOf(key, MULTISPEAK_OPERATIONS, true),
+    version: choice(['3.0', '4.1']),
+    checkins: flag,
+    timeoutMs: integer(100, 300_000),
+    connectTimeoutMs: integer(100, 300_000),
+    maxAgeHours: (r, key) => r.number(key, { min: 0.01, max: 24 * 90 }),
+    caFile: text(1000),
+    clientCertFile: text(1000),
+    clientKeyFile: text(1000),
+  },
+  dnp3: {
+    masterIdentity: required(text(253)),
+    outstationAddress: LINK_ADDRESS,
+    masterAddress: LINK_ADDRESS,
+    unsolicited: flag,
+    tlsMinVersion: choice(['1.2', '1.3']),
+    certificateMode: choice(['ca', 'pinned']),
+    caFile: text(1000),
+    pinnedCertificateFile: text(1000),
+    port: integer(1, 65_535),
+    analogOnly: flag,
+  },
+};
+
+/** Reads the settings of `kind` from an integration object; absent keys stay absent. */
+export function readSettings(r: FieldReader, kind: IntegrationKind): Record<string, SettingValue> | undefined {
+  const settings: Record<string, SettingValue> = {};
+  let ok = true;
+  for (const [key, read] of Object.entries(SETTINGS_BY_KIND[kind])) {
+    const value = read(r, key);
+    if (value === undefined) ok = false;
+    else if (value !== null) settings[key] = value;
+  }
+  return ok ? settings : undefined;
+}

@@ -1,0 +1,77 @@
+// The validated form of an import file (SPEC-DECISIONS "Import format"). Only `validateImport` makes these;
+// everything after it trusts them.
+import type { Credentials } from '../secrets/credentials.js';
+
+export interface OrganizationInput {
+  OrganizationID: string;
+  name: string;
+  MaskFaultDetails: boolean;
+  /** IANA zone; 'UTC' when absent. */
+  timezone: string;
+}
+
+export interface PowerLineInput {
+  Id: string;
+  OrganizationID: string;
+  name: string | null;
+}
+
+export interface GroupInput {
+  GroupID: string;
+  OrganizationID: string;
+  name: string | null;
+}
+
+export interface DeviceInput {
+  IMEINumber: string;
+  OrganizationID: string;
+  PowerLineID: string | null;
+  Real_Name: string | null;
+  Lat: number | null;
+  Long: number | null;
+  serialNumber: string | null;
+  dnp3QueueAddress: string | null;
+  /** Exactly the device's groups after the import. */
+  groups: string[];
+  deleted: boolean;
+}
+
+export interface UserInput {
+  email: string;
+  /** null: keep the stored hash (an existing user only; validation refuses a new user without one). */
+  password: string | null;
+  OrganizationID: string;
+  role: 'admin' | 'user';
+  timezone: string | null;
+  groups: string[];
+  deleted: boolean;
+}
+
+export type IntegrationKind = 'multispeak' | 'dnp3';
+
+export interface IntegrationInput {
+  id: string;
+  OrganizationID: string;
+  kind: IntegrationKind;
+  channel: 'A' | 'B' | 'C' | 'D';
+  enabled: boolean;
+  /** Everything not secret, exactly as given (only known keys). */
+  settings: Record<string, string | number | boolean>;
+  /** 'keep': the file does not mention credentials, the stored ones stay; null: remove them. */
+  credentials: Credentials | null | 'keep';
+}
+
+export interface ImportData {
+  organizations: OrganizationInput[];
+  powerLines: PowerLineInput[];
+  groups: GroupInput[];
+  devices: DeviceInput[];
+  users: UserInput[];
+  integrations: IntegrationInput[];
+}
+
+export const KINDS = ['organizations', 'powerLines', 'groups', 'devices', 'users', 'integrations'] as const;
+export type Kind = (typeof KINDS)[number];
+
+export interface KindCounts { inserted: number; updated: number; unchanged: number }
+export type ImportCounts = Record<Kind, KindCounts>;

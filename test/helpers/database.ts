@@ -1,0 +1,53 @@
+// A fresh, migrated database per test file on the infra/ Postgres, dropped at the end, so suites never see
+// each other's rows.
+import pg from 'pg';
+import { infraEnv } from '../../infra/endpoints.js';
+import { migrate } from '../../db/migrate.js';
+import { createPool } from '../../db/pool.js';
+import { randomName } from './wait-for.js';
+
+export interface TestDatabase {
+  url: string;
+  pool: pg.Pool;
+  drop(): Promise<void>;
+}
+
+export function serverUrl(): string {
+  return process.env.DATABASE_URL ?? infraEnv().DATABASE_URL!;
+}
+
+export async function createTestDatabase(prefix = 'test'): Promise<TestDatabase> {
+  const admin = new pg.Client({ connectionString: serverUrl() });
+  await admin.connect();
+  const name = randomName(`fl_${prefix}`).replace(/[^a-z0-9_]/g, '_');
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl());
+  url.pathname = `/${name}`;
+  const pool = createPool({ connectionString: url.toString(), max: 8 });
+  await migrate(pool);
+  return {
+    url: url.toString(),
+    pool,
+    async drop() {
+      await pool.end();
+      const c = new pg.Client({ connectionString: serverUrl() });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/** Every row of every faultline table, ordered, for before/after comparisons (replay, re-import). */
+export async function dumpTables(pool: pg.Pool): Promise<Record<string, unknown[]>> {
+  const { rows: tables } = await pool.query<{ table_name: string }>(
+    `select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
+  );
+  const dump: Record<string, unknown[]> = {};
+  for (const { table_name } of tables) {
+    const { rows } = await pool.query(`select * from "${table_name}" order by 1`);
+    dump[table_name] = rows.map((r) => JSON.parse(JSON.stringify(r)));
+  }
+  return dump;
+}

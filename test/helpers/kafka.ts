@@ -1,0 +1,29 @@
+// Test isolation on the shared broker: pipeline suites delete the pipeline topics and consumer groups
+// before they start, so records left by an earlier (crashed) run never reach this run's database.
+import { Kafka, logLevel } from 'kafkajs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { infraEnv } from '../../infra/endpoints.js';
+import { TOPICS } from '../../schemas/avro/topics.js';
+
+export const brokers = () => (process.env.KAFKA_BROKERS ?? infraEnv().KAFKA_BROKERS!).split(',');
+
+export async function resetPipelineTopics(extraTopics: string[] = []): Promise<void> {
+  const admin = new Kafka({ brokers: brokers(), logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    const groups = (await admin.listGroups()).groups.map((g) => g.groupId).filter((g) => g.startsWith('faultline'));
+    if (groups.length) await admin.deleteGroups(groups).catch(() => {});
+    const existing = new Set(await admin.listTopics());
+    const doomed = [...Object.values(TOPICS), ...extraTopics].filter((t) => existing.has(t));
+    if (doomed.length) await admin.deleteTopics({ topics: doomed, timeout: 30_000 });
+    // Deletion completes asynchronously; wait until the broker no longer lists them.
+    for (let i = 0; i < 100; i++) {
+      const left = new Set(await admin.listTopics());
+      if (!doomed.some((t) => left.has(t))) return;
+      await sleep(100);
+    }
+    throw new Error(`topics still present after delete: ${doomed.join(', ')}`);
+  } finally {
+    await admin.disconnect();
+  }
+}

@@ -1,0 +1,40 @@
+// Running the pipeline in a test: every stage on a transport, a bridge to feed queue messages in, and
+// `drain()` that returns once everything fed has gone through every stage.
+import type pg from 'pg';
+import { loadModelMap, loadSettings } from '../../config/settings.js';
+import { createBridge, type ReceivedMessage } from '../../stages/bridge/index.js';
+import { STAGE_NAMES, startPipeline, type Pipeline } from '../../stages/pipeline.js';
+import type { Transport } from '../../stages/runtime/transport/transport.js';
+import { waitFor } from './wait-for.js';
+
+export interface TestPipeline {
+  pipeline: Pipeline;
+  feed(messages: { name: string; body: string }[]): Promise<void>;
+  drain(timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startTestPipeline(transport: Transport, pool: pg.Pool): Promise<TestPipeline> {
+  const settings = loadSettings({});
+  const pipeline = await startPipeline({ transport, pool, modelMap: loadModelMap(settings.modelMapFile), lowCurrentA: settings.lowCurrentA });
+  const bridge = createBridge({ producer: transport.producer() });
+  return {
+    pipeline,
+    async feed(messages) {
+      const batch: ReceivedMessage[] = messages.map((m) => ({ messageId: m.name, body: m.body, source: 'spool' }));
+      await bridge.forward(batch, async () => {});
+    },
+    // Upstream to downstream: a stage commits only after sending its output, so once every stage in
+    // pipeline order shows no lag, nothing is left in flight.
+    async drain(timeoutMs = 30_000) {
+      await waitFor('the pipeline to drain', async () => {
+        for (const name of STAGE_NAMES) {
+          const lag = await pipeline.subscriptions.get(name)!.lag();
+          if (lag.some((p) => BigInt(p.end) > BigInt(p.next))) return false;
+        }
+        return true;
+      }, { timeoutMs, intervalMs: 25 });
+    },
+    stop: () => pipeline.stop(),
+  };
+}
