@@ -1,16 +1,60 @@
-// The HTTP application: one Hono app composed of a router per capability. Capabilities land here as they
-// are built (auth, device-records, integration REST, SOAP).
+// The HTTP application: one Hono app composed of a router per capability (health, auth, integration REST,
+// device-records, OpenAPI). One onError renders every error (errors.ts).
 import { Hono } from 'hono';
+import type { Context } from 'hono';
+import type pg from 'pg';
+import type { CodeStrings } from '../domain/code-strings.js';
+import { pgAccountStore } from './auth/accounts.js';
+import { loginRoutes } from './auth/login-route.js';
+import { LoginLimiter, type LoginLimitOptions } from './auth/rate-limit.js';
+import { requireAuth } from './auth/require-auth.js';
+import { createTokenService } from './auth/tokens.js';
+import { socketAddress } from './client-address.js';
+import { loadCodeStrings } from './device-records/code-strings-file.js';
+import { READ_PREFIXES } from './device-records/endpoints.js';
+import { deviceRecordRoutes } from './device-records/routes.js';
 import { renderError, notFound } from './errors.js';
 import { healthRoutes, type ReadinessCheck } from './health/routes.js';
+import { integrationRoutes } from './integration/organization-devices.js';
+import { openApiDocument } from './openapi/document.js';
 
 export interface AppOptions {
   readiness: Record<string, ReadinessCheck>;
+  pool: pg.Pool;
+  /** HS256 key, at least 32 bytes (auth/jwt-secret.ts resolves it from JWT_SECRET or DATA_DIR). */
+  jwtSecret: Uint8Array;
+  /** State / FaultType strings; default: CODE_STRINGS_FILE or schemas/config/code-strings.json. */
+  codeStrings?: CodeStrings;
+  /** Settings.offlineAfterHours (OFFLINE_AFTER_HOURS, default 26). */
+  offlineAfterHours?: number;
+  loginLimits?: LoginLimitOptions;
+  /** Address for the per-address login limit; default the socket peer (client-address.ts). */
+  clientAddress?: (c: Context) => string;
+  /** Clock (epoch ms) for tokens, limits and online/offline; tests pass a fixed one. */
+  now?: () => number;
 }
 
-export function createApp({ readiness }: AppOptions): Hono {
+/**
+ * @example
+ *   const app = createApp({ readiness: {}, pool, jwtSecret: resolveJwtSecret({ dataDir }) });
+ *   await listen(app, { port: 8080, hostname: '0.0.0.0' });
+ */
+export function createApp({
+  readiness, pool, jwtSecret, codeStrings = loadCodeStrings(), offlineAfterHours = 26, loginLimits,
+  clientAddress = socketAddress, now = Date.now,
+}: AppOptions): Hono {
+  const tokens = createTokenService({ secret: jwtSecret, nowS: () => Math.floor(now() / 1000) });
+  const accounts = pgAccountStore(pool);
+  const auth = requireAuth({ tokens, accounts });
+  const document = openApiDocument({ codeStrings });
+
   const app = new Hono();
   app.route('/', healthRoutes(readiness));
+  app.route('/', loginRoutes({ tokens, accounts, limiter: new LoginLimiter(loginLimits), clientAddress, now }));
+  app.route('/', integrationRoutes({ pool, auth }));
+  const records = deviceRecordRoutes({ deps: { pool, codeStrings, offlineAfterHours, now }, auth });
+  for (const prefix of READ_PREFIXES) app.route(prefix, records);
+  app.get('/openapi.json', (c) => c.json(document));
   app.notFound(notFound);
   app.onError(renderError);
   return app;

@@ -1,24 +1,62 @@
 // The one HTTP error type and its renderer (SPEC-DECISIONS "Errors"): handlers throw, onError renders
 // `{"error": {"code", "message", "details"?}}`. Nothing else leaves: no stack, no SQL.
 import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { log } from '../config/log.js';
 
+/** Every machine code the JSON API answers with, and its HTTP status (one table; the OpenAPI document lists it). */
+export const API_ERRORS = {
+  BAD_PARAMETER: 400,
+  UNKNOWN_PARAMETER: 400,
+  INVALID_BODY: 400,
+  UNAUTHENTICATED: 401,
+  INVALID_CREDENTIALS: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+} as const satisfies Record<string, ContentfulStatusCode>;
+
+export type ApiErrorCode = keyof typeof API_ERRORS;
+
 export class ApiError extends Error {
+  readonly status: ContentfulStatusCode;
+
   constructor(
-    readonly status: ContentfulStatusCode,
-    readonly code: string,
+    readonly code: ApiErrorCode,
     message: string,
     readonly details?: Record<string, unknown>,
+    /** Extra response headers (`Retry-After`, `WWW-Authenticate`). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = 'ApiError';
+    this.status = API_ERRORS[code];
   }
 }
 
+/** A 400 that names the query parameter (SPEC-DECISIONS: "the message names it"). */
+export function badParameter(name: string, problem: string, details: Record<string, unknown> = {}): ApiError {
+  return new ApiError('BAD_PARAMETER', `Query parameter "${name}" ${problem}`, { parameter: name, ...details });
+}
+
+// Hono's own exceptions (e.g. from a built-in middleware) keep their status, under a code of the table.
+const CODE_OF_STATUS = new Map<number, ApiErrorCode>([
+  [400, 'INVALID_BODY'], [401, 'UNAUTHENTICATED'], [403, 'FORBIDDEN'], [404, 'NOT_FOUND'],
+  [413, 'PAYLOAD_TOO_LARGE'], [415, 'UNSUPPORTED_MEDIA_TYPE'], [429, 'RATE_LIMITED'],
+]);
+
 export function renderError(err: Error, c: Context): Response {
   if (err instanceof ApiError) {
+    for (const [name, value] of Object.entries(err.headers ?? {})) c.header(name, value);
     return c.json({ error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } }, err.status);
+  }
+  if (err instanceof HTTPException && CODE_OF_STATUS.has(err.status)) {
+    return renderError(new ApiError(CODE_OF_STATUS.get(err.status)!, err.message || 'The request was refused.'), c);
   }
   log.error({ err: { name: err.name, message: err.message }, path: c.req.path }, 'unhandled API error');
   return c.json({ error: { code: 'INTERNAL', message: 'An internal error occurred; it has been logged.' } }, 500);

@@ -4,6 +4,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { log } from '../config/log.js';
 import { createApp } from '../api/app.js';
+import { resolveJwtSecret } from '../api/auth/jwt-secret.js';
+import { clientAddressFromEnv } from '../api/client-address.js';
 import { listen } from '../api/server.js';
 import { databaseReady } from '../db/pool.js';
 import { sourceFromEnv } from '../stages/bridge/index.js';
@@ -57,7 +59,11 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
   }
 
   if (wants('api')) {
-    const app = createApp({ readiness: { database: () => databaseReady(pool), transport: () => transport.ready() } });
+    const app = createApp({
+      readiness: { database: () => databaseReady(pool), transport: () => transport.ready() },
+      pool, jwtSecret: resolveJwtSecret({ dataDir: settings.dataDir }), offlineAfterHours: settings.offlineAfterHours,
+      clientAddress: clientAddressFromEnv(),
+    });
     const server = await listen(app, { port: settings.httpPort, hostname: settings.httpHost });
     runtime.onClose(() => server.close());
     started.push(`API on http://${settings.httpHost === '0.0.0.0' ? 'localhost' : settings.httpHost}:${server.port} (/healthz, /readyz, /metrics)`);

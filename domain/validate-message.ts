@@ -212,9 +212,8 @@ class Reader {
   coerceNumber(value: unknown, path: string, rule: NumberRule = {}): number | null {
     let n: number;
     if (typeof value === 'number') n = value;
-    else if (typeof value === 'string' && this.numericStrings && value.trim() === '' && !rule.required) return null;
     else if (typeof value === 'string' && this.numericStrings && DECIMAL_PATTERN.test(value)) n = Number(value);
-    else if (value == null) {
+    else if (value == null || (typeof value === 'string' && this.numericStrings && value.trim() === '')) {
       if (rule.required) this.issue(path, 'is missing');
       return null;
     } else {

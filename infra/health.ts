@@ -36,6 +36,8 @@ export async function checkHealth(component: Component): Promise<void> {
       return;
     }
     case 'sqs': {
+      // The SDK warns on every Node 20 process that it will need Node 22 from 2027; noise in up.sh output.
+      process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
       const { SQSClient, ListQueuesCommand } = await import('@aws-sdk/client-sqs');
       const sqs = new SQSClient({
         region: 'elasticmq', endpoint: env.SQS_ENDPOINT!, maxAttempts: 1,

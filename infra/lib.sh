@@ -47,8 +47,18 @@ start_daemon() {
   local name="$1"; shift
   local log; log="$(log_file "$name")"
   printf '\n===== %s start: %s\n' "$(date -Is)" "$*" >>"$log"
-  setsid "$@" </dev/null >>"$log" 2>&1 &
+  LOG_OFFSET="$(stat -c %s "$log")"
+  # Run from the server's own state dir, so anything it writes relative to its cwd stays in .infra/.
+  mkdir -p "$INFRA_DIR/$name"
+  cd "$INFRA_DIR/$name"
+  # Close the component lock's fd in the child, or the server would hold the lock for its whole life.
+  if [[ -n "${LOCK_FD:-}" ]]; then
+    setsid "$@" </dev/null >>"$log" 2>&1 {LOCK_FD}>&- &
+  else
+    setsid "$@" </dev/null >>"$log" 2>&1 &
+  fi
   echo $! >"$(pid_file "$name")"
+  cd "$ROOT"
 }
 
 port_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
@@ -59,6 +69,13 @@ port_free_or_die() {
   if port_open "$host" "$port"; then die "$name: $host:$port is already in use by another process"; fi
 }
 
+# True when the log written since the last start_daemon matches FATAL_LOG_PATTERN: some servers (ElasticMQ
+# on a failed bind) log a fatal error and keep running, and would otherwise cost the whole timeout.
+logged_fatal() {
+  [[ -n "${FATAL_LOG_PATTERN:-}" && -n "${LOG_OFFSET:-}" ]] || return 1
+  tail -c +"$((LOG_OFFSET + 1))" "$(log_file "$1")" | grep -qE -- "$FATAL_LOG_PATTERN"
+}
+
 # wait_healthy <name> <pid> <timeout s> <host> <port> <component>: the port opens, then infra/health.ts
 # (a real client call) succeeds. Gives up at once if the process dies.
 wait_healthy() {
@@ -66,6 +83,7 @@ wait_healthy() {
   local deadline=$((SECONDS + timeout))
   until port_open "$host" "$port"; do
     kill -0 "$pid" 2>/dev/null || { say "$name: process $pid exited during start-up"; return 1; }
+    if logged_fatal "$name"; then say "$name: fatal error in the log during start-up"; return 1; fi
     ((SECONDS < deadline)) || { say "$name: port $port not open after ${timeout}s"; return 1; }
     sleep 0.3
   done
@@ -112,7 +130,13 @@ log_tail() {
 # One component up/down at a time (up.sh and a developer may race), and one Maven at a time: parallel
 # Maven runs writing the same ~/.m2 can corrupt a half-downloaded artifact.
 lock() { exec {LOCK_FD}>"$RUN_DIR/$1.lock"; flock "$LOCK_FD"; }
-mvn_locked() { (exec {fd}>"$RUN_DIR/maven.lock"; flock "$fd"; mvn -B -q -Dstyle.color=never "$@"); }
+mvn_locked() {
+  (
+    exec {fd}>"$RUN_DIR/maven.lock"
+    flock "$fd"
+    mvn -B -q -Dstyle.color=never "$@" >>"$(log_file maven)" 2>&1 || { log_tail maven; exit 1; }
+  )
+}
 
 # fetch_classpath <name> <pom>: copy a pom's runtime dependencies into .infra/<name>/libs once. The marker
 # holds the pom's hash, so editing the pom (a version bump) fetches again; ~/.m2 caches the jars.
@@ -155,6 +179,8 @@ ensure_up() {
   if ! wait_healthy "$COMPONENT" "$pid" "$START_TIMEOUT" "$HOST" "$PORT" "$COMPONENT"; then
     say "$COMPONENT: failed to become healthy"
     log_tail "$COMPONENT"
+    # Leave nothing half-started behind: the next up starts from a clean slate.
+    stop_daemon "$COMPONENT" "$MARKER" "$STOP_GRACE" "$STOP_SIGNAL" >/dev/null 2>&1
     return 1
   fi
   say "$COMPONENT: healthy on $HOST:$PORT after $((SECONDS - t0))s (pid $pid)"

@@ -14,8 +14,6 @@ export const IMPORT_ERRORS = {
   IMPORT_FILE_NOT_JSON: 'The import file is not valid JSON.',
   /** The content breaks the import format; `problems` lists every finding. Nothing was written. */
   IMPORT_INVALID: 'The import file is invalid; nothing was imported.',
-  /** Integration credentials are in the file but no secret key is configured. */
-  IMPORT_NEEDS_SECRET_KEY: 'The import file holds integration credentials but no secret key is configured.',
 } as const;
 
 export type ImportErrorCode = keyof typeof IMPORT_ERRORS;

@@ -149,7 +149,8 @@ function readIntegration(r: FieldReader): IntegrationInput | undefined {
   r.onlyKeys([...INTEGRATION_KEYS, ...Object.keys(SETTINGS_BY_KIND[kind]), ...secretKeys]);
   const channel = r.oneOf('channel', CHANNELS_BY_KIND[kind], true);
   const settings = readSettings(r, kind);
-  const credentials = kind === 'multispeak' ? readCredentials(r) : 'keep';
+  // DNP3 authenticates by client certificate: no credentials, and none left over from an earlier kind.
+  const credentials = kind === 'multispeak' ? readCredentials(r) : null;
   if (settings && settings.checkins !== undefined && settings.operation !== 'SCADAAnalogChangedNotificationByPointID') {
     r.list.warn(r.at('checkins'), 'check-in notifications are only sent by SCADAAnalogChangedNotificationByPointID integrations');
   }

@@ -51,7 +51,7 @@ async function check(name: string, cmd: string, args: string[]): Promise<void> {
 // uvu closes a process with "Total: N / Passed: N / Skipped: N"; anything else (a crash, a timeout before
 // the summary) is one failure for that file.
 function parseUvu(output: string): Outcome | null {
-  const clean = output.replace(/\x1b\[[0-9;]*m/g, '');
+  const clean = output.replace(new RegExp(String.fromCharCode(27) + '\\[[0-9;]*m', 'g'), '');
   const total = /Total:\s+(\d+)/.exec(clean);
   const passed = /Passed:\s+(\d+)/.exec(clean);
   const skipped = /Skipped:\s+(\d+)/.exec(clean);

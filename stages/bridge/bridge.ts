@@ -115,8 +115,8 @@ export function createBridge({ producer, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, 
       // the delete and the publish; publishing first can at worst publish a message twice (the process dies
       // before its delete, or the delete fails and SQS delivers it again), and the pipeline's unique keys
       // (device record per IMEI + date, event per IMEI + EventID + EventTimestamp) absorb the duplicate.
-      await acknowledge(outcome);
       await producer.send(raw.length && dead.length ? [...raw, ...dead] : raw.length ? raw : dead);
+      await acknowledge(outcome);
       return outcome;
     },
   };

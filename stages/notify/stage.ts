@@ -21,7 +21,7 @@ async function insertOutbox(pool: pg.Pool, rows: readonly OutboxRow[]): Promise<
   // In batch order, so the delivery worker (which sends in id order per device) keeps the device's order.
   await pool.query(
     `insert into outbox (integration_id, "IMEINumber", kind, dedup_key, payload)
-       select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[]) with ordinality as x(i, m, k, d, p, n)
+       select i, m, k, d, p from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[]) with ordinality as x(i, m, k, d, p, n)
        order by n
      on conflict (integration_id, dedup_key) do nothing`,
     [rows.map((r) => r.integrationId), rows.map((r) => r.IMEINumber), rows.map((r) => r.kind), rows.map((r) => r.dedupKey), rows.map((r) => JSON.stringify(r.payload))],

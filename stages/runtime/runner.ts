@@ -6,6 +6,7 @@ import type { DeadLetter } from '../../schemas/avro/values.js';
 import type { Stage } from './stage.js';
 import type { InMessage, Subscription, Transport } from './transport/transport.js';
 import { stageMetrics } from './metrics.js';
+import { log } from '../../config/log.js';
 
 export interface RunOptions {
   transport: Transport;
@@ -50,6 +51,7 @@ export async function runStage<In>(stage: Stage<In>, { transport, groupPrefix = 
         for (const l of deadLetters) metrics.rejected(l.code);
       } catch (err) {
         metrics.failed();
+        log.warn({ stage: stage.name, topic: batch.topic, partition: batch.partition, records: batch.messages.length, err: (err as Error).message }, 'batch failed; it will be delivered again');
         throw err;
       } finally {
         stop();

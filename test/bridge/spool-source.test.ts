@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spoolSource } from '../../stages/bridge/spool-source.js';
-import type { Log } from '../../stages/bridge/source.js';
+import type { Log, Source } from '../../stages/bridge/source.js';
 import { localAvroCodec } from '../../stages/runtime/codec.js';
 import { memoryTransport } from '../../stages/runtime/transport/memory.js';
 import type { Transport } from '../../stages/runtime/transport/transport.js';
@@ -31,6 +31,13 @@ function transport(): Transport {
   return t;
 }
 
+/** Starts a source and makes sure it is stopped even when the test fails, so the process can exit. */
+async function run(source: Source): Promise<Source> {
+  cleanup.push(() => source.stop());
+  await source.start();
+  return source;
+}
+
 async function writeFixtures(dir: string): Promise<string[]> {
   const files = messageFiles();
   for (const f of files) await writeFile(join(dir, f), messageBody(f));
@@ -50,8 +57,7 @@ test('every fixture is published (raw keyed by IMEI, 013 and 014 dead-lettered) 
 
   const t = transport();
   const reader = await collect(t);
-  const source = spoolSource({ transport: t, dir, log: quiet, backoff: FAST });
-  await source.start();
+  const source = await run(spoolSource({ transport: t, dir, log: quiet, backoff: FAST }));
   await waitFor('all fixture files removed', async () => (await readdir(dir)).filter((f) => f.endsWith('.json') && !f.startsWith('.')).length === 0, { timeoutMs: 5_000 });
   await waitFor('all records read back', () => reader.raw.length + reader.dlq.length >= files.length, { timeoutMs: 5_000 });
   await source.stop();
@@ -86,8 +92,7 @@ test('a producer that rejects: nothing is removed, and nothing is published', as
   const inner = transport();
   const t = flakyTransport(inner, Infinity);
   const reader = await collect(inner);
-  const source = spoolSource({ transport: t, dir, log: quiet, backoff: FAST });
-  await source.start();
+  const source = await run(spoolSource({ transport: t, dir, log: quiet, backoff: FAST }));
   await waitFor('three failed sends', () => t.calls >= 3, { timeoutMs: 5_000 });
   await source.stop();
   await sleep(50);
@@ -109,8 +114,7 @@ test('after the producer recovers every message is published exactly once', asyn
   const inner = transport();
   const t = flakyTransport(inner, 3);
   const reader = await collect(inner);
-  const source = spoolSource({ transport: t, dir, log: quiet, backoff: FAST });
-  await source.start();
+  const source = await run(spoolSource({ transport: t, dir, log: quiet, backoff: FAST }));
   await waitFor('inbox empty', async () => (await readdir(dir)).length === 0, { timeoutMs: 5_000 });
   await waitFor('records read back', () => reader.raw.length + reader.dlq.length >= files.length, { timeoutMs: 5_000 });
   await sleep(50);
@@ -129,8 +133,7 @@ test('files that arrive later (write, then rename) are picked up; temp files are
   const dir = await inbox();
   const t = transport();
   const reader = await collect(t);
-  const source = spoolSource({ transport: t, dir, log: quiet, backoff: FAST });
-  await source.start();
+  const source = await run(spoolSource({ transport: t, dir, log: quiet, backoff: FAST }));
   await sleep(150); // idle: waiting on fs.watch / the 100 ms poll
 
   const tmp = join(dir, 'a-001.tmp');
@@ -152,8 +155,7 @@ test('an unreadable entry is skipped (logged once); the rest go through', async 
   const logs: string[] = [];
   const t = transport();
   const reader = await collect(t);
-  const source = spoolSource({ transport: t, dir, log: (_level, message) => logs.push(message), backoff: FAST });
-  await source.start();
+  const source = await run(spoolSource({ transport: t, dir, log: (_level, message) => logs.push(message), backoff: FAST }));
   await waitFor('001 published', () => reader.raw.length === 1, { timeoutMs: 2_000 });
   await sleep(300); // several polls: the directory entry must not be retried and logged again
   await source.stop();
@@ -171,8 +173,7 @@ test('stop() lets the batch in flight finish: its files are removed, the rest st
   let release: () => void = () => {};
   const gate = new Promise<void>((r) => { release = r; });
   const slow: Transport = { ...inner, producer: () => ({ send: async (m) => { await gate; await inner.producer().send(m); } }) };
-  const source = spoolSource({ transport: slow, dir, log: quiet, backoff: FAST });
-  await source.start();
+  const source = await run(spoolSource({ transport: slow, dir, log: quiet, backoff: FAST }));
   await sleep(50);
   const stopped = source.stop();
   release();

@@ -137,6 +137,7 @@ test('fixture run: 006 goes to the DM1 table and state; 007 stores 201 moved, 20
     [201, at('14:24:30'), at('14:25:00'), true],
     [202, at('14:28:00'), at('14:28:00'), false],
   ]);
+  assert.equal(moved.storedShifts, [], 'a move inside the message is not an UPDATE of a stored event');
 });
 
 test('fixture run: 010 record keeps the reported value for audit', () => {

@@ -113,6 +113,7 @@ const bad: [string, string, string, string, string | undefined, ParseOptions?][]
   ['model an array', body((m) => { m.device_data.model = ['FCI']; }), 'INVALID', 'device_data.model: an array is not a string', IMEI],
   ['Program a boolean', body((m) => { m.device_data.Program = false; }), 'INVALID', 'device_data.Program: false is not a string', IMEI],
   ['Ongoing_fault missing', body((m) => { delete m.device_data.Ongoing_fault; }), 'INVALID', 'device_data.Ongoing_fault: is missing', IMEI],
+  ['Ongoing_fault empty string', body((m) => { m.device_data.Ongoing_fault = ''; }), 'INVALID', 'device_data.Ongoing_fault: is missing', IMEI],
   ['Ongoing_fault fractional', body((m) => { m.device_data.Ongoing_fault = 2.5; }), 'INVALID', 'device_data.Ongoing_fault: 2.5 is not an integer >= 0', IMEI],
   ['Ongoing_fault negative', body((m) => { m.device_data.Ongoing_fault = -1; }), 'INVALID', 'device_data.Ongoing_fault: -1 is not an integer >= 0', IMEI],
   ['events an object', body((m) => { m.events = {} as unknown as Json[]; }), 'INVALID', 'events: an object is not an array', IMEI],
@@ -220,6 +221,12 @@ test('__proto__ and constructor keys pollute nothing', () => {
   assert.is(Object.hasOwn(result.value.device_data, '__proto__'), false);
   assert.is(Object.hasOwn(result.value.device_data, 'constructor'), false);
   assert.is(result.value.device_data.Ongoing_fault, 0);
+});
+
+test('inherited fields are not read (a caller passing a non-JSON object)', () => {
+  const inherited = Object.create(JSON.parse(messageBody('001-plain-checkin.json')));
+  const result = validateQueueMessage(inherited);
+  assert.equal(result.ok ? null : [result.code, result.reason], ['INVALID', 'device_data: is missing']);
 });
 
 test('validateQueueMessage takes a parsed value', () => {

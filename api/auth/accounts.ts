@@ -1,0 +1,61 @@
+// The users table as the auth code needs it. Emails compare case-insensitively (users_email index on
+// lower(email)); soft-deleted users do not exist for login or for a token that was issued before.
+import type pg from 'pg';
+import { isTimeZone } from '../../domain/display-time.js';
+import type { Role } from './caller.js';
+
+export interface LoginAccount {
+  userId: number;
+  passwordHash: string;
+  org: string;
+  role: Role;
+  /** The user's zone, else the organisation's, else UTC (SPEC-DECISIONS "Identity and access"). */
+  timeZone: string;
+}
+
+export interface CallerAccount {
+  org: string;
+  role: Role;
+  maskFaultDetails: boolean;
+}
+
+export interface AccountStore {
+  findForLogin(email: string): Promise<LoginAccount | null>;
+  /** The live state of a token's user; null when the user is gone. */
+  findCaller(userId: number): Promise<CallerAccount | null>;
+  updatePasswordHash(userId: number, hash: string): Promise<void>;
+}
+
+const FIND_FOR_LOGIN = `
+  select u.id, u.password_hash, u."OrganizationID" as org, u.role, u.timezone as user_tz, o.timezone as org_tz
+    from users u join organizations o on o."OrganizationID" = u."OrganizationID"
+   where lower(u.email) = lower($1) and u.deleted_at is null`;
+
+const FIND_CALLER = `
+  select u."OrganizationID" as org, u.role, o."MaskFaultDetails" as mask
+    from users u join organizations o on o."OrganizationID" = u."OrganizationID"
+   where u.id = $1 and u.deleted_at is null`;
+
+/** The first zone of the chain that Temporal knows: a typo in one row must not break every response. */
+export function effectiveTimeZone(...zones: (string | null | undefined)[]): string {
+  return zones.find((z): z is string => typeof z === 'string' && isTimeZone(z)) ?? 'UTC';
+}
+
+export function pgAccountStore(pool: pg.Pool): AccountStore {
+  return {
+    async findForLogin(email) {
+      const { rows } = await pool.query<{ id: number; password_hash: string; org: string; role: Role; user_tz: string | null; org_tz: string | null }>(FIND_FOR_LOGIN, [email]);
+      const row = rows[0];
+      if (!row) return null;
+      return { userId: row.id, passwordHash: row.password_hash, org: row.org, role: row.role, timeZone: effectiveTimeZone(row.user_tz, row.org_tz) };
+    },
+    async findCaller(userId) {
+      const { rows } = await pool.query<{ org: string; role: Role; mask: boolean }>(FIND_CALLER, [userId]);
+      const row = rows[0];
+      return row ? { org: row.org, role: row.role, maskFaultDetails: row.mask } : null;
+    },
+    async updatePasswordHash(userId, hash) {
+      await pool.query('update users set password_hash = $2, updated_at = now() where id = $1', [userId, hash]);
+    },
+  };
+}

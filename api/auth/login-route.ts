@@ -1,0 +1,93 @@
+// POST /api/auth/login (spec 4.1, 5.1): JSON {email, password} -> {accessToken}. A wrong email and a wrong
+// password give the same 401 after the same scrypt work (verifyAgainstDummy), and both count against the
+// rate limit of the email and of the client address.
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { createMiddleware } from 'hono/factory';
+import { log } from '../../config/log.js';
+import { ApiError } from '../errors.js';
+import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from './password.js';
+import type { AccountStore } from './accounts.js';
+import type { LoginLimiter } from './rate-limit.js';
+import type { TokenService } from './tokens.js';
+
+/** Emails and passwords are short; anything larger than this is not a login. */
+export const LOGIN_BODY_LIMIT = 4 * 1024;
+const MAX_FIELD = 1024;
+
+export interface LoginBody {
+  email: string;
+  password: string;
+}
+
+/** Validates the parsed body: both fields present, strings, non-empty, of sane length. */
+export function parseLoginBody(body: unknown): LoginBody {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ApiError('INVALID_BODY', 'The body must be a JSON object with "email" and "password".', { field: 'body' });
+  }
+  const o = body as Record<string, unknown>;
+  for (const field of ['email', 'password'] as const) {
+    const value = o[field];
+    if (value === undefined) throw new ApiError('INVALID_BODY', `The field "${field}" is missing.`, { field });
+    if (typeof value !== 'string' || value === '' || value.length > MAX_FIELD) {
+      throw new ApiError('INVALID_BODY', `The field "${field}" must be a non-empty string of at most ${MAX_FIELD} characters.`, { field });
+    }
+  }
+  return { email: (o.email as string).trim(), password: o.password as string };
+}
+
+const JSON_TYPE = /^application\/(?:[a-z0-9.+-]+\+)?json\s*(?:;.*)?$/i;
+
+const requireJson = createMiddleware(async (c, next) => {
+  if (!JSON_TYPE.test(c.req.header('content-type') ?? '')) {
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The login body must be sent as Content-Type: application/json.');
+  }
+  await next();
+});
+
+export interface LoginRouteOptions {
+  tokens: TokenService;
+  accounts: AccountStore;
+  limiter: LoginLimiter;
+  /** The client address for the per-address limit. */
+  clientAddress: (c: Context) => string;
+  now?: () => number;
+}
+
+export function loginRoutes({ tokens, accounts, limiter, clientAddress, now = Date.now }: LoginRouteOptions): Hono {
+  const app = new Hono();
+  app.post(
+    '/api/auth/login',
+    requireJson,
+    bodyLimit({ maxSize: LOGIN_BODY_LIMIT, onError: () => { throw new ApiError('PAYLOAD_TOO_LARGE', `The login body must be at most ${LOGIN_BODY_LIMIT} bytes.`); } }),
+    async (c) => {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(await c.req.text());
+      } catch {
+        throw new ApiError('INVALID_BODY', 'The body is not valid JSON.', { field: 'body' });
+      }
+      const { email, password } = parseLoginBody(raw);
+      const address = clientAddress(c);
+      const wait = limiter.retryAfterS(email, address, now());
+      if (wait > 0) {
+        throw new ApiError('RATE_LIMITED', `Too many failed logins; try again in ${wait} s.`, { retryAfterSeconds: wait }, { 'Retry-After': String(wait) });
+      }
+      const account = await accounts.findForLogin(email);
+      const ok = account ? await verifyPassword(password, account.passwordHash) : await verifyAgainstDummy(password);
+      if (!account || !ok) {
+        limiter.failed(email, address, now());
+        log.info({ address, known: account !== null }, 'login refused');
+        throw new ApiError('INVALID_CREDENTIALS', 'The email or the password is wrong.');
+      }
+      if (needsRehash(account.passwordHash)) {
+        // Cost raised since this hash was made: store one at today's cost while the password is at hand.
+        await accounts.updatePasswordHash(account.userId, await hashPassword(password));
+      }
+      const accessToken = await tokens.sign({ userId: account.userId, org: account.org, role: account.role, timeZone: account.timeZone });
+      return c.json({ accessToken });
+    },
+  );
+  return app;
+}

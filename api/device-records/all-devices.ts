@@ -1,0 +1,36 @@
+// /device-records/all-devices: paginated device information with the latest status (SPEC-DECISIONS).
+import { fault, num, text, type FieldTable } from './fields.js';
+import { pageOf, type ReadEndpoint } from './endpoint.js';
+import { GROUPS_COLUMN, latestRecordJoin } from './latest-record.js';
+import { deviceSelectList, presentContext, presentDevice, presentStatus, STATUS_COLUMNS } from './present.js';
+import { reachCondition } from './reach.js';
+import { filterConditions, orderBy, SqlParams, whereClause } from './sql.js';
+
+const SORTABLE: FieldTable = {
+  IMEINumber: text('d."IMEINumber"'), Real_Name: text('d."Real_Name"'), PowerLineID: text('d."PowerLineID"'),
+  serialNumber: text('d."serialNumber"'), LastCheckInTime: num('d."LastCheckInTime"'), DeviceID: num('d."DeviceID"'),
+};
+const FILTERABLE: FieldTable = {
+  IMEINumber: text('d."IMEINumber"'), Real_Name: text('d."Real_Name"'), PowerLineID: text('d."PowerLineID"'),
+  serialNumber: text('d."serialNumber"'), model: text('r."model"'), ActualOngoingFault: fault('r."ActualOngoingFault"'),
+  BatteryOrLine: num('r."BatteryOrLine"'),
+};
+const DEFAULT_SORT = [{ field: 'IMEINumber', order: 'asc' }] as const;
+const TIE_BREAKER = ['d."DeviceID"'];
+
+export const allDevices: ReadEndpoint = {
+  path: '/all-devices',
+  summary: 'All devices in reach, with filters',
+  description: 'Paginated device information (spec 2.5) with power line name, groups and the latest status (date, model, Ongoing_fault, ActualOngoingFault masked per spec 3.5, BatteryOrLine, BatteryMCU, AverageCurrent1m, Temperature, rssi; null before the first check-in).',
+  params: { accepts: ['page', 'limit', 'sortBy', 'filterBy'], sortable: SORTABLE, filterable: FILTERABLE },
+  defaultSort: DEFAULT_SORT, schema: 'Device', shape: 'paginated',
+  async run({ pool, codeStrings }, caller, q) {
+    const p = new SqlParams();
+    const conditions = [reachCondition(caller, p), ...filterConditions(q.filters, FILTERABLE, { maskFaultDetails: caller.maskFaultDetails, codeStrings }, p)];
+    const fromWhere = `from device_information d left join power_lines pl on pl."Id" = d."PowerLineID" ${latestRecordJoin(STATUS_COLUMNS)} ${whereClause(conditions)}`;
+    const select = `${deviceSelectList()}, ${GROUPS_COLUMN}, ${STATUS_COLUMNS.map((c) => `r."${c}"`).join(', ')}`;
+    const ctx = presentContext(caller, codeStrings);
+    return pageOf(pool, p, select, fromWhere, orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), q,
+      (row) => ({ ...presentDevice(row, ctx), groups: row.groups, ...presentStatus(row, ctx) }));
+  },
+};

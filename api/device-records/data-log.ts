@@ -1,0 +1,65 @@
+// /device-records/data-log (every reachable device) and /device-records/device-information/data-log/<imei>:
+// paginated device records (spec 2.2), `from` / `to` on `date`.
+import { fault, num, text, type FieldTable } from './fields.js';
+import { pageOf, type ReadEndpoint } from './endpoint.js';
+import { presentContext, presentRecord, recordSelectList } from './present.js';
+import { deviceInReach, reachCondition } from './reach.js';
+import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
+import { calendarDayRange } from '../../domain/calendar-days.js';
+
+const SORTABLE: FieldTable = {
+  date: num('r."date"'), RecordID: num('r."RecordID"'), IMEINumber: text('r."IMEINumber"'), CurrentName: text('r."CurrentName"'),
+  model: text('r."model"'), AverageCurrent1m: num('r."AverageCurrent1m"'), BatteryMCU: num('r."BatteryMCU"'),
+  Temperature: num('r."Temperature"'), rssi: num('r."rssi"'),
+};
+
+const FILTERABLE: FieldTable = {
+  IMEINumber: text('r."IMEINumber"'), CurrentName: text('r."CurrentName"'), model: text('r."model"'), version: text('r."version"'),
+  Ongoing_fault: fault('r."Ongoing_fault"'), ActualOngoingFault: fault('r."ActualOngoingFault"'),
+  State: { sql: 'r."State"', type: 'state' }, FaultType: { sql: 'r."FaultType"', type: 'fault-type' },
+  BatteryOrLine: num('r."BatteryOrLine"'), AverageCurrent1m: num('r."AverageCurrent1m"'), BatteryMCU: num('r."BatteryMCU"'),
+  Temperature: num('r."Temperature"'), rssi: num('r."rssi"'),
+};
+
+const PARAMS = { accepts: ['page', 'limit', 'from', 'to', 'sortBy', 'filterBy'], sortable: SORTABLE, filterable: FILTERABLE } as const;
+const DEFAULT_SORT = [{ field: 'date', order: 'desc' }] as const;
+// RecordID is the primary key: the unique tie-breaker of every order.
+const TIE_BREAKER = ['r."RecordID" desc'];
+
+export const dataLog: ReadEndpoint = {
+  path: '/data-log',
+  summary: 'Device records of every device in reach',
+  description: 'Paginated device records (spec 2.2) of every device the caller reaches, newest first by default.',
+  params: PARAMS, defaultSort: DEFAULT_SORT, rangeField: 'date', schema: 'DeviceRecord', shape: 'paginated',
+  async run({ pool, codeStrings }, caller, q) {
+    const p = new SqlParams();
+    const range = calendarDayRange(q.from, q.to, caller.timeZone);
+    const conditions = [
+      reachCondition(caller, p),
+      ...rangeConditions('r."date"', range.fromMs, range.untilMs, p),
+      ...filterConditions(q.filters, FILTERABLE, { maskFaultDetails: caller.maskFaultDetails, codeStrings }, p),
+    ];
+    const ctx = presentContext(caller, codeStrings);
+    const fromWhere = `from device_records r join device_information d on d."IMEINumber" = r."IMEINumber" ${whereClause(conditions)}`;
+    return pageOf(pool, p, recordSelectList('r'), fromWhere, orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), q, (row) => presentRecord(row, ctx));
+  },
+};
+
+export const deviceDataLog: ReadEndpoint = {
+  path: '/device-information/data-log/:imei',
+  summary: 'Device records of one device',
+  description: 'Paginated device records of one IMEI in the caller\'s reach (404 otherwise), newest first by default.',
+  params: PARAMS, defaultSort: DEFAULT_SORT, rangeField: 'date', schema: 'DeviceRecord', shape: 'paginated',
+  async run({ pool, codeStrings }, caller, q, imei) {
+    await deviceInReach(pool, caller, imei!);
+    const p = new SqlParams();
+    const range = calendarDayRange(q.from, q.to, caller.timeZone);
+    const conditions = [
+      `r."IMEINumber" = ${p.add(imei)}::text`,
+      ...rangeConditions('r."date"', range.fromMs, range.untilMs, p),
+      ...filterConditions(q.filters, FILTERABLE, { maskFaultDetails: caller.maskFaultDetails, codeStrings }, p),
+    ];
+    const ctx = presentContext(caller, codeStrings);
+    return pageOf(pool, p, recordSelectList('r'), `from device_records r ${whereClause(conditions)}`, orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), q, (row) => presentRecord(row, ctx));
+  },
+};

@@ -1,0 +1,55 @@
+// One read endpoint: its path, what it accepts, what it answers (for the OpenAPI document) and how it runs.
+// routes.ts mounts every endpoint from this description and openapi/ documents it from the same object,
+// so the document cannot drift from the routes.
+import type pg from 'pg';
+import type { CodeStrings } from '../../domain/code-strings.js';
+import type { Caller } from '../auth/caller.js';
+import type { ListQuery, ParameterSpec, SortKey } from './list-params.js';
+import type { SqlParams } from './sql.js';
+
+export interface ReadDeps {
+  pool: pg.Pool;
+  codeStrings: CodeStrings;
+  /** SPEC-DECISIONS OFFLINE_AFTER_HOURS: no check-in for this long is offline. */
+  offlineAfterHours: number;
+  now: () => number;
+}
+
+export interface ReadEndpoint {
+  /** Hono path under /device-records; `:imei` is the spec's `<imei_number>`. */
+  path: string;
+  summary: string;
+  description: string;
+  params: ParameterSpec;
+  defaultSort?: readonly SortKey[];
+  /** Which timestamp `from` / `to` apply to (documentation). */
+  rangeField?: string;
+  /** Component schema name of one item (paginated / list) or of the whole body (object). */
+  schema: string;
+  shape: 'paginated' | 'list' | 'object';
+  run(deps: ReadDeps, caller: Caller, query: ListQuery, imei: string | undefined): Promise<unknown>;
+}
+
+export interface Page<T> {
+  data: T[];
+  page: number;
+  limit: number;
+  total: number;
+}
+
+/**
+ * Runs `select <list> <from-where>` for one page and `select count(*) <from-where>` for the total, in
+ * parallel. `fromWhere` must not use placeholders added after it is built (limit/offset go last).
+ */
+export async function pageOf<T>(
+  pool: pg.Pool, p: SqlParams, selectList: string, fromWhere: string, order: string, q: ListQuery, present: (row: Record<string, unknown>) => T,
+): Promise<Page<T>> {
+  const countValues = [...p.values];
+  const limit = p.add(q.limit);
+  const offset = p.add(q.page * q.limit);
+  const [rows, count] = await Promise.all([
+    pool.query(`select ${selectList} ${fromWhere} order by ${order} limit ${limit} offset ${offset}`, p.values),
+    pool.query<{ n: string }>(`select count(*) as n ${fromWhere}`, countValues),
+  ]);
+  return { data: rows.rows.map(present), page: q.page, limit: q.limit, total: Number(count.rows[0]!.n) };
+}

@@ -1,0 +1,53 @@
+// /device-records/device-information/events/<imei>: the device's events of both tables (spec 2.3: standard
+// and DM1), one shape with `EventTable` saying which, spec 3.4 applied; `from` / `to` on EventTimestamp.
+import { calendarDayRange } from '../../domain/calendar-days.js';
+import { num, text, type FieldTable } from './fields.js';
+import { pageOf, type ReadEndpoint } from './endpoint.js';
+import { EVENT_COLUMNS, presentContext, presentEventRow } from './present.js';
+import { deviceInReach } from './reach.js';
+import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
+
+const SORTABLE: FieldTable = {
+  EventTimestamp: num('ev."EventTimestamp"'), EventID: num('ev."EventID"'), EventType: text('ev."EventType"'), PacketTimestamp: num('ev."PacketTimestamp"'),
+};
+const FILTERABLE: FieldTable = {
+  EventType: text('ev."EventType"'), EventID: num('ev."EventID"'), EventTable: text('ev."EventTable"'),
+};
+const DEFAULT_SORT = [{ field: 'EventTimestamp', order: 'desc' }] as const;
+// Event_Record_ID is unique per table, so the pair is the unique tie-breaker.
+const TIE_BREAKER = ['ev."EventTable"', 'ev."Event_Record_ID" desc'];
+
+/** Both tables of one IMEI as one relation `ev` with EVENT_COLUMNS; `$imei` is the IMEI placeholder. */
+export function eventsOf(imei: string): string {
+  return `(
+    select 'standard'::text as "EventTable", e."Event_Record_ID", e."EventID", e."EventTimestamp", e."EventType", e."PrefaultCurrent",
+           e."FaultCurrent", e."RecoverCurrent", null::text as "PhaseAEvent", null::text as "PhaseBEvent", null::text as "PhaseCEvent",
+           e."PacketTimestamp", e."IMEINumber", e."DeviceRecordID"
+      from event_records e where e."IMEINumber" = ${imei}
+    union all
+    select 'dm1'::text, e."Event_Record_ID", e."EventID", e."EventTimestamp", e."EventType", null::double precision, null::double precision,
+           null::double precision, e."PhaseAEvent", e."PhaseBEvent", e."PhaseCEvent", e."PacketTimestamp", e."IMEINumber", e."DeviceRecordID"
+      from dm1_event_records e where e."IMEINumber" = ${imei}
+  ) ev`;
+}
+
+export const deviceEvents: ReadEndpoint = {
+  path: '/device-information/events/:imei',
+  summary: 'Events of one device',
+  description: 'Paginated events of one IMEI in the caller\'s reach (404 otherwise), standard and DM1 tables together (EventTable), with the spec 3.4 fields PermanentFaultResetCurrentThreshold and PostEventRef.',
+  params: { accepts: ['page', 'limit', 'from', 'to', 'sortBy', 'filterBy'], sortable: SORTABLE, filterable: FILTERABLE },
+  defaultSort: DEFAULT_SORT, rangeField: 'EventTimestamp', schema: 'Event', shape: 'paginated',
+  async run({ pool, codeStrings }, caller, q, imei) {
+    await deviceInReach(pool, caller, imei!);
+    const p = new SqlParams();
+    const source = eventsOf(`${p.add(imei)}::text`);
+    const range = calendarDayRange(q.from, q.to, caller.timeZone);
+    const conditions = [
+      ...rangeConditions('ev."EventTimestamp"', range.fromMs, range.untilMs, p),
+      ...filterConditions(q.filters, FILTERABLE, { maskFaultDetails: caller.maskFaultDetails, codeStrings }, p),
+    ];
+    const ctx = presentContext(caller, codeStrings);
+    const select = EVENT_COLUMNS.map((c) => `ev."${c}"`).join(', ');
+    return pageOf(pool, p, select, `from ${source} ${whereClause(conditions)}`, orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), q, (row) => presentEventRow(row, ctx));
+  },
+};

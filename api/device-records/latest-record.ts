@@ -1,0 +1,15 @@
+// The latest device record of device `d`, as a lateral subquery: one backward step on the unique index
+// (IMEINumber, date), so a device list costs one index probe per device, not a scan of its history.
+
+/** `left join lateral (...) <alias> on true` selecting `columns` of the newest record of `d`. */
+export function latestRecordJoin(columns: readonly string[], alias = 'r', d = 'd'): string {
+  const list = columns.map((c) => `x."${c}"`).join(', ');
+  return `left join lateral (
+    select ${list} from device_records x where x."IMEINumber" = ${d}."IMEINumber" order by x."date" desc limit 1
+  ) ${alias} on true`;
+}
+
+/** The device's non-deleted groups, as a sorted text[] column `groups`. */
+export const GROUPS_COLUMN = `array(
+    select l."GroupID" from group_device_links l join groups g on g."GroupID" = l."GroupID" and g.deleted_at is null
+     where l."DeviceID" = d."DeviceID" order by l."GroupID") as "groups"`;

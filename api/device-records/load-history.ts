@@ -1,0 +1,43 @@
+// /device-records/device-information/load-history/<imei>: device currents (spec 2.4), `from` / `to` on
+// PacketTimestamp. (IMEINumber, PacketTimestamp) is the primary key, so PacketTimestamp alone is unique here.
+import { calendarDayRange } from '../../domain/calendar-days.js';
+import { num, type FieldTable } from './fields.js';
+import { pageOf, type ReadEndpoint } from './endpoint.js';
+import { displayTime, presentContext } from './present.js';
+import { deviceInReach } from './reach.js';
+import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
+
+export const HOURLY_COLUMNS = Array.from({ length: 24 }, (_, h) => `AverageCurrentH${h}`);
+export const CURRENTS_COLUMNS = ['PacketTimestamp', 'IMEINumber', 'PeakCurrent', 'PeakCurrentTimestamp', ...HOURLY_COLUMNS, 'CurrentName'];
+
+const SORTABLE: FieldTable = { PacketTimestamp: num('c."PacketTimestamp"'), PeakCurrent: num('c."PeakCurrent"') };
+const FILTERABLE: FieldTable = { PeakCurrent: num('c."PeakCurrent"') };
+const DEFAULT_SORT = [{ field: 'PacketTimestamp', order: 'desc' }] as const;
+const TIE_BREAKER = ['c."PacketTimestamp" desc'];
+
+export const loadHistory: ReadEndpoint = {
+  path: '/device-information/load-history/:imei',
+  summary: 'Load history (device currents) of one device',
+  description: 'Paginated device currents of one IMEI in the caller\'s reach (404 otherwise): peak current and the 24 hourly averages AverageCurrentH0..H23 per check-in.',
+  params: { accepts: ['page', 'limit', 'from', 'to', 'sortBy', 'filterBy'], sortable: SORTABLE, filterable: FILTERABLE },
+  defaultSort: DEFAULT_SORT, rangeField: 'PacketTimestamp', schema: 'LoadHistory', shape: 'paginated',
+  async run({ pool, codeStrings }, caller, q, imei) {
+    await deviceInReach(pool, caller, imei!);
+    const p = new SqlParams();
+    const range = calendarDayRange(q.from, q.to, caller.timeZone);
+    const conditions = [
+      `c."IMEINumber" = ${p.add(imei)}::text`,
+      ...rangeConditions('c."PacketTimestamp"', range.fromMs, range.untilMs, p),
+      ...filterConditions(q.filters, FILTERABLE, { maskFaultDetails: caller.maskFaultDetails, codeStrings }, p),
+    ];
+    const ctx = presentContext(caller, codeStrings);
+    const select = CURRENTS_COLUMNS.map((c) => `c."${c}"`).join(', ');
+    return pageOf(pool, p, select, `from device_currents c ${whereClause(conditions)}`, orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), q, (row) => {
+      const out: Record<string, unknown> = {};
+      for (const c of CURRENTS_COLUMNS) out[c] = row[c] ?? null;
+      out.PacketTimestamp = displayTime(out.PacketTimestamp, ctx);
+      out.PeakCurrentTimestamp = displayTime(out.PeakCurrentTimestamp, ctx);
+      return out;
+    });
+  },
+};

@@ -1,0 +1,100 @@
+// Stored rows -> response objects (spec 4.2 "Response formatting"): timestamps in the caller's zone as
+// `YYYY-MMM-DD hh:mm A`, fault codes as (masked) strings, State / FaultType through the configured lists,
+// events through spec 3.4. All of it is domain/; this file only knows which column is which.
+import type { CodeStrings } from '../../domain/code-strings.js';
+import { codeText } from '../../domain/code-strings.js';
+import { formatDisplayTimeOrNull } from '../../domain/display-time.js';
+import { presentEvent } from '../../domain/event-presentation.js';
+import { ongoingFaultDisplayOrNull } from '../../domain/fault-display.js';
+import type { Caller } from '../auth/caller.js';
+
+export interface PresentContext {
+  timeZone: string;
+  maskFaultDetails: boolean;
+  codeStrings: CodeStrings;
+}
+
+export function presentContext(caller: Caller, codeStrings: CodeStrings): PresentContext {
+  return { timeZone: caller.timeZone, maskFaultDetails: caller.maskFaultDetails, codeStrings };
+}
+
+type Row = Record<string, unknown>;
+
+const time = (v: unknown, ctx: PresentContext) => formatDisplayTimeOrNull((v as Date | null) ?? null, ctx.timeZone);
+const fault = (v: unknown, ctx: PresentContext) => ongoingFaultDisplayOrNull((v as number | null) ?? null, ctx.maskFaultDetails);
+const code = (v: unknown, map: ReadonlyMap<number, string>) => codeText(map, (v as number | null) ?? null);
+
+/** Device-record columns of spec 2.2 in API order (the audit copy ReportedOngoingFault and ingest ids stay internal). */
+export const RECORD_COLUMNS = [
+  'RecordID', 'IMEINumber', 'model', 'version', 'date', 'rssi', 'current_status', 'master', 'statusPacket', 'eventPacket',
+  'LEDDuration', 'LEDTimer', 'BatteryMCU', 'BatteryLED', 'State', 'FaultType', 'BatteryOrLine', 'FastMode', 'Calibrated',
+  'AverageCurrent1m', 'PrefaultCurrent', 'AverageCurrent1h', 'PeakCurrent24h', 'Tempfault_Reset_Hours', 'Permfault_Reset_Hours',
+  'SOTF', 'Brightness', 'Current_Reset', 'Block_Reset', 'Ongoing_fault', 'channel', 'gps_long', 'gps_lat', 'Program',
+  'ConnectTime', 'Temperature', 'ActualOngoingFault', 'CurrentName', 'CurrentLat', 'CurrentLong', 'CreatedDate',
+] as const;
+
+/** `r."RecordID", r."IMEINumber", ...` for a select list. */
+export const recordSelectList = (alias: string, prefix = '') =>
+  RECORD_COLUMNS.map((c) => `${alias}."${c}" as "${prefix}${c}"`).join(', ');
+
+/** One device record (spec 2.2) as the API shows it. */
+export function presentRecord(row: Row, ctx: PresentContext, prefix = ''): Row {
+  const out: Row = {};
+  for (const c of RECORD_COLUMNS) out[c] = row[prefix + c] ?? null;
+  out.date = time(out.date, ctx);
+  out.CreatedDate = time(out.CreatedDate, ctx);
+  out.Ongoing_fault = fault(out.Ongoing_fault, ctx);
+  out.ActualOngoingFault = fault(out.ActualOngoingFault, ctx);
+  out.State = code(out.State, ctx.codeStrings.State);
+  out.FaultType = code(out.FaultType, ctx.codeStrings.FaultType);
+  return out;
+}
+
+/** Event columns shared by both event tables (spec 2.3), with the table each came from. */
+export const EVENT_COLUMNS = [
+  'EventTable', 'Event_Record_ID', 'EventID', 'EventTimestamp', 'EventType', 'PrefaultCurrent', 'FaultCurrent', 'RecoverCurrent',
+  'PhaseAEvent', 'PhaseBEvent', 'PhaseCEvent', 'PacketTimestamp', 'IMEINumber', 'DeviceRecordID',
+] as const;
+
+/** One event (either table) with spec 3.4 applied and its timestamps in the caller's zone. */
+export function presentEventRow(row: Row, ctx: PresentContext): Row {
+  const base: Row = {};
+  for (const c of EVENT_COLUMNS) base[c] = row[c] ?? null;
+  const presented = presentEvent({
+    ...base,
+    EventType: String(base.EventType),
+    PrefaultCurrent: (base.PrefaultCurrent as number | null),
+    FaultCurrent: (base.FaultCurrent as number | null),
+    RecoverCurrent: (base.RecoverCurrent as number | null),
+  });
+  return { ...presented, EventTimestamp: time(base.EventTimestamp, ctx), PacketTimestamp: time(base.PacketTimestamp, ctx) };
+}
+
+/** The device_information columns every device view shares (spec 2.5 plus the import's fields). */
+export const DEVICE_COLUMNS = [
+  'DeviceID', 'IMEINumber', 'Real_Name', 'Lat', 'Long', 'LastCheckInTime', 'OrganizationID', 'PowerLineID', 'PowerLineName', 'serialNumber',
+] as const;
+
+export const deviceSelectList = (d = 'd', pl = 'pl') =>
+  DEVICE_COLUMNS.map((c) => (c === 'PowerLineName' ? `${pl}.name as "PowerLineName"` : `${d}."${c}"`)).join(', ');
+
+export function presentDevice(row: Row, ctx: PresentContext): Row {
+  const out: Row = {};
+  for (const c of DEVICE_COLUMNS) out[c] = row[c] ?? null;
+  out.LastCheckInTime = time(out.LastCheckInTime, ctx);
+  return out;
+}
+
+/** The latest-status fields that device lists show beside device information. */
+export const STATUS_COLUMNS = ['date', 'model', 'Ongoing_fault', 'ActualOngoingFault', 'BatteryOrLine', 'BatteryMCU', 'AverageCurrent1m', 'Temperature', 'rssi'] as const;
+
+export function presentStatus(row: Row, ctx: PresentContext): Row {
+  const out: Row = {};
+  for (const c of STATUS_COLUMNS) out[c] = row[c] ?? null;
+  out.date = time(out.date, ctx);
+  out.Ongoing_fault = fault(out.Ongoing_fault, ctx);
+  out.ActualOngoingFault = fault(out.ActualOngoingFault, ctx);
+  return out;
+}
+
+export { time as displayTime, fault as displayFault };

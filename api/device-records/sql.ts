@@ -1,0 +1,106 @@
+// Building a statement from a validated ListQuery: the SQL text is assembled only from whitelisted
+// constants (fields.ts, the endpoint's own query); every value a caller sent is a $n parameter.
+import type { CodeStrings } from '../../domain/code-strings.js';
+import { ONGOING_FAULT_TEXT } from '../../domain/ongoing-fault-codes.js';
+import { badParameter } from '../errors.js';
+import type { FieldDef, FieldTable } from './fields.js';
+import type { Filter, FilterScalar, SortKey } from './list-params.js';
+
+/** Collects parameter values and hands out their placeholders. */
+export class SqlParams {
+  readonly values: unknown[] = [];
+
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/** What a filter needs to know of the caller. */
+export interface FilterContext {
+  maskFaultDetails: boolean;
+  codeStrings: CodeStrings;
+}
+
+function numberValue(f: Filter, v: FilterScalar): number {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  if (!Number.isFinite(n)) throw badParameter(`filterBy[${f.field}]`, `needs a number, not ${JSON.stringify(v)}.`, { field: f.field });
+  return n;
+}
+
+const textValue = (v: FilterScalar) => String(v);
+
+/** A code set: the listed codes, plus (masked `Fault`) every code above 0. */
+interface CodeSet { codes: number[]; anyPositive: boolean }
+
+function codesOfText(f: Filter, v: FilterScalar, table: ReadonlyMap<number, string>, masked: boolean): CodeSet {
+  if (masked) {
+    // Spec 3.5: a masked caller sees only None / Fault, and filters with those; a number would let it
+    // probe the detail the mask hides.
+    const t = String(v).toLowerCase();
+    if (t === 'none') return { codes: [0], anyPositive: false };
+    if (t === 'fault') return { codes: [], anyPositive: true };
+    throw badParameter(`filterBy[${f.field}]`, 'takes "None" or "Fault": this organisation masks fault details.', { field: f.field });
+  }
+  if (typeof v === 'number' || (typeof v === 'string' && /^-?\d+$/.test(v.trim()))) {
+    return { codes: [Number(v)], anyPositive: false };
+  }
+  const wanted = String(v).toLowerCase();
+  const codes = [...table].filter(([, text]) => text.toLowerCase() === wanted).map(([code]) => code);
+  if (codes.length === 0) throw badParameter(`filterBy[${f.field}]`, `has no code named ${JSON.stringify(v)}.`, { field: f.field, known: [...new Set(table.values())] });
+  return { codes, anyPositive: false };
+}
+
+function codeCondition(def: FieldDef, f: Filter, ctx: FilterContext, p: SqlParams): string {
+  const table = def.type === 'state' ? ctx.codeStrings.State : def.type === 'fault-type' ? ctx.codeStrings.FaultType : ONGOING_FAULT_TEXT;
+  const masked = def.type === 'ongoing-fault' && ctx.maskFaultDetails;
+  const sets = f.values.map((v) => codesOfText(f, v, table, masked));
+  const codes = sets.flatMap((s) => s.codes);
+  const anyPositive = sets.some((s) => s.anyPositive);
+  const inSet = `(${def.sql} = any(${p.add(codes)}::double precision[]) or (${p.add(anyPositive)}::boolean and ${def.sql} > 0))`;
+  return f.op === 'ne' ? `(${def.sql} is null or not ${inSet})` : inSet;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function condition(def: FieldDef, f: Filter, ctx: FilterContext, p: SqlParams): string {
+  if (def.type === 'ongoing-fault' || def.type === 'state' || def.type === 'fault-type') return codeCondition(def, f, ctx, p);
+  const value = (v: FilterScalar): string | number => (def.type === 'number' ? numberValue(f, v) : textValue(v));
+  const cast = def.type === 'number' ? 'double precision' : 'text';
+  switch (f.op) {
+    case 'eq': return `${def.sql} = ${p.add(value(f.values[0]!))}::${cast}`;
+    case 'ne': return `${def.sql} is distinct from ${p.add(value(f.values[0]!))}::${cast}`;
+    case 'gte': return `${def.sql} >= ${p.add(value(f.values[0]!))}::${cast}`;
+    case 'lte': return `${def.sql} <= ${p.add(value(f.values[0]!))}::${cast}`;
+    case 'in': return `${def.sql} = any(${p.add(f.values.map((v) => value(v)))}::${cast}[])`;
+    case 'contains': return `${def.sql} ilike '%' || ${p.add(escapeLike(textValue(f.values[0]!)))}::text || '%'`;
+  }
+}
+
+/** The conditions of `filters` (already whitelisted by parseListQuery), ANDed; [] for none. */
+export function filterConditions(filters: readonly Filter[], table: FieldTable, ctx: FilterContext, p: SqlParams): string[] {
+  return filters.map((f) => condition(table[f.field]!, f, ctx, p));
+}
+
+/**
+ * ORDER BY text: the caller's keys (or the default), then the unique tie-breaker so a page boundary never
+ * falls between equal rows differently on two requests (issue 4, point 5).
+ */
+export function orderBy(sort: readonly SortKey[], table: FieldTable, fallback: readonly SortKey[], tieBreaker: readonly string[]): string {
+  const keys = (sort.length ? sort : fallback).map((k) => `${table[k.field]!.sql} ${k.order}`);
+  return [...keys, ...tieBreaker].join(', ');
+}
+
+/** `col >= $a and col < $b` for the optional bounds. */
+export function rangeConditions(column: string, fromMs: number | null, untilMs: number | null, p: SqlParams): string[] {
+  const out: string[] = [];
+  if (fromMs !== null) out.push(`${column} >= ${p.add(new Date(fromMs))}::timestamptz`);
+  if (untilMs !== null) out.push(`${column} < ${p.add(new Date(untilMs))}::timestamptz`);
+  return out;
+}
+
+export function whereClause(conditions: readonly string[]): string {
+  return conditions.length ? `where ${conditions.join(' and ')}` : '';
+}

@@ -1,0 +1,55 @@
+// GET /api/dnp3/dnp3OrganizationDevices (spec 4.1; admin only): the organisation's non-deleted devices for
+// a SCADA / OMS integrator. Machine-facing, so timestamps are ISO 8601 UTC and the fault is a code plus
+// its text, as in the DNP3 JSON output (SPEC-DECISIONS); with MaskFaultDetails the code is withheld (null)
+// and the text is None / Fault (spec 3.5 applies to every response).
+import { Hono } from 'hono';
+import type { MiddlewareHandler } from 'hono';
+import type pg from 'pg';
+import { batteryOrLineText } from '../../domain/ongoing-fault-codes.js';
+import { ongoingFaultDisplayOrNull } from '../../domain/fault-display.js';
+import { requireAdmin } from '../auth/require-auth.js';
+import type { AuthEnv } from '../auth/caller.js';
+import { latestRecordJoin } from '../device-records/latest-record.js';
+
+export const ORGANIZATION_DEVICES_PATH = '/api/dnp3/dnp3OrganizationDevices';
+
+const QUERY = `
+  select d."IMEINumber", d."Real_Name", d."Lat", d."Long", d."PowerLineID", pl.name as "PowerLineName", d."serialNumber",
+         d."dnp3QueueAddress", d."LastCheckInTime", r."ActualOngoingFault", r."BatteryOrLine"
+    from device_information d
+    left join power_lines pl on pl."Id" = d."PowerLineID"
+    ${latestRecordJoin(['ActualOngoingFault', 'BatteryOrLine'])}
+   where d."OrganizationID" = $1 and d.deleted_at is null
+   order by d."IMEINumber"`;
+
+interface Row {
+  IMEINumber: string; Real_Name: string | null; Lat: number | null; Long: number | null; PowerLineID: string | null;
+  PowerLineName: string | null; serialNumber: string | null; dnp3QueueAddress: string | null; LastCheckInTime: Date | null;
+  ActualOngoingFault: number | null; BatteryOrLine: number | null;
+}
+
+export function integrationRoutes({ pool, auth }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+  app.get(ORGANIZATION_DEVICES_PATH, auth, requireAdmin, async (c) => {
+    const caller = c.get('caller');
+    const { rows } = await pool.query<Row>(QUERY, [caller.org]);
+    return c.json(rows.map((r) => ({
+      IMEINumber: r.IMEINumber,
+      Real_Name: r.Real_Name,
+      Lat: r.Lat,
+      Long: r.Long,
+      PowerLineID: r.PowerLineID,
+      PowerLineName: r.PowerLineName,
+      serialNumber: r.serialNumber,
+      dnp3QueueAddress: r.dnp3QueueAddress,
+      // The DNP3 issue assigns each device a stable point slot (SPEC-DECISIONS "DNP3 outstation"); until
+      // then the field is present and null so integrators can code against the shape.
+      dnp3Slot: null,
+      LastCheckInTime: r.LastCheckInTime?.toISOString() ?? null,
+      ActualOngoingFault: caller.maskFaultDetails ? null : r.ActualOngoingFault,
+      ActualOngoingFaultText: ongoingFaultDisplayOrNull(r.ActualOngoingFault, caller.maskFaultDetails),
+      BatteryOrLine: r.BatteryOrLine === null ? null : batteryOrLineText(r.BatteryOrLine),
+    })));
+  });
+  return app;
+}

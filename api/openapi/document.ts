@@ -1,0 +1,107 @@
+// The OpenAPI 3.1 document of every route (SPEC-DECISIONS: served at GET /openapi.json). The read
+// endpoints are described from the same objects that mount them; the few other routes are listed here,
+// and test/api/openapi.test.ts walks the app's routes to prove each is documented and nothing else is.
+import type { CodeStrings } from '../../domain/code-strings.js';
+import { TOKEN_LIFETIME_S } from '../auth/tokens.js';
+import { LOGIN_BODY_LIMIT } from '../auth/login-route.js';
+import { READ_ENDPOINTS, READ_PREFIXES } from '../device-records/endpoints.js';
+import { ORGANIZATION_DEVICES_PATH } from '../integration/organization-devices.js';
+import { queryParameters } from './parameters.js';
+import { COMPONENT_SCHEMAS, ref } from './schemas.js';
+
+type Obj = Record<string, unknown>;
+
+const json = (schema: Obj) => ({ content: { 'application/json': { schema } } });
+const errorResponse = (description: string, headers?: Obj) => ({ description, ...(headers ? { headers } : {}), ...json(ref('Error')) });
+
+const AUTH_ERRORS = {
+  401: errorResponse('Missing, malformed, expired or invalid bearer token.', { 'WWW-Authenticate': { schema: { type: 'string' } } }),
+};
+const PARAM_ERROR = { 400: errorResponse('A query parameter is unknown, repeated or invalid; the message and details name it.') };
+const NOT_FOUND = { 404: errorResponse('No such device, or the device is outside the caller\'s reach (the same answer).') };
+
+/** `/device-information/:imei` -> `/device-information/{imei}` */
+export const openApiPath = (honoPath: string) => honoPath.replace(/:([A-Za-z_]+)/g, '{$1}');
+
+function readOperations(codeStrings: CodeStrings, prefix: string): Record<string, Obj> {
+  const paths: Record<string, Obj> = {};
+  for (const e of READ_ENDPOINTS) {
+    const imei = e.path.includes(':imei');
+    const item = e.shape === 'paginated'
+      ? { type: 'object', properties: { data: { type: 'array', items: ref(e.schema) }, page: { type: 'integer' }, limit: { type: 'integer' }, total: { type: 'integer' } }, required: ['data', 'page', 'limit', 'total'], additionalProperties: false }
+      : e.shape === 'list'
+        ? { type: 'object', properties: { data: { type: 'array', items: ref(e.schema) } }, required: ['data'], additionalProperties: false }
+        : ref(e.schema);
+    const alias = prefix !== READ_PREFIXES[0];
+    paths[openApiPath(prefix + e.path)] = {
+      get: {
+        operationId: `${alias ? 'api_' : ''}${e.path.replace(/\/:imei$/, '').replace(/^\//, '').replace(/[/-]+(.)/g, (_, ch: string) => ch.toUpperCase())}`,
+        tags: ['device-records'],
+        summary: alias ? `${e.summary} (alias of ${READ_PREFIXES[0]}${openApiPath(e.path)})` : e.summary,
+        description: e.description,
+        security: [{ bearerAuth: [] }],
+        parameters: [
+          ...(imei ? [{ name: 'imei', in: 'path', required: true, description: 'Device IMEI (spec 4.2 <imei_number>).', schema: { type: 'string' } }] : []),
+          ...queryParameters(e.params, codeStrings, e.defaultSort, e.rangeField),
+        ],
+        responses: { 200: { description: 'OK', ...json(item) }, ...PARAM_ERROR, ...AUTH_ERRORS, ...(imei ? NOT_FOUND : {}) },
+      },
+    };
+  }
+  return paths;
+}
+
+export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeStrings; serverUrl?: string }): Obj {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'faultline',
+      version: '1',
+      description: 'Fault-indicator data service: login, the integration REST endpoint and the read-only device-records interface (spec 4). Errors are {"error": {"code", "message", "details"?}}.',
+    },
+    ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
+    paths: {
+      '/api/auth/login': {
+        post: {
+          operationId: 'login', tags: ['auth'], summary: 'Log in and get a bearer token',
+          description: `Organisation users and admins. Same 401 for a wrong email and a wrong password. Rate limited per email and per client address (failed attempts). The token lives ${TOKEN_LIFETIME_S / 3600} hours.`,
+          requestBody: { required: true, ...json(ref('LoginRequest')) },
+          responses: {
+            200: { description: 'Logged in', ...json(ref('LoginResponse')) },
+            400: errorResponse('The body is not JSON or a field is missing or invalid (details.field names it).'),
+            401: errorResponse('Wrong email or password.'),
+            413: errorResponse(`The body is larger than ${LOGIN_BODY_LIMIT} bytes.`),
+            415: errorResponse('The body is not application/json.'),
+            429: errorResponse('Too many failed logins for this email or client address.', { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } }),
+          },
+        },
+      },
+      [ORGANIZATION_DEVICES_PATH]: {
+        get: {
+          operationId: 'dnp3OrganizationDevices', tags: ['integration'], summary: 'Devices of the caller\'s organisation (admin)',
+          description: 'Every non-deleted device of the organisation with location, power line, DNP3 queue address and slot, and latest status.',
+          security: [{ bearerAuth: [] }],
+          responses: {
+            200: { description: 'OK', ...json({ type: 'array', items: ref('OrganizationDevice') }) },
+            ...AUTH_ERRORS,
+            403: errorResponse('The caller is not an organisation admin.'),
+          },
+        },
+      },
+      ...Object.assign({}, ...READ_PREFIXES.map((prefix) => readOperations(codeStrings, prefix))),
+      '/healthz': { get: { operationId: 'healthz', tags: ['health'], summary: 'The process is up', responses: { 200: { description: 'Up', ...json(ref('Health')) } } } },
+      '/readyz': {
+        get: {
+          operationId: 'readyz', tags: ['health'], summary: 'Every dependency answers',
+          responses: { 200: { description: 'Ready', ...json(ref('Readiness')) }, 503: { description: 'A dependency is down', ...json(ref('Readiness')) } },
+        },
+      },
+      '/metrics': { get: { operationId: 'metrics', tags: ['health'], summary: 'Prometheus metrics', responses: { 200: { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
+      '/openapi.json': { get: { operationId: 'openapi', tags: ['health'], summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', ...json({ type: 'object' }) } } } },
+    },
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      schemas: COMPONENT_SCHEMAS,
+    },
+  };
+}

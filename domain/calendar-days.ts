@@ -1,0 +1,38 @@
+// The `from` / `to` query parameters of spec 4.2 (SPEC-DECISIONS "Read interface conventions"): `YYYYMMDD`
+// calendar days in the caller's timezone, both inclusive. A day is [its start, the next day's start), each
+// start taken with Temporal's startOfDay so a day that begins at 01:00 (a DST change at midnight, e.g.
+// America/Santiago) or lasts 23 or 25 hours is still exactly one calendar day.
+import { Temporal } from 'temporal-polyfill';
+
+const YYYYMMDD = /^(\d{4})(\d{2})(\d{2})$/;
+
+/** The calendar day of `YYYYMMDD`, or null when the text is not one (wrong shape, 20260230). */
+export function parseCalendarDay(text: string): Temporal.PlainDate | null {
+  const m = YYYYMMDD.exec(text);
+  if (!m) return null;
+  try {
+    return Temporal.PlainDate.from({ year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) }, { overflow: 'reject' });
+  } catch {
+    return null;
+  }
+}
+
+/** Epoch ms of the first instant of `day` in `timeZone`. */
+export function dayStartMs(day: Temporal.PlainDate, timeZone: string): number {
+  return day.toZonedDateTime({ timeZone }).startOfDay().epochMilliseconds;
+}
+
+export interface InstantRange {
+  /** Inclusive lower bound, epoch ms, or null for none. */
+  fromMs: number | null;
+  /** Exclusive upper bound (the start of the day after `to`), or null for none. */
+  untilMs: number | null;
+}
+
+/** The instants covered by `from` .. `to` (each optional) in `timeZone`. */
+export function calendarDayRange(from: Temporal.PlainDate | null, to: Temporal.PlainDate | null, timeZone: string): InstantRange {
+  return {
+    fromMs: from === null ? null : dayStartMs(from, timeZone),
+    untilMs: to === null ? null : dayStartMs(to.add({ days: 1 }), timeZone),
+  };
+}

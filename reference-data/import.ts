@@ -1,0 +1,93 @@
+// `faultline import <file.json>` (SPEC-DECISIONS "Import format"): validate everything, then write in one
+// transaction in dependency order. Idempotent: a row is written only when a value differs, so importing
+// the same file twice changes nothing, not even updated_at.
+import type pg from 'pg';
+import type { Keyring } from '../secrets/keyring.js';
+import { ImportError, type Problem } from './errors.js';
+import { loadExistingRefs } from './existing-refs.js';
+import type { ImportCounts, Kind } from './model.js';
+import { checkReferences, referencedKeys } from './references.js';
+import { upsertDeviceChunk } from './upsert-devices.js';
+import { upsertGroups, upsertOrganizations, upsertPowerLines } from './upsert-hierarchy.js';
+import { upsertIntegrations } from './upsert-integrations.js';
+import { upsertUserChunk } from './upsert-users.js';
+import { parseImport, type ParsedImport } from './validate.js';
+
+/** Two imports at once would each validate against a database the other is changing: one waits. */
+const IMPORT_LOCK = 0x66696d70; // "fimp"
+
+export interface ImportProgress { kind: Kind; done: number; total: number }
+
+export interface ImportOptions {
+  /** Needed when the file carries integration credentials. */
+  keyring?: Keyring;
+  /** After each chunk of devices and users, and after each other kind. */
+  onProgress?: (progress: ImportProgress) => void;
+  /** Findings that do not stop the import (e.g. groups on an admin). Never carries a secret. */
+  onWarning?: (warning: Problem) => void;
+  /** Devices and users per multi-row statement (default 1,000). */
+  chunkSize?: number;
+}
+
+function missingKeyProblems(parsed: ParsedImport, keyring: Keyring | undefined): Problem[] {
+  if (keyring) return [];
+  return parsed.data.integrations.flatMap((row, i) => (row.credentials !== null && row.credentials !== 'keep'
+    ? [{ path: `${parsed.pathOf('integrations', row, i)}.password`, message: 'credentials need a secret key: set FAULTLINE_SECRET_KEYS or FAULTLINE_SECRET_KEY_FILE' }]
+    : []));
+}
+
+async function inChunks<T>(rows: readonly T[], size: number, write: (chunk: readonly T[]) => Promise<ImportCounts[Kind]>, progress: (done: number) => void): Promise<ImportCounts[Kind]> {
+  const total = { inserted: 0, updated: 0, unchanged: 0 };
+  for (let at = 0; at < rows.length; at += size) {
+    const c = await write(rows.slice(at, at + size));
+    total.inserted += c.inserted; total.updated += c.updated; total.unchanged += c.unchanged;
+    progress(Math.min(at + size, rows.length));
+  }
+  return total;
+}
+
+/**
+ * Validates `data` (the parsed file, still `unknown`) and upserts it. Any problem: `ImportError`
+ * `IMPORT_INVALID` listing all of them, and nothing written.
+ *
+ * @example
+ *   const counts = await importReferenceData(pool, await readImportFile(path), { keyring, onProgress: (p) => log(p) });
+ *   // counts.devices = { inserted: 16, updated: 0, unchanged: 0 }
+ */
+export async function importReferenceData(pool: pg.Pool, data: unknown, options: ImportOptions = {}): Promise<ImportCounts> {
+  const { keyring, onProgress = () => {}, onWarning = () => {}, chunkSize = 1000 } = options;
+  const parsed = parseImport(data);
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    await client.query('select pg_advisory_xact_lock($1)', [IMPORT_LOCK]);
+    const existing = await loadExistingRefs(client, referencedKeys(parsed.data, parsed.declared));
+    const problems = [...parsed.problems, ...checkReferences(parsed.data, parsed.declared, existing, parsed.pathOf), ...missingKeyProblems(parsed, keyring)];
+    if (problems.length > 0) throw new ImportError('IMPORT_INVALID', problems);
+    parsed.warnings.forEach(onWarning);
+
+    const { organizations, powerLines, groups, devices, users, integrations } = parsed.data;
+    const step = async (kind: Kind, total: number, run: () => Promise<ImportCounts[Kind]>) => {
+      const counts = await run();
+      if (kind !== 'devices' && kind !== 'users') onProgress({ kind, done: total, total });
+      return counts;
+    };
+    const integrationPath = new Map(integrations.map((row, i) => [row.id, parsed.pathOf('integrations', row, i)]));
+    const counts: ImportCounts = {
+      organizations: await step('organizations', organizations.length, () => upsertOrganizations(client, organizations)),
+      powerLines: await step('powerLines', powerLines.length, () => upsertPowerLines(client, powerLines)),
+      groups: await step('groups', groups.length, () => upsertGroups(client, groups)),
+      devices: await inChunks(devices, chunkSize, (c) => upsertDeviceChunk(client, c), (done) => onProgress({ kind: 'devices', done, total: devices.length })),
+      users: await inChunks(users, chunkSize, (c) => upsertUserChunk(client, c), (done) => onProgress({ kind: 'users', done, total: users.length })),
+      integrations: await step('integrations', integrations.length, () => upsertIntegrations(client, integrations, keyring,
+        (id, message) => onWarning({ path: integrationPath.get(id) ?? `integrations[id=${id}]`, message }))),
+    };
+    await client.query('commit');
+    return counts;
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}

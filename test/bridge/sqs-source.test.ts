@@ -1,0 +1,75 @@
+// The SQS source without a server: client settings, and that an unreachable server is backed off from,
+// counted and logged, never a crash, and stop() still returns promptly. Real ElasticMQ runs are in
+// test/integration/bridge/sqs.test.ts.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sqsClientConfig } from '../../stages/bridge/sqs-client.js';
+import { sqsSource } from '../../stages/bridge/sqs-source.js';
+import { localAvroCodec } from '../../stages/runtime/codec.js';
+import { memoryTransport } from '../../stages/runtime/transport/memory.js';
+
+test('ElasticMQ: endpoint from the queue URL, region elasticmq, dummy credentials', () => {
+  const c = sqsClientConfig({ queueUrl: 'http://127.0.0.1:29324/000000000000/device-messages' });
+  assert.is(c.endpoint, 'http://127.0.0.1:29324');
+  assert.is(c.region, 'elasticmq');
+  assert.ok(c.credentials && typeof c.credentials === 'object' && 'accessKeyId' in c.credentials);
+});
+
+test('an explicit endpoint, region and credentials win', () => {
+  const credentials = { accessKeyId: 'a', secretAccessKey: 'b' };
+  const c = sqsClientConfig({ queueUrl: 'http://127.0.0.1:29324/0/q', endpoint: 'http://127.0.0.1:29324', region: 'us-east-2', credentials });
+  assert.equal([c.endpoint, c.region, c.credentials], ['http://127.0.0.1:29324', 'us-east-2', credentials]);
+});
+
+test('AWS: no endpoint, region from AWS_REGION, credentials left to the SDK chain', () => {
+  const saved = process.env.AWS_REGION;
+  process.env.AWS_REGION = 'eu-west-1';
+  try {
+    const c = sqsClientConfig({ queueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/device-messages' });
+    assert.is(c.endpoint, undefined);
+    assert.is(c.region, 'eu-west-1');
+    assert.is(c.credentials, undefined);
+  } finally {
+    if (saved === undefined) delete process.env.AWS_REGION;
+    else process.env.AWS_REGION = saved;
+  }
+});
+
+test('an endpoint on another host than the queue URL is logged at construction', () => {
+  const logs: string[] = [];
+  sqsClientConfig({ queueUrl: 'http://127.0.0.1:29324/0/q', endpoint: 'http://localhost:29324' }, (_l, m) => logs.push(m));
+  assert.is(logs.length, 1);
+  assert.match(logs[0]!, /different hosts/);
+});
+
+test('bad options are refused at construction', () => {
+  const transport = memoryTransport({ codec: localAvroCodec() });
+  assert.throws(() => sqsSource({ transport, queueUrl: 'http://127.0.0.1:1/0/q', pollers: 0 }), /pollers/);
+  assert.throws(() => sqsSource({ transport, queueUrl: 'http://127.0.0.1:1/0/q', waitTimeSeconds: 21 }), /waitTimeSeconds/);
+});
+
+test('no server: receives fail, are counted and logged, backed off; no crash; stop() returns promptly', async () => {
+  const transport = memoryTransport({ codec: localAvroCodec() });
+  const logs: { level: string; message: string; extra?: Record<string, unknown> }[] = [];
+  // Port 1 on loopback: connection refused at once.
+  const source = sqsSource({
+    transport, queueUrl: 'http://127.0.0.1:1/000000000000/nowhere', pollers: 2,
+    backoff: { initialMs: 20, maxMs: 100 }, log: (level, message, extra) => logs.push({ level, message, ...(extra ? { extra } : {}) }),
+  });
+  await source.start();
+  await sleep(700);
+  const started = Date.now();
+  await source.stop();
+  assert.ok(Date.now() - started < 1000, 'stop() does not wait for a back-off to run out');
+  const stats = source.stats();
+  assert.ok(stats.errors >= 2, `errors counted (${stats.errors})`);
+  assert.equal([stats.received, stats.published, stats.deleted], [0, 0, 0]);
+  assert.is(logs.length, stats.errors);
+  assert.ok(logs.every((l) => l.level === 'warn' && /receive failed/.test(l.message)));
+  // Backed off: far fewer attempts than an unthrottled loop would make in 0.7 s (the SDK retries each 3 times).
+  assert.ok(stats.errors < 40, `backed off (${stats.errors} failures)`);
+  await transport.close();
+});
+
+test.run();

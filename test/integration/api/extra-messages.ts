@@ -1,0 +1,52 @@
+// Queue messages the API suites feed after shared/fixtures/messages (which cover only the north
+// organisation, no DST day, no SOTF / Fault Like and no model change). Built from fixture 001 so they
+// go through the same validation and stages; every one is pushed through the real pipeline.
+import { fixtureText } from '../../helpers/checkins.js';
+
+interface Extra {
+  imei: string;
+  date: string;
+  ongoingFault: number;
+  model?: string;
+  events?: { EventID: number; EventTimestamp: string; EventType: string; PrefaultCurrent: number; FaultCurrent: number; RecoverCurrent: number }[];
+}
+
+function message({ imei, date, ongoingFault, model, events = [] }: Extra): string {
+  const base = JSON.parse(fixtureText('001-plain-checkin.json')) as { device_data: Record<string, unknown>; events: unknown[] };
+  base.device_data = { ...base.device_data, IMEINumber: imei, date, Ongoing_fault: ongoingFault, ...(model ? { model } : {}) };
+  base.events = events;
+  return JSON.stringify(base);
+}
+
+const ev = (EventID: number, EventTimestamp: string, EventType: string, PrefaultCurrent: number, FaultCurrent: number, RecoverCurrent: number) =>
+  ({ EventID, EventTimestamp, EventType, PrefaultCurrent, FaultCurrent, RecoverCurrent });
+
+/** Named expectations the suites check against (the API's view of these messages). */
+export const EXTRA = {
+  // America/Chicago springs forward on 2027-03-14 at 02:00 CST: 07:30Z is 01:30 AM CST, 08:30Z is 03:30 AM CDT.
+  chicagoDst: { imei: '861000000000300', before: '2027-03-14T07:30:00Z', after: '2027-03-14T08:30:00Z', beforeText: '2027-Mar-14 01:30 AM', afterText: '2027-Mar-14 03:30 AM' },
+  // Australia/Sydney falls back on 2027-04-04 at 03:00 AEDT: 15:30Z is 02:30 AM AEDT, 16:30Z is 02:30 AM AEST.
+  sydneyDst: { imei: '861100000000100', before: '2027-04-03T15:30:00Z', after: '2027-04-03T16:30:00Z', beforeText: '2027-Apr-04 02:30 AM', afterText: '2027-Apr-04 02:30 AM' },
+  southFault: { imei: '861100000000000', pfaultPrefault: 30, threshold: 15 },
+  southOtherGroup: '861100000000400',
+  deleted: '861000000000700',
+  modelChange: { imei: '861000000000600', oldModel: 'FCI-2000', newModel: 'FCI-3000' },
+} as const;
+
+export function extraMessages(): { name: string; body: string }[] {
+  const list: Extra[] = [
+    // SOTF and Fault Like (spec 3.4 rows the fixtures lack), on the Chicago DST day
+    { imei: EXTRA.chicagoDst.imei, date: EXTRA.chicagoDst.before, ongoingFault: 0, events: [ev(900, '2027-03-14T07:29:00Z', 'Fault Like', 80, 300, 70)] },
+    { imei: EXTRA.chicagoDst.imei, date: EXTRA.chicagoDst.after, ongoingFault: 0, events: [ev(901, '2027-03-14T08:29:00Z', 'SOTF', 75, 640, 44)] },
+    // south: masked organisation (spec 3.5)
+    { imei: EXTRA.southFault.imei, date: '2026-11-20T14:00:00Z', ongoingFault: 4, events: [ev(5, '2026-11-20T13:59:00Z', 'PFault', EXTRA.southFault.pfaultPrefault, 700, 0)] },
+    { imei: EXTRA.sydneyDst.imei, date: EXTRA.sydneyDst.before, ongoingFault: 0, events: [ev(7, '2027-04-03T15:29:00Z', 'Current Reset', 0, 50, 0)] },
+    { imei: EXTRA.sydneyDst.imei, date: EXTRA.sydneyDst.after, ongoingFault: 0 },
+    { imei: EXTRA.southOtherGroup, date: '2026-11-20T14:00:00Z', ongoingFault: 2, events: [ev(3, '2026-11-20T13:58:00Z', 'TFault', 20, 300, 10)] },
+    // a soft-deleted device still reporting: stored, but invisible to every reader
+    { imei: EXTRA.deleted, date: '2026-11-20T16:00:00Z', ongoingFault: 4, events: [ev(40, '2026-11-20T15:59:00Z', 'PFault', 100, 900, 0)] },
+    // the model changes from FCI-2000 (fixture 008) to FCI-3000: a model-change alert
+    { imei: EXTRA.modelChange.imei, date: '2026-11-20T16:05:00Z', ongoingFault: 0, model: 'LM-3-R2' },
+  ];
+  return list.map((m, i) => ({ name: `api-extra-${String(i).padStart(2, '0')}.json`, body: message(m) }));
+}

@@ -1,0 +1,198 @@
+// The SQS source against a real ElasticMQ (infra/up.sh; SQS_ENDPOINT): fixtures end to end, 2,000 messages
+// with no loss and no duplicate, and a failing producer whose messages are not deleted, come back after the
+// visibility timeout and are published once the producer recovers. Each test makes its own queue.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import {
+  CreateQueueCommand, DeleteQueueCommand, GetQueueAttributesCommand, SendMessageBatchCommand, SQSClient,
+  type DeleteMessageBatchCommandInput, type ReceiveMessageCommandOutput,
+} from '@aws-sdk/client-sqs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { infraEnv } from '../../../infra/endpoints.js';
+import { simulate } from '../../../simulator/run-simulation.js';
+import { createSqsClient } from '../../../stages/bridge/sqs-client.js';
+import { sqsSource } from '../../../stages/bridge/sqs-source.js';
+import type { Source } from '../../../stages/bridge/source.js';
+import { localAvroCodec } from '../../../stages/runtime/codec.js';
+import { memoryTransport } from '../../../stages/runtime/transport/memory.js';
+import type { Transport } from '../../../stages/runtime/transport/transport.js';
+import { collect, flakyTransport } from '../../bridge/collector.js';
+import { expectedFor, messageBody, messageFiles } from '../../domain/fixtures.js';
+import { randomName, waitFor } from '../../helpers/wait-for.js';
+
+const endpoint = process.env.SQS_ENDPOINT ?? infraEnv().SQS_ENDPOINT!;
+const FAST = { initialMs: 20, maxMs: 200 };
+const quiet = () => {};
+const admin = createSqsClient({ queueUrl: `${endpoint}/000000000000/admin`, endpoint });
+const cleanup: (() => Promise<unknown>)[] = [];
+
+test.after.each(async () => {
+  for (const fn of cleanup.splice(0).reverse()) await fn();
+});
+test.after(() => { admin.destroy(); });
+
+async function createQueue(attributes: Record<string, string> = {}): Promise<string> {
+  const { QueueUrl } = await admin.send(new CreateQueueCommand({ QueueName: randomName('bridge'), Attributes: attributes }));
+  assert.ok(QueueUrl);
+  cleanup.push(() => admin.send(new DeleteQueueCommand({ QueueUrl })));
+  return QueueUrl;
+}
+
+async function queueDepth(queueUrl: string): Promise<{ visible: number; inFlight: number }> {
+  const { Attributes = {} } = await admin.send(new GetQueueAttributesCommand({
+    QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+  }));
+  return { visible: Number(Attributes.ApproximateNumberOfMessages), inFlight: Number(Attributes.ApproximateNumberOfMessagesNotVisible) };
+}
+
+/** Sends the fixtures; returns SQS MessageId -> fixture file (002 and 003 have the same body). */
+async function sendFixtures(queueUrl: string, files: string[]): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
+  for (let i = 0; i < files.length; i += 10) {
+    const chunk = files.slice(i, i + 10);
+    const out = await admin.send(new SendMessageBatchCommand({
+      QueueUrl: queueUrl, Entries: chunk.map((file, j) => ({ Id: String(j), MessageBody: messageBody(file) })),
+    }));
+    assert.is(out.Failed?.length ?? 0, 0, 'every message accepted by SQS');
+    for (const ok of out.Successful ?? []) ids.set(ok.MessageId!, chunk[Number(ok.Id)]!);
+  }
+  assert.is(ids.size, files.length);
+  return ids;
+}
+
+function transport(): Transport {
+  const t = memoryTransport({ codec: localAvroCodec(), partitions: 4, retryDelayMs: 10 });
+  cleanup.push(() => t.close());
+  return t;
+}
+
+async function run(source: Source): Promise<Source> {
+  cleanup.push(() => source.stop());
+  await source.start();
+  return source;
+}
+
+test('fixtures: good ones on fi.raw.v1 once each keyed by IMEI, 013/014 on fi.dlq.v1, queue empty', async () => {
+  const queueUrl = await createQueue();
+  const files = messageFiles();
+  const fileOf = await sendFixtures(queueUrl, files);
+  const t = transport();
+  const reader = await collect(t);
+  const source = await run(sqsSource({ transport: t, queueUrl, endpoint, pollers: 3, log: quiet, backoff: FAST }));
+  await waitFor('14 records', () => reader.raw.length + reader.dlq.length >= 14, { timeoutMs: 15_000 });
+  await waitFor('14 deletes', () => source.stats().deleted >= 14, { timeoutMs: 5_000 });
+  await sleep(1200); // one more long-poll round: nothing may come back
+  await source.stop();
+
+  assert.equal(source.stats(), { received: 14, published: 12, deadLettered: 2, deleted: 14, errors: 0 });
+  assert.is(reader.raw.length, 12);
+  const seen = new Set<string>();
+  for (const r of reader.raw) {
+    const file = fileOf.get(r.value.messageId);
+    assert.ok(file, 'the record carries the SQS MessageId');
+    assert.not.ok(seen.has(file!), `${file} published once`);
+    seen.add(file!);
+    assert.is(r.value.body, messageBody(file!), 'body arrives unchanged');
+    const expected = expectedFor(file!);
+    assert.is(r.key, expected.imei ?? expected.unregistered, file);
+    assert.is(r.value.source, 'sqs');
+  }
+  assert.is(seen.size, 12);
+  const dead = new Map(reader.dlq.map((r) => [fileOf.get(r.value.messageId), r]));
+  assert.is(dead.size, 2);
+  assert.is(dead.get('013-malformed-json.json')?.value.code, 'MALFORMED');
+  assert.match(dead.get('013-malformed-json.json')?.value.reason ?? '', /not valid JSON/);
+  assert.is(dead.get('014-missing-imei.json')?.value.code, 'INVALID');
+  assert.match(dead.get('014-missing-imei.json')?.value.reason ?? '', /device_data\.IMEINumber/);
+  for (const r of reader.dlq) assert.is(r.key, r.value.messageId, 'dead letters without an IMEI are keyed by the SQS MessageId');
+
+  await reader.stop();
+  assert.equal(await queueDepth(queueUrl), { visible: 0, inFlight: 0 });
+});
+
+test('2,000 simulated messages: none lost, none duplicated, queue empty', async () => {
+  const queueUrl = await createQueue();
+  const t = transport();
+  const reader = await collect(t);
+  const source = await run(sqsSource({ transport: t, queueUrl, endpoint, pollers: 3, log: quiet, backoff: FAST }));
+  const sent = await simulate({ devices: 50, rate: Infinity, count: 2000, to: 'sqs', queueUrl, endpoint, seed: 9 }, () => {});
+  assert.is(sent.sent, 2000);
+  await waitFor('2,000 records', () => reader.raw.length + reader.dlq.length >= 2000, { timeoutMs: 60_000 });
+  await waitFor('2,000 deletes', () => source.stats().deleted >= 2000, { timeoutMs: 10_000 });
+  await sleep(1200);
+  await source.stop();
+  await reader.stop();
+
+  assert.is(reader.dlq.length, 0);
+  assert.is(reader.raw.length, 2000, 'no duplicate and no loss');
+  assert.is(new Set(reader.raw.map((r) => r.value.messageId)).size, 2000);
+  assert.is(new Set(reader.raw.map((r) => r.value.body)).size, 2000);
+  assert.is(new Set(reader.raw.map((r) => r.key)).size, 50);
+  const stats = source.stats();
+  assert.equal([stats.received, stats.published, stats.deleted, stats.errors], [2000, 2000, 2000, 0]);
+  assert.equal(await queueDepth(queueUrl), { visible: 0, inFlight: 0 });
+});
+
+interface Call { at: number; command: string; received?: { id: string; handle: string }[]; deleted?: string[] }
+
+/** A client that records receives (message id and receipt handle) and deletes (receipt handles), with times. */
+function recordingClient(queueUrl: string): { client: SQSClient; calls: Call[] } {
+  const client = createSqsClient({ queueUrl, endpoint });
+  const calls: Call[] = [];
+  const send = client.send.bind(client) as (command: unknown) => Promise<unknown>;
+  (client as { send: unknown }).send = async (command: { constructor: { name: string }; input: unknown }) => {
+    const name = command.constructor.name;
+    const out = await send(command);
+    // When the answer came: a received message's visibility timeout runs from here.
+    const at = Date.now();
+    if (name === 'ReceiveMessageCommand') {
+      const messages = (out as ReceiveMessageCommandOutput).Messages ?? [];
+      if (messages.length) calls.push({ at, command: name, received: messages.map((m) => ({ id: m.MessageId!, handle: m.ReceiptHandle! })) });
+    } else if (name === 'DeleteMessageBatchCommand') {
+      calls.push({ at, command: name, deleted: ((command.input as DeleteMessageBatchCommandInput).Entries ?? []).map((e) => e.ReceiptHandle!) });
+    }
+    return out;
+  };
+  cleanup.push(async () => client.destroy());
+  return { client, calls };
+}
+
+test('a producer failing its first 3 sends: nothing deleted, messages return after the visibility timeout, published once', async () => {
+  const queueUrl = await createQueue({ VisibilityTimeout: '2' });
+  const files = messageFiles();
+  await sendFixtures(queueUrl, files);
+  const inner = transport();
+  const t = flakyTransport(inner, 3);
+  const reader = await collect(inner);
+  const { client, calls } = recordingClient(queueUrl);
+  const source = await run(sqsSource({ transport: t, queueUrl, client, pollers: 3, log: quiet, backoff: FAST }));
+  await waitFor('14 records', () => reader.raw.length + reader.dlq.length >= 14, { timeoutMs: 20_000 });
+  await waitFor('14 deletes', () => source.stats().deleted >= 14, { timeoutMs: 5_000 });
+  await sleep(2500); // past another visibility timeout: nothing may come back
+  await source.stop();
+  await reader.stop();
+
+  // Which messages were in the three failed sends.
+  const failedIds = new Set(t.batches.slice(0, 3).flat().map((m) => (m.value as { messageId: string }).messageId));
+  assert.ok(failedIds.size > 0);
+  const receives = calls.filter((c) => c.command === 'ReceiveMessageCommand');
+  const deletedHandles = new Set(calls.flatMap((c) => c.deleted ?? []));
+  for (const id of failedIds) {
+    const got = receives.flatMap((c) => (c.received ?? []).filter((m) => m.id === id).map((m) => ({ at: c.at, handle: m.handle })));
+    assert.ok(got.length >= 2, `${id} was received again`);
+    assert.not.ok(deletedHandles.has(got[0]!.handle), `${id} was not deleted after the failed publish`);
+    assert.ok(got[1]!.at - got[0]!.at >= 1500, `${id} came back only after the visibility timeout (${got[1]!.at - got[0]!.at} ms)`);
+    assert.ok(deletedHandles.has(got[got.length - 1]!.handle), `${id} deleted after it was published`);
+  }
+
+  const all = [...reader.raw, ...reader.dlq].map((r) => r.value.messageId);
+  assert.is(all.length, 14, 'each message published exactly once');
+  assert.is(new Set(all).size, 14);
+  const stats = source.stats();
+  assert.is(stats.errors, 3);
+  assert.is(stats.deleted, 14);
+  assert.ok(stats.received >= 14 + failedIds.size);
+  assert.equal(await queueDepth(queueUrl), { visible: 0, inFlight: 0 });
+});
+
+test.run();

@@ -1,0 +1,283 @@
+// `faultline import` against real Postgres: counts, idempotence down to updated_at and ciphertext bytes,
+// all-or-nothing on errors, passwords and credentials at rest.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type pg from 'pg';
+import { verifyPassword } from '../../../api/auth/password.js';
+import { importReferenceData } from '../../../reference-data/import.js';
+import { ImportError } from '../../../reference-data/errors.js';
+import type { ImportCounts, KindCounts } from '../../../reference-data/model.js';
+import { decryptCredentials } from '../../../secrets/credentials.js';
+import { Keyring } from '../../../secrets/keyring.js';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
+
+const FIXTURES = process.env.FAULTLINE_FIXTURES ?? '/work/shared/fixtures';
+type Json = Record<string, unknown>;
+type File = Record<string, Json[]>;
+const fixture = (): File => JSON.parse(readFileSync(join(FIXTURES, 'import.json'), 'utf8')) as File;
+
+const keyring = new Keyring([{ id: 'k1', key: randomBytes(32) }]);
+let db: TestDatabase;
+let pool: pg.Pool;
+
+const TABLES = ['organizations', 'power_lines', 'groups', 'device_information', 'group_device_links', 'users', 'user_groups', 'integrations'];
+
+/** Every row of every reference table, as Postgres renders it (microseconds and bytea hex included). */
+async function dump(): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const table of TABLES) {
+    // Table names come from the constant list above.
+    const { rows } = await pool.query<{ row: string }>(`select to_jsonb(t)::text as row from ${table} t order by 1`);
+    out[table] = rows.map((r) => r.row);
+  }
+  return out;
+}
+
+const none: KindCounts = { inserted: 0, updated: 0, unchanged: 0 };
+function unchanged(c: ImportCounts): Record<string, number> {
+  return Object.fromEntries(Object.entries(c).map(([k, v]) => [k, v.inserted + v.updated]));
+}
+const ZERO_CHANGES = { organizations: 0, powerLines: 0, groups: 0, devices: 0, users: 0, integrations: 0 };
+
+async function resetDatabase(): Promise<void> {
+  await pool.query('truncate organizations, power_lines, groups, device_information, group_device_links, users, user_groups, integrations cascade');
+}
+
+test.before(async () => {
+  db = await createTestDatabase('import');
+  pool = db.pool;
+});
+test.after(async () => { await db?.drop(); });
+
+test('the fixture imports: 2 orgs, 4 power lines, 4 groups, 16 devices (1 soft-deleted), 4 users, 4 integrations', async () => {
+  await resetDatabase();
+  const counts = await importReferenceData(pool, fixture(), { keyring });
+  assert.equal(counts, {
+    organizations: { ...none, inserted: 2 }, powerLines: { ...none, inserted: 4 }, groups: { ...none, inserted: 4 },
+    devices: { ...none, inserted: 16 }, users: { ...none, inserted: 4 }, integrations: { ...none, inserted: 4 },
+  });
+  const { rows } = await pool.query<{ imei: string }>('select "IMEINumber" as imei from device_information where deleted_at is not null');
+  assert.equal(rows.map((r) => r.imei), ['861000000000700']);
+  const links = await pool.query<{ n: number }>('select count(*)::int as n from group_device_links');
+  assert.is(links.rows[0]!.n, 16);
+  const ug = await pool.query<{ email: string; g: string }>('select u.email, g."GroupID" as g from user_groups g join users u on u.id = g.user_id order by 1');
+  assert.equal(ug.rows, [{ email: 'east@north.example', g: 'north-east' }, { email: 'east@south.example', g: 'south-east' }]);
+  const org = await pool.query('select "MaskFaultDetails", timezone from organizations where "OrganizationID" = $1', ['south']);
+  assert.equal(org.rows[0], { MaskFaultDetails: true, timezone: 'Australia/Sydney' });
+});
+
+test('re-import changes nothing: all unchanged, every row byte-identical (updated_at, hashes, ciphertexts)', async () => {
+  const before = await dump();
+  const counts = await importReferenceData(pool, fixture(), { keyring });
+  assert.equal(unchanged(counts), ZERO_CHANGES);
+  assert.equal(counts.devices, { inserted: 0, updated: 0, unchanged: 16 });
+  assert.equal(await dump(), before);
+});
+
+test('passwords are stored as scrypt hashes that verify', async () => {
+  const { rows } = await pool.query<{ email: string; password_hash: string }>('select email, password_hash from users');
+  for (const user of fixture().users!) {
+    const stored = rows.find((r) => r.email === user.email)!.password_hash;
+    assert.match(stored, /^scrypt\$/);
+    assert.ok(await verifyPassword(user.password as string, stored), String(user.email));
+    assert.not.ok(await verifyPassword('wrong-password', stored));
+  }
+});
+
+test('credentials decrypt, and appear nowhere in settings', async () => {
+  const { rows } = await pool.query<{ id: string; settings: Json; settings_text: string; credentials: Buffer | null; credentials_key_id: string | null }>(
+    'select id, settings, settings::text as settings_text, credentials, credentials_key_id from integrations order by id',
+  );
+  for (const given of fixture().integrations!) {
+    const row = rows.find((r) => r.id === given.id)!;
+    assert.not.ok('userId' in row.settings || 'password' in row.settings);
+    if (given.kind === 'multispeak') {
+      assert.is(row.credentials_key_id, 'k1');
+      assert.equal(decryptCredentials(keyring, row.id, row.credentials!, row.credentials_key_id!), { userId: given.userId, password: given.password });
+      assert.not.ok(row.settings_text.includes(given.password as string) || row.settings_text.includes(given.userId as string));
+      assert.not.ok(row.credentials!.includes(Buffer.from(given.password as string)));
+      assert.equal(row.settings, { endpoint: given.endpoint, operation: given.operation, version: given.version });
+    } else {
+      assert.is(row.credentials, null);
+      assert.equal(row.settings, { masterIdentity: given.masterIdentity, outstationAddress: given.outstationAddress, masterAddress: given.masterAddress });
+    }
+  }
+});
+
+test('one device renamed: exactly one update, and only that row changes', async () => {
+  const before = await dump();
+  const f = fixture();
+  f.devices![4]!.Real_Name = 'North F12 Pole 44 Phase B (replaced 2026)';
+  const counts = await importReferenceData(pool, f, { keyring });
+  assert.equal(unchanged(counts), { ...ZERO_CHANGES, devices: 1 });
+  assert.equal(counts.devices, { inserted: 0, updated: 1, unchanged: 15 });
+  const after = await dump();
+  const changed = after.device_information!.filter((r) => !before.device_information!.includes(r));
+  assert.is(changed.length, 1);
+  assert.match(changed[0]!, /replaced 2026/);
+  for (const table of TABLES.filter((t) => t !== 'device_information')) assert.equal(after[table], before[table], table);
+  await importReferenceData(pool, fixture(), { keyring }); // back to the fixture
+});
+
+test('a file with an error writes nothing at all, and names every problem', async () => {
+  const before = await dump();
+  const f = fixture();
+  f.organizations![0]!.name = 'North Utility Renamed'; // a valid change that must not land
+  f.devices!.push({ IMEINumber: '861000000099999', OrganizationID: 'north', Real_Name: 'new' });
+  f.devices![3]!.OrganizationID = 'nrth';
+  f.users![0]!.role = 'root';
+  try {
+    await importReferenceData(pool, f, { keyring });
+    assert.unreachable('should have thrown');
+  } catch (err) {
+    assert.instance(err, ImportError);
+    const e = err as ImportError;
+    assert.is(e.code, 'IMPORT_INVALID');
+    assert.equal(e.problems.map((p) => p.path).sort(), ['devices[3].OrganizationID', 'users[0].role']);
+    assert.match(e.message, /devices\[3\]\.OrganizationID: "nrth" is not an organization in this file or the database/);
+  }
+  assert.equal(await dump(), before);
+});
+
+test('on an empty database too: a broken file leaves every table empty', async () => {
+  await resetDatabase();
+  const f = fixture();
+  f.integrations![0]!.endpoint = 'not a url';
+  await importReferenceData(pool, f, { keyring }).then(() => assert.unreachable('should have thrown'), (err: unknown) => assert.instance(err, ImportError));
+  const tables = await dump();
+  for (const table of TABLES) assert.equal(tables[table], [], table);
+  await importReferenceData(pool, fixture(), { keyring });
+});
+
+test('soft delete: undelete, delete again, and a re-import keeps the first deletion time', async () => {
+  const f = fixture();
+  f.devices![7]!.deleted = false;
+  assert.equal((await importReferenceData(pool, f, { keyring })).devices, { inserted: 0, updated: 1, unchanged: 15 });
+  const q = 'select deleted_at::text as at from device_information where "IMEINumber" = $1';
+  assert.is((await pool.query<{ at: string | null }>(q, ['861000000000700'])).rows[0]!.at, null);
+  delete f.devices![7]!.deleted; // missing means not deleted
+  assert.is((await importReferenceData(pool, f, { keyring })).devices.updated, 0);
+  await importReferenceData(pool, fixture(), { keyring });
+  const first = (await pool.query<{ at: string | null }>(q, ['861000000000700'])).rows[0]!.at;
+  assert.ok(first);
+  await new Promise((r) => setTimeout(r, 20));
+  assert.is((await importReferenceData(pool, fixture(), { keyring })).devices.updated, 0);
+  assert.is((await pool.query<{ at: string | null }>(q, ['861000000000700'])).rows[0]!.at, first);
+});
+
+test('group set: the listed groups become exactly the device\'s groups, counted as one update', async () => {
+  const f = fixture();
+  f.devices![0]!.groups = ['north-west'];
+  const counts = await importReferenceData(pool, f, { keyring });
+  assert.equal(counts.devices, { inserted: 0, updated: 1, unchanged: 15 });
+  const { rows } = await pool.query<{ g: string }>(
+    'select l."GroupID" as g from group_device_links l join device_information d using ("DeviceID") where d."IMEINumber" = $1', ['861000000000000'],
+  );
+  assert.equal(rows.map((r) => r.g), ['north-west']);
+  f.devices![0]!.groups = [];
+  assert.is((await importReferenceData(pool, f, { keyring })).devices.updated, 1);
+  assert.is((await importReferenceData(pool, f, { keyring })).devices.updated, 0);
+  await importReferenceData(pool, fixture(), { keyring });
+});
+
+test('a changed password is re-hashed; an omitted one keeps the stored hash', async () => {
+  const hashOf = async (email: string) => (await pool.query<{ h: string }>('select password_hash as h from users where email = $1', [email])).rows[0]!.h;
+  const before = await hashOf('admin@north.example');
+  const f = fixture();
+  f.users![0]!.password = 'a-brand-new-Pass-2';
+  assert.equal((await importReferenceData(pool, f, { keyring })).users, { inserted: 0, updated: 1, unchanged: 3 });
+  const changed = await hashOf('admin@north.example');
+  assert.is.not(changed, before);
+  assert.ok(await verifyPassword('a-brand-new-Pass-2', changed));
+  delete f.users![0]!.password;
+  assert.is((await importReferenceData(pool, f, { keyring })).users.updated, 0);
+  assert.is(await hashOf('admin@north.example'), changed);
+  await importReferenceData(pool, fixture(), { keyring });
+});
+
+test('credentials: changed ones are re-encrypted; a key rotation alone does not rewrite them', async () => {
+  const q = 'select credentials, credentials_key_id as k from integrations where id = $1';
+  const before = (await pool.query<{ credentials: Buffer; k: string }>(q, ['north-oms'])).rows[0]!;
+  const rotated = new Keyring([{ id: 'k2', key: randomBytes(32) }, keyring.current]);
+  assert.equal(unchanged(await importReferenceData(pool, fixture(), { keyring: rotated })), ZERO_CHANGES);
+  const f = fixture();
+  f.integrations![0]!.password = 'north-oms-secret-2';
+  assert.equal((await importReferenceData(pool, f, { keyring: rotated })).integrations, { inserted: 0, updated: 1, unchanged: 3 });
+  const after = (await pool.query<{ credentials: Buffer; k: string }>(q, ['north-oms'])).rows[0]!;
+  assert.is(after.k, 'k2');
+  assert.not.ok(after.credentials.equals(before.credentials));
+  assert.equal(decryptCredentials(rotated, 'north-oms', after.credentials, 'k2'), { userId: 'fi-north', password: 'north-oms-secret-2' });
+  await importReferenceData(pool, fixture(), { keyring });
+});
+
+test('credentials null clears them; omitted keeps them; a user can be soft-deleted', async () => {
+  const q = 'select id, credentials is not null as has from integrations where kind = $1 order by id';
+  const f = fixture();
+  f.integrations![0]!.userId = null;
+  f.integrations![0]!.password = null;
+  delete f.integrations![2]!.userId;
+  delete f.integrations![2]!.password;
+  f.users![1]!.deleted = true;
+  const counts = await importReferenceData(pool, f); // no keyring needed: nothing to encrypt
+  assert.equal(counts.integrations, { inserted: 0, updated: 1, unchanged: 3 });
+  assert.equal(counts.users, { inserted: 0, updated: 1, unchanged: 3 });
+  assert.equal((await pool.query(q, ['multispeak'])).rows, [{ id: 'north-oms', has: false }, { id: 'south-oms', has: true }]);
+  const u = await pool.query<{ deleted: boolean }>('select deleted_at is not null as deleted from users where email = $1', ['east@north.example']);
+  assert.is(u.rows[0]!.deleted, true);
+  const back = await importReferenceData(pool, fixture(), { keyring });
+  assert.equal(back.integrations, { inserted: 0, updated: 1, unchanged: 3 });
+  assert.equal(back.users, { inserted: 0, updated: 1, unchanged: 3 });
+});
+
+test('credentials without a keyring are refused before anything is written', async () => {
+  const before = await dump();
+  const f = fixture();
+  f.organizations![0]!.name = 'changed';
+  await importReferenceData(pool, f).then(() => assert.unreachable('should have thrown'), (err: unknown) => {
+    assert.instance(err, ImportError);
+    assert.equal((err as ImportError).problems.map((p) => p.path), ['integrations[0].password', 'integrations[2].password']);
+  });
+  assert.equal(await dump(), before);
+});
+
+test('references may point at rows already in the database; emails match case-insensitively', async () => {
+  const counts = await importReferenceData(pool, {
+    devices: [{ IMEINumber: '861000000088888', OrganizationID: 'north', PowerLineID: 'north-F7', groups: ['north-east'], Real_Name: 'Spare' }],
+    users: [{ email: 'EAST@north.example', OrganizationID: 'north', role: 'user', timezone: 'America/Chicago', groups: ['north-east'] }],
+  }, { keyring });
+  assert.equal(counts.devices, { inserted: 1, updated: 0, unchanged: 0 });
+  // Only the stored spelling of the email differs: one update, the hash kept (no password given).
+  assert.equal(counts.users, { inserted: 0, updated: 1, unchanged: 0 });
+  const { rows } = await pool.query<{ n: number }>('select count(*)::int as n from users');
+  assert.is(rows[0]!.n, 4);
+  await pool.query('delete from device_information where "IMEINumber" = $1', ['861000000088888']);
+  await importReferenceData(pool, fixture(), { keyring });
+});
+
+test('a large file: multi-row chunks, progress every 1,000 devices, idempotent', async () => {
+  const f = fixture();
+  const many = Array.from({ length: 5_000 }, (_, i) => ({
+    IMEINumber: `86200000${String(i).padStart(7, '0')}`, OrganizationID: i % 2 ? 'north' : 'south',
+    PowerLineID: i % 2 ? 'north-F7' : 'south-F12', Real_Name: `Bulk ${i}`, Lat: 40 + i / 10_000, Long: -88 + i / 10_000,
+    serialNumber: `SN-B${i}`, groups: i % 3 ? [i % 2 ? 'north-east' : 'south-west'] : [], dnp3QueueAddress: null, deleted: i % 97 === 0,
+  }));
+  f.devices = [...f.devices!, ...many];
+  const progress: number[] = [];
+  const t0 = performance.now();
+  const counts = await importReferenceData(pool, f, { keyring, onProgress: (p) => { if (p.kind === 'devices') progress.push(p.done); } });
+  const firstMs = performance.now() - t0;
+  assert.equal(counts.devices, { inserted: 5_000, updated: 0, unchanged: 16 });
+  assert.equal(progress, [1000, 2000, 3000, 4000, 5000, 5016]);
+  const before = await dump();
+  const t1 = performance.now();
+  assert.equal(unchanged(await importReferenceData(pool, f, { keyring })), ZERO_CHANGES);
+  const againMs = performance.now() - t1;
+  assert.equal(await dump(), before);
+  console.log(`  5,016 devices: first import ${firstMs.toFixed(0)} ms, re-import ${againMs.toFixed(0)} ms`);
+  assert.ok(firstMs < 30_000, `first import took ${firstMs} ms`);
+});
+
+test.run();

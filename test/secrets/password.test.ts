@@ -1,0 +1,76 @@
+// api/auth/password.ts: the slow salted hash of portal passwords. (Here with the other secrets-at-rest
+// tests; it moves to test/api/auth/ when that folder exists.)
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { DUMMY_HASH, hashPassword, needsRehash, SCRYPT_COST, verifyAgainstDummy, verifyPassword } from '../../api/auth/password.js';
+
+test('hash format: scrypt$N$r$p$salt$hash, base64, parameters of today', async () => {
+  const stored = await hashPassword('north-Admin-Pass-1');
+  const parts = stored.split('$');
+  assert.is(parts.length, 6);
+  assert.equal(parts.slice(0, 4), ['scrypt', String(SCRYPT_COST.N), String(SCRYPT_COST.r), String(SCRYPT_COST.p)]);
+  assert.is(Buffer.from(parts[4]!, 'base64').length, 16);
+  assert.is(Buffer.from(parts[5]!, 'base64').length, 32);
+  assert.not.ok(stored.includes('north-Admin-Pass-1'));
+  assert.is(needsRehash(stored), false);
+});
+
+test('verify: right password true, wrong password false; a fresh salt each time', async () => {
+  const a = await hashPassword('correct horse');
+  const b = await hashPassword('correct horse');
+  assert.is.not(a, b);
+  assert.ok(await verifyPassword('correct horse', a));
+  assert.ok(await verifyPassword('correct horse', b));
+  assert.not.ok(await verifyPassword('correct horsE', a));
+  assert.not.ok(await verifyPassword('', a));
+});
+
+test('NFKC: composed and decomposed accents are one password', async () => {
+  const stored = await hashPassword('caf\u00e9-passw0rd');
+  assert.ok(await verifyPassword('cafe\u0301-passw0rd', stored));
+});
+
+test('older parameters still verify, and ask for a rehash', async () => {
+  // made with N=2^14 by the same format
+  const { scryptSync } = await import('node:crypto');
+  const salt = Buffer.alloc(16, 7);
+  const hash = scryptSync('legacy-pass', salt, 32, { N: 2 ** 14, r: 8, p: 1 });
+  const stored = `scrypt$16384$8$1$${salt.toString('base64')}$${hash.toString('base64')}`;
+  assert.ok(await verifyPassword('legacy-pass', stored));
+  assert.ok(needsRehash(stored));
+});
+
+test('malformed or hostile stored values are false, never an exception', async () => {
+  const bad = [
+    '', 'plain', 'bcrypt$2b$10$abc', 'scrypt$32768$8$1$c2FsdA==',
+    'scrypt$1000$8$1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA==', // N not a power of two
+    `scrypt$${2 ** 30}$8$1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA==`, // would allocate gigabytes
+    'scrypt$32768$8$1$!!!$aGFzaA==',
+  ];
+  for (const stored of bad) assert.is(await verifyPassword('x', stored), false, stored);
+});
+
+test('DUMMY_HASH is a well-formed hash at today\'s cost; verifyAgainstDummy answers false', async () => {
+  assert.is(needsRehash(DUMMY_HASH), false);
+  assert.is(await verifyAgainstDummy('anything'), false);
+  assert.is(await verifyPassword('anything', DUMMY_HASH), false);
+});
+
+test('cost: an unknown email (dummy) takes about as long as a wrong password, 30-300 ms', async () => {
+  const stored = await hashPassword('some-password');
+  const time = async (fn: () => Promise<unknown>) => {
+    const t = performance.now();
+    await fn();
+    return performance.now() - t;
+  };
+  const median = async (fn: () => Promise<unknown>) => {
+    const xs = [await time(fn), await time(fn), await time(fn)].sort((a, b) => a - b);
+    return xs[1]!;
+  };
+  const wrong = await median(() => verifyPassword('not-it', stored));
+  const dummy = await median(() => verifyAgainstDummy('not-it'));
+  assert.ok(wrong > 30 && wrong < 300, `wrong password took ${wrong.toFixed(0)} ms`);
+  assert.ok(Math.abs(wrong - dummy) < Math.max(wrong, dummy) * 0.5, `wrong ${wrong.toFixed(0)} ms vs dummy ${dummy.toFixed(0)} ms`);
+});
+
+test.run();
