@@ -2,6 +2,7 @@
 # Stop every server infra/up.sh started (SIGTERM, or SIGINT for postgres' fast shutdown; SIGKILL after a
 # grace period). Data in .infra/ is kept: `rm -rf .infra/<name>` afterwards resets one server.
 set -euo pipefail
+# shellcheck source=infra/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 load_endpoints
 

@@ -2,6 +2,7 @@
 # Apache Kafka 3.9 (Maven Central jars, no distribution tarball), one KRaft node on loopback.
 # Usage: infra/kafka.sh up|down|restart|status
 set -euo pipefail
+# shellcheck source=infra/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 load_endpoints
 

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared helpers for the infra/ scripts. Source it; don't run it.
 # Everything a server leaves behind lives in .infra/: logs/<name>.log, run/<name>.pid, <name>/ data and
 # downloaded classpaths. `rm -rf .infra/<name>` after `infra/down.sh` resets one server.
@@ -50,7 +51,7 @@ start_daemon() {
   LOG_OFFSET="$(stat -c %s "$log")"
   # Run from the server's own state dir, so anything it writes relative to its cwd stays in .infra/.
   mkdir -p "$INFRA_DIR/$name"
-  cd "$INFRA_DIR/$name"
+  cd "$INFRA_DIR/$name" || return 1
   # Close the component lock's fd in the child, or the server would hold the lock for its whole life.
   if [[ -n "${LOCK_FD:-}" ]]; then
     setsid "$@" </dev/null >>"$log" 2>&1 {LOCK_FD}>&- &
@@ -58,7 +59,7 @@ start_daemon() {
     setsid "$@" </dev/null >>"$log" 2>&1 &
   fi
   echo $! >"$(pid_file "$name")"
-  cd "$ROOT"
+  cd "$ROOT" || return 1
 }
 
 port_open() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }

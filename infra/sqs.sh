@@ -3,6 +3,7 @@
 # dead-letter queue pre-created from infra/sqs/elasticmq.conf.
 # Usage: infra/sqs.sh up|down|restart|status
 set -euo pipefail
+# shellcheck source=infra/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 load_endpoints
 

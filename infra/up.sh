@@ -4,6 +4,7 @@
 # a dead or unhealthy one is (re)started. Exit 0 only when all four are healthy; otherwise non-zero,
 # with the failing component's log tail on stderr.
 set -euo pipefail
+# shellcheck source=infra/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 load_endpoints # once here; exported to the component scripts
 

@@ -14,14 +14,15 @@ import { spoolSource } from '../../stages/bridge/spool-source.js';
 import { localAvroCodec } from '../../stages/runtime/codec.js';
 import { memoryTransport } from '../../stages/runtime/transport/memory.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { cleanupList } from './cleanup.js';
 import { collect } from './collector.js';
 
-const cleanup: (() => Promise<void>)[] = [];
-test.after.each(async () => { for (const fn of cleanup.splice(0).reverse()) await fn(); });
+const cleanup = cleanupList();
+test.after.each(() => cleanup.run());
 
 async function tempDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'faultline-sim-'));
-  cleanup.push(() => rm(dir, { recursive: true, force: true }));
+  cleanup.add(() => rm(dir, { recursive: true, force: true }));
   return dir;
 }
 
@@ -155,10 +156,10 @@ test('simulate stops when its signal aborts', async () => {
 test('simulate -> spool inbox -> spool source -> transport: every message arrives once, none dead-lettered', async () => {
   const dir = await tempDir();
   const transport = memoryTransport({ codec: localAvroCodec(), partitions: 4 });
-  cleanup.push(() => transport.close());
+  cleanup.add(() => transport.close());
   const reader = await collect(transport);
   const source = spoolSource({ transport, dir, log: () => {} });
-  cleanup.push(() => source.stop());
+  cleanup.add(() => source.stop());
   await source.start();
   await simulate({ devices: 30, rate: 2000, count: 300, to: 'spool', inboxDir: dir, eventsPerCheckIn: 2 }, () => {});
   await waitFor('300 records', () => reader.raw.length >= 300, { timeoutMs: 10_000 });

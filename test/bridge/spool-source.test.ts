@@ -13,27 +13,28 @@ import { memoryTransport } from '../../stages/runtime/transport/memory.js';
 import type { Transport } from '../../stages/runtime/transport/transport.js';
 import { expectedFor, messageBody, messageFiles } from '../domain/fixtures.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { cleanupList } from './cleanup.js';
 import { collect, flakyTransport } from './collector.js';
 
 const FAST = { initialMs: 5, maxMs: 40 };
 const quiet: Log = () => {};
-const cleanup: (() => Promise<void>)[] = [];
+const cleanup = cleanupList();
 
 async function inbox(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'faultline-spool-'));
-  cleanup.push(() => rm(dir, { recursive: true, force: true }));
+  cleanup.add(() => rm(dir, { recursive: true, force: true }));
   return dir;
 }
 
 function transport(): Transport {
   const t = memoryTransport({ codec: localAvroCodec(), partitions: 4, retryDelayMs: 10 });
-  cleanup.push(() => t.close());
+  cleanup.add(() => t.close());
   return t;
 }
 
 /** Starts a source and makes sure it is stopped even when the test fails, so the process can exit. */
 async function run(source: Source): Promise<Source> {
-  cleanup.push(() => source.stop());
+  cleanup.add(() => source.stop());
   await source.start();
   return source;
 }
@@ -44,9 +45,7 @@ async function writeFixtures(dir: string): Promise<string[]> {
   return files;
 }
 
-test.after.each(async () => {
-  for (const fn of cleanup.splice(0).reverse()) await fn();
-});
+test.after.each(() => cleanup.run());
 
 test('every fixture is published (raw keyed by IMEI, 013 and 014 dead-lettered) and its file removed', async () => {
   const dir = await inbox();

@@ -95,7 +95,7 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
     await consumer.subscribe({ topic: opts.topic, fromBeginning: opts.fromBeginning ?? true });
     let running = true;
 
-    const eachBatch = async ({ batch, heartbeat, isRunning, isStale }: EachBatchPayload) => {
+    const eachBatch = async ({ batch, heartbeat, isRunning, isStale, resolveOffset }: EachBatchPayload) => {
       await membership;
       const messages: InMessage<V>[] = [];
       for (const m of batch.messages) {
@@ -126,6 +126,8 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
         }
       }
       if (!isRunning() || isStale()) return;
+      // resolveOffset moves kafkajs's own fetch position; commitOffsets makes it durable for the group.
+      resolveOffset(last.offset);
       await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() }]);
     };
 
@@ -164,7 +166,7 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
     async ensureTopics(topics) {
       const a = await getAdmin();
       const existing = new Set(await a.listTopics());
-      const missing = topics.filter((t) => !existing.has(t));
+      const missing = [...new Set(topics)].filter((t) => !existing.has(t));
       if (missing.length === 0) return;
       try {
         await a.createTopics({ waitForLeaders: true, topics: missing.map((topic) => ({ topic, numPartitions: partitions, replicationFactor: 1 })) });

@@ -16,6 +16,7 @@ import type { Source } from '../../../stages/bridge/source.js';
 import { localAvroCodec } from '../../../stages/runtime/codec.js';
 import { memoryTransport } from '../../../stages/runtime/transport/memory.js';
 import type { Transport } from '../../../stages/runtime/transport/transport.js';
+import { cleanupList } from '../../bridge/cleanup.js';
 import { collect, flakyTransport } from '../../bridge/collector.js';
 import { expectedFor, messageBody, messageFiles } from '../../domain/fixtures.js';
 import { randomName, waitFor } from '../../helpers/wait-for.js';
@@ -24,17 +25,15 @@ const endpoint = process.env.SQS_ENDPOINT ?? infraEnv().SQS_ENDPOINT!;
 const FAST = { initialMs: 20, maxMs: 200 };
 const quiet = () => {};
 const admin = createSqsClient({ queueUrl: `${endpoint}/000000000000/admin`, endpoint });
-const cleanup: (() => Promise<unknown>)[] = [];
+const cleanup = cleanupList();
 
-test.after.each(async () => {
-  for (const fn of cleanup.splice(0).reverse()) await fn();
-});
+test.after.each(() => cleanup.run());
 test.after(() => { admin.destroy(); });
 
 async function createQueue(attributes: Record<string, string> = {}): Promise<string> {
   const { QueueUrl } = await admin.send(new CreateQueueCommand({ QueueName: randomName('bridge'), Attributes: attributes }));
   assert.ok(QueueUrl);
-  cleanup.push(() => admin.send(new DeleteQueueCommand({ QueueUrl })));
+  cleanup.add(() => admin.send(new DeleteQueueCommand({ QueueUrl })));
   return QueueUrl;
 }
 
@@ -62,12 +61,12 @@ async function sendFixtures(queueUrl: string, files: string[]): Promise<Map<stri
 
 function transport(): Transport {
   const t = memoryTransport({ codec: localAvroCodec(), partitions: 4, retryDelayMs: 10 });
-  cleanup.push(() => t.close());
+  cleanup.add(() => t.close());
   return t;
 }
 
 async function run(source: Source): Promise<Source> {
-  cleanup.push(() => source.stop());
+  cleanup.add(() => source.stop());
   await source.start();
   return source;
 }
@@ -153,7 +152,7 @@ function recordingClient(queueUrl: string): { client: SQSClient; calls: Call[] }
     }
     return out;
   };
-  cleanup.push(async () => client.destroy());
+  cleanup.add(async () => client.destroy());
   return { client, calls };
 }
 
