@@ -46,6 +46,8 @@ function codesOfText(f: Filter, v: FilterScalar, table: ReadonlyMap<number, stri
     return { codes: [Number(v)], anyPositive: false };
   }
   const wanted = String(v).toLowerCase();
+  // `Fault` (any code above 0) is accepted unmasked too, so one portal query works for every organisation.
+  if (table === ONGOING_FAULT_TEXT && wanted === 'fault') return { codes: [], anyPositive: true };
   const codes = [...table].filter(([, text]) => text.toLowerCase() === wanted).map(([code]) => code);
   if (codes.length === 0) throw badParameter(`filterBy[${f.field}]`, `has no code named ${JSON.stringify(v)}.`, { field: f.field, known: [...new Set(table.values())] });
   return { codes, anyPositive: false };

@@ -17,7 +17,10 @@ export interface SourceStats {
 }
 
 export interface Source {
-  /** Starts reading in the background; resolves once started. Failures later are retried, never thrown. */
+  /**
+   * Makes sure fi.raw.v1 and fi.dlq.v1 exist (rejects when the transport is unreachable, as the stage runner
+   * does), then reads in the background. Failures after that are logged and retried, never thrown.
+   */
   start(): Promise<void>;
   /** Stops reading: the receive in flight finishes and its batch is published and acknowledged first. */
   stop(): Promise<void>;

@@ -12,6 +12,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { TOPICS } from '../../schemas/avro/topics.js';
 import { backoffDelay, type BackoffOptions } from '../runtime/retry.js';
 import type { Transport } from '../runtime/transport/transport.js';
 import { createBridge, type ReceivedMessage } from './bridge.js';
@@ -149,6 +150,8 @@ export function spoolSource(options: SpoolSourceOptions): Source {
     async start() {
       if (running) return;
       await mkdir(dir, { recursive: true });
+      // Like the stage runner: the topics exist before the first publish (Kafka does not auto-create them).
+      await transport.ensureTopics([TOPICS.raw, TOPICS.dlq]);
       running = true;
       wake = new AbortController();
       try {

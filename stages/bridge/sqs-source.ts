@@ -10,6 +10,7 @@
 //   messages again and the pipeline's unique keys absorb the second copy.
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type DeleteMessageBatchRequestEntry, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { TOPICS } from '../../schemas/avro/topics.js';
 import { backoffDelay, retry, type BackoffOptions } from '../runtime/retry.js';
 import type { Transport } from '../runtime/transport/transport.js';
 import { createBridge, type ReceivedMessage } from './bridge.js';
@@ -144,6 +145,8 @@ export function sqsSource(options: SqsSourceOptions): Source {
   return {
     async start() {
       if (running) return;
+      // Like the stage runner: the topics exist before the first publish (Kafka does not auto-create them).
+      await transport.ensureTopics([TOPICS.raw, TOPICS.dlq]);
       running = true;
       wake = new AbortController();
       if (stopped) { client = newClient(); stopped = false; }

@@ -2,8 +2,9 @@
 // recognise a resent check-in. Returns the record to forward (or null) and the device's next state.
 import { isDuplicateCheckIn } from '../../domain/duplicate-checkin.js';
 import { filterNewEvents } from '../../domain/event-filter.js';
+import { filterStateBefore, type KeptEvent } from '../../domain/event-history.js';
 import type { DedupedCheckIn, EnrichedCheckIn } from '../../schemas/avro/values.js';
-import { RECENT_DATES_KEPT, type DedupState } from './state.js';
+import { HISTORY_KEPT, RECENT_DATES_KEPT, type DedupState, type EventTableKey } from './state.js';
 
 export interface DedupDecision {
   /** null: a resent check-in with nothing new; acknowledged and counted, not forwarded. */
@@ -12,13 +13,28 @@ export interface DedupDecision {
   state: DedupState;
 }
 
-export function dedupMessage(message: EnrichedCheckIn, state: DedupState): DedupDecision {
+export const tableOf = (message: EnrichedCheckIn): EventTableKey => (message.checkIn.dm1_device ? 'dm1' : 'standard');
+
+/**
+ * `olderHistory`: kept events from before the held history, for a check-in older than all of it
+ * (state.ts historyTooShort); otherwise empty.
+ */
+export function dedupMessage(message: EnrichedCheckIn, state: DedupState, olderHistory: readonly KeptEvent[] = []): DedupDecision {
   const { checkIn } = message;
-  const table = checkIn.dm1_device ? 'dm1' : 'standard';
-  const filtered = filterNewEvents(checkIn.events, state[table]);
+  const { date } = checkIn.device_data;
+  const table = tableOf(message);
+  const history = state[table];
+  const filtered = filterNewEvents(checkIn.events, filterStateBefore([...olderHistory, ...history.events], date));
   const duplicate = isDuplicateCheckIn(checkIn, state.recentDates);
-  const recentDates = duplicate ? state.recentDates : [...state.recentDates, checkIn.device_data.date].slice(-RECENT_DATES_KEPT);
-  const next: DedupState = { ...state, [table]: filtered.state, recentDates };
+
+  const kept = filtered.kept.map((e) => ({ date, EventID: e.EventID, EventTimestamp: e.EventTimestamp }));
+  const events = [...history.events, ...kept];
+  const trimmed = events.length > HISTORY_KEPT;
+  const next: DedupState = {
+    ...state,
+    [table]: { events: trimmed ? events.slice(-HISTORY_KEPT) : events, complete: history.complete && !trimmed },
+    recentDates: duplicate ? state.recentDates : [...state.recentDates, date].slice(-RECENT_DATES_KEPT),
+  };
   // A resent check-in that still brings events we never stored is forwarded: persist attaches them to the
   // stored record (its unique key stops a second record), so nothing the device sent is lost.
   if (duplicate && filtered.kept.length === 0) return { forward: null, duplicate, state: next };

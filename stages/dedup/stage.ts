@@ -5,8 +5,8 @@ import { registry } from '../../config/metrics.js';
 import { TOPICS } from '../../schemas/avro/topics.js';
 import type { EnrichedCheckIn } from '../../schemas/avro/values.js';
 import type { Stage, StageResult } from '../runtime/stage.js';
-import { dedupMessage } from './handler.js';
-import { loadDedupState, type DedupState } from './state.js';
+import { dedupMessage, tableOf } from './handler.js';
+import { historyTooShort, loadDedupState, loadHistoryBefore, type DedupState } from './state.js';
 
 const duplicates = new Counter({ name: 'faultline_duplicate_checkins_total', help: 'Check-ins recognised as resent (same IMEI and date)', registers: [registry] });
 const droppedEvents = new Counter({ name: 'faultline_dropped_events_total', help: 'Events dropped as already stored (spec 6.1 step 6)', registers: [registry] });
@@ -27,7 +27,11 @@ export function dedupStage({ pool }: { pool: pg.Pool }): Stage<EnrichedCheckIn> 
       const working = new Map<string, DedupState>();
       for (const { value } of batch.messages) {
         const imei = value.checkIn.device_data.IMEINumber;
-        const decision = dedupMessage(value, working.get(imei) ?? cache.get(imei)!);
+        const state = working.get(imei) ?? cache.get(imei)!;
+        const table = tableOf(value);
+        const date = value.checkIn.device_data.date;
+        const older = historyTooShort(state[table], date) ? await loadHistoryBefore(pool, imei, table, date) : [];
+        const decision = dedupMessage(value, state, older);
         working.set(imei, decision.state);
         if (decision.duplicate) duplicates.inc();
         if (decision.forward) {

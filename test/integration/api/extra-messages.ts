@@ -23,10 +23,11 @@ const ev = (EventID: number, EventTimestamp: string, EventType: string, Prefault
 
 /** Named expectations the suites check against (the API's view of these messages). */
 export const EXTRA = {
-  // America/Chicago springs forward on 2027-03-14 at 02:00 CST: 07:30Z is 01:30 AM CST, 08:30Z is 03:30 AM CDT.
-  chicagoDst: { imei: '861000000000300', before: '2027-03-14T07:30:00Z', after: '2027-03-14T08:30:00Z', beforeText: '2027-Mar-14 01:30 AM', afterText: '2027-Mar-14 03:30 AM' },
-  // Australia/Sydney falls back on 2027-04-04 at 03:00 AEDT: 15:30Z is 02:30 AM AEDT, 16:30Z is 02:30 AM AEST.
-  sydneyDst: { imei: '861100000000100', before: '2027-04-03T15:30:00Z', after: '2027-04-03T16:30:00Z', beforeText: '2027-Apr-04 02:30 AM', afterText: '2027-Apr-04 02:30 AM' },
+  // America/Chicago springs forward on 2026-03-08 at 02:00 CST: 07:30Z is 01:30 AM CST, 08:30Z is 03:30 AM CDT.
+  // (Past days: the validate stage refuses timestamps more than a day ahead of the receive time.)
+  chicagoDst: { imei: '861000000000300', day: '20260308', before: '2026-03-08T07:30:00Z', after: '2026-03-08T08:30:00Z', beforeText: '2026-Mar-08 01:30 AM', afterText: '2026-Mar-08 03:30 AM' },
+  // Australia/Sydney springs forward on 2026-10-04 at 02:00 AEST: 15:30Z is 01:30 AM AEST, 16:30Z is 03:30 AM AEDT.
+  sydneyDst: { imei: '861100000000100', day: '20261004', before: '2026-10-03T15:30:00Z', after: '2026-10-03T16:30:00Z', beforeText: '2026-Oct-04 01:30 AM', afterText: '2026-Oct-04 03:30 AM' },
   southFault: { imei: '861100000000000', pfaultPrefault: 30, threshold: 15 },
   southOtherGroup: '861100000000400',
   deleted: '861000000000700',
@@ -36,11 +37,11 @@ export const EXTRA = {
 export function extraMessages(): { name: string; body: string }[] {
   const list: Extra[] = [
     // SOTF and Fault Like (spec 3.4 rows the fixtures lack), on the Chicago DST day
-    { imei: EXTRA.chicagoDst.imei, date: EXTRA.chicagoDst.before, ongoingFault: 0, events: [ev(900, '2027-03-14T07:29:00Z', 'Fault Like', 80, 300, 70)] },
-    { imei: EXTRA.chicagoDst.imei, date: EXTRA.chicagoDst.after, ongoingFault: 0, events: [ev(901, '2027-03-14T08:29:00Z', 'SOTF', 75, 640, 44)] },
+    { imei: EXTRA.chicagoDst.imei, date: EXTRA.chicagoDst.before, ongoingFault: 0, events: [ev(900, '2026-03-08T07:29:00Z', 'Fault Like', 80, 300, 70)] },
+    { imei: EXTRA.chicagoDst.imei, date: EXTRA.chicagoDst.after, ongoingFault: 0, events: [ev(901, '2026-03-08T08:29:00Z', 'SOTF', 75, 640, 44)] },
     // south: masked organisation (spec 3.5)
     { imei: EXTRA.southFault.imei, date: '2026-11-20T14:00:00Z', ongoingFault: 4, events: [ev(5, '2026-11-20T13:59:00Z', 'PFault', EXTRA.southFault.pfaultPrefault, 700, 0)] },
-    { imei: EXTRA.sydneyDst.imei, date: EXTRA.sydneyDst.before, ongoingFault: 0, events: [ev(7, '2027-04-03T15:29:00Z', 'Current Reset', 0, 50, 0)] },
+    { imei: EXTRA.sydneyDst.imei, date: EXTRA.sydneyDst.before, ongoingFault: 0, events: [ev(7, '2026-10-03T15:29:00Z', 'Current Reset', 0, 50, 0)] },
     { imei: EXTRA.sydneyDst.imei, date: EXTRA.sydneyDst.after, ongoingFault: 0 },
     { imei: EXTRA.southOtherGroup, date: '2026-11-20T14:00:00Z', ongoingFault: 2, events: [ev(3, '2026-11-20T13:58:00Z', 'TFault', 20, 300, 10)] },
     // a soft-deleted device still reporting: stored, but invisible to every reader

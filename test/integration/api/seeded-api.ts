@@ -53,15 +53,22 @@ export async function login(app: Hono, user: UserName): Promise<string> {
   return ((await res.json()) as { accessToken: string }).accessToken;
 }
 
-export async function seededApi(options: Partial<AppOptions> = {}): Promise<SeededApi> {
+export interface SeedOptions {
+  app?: Partial<AppOptions>;
+  /** false: reference data only, no messages (suites that need users but no device data). */
+  feed?: boolean;
+}
+
+export async function seededApi({ app: options = {}, feed = true }: SeedOptions = {}): Promise<SeededApi> {
   const db = await createTestDatabase('api');
-  await fillDatabase(db);
+  if (feed) await fillDatabase(db);
+  else await importDemoData(db.pool);
   const app = createApp({ readiness: {}, pool: db.pool, jwtSecret: JWT_SECRET, now: () => NOW, ...options });
   const tokens = {} as Record<UserName, string>;
   for (const user of Object.keys(USERS) as UserName[]) tokens[user] = await login(app, user);
   return {
     db, app, tokens,
-    get: (path, user, headers = {}) => app.request(path, { headers: { ...(user ? { authorization: `Bearer ${tokens[user]}` } : {}), ...headers } }),
+    get: async (path, user, headers = {}) => app.request(path, { headers: { ...(user ? { authorization: `Bearer ${tokens[user]}` } : {}), ...headers } }),
     close: () => db.drop(),
   };
 }

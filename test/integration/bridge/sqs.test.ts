@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  CreateQueueCommand, DeleteQueueCommand, GetQueueAttributesCommand, SendMessageBatchCommand, SQSClient,
+  CreateQueueCommand, DeleteQueueCommand, GetQueueAttributesCommand, SendMessageBatchCommand, type SQSClient,
   type DeleteMessageBatchCommandInput, type ReceiveMessageCommandOutput,
 } from '@aws-sdk/client-sqs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -192,6 +192,30 @@ test('a producer failing its first 3 sends: nothing deleted, messages return aft
   assert.is(stats.deleted, 14);
   assert.ok(stats.received >= 14 + failedIds.size);
   assert.equal(await queueDepth(queueUrl), { visible: 0, inFlight: 0 });
+});
+
+test('stop() during a long poll: what that receive got is published and deleted, nothing is left in flight', async () => {
+  const queueUrl = await createQueue({ VisibilityTimeout: '30' });
+  const t = transport();
+  const reader = await collect(t);
+  const source = await run(sqsSource({ transport: t, queueUrl, endpoint, pollers: 2, waitTimeSeconds: 3, log: quiet, backoff: FAST }));
+  await sleep(300); // both pollers are inside their long poll now
+  const stopped = source.stop();
+  await sendFixtures(queueUrl, messageFiles().slice(0, 5)); // arrives while the polls are still open
+  const started = Date.now();
+  await stopped;
+  assert.ok(Date.now() - started < 4000, 'stop() waits at most one long poll');
+  await sleep(100);
+  await reader.stop();
+
+  const stats = source.stats();
+  const depth = await queueDepth(queueUrl);
+  assert.is(depth.inFlight, 0, 'no message received and then abandoned (it would stay invisible for 30 s)');
+  assert.is(depth.visible + stats.received, 5, 'the rest is still waiting in the queue');
+  assert.is(stats.deleted, stats.received);
+  assert.is(reader.raw.length, stats.published);
+  assert.is(stats.errors, 0);
+  assert.ok(stats.received > 0, 'the open polls did return messages sent during stop()');
 });
 
 test.run();

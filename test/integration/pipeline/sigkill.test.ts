@@ -42,7 +42,8 @@ const pipelineEnv = () => ({
 const stored = async () => Number((await db.pool.query('select count(*) from device_records')).rows[0].count);
 
 test(`${TOTAL} messages, SIGKILL in the middle, restart: every message stored exactly once`, async () => {
-  const options = { devices: 250, seed: 7, eventsPerCheckIn: 1 };
+  // Both the expected list and the sender build the same deterministic fleet.
+  const options = { devices: 250, seed: 7, eventsPerCheckIn: 1, startTime: Date.UTC(2026, 10, 20), intervalMs: 60_000, firstEventId: 1000 };
   const fleet = createFleet(options);
   const sent: FleetMessage[] = [];
   for (let i = 0; i < TOTAL; i++) sent.push(fleet.next());

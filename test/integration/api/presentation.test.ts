@@ -1,0 +1,180 @@
+// Response formatting over a database filled by the real stages (spec 4.2 "Response formatting"): the
+// event transformations of spec 3.4, the masking of spec 3.5 (the `south` organisation masks), fault codes,
+// State and FaultType as strings, and timestamps in the caller's zone including daylight-saving days.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { seededApi, type SeededApi, type UserName } from './seeded-api.js';
+import { EXTRA } from './extra-messages.js';
+import { json, type Json } from './paths.js';
+
+const test = suite('presentation');
+let api: SeededApi;
+test.before(async () => { api = await seededApi(); });
+test.after(async () => { await api?.close(); });
+
+async function data(path: string, user: UserName): Promise<Json[]> {
+  const res = await api.get(path, user);
+  assert.is(res.status, 200, path);
+  return (await json(res)).data as Json[];
+}
+const events = (imei: string, user: UserName = 'northAdmin') => data(`/device-records/device-information/events/${imei}`, user);
+const byId = (rows: Json[], id: number) => rows.find((e) => e.EventID === id)!;
+
+test('3.4 PFault: PermanentFaultResetCurrentThreshold = ceil(PrefaultCurrent / 2) (fixture 002: 140 -> 70)', async () => {
+  const e = byId(await events('861000000000100'), 101);
+  assert.is(e.EventType, 'PFault');
+  assert.is(e.PermanentFaultResetCurrentThreshold, 70);
+  assert.is(e.PostEventRef, null);
+});
+
+test('3.4 PFault: the threshold is at least 9 (fixture 010: PrefaultCurrent 5)', async () => {
+  const e = byId(await events('861000000000000'), 301);
+  assert.is(e.PrefaultCurrent, 5);
+  assert.is(e.PermanentFaultResetCurrentThreshold, 9);
+});
+
+test('3.4 Current Reset: PrefaultCurrent <- FaultCurrent, FaultCurrent cleared, PostEventRef, threshold (fixture 004)', async () => {
+  const e = byId(await events('861000000000200'), 55);
+  assert.equal(
+    { PrefaultCurrent: e.PrefaultCurrent, FaultCurrent: e.FaultCurrent, PostEventRef: e.PostEventRef, PermanentFaultResetCurrentThreshold: e.PermanentFaultResetCurrentThreshold },
+    { PrefaultCurrent: 96, FaultCurrent: '', PostEventRef: 'Reset Current (A)', PermanentFaultResetCurrentThreshold: 48 },
+  );
+});
+
+test('3.4 SOTF: RecoverCurrent cleared; Fault Like: PostEventRef', async () => {
+  const list = await events(EXTRA.chicagoDst.imei);
+  const sotf = byId(list, 901);
+  assert.is(sotf.EventType, 'SOTF');
+  assert.is(sotf.RecoverCurrent, '');
+  assert.is(sotf.FaultCurrent, 640, 'other currents unchanged');
+  const like = byId(list, 900);
+  assert.is(like.EventType, 'Fault Like');
+  assert.is(like.PostEventRef, 'Load 15s After Event (A)');
+  assert.is(like.RecoverCurrent, 70);
+});
+
+test('3.4 Fault <50: PostEventRef, and the stored 30 s shift shows (fixture 007: 14:25:00Z -> 14:24:30Z = 08:24 AM CST)', async () => {
+  const list = await events('861000000000500');
+  const lt50 = byId(list, 201);
+  assert.is(lt50.PostEventRef, 'Load 15s After Event (A)');
+  assert.is(lt50.EventTimestamp, '2026-Nov-20 08:24 AM');
+  assert.is(byId(list, 202).PostEventRef, null, 'TFault is unchanged');
+});
+
+test('3.4 applies in critical-data too (every fault event, with device information)', async () => {
+  const rows = await data('/device-records/critical-data?limit=500', 'northAdmin');
+  const reset = rows.find((r) => r.EventType === 'PFault' && r.IMEINumber === '861000000000100')!;
+  assert.is(reset.PermanentFaultResetCurrentThreshold, 70);
+  assert.is(reset.Real_Name, 'North F7 Pole 41 Phase B');
+  assert.is(reset.PowerLineName, 'Feeder 7');
+  const types = new Set(rows.map((r) => r.EventType));
+  for (const t of ['PFault', 'TFault', 'SOTF', 'Fault Like', 'Fault <50', 'Overcurrent', 'FAULT_INITIAL', 'Model Change']) assert.ok(types.has(t), `critical-data has ${t}`);
+  assert.not.ok(types.has('Current Reset'), 'Current Reset is not a fault event');
+});
+
+test('critical-data shows the model-change alert as EventType Model Change', async () => {
+  const rows = await data('/device-records/critical-data?filterBy={"EventType":"Model Change"}', 'northAdmin');
+  assert.is(rows.length, 1);
+  assert.equal(
+    { Source: rows[0]!.Source, IMEINumber: rows[0]!.IMEINumber, oldModel: rows[0]!.oldModel, newModel: rows[0]!.newModel, EventTimestamp: rows[0]!.EventTimestamp },
+    { Source: 'model_change', IMEINumber: EXTRA.modelChange.imei, oldModel: EXTRA.modelChange.oldModel, newModel: EXTRA.modelChange.newModel, EventTimestamp: '2026-Nov-20 10:05 AM' },
+  );
+});
+
+test('DM1 events appear in the device\'s events with EventTable dm1', async () => {
+  const list = await events('861000000000400');
+  assert.equal(list.map((e) => [e.EventTable, e.EventType]), [['dm1', 'FAULT_INITIAL']]);
+});
+
+test('codes as strings, unmasked (north): Ongoing_fault, ActualOngoingFault, State, FaultType', async () => {
+  const rec = (await data('/device-records/device-information/data-log/861000000000000?sortBy={"field":"date","order":"desc"}', 'northAdmin'))[0]!;
+  assert.equal([rec.Ongoing_fault, rec.ActualOngoingFault, rec.State, rec.FaultType], ['Probable Temp Fault', 'Probable Temp Fault', 'Normal', 'None']);
+  const map = await data('/device-records/map-data', 'northAdmin');
+  assert.equal(map.map((d) => d.ActualOngoingFault), ['Probable Temp Fault', 'Permanent', 'Current Reset', 'Over Current', 'Permanent', 'Temporary', 'None']);
+});
+
+// Spec 3.5: south masks. Every field that carries Ongoing_fault / ActualOngoingFault, on every endpoint.
+const ALLOWED_MASKED = new Set(['None', 'Fault', null]);
+function faultValues(body: unknown): unknown[] {
+  const out: unknown[] = [];
+  JSON.stringify(body, (key, value: unknown) => {
+    if (key === 'Ongoing_fault' || key === 'ActualOngoingFault' || key === 'ActualOngoingFaultText') out.push(value);
+    return value;
+  });
+  return out;
+}
+
+test('3.5 masking: the south organisation sees only None / Fault, on every endpoint', async () => {
+  const paths = [
+    '/device-records/critical-data', '/device-records/map-data', '/device-records/data-log', '/device-records/all-devices',
+    '/device-records/device-information/861100000000000', '/device-records/device-information/data-log/861100000000000',
+    '/device-records/device-information/data-log/861100000000100', '/api/device-records/data-log',
+  ];
+  for (const user of ['southAdmin', 'southEast'] as const) {
+    for (const path of paths) {
+      const values = faultValues(await json(await api.get(path, user)));
+      assert.ok(values.length > 0, `${path} carries fault fields`);
+      for (const v of values) assert.ok(ALLOWED_MASKED.has(v as string), `${user} ${path}: ${String(v)}`);
+      assert.ok(values.includes('Fault'), `${user} ${path} shows Fault for a code > 0`);
+    }
+  }
+  const map = await data('/device-records/map-data', 'southAdmin');
+  const byImei = Object.fromEntries(map.map((d) => [d.IMEINumber, d.ActualOngoingFault]));
+  assert.equal([byImei['861100000000000'], byImei['861100000000100'], byImei['861100000000400'], byImei['861100000000200']], ['Fault', 'None', 'Fault', null]);
+});
+
+test('3.5 masking: Current Reset (10) on a masked device reads Fault; the south summary has only None / Fault buckets', async () => {
+  const recs = await data(`/device-records/device-information/data-log/${EXTRA.sydneyDst.imei}?sortBy={"field":"date","order":"asc"}`, 'southEast');
+  assert.equal(recs.map((r) => r.ActualOngoingFault), ['Fault', 'None']);
+  const summary = await json(await api.get('/device-records/device-summary', 'southAdmin'));
+  assert.equal(summary.byActualOngoingFault, [{ ActualOngoingFault: 'Fault', count: 2 }, { ActualOngoingFault: 'None', count: 1 }]);
+  const north = await json(await api.get('/device-records/device-summary', 'northAdmin'));
+  assert.ok((north.byActualOngoingFault as Json[]).some((b) => b.ActualOngoingFault === 'Permanent' && b.count === 2), 'north is not masked');
+});
+
+test('3.5 masking in dnp3OrganizationDevices: the code is withheld and the text masked', async () => {
+  const south = (await (await api.get('/api/dnp3/dnp3OrganizationDevices', 'southAdmin')).json()) as Json[];
+  const d = south.find((x) => x.IMEINumber === EXTRA.southFault.imei)!;
+  assert.equal([d.ActualOngoingFault, d.ActualOngoingFaultText, d.dnp3Slot, d.BatteryOrLine], [null, 'Fault', null, 'Line']);
+  const north = (await (await api.get('/api/dnp3/dnp3OrganizationDevices', 'northAdmin')).json()) as Json[];
+  const n = north.find((x) => x.IMEINumber === '861000000000100')!;
+  assert.equal([n.ActualOngoingFault, n.ActualOngoingFaultText, n.LastCheckInTime], [4, 'Permanent', '2026-11-20T15:10:00.000Z']);
+});
+
+test('3.4 applies for the masked organisation too (PFault threshold, Current Reset)', async () => {
+  const pf = (await events(EXTRA.southFault.imei, 'southEast'))[0]!;
+  assert.is(pf.PermanentFaultResetCurrentThreshold, EXTRA.southFault.threshold);
+  const reset = (await events(EXTRA.sydneyDst.imei, 'southEast'))[0]!;
+  assert.equal([reset.PrefaultCurrent, reset.FaultCurrent, reset.PostEventRef], [50, '', 'Reset Current (A)']);
+});
+
+test('America/Chicago: a normal day, and the spring-forward day (01:30 CST, then 03:30 CDT)', async () => {
+  const rec = (await data('/device-records/device-information/data-log/861000000000100?sortBy={"field":"date","order":"asc"}', 'northEast'))[0]!;
+  assert.is(rec.date, '2026-Nov-20 08:05 AM');
+  const dst = await data(`/device-records/device-information/data-log/${EXTRA.chicagoDst.imei}?from=${EXTRA.chicagoDst.day}&to=${EXTRA.chicagoDst.day}&sortBy={"field":"date","order":"asc"}`, 'northEast');
+  assert.equal(dst.map((r) => r.date), [EXTRA.chicagoDst.beforeText, EXTRA.chicagoDst.afterText]);
+  const ev = await events(EXTRA.chicagoDst.imei, 'northEast');
+  assert.equal(ev.filter((e) => (e.EventID as number) >= 900).map((e) => [e.EventTimestamp, e.PacketTimestamp]),
+    [['2026-Mar-08 03:29 AM', EXTRA.chicagoDst.afterText], ['2026-Mar-08 01:29 AM', EXTRA.chicagoDst.beforeText]]);
+  const load = await data(`/device-records/device-information/load-history/${EXTRA.chicagoDst.imei}?from=${EXTRA.chicagoDst.day}&to=${EXTRA.chicagoDst.day}`, 'northEast');
+  assert.equal(load.map((r) => r.PacketTimestamp), [EXTRA.chicagoDst.afterText, EXTRA.chicagoDst.beforeText]);
+});
+
+test('Australia/Sydney: a normal day, and the spring-forward day (01:30 AEST, then 03:30 AEDT)', async () => {
+  const pf = (await events(EXTRA.southFault.imei, 'southEast'))[0]!;
+  assert.equal([pf.EventTimestamp, pf.PacketTimestamp], ['2026-Nov-21 12:59 AM', '2026-Nov-21 01:00 AM']);
+  const dst = await data(`/device-records/device-information/data-log/${EXTRA.sydneyDst.imei}?from=${EXTRA.sydneyDst.day}&to=${EXTRA.sydneyDst.day}&sortBy={"field":"date","order":"asc"}`, 'southEast');
+  assert.equal(dst.map((r) => r.date), [EXTRA.sydneyDst.beforeText, EXTRA.sydneyDst.afterText]);
+});
+
+test('from / to are calendar days of the caller\'s zone: 14:00Z on 2026-11-20 is the 20th in Chicago, the 21st in Sydney', async () => {
+  const north = await data('/device-records/device-information/data-log/861000000000000?from=20261120&to=20261120', 'northAdmin');
+  assert.is(north.length, 3, 'fixtures 001, 009, 010');
+  const south20 = await data(`/device-records/device-information/data-log/${EXTRA.southFault.imei}?from=20261120&to=20261120`, 'southAdmin');
+  const south21 = await data(`/device-records/device-information/data-log/${EXTRA.southFault.imei}?from=20261121&to=20261121`, 'southAdmin');
+  assert.equal([south20.length, south21.length], [0, 1]);
+  const before = await data(`/device-records/device-information/data-log/${EXTRA.sydneyDst.imei}?to=20261003`, 'southAdmin');
+  assert.is(before.length, 0, 'the DST day records are not on the 3rd in Sydney, though they are in UTC');
+});
+
+test.run();
