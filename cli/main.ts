@@ -15,6 +15,7 @@ Commands:
   rejected [list] [--limit N]   messages the pipeline refused, with reasons
   rejected resubmit <id>        send a refused message through the pipeline again
   unregistered                  IMEIs that checked in but are not registered
+  secrets rotate                re-encrypt integration credentials under the current key
 `;
 
 async function main(argv: string[]): Promise<void> {
@@ -31,6 +32,7 @@ async function main(argv: string[]): Promise<void> {
     case 'replay': return (await import('./commands/replay.js')).run(rest);
     case 'rejected': return (await import('./commands/rejected.js')).run(rest);
     case 'unregistered': return (await import('./commands/unregistered.js')).run();
+    case 'secrets': return (await import('./commands/secrets.js')).run(rest);
     case undefined: case 'help': case '--help': case '-h':
       process.stdout.write(USAGE);
       return;

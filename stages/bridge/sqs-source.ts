@@ -4,8 +4,8 @@
 // Failure handling, all without crashing:
 // - receive fails (server down, restarting): back off (retry.ts) and poll again;
 // - publish fails: nothing is deleted; the messages come back after the queue's visibility timeout. All
-//   pollers back off while publishing fails, so an outage does not spin through receives (each one counts
-//   towards the queue's maxReceiveCount);
+//   pollers back off while publishing fails and receive again only once transport.ready() says yes, so an
+//   outage does not spin through receives (each counts towards the queue's maxReceiveCount);
 // - delete fails after the publish: failed entries are retried a few times, then logged; SQS delivers those
 //   messages again and the pipeline's unique keys absorb the second copy.
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type DeleteMessageBatchRequestEntry, type Message, type SQSClient } from '@aws-sdk/client-sqs';
@@ -107,6 +107,12 @@ export function sqsSource(options: SqsSourceOptions): Source {
       if (publishFailures > 0) {
         await pause(backoffDelay(publishFailures, backoff));
         if (!running) break;
+        // While the transport is down a receive would only add to each message's receive count, and past
+        // the queue's maxReceiveCount SQS moves good messages to its dead-letter queue. Ask first.
+        if (!(await transport.ready().catch(() => false))) {
+          publishFailures++;
+          continue;
+        }
       }
       let messages: Message[];
       try {

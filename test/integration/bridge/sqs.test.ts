@@ -218,4 +218,34 @@ test('stop() during a long poll: what that receive got is published and deleted,
   assert.ok(stats.received > 0, 'the open polls did return messages sent during stop()');
 });
 
+test('while the transport is down (ready() false) nobody receives, so receive counts do not climb', async () => {
+  const queueUrl = await createQueue({ VisibilityTimeout: '1' });
+  const files = messageFiles();
+  await sendFixtures(queueUrl, files);
+  const inner = transport();
+  let down = true;
+  const outage: Transport = {
+    ...inner,
+    producer: () => ({ send: async (m) => { if (down) throw new Error('broker down (test)'); await inner.producer().send(m); } }),
+    ready: async () => !down,
+  };
+  const reader = await collect(inner);
+  const { client, calls } = recordingClient(queueUrl);
+  const source = await run(sqsSource({ transport: outage, queueUrl, client, pollers: 3, log: quiet, backoff: { initialMs: 50, maxMs: 200 } }));
+  await waitFor('a failed publish', () => source.stats().errors > 0, { timeoutMs: 5_000 });
+  const receivedAtFirstFailure = source.stats().received;
+  await sleep(3000); // three visibility timeouts: an unguarded poller would receive every message again and again
+  const receivedDuringOutage = source.stats().received - receivedAtFirstFailure;
+  assert.ok(receivedDuringOutage <= 10, `at most one more receive batch during the outage (${receivedDuringOutage} messages)`);
+  down = false;
+  await waitFor('14 records', () => reader.raw.length + reader.dlq.length >= 14, { timeoutMs: 10_000 });
+  await waitFor('14 deletes', () => source.stats().deleted >= 14, { timeoutMs: 5_000 });
+  await source.stop();
+  await reader.stop();
+  assert.is(new Set([...reader.raw, ...reader.dlq].map((r) => r.value.messageId)).size, 14);
+  assert.is(reader.raw.length + reader.dlq.length, 14);
+  assert.ok(calls.length > 0);
+  assert.equal(await queueDepth(queueUrl), { visible: 0, inFlight: 0 });
+});
+
 test.run();
