@@ -7,6 +7,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { log } from '../../config/log.js';
 import { ApiError } from '../errors.js';
+import { isStorableText } from '../text-input.js';
 import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from './password.js';
 import type { AccountStore } from './accounts.js';
 import type { LoginLimiter } from './rate-limit.js';
@@ -30,7 +31,7 @@ export function parseLoginBody(body: unknown): LoginBody {
   for (const field of ['email', 'password'] as const) {
     const value = o[field];
     if (value === undefined) throw new ApiError('INVALID_BODY', `The field "${field}" is missing.`, { field });
-    if (typeof value !== 'string' || value === '' || value.length > MAX_FIELD) {
+    if (typeof value !== 'string' || value === '' || value.length > MAX_FIELD || !isStorableText(value)) {
       throw new ApiError('INVALID_BODY', `The field "${field}" must be a non-empty string of at most ${MAX_FIELD} characters.`, { field });
     }
   }

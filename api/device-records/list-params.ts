@@ -4,6 +4,7 @@
 import type { Temporal } from 'temporal-polyfill';
 import { parseCalendarDay } from '../../domain/calendar-days.js';
 import { ApiError, badParameter } from '../errors.js';
+import { isStorableText } from '../text-input.js';
 import { OPERATORS, OPERATORS_OF, type FieldTable, type Operator } from './fields.js';
 
 export const PARAMETERS = ['page', 'limit', 'from', 'to', 'sortBy', 'filterBy'] as const;
@@ -106,6 +107,7 @@ function filterOf(field: string, op: string, value: unknown, filterable: FieldTa
     values = [value];
   }
   if (!values.every(isScalar)) throw badParameter(name, 'values must be strings or numbers.', { field });
+  if (!values.every((v) => typeof v !== 'string' || isStorableText(v))) throw badParameter(name, 'values must not hold NUL or unpaired surrogates.', { field });
   return { field, op: op as Operator, values };
 }
 

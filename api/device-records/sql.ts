@@ -43,7 +43,9 @@ function codesOfText(f: Filter, v: FilterScalar, table: ReadonlyMap<number, stri
     throw badParameter(`filterBy[${f.field}]`, 'takes "None" or "Fault": this organisation masks fault details.', { field: f.field });
   }
   if (typeof v === 'number' || (typeof v === 'string' && /^-?\d+$/.test(v.trim()))) {
-    return { codes: [Number(v)], anyPositive: false };
+    const n = Number(v);
+    if (!Number.isSafeInteger(n)) throw badParameter(`filterBy[${f.field}]`, `needs an integer code or its string, not ${JSON.stringify(v)}.`, { field: f.field });
+    return { codes: [n], anyPositive: false };
   }
   const wanted = String(v).toLowerCase();
   // `Fault` (any code above 0) is accepted unmasked too, so one portal query works for every organisation.

@@ -62,9 +62,12 @@ const error: Schema = {
 
 export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   Error: error,
+  // No maxLength here: the whole body is capped (413) before fields are read, so a schema-level length
+  // would promise a 400 that an oversized body never gets. The 1,024-character field cap is a 400.
   LoginRequest: {
     type: 'object',
-    properties: { email: { type: 'string', minLength: 1, maxLength: 1024 }, password: { type: 'string', minLength: 1, maxLength: 1024 } },
+    description: 'At most 4 KiB of JSON; email and password are non-empty strings of at most 1,024 characters.',
+    properties: { email: { type: 'string', minLength: 1 }, password: { type: 'string', minLength: 1 } },
     required: ['email', 'password'],
   },
   LoginResponse: closed({ accessToken: { type: 'string', description: 'JWT (HS256), valid 24 hours; send as Authorization: Bearer <token>.' } }),

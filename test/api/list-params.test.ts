@@ -71,6 +71,8 @@ const errors: [Record<string, string | string[]>, string, string][] = [
   [{ filterBy: '{"name":{"eq":{"x":1}}}' }, 'filterBy[name]', 'strings or numbers'],
   [{ filterBy: '{"name":null}' }, 'filterBy[name]', 'strings or numbers'],
   [{ 'filterBy[name][eq][x]': '1' }, 'filterBy[name][eq][x]', 'form'],
+  [{ 'filterBy[name]': 'a\u0000b' }, 'filterBy[name]', 'NUL'],
+  [{ filterBy: '{"name":{"in":["ok","\\ud800"]}}' }, 'filterBy[name]', 'surrogates'],
   [{ filterBy: '{"name":"a"}', 'filterBy[name]': 'b' }, 'filterBy[name]', 'repeats'],
 ];
 for (const [raw, name, fragment] of errors) {

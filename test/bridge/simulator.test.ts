@@ -135,7 +135,7 @@ test('simulate keeps to the rate and reports progress every second', async () =>
   const result = await simulate({ devices: 3, rate: 40, durationSec: 1.6, to: 'spool', sink }, (p) => progress.push(p));
   const elapsed = Date.now() - started;
   assert.ok(elapsed >= 1500 && elapsed < 2500, `ran for the duration (${elapsed} ms)`);
-  assert.ok(result.sent >= 60 && result.sent <= 66, `about 40/s for 1.6 s (${result.sent})`);
+  assert.ok(result.sent >= 55 && result.sent <= 70, `about 40/s for 1.6 s (${result.sent})`);
   assert.is(written.length, result.sent);
   const ticks = progress.filter((p) => !p.done);
   assert.is(ticks.length, 1, 'one progress line a second before the final one');

@@ -14,7 +14,8 @@ import type { Transport } from '../../stages/runtime/transport/transport.js';
 import { expectedFor, messageBody, messageFiles } from '../domain/fixtures.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { cleanupList } from './cleanup.js';
-import { collect, flakyTransport } from './collector.js';
+import { collect } from './collector.js';
+import { flakyTransport } from './flaky-transport.js';
 
 const FAST = { initialMs: 5, maxMs: 40 };
 const quiet: Log = () => {};

@@ -97,6 +97,7 @@ test('login body errors: 415 not JSON, 413 too large, 400 naming the bad field',
     [JSON.stringify({ email: 'a@b.c' }), { 'content-type': 'application/json; charset=utf-8' }, 400, 'INVALID_BODY', 'password'],
     [JSON.stringify({ email: 'a@b.c', password: 12 }), { 'content-type': 'application/json' }, 400, 'INVALID_BODY', 'password'],
     [JSON.stringify({ email: '', password: 'x' }), { 'content-type': 'application/json' }, 400, 'INVALID_BODY', 'email'],
+    [JSON.stringify({ email: 'a\u0000@b.c', password: 'x' }), { 'content-type': 'application/json' }, 400, 'INVALID_BODY', 'email'],
   ];
   for (const [body, headers, status, code, field] of cases) {
     const res = await post(api.app, body, headers);

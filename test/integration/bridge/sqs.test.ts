@@ -17,7 +17,8 @@ import { localAvroCodec } from '../../../stages/runtime/codec.js';
 import { memoryTransport } from '../../../stages/runtime/transport/memory.js';
 import type { Transport } from '../../../stages/runtime/transport/transport.js';
 import { cleanupList } from '../../bridge/cleanup.js';
-import { collect, flakyTransport } from '../../bridge/collector.js';
+import { collect } from '../../bridge/collector.js';
+import { flakyTransport } from '../../bridge/flaky-transport.js';
 import { expectedFor, messageBody, messageFiles } from '../../domain/fixtures.js';
 import { randomName, waitFor } from '../../helpers/wait-for.js';
 
