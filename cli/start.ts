@@ -9,6 +9,7 @@ import { clientAddressFromEnv } from '../api/client-address.js';
 import { listen } from '../api/server.js';
 import { databaseReady } from '../db/pool.js';
 import { sourceFromEnv } from '../stages/bridge/index.js';
+import { exposeSourceStats } from '../stages/bridge/metrics.js';
 import { STAGE_NAMES, startPipeline, type StageName } from '../stages/pipeline.js';
 import { transportFromSettings } from '../stages/runtime/transport/from-settings.js';
 import { openRuntime } from './runtime.js';
@@ -54,6 +55,7 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
     const env = { ...process.env, INBOX_DIR: process.env.INBOX_DIR || `${settings.dataDir}/inbox` };
     const { kind, source } = sourceFromEnv({ transport, env, log: (level, message, extra) => log[level]({ ...extra, component: 'bridge' }, message) });
     await source.start();
+    exposeSourceStats(kind, source);
     runtime.onClose(() => source.stop());
     started.push(kind === 'sqs' ? `SQS bridge (${process.env.SQS_QUEUE_URL})` : `spool inbox (${env.INBOX_DIR}: drop *.json queue messages here)`);
   }

@@ -27,10 +27,14 @@ export const allDevices: ReadEndpoint = {
   async run({ pool, codeStrings }, caller, q) {
     const p = new SqlParams();
     const conditions = [reachCondition(caller, p), ...filterConditions(q.filters, FILTERABLE, { maskFaultDetails: caller.maskFaultDetails, codeStrings }, p)];
-    const fromWhere = `from device_information d left join power_lines pl on pl."Id" = d."PowerLineID" ${latestRecordJoin(STATUS_COLUMNS)} ${whereClause(conditions)}`;
+    // The latest-record lookup is needed for the count only when a filter reads it.
+    const needsStatus = q.filters.some((f) => FILTERABLE[f.field]!.sql.startsWith('r.'));
+    const where = whereClause(conditions);
+    const fromWhere = `from device_information d left join power_lines pl on pl."Id" = d."PowerLineID" ${latestRecordJoin(STATUS_COLUMNS)} ${where}`;
+    const count = needsStatus ? undefined : { sql: `select count(*) as n from device_information d ${where}`, values: [...p.values] };
     const select = `${deviceSelectList()}, ${GROUPS_COLUMN}, ${STATUS_COLUMNS.map((c) => `r."${c}"`).join(', ')}`;
     const ctx = presentContext(caller, codeStrings);
-    return pageOf(pool, p, select, fromWhere, orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), q,
+    return pageOf(pool, p, { selectList: select, fromWhere, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), count }, q,
       (row) => ({ ...presentDevice(row, ctx), groups: row.groups, ...presentStatus(row, ctx) }));
   },
 };

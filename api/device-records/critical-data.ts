@@ -4,14 +4,22 @@
 // Each row carries the device's Ongoing_fault / ActualOngoingFault of the check-in that brought it (masked).
 import { calendarDayRange } from '../../domain/calendar-days.js';
 import { MODEL_CHANGE_EVENT_TYPE } from '../../domain/model-change-alert.js';
+import type { Caller } from '../auth/caller.js';
 import { fault, num, text, type FieldTable } from './fields.js';
-import { pageOf, type ReadEndpoint } from './endpoint.js';
+import { pageOf, type ReadDeps, type ReadEndpoint } from './endpoint.js';
+import type { ListQuery } from './list-params.js';
 import { displayFault, presentContext, presentEventRow } from './present.js';
 import { reachCondition } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
+import { counterTotal, countersAnswer } from './totals.js';
 
 export const CRITICAL_EVENT_TYPES = ['PFault', 'TFault', 'SOTF', 'Fault Like', 'Fault <50', 'Overcurrent', 'FAULT_INITIAL'] as const;
 
+// The list is a constant of this module, spelled into the SQL text (never caller input) so the planner
+// matches the partial indexes of migration 0004, which a $n array parameter would not.
+const TYPES_SQL = `(${CRITICAL_EVENT_TYPES.map((t) => `'${t.replace(/'/g, "''")}'`).join(', ')})`;
+
+// Sort and filter inside each source (c = the source row, d = its device, r = its check-in) ...
 const SORTABLE: FieldTable = {
   EventTimestamp: num('c."EventTimestamp"'), EventType: text('c."EventType"'), IMEINumber: text('c."IMEINumber"'),
   Real_Name: text('d."Real_Name"'), PowerLineID: text('d."PowerLineID"'),
@@ -20,31 +28,51 @@ const FILTERABLE: FieldTable = {
   EventType: text('c."EventType"'), Source: text('c."Source"'), IMEINumber: text('c."IMEINumber"'), Real_Name: text('d."Real_Name"'),
   PowerLineID: text('d."PowerLineID"'), ActualOngoingFault: fault('r."ActualOngoingFault"'),
 };
+// ... and the same keys over the merged rows `u`.
+const MERGED: FieldTable = Object.fromEntries(Object.entries(SORTABLE).map(([k, v]) => [k, { ...v, sql: `u."${k}"` }]));
 const DEFAULT_SORT = [{ field: 'EventTimestamp', order: 'desc' }] as const;
 // (Source, SourceID) is unique: each source's id is its table's primary key.
 const TIE_BREAKER = ['c."Source"', 'c."SourceID" desc'];
+const MERGED_TIE_BREAKER = ['u."Source"', 'u."SourceID" desc'];
 
-function union(types: string, modelChange: string): string {
-  return `(
-    select 'event'::text as "Source", e."Event_Record_ID" as "SourceID", e."EventID", e."EventTimestamp", e."EventType",
-           e."PrefaultCurrent", e."FaultCurrent", e."RecoverCurrent", null::text as "PhaseAEvent", null::text as "PhaseBEvent",
-           null::text as "PhaseCEvent", null::text as "oldModel", null::text as "newModel", e."PacketTimestamp", e."DeviceRecordID", e."IMEINumber"
-      from event_records e where e."EventType" = any(${types})
-    union all
-    select 'dm1_event'::text, e."Event_Record_ID", e."EventID", e."EventTimestamp", e."EventType", null::double precision, null::double precision,
-           null::double precision, e."PhaseAEvent", e."PhaseBEvent", e."PhaseCEvent", null::text, null::text, e."PacketTimestamp", e."DeviceRecordID", e."IMEINumber"
-      from dm1_event_records e where e."EventType" = any(${types})
-    union all
-    select 'model_change'::text, a.id, null::bigint, a."at", ${modelChange}, null::double precision, null::double precision, null::double precision,
-           null::text, null::text, null::text, a."oldModel", a."newModel", a."at", a."DeviceRecordID", a."IMEINumber"
-      from model_change_alerts a
-  ) c`;
+/** The three sources as `c`-shaped relations; `modelChange` is the placeholder of the alert's EventType. */
+function sources(modelChange: string): string[] {
+  return [
+    `(select 'event'::text as "Source", e."Event_Record_ID" as "SourceID", e."EventID", e."EventTimestamp", e."EventType",
+             e."PrefaultCurrent", e."FaultCurrent", e."RecoverCurrent", null::text as "PhaseAEvent", null::text as "PhaseBEvent",
+             null::text as "PhaseCEvent", null::text as "oldModel", null::text as "newModel", e."PacketTimestamp", e."DeviceRecordID", e."IMEINumber"
+        from event_records e where e."EventType" in ${TYPES_SQL}) c`,
+    `(select 'dm1_event'::text as "Source", e."Event_Record_ID" as "SourceID", e."EventID", e."EventTimestamp", e."EventType",
+             null::double precision as "PrefaultCurrent", null::double precision as "FaultCurrent", null::double precision as "RecoverCurrent",
+             e."PhaseAEvent", e."PhaseBEvent", e."PhaseCEvent", null::text as "oldModel", null::text as "newModel", e."PacketTimestamp", e."DeviceRecordID", e."IMEINumber"
+        from dm1_event_records e where e."EventType" in ${TYPES_SQL}) c`,
+    `(select 'model_change'::text as "Source", a.id as "SourceID", null::bigint as "EventID", a."at" as "EventTimestamp", ${modelChange} as "EventType",
+             null::double precision as "PrefaultCurrent", null::double precision as "FaultCurrent", null::double precision as "RecoverCurrent",
+             null::text as "PhaseAEvent", null::text as "PhaseBEvent", null::text as "PhaseCEvent", a."oldModel", a."newModel", a."at" as "PacketTimestamp",
+             a."DeviceRecordID", a."IMEINumber"
+        from model_change_alerts a) c`,
+  ];
 }
 
-const SELECT = `c."Source", c."SourceID", c."EventID", c."EventTimestamp", c."EventType", c."PrefaultCurrent", c."FaultCurrent",
+const COLUMNS = `c."Source", c."SourceID", c."EventID", c."EventTimestamp", c."EventType", c."PrefaultCurrent", c."FaultCurrent",
   c."RecoverCurrent", c."PhaseAEvent", c."PhaseBEvent", c."PhaseCEvent", c."oldModel", c."newModel", c."PacketTimestamp",
   c."DeviceRecordID", c."IMEINumber", d."Real_Name", d."Lat", d."Long", d."PowerLineID", pl.name as "PowerLineName",
   r."Ongoing_fault", r."ActualOngoingFault"`;
+
+/** `from <source> join ... where <reach, range, filters>` for each source, built on `p`. */
+function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams): string[] {
+  const range = calendarDayRange(q.from, q.to, caller.timeZone);
+  const where = whereClause([
+    reachCondition(caller, p),
+    ...rangeConditions('c."EventTimestamp"', range.fromMs, range.untilMs, p),
+    ...filterConditions(q.filters, FILTERABLE, { maskFaultDetails: caller.maskFaultDetails, codeStrings: deps.codeStrings }, p),
+  ]);
+  return sources(`${p.add(MODEL_CHANGE_EVENT_TYPE)}::text`).map((source) => `from ${source}
+      join device_information d on d."IMEINumber" = c."IMEINumber"
+      left join power_lines pl on pl."Id" = d."PowerLineID"
+      left join device_records r on r."RecordID" = c."DeviceRecordID"
+      ${where}`);
+}
 
 export const criticalData: ReadEndpoint = {
   path: '/critical-data',
@@ -52,22 +80,23 @@ export const criticalData: ReadEndpoint = {
   description: `Paginated fault events (EventType in ${CRITICAL_EVENT_TYPES.join(', ')}; standard and DM1 tables) and model-change alerts (EventType "${MODEL_CHANGE_EVENT_TYPE}") of every device in reach, with device name, location and power line; spec 3.4 applied; Ongoing_fault / ActualOngoingFault are those of the check-in that brought the event, masked per spec 3.5.`,
   params: { accepts: ['page', 'limit', 'from', 'to', 'sortBy', 'filterBy'], sortable: SORTABLE, filterable: FILTERABLE },
   defaultSort: DEFAULT_SORT, rangeField: 'EventTimestamp', schema: 'CriticalEvent', shape: 'paginated',
-  async run({ pool, codeStrings }, caller, q) {
+  async run(deps, caller, q) {
+    // Each source is sorted and cut to the first page + offset rows on its own (an index walk that stops
+    // early), then the few survivors are merged: sorting the union of millions of events would not stop.
     const p = new SqlParams();
-    const source = union(`${p.add(CRITICAL_EVENT_TYPES)}::text[]`, `${p.add(MODEL_CHANGE_EVENT_TYPE)}::text`);
-    const range = calendarDayRange(q.from, q.to, caller.timeZone);
-    const conditions = [
-      reachCondition(caller, p),
-      ...rangeConditions('c."EventTimestamp"', range.fromMs, range.untilMs, p),
-      ...filterConditions(q.filters, FILTERABLE, { maskFaultDetails: caller.maskFaultDetails, codeStrings }, p),
-    ];
-    const fromWhere = `from ${source}
-      join device_information d on d."IMEINumber" = c."IMEINumber"
-      left join power_lines pl on pl."Id" = d."PowerLineID"
-      left join device_records r on r."RecordID" = c."DeviceRecordID"
-      ${whereClause(conditions)}`;
-    const ctx = presentContext(caller, codeStrings);
-    return pageOf(pool, p, SELECT, fromWhere, orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), q, (row) => {
+    const parts = branches(deps, caller, q, p);
+    const top = p.add(q.page * q.limit + q.limit);
+    const inner = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
+    const merged = parts.map((fromWhere) => `(select ${COLUMNS} ${fromWhere} order by ${inner} limit ${top})`).join(' union all ');
+    let count: { sql: string; values: unknown[] };
+    if (countersAnswer(q)) {
+      count = counterTotal('critical_events', caller);
+    } else {
+      const cp = new SqlParams();
+      count = { sql: `select ${branches(deps, caller, q, cp).map((fw) => `(select count(*) ${fw})`).join(' + ')} as n`, values: cp.values };
+    }
+    const ctx = presentContext(caller, deps.codeStrings);
+    return pageOf(deps.pool, p, { selectList: 'u.*', fromWhere: `from (${merged}) u`, order: orderBy(q.sort, MERGED, DEFAULT_SORT, MERGED_TIE_BREAKER), count }, q, (row) => {
       const { EventTable: _table, Event_Record_ID: _id, ...event } = presentEventRow({ ...row, EventTable: null, Event_Record_ID: null }, ctx);
       return {
         Source: row.Source, SourceID: row.SourceID, ...event,

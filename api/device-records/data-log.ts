@@ -1,11 +1,12 @@
 // /device-records/data-log (every reachable device) and /device-records/device-information/data-log/<imei>:
 // paginated device records (spec 2.2), `from` / `to` on `date`.
+import { calendarDayRange } from '../../domain/calendar-days.js';
 import { fault, num, text, type FieldTable } from './fields.js';
 import { pageOf, type ReadEndpoint } from './endpoint.js';
 import { presentContext, presentRecord, recordSelectList } from './present.js';
 import { deviceInReach, reachCondition } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
-import { calendarDayRange } from '../../domain/calendar-days.js';
+import { counterTotal, countersAnswer } from './totals.js';
 
 const SORTABLE: FieldTable = {
   date: num('r."date"'), RecordID: num('r."RecordID"'), IMEINumber: text('r."IMEINumber"'), CurrentName: text('r."CurrentName"'),
@@ -41,7 +42,8 @@ export const dataLog: ReadEndpoint = {
     ];
     const ctx = presentContext(caller, codeStrings);
     const fromWhere = `from device_records r join device_information d on d."IMEINumber" = r."IMEINumber" ${whereClause(conditions)}`;
-    return pageOf(pool, p, recordSelectList('r'), fromWhere, orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), q, (row) => presentRecord(row, ctx));
+    const count = countersAnswer(q) ? counterTotal('records', caller) : undefined;
+    return pageOf(pool, p, { selectList: recordSelectList('r'), fromWhere, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), count }, q, (row) => presentRecord(row, ctx));
   },
 };
 
@@ -60,6 +62,6 @@ export const deviceDataLog: ReadEndpoint = {
       ...filterConditions(q.filters, FILTERABLE, { maskFaultDetails: caller.maskFaultDetails, codeStrings }, p),
     ];
     const ctx = presentContext(caller, codeStrings);
-    return pageOf(pool, p, recordSelectList('r'), `from device_records r ${whereClause(conditions)}`, orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), q, (row) => presentRecord(row, ctx));
+    return pageOf(pool, p, { selectList: recordSelectList('r'), fromWhere: `from device_records r ${whereClause(conditions)}`, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER) }, q, (row) => presentRecord(row, ctx));
   },
 };

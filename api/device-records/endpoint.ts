@@ -37,19 +37,26 @@ export interface Page<T> {
   total: number;
 }
 
+export interface PageSql {
+  selectList: string;
+  fromWhere: string;
+  order: string;
+  /** A whole `select <n> as n ...` statement for the total, with its own values; default
+   * `select count(*) as n <fromWhere>` with the values of `p`. */
+  count?: { sql: string; values: unknown[] };
+}
+
 /**
- * Runs `select <list> <from-where>` for one page and `select count(*) <from-where>` for the total, in
- * parallel. `fromWhere` must not use placeholders added after it is built (limit/offset go last).
+ * Runs `select <list> <from-where>` for one page and the count statement for the total, in parallel.
+ * `fromWhere` uses the placeholders `p` holds now; limit and offset are added after them.
  */
-export async function pageOf<T>(
-  pool: pg.Pool, p: SqlParams, selectList: string, fromWhere: string, order: string, q: ListQuery, present: (row: Record<string, unknown>) => T,
-): Promise<Page<T>> {
-  const countValues = [...p.values];
+export async function pageOf<T>(pool: pg.Pool, p: SqlParams, sql: PageSql, q: ListQuery, present: (row: Record<string, unknown>) => T): Promise<Page<T>> {
+  const total = sql.count ?? { sql: `select count(*) as n ${sql.fromWhere}`, values: [...p.values] };
   const limit = p.add(q.limit);
   const offset = p.add(q.page * q.limit);
   const [rows, count] = await Promise.all([
-    pool.query(`select ${selectList} ${fromWhere} order by ${order} limit ${limit} offset ${offset}`, p.values),
-    pool.query<{ n: string }>(`select count(*) as n ${fromWhere}`, countValues),
+    pool.query(`select ${sql.selectList} ${sql.fromWhere} order by ${sql.order} limit ${limit} offset ${offset}`, p.values),
+    pool.query<{ n: string }>(total.sql, total.values),
   ]);
   return { data: rows.rows.map(present), page: q.page, limit: q.limit, total: Number(count.rows[0]!.n) };
 }

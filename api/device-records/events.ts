@@ -48,6 +48,6 @@ export const deviceEvents: ReadEndpoint = {
     ];
     const ctx = presentContext(caller, codeStrings);
     const select = EVENT_COLUMNS.map((c) => `ev."${c}"`).join(', ');
-    return pageOf(pool, p, select, `from ${source} ${whereClause(conditions)}`, orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), q, (row) => presentEventRow(row, ctx));
+    return pageOf(pool, p, { selectList: select, fromWhere: `from ${source} ${whereClause(conditions)}`, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER) }, q, (row) => presentEventRow(row, ctx));
   },
 };

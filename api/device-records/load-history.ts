@@ -32,7 +32,7 @@ export const loadHistory: ReadEndpoint = {
     ];
     const ctx = presentContext(caller, codeStrings);
     const select = CURRENTS_COLUMNS.map((c) => `c."${c}"`).join(', ');
-    return pageOf(pool, p, select, `from device_currents c ${whereClause(conditions)}`, orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), q, (row) => {
+    return pageOf(pool, p, { selectList: select, fromWhere: `from device_currents c ${whereClause(conditions)}`, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER) }, q, (row) => {
       const out: Record<string, unknown> = {};
       for (const c of CURRENTS_COLUMNS) out[c] = row[c] ?? null;
       out.PacketTimestamp = displayTime(out.PacketTimestamp, ctx);

@@ -20,6 +20,17 @@ const AUTH_ERRORS = {
 const PARAM_ERROR = { 400: errorResponse('A query parameter is unknown, repeated or invalid; the message and details name it.') };
 const NOT_FOUND = { 404: errorResponse('No such device, or the device is outside the caller\'s reach (the same answer).') };
 
+/** Node's HTTP parser answers this, empty, before the app sees a request line or headers over 16 KiB. */
+const TOO_LARGE = { 431: { description: 'The request line (URL) or headers are larger than the server accepts.' } };
+
+/** Adds the responses every operation can give to each operation of `paths`. */
+function withCommonResponses(paths: Record<string, Obj>): Record<string, Obj> {
+  for (const item of Object.values(paths)) {
+    for (const op of Object.values(item) as Obj[]) op.responses = { ...(op.responses as Obj), ...TOO_LARGE };
+  }
+  return paths;
+}
+
 /** `/device-information/:imei` -> `/device-information/{imei}` */
 export const openApiPath = (honoPath: string) => honoPath.replace(/:([A-Za-z_]+)/g, '{$1}');
 
@@ -60,7 +71,7 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
       description: 'Fault-indicator data service: login, the integration REST endpoint and the read-only device-records interface (spec 4). Errors are {"error": {"code", "message", "details"?}}.',
     },
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
-    paths: {
+    paths: withCommonResponses({
       '/api/auth/login': {
         post: {
           operationId: 'login', tags: ['auth'], summary: 'Log in and get a bearer token',
@@ -98,7 +109,7 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
       },
       '/metrics': { get: { operationId: 'metrics', tags: ['health'], summary: 'Prometheus metrics', responses: { 200: { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
       '/openapi.json': { get: { operationId: 'openapi', tags: ['health'], summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', ...json({ type: 'object' }) } } } },
-    },
+    }),
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
       schemas: COMPONENT_SCHEMAS,

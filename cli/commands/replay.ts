@@ -1,12 +1,12 @@
-// `faultline replay [--from <ISO time> | --from-beginning]`: see stages/replay.ts. Needs Kafka and a
-// running pipeline (`faultline start`) to carry the replayed records through the later stages.
+// `faultline replay [--from <ISO time> | --from-beginning] [--reprocess]`: see stages/replay.ts. Needs Kafka
+// and a running pipeline (`faultline start`) to carry the replayed records through the later stages.
 import { parseArgs } from 'node:util';
 import { replay } from '../../stages/replay.js';
 import { transportFromSettings } from '../../stages/runtime/transport/from-settings.js';
 import { openRuntime } from '../runtime.js';
 
 export async function run(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { from: { type: 'string' }, 'from-beginning': { type: 'boolean', default: false } } });
+  const { values } = parseArgs({ args, options: { from: { type: 'string' }, 'from-beginning': { type: 'boolean', default: false }, reprocess: { type: 'boolean', default: false } } });
   if (!values.from && !values['from-beginning']) throw new Error('replay: give --from <ISO 8601 time> or --from-beginning');
   const from = values['from-beginning'] ? 0 : Date.parse(values.from!);
   if (Number.isNaN(from)) throw new Error(`replay --from: "${values.from}" is not an ISO 8601 time`);
@@ -19,7 +19,7 @@ export async function run(args: string[]): Promise<void> {
   try {
     let last = 0;
     const { records } = await replay({
-      transport, pool: runtime.pool, modelMap: runtime.settings.modelMap, from,
+      transport, pool: runtime.pool, modelMap: runtime.settings.modelMap, from, reprocess: values.reprocess,
       onProgress: (done, total) => {
         if (Date.now() - last > 1000) { process.stdout.write(`replay: ${done}/${total} records\n`); last = Date.now(); }
       },

@@ -4,6 +4,7 @@ import { isDuplicateCheckIn } from '../../domain/duplicate-checkin.js';
 import { filterNewEvents } from '../../domain/event-filter.js';
 import { filterStateBefore, type KeptEvent } from '../../domain/event-history.js';
 import type { DedupedCheckIn, EnrichedCheckIn } from '../../schemas/avro/values.js';
+import { REPROCESS_SOURCE } from '../runtime/sources.js';
 import { HISTORY_KEPT, RECENT_DATES_KEPT, type DedupState, type EventTableKey } from './state.js';
 
 export interface DedupDecision {
@@ -36,8 +37,9 @@ export function dedupMessage(message: EnrichedCheckIn, state: DedupState, olderH
     recentDates: duplicate ? state.recentDates : [...state.recentDates, date].slice(-RECENT_DATES_KEPT),
   };
   // A resent check-in that still brings events we never stored is forwarded: persist attaches them to the
-  // stored record (its unique key stops a second record), so nothing the device sent is lost.
-  if (duplicate && filtered.kept.length === 0) return { forward: null, duplicate, state: next };
+  // stored record (its unique key stops a second record), so nothing the device sent is lost. A reprocessed
+  // check-in is by definition stored already, and goes on so persist can recompute it.
+  if (duplicate && filtered.kept.length === 0 && message.source !== REPROCESS_SOURCE) return { forward: null, duplicate, state: next };
   return {
     forward: { ...message, checkIn: { ...checkIn, events: filtered.kept }, droppedEvents: filtered.dropped.length },
     duplicate,

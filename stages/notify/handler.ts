@@ -6,6 +6,7 @@ import { dnp3Delivery, type Dnp3Output } from '../../domain/dnp3-output.js';
 import { eventTable, type EventRecord } from '../../domain/event-record.js';
 import { ongoingFaultText } from '../../domain/ongoing-fault-codes.js';
 import type { PersistedCheckIn } from '../../schemas/avro/values.js';
+import { isReread } from '../runtime/sources.js';
 
 /** Event types that make a fault/status notification (SPEC-DECISIONS "MultiSpeak notifications"). */
 export const FAULT_EVENT_TYPES: ReadonlySet<string> = new Set(['PFault', 'TFault', 'SOTF', 'Fault Like', 'Fault <50', 'Overcurrent', 'FAULT_INITIAL']);
@@ -49,8 +50,8 @@ export function storedView(m: PersistedCheckIn): { record: DeviceRecord; events:
 }
 
 export function notificationsFor(m: PersistedCheckIn, integrations: readonly MultiSpeakIntegration[]): Notifications {
-  // Only the message that stored the record speaks for it; a replay re-stores nothing and says nothing.
-  if (!m.ownsRecord || m.source === 'replay' || m.device === null) return { dnp3: null, outbox: [] };
+  // Only the message that stored the record speaks for it; a replay or reprocess says nothing.
+  if (!m.ownsRecord || isReread(m.source) || m.device === null) return { dnp3: null, outbox: [] };
   const { record, events } = storedView(m);
   const dnp3 = dnp3Delivery(m.device, record, events, true);
   const imei = record.IMEINumber;

@@ -4,6 +4,9 @@
 import { ALERT_COLUMNS, CURRENT_COLUMNS, DM1_EVENT_COLUMNS, EVENT_COLUMNS, RECORD_COLUMNS, SHIFT_COLUMNS, type Column } from './rows.js';
 
 const q = (name: string) => `"${name}"`;
+
+/** Columns of device_records computed by rules (spec 3.2, 3.3), as opposed to reported or copied at check-in. */
+export const DERIVED_COLUMNS = ['model', 'Ongoing_fault', 'ActualOngoingFault', 'ReportedOngoingFault'] as const;
 const list = (cols: readonly Column[], prefix = '') => cols.map((c) => prefix + q(c.name)).join(', ');
 
 export const STAGING = {
@@ -35,6 +38,15 @@ export const mergeSql = {
   records: `insert into device_records (${list(RECORD_COLUMNS)})
     select ${list(RECORD_COLUMNS)} from fl_stage_records order by idx
     on conflict ("IMEINumber", "date") do nothing`,
+
+  // `faultline replay --reprocess`: the derived columns of the record the same message stored are rewritten
+  // with the rules now running. The caller guarantees one row per (IMEINumber, date) per statement.
+  recordsReprocess: `insert into device_records (${list(RECORD_COLUMNS)})
+    select ${list(RECORD_COLUMNS)} from fl_stage_records order by idx
+    on conflict ("IMEINumber", "date") do update
+      set ${DERIVED_COLUMNS.map((c) => `${q(c)} = excluded.${q(c)}`).join(', ')}
+      where device_records.source_message_id = excluded.source_message_id
+        and (${DERIVED_COLUMNS.map((c) => `device_records.${q(c)}`).join(', ')}) is distinct from (${DERIVED_COLUMNS.map((c) => `excluded.${q(c)}`).join(', ')})`,
 
   events: `insert into event_records (${list(EVENT_COLUMNS)}, "DeviceRecordID")
     select ${list(EVENT_COLUMNS, 'e.')}, r."RecordID" from fl_stage_events e

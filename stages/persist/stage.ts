@@ -15,6 +15,7 @@ import { isRetriableDatabaseError, publicDatabaseMessage } from '../../db/errors
 import { toCsv } from './csv.js';
 import { copySql, createStagingSql, mergeSql, STAGING, type StagingName } from './merge.js';
 import { batchRows } from './rows.js';
+import { REPROCESS_SOURCE } from '../runtime/sources.js';
 
 const prepared = new WeakSet<pg.PoolClient>();
 
@@ -23,8 +24,11 @@ async function copyInto(client: pg.PoolClient, name: StagingName, rows: ReturnTy
   await pipeline(Readable.from([toCsv(rows)]), client.query(copyFrom(copySql(name))));
 }
 
-/** Writes one batch in one transaction; returns the forwarded records in batch order. */
-export async function persistBatch(pool: pg.Pool, messages: readonly ComputedCheckIn[]): Promise<PersistedCheckIn[]> {
+/**
+ * Writes one batch in one transaction; returns the forwarded records in batch order. `reprocess` rewrites
+ * the derived columns of already stored records; its batch must hold each (IMEINumber, date) once.
+ */
+export async function persistBatch(pool: pg.Pool, messages: readonly ComputedCheckIn[], { reprocess = false } = {}): Promise<PersistedCheckIn[]> {
   const client = await pool.connect();
   let broken = false;
   try {
@@ -35,7 +39,7 @@ export async function persistBatch(pool: pg.Pool, messages: readonly ComputedChe
     const rows = batchRows(messages);
     await client.query('begin');
     for (const name of Object.keys(STAGING) as StagingName[]) await copyInto(client, name, rows[name].rows);
-    await client.query(mergeSql.records);
+    await client.query(reprocess ? mergeSql.recordsReprocess : mergeSql.records);
     const events = await client.query<{ IMEINumber: string; EventID: number; DeviceRecordID: number }>(mergeSql.events);
     const dm1 = await client.query<{ IMEINumber: string; EventID: number; DeviceRecordID: number }>(mergeSql.dm1Events);
     await client.query(mergeSql.shifts);
@@ -72,25 +76,45 @@ export function persistStage({ pool }: { pool: pg.Pool }): Stage<ComputedCheckIn
     input: TOPICS.computed,
     outputs: [TOPICS.persisted],
     async handle(batch: Batch<ComputedCheckIn>): Promise<StageResult> {
-      const messages = batch.messages.map((m) => m.value);
-      try {
-        return { produce: (await persistBatch(pool, messages)).map(forward), deadLetters: [] };
-      } catch (err) {
-        if (isRetriableDatabaseError(err)) throw err;
-      }
-      // Isolate the record the database refuses: one transaction per message.
       const result: StageResult = { produce: [], deadLetters: [] };
-      for (const m of messages) {
+      for (const { messages, reprocess } of writeGroups(batch.messages.map((m) => m.value))) {
         try {
-          result.produce.push(...(await persistBatch(pool, [m])).map(forward));
+          result.produce.push(...(await persistBatch(pool, messages, { reprocess })).map(forward));
+          continue;
         } catch (err) {
           if (isRetriableDatabaseError(err)) throw err;
-          result.deadLetters.push(storageRejection(m, err));
+        }
+        // Isolate the record the database refuses: one transaction per message.
+        for (const m of messages) {
+          try {
+            result.produce.push(...(await persistBatch(pool, [m], { reprocess })).map(forward));
+          } catch (err) {
+            if (isRetriableDatabaseError(err)) throw err;
+            result.deadLetters.push(storageRejection(m, err));
+          }
         }
       }
+      // Batch order matters downstream only per device, and every group keeps it.
       return result;
     },
   };
+}
+
+/**
+ * Live records go in one group. Reprocessed ones (rare: an operator's `replay --reprocess`) go in rounds in
+ * which each (IMEINumber, date) appears once, because one INSERT ... ON CONFLICT DO UPDATE may not touch a
+ * row twice.
+ */
+export function writeGroups(messages: readonly ComputedCheckIn[]): { messages: ComputedCheckIn[]; reprocess: boolean }[] {
+  const live = messages.filter((m) => m.source !== REPROCESS_SOURCE);
+  const rounds: ComputedCheckIn[][] = [];
+  for (const m of messages.filter((x) => x.source === REPROCESS_SOURCE)) {
+    const key = `${m.checkIn.device_data.IMEINumber}@${m.checkIn.device_data.date}`;
+    const round = rounds.find((r) => !r.some((x) => `${x.checkIn.device_data.IMEINumber}@${x.checkIn.device_data.date}` === key));
+    if (round) round.push(m);
+    else rounds.push([m]);
+  }
+  return [...(live.length ? [{ messages: live, reprocess: false }] : []), ...rounds.map((r) => ({ messages: r, reprocess: true }))];
 }
 
 function storageRejection(m: ComputedCheckIn, err: unknown): DeadLetter {

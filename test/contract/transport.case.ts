@@ -128,6 +128,27 @@ export function transportContract(name: string, ctx: ContractContext): void {
     }
   });
 
+  test('a group started from a timestamp reads exactly the records from that time on, once', async () => {
+    const t = await ctx.make();
+    try {
+      const topic = ctx.rawTopic();
+      await t.ensureTopics([topic]);
+      await t.producer().send(Array.from({ length: 5 }, (_, n) => ({ topic, key: '861000000000005', value: raw('861000000000005', n) })));
+      await new Promise((r) => setTimeout(r, 50));
+      const from = Date.now();
+      await new Promise((r) => setTimeout(r, 50));
+      await t.producer().send(Array.from({ length: 4 }, (_, n) => ({ topic, key: '861000000000005', value: raw('861000000000005', 5 + n) })));
+      const seen: number[] = [];
+      const sub = await t.subscribe<RawMessage>({ groupId: randomName('replay'), topic, fromTimestamp: from, async eachBatch(b) { for (const m of b.messages) seen.push(Number(JSON.parse(m.value.body).n)); } });
+      await waitFor('4 records', () => seen.length >= 4);
+      await new Promise((r) => setTimeout(r, 500));
+      await sub.stop();
+      assert.equal(seen, [5, 6, 7, 8]);
+    } finally {
+      await t.close();
+    }
+  });
+
   test('lag reports what a group has not read yet', async () => {
     const t = await ctx.make();
     try {

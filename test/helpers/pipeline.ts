@@ -1,6 +1,7 @@
 // Running the pipeline in a test: every stage on a transport, a bridge to feed queue messages in, and
 // `drain()` that returns once everything fed has gone through every stage.
 import type pg from 'pg';
+import type { ModelMap } from '../../domain/model-replacement.js';
 import { loadModelMap, loadSettings } from '../../config/settings.js';
 import { createBridge, type ReceivedMessage } from '../../stages/bridge/index.js';
 import { STAGE_NAMES, startPipeline, type Pipeline } from '../../stages/pipeline.js';
@@ -14,9 +15,10 @@ export interface TestPipeline {
   stop(): Promise<void>;
 }
 
-export async function startTestPipeline(transport: Transport, pool: pg.Pool): Promise<TestPipeline> {
+/** `rules` overrides the shipped rules (a test of a rule change). */
+export async function startTestPipeline(transport: Transport, pool: pg.Pool, rules: { modelMap?: ModelMap; lowCurrentA?: number } = {}): Promise<TestPipeline> {
   const settings = loadSettings({});
-  const pipeline = await startPipeline({ transport, pool, modelMap: loadModelMap(settings.modelMapFile), lowCurrentA: settings.lowCurrentA });
+  const pipeline = await startPipeline({ transport, pool, modelMap: rules.modelMap ?? loadModelMap(settings.modelMapFile), lowCurrentA: rules.lowCurrentA ?? settings.lowCurrentA });
   const bridge = createBridge({ producer: transport.producer() });
   return {
     pipeline,

@@ -5,6 +5,8 @@ import type { Codec } from '../codec.js';
 import { backoff } from '../retry.js';
 import type { InMessage, OutMessage, Producer, SubscribeOptions, Subscription, Transport } from './transport.js';
 
+const MAX_RECORD_BATCH_BYTES = 16 * 1024 * 1024;
+
 export interface KafkaTransportOptions {
   brokers: string[];
   codec: Codec;
@@ -91,6 +93,12 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
       });
     });
 
+    if (opts.fromTimestamp !== undefined) {
+      // Commit the group's starting offsets before it joins: a seek after run() races the first fetch.
+      const a = await getAdmin();
+      const partitionsAt = await a.fetchTopicOffsetsByTimestamp(opts.topic, opts.fromTimestamp);
+      await a.setOffsets({ groupId: opts.groupId, topic: opts.topic, partitions: partitionsAt.map(({ partition, offset }) => ({ partition, offset })) });
+    }
     await consumer.connect();
     await consumer.subscribe({ topic: opts.topic, fromBeginning: opts.fromBeginning ?? true });
     let running = true;
@@ -133,12 +141,6 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
 
     await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: concurrency, eachBatch });
 
-    if (opts.fromTimestamp !== undefined) {
-      const a = await getAdmin();
-      const offsets = await a.fetchTopicOffsetsByTimestamp(opts.topic, opts.fromTimestamp);
-      for (const { partition, offset } of offsets) consumer.seek({ topic: opts.topic, partition, offset });
-    }
-
     return {
       async lag() {
         const a = await getAdmin();
@@ -169,7 +171,9 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
       const missing = [...new Set(topics)].filter((t) => !existing.has(t));
       if (missing.length === 0) return;
       try {
-        await a.createTopics({ waitForLeaders: true, topics: missing.map((topic) => ({ topic, numPartitions: partitions, replicationFactor: 1 })) });
+        // A batch of a few large check-ins (a body may be up to MAX_MESSAGE_BYTES) must fit a record batch.
+        const configEntries = [{ name: 'max.message.bytes', value: String(MAX_RECORD_BATCH_BYTES) }];
+        await a.createTopics({ waitForLeaders: true, topics: missing.map((topic) => ({ topic, numPartitions: partitions, replicationFactor: 1, configEntries })) });
       } catch (err) {
         // Another process may have created it between list and create: fine, as long as it exists now.
         const now = new Set(await a.listTopics());

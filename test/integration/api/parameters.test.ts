@@ -70,6 +70,24 @@ test('pagination: pages are disjoint, complete and stable; total is the count', 
   assert.equal([past.data, past.total], [[], total]);
 });
 
+test('total from the per-device counters equals the counted total and the rows, for each reach', async () => {
+  for (const user of ['northAdmin', 'northEast', 'southAdmin', 'southEast'] as const) {
+    for (const [path, everything] of [
+      ['/device-records/critical-data', 'filterBy[Source][in]=event,dm1_event,model_change'],
+      ['/device-records/data-log', 'filterBy[rssi][ne]=12345'],
+    ] as const) {
+      const counters = await json(await api.get(`${path}?limit=500`, user));
+      const counted = await json(await api.get(`${path}?limit=500&${everything}`, user));
+      assert.is(counters.total, counted.total, `${user} ${path}`);
+      assert.is(counters.total, (counters.data as Json[]).length, `${user} ${path} rows`);
+    }
+  }
+  const critical = await json(await api.get('/device-records/critical-data', 'northAdmin'));
+  // 002 PFault, 005 Overcurrent, 007 Fault <50 + TFault, 010 PFault, the extras' Fault Like and SOTF;
+  // 006 FAULT_INITIAL (DM1); the model change. Not: Current Reset, the deleted device's PFault.
+  assert.is(critical.total, 9);
+});
+
 test('ties are broken by the unique key: sorting by a constant column still pages without overlap', async () => {
   // every fixture record has rssi -71
   const ids: unknown[] = [];
