@@ -17,6 +17,7 @@ import { renderError, notFound } from './errors.js';
 import { healthRoutes, type ReadinessCheck } from './health/routes.js';
 import { integrationRoutes } from './integration/organization-devices.js';
 import { openApiDocument } from './openapi/document.js';
+import { soapRoutes } from './soap/routes.js';
 
 export interface AppOptions {
   readiness: Record<string, ReadinessCheck>;
@@ -52,6 +53,7 @@ export function createApp({
   app.route('/', healthRoutes(readiness));
   app.route('/', loginRoutes({ tokens, accounts, limiter: new LoginLimiter(loginLimits), clientAddress, now }));
   app.route('/', integrationRoutes({ pool, auth }));
+  app.route('/', soapRoutes({ pool, accounts, clientAddress, now }));
   const records = deviceRecordRoutes({ deps: { pool, codeStrings, offlineAfterHours, now }, auth });
   for (const prefix of READ_PREFIXES) app.route(prefix, records);
   app.get('/openapi.json', (c) => c.json(document));

@@ -11,6 +11,10 @@ import { Temporal } from 'temporal-polyfill';
 export type NaiveTimestampPolicy = 'reject' | 'utc';
 
 const HAS_TIME = /[0-9][Tt ][0-9]/;
+/** `2026-11-20T14:00:00Z` with up to 3 fraction digits. */
+const PLAIN_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/;
+/** The interchange form of formatUtc: `2026-11-20T14:00:00.000Z`. */
+const INTERCHANGE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /**
  * Parses ISO 8601 / RFC 3339 text with `Z` or a numeric offset (Temporal's grammar: also a space instead of
@@ -18,6 +22,12 @@ const HAS_TIME = /[0-9][Tt ][0-9]/;
  * millisecond is truncated, because the stored form carries milliseconds.
  */
 export function parseTimestamp(text: string, naive: NaiveTimestampPolicy = 'reject'): Temporal.Instant | null {
+  // Nearly every device sends plain `...Z` UTC; Date.parse reads that form exactly and far cheaper than the
+  // polyfill's full grammar (bench/pipeline profile). Anything else takes the full path.
+  if (PLAIN_UTC.test(text)) {
+    const ms = fastUtcMs(text);
+    if (ms !== null) return Temporal.Instant.fromEpochMilliseconds(ms);
+  }
   try {
     return truncateToMs(Temporal.Instant.from(text));
   } catch {
@@ -29,6 +39,16 @@ export function parseTimestamp(text: string, naive: NaiveTimestampPolicy = 'reje
   } catch {
     return null;
   }
+}
+
+/**
+ * Date.parse for plain UTC text, or null. Date.parse rolls impossible dates over (Feb 30 -> Mar 2), so the
+ * result must print back to the same date and time, or the text goes to the strict path (which refuses it).
+ */
+function fastUtcMs(text: string): number | null {
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 19) !== text.slice(0, 19)) return null;
+  return ms;
 }
 
 function truncateToMs(instant: Temporal.Instant): Temporal.Instant {
@@ -45,6 +65,12 @@ export function formatUtc(instant: Temporal.Instant): string {
  * anything unparseable, because reaching here with a bad string is a programming error, not bad input.
  */
 export function epochMs(iso: string): number {
+  // Hot path (every event comparison in dedup and fault-compute): the interchange form is exactly what
+  // Date.parse reads without ambiguity, and it is ~20x cheaper than the Temporal polyfill (bench/pipeline).
+  if (INTERCHANGE.test(iso)) {
+    const ms = fastUtcMs(iso);
+    if (ms !== null) return ms;
+  }
   const instant = parseTimestamp(iso);
   if (!instant) throw new RangeError(`not an ISO 8601 timestamp with an offset: ${JSON.stringify(iso)}`);
   return instant.epochMilliseconds;

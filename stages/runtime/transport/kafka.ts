@@ -40,33 +40,44 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
     return admin;
   };
 
-  // One idempotent producer per process: acks from all in-sync replicas, no reordering on retry
-  // (maxInFlightRequests 1), so per-key order survives a broker hiccup.
-  let producerPromise: Promise<KafkaProducer> | null = null;
-  const getProducer = () => {
-    producerPromise ??= (async () => {
-      const p = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
-      await p.connect();
-      return p;
-    })().catch((err: unknown) => { producerPromise = null; throw err; });
-    return producerPromise;
+  // Idempotent producers: acks from all in-sync replicas, no reordering on retry (maxInFlightRequests 1), so
+  // per-key order survives a broker hiccup. One per caller (each stage, each source): with one in-flight
+  // request per producer, a shared one would make every stage wait for the others' round trips.
+  const producers = new Set<Promise<KafkaProducer>>();
+  const connectProducer = (): (() => Promise<KafkaProducer>) => {
+    let connecting: Promise<KafkaProducer> | null = null;
+    return () => {
+      if (!connecting) {
+        const attempt: Promise<KafkaProducer> = (async () => {
+          const p = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+          await p.connect();
+          return p;
+        })();
+        connecting = attempt.catch((err: unknown) => { connecting = null; producers.delete(attempt); throw err; });
+        producers.add(attempt);
+      }
+      return connecting;
+    };
   };
 
   const consumers = new Set<Consumer>();
 
-  const producer: Producer = {
-    async send(messages: OutMessage[]) {
-      if (messages.length === 0) return;
-      const byTopic = new Map<string, { key: string; value: Buffer }[]>();
-      for (const m of messages) {
-        let list = byTopic.get(m.topic);
-        if (!list) byTopic.set(m.topic, (list = []));
-        list.push({ key: m.key, value: await codec.encode(m.topic, m.value) });
-      }
-      const p = await getProducer();
-      await p.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, msgs]) => ({ topic, messages: msgs })) });
-    },
-  };
+  function producer(): Producer {
+    const getProducer = connectProducer();
+    return {
+      async send(messages: OutMessage[]) {
+        if (messages.length === 0) return;
+        const byTopic = new Map<string, { key: string; value: Buffer }[]>();
+        for (const m of messages) {
+          let list = byTopic.get(m.topic);
+          if (!list) byTopic.set(m.topic, (list = []));
+          list.push({ key: m.key, value: await codec.encode(m.topic, m.value) });
+        }
+        const p = await getProducer();
+        await p.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, msgs]) => ({ topic, messages: msgs })) });
+      },
+    };
+  }
 
   async function subscribe<V>(opts: SubscribeOptions<V>): Promise<Subscription> {
     const consumer = kafka.consumer({
@@ -180,7 +191,7 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
         if (!missing.every((t) => now.has(t))) throw err;
       }
     },
-    producer: () => producer,
+    producer,
     subscribe,
     async ready() {
       try {
@@ -193,7 +204,7 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
     },
     async close() {
       await Promise.allSettled([...consumers].map((c) => c.disconnect()));
-      if (producerPromise) await producerPromise.then((p) => p.disconnect()).catch(() => {});
+      await Promise.allSettled([...producers].map((p) => p.then((x) => x.disconnect())));
       if (admin) await admin.disconnect().catch(() => {});
     },
   };

@@ -70,6 +70,7 @@ export interface Transport {
   readonly kind: 'kafka' | 'memory';
   /** Creates topics that do not exist yet (idempotent). */
   ensureTopics(topics: string[]): Promise<void>;
+  /** A producer for one caller (a stage, a source); records of one producer keep their order. */
   producer(): Producer;
   subscribe<V>(options: SubscribeOptions<V>): Promise<Subscription>;
   /** True when the broker (and registry, for Kafka) answer: for /readyz. */

@@ -1,0 +1,74 @@
+// The SOAP endpoint (spec 4.1, SPEC-DECISIONS "Names and places"): GET /soap/wsdl and GET /soap?wsdl serve
+// the WSDL (?version=3.0 for the 3.0 flavour); POST /soap and POST /soap/wsdl take GetAllSCADAPoints.
+// Credentials are a portal login (UserID = email, Pwd = password), checked like POST /api/auth/login:
+// the same scrypt work for a wrong email as for a wrong password, and the same failed-login limit.
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import type pg from 'pg';
+import { log } from '../../config/log.js';
+import { isVersion, type Version } from '../../multispeak/versions.js';
+import type { AccountStore } from '../auth/accounts.js';
+import { verifyAgainstDummy, verifyPassword } from '../auth/password.js';
+import { LoginLimiter } from '../auth/rate-limit.js';
+import { faultResponse, SoapFault } from './fault.js';
+import { pointsStream } from './points.js';
+import { parseSoapRequest, readBody } from './request.js';
+import { wsdlDocument } from './wsdl.js';
+
+export interface SoapRouteOptions {
+  pool: pg.Pool;
+  accounts: AccountStore;
+  clientAddress: (c: Context) => string;
+  limiter?: LoginLimiter;
+  now?: () => number;
+}
+
+const XML = { 'content-type': 'text/xml; charset=utf-8' };
+const MAX_FIELD = 1024;
+
+function serveWsdl(c: Context): Response {
+  const requested = c.req.query('version') ?? '4.1';
+  const version: Version = isVersion(requested) ? requested : '4.1';
+  const address = `${new URL(c.req.url).origin}/soap`;
+  return new Response(wsdlDocument(version, address), { headers: XML });
+}
+
+export function soapRoutes({ pool, accounts, clientAddress, limiter = new LoginLimiter(), now = Date.now }: SoapRouteOptions): Hono {
+  const app = new Hono();
+
+  async function organisationOf(c: Context, header: Record<string, string>): Promise<string> {
+    const email = header.UserID?.trim();
+    const password = header.Pwd;
+    if (!email || !password || email.length > MAX_FIELD || password.length > MAX_FIELD) throw new SoapFault('MISSING_CREDENTIALS');
+    const address = clientAddress(c);
+    if (limiter.retryAfterS(email, address, now()) > 0) throw new SoapFault('RATE_LIMITED');
+    const account = await accounts.findForLogin(email);
+    const ok = account ? await verifyPassword(password, account.passwordHash) : await verifyAgainstDummy(password);
+    if (!account || !ok) {
+      limiter.failed(email, address, now());
+      throw new SoapFault('BAD_CREDENTIALS');
+    }
+    return account.org;
+  }
+
+  async function handle(c: Context): Promise<Response> {
+    try {
+      const request = parseSoapRequest(await readBody(c.req.raw));
+      if (request.operation !== 'GetAllSCADAPoints') throw new SoapFault('UNKNOWN_OPERATION', `Got ${request.operation.slice(0, 100)}.`);
+      const org = await organisationOf(c, request.header);
+      const stream = await pointsStream(pool, request.version, org, (request.params.lastReceived ?? '').trim());
+      return new Response(stream, { headers: XML });
+    } catch (err) {
+      if (err instanceof SoapFault) return faultResponse(err);
+      log.error({ err: { name: (err as Error).name, message: (err as Error).message }, path: c.req.path }, 'SOAP request failed');
+      return faultResponse(new SoapFault('INTERNAL'));
+    }
+  }
+
+  app.get('/soap/wsdl', serveWsdl);
+  app.get('/soap', (c) => (c.req.query('wsdl') !== undefined ? serveWsdl(c)
+    : c.text('MultiSpeak SCADA_Server: POST SOAP 1.1 requests here; the WSDL is at /soap/wsdl (add ?version=3.0 for MultiSpeak 3.0).')));
+  app.post('/soap', handle);
+  app.post('/soap/wsdl', handle);
+  return app;
+}

@@ -1,0 +1,49 @@
+// CPU seconds used by the infra servers (from /proc, pids in .infra/run) and by this process, so a report
+// can name the bottleneck: whoever burned the most CPU per second of wall time.
+import { readFileSync } from 'node:fs';
+
+const TICKS = 100; // USER_HZ on Linux
+
+function pidCpuSeconds(pid: number): number {
+  // /proc/<pid>/stat fields 14 and 15 (utime, stime), counted after the ")" that ends the command name.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS;
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** CPU seconds of a process and all its descendants (Postgres forks a backend per connection). */
+function treeCpuSeconds(pid: number): number {
+  let total = 0;
+  try { total += pidCpuSeconds(pid); } catch { return 0; }
+  for (const child of childrenOf(pid)) total += treeCpuSeconds(child);
+  return total;
+}
+
+const INFRA = ['kafka', 'registry', 'sqs', 'postgres'] as const;
+
+export function cpuSnapshot(): Record<string, number> {
+  const snap: Record<string, number> = {};
+  for (const name of INFRA) {
+    try {
+      const pid = Number(readFileSync(new URL(`../.infra/run/${name}.pid`, import.meta.url), 'utf8').trim());
+      snap[name] = treeCpuSeconds(pid);
+    } catch {
+      snap[name] = 0;
+    }
+  }
+  const own = process.cpuUsage();
+  snap.faultline = (own.user + own.system) / 1e6;
+  return snap;
+}
+
+export function cpuDelta(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.keys(after).map((k) => [k, Math.round(((after[k] ?? 0) - (before[k] ?? 0)) * 100) / 100]));
+}

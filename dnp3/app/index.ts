@@ -1,0 +1,2 @@
+export * from './header.js';
+export * from './object-header.js';

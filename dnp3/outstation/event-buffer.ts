@@ -1,0 +1,78 @@
+// Events waiting for a master, per class, oldest first. An event leaves the buffer only when the fragment that
+// carried it is confirmed; until then it is "selected" by the solicited or the unsolicited response. When a
+// class is full the oldest event of that class is dropped and EVENT_BUFFER_OVERFLOW is raised (opendnp3, go-dnp3).
+import type { EventDraft, PointType } from './database.js';
+
+export type Selector = 'sol' | 'unsol';
+
+export interface BufferedEvent extends EventDraft {
+  id: number;
+  selected: Selector | null;
+}
+
+export interface SelectFilter {
+  classes: ReadonlySet<number>;
+  type?: PointType;
+  limit?: number;
+}
+
+export class EventBuffer {
+  private events: BufferedEvent[] = [];
+  private nextId = 1;
+  /** Set on a drop; cleared once confirmations leave every class below capacity. */
+  overflow = false;
+
+  constructor(private readonly capacityPerClass: number) {}
+
+  push(draft: EventDraft): void {
+    const sameClass = this.events.filter((e) => e.eventClass === draft.eventClass);
+    if (sameClass.length >= this.capacityPerClass) {
+      // Drop the oldest event of the class that nobody is waiting to have confirmed; if all are selected,
+      // drop the oldest anyway: memory must stay bounded.
+      const victim = sameClass.find((e) => e.selected === null) ?? sameClass[0]!;
+      this.events = this.events.filter((e) => e !== victim);
+      this.overflow = true;
+    }
+    this.events.push({ ...draft, id: this.nextId++, selected: null });
+  }
+
+  /** Unselected events per class (IIN1.1..1.3). */
+  pendingClasses(): Set<number> {
+    const out = new Set<number>();
+    for (const e of this.events) if (e.selected === null) out.add(e.eventClass);
+    return out;
+  }
+
+  size(): number {
+    return this.events.length;
+  }
+
+  select(filter: SelectFilter, by: Selector): BufferedEvent[] {
+    const out: BufferedEvent[] = [];
+    for (const e of this.events) {
+      if (filter.limit !== undefined && out.length >= filter.limit) break;
+      if (e.selected !== null || !filter.classes.has(e.eventClass)) continue;
+      if (filter.type && e.type !== filter.type) continue;
+      e.selected = by;
+      out.push(e);
+    }
+    return out;
+  }
+
+  /** Returns events selected by `by` (all, or only `ids`) to the unselected state. */
+  unselect(by: Selector, ids?: ReadonlySet<number>): void {
+    for (const e of this.events) if (e.selected === by && (!ids || ids.has(e.id))) e.selected = null;
+  }
+
+  /** Deletes confirmed events. */
+  remove(ids: readonly number[]): void {
+    if (ids.length === 0) return;
+    const set = new Set(ids);
+    this.events = this.events.filter((e) => !set.has(e.id));
+    if (this.overflow) {
+      const counts = new Map<number, number>();
+      for (const e of this.events) counts.set(e.eventClass, (counts.get(e.eventClass) ?? 0) + 1);
+      if ([...counts.values()].every((n) => n < this.capacityPerClass)) this.overflow = false;
+    }
+  }
+}

@@ -1,0 +1,293 @@
+// The outstation's application layer: requests in, response fragments out. It owns the database, the event
+// buffer and the solicited/unsolicited state, but no socket and no clock: every entry point takes `now`, and
+// the session calls `tick(now)` for timeouts and unsolicited responses.
+import type { Temporal } from 'temporal-polyfill';
+import { FunctionCode, Iin, parseRequest } from '../app/header.js';
+import type { BroadcastKind } from '../link/secondary.js';
+import { objectSpec } from '../objects/table.js';
+import { Database } from './database.js';
+import type { PointType, PointConfig } from './database.js';
+import { EventBuffer } from './event-buffer.js';
+import { handleRead } from './read.js';
+import { buildFragment, packRuns } from './response.js';
+import type { Run } from './response.js';
+import { handleControl, handleWrite, parseHeadersOrIin, unsolicitedClasses } from './commands.js';
+import type { PointValue } from '../objects/codec.js';
+
+export interface OutstationConfig {
+  maxTxFragment: number;
+  /** Unsolicited responses allowed (SPEC-DECISIONS: on by default per integration). */
+  unsolicited: boolean;
+  confirmTimeoutMs: number;
+  unsolConfirmTimeoutMs: number;
+  /** Retries of one unsolicited fragment before giving up on it (events stay buffered). */
+  unsolMaxRetries: number;
+  eventCapacityPerClass: number;
+}
+
+export const DEFAULT_OUTSTATION_CONFIG: OutstationConfig = {
+  maxTxFragment: 2048,
+  unsolicited: true,
+  confirmTimeoutMs: 5000,
+  unsolConfirmTimeoutMs: 5000,
+  unsolMaxRetries: Number.POSITIVE_INFINITY,
+  eventCapacityPerClass: 1000,
+};
+
+interface PendingFragment { bytes: Uint8Array; seq: number; eventIds: number[] }
+
+interface SolicitedWait { fragments: PendingFragment[]; at: number; deadline: number }
+
+interface UnsolicitedWait { fragment: PendingFragment; deadline: number; retries: number; isNull: boolean }
+
+const ms = (now: Temporal.Instant): number => now.epochMilliseconds;
+
+export class Outstation {
+  readonly config: OutstationConfig;
+  readonly db = new Database();
+  readonly events: EventBuffer;
+  private restart = true;
+  private needTime = true;
+  private broadcastSeen = false;
+  /** Outstation clock = host clock + offset, set by the master's time write. */
+  private clockOffsetMs = 0;
+  private recordedAtMs: number | undefined;
+  private sol: SolicitedWait | undefined;
+  private unsol: UnsolicitedWait | undefined;
+  private unsolSeq = 0;
+  private unsolMask = 0;
+  private nullUnsolConfirmed = false;
+  private lastRequest: Uint8Array | undefined;
+  private lastResponse: Uint8Array | undefined;
+
+  constructor(config: Partial<OutstationConfig> = {}) {
+    this.config = { ...DEFAULT_OUTSTATION_CONFIG, ...config };
+    this.events = new EventBuffer(this.config.eventCapacityPerClass);
+  }
+
+  /** Sets the number of points of a type (e.g. from the point map). */
+  definePoints(type: PointType, count: number, config: PointConfig): void {
+    this.db.resize(type, count, config);
+  }
+
+  /** Stores a value and buffers the event it causes, if any. */
+  update(type: PointType, index: number, value: PointValue): boolean {
+    const event = this.db.update(type, index, value);
+    if (event) this.events.push(event);
+    return event !== undefined;
+  }
+
+  clockMs(now: Temporal.Instant): number {
+    return ms(now) + this.clockOffsetMs;
+  }
+
+  /** IIN of the next response (request-specific bits are OR-ed in by the caller). */
+  iin(): number {
+    let iin = 0;
+    if (this.restart) iin |= Iin.DEVICE_RESTART;
+    if (this.needTime) iin |= Iin.NEED_TIME;
+    if (this.broadcastSeen) iin |= Iin.BROADCAST;
+    const classes = this.events.pendingClasses();
+    if (classes.has(1)) iin |= Iin.CLASS_1_EVENTS;
+    if (classes.has(2)) iin |= Iin.CLASS_2_EVENTS;
+    if (classes.has(3)) iin |= Iin.CLASS_3_EVENTS;
+    if (this.events.overflow) iin |= Iin.EVENT_BUFFER_OVERFLOW;
+    return iin;
+  }
+
+  /** Handles one reassembled request fragment; returns the fragments to send now (0 or 1). */
+  handle(fragment: Uint8Array, now: Temporal.Instant, broadcast?: BroadcastKind): Uint8Array[] {
+    let req;
+    try {
+      req = parseRequest(fragment);
+    } catch {
+      return []; // fewer than two octets: nothing to answer
+    }
+    const { control, func } = req;
+    if (func === FunctionCode.CONFIRM) {
+      if (control.uns) { this.onUnsolicitedConfirm(control.seq); return []; }
+      return this.onSolicitedConfirm(control.seq, now);
+    }
+    // Requests are single-fragment and never ask for confirmation (opendnp3 ignores anything else).
+    if (!control.fir || !control.fin || control.con || control.uns) return [];
+    if (broadcast) {
+      // Executed but never answered; the next response carries IIN1.0.
+      this.execute(req.func, req.body, control.seq, now);
+      this.cancelSolicited();
+      this.broadcastSeen = true;
+      return [];
+    }
+    // A repeated non-READ request (same SEQ, same octets) is answered again without executing it twice.
+    if (func !== FunctionCode.READ && this.lastRequest && this.lastResponse && equal(this.lastRequest, fragment)) return [this.lastResponse];
+    this.cancelSolicited();
+    const responses = this.execute(func, req.body, control.seq, now);
+    this.lastRequest = fragment.slice();
+    this.lastResponse = responses[0];
+    return responses;
+  }
+
+  private execute(func: number, body: Uint8Array, seq: number, now: Temporal.Instant): Uint8Array[] {
+    switch (func) {
+      case FunctionCode.READ: {
+        const parsed = parseHeadersOrIin(body, false);
+        if ('iin' in parsed) return this.respond(seq, [], parsed.iin, now);
+        const r = handleRead({ db: this.db, events: this.events, clockMs: this.clockMs(now) }, parsed.headers);
+        return this.respond(seq, [...r.eventRuns, ...r.staticRuns], r.iin, now);
+      }
+      case FunctionCode.WRITE: {
+        const parsed = parseHeadersOrIin(body, true);
+        if ('iin' in parsed) return this.respond(seq, [], parsed.iin, now);
+        const w = handleWrite(parsed.headers);
+        if (w.clearRestart) this.restart = false;
+        if (w.setTime) {
+          if (w.setTime.atRecorded && this.recordedAtMs === undefined) w.iin |= Iin.PARAMETER_ERROR;
+          else {
+            const reference = w.setTime.atRecorded ? this.recordedAtMs! : ms(now);
+            this.clockOffsetMs = w.setTime.ms - reference;
+            this.needTime = false;
+            this.recordedAtMs = undefined;
+          }
+        }
+        return this.respond(seq, [], w.iin, now);
+      }
+      case FunctionCode.SELECT:
+      case FunctionCode.OPERATE:
+      case FunctionCode.DIRECT_OPERATE: {
+        const c = handleControl(body);
+        return this.respond(seq, c.echo.length ? [{ kind: 'raw', bytes: c.echo }] : [], c.iin, now);
+      }
+      case FunctionCode.DIRECT_OPERATE_NR:
+        return [];
+      case FunctionCode.ENABLE_UNSOLICITED:
+      case FunctionCode.DISABLE_UNSOLICITED: {
+        if (!this.config.unsolicited) return this.respond(seq, [], Iin.NO_FUNC_CODE_SUPPORT, now);
+        const parsed = parseHeadersOrIin(body, false);
+        if ('iin' in parsed) return this.respond(seq, [], parsed.iin, now);
+        const u = unsolicitedClasses(parsed.headers);
+        this.unsolMask = func === FunctionCode.ENABLE_UNSOLICITED ? this.unsolMask | u.mask : this.unsolMask & ~u.mask;
+        return this.respond(seq, [], u.iin, now);
+      }
+      case FunctionCode.DELAY_MEASURE: {
+        if (body.length > 0) return this.respond(seq, [], Iin.PARAMETER_ERROR, now);
+        // Requests are handled synchronously on arrival, so the processing delay reported is 0 ms.
+        return this.respond(seq, [{ kind: 'count', spec: objectSpec(52, 2)!, values: [{ flags: 0, value: 0, time: 0 }] }], 0, now);
+      }
+      case FunctionCode.RECORD_CURRENT_TIME:
+        if (body.length > 0) return this.respond(seq, [], Iin.PARAMETER_ERROR, now);
+        this.recordedAtMs = ms(now);
+        return this.respond(seq, [], 0, now);
+      default:
+        return this.respond(seq, [], Iin.NO_FUNC_CODE_SUPPORT, now);
+    }
+  }
+
+  /** Packs runs into fragments; sends the first, keeps the rest until each is confirmed. */
+  private respond(seq: number, runs: Run[], requestIin: number, now: Temporal.Instant): Uint8Array[] {
+    const packed = packRuns(runs, this.config.maxTxFragment);
+    const iin = this.iin() | requestIin;
+    if (this.broadcastSeen) this.broadcastSeen = false;
+    const fragments = packed.map((p, i): PendingFragment => {
+      const fin = i === packed.length - 1;
+      const s = (seq + i) & 0x0f;
+      const con = !fin || p.eventIds.length > 0;
+      const bytes = buildFragment({ fir: i === 0, fin, con, uns: false, seq: s }, FunctionCode.RESPONSE, iin, p.body);
+      return { bytes, seq: s, eventIds: p.eventIds };
+    });
+    const first = fragments[0]!;
+    if (first.bytes[0]! & 0x20) this.sol = { fragments, at: 0, deadline: ms(now) + this.config.confirmTimeoutMs };
+    return [first.bytes];
+  }
+
+  private cancelSolicited(): void {
+    if (!this.sol) return;
+    this.sol = undefined;
+    this.events.unselect('sol');
+  }
+
+  /** Returns the next fragment of a multi-fragment response, if any. */
+  private onSolicitedConfirm(seq: number, now: Temporal.Instant): Uint8Array[] {
+    const sol = this.sol;
+    const current = sol?.fragments[sol.at];
+    if (!sol || !current || current.seq !== seq) return [];
+    this.events.remove(current.eventIds);
+    this.lastRequest = undefined; // a CONFIRM ends duplicate detection (opendnp3)
+    sol.at++;
+    const next = sol.fragments[sol.at];
+    if (!next) { this.sol = undefined; return []; }
+    // A last fragment without events needs no confirm.
+    if (!(next.bytes[0]! & 0x20)) this.sol = undefined;
+    else sol.deadline = ms(now) + this.config.confirmTimeoutMs;
+    return [next.bytes];
+  }
+
+  private onUnsolicitedConfirm(seq: number): void {
+    const u = this.unsol;
+    if (!u || u.fragment.seq !== seq) return;
+    this.events.remove(u.fragment.eventIds);
+    if (u.isNull) this.nullUnsolConfirmed = true;
+    this.unsol = undefined;
+    this.unsolSeq = (seq + 1) & 0x0f;
+  }
+
+  /** Timeouts, retries and new unsolicited responses. Call periodically and after updates. */
+  tick(now: Temporal.Instant): Uint8Array[] {
+    const t = ms(now);
+    if (this.sol && t >= this.sol.deadline) this.cancelSolicited();
+    if (!this.config.unsolicited) return [];
+    const u = this.unsol;
+    if (u) {
+      if (t < u.deadline) return [];
+      if (u.retries >= this.config.unsolMaxRetries) {
+        this.events.unselect('unsol');
+        this.unsol = undefined;
+        this.unsolSeq = (this.unsolSeq + 1) & 0x0f;
+        return [];
+      }
+      u.retries++;
+      u.deadline = t + this.config.unsolConfirmTimeoutMs;
+      return [u.fragment.bytes];
+    }
+    if (this.sol) return []; // one transaction at a time: unsolicited waits for the solicited confirm
+    if (!this.nullUnsolConfirmed) return [this.sendUnsolicited([], [], true, t)];
+    if (this.unsolMask === 0) return [];
+    const classes = new Set([1, 2, 3].filter((c) => this.unsolMask & (1 << c)));
+    const pending = this.events.pendingClasses();
+    if (![...classes].some((c) => pending.has(c))) return [];
+    const selected = this.events.select({ classes }, 'unsol');
+    const runs = handleEventsAsRuns(selected);
+    const packed = packRuns(runs, this.config.maxTxFragment);
+    const first = packed[0]!;
+    // Only one fragment per unsolicited response: events that did not fit go back to the buffer.
+    this.events.unselect('unsol', new Set(selected.map((e) => e.id).filter((id) => !first.eventIds.includes(id))));
+    return [this.sendUnsolicited(first.body, first.eventIds, false, t)];
+  }
+
+  private sendUnsolicited(body: number[], eventIds: number[], isNull: boolean, t: number): Uint8Array {
+    const seq = this.unsolSeq;
+    const bytes = buildFragment({ fir: true, fin: true, con: true, uns: true, seq }, FunctionCode.UNSOLICITED_RESPONSE, this.iin(), body);
+    this.unsol = { fragment: { bytes, seq, eventIds }, deadline: t + this.config.unsolConfirmTimeoutMs, retries: 0, isNull };
+    return bytes;
+  }
+
+  /** Earliest time `tick` has work, for the session's timer (undefined: only on new data). */
+  nextDeadline(): number | undefined {
+    const d = [this.sol?.deadline, this.unsol?.deadline].filter((x): x is number => x !== undefined);
+    return d.length ? Math.min(...d) : undefined;
+  }
+}
+
+function handleEventsAsRuns(selected: ReturnType<EventBuffer['select']>): Run[] {
+  const runs: Run[] = [];
+  for (const e of selected) {
+    const sp = e.type === 'binary' ? objectSpec(2, 2)! : objectSpec(32, 7)!;
+    const last = runs[runs.length - 1];
+    const entry = { index: e.index, value: e.value, eventId: e.id };
+    if (last && last.kind === 'indexed' && last.spec === sp) last.entries.push(entry);
+    else runs.push({ kind: 'indexed', spec: sp, entries: [entry] });
+  }
+  return runs;
+}
+
+function equal(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}

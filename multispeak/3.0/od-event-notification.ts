@@ -1,0 +1,7 @@
+import type { OperationBody } from '../operations.js';
+import { outageDetectionEvent } from './objects.js';
+
+export const odEventNotification: OperationBody = {
+  operation: 'ODEventNotification', version: '3.0',
+  write: (w, n) => w.node('ODEvents', {}, (a) => outageDetectionEvent(a, n)).leaf('transactionID', n.messageId),
+};
