@@ -139,12 +139,14 @@ const FILTER_KEY = /^filterBy\[([^[\]]+)\](?:\[([^[\]]+)\])?$/;
 export function parseListQuery(raw: Raw, spec: ParameterSpec): ListQuery {
   const accepts = new Set<string>(spec.accepts);
   for (const key of Object.keys(raw)) {
-    const known = accepts.has(key) || (accepts.has('filterBy') && FILTER_KEY.test(key));
-    if (!known) {
-      const name = key.startsWith('filterBy[') ? 'filterBy' : key;
-      if (accepts.has(name) && name === 'filterBy') throw badParameter(key, 'is not of the form filterBy[field] or filterBy[field][operator].');
-      throw new ApiError('UNKNOWN_PARAMETER', `Query parameter "${key}" is not accepted here${spec.accepts.length ? `; this endpoint takes ${spec.accepts.join(', ')}` : '; this endpoint takes none'}.`, { parameter: key, accepted: [...spec.accepts] });
+    if (accepts.has(key)) continue;
+    const bracketed = key.startsWith('filterBy[');
+    if (bracketed && accepts.has('filterBy')) {
+      if (FILTER_KEY.test(key)) continue;
+      throw badParameter(key, 'is not of the form filterBy[field] or filterBy[field][operator].');
     }
+    const takes = spec.accepts.length ? `this endpoint takes ${spec.accepts.join(', ')}` : 'this endpoint takes none';
+    throw new ApiError('UNKNOWN_PARAMETER', `Query parameter "${key}" is not accepted here; ${takes}.`, { parameter: key, accepted: [...spec.accepts] });
   }
   const pageText = single(raw, 'page');
   const limitText = single(raw, 'limit');

@@ -62,7 +62,7 @@ export class Database {
     if (!slot) return undefined;
     const before = slot.value;
     slot.value = { ...value };
-    if (slot.config.eventClass === 0) return undefined;
+    if (slot.config.eventClass === 0) { slot.reported = { ...value }; return undefined; }
     const flagsChanged = before.flags !== value.flags;
     const changed = type === 'binary'
       ? flagsChanged || (before.value !== 0) !== (value.value !== 0)

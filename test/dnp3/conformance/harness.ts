@@ -8,7 +8,7 @@ import { encodeFrame } from '../../../dnp3/link/frame.js';
 import { checkFrameCrcs, hex, toHex } from '../helpers/hex.js';
 
 export const T0 = Temporal.Instant.from('2026-11-20T14:05:00Z');
-/** T0 as DNP3 time, little-endian 48-bit ms: 1_795_615_500_000 = 0x01A2_11E0_C6E0... computed by t48(). */
+/** DNP3 time (48-bit ms, little-endian) as hex. T0 = 1_795_183_500_000 ms = E0 5A 46 F9 A1 01. */
 export function t48(ms: number): string {
   const b: number[] = [];
   let v = ms;
@@ -26,6 +26,26 @@ export class Pipe {
   }
 
   get outstation() { return this.stack.outstation; }
+
+  /**
+   * Two binaries (class 1) and two analogs (class 2, deadband 0.5) holding values, with no events yet:
+   * b0 = on, b1 = off (flags ONLINE, time T0 - 60 s); a0 = 42 (heartbeat), a1 = 120.5.
+   */
+  withFixture(): this {
+    const o = this.outstation;
+    o.definePoints('binary', 2, { eventClass: 0 });
+    o.definePoints('analog', 2, { eventClass: 0 });
+    const time = T0.epochMilliseconds - 60_000;
+    o.update('binary', 0, { flags: 1, value: 1, time });
+    o.update('binary', 1, { flags: 1, value: 0, time });
+    o.update('analog', 0, { flags: 1, value: 42, time });
+    o.update('analog', 1, { flags: 1, value: 120.5, time });
+    for (const i of [0, 1]) {
+      o.db.configure('binary', i, { eventClass: 1 });
+      o.db.configure('analog', i, { eventClass: 2, deadband: 0.5 });
+    }
+    return this;
+  }
 
   advance(ms: number): void {
     this.now = this.now.add({ milliseconds: ms });

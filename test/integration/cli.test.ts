@@ -1,0 +1,65 @@
+// The operator's commands, run as an operator runs them (`faultline <command>` as a child process) against
+// a fresh database on the real Postgres.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { FIXTURES_DIR } from '../helpers/checkins.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { persistBatch } from '../../stages/persist/index.js';
+import { checkInOf, computed } from '../helpers/checkins.js';
+
+const run = promisify(execFile);
+const root = new URL('../../', import.meta.url).pathname;
+let db: TestDatabase;
+const env = () => ({ ...process.env, DATABASE_URL: db.url, FAULTLINE_SECRET_KEYS: `test:${Buffer.alloc(32, 3).toString('base64')}`, LOG_LEVEL: 'warn' });
+const faultline = (...args: string[]) => run(process.execPath, ['bin/faultline.js', ...args], { cwd: root, env: env() });
+
+test.before(async () => { db = await createTestDatabase('cli'); });
+test.after(async () => { await db.drop(); });
+
+test('migrate: up to date on a migrated database', async () => {
+  const { stdout } = await faultline('migrate');
+  assert.match(stdout, /up to date \(\d+ migrations\)/);
+});
+
+test('import: the fixture file, then again: the second run changes nothing', async () => {
+  const file = new URL('import.json', FIXTURES_DIR).pathname;
+  const first = await faultline('import', file);
+  assert.match(first.stdout, /devices: 16 inserted, 0 updated, 0 unchanged/);
+  const second = await faultline('import', file);
+  assert.match(second.stdout, /devices: 0 inserted, 0 updated, 16 unchanged/);
+  assert.match(second.stdout, /integrations: 0 inserted, 0 updated, 4 unchanged/);
+  const { rows } = await db.pool.query(`select count(*)::int as n from integrations where settings::text like '%secret%' or credentials is null and kind = 'multispeak'`);
+  assert.is(rows[0].n, 0, 'credentials only encrypted, never in settings');
+});
+
+test('import: a broken file is refused with the problem named, and nothing is written', async () => {
+  let error: { stderr?: string; code?: number } | null = null;
+  try { await faultline('import', new URL('messages/013-malformed-json.json', FIXTURES_DIR).pathname); } catch (err) { error = err as typeof error; }
+  assert.ok(error, 'non-zero exit');
+  assert.match(error!.stderr ?? '', /is not valid JSON/);
+  assert.is(Number((await db.pool.query('select count(*) from organizations')).rows[0].count), 2, 'the earlier import is untouched');
+});
+
+test('unregistered: lists an IMEI that checked in without being registered', async () => {
+  await persistBatch(db.pool, [computed(checkInOf('012-unknown-device.json'), { CurrentName: null, CurrentLat: null, CurrentLong: null })]);
+  const { stdout } = await faultline('unregistered');
+  assert.match(stdout, /869999999999999 {2}first 2026-11-20T15:15:00.000Z {2}last 2026-11-20T15:15:00.000Z {2}1 check-ins/);
+});
+
+test('rejected: lists refused messages with code and reason', async () => {
+  await db.pool.query(`insert into rejected_messages (message_id, source, stage, imei, code, reason, body, rejected_at) values ('m1', 'sqs', 'enrich', null, 'INVALID', 'device_data.IMEINumber: missing', '{}', now())`);
+  const { stdout } = await faultline('rejected');
+  assert.match(stdout, /enrich INVALID imei=-/);
+  assert.match(stdout, /device_data.IMEINumber: missing/);
+});
+
+test('an unknown command exits 2 with the usage', async () => {
+  let error: { stderr?: string; code?: number } | null = null;
+  try { await faultline('frobnicate'); } catch (err) { error = err as typeof error; }
+  assert.is(error?.code, 2);
+  assert.match(error?.stderr ?? '', /unknown command "frobnicate"/);
+});
+
+test.run();
