@@ -5,7 +5,7 @@ const USAGE = `faultline <command> [options]
 
 Commands:
   start [--only a,b]            run the service (all components, or a subset: bridge, enrich, dedup,
-                                fault-compute, persist, notify, rejected, api, simulate)
+                                fault-compute, persist, notify, rejected, api, delivery, simulate)
   migrate                       apply database migrations
   import <file.json>            upsert organisations, power lines, groups, devices, users, integrations
   simulate [--devices N] [--rate R] [--count C] [--to spool|sqs] [--events E]
@@ -16,6 +16,9 @@ Commands:
   rejected resubmit <id>        send a refused message through the pipeline again
   unregistered                  IMEIs that checked in but are not registered
   secrets rotate                re-encrypt integration credentials under the current key
+  outbox [list] [--state pending|dead|delivered|all] [--integration id]
+                                MultiSpeak notifications still to deliver, or given up
+  outbox retry <id>             send a given-up notification again
 `;
 
 async function main(argv: string[]): Promise<void> {
@@ -33,6 +36,7 @@ async function main(argv: string[]): Promise<void> {
     case 'rejected': return (await import('./commands/rejected.js')).run(rest);
     case 'unregistered': return (await import('./commands/unregistered.js')).run();
     case 'secrets': return (await import('./commands/secrets.js')).run(rest);
+    case 'outbox': return (await import('./commands/outbox.js')).run(rest);
     case undefined: case 'help': case '--help': case '-h':
       process.stdout.write(USAGE);
       return;

@@ -15,8 +15,9 @@ import { transportFromSettings } from '../stages/runtime/transport/from-settings
 import { openRuntime } from './runtime.js';
 import { loadDemoData } from './demo.js';
 import { startSimulation } from './simulate.js';
+import { startDelivery } from '../multispeak/delivery/start.js';
 
-export const COMPONENTS = ['bridge', ...STAGE_NAMES, 'api', 'simulate'] as const;
+export const COMPONENTS = ['bridge', ...STAGE_NAMES, 'api', 'delivery', 'simulate'] as const;
 export type Component = (typeof COMPONENTS)[number];
 
 export function parseOnly(text: string | undefined): Set<Component> | null {
@@ -69,6 +70,12 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
     const server = await listen(app, { port: settings.httpPort, hostname: settings.httpHost });
     runtime.onClose(() => server.close());
     started.push(`API on http://${settings.httpHost === '0.0.0.0' ? 'localhost' : settings.httpHost}:${server.port} (/healthz, /readyz, /metrics)`);
+  }
+
+  if (wants('delivery')) {
+    const worker = startDelivery(runtime);
+    runtime.onClose(() => worker.stop());
+    started.push('MultiSpeak delivery worker (outbox -> OMS)');
   }
 
   if (wants('simulate')) {

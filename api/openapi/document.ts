@@ -20,6 +20,12 @@ const AUTH_ERRORS = {
 const PARAM_ERROR = { 400: errorResponse('A query parameter is unknown, repeated or invalid; the message and details name it.') };
 const NOT_FOUND = { 404: errorResponse('No such device, or the device is outside the caller\'s reach (the same answer).') };
 
+/**
+ * Routes this document leaves out on purpose: the SOAP endpoints (channels C/D) are XML, described by
+ * their WSDL at GET /soap/wsdl (SPEC-DECISIONS: the OpenAPI document covers every JSON endpoint).
+ */
+export const UNDOCUMENTED_PREFIXES = ['/soap'] as const;
+
 /** Node's HTTP parser answers this, empty, before the app sees a request line or headers over 16 KiB. */
 const TOO_LARGE = { 431: { description: 'The request line (URL) or headers are larger than the server accepts.' } };
 

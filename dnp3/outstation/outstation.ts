@@ -229,6 +229,21 @@ export class Outstation {
     this.unsolSeq = (seq + 1) & 0x0f;
   }
 
+  /**
+   * A new connection: transactions of the old one are abandoned (their events return to the buffer), the
+   * database, event buffer and indications persist, so events raised while disconnected are not lost.
+   */
+  resetConnection(): void {
+    this.cancelSolicited();
+    if (this.unsol) {
+      this.events.unselect('unsol');
+      this.unsol = undefined;
+      this.unsolSeq = (this.unsolSeq + 1) & 0x0f;
+    }
+    this.lastRequest = undefined;
+    this.lastResponse = undefined;
+  }
+
   /** Timeouts, retries and new unsolicited responses. Call periodically and after updates. */
   tick(now: Temporal.Instant): Uint8Array[] {
     const t = ms(now);

@@ -5,6 +5,7 @@ import { registry } from '../../config/metrics.js';
 import { TOPICS } from '../../schemas/avro/topics.js';
 import type { EnrichedCheckIn } from '../../schemas/avro/values.js';
 import type { Stage, StageResult } from '../runtime/stage.js';
+import { deviceCache } from '../runtime/device-cache.js';
 import { dedupMessage, tableOf } from './handler.js';
 import { historyTooShort, loadDedupState, loadHistoryBefore, type DedupState } from './state.js';
 
@@ -12,7 +13,7 @@ const duplicates = new Counter({ name: 'faultline_duplicate_checkins_total', hel
 const droppedEvents = new Counter({ name: 'faultline_dropped_events_total', help: 'Events dropped as already stored (spec 6.1 step 6)', registers: [registry] });
 
 export function dedupStage({ pool }: { pool: pg.Pool }): Stage<EnrichedCheckIn> {
-  const cache = new Map<string, DedupState>();
+  const cache = deviceCache<DedupState>((imeis) => loadDedupState(pool, imeis));
   return {
     name: 'dedup',
     input: TOPICS.enriched,
@@ -20,26 +21,22 @@ export function dedupStage({ pool }: { pool: pg.Pool }): Stage<EnrichedCheckIn> 
     async onAssign() { cache.clear(); },
     async onRevoke() { cache.clear(); },
     async handle(batch): Promise<StageResult> {
-      const missing = [...new Set(batch.messages.map((m) => m.key))].filter((imei) => !cache.has(imei));
-      for (const [imei, state] of await loadDedupState(pool, missing)) cache.set(imei, state);
-      const result: StageResult = { produce: [], deadLetters: [] };
-      // The states move on only once the batch was sent (StageResult.onSent).
-      const working = new Map<string, DedupState>();
+      const view = await cache.begin(batch.messages.map((m) => m.value.checkIn.device_data.IMEINumber));
+      const result: StageResult = { produce: [], deadLetters: [], onSent: view.commit };
       for (const { value } of batch.messages) {
         const imei = value.checkIn.device_data.IMEINumber;
-        const state = working.get(imei) ?? cache.get(imei)!;
+        const state = view.get(imei);
         const table = tableOf(value);
         const date = value.checkIn.device_data.date;
         const older = historyTooShort(state[table], date) ? await loadHistoryBefore(pool, imei, table, date) : [];
         const decision = dedupMessage(value, state, older);
-        working.set(imei, decision.state);
+        view.set(imei, decision.state);
         if (decision.duplicate) duplicates.inc();
         if (decision.forward) {
           droppedEvents.inc(decision.forward.droppedEvents);
           result.produce.push({ topic: TOPICS.deduped, key: imei, value: decision.forward });
         }
       }
-      result.onSent = () => { for (const [imei, state] of working) cache.set(imei, state); };
       return result;
     },
   };

@@ -4,6 +4,10 @@ import { Kafka, logLevel } from 'kafkajs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { infraEnv } from '../../infra/endpoints.js';
 import { TOPICS } from '../../schemas/avro/topics.js';
+import { createRegistry } from '../../schemas/registry.js';
+import { registryCodec } from '../../stages/runtime/codec.js';
+import { kafkaTransport } from '../../stages/runtime/transport/kafka.js';
+import type { Transport } from '../../stages/runtime/transport/transport.js';
 
 export const brokers = () => (process.env.KAFKA_BROKERS ?? infraEnv().KAFKA_BROKERS!).split(',');
 
@@ -26,4 +30,10 @@ export async function resetPipelineTopics(extraTopics: string[] = []): Promise<v
   } finally {
     await admin.disconnect();
   }
+}
+
+/** A Kafka transport on the infra/ broker and registry, as the pipeline suites use it. */
+export async function testKafkaTransport(partitions = 3): Promise<Transport> {
+  const registryUrl = process.env.SCHEMA_REGISTRY_URL ?? infraEnv().SCHEMA_REGISTRY_URL!;
+  return kafkaTransport({ brokers: brokers(), codec: await registryCodec(createRegistry(registryUrl)), partitions, sessionTimeoutMs: 10_000 });
 }

@@ -7,6 +7,9 @@ import { createBridge, type ReceivedMessage } from '../../stages/bridge/index.js
 import { STAGE_NAMES, startPipeline, type Pipeline } from '../../stages/pipeline.js';
 import type { Transport } from '../../stages/runtime/transport/transport.js';
 import { waitFor } from './wait-for.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+import { resetPipelineTopics, testKafkaTransport } from './kafka.js';
+import { importDemoData } from './reference-data.js';
 
 export interface TestPipeline {
   pipeline: Pipeline;
@@ -39,4 +42,28 @@ export async function startTestPipeline(transport: Transport, pool: pg.Pool, rul
     },
     stop: () => pipeline.stop(),
   };
+}
+
+export interface KafkaRig {
+  db: TestDatabase;
+  transport: Transport;
+  pipe: TestPipeline;
+  stop(): Promise<void>;
+}
+
+/** Fresh pipeline topics, a fresh database with the fixture reference data, every stage on Kafka. */
+export async function startKafkaRig(prefix: string): Promise<KafkaRig> {
+  await resetPipelineTopics(['dnp3.north', 'dnp3.south']);
+  const db = await createTestDatabase(prefix);
+  await importDemoData(db.pool);
+  const transport = await testKafkaTransport();
+  const rig: KafkaRig = {
+    db, transport, pipe: await startTestPipeline(transport, db.pool),
+    async stop() {
+      await rig.pipe.stop();
+      await transport.close();
+      await db.drop();
+    },
+  };
+  return rig;
 }

@@ -15,6 +15,16 @@ let db: TestDatabase;
 const env = () => ({ ...process.env, DATABASE_URL: db.url, FAULTLINE_SECRET_KEYS: `test:${Buffer.alloc(32, 3).toString('base64')}`, LOG_LEVEL: 'warn' });
 const faultline = (...args: string[]) => run(process.execPath, ['bin/faultline.js', ...args], { cwd: root, env: env() });
 
+/** The error of a command that must fail; a command that succeeds fails the test. */
+async function failure(command: Promise<unknown>): Promise<{ stderr?: string; code?: number }> {
+  try {
+    await command;
+  } catch (err) {
+    return err as { stderr?: string; code?: number };
+  }
+  throw new Error('the command succeeded but should have failed');
+}
+
 test.before(async () => { db = await createTestDatabase('cli'); });
 test.after(async () => { await db.drop(); });
 
@@ -35,10 +45,9 @@ test('import: the fixture file, then again: the second run changes nothing', asy
 });
 
 test('import: a broken file is refused with the problem named, and nothing is written', async () => {
-  let error: { stderr?: string; code?: number } | null = null;
-  try { await faultline('import', new URL('messages/013-malformed-json.json', FIXTURES_DIR).pathname); } catch (err) { error = err as typeof error; }
-  assert.ok(error, 'non-zero exit');
-  assert.match(error!.stderr ?? '', /is not valid JSON/);
+  const error = await failure(faultline('import', new URL('messages/013-malformed-json.json', FIXTURES_DIR).pathname));
+  assert.is(error.code, 1);
+  assert.match(error.stderr ?? '', /is not valid JSON/);
   assert.is(Number((await db.pool.query('select count(*) from organizations')).rows[0].count), 2, 'the earlier import is untouched');
 });
 
@@ -56,10 +65,9 @@ test('rejected: lists refused messages with code and reason', async () => {
 });
 
 test('an unknown command exits 2 with the usage', async () => {
-  let error: { stderr?: string; code?: number } | null = null;
-  try { await faultline('frobnicate'); } catch (err) { error = err as typeof error; }
-  assert.is(error?.code, 2);
-  assert.match(error?.stderr ?? '', /unknown command "frobnicate"/);
+  const error = await failure(faultline('frobnicate'));
+  assert.is(error.code, 2);
+  assert.match(error.stderr ?? '', /unknown command "frobnicate"/);
 });
 
 test.run();

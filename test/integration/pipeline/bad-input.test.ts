@@ -3,34 +3,12 @@
 // message sent after them is stored.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { infraEnv } from '../../../infra/endpoints.js';
-import { createRegistry } from '../../../schemas/registry.js';
-import { registryCodec } from '../../../stages/runtime/codec.js';
-import { kafkaTransport } from '../../../stages/runtime/transport/kafka.js';
-import type { Transport } from '../../../stages/runtime/transport/transport.js';
 import { fixtureText } from '../../helpers/checkins.js';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
-import { brokers, resetPipelineTopics } from '../../helpers/kafka.js';
-import { startTestPipeline, type TestPipeline } from '../../helpers/pipeline.js';
-import { importDemoData } from '../../helpers/reference-data.js';
+import { startKafkaRig, type KafkaRig } from '../../helpers/pipeline.js';
 
-const env = { ...infraEnv(), ...process.env };
-let db: TestDatabase;
-let transport: Transport;
-let pipe: TestPipeline;
-
-test.before(async () => {
-  await resetPipelineTopics(['dnp3.north', 'dnp3.south']);
-  db = await createTestDatabase('badinput');
-  await importDemoData(db.pool);
-  transport = kafkaTransport({ brokers: brokers(), codec: await registryCodec(createRegistry(env.SCHEMA_REGISTRY_URL!)), partitions: 3, sessionTimeoutMs: 10_000 });
-  pipe = await startTestPipeline(transport, db.pool);
-});
-test.after(async () => {
-  await pipe?.stop();
-  await transport?.close();
-  await db?.drop();
-});
+let rig: KafkaRig;
+test.before(async () => { rig = await startKafkaRig('badinput'); });
+test.after(async () => { await rig?.stop(); });
 
 const good = JSON.parse(fixtureText('001-plain-checkin.json')) as { device_data: Record<string, unknown> };
 const variant = (change: (m: typeof good) => void) => {
@@ -48,9 +26,9 @@ const BAD: { name: string; body: string; code: string; reason: RegExp }[] = [
 ];
 
 test('each bad message is dead-lettered with its code and a reason naming the problem', async () => {
-  await pipe.feed(BAD.map(({ name, body }) => ({ name, body })));
-  await pipe.drain(60_000);
-  const rows = (await db.pool.query(`select message_id, code, reason, stage, length(body) as len from rejected_messages order by message_id`)).rows;
+  await rig.pipe.feed(BAD.map(({ name, body }) => ({ name, body })));
+  await rig.pipe.drain(60_000);
+  const rows = (await rig.db.pool.query(`select message_id, code, reason, stage, length(body) as len from rejected_messages order by message_id`)).rows;
   for (const bad of BAD) {
     const row = rows.find((r) => r.message_id === bad.name);
     assert.ok(row, `${bad.name} is in rejected_messages`);
@@ -58,13 +36,13 @@ test('each bad message is dead-lettered with its code and a reason naming the pr
     assert.match(row.reason, bad.reason, bad.name);
     assert.ok(row.len > 0, `${bad.name} keeps its body`);
   }
-  assert.is(Number((await db.pool.query('select count(*) from device_records')).rows[0].count), 0);
+  assert.is(Number((await rig.db.pool.query('select count(*) from device_records')).rows[0].count), 0);
 });
 
 test('the pipeline keeps going: a good message after them is stored', async () => {
-  await pipe.feed([{ name: 'good', body: JSON.stringify(good) }]);
-  await pipe.drain(60_000);
-  assert.is(Number((await db.pool.query(`select count(*) from device_records where "IMEINumber" = '861000000000000'`)).rows[0].count), 1);
+  await rig.pipe.feed([{ name: 'good', body: JSON.stringify(good) }]);
+  await rig.pipe.drain(60_000);
+  assert.is(Number((await rig.db.pool.query(`select count(*) from device_records where "IMEINumber" = '861000000000000'`)).rows[0].count), 1);
 });
 
 test.run();

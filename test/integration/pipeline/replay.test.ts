@@ -2,66 +2,45 @@
 // fi.raw.v1 from the beginning through every stage, and every table is exactly as before.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { infraEnv } from '../../../infra/endpoints.js';
 import { loadModelMap, loadSettings } from '../../../config/settings.js';
-import { createRegistry } from '../../../schemas/registry.js';
 import { replay } from '../../../stages/replay.js';
-import { registryCodec } from '../../../stages/runtime/codec.js';
-import { kafkaTransport } from '../../../stages/runtime/transport/kafka.js';
-import type { Transport } from '../../../stages/runtime/transport/transport.js';
 import { fixtureNames, fixtureText } from '../../helpers/checkins.js';
-import { createTestDatabase, dumpTables, type TestDatabase } from '../../helpers/database.js';
-import { brokers, resetPipelineTopics } from '../../helpers/kafka.js';
-import { startTestPipeline, type TestPipeline } from '../../helpers/pipeline.js';
-import { importDemoData } from '../../helpers/reference-data.js';
+import { dumpTables } from '../../helpers/database.js';
+import { startKafkaRig, startTestPipeline, type KafkaRig } from '../../helpers/pipeline.js';
 
-const env = { ...infraEnv(), ...process.env };
-let db: TestDatabase;
-let transport: Transport;
-let pipe: TestPipeline;
-
-test.before(async () => {
-  await resetPipelineTopics(['dnp3.north', 'dnp3.south']);
-  db = await createTestDatabase('replay');
-  await importDemoData(db.pool);
-  transport = kafkaTransport({ brokers: brokers(), codec: await registryCodec(createRegistry(env.SCHEMA_REGISTRY_URL!)), partitions: 3, sessionTimeoutMs: 10_000 });
-  pipe = await startTestPipeline(transport, db.pool);
-});
-test.after(async () => {
-  await pipe?.stop();
-  await transport?.close();
-  await db?.drop();
-});
+let rig: KafkaRig;
+test.before(async () => { rig = await startKafkaRig('replay'); });
+test.after(async () => { await rig?.stop(); });
 
 test('replaying fi.raw.v1 from the beginning leaves every table identical', async () => {
   for (const name of fixtureNames()) {
-    await pipe.feed([{ name, body: fixtureText(name) }]);
-    await pipe.drain();
+    await rig.pipe.feed([{ name, body: fixtureText(name) }]);
+    await rig.pipe.drain();
   }
-  const before = await dumpTables(db.pool);
+  const before = await dumpTables(rig.db.pool);
   assert.ok((before.device_records ?? []).length >= 10, 'the fixtures were stored');
 
   const progress: bigint[] = [];
-  const { records } = await replay({ transport, pool: db.pool, modelMap: loadModelMap(loadSettings({}).modelMapFile), from: 0, onProgress: (done) => progress.push(done), pollMs: 100 });
+  const { records } = await replay({ transport: rig.transport, pool: rig.db.pool, modelMap: loadModelMap(loadSettings({}).modelMapFile), from: 0, onProgress: (done) => progress.push(done), pollMs: 100 });
   // 14 fixtures, of which the bridge dead-lettered 2 before fi.raw.v1.
   assert.is(records, BigInt(fixtureNames().length - 2), 'every raw record was re-read');
-  await pipe.drain(60_000);
+  await rig.pipe.drain(60_000);
 
-  assert.equal(await dumpTables(db.pool), before);
+  assert.equal(await dumpTables(rig.db.pool), before);
   assert.ok(progress.length > 0, 'progress was reported');
 });
 
 test('replay --reprocess recomputes the derived columns with the rules now running, and nothing else', async () => {
-  const before = await dumpTables(db.pool);
+  const before = await dumpTables(rig.db.pool);
   // A rule change is deployed: a lower low-current threshold, and a map without the FI-2000-A key.
-  await pipe.stop();
+  await rig.pipe.stop();
   const shipped = loadModelMap(loadSettings({}).modelMapFile);
   const modelMap = new Map([...shipped].filter(([k]) => k !== 'FI-2000-A'));
-  pipe = await startTestPipeline(transport, db.pool, { modelMap, lowCurrentA: 0.1 });
+  rig.pipe = await startTestPipeline(rig.transport, rig.db.pool, { modelMap, lowCurrentA: 0.1 });
 
-  await replay({ transport, pool: db.pool, modelMap, from: 0, reprocess: true, pollMs: 100 });
-  await pipe.drain(60_000);
-  const after = await dumpTables(db.pool);
+  await replay({ transport: rig.transport, pool: rig.db.pool, modelMap, from: 0, reprocess: true, pollMs: 100 });
+  await rig.pipe.drain(60_000);
+  const after = await dumpTables(rig.db.pool);
 
   const record = (dump: Record<string, unknown[]>, imei: string, date: string) =>
     (dump.device_records as Record<string, unknown>[]).find((r) => r.IMEINumber === imei && r.date === date)!;

@@ -1,0 +1,125 @@
+// Latency of the read interface under load (issue 4 "Done when"): p50 and p99 of data-log, events,
+// critical-data and map-data under autocannon at a fixed request rate, with 1,000,000 device records and
+// 3,000,000 events loaded. The target is p99 under 50 ms at 200 requests per second.
+//
+//   npm run bench:api -- [--records 1000000] [--events-per-record 3] [--devices 2000] [--rate 200] [--seconds 20]
+//
+// Rows are bulk-generated in SQL (the ingest path has its own bench, bench/pipeline.bench.ts); the migration
+// 0004 counters are filled by their triggers as in production. The API runs in this process on loopback,
+// autocannon (CLI, JSON output) in a child process. Writes bench/results/api.json and bench/results/api.md.
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type pg from 'pg';
+import { createApp } from '../api/app.js';
+import { listen } from '../api/server.js';
+import { createTestDatabase } from '../test/helpers/database.js';
+import { importDemoData } from '../test/helpers/reference-data.js';
+import { machineInfo } from './machine.js';
+
+const { values } = parseArgs({
+  options: {
+    records: { type: 'string', default: '1000000' }, 'events-per-record': { type: 'string', default: '3' },
+    devices: { type: 'string', default: '2000' }, rate: { type: 'string', default: '200' }, seconds: { type: 'string', default: '20' },
+    connections: { type: 'string', default: '20' },
+  },
+});
+const RECORDS = Number(values.records);
+const EVENTS_PER_RECORD = Number(values['events-per-record']);
+const DEVICES = Number(values.devices);
+const RATE = Number(values.rate);
+const SECONDS = Number(values.seconds);
+const CONNECTIONS = Number(values.connections);
+const TARGET_P99_MS = 50;
+const AUTOCANNON = new URL('../node_modules/autocannon/autocannon.js', import.meta.url).pathname;
+
+interface Result { endpoint: string; path: string; caller: string; p50: number; p90: number; p99: number; max: number; requests: number; non2xx: number; errors: number }
+
+async function load(pool: pg.Pool): Promise<void> {
+  const perDevice = Math.ceil(RECORDS / DEVICES);
+  await pool.query(`insert into device_information ("IMEINumber", "Real_Name", "Lat", "Long", "OrganizationID", "PowerLineID", "serialNumber")
+    select '8620000' || lpad(g::text, 8, '0'), 'Bench pole ' || g, 41 + g / 10000.0, -87.6, 'north', case when g % 2 = 0 then 'north-F12' else 'north-F7' end, 'SN-B' || g
+      from generate_series(1, $1::int) g`, [DEVICES]);
+  await pool.query(`insert into group_device_links ("DeviceID", "GroupID")
+    select "DeviceID", case when "DeviceID" % 2 = 0 then 'north-east' else 'north-west' end from device_information where "IMEINumber" like '8620000%'`);
+  // One check-in per device every 10 minutes, newest in the last days; codes and types cycle.
+  await pool.query(`insert into device_records ("IMEINumber", model, version, "date", rssi, "State", "FaultType", "BatteryOrLine", "BatteryMCU",
+      "AverageCurrent1m", "PrefaultCurrent", "Ongoing_fault", "ActualOngoingFault", "ReportedOngoingFault", "CurrentName", "CurrentLat", "CurrentLong", "Temperature")
+    select '8620000' || lpad(d::text, 8, '0'), 'FCI-3000', '4.2.1', now() - (r * interval '10 minutes') - (d * interval '1 second'), -70, 0, 0, 0, 3.6,
+           100 + (r % 50), 90, (array[0,0,0,2,4,6,10,11])[1 + r % 8], (array[0,0,0,2,4,6,10,11])[1 + r % 8], 0, 'Bench pole ' || d, 41, -87.6, 20
+      from generate_series(1, $1::int) d, generate_series(1, $2::int) r
+     where (d - 1) * $2::int + r <= $3::int`, [DEVICES, perDevice, RECORDS]);
+  await pool.query(`insert into event_records ("EventID", "EventTimestamp", "EventType", "PrefaultCurrent", "FaultCurrent", "RecoverCurrent",
+      "PacketTimestamp", "IMEINumber", "DeviceRecordID", "ReportedEventTimestamp")
+    select r."RecordID" * 10 + k, r."date" - (k * interval '10 seconds'),
+           (array['PFault','TFault','Current Reset','SOTF','Overcurrent','Fault Like','Fault <50','Heartbeat'])[1 + ((r."RecordID" + k) % 8)],
+           40, 400, 10, r."date", r."IMEINumber", r."RecordID", r."date" - (k * interval '10 seconds')
+      from device_records r, generate_series(0, $1::int - 1) k where r."IMEINumber" like '8620000%'`, [EVENTS_PER_RECORD]);
+  await pool.query(`update device_information d set "LastCheckInTime" = x.last
+      from (select "IMEINumber", max("date") as last from device_records group by 1) x where x."IMEINumber" = d."IMEINumber"`);
+  await pool.query('vacuum analyze');
+}
+
+function autocannon(url: string, token: string): Promise<Record<string, any>> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [AUTOCANNON, '--json', '-c', String(CONNECTIONS), '-d', String(SECONDS), '-R', String(RATE),
+      '-H', `authorization=Bearer ${token}`, url], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as Record<string, unknown>) : reject(new Error(`autocannon exited ${code}`))));
+  });
+}
+
+async function main(): Promise<void> {
+  const machine = machineInfo();
+  console.log(`api bench: ${RECORDS} records, ${RECORDS * EVENTS_PER_RECORD} events, ${DEVICES} devices; ${RATE} req/s for ${SECONDS} s each (${machine.cpu}, ${machine.cores} cores, node ${machine.node})`);
+  const db = await createTestDatabase('bench_api');
+  try {
+    await importDemoData(db.pool);
+    const t0 = Date.now();
+    await load(db.pool);
+    console.log(`loaded in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    const app = createApp({ readiness: {}, pool: db.pool, jwtSecret: new TextEncoder().encode('bench-secret-bench-secret-bench-secret!!') });
+    const server = await listen(app, { port: 0, hostname: '127.0.0.1' });
+    const token = async (email: string, password: string) => {
+      const res = await app.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+      return ((await res.json()) as { accessToken: string }).accessToken;
+    };
+    const callers = { admin: await token('admin@north.example', 'north-Admin-Pass-1'), user: await token('east@north.example', 'north-East-Pass-1') };
+    const device = '862000000000010';
+    const runs: [string, string, keyof typeof callers][] = [
+      ['data-log', '/device-records/data-log', 'admin'],
+      ['data-log', '/device-records/data-log', 'user'],
+      ['events', `/device-records/device-information/events/${device}`, 'admin'],
+      ['critical-data', '/device-records/critical-data', 'admin'],
+      ['critical-data', '/device-records/critical-data', 'user'],
+      ['map-data', '/device-records/map-data', 'admin'],
+    ];
+    const results: Result[] = [];
+    for (const [endpoint, path, caller] of runs) {
+      const r = await autocannon(`http://127.0.0.1:${server.port}${path}`, callers[caller]);
+      const result = { endpoint, path, caller, p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max, requests: r.requests.total, non2xx: r.non2xx, errors: r.errors + r.timeouts };
+      results.push(result);
+      console.log(`${endpoint.padEnd(14)} ${caller.padEnd(6)} p50 ${result.p50} ms  p99 ${result.p99} ms  max ${result.max} ms  ${result.requests} requests, ${result.non2xx} non-2xx, ${result.errors} errors`);
+    }
+    await server.close();
+    const report = { machine, records: RECORDS, events: RECORDS * EVENTS_PER_RECORD, devices: DEVICES, rate: RATE, seconds: SECONDS, connections: CONNECTIONS, targetP99Ms: TARGET_P99_MS, results };
+    writeFileSync(new URL('results/api.json', import.meta.url), JSON.stringify(report, null, 2) + '\n');
+    const rows = results.map((r) => `| ${r.endpoint} | ${r.caller} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.max} | ${r.requests} | ${r.non2xx + r.errors} | ${r.p99 < TARGET_P99_MS ? 'yes' : 'no'} |`);
+    writeFileSync(new URL('results/api.md', import.meta.url), [
+      `# API read latency (${machine.date})`, '',
+      `${RECORDS.toLocaleString('en')} device records, ${(RECORDS * EVENTS_PER_RECORD).toLocaleString('en')} events, ${DEVICES} devices; autocannon ${RATE} req/s, ${CONNECTIONS} connections, ${SECONDS} s per row.`,
+      `Node ${machine.node}, ${machine.cpu} (${machine.cores} cores, ${machine.memoryGiB} GiB), commit ${machine.commit}. Latencies in ms.`, '',
+      `| endpoint | caller | p50 | p90 | p99 | max | requests | failed | p99 < ${TARGET_P99_MS} ms |`, '|---|---|---|---|---|---|---|---|---|', ...rows, '',
+    ].join('\n'));
+    const failed = results.filter((r) => r.non2xx + r.errors > 0);
+    if (failed.length) throw new Error(`requests failed: ${failed.map((r) => r.endpoint).join(', ')}`);
+  } finally {
+    await db.drop();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,90 @@
+// Maps a verified client certificate to one integration (SPEC-DECISIONS "DNP3 outstation"). Pure: the server
+// passes the peer certificate's names and fingerprint; tests pass plain objects.
+
+export type TlsMinVersion = 'TLSv1.2' | 'TLSv1.3';
+
+export interface Dnp3Integration {
+  id: string;
+  organizationId: string;
+  /** Must equal the client certificate's CN or one of its DNS SANs. */
+  masterIdentity: string;
+  outstationAddress: number;
+  masterAddress: number;
+  unsolicited: boolean;
+  tlsMinVersion: TlsMinVersion;
+  certificateMode: 'ca' | 'pinned';
+  /** SHA-256 fingerprint (Node's `AA:BB:...` form) of the pinned client certificate. */
+  pinnedFingerprint256?: string;
+  caFile?: string;
+  pinnedCertificateFile?: string;
+  /** Optional dedicated port besides the shared one. */
+  port?: number;
+  analogOnly: boolean;
+}
+
+export interface PeerIdentity {
+  commonName?: string;
+  dnsNames: string[];
+  fingerprint256: string;
+}
+
+/** Names in a Node peer certificate: subject CN and `DNS:` entries of subjectaltname. */
+export function peerIdentity(cert: { subject?: { CN?: string | string[] } | null; subjectaltname?: string; fingerprint256?: string }): PeerIdentity {
+  const cn = cert.subject?.CN;
+  const dnsNames = (cert.subjectaltname ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.startsWith('DNS:'))
+    .map((s) => s.slice(4));
+  return { commonName: Array.isArray(cn) ? cn[0] : cn, dnsNames, fingerprint256: cert.fingerprint256 ?? '' };
+}
+
+export type IdentityRefusal = 'noCertificate' | 'unknownIdentity' | 'ambiguousIdentity' | 'pinMismatch' | 'tlsVersion';
+
+const VERSION_RANK: Record<string, number> = { 'TLSv1.2': 2, 'TLSv1.3': 3 };
+
+/**
+ * The integration a master may reach, or why it is refused. SAN names are preferred; the CN counts only when
+ * the certificate has no DNS SAN (the rustls/RFC 6125 rule stepfunc applies).
+ */
+export function matchIntegration(
+  peer: PeerIdentity | undefined,
+  protocol: string | null,
+  integrations: readonly Dnp3Integration[],
+  port?: number,
+): { integration: Dnp3Integration } | { refused: IdentityRefusal } {
+  if (!peer) return { refused: 'noCertificate' };
+  const names = peer.dnsNames.length ? peer.dnsNames : peer.commonName ? [peer.commonName] : [];
+  const found = integrations.filter((i) => names.includes(i.masterIdentity) && (port === undefined || i.port === undefined || i.port === port));
+  if (found.length === 0) return { refused: 'unknownIdentity' };
+  if (found.length > 1) return { refused: 'ambiguousIdentity' };
+  const integration = found[0]!;
+  if (integration.certificateMode === 'pinned' && integration.pinnedFingerprint256?.toUpperCase() !== peer.fingerprint256.toUpperCase()) {
+    return { refused: 'pinMismatch' };
+  }
+  if ((VERSION_RANK[protocol ?? ''] ?? 0) < VERSION_RANK[integration.tlsMinVersion]!) return { refused: 'tlsVersion' };
+  return { integration };
+}
+
+const num = (v: unknown, dflt: number): number => (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 0xffef ? v : dflt);
+
+/** Validates an `integrations` row of kind dnp3 (settings jsonb is `unknown` until here). */
+export function integrationFromRow(row: { id: string; OrganizationID: string; settings: unknown }): Dnp3Integration | undefined {
+  const s = (row.settings && typeof row.settings === 'object' ? row.settings : {}) as Record<string, unknown>;
+  if (typeof s.masterIdentity !== 'string' || s.masterIdentity === '') return undefined;
+  const out: Dnp3Integration = {
+    id: row.id,
+    organizationId: row.OrganizationID,
+    masterIdentity: s.masterIdentity,
+    outstationAddress: num(s.outstationAddress, 10),
+    masterAddress: num(s.masterAddress, 1),
+    unsolicited: s.unsolicited !== false,
+    tlsMinVersion: s.tlsMinVersion === 'TLSv1.2' || s.tlsMinVersion === '1.2' ? 'TLSv1.2' : 'TLSv1.3',
+    certificateMode: s.certificateMode === 'pinned' ? 'pinned' : 'ca',
+    analogOnly: s.analogOnly === true,
+  };
+  if (typeof s.caFile === 'string') out.caFile = s.caFile;
+  if (typeof s.pinnedCertificateFile === 'string') out.pinnedCertificateFile = s.pinnedCertificateFile;
+  if (typeof s.port === 'number' && Number.isInteger(s.port) && s.port > 0 && s.port < 65536) out.port = s.port;
+  return out;
+}

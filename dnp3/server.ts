@@ -1,0 +1,118 @@
+// DNP3 over mutual TLS (node:tls) on DNP3_PORT (20000). The client certificate is verified in the handshake
+// (no certificate or an untrusted one: the handshake fails) and then mapped to exactly one integration before
+// a session exists (stepfunc's address filter); a master that maps to none is disconnected before a single
+// DNP3 octet is read. Each integration has one Outstation (its organisation's points and events) that
+// outlives connections; a reconnecting master replaces its previous session.
+import { createServer as createTlsServer } from 'node:tls';
+import type { TLSSocket, TlsOptions } from 'node:tls';
+import { createServer as createNetServer } from 'node:net';
+import type { Server, Socket } from 'node:net';
+import { matchIntegration, peerIdentity } from './identity.js';
+import type { Dnp3Integration, IdentityRefusal } from './identity.js';
+import { OutstationSession } from './outstation/session.js';
+import type { SessionOptions } from './outstation/session.js';
+import type { Outstation } from './outstation/outstation.js';
+
+export const DEFAULT_DNP3_PORT = 20000;
+
+export interface Dnp3TlsMaterial {
+  key: string | Buffer;
+  cert: string | Buffer;
+  /** CAs that sign master certificates, plus any pinned (self-signed) master certificates. */
+  ca: (string | Buffer)[];
+}
+
+export interface Dnp3ServerOptions {
+  port: number;
+  host?: string;
+  /** TLS material; or `{ plainIntegrationId }` for plain TCP, development only, one integration. */
+  transport: { tls: Dnp3TlsMaterial } | { plainIntegrationId: string };
+  integrations: () => readonly Dnp3Integration[];
+  outstationFor: (integration: Dnp3Integration) => Outstation;
+  session?: SessionOptions;
+  onRefused?: (reason: IdentityRefusal | 'handshake', detail?: string) => void;
+  onSession?: (integration: Dnp3Integration, session: OutstationSession) => void;
+  /** NSS key-log lines, for decrypting test captures in tshark. Never enable in production. */
+  onKeylog?: (line: Buffer) => void;
+}
+
+export interface Dnp3Server {
+  port: number;
+  sessions: ReadonlyMap<string, OutstationSession>;
+  close(): Promise<void>;
+}
+
+export async function startDnp3Server(opts: Dnp3ServerOptions): Promise<Dnp3Server> {
+  const sessions = new Map<string, OutstationSession>();
+  const sockets = new Set<Socket>();
+
+  const attach = (socket: Socket, integration: Dnp3Integration) => {
+    sessions.get(integration.id)?.close('replaced by a new connection');
+    const session = new OutstationSession(
+      socket,
+      { link: { address: integration.outstationAddress, masterAddress: integration.masterAddress } },
+      opts.outstationFor(integration),
+      {
+        ...opts.session,
+        onClose: (reason) => {
+          if (sessions.get(integration.id) === session) sessions.delete(integration.id);
+          opts.session?.onClose?.(reason);
+        },
+      },
+    );
+    sessions.set(integration.id, session);
+    opts.onSession?.(integration, session);
+  };
+
+  let server: Server;
+  if ('tls' in opts.transport) {
+    const tlsOptions: TlsOptions = {
+      ...opts.transport.tls,
+      requestCert: true,
+      rejectUnauthorized: true,
+      // The floor for everyone; an integration that demands 1.3 (the default) is checked after the handshake.
+      minVersion: 'TLSv1.2',
+      // opendnp3 disables resumption too; a resumed session would skip the certificate we map from.
+      sessionTimeout: 0,
+    };
+    const tlsServer = createTlsServer(tlsOptions, (socket: TLSSocket) => {
+      const cert = socket.getPeerCertificate();
+      const peer = cert && Object.keys(cert).length > 0 ? peerIdentity(cert) : undefined;
+      const match = socket.authorized ? matchIntegration(peer, socket.getProtocol(), opts.integrations(), opts.port) : { refused: 'noCertificate' as const };
+      if ('refused' in match) {
+        opts.onRefused?.(match.refused, peer?.commonName);
+        socket.destroy();
+        return;
+      }
+      attach(socket, match.integration);
+    });
+    tlsServer.on('tlsClientError', (err) => opts.onRefused?.('handshake', err.message));
+    if (opts.onKeylog) tlsServer.on('keylog', (line: Buffer) => opts.onKeylog?.(line));
+    server = tlsServer;
+  } else {
+    const id = opts.transport.plainIntegrationId;
+    server = createNetServer((socket) => {
+      const integration = opts.integrations().find((i) => i.id === id);
+      if (!integration) { socket.destroy(); return; }
+      attach(socket, integration);
+    });
+  }
+  server.on('connection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : opts.port;
+
+  return {
+    port,
+    sessions,
+    close: () => new Promise<void>((resolve) => {
+      for (const s of sessions.values()) s.close('server closing');
+      for (const s of sockets) s.destroy();
+      server.close(() => resolve());
+    }),
+  };
+}

@@ -1,0 +1,111 @@
+// Mutual TLS: the certificate decides the organisation, before any DNP3 octet. Certificates come from
+// infra/certs.sh (openssl) in a temporary directory.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from 'node:tls';
+import type { ConnectionOptions } from 'node:tls';
+import { startDnp3Server } from '../../../dnp3/server.js';
+import type { Dnp3Server } from '../../../dnp3/server.js';
+import type { Dnp3Integration } from '../../../dnp3/identity.js';
+import { Outstation } from '../../../dnp3/outstation/outstation.js';
+import { hex, toHex } from '../helpers/hex.js';
+import { fragments } from '../conformance/harness.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'dnp3-certs-'));
+execFileSync('bash', [new URL('../../../infra/certs.sh', import.meta.url).pathname], { env: { ...process.env, CERTS_DIR: dir }, stdio: 'ignore' });
+const pem = (name: string) => readFileSync(join(dir, `${name}.pem`));
+
+const base = { outstationAddress: 10, masterAddress: 1, unsolicited: false, certificateMode: 'ca', analogOnly: false } as const;
+const integrations: Dnp3Integration[] = [
+  { ...base, id: 'north-scada', organizationId: 'north', masterIdentity: 'scada.north.example', tlsMinVersion: 'TLSv1.3' },
+  { ...base, id: 'south-scada', organizationId: 'south', masterIdentity: 'scada.south.example', tlsMinVersion: 'TLSv1.2' },
+];
+const outstations = new Map<string, Outstation>();
+for (const [org, value] of [['north', 111], ['south', 222]] as const) {
+  const o = new Outstation({ unsolicited: false });
+  o.definePoints('analog', 1, { eventClass: 0 });
+  o.update('analog', 0, { flags: 1, value, time: 0 });
+  outstations.set(org, o);
+}
+const refusals: string[] = [];
+let server: Dnp3Server;
+
+// Class 0 read from master 1 to outstation 10.
+const CLASS0 = hex('05 64 0B C4 0A 00 01 00 AC D1 C0 C0 01 3C 01 06 FF 50');
+
+interface Exchange { received: Uint8Array; error?: string }
+
+function exchange(client: Partial<ConnectionOptions>): Promise<Exchange> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let error: string | undefined;
+    const socket = connect({ host: '127.0.0.1', port: server.port, ca: pem('ca'), servername: 'outstation.test', ...client });
+    const done = () => { clearTimeout(timer); socket.destroy(); resolve({ received: new Uint8Array(Buffer.concat(chunks)), ...(error ? { error } : {}) }); };
+    const timer = setTimeout(done, 1500);
+    socket.on('secureConnect', () => socket.write(CLASS0));
+    socket.on('data', (c: Buffer) => { chunks.push(c); if (Buffer.concat(chunks).length >= 21) done(); });
+    socket.on('error', (e) => { error = e.message; });
+    socket.on('close', done);
+  });
+}
+
+test.before(async () => {
+  server = await startDnp3Server({
+    port: 0,
+    host: '127.0.0.1',
+    transport: { tls: { key: pem('outstation.test-key'), cert: pem('outstation.test'), ca: [pem('ca')] } },
+    integrations: () => integrations,
+    outstationFor: (i) => outstations.get(i.organizationId)!,
+    onRefused: (reason) => refusals.push(reason),
+  });
+});
+
+test.after(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('north master gets north points only (analog 0 = 111.0)', async () => {
+  const r = await exchange({ cert: pem('scada.north.example'), key: pem('scada.north.example-key') });
+  assert.is(r.error, undefined);
+  assert.equal(fragments([r.received]), ['C0 81 90 00 1E 05 00 00 00 01 00 00 DE 42']); // 111.0f = 0x42DE0000
+});
+
+test('south master gets south points only (analog 0 = 222.0), over TLS 1.2 as its integration allows', async () => {
+  const r = await exchange({ cert: pem('scada.south.example'), key: pem('scada.south.example-key'), maxVersion: 'TLSv1.2' });
+  assert.equal(fragments([r.received]), ['C0 81 90 00 1E 05 00 00 00 01 00 00 5E 43']); // 222.0f = 0x435E0000
+});
+
+test('no client certificate: refused, not a single DNP3 octet', async () => {
+  const r = await exchange({});
+  assert.is(toHex(r.received), '');
+});
+
+test('certificate naming north but signed by another CA: refused in the handshake', async () => {
+  const r = await exchange({ cert: pem('rogue.example'), key: pem('rogue.example-key') });
+  assert.is(toHex(r.received), '');
+  assert.ok(refusals.includes('handshake') || refusals.includes('noCertificate'));
+});
+
+test('north certificate over TLS 1.2 while north requires 1.3: refused after the handshake, no octet', async () => {
+  const r = await exchange({ cert: pem('scada.north.example'), key: pem('scada.north.example-key'), maxVersion: 'TLSv1.2' });
+  assert.is(toHex(r.received), '');
+  assert.ok(refusals.includes('tlsVersion'));
+});
+
+test('a valid certificate of an organisation with no DNP3 integration: refused, no octet', async () => {
+  const only = integrations.splice(1, 1);
+  try {
+    const r = await exchange({ cert: pem('scada.south.example'), key: pem('scada.south.example-key') });
+    assert.is(toHex(r.received), '');
+    assert.ok(refusals.includes('unknownIdentity'));
+  } finally {
+    integrations.push(...only);
+  }
+});
+
+test.run();
