@@ -6,7 +6,7 @@
 //
 // Writes bench/results/pipeline.json and bench/results/pipeline.md. Each figure is the median of the runs,
 // with min and max. The CPU table names the bottleneck: the process that used the most CPU per second.
-import { execSync } from 'node:child_process';
+import { execSync, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -28,16 +28,18 @@ import { machineInfo } from './machine.js';
 import { registry } from '../config/metrics.js';
 import { cpuDelta, cpuSnapshot } from './process-cpu.js';
 
-const { values } = parseArgs({ options: { messages: { type: 'string', default: '20000' }, devices: { type: 'string', default: '10000' }, runs: { type: 'string', default: '3' }, partitions: { type: 'string', default: '6' } } });
+const { values } = parseArgs({ options: { messages: { type: 'string', default: '20000' }, devices: { type: 'string', default: '10000' }, runs: { type: 'string', default: '3' }, partitions: { type: 'string', default: '6' }, processes: { type: 'string', default: '0' } } });
 const MESSAGES = Number(values.messages);
 const DEVICES = Number(values.devices);
 const RUNS = Number(values.runs);
 const PARTITIONS = Number(values.partitions);
+/** 0: every stage inside this process. N: N `faultline start` processes, each running every stage (the group splits the partitions). */
+const PROCESSES = Number(values.processes);
 const env = { ...infraEnv(), ...process.env } as Record<string, string>;
 
 interface Run { seconds: number; perSecond: number; preloadPerSecond: number; cpu: Record<string, number>; stages: Record<string, { batches: number; meanBatch: number; busySeconds: number }> }
 
-async function freshDatabase(): Promise<{ pool: pg.Pool; drop: () => Promise<void> }> {
+async function freshDatabase(): Promise<{ pool: pg.Pool; url: string; drop: () => Promise<void> }> {
   const name = `fl_bench_${Date.now()}`;
   const admin = new pg.Client({ connectionString: env.DATABASE_URL });
   await admin.connect();
@@ -49,6 +51,7 @@ async function freshDatabase(): Promise<{ pool: pg.Pool; drop: () => Promise<voi
   await migrate(pool);
   return {
     pool,
+    url: url.toString(),
     async drop() {
       await pool.end();
       const c = new pg.Client({ connectionString: env.DATABASE_URL });
@@ -80,28 +83,37 @@ async function oneRun(run: number): Promise<Run> {
 
   // Warm-up: the stages join their consumer groups (seconds on Kafka) before the clock starts.
   const settings = loadSettings({});
-  const pipeline = await startPipeline({ transport, pool: db.pool, modelMap: loadModelMap(settings.modelMapFile), lowCurrentA: settings.lowCurrentA });
-  await producer.send([raw(-1)]);
-  while ((await storedCount()) < 1) await new Promise((r) => setTimeout(r, 100));
+  const children = Array.from({ length: PROCESSES }, () => spawn(process.execPath, ['bin/faultline.js', 'start', '--only', 'enrich,dedup,fault-compute,persist,notify,rejected'], {
+    cwd: new URL('..', import.meta.url).pathname, stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, KAFKA_BROKERS: env.KAFKA_BROKERS, SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL, DATABASE_URL: db.url, KAFKA_PARTITIONS: String(PARTITIONS), KAFKA_SESSION_TIMEOUT_MS: '10000', LOG_LEVEL: 'error' },
+  }));
+  const pipeline = PROCESSES === 0 ? await startPipeline({ transport, pool: db.pool, modelMap: loadModelMap(settings.modelMapFile), lowCurrentA: settings.lowCurrentA }) : null;
+  // Warm-up until one record per partition went through: every process has joined every group.
+  await producer.send(Array.from({ length: PARTITIONS * 4 }, (_, i) => raw(-1 - i)));
+  while ((await storedCount()) < PARTITIONS * 4) await new Promise((r) => setTimeout(r, 100));
+  const warm = PARTITIONS * 4;
 
-  const cpuBefore = cpuSnapshot();
+  const pids = children.map((c) => c.pid!);
+  const cpuBefore = cpuSnapshot(pids);
   const started = performance.now();
   for (let i = 0; i < MESSAGES; i += 500) await producer.send(Array.from({ length: Math.min(500, MESSAGES - i) }, (_, j) => raw(i + j)));
   const preloadPerSecond = MESSAGES / ((performance.now() - started) / 1000);
   let stored = 0;
   let lastPrint = started;
-  while (stored < MESSAGES + 1) {
+  while (stored < MESSAGES + warm) {
     await new Promise((r) => setTimeout(r, 100));
     stored = await storedCount();
     if (performance.now() - lastPrint > 1000) {
-      process.stderr.write(`  run ${run}: ${stored - 1}/${MESSAGES} stored, ${Math.round((stored - 1) / ((performance.now() - started) / 1000))}/s\n`);
+      process.stderr.write(`  run ${run}: ${stored - warm}/${MESSAGES} stored, ${Math.round((stored - warm) / ((performance.now() - started) / 1000))}/s\n`);
       lastPrint = performance.now();
     }
   }
   const seconds = (performance.now() - started) / 1000;
-  const cpu = cpuDelta(cpuBefore, cpuSnapshot());
+  const cpu = cpuDelta(cpuBefore, cpuSnapshot(pids));
   const stages = await stageTimes();
-  await pipeline.stop();
+  for (const c of children) c.kill('SIGTERM');
+  await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
+  await pipeline?.stop();
   await transport.close();
   await db.drop();
   return { seconds, perSecond: MESSAGES / seconds, preloadPerSecond, cpu, stages };
@@ -140,15 +152,16 @@ async function main(): Promise<void> {
   const medianRun = runs.find((r) => r.perSecond === throughput.median)!;
   const cpuPerSecond = Object.fromEntries(Object.entries(medianRun.cpu).map(([k, v]) => [k, Math.round((v / medianRun.seconds) * 100) / 100]));
   const bottleneck = Object.entries(cpuPerSecond).sort((a, b) => b[1] - a[1])[0]![0];
-  const result = { scenario: 'pipeline', machine: machineInfo(), messages: MESSAGES, devices: DEVICES, partitions: PARTITIONS, throughput, preload: stats(runs.map((r) => r.preloadPerSecond)), cpuPerSecond, bottleneck, runs };
-  writeFileSync(new URL('./results/pipeline.json', import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
+  const result = { scenario: 'pipeline', processes: PROCESSES, machine: machineInfo(), messages: MESSAGES, devices: DEVICES, partitions: PARTITIONS, throughput, preload: stats(runs.map((r) => r.preloadPerSecond)), cpuPerSecond, bottleneck, runs };
+  const name = PROCESSES === 0 ? 'pipeline' : `pipeline-${PROCESSES}p`;
+  writeFileSync(new URL(`./results/${name}.json`, import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
   const round = (n: number) => Math.round(n).toLocaleString('en-US');
   const md = [
     '# Pipeline throughput (all stages, real Kafka + schema registry + Postgres)',
     '',
     `${result.machine.date} · commit ${result.machine.commit} · Node ${result.machine.node} · ${result.machine.cores} cores (${result.machine.cpu}) · ${result.machine.memoryGiB} GiB`,
     '',
-    `${MESSAGES.toLocaleString('en-US')} check-ins with 3 events and 24 hourly averages each, ${DEVICES.toLocaleString('en-US')} devices, ${PARTITIONS} partitions, all stages in one process; ${RUNS} runs.`,
+    `${MESSAGES.toLocaleString('en-US')} check-ins with 3 events and 24 hourly averages each, ${DEVICES.toLocaleString('en-US')} devices, ${PARTITIONS} partitions, ${PROCESSES === 0 ? 'all stages inside the bench process' : `${PROCESSES} \`faultline start\` processes each running every stage`}; ${RUNS} runs.`,
     '',
     '| measure | median | min | max |',
     '|---|---|---|---|',
@@ -161,16 +174,18 @@ async function main(): Promise<void> {
     '|---|---|',
     ...Object.entries(cpuPerSecond).map(([k, v]) => `| ${k} | ${v} |`),
     '',
-    'Where the time goes, per stage (busy = handling and producing a batch, summed over partitions worked in parallel):',
-    '',
-    '| stage | batches | mean batch | busy seconds |',
-    '|---|---|---|---|',
-    ...Object.entries(medianRun.stages).map(([k, v]) => `| ${k} | ${v.batches} | ${v.meanBatch} | ${v.busySeconds} |`),
-    '',
-    `Bottleneck: **${bottleneck}**${bottleneck === 'faultline' ? ' (the one Node.js process running every stage: one core; run stages as separate processes with `faultline start --only` to use more)' : ''}.`,
+    ...(Object.keys(medianRun.stages).length === 0 ? [] : [
+      'Where the time goes, per stage (busy = handling and producing a batch, summed over partitions worked in parallel):',
+      '',
+      '| stage | batches | mean batch | busy seconds |',
+      '|---|---|---|---|',
+      ...Object.entries(medianRun.stages).map(([k, v]) => `| ${k} | ${v.batches} | ${v.meanBatch} | ${v.busySeconds} |`),
+      '',
+    ]),
+    `Bottleneck: **${bottleneck}**${bottleneck === 'faultline' ? ' (the Node.js stage processes: each uses one core)' : ''}.`,
     '',
   ].join('\n');
-  writeFileSync(new URL('./results/pipeline.md', import.meta.url), md);
+  writeFileSync(new URL(`./results/${name}.md`, import.meta.url), md);
   process.stdout.write(`${md}\n`);
 }
 

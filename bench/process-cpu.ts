@@ -29,7 +29,8 @@ function treeCpuSeconds(pid: number): number {
 
 const INFRA = ['kafka', 'registry', 'sqs', 'postgres'] as const;
 
-export function cpuSnapshot(): Record<string, number> {
+/** `stagePids`: faultline processes started by the bench; counted with this one as `faultline`. */
+export function cpuSnapshot(stagePids: readonly number[] = []): Record<string, number> {
   const snap: Record<string, number> = {};
   for (const name of INFRA) {
     try {
@@ -40,7 +41,7 @@ export function cpuSnapshot(): Record<string, number> {
     }
   }
   const own = process.cpuUsage();
-  snap.faultline = (own.user + own.system) / 1e6;
+  snap.faultline = (own.user + own.system) / 1e6 + stagePids.reduce((sum, pid) => sum + treeCpuSeconds(pid), 0);
   return snap;
 }
 

@@ -1,0 +1,108 @@
+// Interop: an opendnp3 master (PyPI yadnp3) polls our outstation over mutual TLS. Start-up sequence
+// (clear restart, disable unsolicited, integrity poll, non-LAN time sync), then class 1/2/3 polls after new
+// check-ins, checking the values and device timestamps the master decoded.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execFileSync, spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { readFileSync } from 'node:fs';
+import { startDnp3Server } from '../../../dnp3/server.js';
+import type { Dnp3Server } from '../../../dnp3/server.js';
+import { Outstation } from '../../../dnp3/outstation/outstation.js';
+import { applySnapshot, sizeOutstation } from '../../../dnp3/data/apply.js';
+import { analogIndex, binaryIndex } from '../../../dnp3/data/point-map.js';
+import type { DeviceSnapshot } from '../../../dnp3/data/point-map.js';
+
+const root = new URL('../../../', import.meta.url).pathname;
+const certs = mkdtempSync(join(tmpdir(), 'dnp3-interop-'));
+execFileSync('bash', [join(root, 'infra/certs.sh')], { env: { ...process.env, CERTS_DIR: certs }, stdio: 'ignore' });
+const python = execFileSync('bash', [join(root, 'test/interop/dnp3/setup-yadnp3.sh')], { encoding: 'utf8' }).trim().split('\n').pop()!;
+const pem = (n: string) => join(certs, `${n}.pem`);
+
+interface Item { kind: 'binary' | 'analog'; event: boolean; gv: string; index: number; value: number | boolean; flags: number; time: number }
+interface Answer { cmd: string; items: Item[]; iin: { restart?: boolean; needTime?: boolean } }
+
+const now = Date.now();
+const device = (slot: number, over: Partial<DeviceSnapshot> = {}): DeviceSnapshot => ({
+  imei: `86100000000010${slot}`, slot, name: `North F7 Pole ${slot}`, date: now - 60_000 * (slot + 1),
+  actualOngoingFault: 0, batteryOrLine: 0, averageCurrent1m: 120.5, prefaultCurrent: 118, faultCurrent: null, faultTime: null,
+  peakCurrent24h: 210, averageCurrent1h: 121.25, batteryMcu: 3.5, temperature: 21, ...over,
+});
+
+const outstation = new Outstation({ unsolicited: true });
+let server: Dnp3Server;
+let master: ChildProcessWithoutNullStreams;
+let answers: AsyncIterator<string>;
+
+async function next(): Promise<Answer> {
+  const r = await answers.next();
+  if (r.done) throw new Error('master exited');
+  return JSON.parse(r.value) as Answer;
+}
+async function command(cmd: string): Promise<Answer> {
+  master.stdin.write(`${cmd}\n`);
+  return next();
+}
+const find = (a: Answer, kind: string, index: number, event: boolean) => a.items.filter((i) => i.kind === kind && i.index === index && i.event === event).pop();
+
+test.before(async () => {
+  sizeOutstation(outstation, 1, false);
+  for (const d of [device(0), device(1)]) applySnapshot(outstation, d, now, 26, false);
+  server = await startDnp3Server({
+    port: 0, host: '127.0.0.1',
+    transport: { tls: { key: readFileSync(pem('outstation.test-key')), cert: readFileSync(pem('outstation.test')), ca: [readFileSync(pem('ca'))] } },
+    integrations: () => [{ id: 'north-scada', organizationId: 'north', masterIdentity: 'scada.north.example', outstationAddress: 10, masterAddress: 1, unsolicited: true, tlsMinVersion: 'TLSv1.2', certificateMode: 'ca', analogOnly: false }],
+    outstationFor: () => outstation,
+  });
+  master = spawn(python, [join(root, 'test/interop/dnp3/yadnp3_master.py'), String(server.port), pem('ca'), pem('scada.north.example'), pem('scada.north.example-key')]);
+  master.stderr.on('data', (c: Buffer) => process.stderr.write(c));
+  answers = createInterface({ input: master.stdout })[Symbol.asyncIterator]();
+});
+
+test.after(async () => {
+  master.stdin.write('quit\n');
+  await new Promise((r) => { master.on('exit', r); setTimeout(r, 3000); });
+  master.kill();
+  await server.close();
+  rmSync(certs, { recursive: true, force: true });
+});
+
+// Static objects (g1v2, g30v5) carry no time; device timestamps travel with events (g2v2, g32v7).
+test('start-up: integrity poll delivers every point; restart cleared, time synced', async () => {
+  const a = await next();
+  const b0 = find(a, 'binary', binaryIndex(0, 7), false)!; // line powered
+  assert.equal([b0.value, b0.flags], [true, 0x81]); // ONLINE | STATE (opendnp3 keeps the state bit in flags)
+  assert.equal(find(a, 'binary', binaryIndex(1, 0), false)!.value, false);
+  const current = find(a, 'analog', analogIndex(1, 1), false)!;
+  assert.equal([current.value, current.flags], [120.5, 1]);
+  assert.is(find(a, 'analog', analogIndex(0, 5), false)!.value, 121.25);
+  assert.is(a.items.filter((i) => i.kind === 'analog' && !i.event).length >= 17, true);
+  const again = await command('integrity');
+  assert.is(again.iin.restart, false);
+  assert.is(again.iin.needTime, false);
+});
+
+test('a permanent fault check-in: class 1 binary events and class 2 analog events with the device time', async () => {
+  const faultAt = now + 1_000;
+  applySnapshot(outstation, device(0, { date: faultAt, actualOngoingFault: 4, faultCurrent: 812, faultTime: faultAt - 500 }), now, 26, false);
+  const a = await command('events');
+  assert.equal(find(a, 'binary', binaryIndex(0, 0), true), { kind: 'binary', event: true, gv: find(a, 'binary', 0, true)!.gv, index: 0, value: true, flags: 0x81, time: faultAt });
+  assert.is(find(a, 'binary', binaryIndex(0, 1), true)!.value, true);
+  assert.equal([find(a, 'analog', analogIndex(0, 0), true)!.value, find(a, 'analog', analogIndex(0, 0), true)!.time], [4, faultAt]);
+  assert.equal([find(a, 'analog', analogIndex(0, 3), true)!.value, find(a, 'analog', analogIndex(0, 3), true)!.time], [812, faultAt - 500]);
+  assert.is(find(a, 'binary', binaryIndex(1, 0), true), undefined); // device 1 did not change
+  const empty = await command('events');
+  assert.is(empty.items.filter((i) => i.event).length, 0); // confirmed events are gone
+});
+
+test('integrity poll after the fault shows the new static values', async () => {
+  const a = await command('integrity');
+  assert.is(find(a, 'binary', binaryIndex(0, 1), false)!.value, true);
+  assert.is(find(a, 'analog', analogIndex(0, 0), false)!.value, 4);
+});
+
+test.run();
