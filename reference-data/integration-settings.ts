@@ -3,16 +3,10 @@
 // defaults. `userId` and `password` are not settings: they go encrypted into `credentials` only.
 import type { FieldReader } from './field-reader.js';
 import type { IntegrationKind } from './model.js';
+import { OPERATIONS } from '../multispeak/operations.js';
 
 type SettingValue = string | number | boolean;
 type SettingReader = (r: FieldReader, key: string) => SettingValue | null | undefined;
-
-/** MultiSpeak notification operations the service can send (one per integration, spec 1 rule 2). */
-export const MULTISPEAK_OPERATIONS = [
-  'ODEventNotification',
-  'SCADAAnalogChangedNotificationByPointID',
-  'SCADAStatusChangedNotificationByPointID',
-] as const;
 
 export const CHANNELS_BY_KIND: Record<IntegrationKind, readonly ('A' | 'B' | 'C' | 'D')[]> = {
   dnp3: ['A', 'B'],
@@ -54,7 +48,7 @@ const LINK_ADDRESS = integer(0, 0xffef);
 export const SETTINGS_BY_KIND: Record<IntegrationKind, Record<string, SettingReader>> = {
   multispeak: {
     endpoint,
-    operation: (r, key) => r.oneOf(key, MULTISPEAK_OPERATIONS, true),
+    operation: (r, key) => r.oneOf(key, OPERATIONS, true),
     version: choice(['3.0', '4.1']),
     checkins: flag,
     timeoutMs: integer(100, 300_000),

@@ -16,6 +16,8 @@ export interface SessionOptions {
   maxQueuedOctets?: number;
   clock?: () => Temporal.Instant;
   onClose?: (reason: string) => void;
+  /** Every octet received ('rx') and sent ('tx'), plaintext: for test captures (tshark) and debugging. */
+  onTraffic?: (direction: 'rx' | 'tx', bytes: Uint8Array) => void;
 }
 
 export class OutstationSession {
@@ -44,7 +46,10 @@ export class OutstationSession {
   }
 
   private write(frames: Uint8Array[]): void {
-    for (const f of frames) this.socket.write(f);
+    for (const f of frames) {
+      this.opts.onTraffic?.('tx', f);
+      this.socket.write(f);
+    }
     const queued = (this.socket as Duplex & { writableLength: number }).writableLength;
     if (queued > this.maxQueued) this.close('master not reading');
   }
@@ -53,7 +58,9 @@ export class OutstationSession {
     if (this.closed) return;
     const now = this.clock();
     this.lastRx = now.epochMilliseconds;
-    this.write(this.stack.receive(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength), now));
+    const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    this.opts.onTraffic?.('rx', bytes);
+    this.write(this.stack.receive(bytes, now));
     this.write(this.stack.tick(now));
   }
 

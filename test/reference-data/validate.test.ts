@@ -79,7 +79,7 @@ const BAD: [string, (f: Record<string, Json[]>) => unknown, string, RegExp][] = 
   ['endpoint not a URL', (f) => { f.integrations![0]!.endpoint = 'oms.north'; return f; }, 'integrations[0].endpoint', /absolute http/],
   ['endpoint with credentials', (f) => { f.integrations![0]!.endpoint = 'https://u:p@oms.example/soap'; return f; }, 'integrations[0].endpoint', /user name or password/],
   ['endpoint ftp', (f) => { f.integrations![0]!.endpoint = 'ftp://oms.example/'; return f; }, 'integrations[0].endpoint', /http:\/\/ or https:\/\//],
-  ['unknown operation', (f) => { f.integrations![0]!.operation = 'ODEventNotifcation'; return f; }, 'integrations[0].operation', /must be "ODEventNotification"/],
+  ['unknown operation', (f) => { f.integrations![0]!.operation = 'ODEventNotifcation'; return f; }, 'integrations[0].operation', /must be .*"ODEventNotification".*"AssessmentLocationChangedNotification"|must be .*"AssessmentLocationChangedNotification".*"ODEventNotification"/],
   ['bad version', (f) => { f.integrations![0]!.version = '5.0'; return f; }, 'integrations[0].version', /"3.0" or "4.1"/],
   ['userId without password', (f) => { delete f.integrations![0]!.password; return f; }, 'integrations[0].password', /go together/],
   ['credentials on a DNP3 integration', (f) => { f.integrations![1]!.password = 'x'; return f; }, 'integrations[1].password', /unknown field/],

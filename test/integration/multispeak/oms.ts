@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort } from '../../helpers/process.js';
 import { waitFor } from '../../helpers/wait-for.js';
-import { PY_DIR, python, WSDL_DIR } from '../../multispeak/python.js';
+import { PY_DIR, PY_ENV, python, WSDL_DIR } from '../../multispeak/python.js';
 
 export interface Received {
   version: string;
@@ -20,14 +20,15 @@ export interface Oms {
   url: string;
   mode(mode: 'ok' | '500' | 'timeout' | 'reset'): Promise<void>;
   received(): Promise<Received[]>;
-  attempts(): Promise<number>;
+  /** The MessageID of every request the OMS saw, answered or not. */
+  attempts(): Promise<(string | null)[]>;
   stop(): Promise<void>;
 }
 
 export async function startOms({ tls }: { tls?: { cert: string; key: string } } = {}): Promise<Oms> {
   const port = await freePort();
   const args = [join(PY_DIR, 'oms_server.py'), String(port), WSDL_DIR, ...(tls ? [tls.cert, tls.key] : [])];
-  const child: ChildProcess = spawn(python, args, { cwd: PY_DIR, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(python, args, { cwd: PY_DIR, env: PY_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
   child.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
@@ -39,7 +40,7 @@ export async function startOms({ tls }: { tls?: { cert: string; key: string } } 
     url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}/oms`,
     async mode(mode) { await fetch(`${control}/control`, { method: 'POST', body: mode }); },
     async received() { return (await (await fetch(`${control}/received`)).json()) as Received[]; },
-    async attempts() { return (await (await fetch(`${control}/attempts`)).json()) as number; },
+    async attempts() { return (await (await fetch(`${control}/attempts`)).json()) as (string | null)[]; },
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

@@ -11,7 +11,7 @@ import { createApp } from '../../../api/app.js';
 import { NAMESPACE, type Version } from '../../../multispeak/versions.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
 import { importDemoData } from '../../helpers/reference-data.js';
-import { ensurePython, PY_DIR, python, runPythonJson, WSDL_DIR } from '../../multispeak/python.js';
+import { ensurePython, PY_DIR, PY_ENV, python, runPythonJson, WSDL_DIR } from '../../multispeak/python.js';
 
 const test = suite('soap server');
 let db: TestDatabase;
@@ -23,7 +23,7 @@ const NORTH_LIVE = ['861000000000000', '861000000000100', '861000000000200', '86
 
 function zeep(wsdl: string, version: Version, user: string, pwd: string): Promise<{ points?: Record<string, string | null>[]; header?: Record<string, string>; fault?: string; code?: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(python, [join(PY_DIR, 'zeep_client.py'), wsdl, version, user, pwd], { cwd: PY_DIR });
+    const child = spawn(python, [join(PY_DIR, 'zeep_client.py'), wsdl, version, user, pwd], { cwd: PY_DIR, env: PY_ENV });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
@@ -124,6 +124,14 @@ for (const [name, body, message] of faults) {
     assert.not.match(text, /at \w+ \(|node_modules|\.ts:\d+|select /i);
   });
 }
+
+test('failed logins are limited per email like POST /api/auth/login (then a Fault, even with the right Pwd)', async () => {
+  const user = 'east@north.example';
+  for (let i = 0; i < 10; i++) assert.match((await post(envelope('4.1', header41(user, `wrong-${i}`), getAll))).text, /Authentication failed/);
+  const limited = await post(envelope('4.1', header41(user, 'north-East-Pass-1'), getAll));
+  assert.is(limited.status, 500);
+  assert.match(limited.text, /Too many failed logins/);
+});
 
 test('a 50,000-device organisation is answered in full, streamed in chunks', async () => {
   await db.pool.query(`insert into organizations ("OrganizationID", name) values ('big', 'Big Utility')`);

@@ -5,9 +5,10 @@ argv: port wsdl_dir [certfile keyfile]. HTTP:
   POST /oms            a MultiSpeak request; answered per the current mode
   POST /control        body: ok | 500 | timeout | reset   (how the next requests are answered)
   GET  /received       JSON list of the requests answered 200, in arrival order
-  GET  /attempts       JSON count of requests of any outcome
+  GET  /attempts       JSON list of the MessageID of every request, whatever its outcome
 The answer to a request in mode ok is the operation's empty Response element."""
 import json
+import re
 import socket
 import ssl
 import struct
@@ -34,7 +35,7 @@ for version in NS:
     _, files = load_schema(path)
     schemas[version] = compile_schema(files, NS[version])
 
-state = {'mode': 'ok', 'received': [], 'attempts': 0}
+state = {'mode': 'ok', 'received': [], 'attempts': []}
 lock = threading.Lock()
 
 
@@ -98,8 +99,9 @@ class Handler(BaseHTTPRequestHandler):
             with lock:
                 state['mode'] = body.decode().strip()
             return self.reply(200, 'ok', 'text/plain')
+        found = re.search(rb'MessageID="([^"]*)"', body)
         with lock:
-            state['attempts'] += 1
+            state['attempts'].append(found.group(1).decode() if found else None)
             mode = state['mode']
         if mode == 'reset':
             # RST instead of FIN: linger 0, then close.

@@ -1,0 +1,87 @@
+// Keeps one organisation's Outstation in step with Postgres. LISTEN dnp3_change wakes it on every stored
+// check-in or event (migration 0005); a poll every `pollMs` (1 s) is the fallback if a notification is lost
+// or the listening connection drops, so a stored change reaches the event buffer within about a second
+// either way. A full reload every `fullEveryMs` catches devices going offline (no row marks that moment).
+import type pg from 'pg';
+import type { Outstation } from '../outstation/outstation.js';
+import { applyHeartbeat, applySnapshot, sizeOutstation } from './apply.js';
+import { assignSlots, currentWatermark, loadSnapshots, maxSlot } from './store.js';
+import type { Watermark } from './store.js';
+
+export interface FeedOptions {
+  pool: pg.Pool;
+  organizationId: string;
+  outstation: Outstation;
+  analogOnly: boolean;
+  offlineAfterHours: number;
+  pollMs?: number;
+  fullEveryMs?: number;
+  clock?: () => number;
+  onError?: (err: unknown) => void;
+  /** Called after each refresh with the number of events it produced (tests, metrics). */
+  onRefresh?: (events: number) => void;
+}
+
+export class Dnp3Feed {
+  private watermark: Watermark | undefined;
+  private lastFull = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private listener: pg.PoolClient | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private readonly startMs: number;
+  private readonly clock: () => number;
+
+  constructor(private readonly opts: FeedOptions) {
+    this.clock = opts.clock ?? Date.now;
+    this.startMs = this.clock();
+  }
+
+  async start(): Promise<void> {
+    await this.refresh();
+    this.listener = await this.opts.pool.connect();
+    this.listener.on('notification', () => void this.refresh().catch((e: unknown) => this.opts.onError?.(e)));
+    this.listener.on('error', (e) => this.opts.onError?.(e));
+    await this.listener.query('listen dnp3_change');
+    this.timer = setInterval(() => void this.refresh().catch((e: unknown) => this.opts.onError?.(e)), this.opts.pollMs ?? 1000);
+    this.timer.unref();
+  }
+
+  /** Reads what changed and applies it. Overlapping calls collapse into one follow-up run. */
+  refresh(): Promise<void> {
+    if (this.running) { this.again = true; return this.running; }
+    this.running = this.run().finally(() => {
+      this.running = undefined;
+      if (this.again) { this.again = false; void this.refresh().catch((e: unknown) => this.opts.onError?.(e)); }
+    });
+    return this.running;
+  }
+
+  private async run(): Promise<void> {
+    const { pool, organizationId, outstation, analogOnly, offlineAfterHours } = this.opts;
+    const now = this.clock();
+    const full = !this.watermark || now - this.lastFull >= (this.opts.fullEveryMs ?? 60_000);
+    // Every run: a device imported a moment ago gets its slot (one insert-select; a no-op when none are new).
+    await assignSlots(pool, organizationId);
+    sizeOutstation(outstation, await maxSlot(pool, organizationId), analogOnly);
+    // Watermark first: rows stored while we read are read again next time (updates are idempotent).
+    const mark = await currentWatermark(pool);
+    const snapshots = await loadSnapshots(pool, organizationId, full ? undefined : this.watermark);
+    if (full) this.lastFull = now;
+    this.watermark = mark;
+    let events = 0;
+    for (const s of snapshots) events += applySnapshot(outstation, s, now, offlineAfterHours, analogOnly);
+    applyHeartbeat(outstation, now, this.startMs);
+    this.opts.onRefresh?.(events);
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running?.catch(() => {});
+    if (this.listener) {
+      await this.listener.query('unlisten dnp3_change').catch(() => {});
+      this.listener.release();
+      this.listener = undefined;
+    }
+  }
+}

@@ -1,0 +1,91 @@
+// Postgres reads for the outstation: slot assignment and device snapshots. SQL only; the feed decides when.
+import type pg from 'pg';
+import type { DeviceSnapshot } from './point-map.js';
+
+/** Gives every device of the organisation without a slot the next free ones (in DeviceID order). */
+export async function assignSlots(pool: pg.Pool, organizationId: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    // Concurrent outstation processes must not hand out the same slot twice.
+    await client.query(`select pg_advisory_xact_lock(hashtext('dnp3_slots:' || $1))`, [organizationId]);
+    await client.query(
+      `insert into dnp3_slots ("OrganizationID", slot, "IMEINumber")
+       select $1, coalesce((select max(slot) from dnp3_slots where "OrganizationID" = $1), -1)
+                  + row_number() over (order by d."DeviceID"), d."IMEINumber"
+         from device_information d
+        where d."OrganizationID" = $1
+          and not exists (select 1 from dnp3_slots s where s."OrganizationID" = $1 and s."IMEINumber" = d."IMEINumber")`,
+      [organizationId],
+    );
+    await client.query('commit');
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+export interface Watermark { record: number; event: number }
+
+const SNAPSHOT = `
+  select s.slot, s."IMEINumber" as imei, d."Real_Name" as name,
+         r."date", r."ActualOngoingFault", r."BatteryOrLine", r."AverageCurrent1m", r."PrefaultCurrent",
+         r."PeakCurrent24h", r."AverageCurrent1h", r."BatteryMCU", r."Temperature",
+         e."FaultCurrent", e."EventTimestamp"
+    from dnp3_slots s
+    join device_information d on d."IMEINumber" = s."IMEINumber" and d."OrganizationID" = s."OrganizationID" and d.deleted_at is null
+    left join lateral (select * from device_records x where x."IMEINumber" = s."IMEINumber" order by x."date" desc limit 1) r on true
+    left join lateral (select "FaultCurrent", "EventTimestamp" from event_records y
+                        where y."IMEINumber" = s."IMEINumber" and y."FaultCurrent" is not null
+                        order by y."EventTimestamp" desc limit 1) e on true
+   where s."OrganizationID" = $1`;
+
+interface Row {
+  slot: number; imei: string; name: string | null; date: Date | null; ActualOngoingFault: number | null; BatteryOrLine: number | null;
+  AverageCurrent1m: number | null; PrefaultCurrent: number | null; PeakCurrent24h: number | null; AverageCurrent1h: number | null;
+  BatteryMCU: number | null; Temperature: number | null; FaultCurrent: number | null; EventTimestamp: Date | null;
+}
+
+function toSnapshot(r: Row): DeviceSnapshot {
+  return {
+    imei: r.imei, slot: r.slot, name: r.name, date: r.date?.getTime() ?? null,
+    actualOngoingFault: r.ActualOngoingFault, batteryOrLine: r.BatteryOrLine, averageCurrent1m: r.AverageCurrent1m,
+    prefaultCurrent: r.PrefaultCurrent, faultCurrent: r.FaultCurrent, faultTime: r.EventTimestamp?.getTime() ?? null,
+    peakCurrent24h: r.PeakCurrent24h, averageCurrent1h: r.AverageCurrent1h, batteryMcu: r.BatteryMCU, temperature: r.Temperature,
+  };
+}
+
+/** Snapshots of the organisation's devices; with `since`, only devices with records or events after it. */
+export async function loadSnapshots(pool: pg.Pool, organizationId: string, since?: Watermark): Promise<DeviceSnapshot[]> {
+  if (!since) return (await pool.query<Row>(SNAPSHOT, [organizationId])).rows.map(toSnapshot);
+  const { rows } = await pool.query<Row>(
+    `${SNAPSHOT} and s."IMEINumber" in (select "IMEINumber" from device_records where "RecordID" > $2
+                                         union select "IMEINumber" from event_records where "Event_Record_ID" > $3)`,
+    [organizationId, since.record, since.event],
+  );
+  return rows.map(toSnapshot);
+}
+
+export async function currentWatermark(pool: pg.Pool): Promise<Watermark> {
+  const { rows } = await pool.query<{ record: number | null; event: number | null }>(
+    `select (select max("RecordID") from device_records) as record, (select max("Event_Record_ID") from event_records) as event`,
+  );
+  return { record: Number(rows[0]?.record ?? 0), event: Number(rows[0]?.event ?? 0) };
+}
+
+export async function maxSlot(pool: pg.Pool, organizationId: string): Promise<number> {
+  const { rows } = await pool.query<{ m: number | null }>('select max(slot) as m from dnp3_slots where "OrganizationID" = $1', [organizationId]);
+  return rows[0]?.m ?? -1;
+}
+
+export async function slotDevices(pool: pg.Pool, organizationId: string): Promise<{ imei: string; slot: number; name: string | null }[]> {
+  const { rows } = await pool.query<{ imei: string; slot: number; name: string | null }>(
+    `select s."IMEINumber" as imei, s.slot, d."Real_Name" as name
+       from dnp3_slots s left join device_information d on d."IMEINumber" = s."IMEINumber" and d."OrganizationID" = s."OrganizationID"
+      where s."OrganizationID" = $1 and d.deleted_at is null order by s.slot`,
+    [organizationId],
+  );
+  return rows;
+}

@@ -1,0 +1,45 @@
+// GET /api/dnp3/pointMap (admin): the caller's organisation's point map, JSON by default, CSV with
+// `?format=csv` or `Accept: text/csv`, so SCADA engineers can configure their master before go-live.
+// Mount with the API's auth middleware: app.route('/', pointMapRoutes({ pool, auth })).
+import { Hono } from 'hono';
+import type { MiddlewareHandler } from 'hono';
+import type pg from 'pg';
+import { requireAdmin } from '../api/auth/require-auth.js';
+import type { AuthEnv } from '../api/auth/caller.js';
+import { pointMapCsv, pointMapRows } from './data/point-map.js';
+import { assignSlots, slotDevices } from './data/store.js';
+import { integrationFromRow } from './identity.js';
+
+export const POINT_MAP_PATH = '/api/dnp3/pointMap';
+
+export function pointMapRoutes({ pool, auth }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+  app.get(POINT_MAP_PATH, auth, requireAdmin, async (c) => {
+    const org = c.get('caller').org;
+    // Slots are assigned here too, so the map is complete before the outstation has ever run.
+    await assignSlots(pool, org);
+    const devices = await slotDevices(pool, org);
+    const { rows } = await pool.query<{ id: string; OrganizationID: string; settings: unknown }>(
+      `select id, "OrganizationID", settings from integrations where "OrganizationID" = $1 and kind = 'dnp3' and enabled order by id limit 1`,
+      [org],
+    );
+    const integration = rows[0] ? integrationFromRow(rows[0]) : undefined;
+    const analogOnly = integration?.analogOnly ?? false;
+    const points = pointMapRows(devices, analogOnly);
+    const wantsCsv = c.req.query('format') === 'csv' || (c.req.header('accept') ?? '').includes('text/csv');
+    if (wantsCsv) {
+      return c.body(pointMapCsv(points), 200, {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="dnp3-point-map-${org.replace(/[^A-Za-z0-9_-]/g, '_')}.csv"`,
+      });
+    }
+    return c.json({
+      organizationId: org,
+      outstationAddress: integration?.outstationAddress ?? 10,
+      masterAddress: integration?.masterAddress ?? 1,
+      analogOnly,
+      points,
+    });
+  });
+  return app;
+}

@@ -1,0 +1,78 @@
+// Runtime wiring: DNP3 integrations from Postgres, one Outstation and one Postgres feed per integration,
+// the TLS server in front. The start command calls startDnp3Service; everything below it is testable alone.
+import { readFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import type pg from 'pg';
+import { integrationFromRow } from './identity.js';
+import type { Dnp3Integration } from './identity.js';
+import { Outstation } from './outstation/outstation.js';
+import { Dnp3Feed } from './data/feed.js';
+import { DEFAULT_DNP3_PORT, startDnp3Server } from './server.js';
+import type { Dnp3Server, Dnp3ServerOptions } from './server.js';
+
+export interface Dnp3ServiceOptions {
+  pool: pg.Pool;
+  /** DNP3_PORT, default 20000. */
+  port?: number;
+  host?: string;
+  /** PEM file paths (DNP3_TLS_KEY, DNP3_TLS_CERT, DNP3_TLS_CA). Absent: plain TCP for `plainIntegrationId` only. */
+  tlsFiles?: { key: string; cert: string; ca: string };
+  /** Development only (DNP3_PLAIN_INTEGRATION): plain TCP, no certificate, one integration. */
+  plainIntegrationId?: string;
+  offlineAfterHours: number;
+  onError?: (err: unknown) => void;
+  onRefused?: Dnp3ServerOptions['onRefused'];
+}
+
+interface Running { integration: Dnp3Integration; outstation: Outstation; feed: Dnp3Feed }
+
+export async function loadIntegrations(pool: pg.Pool): Promise<Dnp3Integration[]> {
+  const { rows } = await pool.query<{ id: string; OrganizationID: string; settings: unknown }>(
+    `select id, "OrganizationID", settings from integrations where kind = 'dnp3' and enabled order by id`,
+  );
+  return rows.map((r) => {
+    const i = integrationFromRow(r);
+    // A pinned master certificate is trusted as its own CA in the handshake, then matched by fingerprint.
+    if (i?.certificateMode === 'pinned' && i.pinnedCertificateFile) {
+      i.pinnedFingerprint256 = new X509Certificate(readFileSync(i.pinnedCertificateFile)).fingerprint256;
+    }
+    return i;
+  }).filter((i): i is Dnp3Integration => i !== undefined);
+}
+
+export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ server: Dnp3Server; close(): Promise<void> }> {
+  const running = new Map<string, Running>();
+  const integrations = await loadIntegrations(opts.pool);
+  for (const integration of integrations) {
+    const outstation = new Outstation({ unsolicited: integration.unsolicited });
+    const feed = new Dnp3Feed({ pool: opts.pool, organizationId: integration.organizationId, outstation, analogOnly: integration.analogOnly, offlineAfterHours: opts.offlineAfterHours, ...(opts.onError ? { onError: opts.onError } : {}) });
+    await feed.start();
+    running.set(integration.id, { integration, outstation, feed });
+  }
+  const extraCas = integrations.flatMap((i) => [i.caFile, i.certificateMode === 'pinned' ? i.pinnedCertificateFile : undefined])
+    .filter((f): f is string => typeof f === 'string')
+    .map((f) => readFileSync(f));
+  let transport: Dnp3ServerOptions['transport'];
+  if (opts.tlsFiles) {
+    transport = { tls: { key: readFileSync(opts.tlsFiles.key), cert: readFileSync(opts.tlsFiles.cert), ca: [readFileSync(opts.tlsFiles.ca), ...extraCas] } };
+  } else if (opts.plainIntegrationId) {
+    transport = { plainIntegrationId: opts.plainIntegrationId };
+  } else {
+    throw new Error('DNP3 needs TLS files (DNP3_TLS_KEY, DNP3_TLS_CERT, DNP3_TLS_CA); plain TCP only with DNP3_PLAIN_INTEGRATION');
+  }
+  const server = await startDnp3Server({
+    port: opts.port ?? DEFAULT_DNP3_PORT,
+    ...(opts.host ? { host: opts.host } : {}),
+    transport,
+    integrations: () => [...running.values()].map((r) => r.integration),
+    outstationFor: (i) => running.get(i.id)!.outstation,
+    ...(opts.onRefused ? { onRefused: opts.onRefused } : {}),
+  });
+  return {
+    server,
+    async close() {
+      await server.close();
+      for (const r of running.values()) await r.feed.stop();
+    },
+  };
+}

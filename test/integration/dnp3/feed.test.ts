@@ -1,0 +1,82 @@
+// The Postgres side of the outstation on the real database: stable slots, the point map route's data,
+// and a stored check-in reaching the event buffer within a second through LISTEN/NOTIFY.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createTestDatabase } from '../../helpers/database.js';
+import type { TestDatabase } from '../../helpers/database.js';
+import { Outstation } from '../../../dnp3/outstation/outstation.js';
+import { Dnp3Feed } from '../../../dnp3/data/feed.js';
+import { assignSlots, slotDevices } from '../../../dnp3/data/store.js';
+import { analogIndex, binaryIndex, pointMapRows } from '../../../dnp3/data/point-map.js';
+
+let db: TestDatabase;
+const ORG = 'north';
+
+async function device(imei: string): Promise<void> {
+  await db.pool.query(`insert into device_information ("IMEINumber", "OrganizationID", "Real_Name") values ($1, $2, $3)`, [imei, ORG, `Pole ${imei.slice(-2)}`]);
+}
+
+async function checkIn(imei: string, date: string, aof: number, current: number): Promise<number> {
+  const { rows } = await db.pool.query<{ RecordID: number }>(
+    `insert into device_records ("IMEINumber", "date", "Ongoing_fault", "ActualOngoingFault", "ReportedOngoingFault", "BatteryOrLine", "AverageCurrent1m")
+     values ($1, $2, $3, $3, $3, 0, $4) returning "RecordID"`,
+    [imei, date, aof, current],
+  );
+  return rows[0]!.RecordID;
+}
+
+test.before(async () => {
+  db = await createTestDatabase('dnp3_feed');
+  await db.pool.query(`insert into organizations ("OrganizationID", name) values ('north', 'North'), ('south', 'South')`);
+  await device('861000000000101');
+  await device('861000000000102');
+});
+
+test.after(async () => {
+  await db.drop();
+});
+
+test('slots: assigned once in device order, stable when devices are added, never reused', async () => {
+  await assignSlots(db.pool, ORG);
+  await assignSlots(db.pool, ORG);
+  await device('861000000000103');
+  await assignSlots(db.pool, ORG);
+  assert.equal((await slotDevices(db.pool, ORG)).map((d) => [d.imei, d.slot]), [['861000000000101', 0], ['861000000000102', 1], ['861000000000103', 2]]);
+  await db.pool.query(`update device_information set deleted_at = now() where "IMEINumber" = '861000000000102'`);
+  await device('861000000000104');
+  await assignSlots(db.pool, ORG);
+  assert.equal((await slotDevices(db.pool, ORG)).map((d) => d.slot), [0, 2, 3]);
+  const rows = pointMapRows(await slotDevices(db.pool, ORG));
+  assert.ok(rows.some((r) => r.type === 'binary' && r.index === binaryIndex(3, 0) && r.imei === '861000000000104'));
+});
+
+test('a stored check-in reaches the event buffer within one second (LISTEN/NOTIFY), with the device time', async () => {
+  await checkIn('861000000000101', '2026-11-20T14:00:00Z', 0, 100);
+  const outstation = new Outstation({ unsolicited: false });
+  // Poll far apart so only the notification can make the deadline.
+  const feed = new Dnp3Feed({ pool: db.pool, organizationId: ORG, outstation, analogOnly: false, offlineAfterHours: 1e6, pollMs: 60_000 });
+  await feed.start();
+  try {
+    assert.is(outstation.db.get('analog', analogIndex(0, 1))!.value, 100);
+    const before = outstation.events.size();
+    const t0 = Date.now();
+    await checkIn('861000000000101', '2026-11-20T14:05:00Z', 4, 812);
+    while (outstation.events.size() === before && Date.now() - t0 < 1000) await new Promise((r) => setTimeout(r, 10));
+    assert.ok(Date.now() - t0 < 1000, 'event within a second');
+    assert.equal(outstation.db.get('binary', binaryIndex(0, 1)), { flags: 1, value: 1, time: Date.parse('2026-11-20T14:05:00Z') });
+    assert.is(outstation.db.get('analog', analogIndex(0, 0))!.value, 4);
+  } finally {
+    await feed.stop();
+  }
+});
+
+test("another organisation's outstation never holds this organisation's devices", async () => {
+  const south = new Outstation({ unsolicited: false });
+  const feed = new Dnp3Feed({ pool: db.pool, organizationId: 'south', outstation: south, analogOnly: false, offlineAfterHours: 26, pollMs: 60_000 });
+  await feed.start();
+  await feed.stop();
+  assert.is(south.db.count('binary'), 0);
+  assert.is(south.db.count('analog'), 1); // only the heartbeat
+});
+
+test.run();
