@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.data/**', '.infra/**', 'dist/**', 'bench/results/**', 'portal/dist/**'] },
+  { ignores: ['node_modules/**', '.data/**', '.infra/**', '.scratch/**', 'dist/**', 'bench/results/**', 'portal/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

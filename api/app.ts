@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type pg from 'pg';
 import type { CodeStrings } from '../domain/code-strings.js';
-import { pgAccountStore } from './auth/accounts.js';
+import { cachedCallers, pgAccountStore } from './auth/accounts.js';
 import { loginRoutes } from './auth/login-route.js';
 import { LoginLimiter, type LoginLimitOptions } from './auth/rate-limit.js';
 import { requireAuth } from './auth/require-auth.js';
@@ -18,6 +18,7 @@ import { healthRoutes, type ReadinessCheck } from './health/routes.js';
 import { integrationRoutes } from './integration/organization-devices.js';
 import { openApiDocument } from './openapi/document.js';
 import { soapRoutes } from './soap/routes.js';
+import { pointMapRoutes } from '../dnp3/point-map-route.js';
 
 export interface AppOptions {
   readiness: Record<string, ReadinessCheck>;
@@ -31,8 +32,10 @@ export interface AppOptions {
   loginLimits?: LoginLimitOptions;
   /** Address for the per-address login limit; default the socket peer (client-address.ts). */
   clientAddress?: (c: Context) => string;
-  /** Clock (epoch ms) for tokens, limits and online/offline; tests pass a fixed one. */
+  /** Clock (epoch ms) for tokens, limits, caches and online/offline; tests pass a fixed one. */
   now?: () => number;
+  /** How long a token's account (role, organisation, MaskFaultDetails) is reused; 0 reads it on every request. */
+  accountCacheMs?: number;
 }
 
 /**
@@ -42,17 +45,18 @@ export interface AppOptions {
  */
 export function createApp({
   readiness, pool, jwtSecret, codeStrings = loadCodeStrings(), offlineAfterHours = 26, loginLimits,
-  clientAddress = socketAddress, now = Date.now,
+  clientAddress = socketAddress, now = Date.now, accountCacheMs = 5_000,
 }: AppOptions): Hono {
   const tokens = createTokenService({ secret: jwtSecret, nowS: () => Math.floor(now() / 1000) });
   const accounts = pgAccountStore(pool);
-  const auth = requireAuth({ tokens, accounts });
+  const auth = requireAuth({ tokens, accounts: cachedCallers(accounts, { ttlMs: accountCacheMs, now }) });
   const document = openApiDocument({ codeStrings });
 
   const app = new Hono();
   app.route('/', healthRoutes(readiness));
   app.route('/', loginRoutes({ tokens, accounts, limiter: new LoginLimiter(loginLimits), clientAddress, now }));
   app.route('/', integrationRoutes({ pool, auth }));
+  app.route('/', pointMapRoutes({ pool, auth }));
   app.route('/', soapRoutes({ pool, accounts, clientAddress, now }));
   const records = deviceRecordRoutes({ deps: { pool, codeStrings, offlineAfterHours, now }, auth });
   for (const prefix of READ_PREFIXES) app.route(prefix, records);

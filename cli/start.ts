@@ -16,8 +16,9 @@ import { openRuntime } from './runtime.js';
 import { loadDemoData } from './demo.js';
 import { startSimulation } from './simulate.js';
 import { startDelivery } from '../multispeak/delivery/start.js';
+import { dnp3Configured, startDnp3 } from './dnp3.js';
 
-export const COMPONENTS = ['bridge', ...STAGE_NAMES, 'api', 'delivery', 'simulate'] as const;
+export const COMPONENTS = ['bridge', ...STAGE_NAMES, 'api', 'delivery', 'dnp3', 'simulate'] as const;
 export type Component = (typeof COMPONENTS)[number];
 
 export function parseOnly(text: string | undefined): Set<Component> | null {
@@ -76,6 +77,12 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
     const worker = startDelivery(runtime);
     runtime.onClose(() => worker.stop());
     started.push('MultiSpeak delivery worker (outbox -> OMS)');
+  }
+
+  if (wants('dnp3') && (only?.has('dnp3') || dnp3Configured(runtime))) {
+    const outstation = await startDnp3(runtime);
+    runtime.onClose(outstation.close);
+    started.push(outstation.description);
   }
 
   if (wants('simulate')) {

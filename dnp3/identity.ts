@@ -16,6 +16,12 @@ export interface Dnp3Integration {
   /** SHA-256 fingerprint (Node's `AA:BB:...` form) of the pinned client certificate. */
   pinnedFingerprint256?: string;
   caFile?: string;
+  /**
+   * SHA-256 fingerprints of the CAs allowed to vouch for this integration's master (its caFile, else the
+   * service CA). The handshake trusts every configured CA, so without this check one organisation's CA
+   * could issue a certificate carrying another organisation's master identity.
+   */
+  trustedCa256?: string[];
   pinnedCertificateFile?: string;
   /** Optional dedicated port besides the shared one. */
   port?: number;
@@ -26,20 +32,35 @@ export interface PeerIdentity {
   commonName?: string;
   dnsNames: string[];
   fingerprint256: string;
+  /** Fingerprints of the issuer chain above the certificate (from getPeerCertificate(true)). */
+  issuers256?: string[];
 }
 
 /** Names in a Node peer certificate: subject CN and `DNS:` entries of subjectaltname. */
-export function peerIdentity(cert: { subject?: { CN?: string | string[] } | null; subjectaltname?: string; fingerprint256?: string }): PeerIdentity {
+interface NodeCert { subject?: { CN?: string | string[] } | null; subjectaltname?: string; fingerprint256?: string; issuerCertificate?: NodeCert }
+
+function issuerChain(cert: NodeCert): string[] {
+  const out: string[] = [];
+  let c = cert.issuerCertificate;
+  // A self-signed root points at itself; stop there (and after a sane depth).
+  while (c && c.fingerprint256 && !out.includes(c.fingerprint256) && out.length < 10) {
+    out.push(c.fingerprint256);
+    c = c.issuerCertificate;
+  }
+  return out;
+}
+
+export function peerIdentity(cert: NodeCert): PeerIdentity {
   const cn = cert.subject?.CN;
   const dnsNames = (cert.subjectaltname ?? '')
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s.startsWith('DNS:'))
     .map((s) => s.slice(4));
-  return { commonName: Array.isArray(cn) ? cn[0] : cn, dnsNames, fingerprint256: cert.fingerprint256 ?? '' };
+  return { commonName: Array.isArray(cn) ? cn[0] : cn, dnsNames, fingerprint256: cert.fingerprint256 ?? '', issuers256: issuerChain(cert) };
 }
 
-export type IdentityRefusal = 'noCertificate' | 'unknownIdentity' | 'ambiguousIdentity' | 'pinMismatch' | 'tlsVersion';
+export type IdentityRefusal = 'noCertificate' | 'unknownIdentity' | 'ambiguousIdentity' | 'pinMismatch' | 'tlsVersion' | 'wrongIssuer';
 
 const VERSION_RANK: Record<string, number> = { 'TLSv1.2': 2, 'TLSv1.3': 3 };
 
@@ -61,6 +82,10 @@ export function matchIntegration(
   const integration = found[0]!;
   if (integration.certificateMode === 'pinned' && integration.pinnedFingerprint256?.toUpperCase() !== peer.fingerprint256.toUpperCase()) {
     return { refused: 'pinMismatch' };
+  }
+  if (integration.certificateMode === 'ca' && integration.trustedCa256) {
+    const trusted = new Set(integration.trustedCa256.map((f) => f.toUpperCase()));
+    if (!(peer.issuers256 ?? []).some((f) => trusted.has(f.toUpperCase()))) return { refused: 'wrongIssuer' };
   }
   if ((VERSION_RANK[protocol ?? ''] ?? 0) < VERSION_RANK[integration.tlsMinVersion]!) return { refused: 'tlsVersion' };
   return { integration };

@@ -9,12 +9,18 @@ import type { AuthEnv } from '../api/auth/caller.js';
 import { pointMapCsv, pointMapRows } from './data/point-map.js';
 import { assignSlots, slotDevices } from './data/store.js';
 import { integrationFromRow } from './identity.js';
+import { ApiError, badParameter } from '../api/errors.js';
 
 export const POINT_MAP_PATH = '/api/dnp3/pointMap';
 
 export function pointMapRoutes({ pool, auth }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   app.get(POINT_MAP_PATH, auth, requireAdmin, async (c) => {
+    for (const key of Object.keys(c.req.queries())) {
+      if (key !== 'format') throw new ApiError('UNKNOWN_PARAMETER', `Query parameter "${key}" is not accepted here; only "format" is.`, { parameter: key, accepted: ['format'] });
+    }
+    const format = c.req.query('format');
+    if (format !== undefined && format !== 'json' && format !== 'csv') throw badParameter('format', 'must be "json" or "csv"');
     const org = c.get('caller').org;
     // Slots are assigned here too, so the map is complete before the outstation has ever run.
     await assignSlots(pool, org);
@@ -26,7 +32,7 @@ export function pointMapRoutes({ pool, auth }: { pool: pg.Pool; auth: Middleware
     const integration = rows[0] ? integrationFromRow(rows[0]) : undefined;
     const analogOnly = integration?.analogOnly ?? false;
     const points = pointMapRows(devices, analogOnly);
-    const wantsCsv = c.req.query('format') === 'csv' || (c.req.header('accept') ?? '').includes('text/csv');
+    const wantsCsv = format === 'csv' || (format === undefined && (c.req.header('accept') ?? '').includes('text/csv'));
     if (wantsCsv) {
       return c.body(pointMapCsv(points), 200, {
         'content-type': 'text/csv; charset=utf-8',

@@ -76,7 +76,7 @@ export async function startDnp3Server(opts: Dnp3ServerOptions): Promise<Dnp3Serv
       sessionTimeout: 0,
     };
     const tlsServer = createTlsServer(tlsOptions, (socket: TLSSocket) => {
-      const cert = socket.getPeerCertificate();
+      const cert = socket.getPeerCertificate(true);
       const peer = cert && Object.keys(cert).length > 0 ? peerIdentity(cert) : undefined;
       const match = socket.authorized ? matchIntegration(peer, socket.getProtocol(), opts.integrations(), opts.port) : { refused: 'noCertificate' as const };
       if ('refused' in match) {

@@ -26,15 +26,20 @@ export interface Dnp3ServiceOptions {
 
 interface Running { integration: Dnp3Integration; outstation: Outstation; feed: Dnp3Feed }
 
-export async function loadIntegrations(pool: pg.Pool): Promise<Dnp3Integration[]> {
+const fingerprint = (file: string): string => new X509Certificate(readFileSync(file)).fingerprint256;
+
+/** Integrations with pinned fingerprints and trusted issuers resolved; `serviceCa` is DNP3_TLS_CA. */
+export async function loadIntegrations(pool: pg.Pool, serviceCa?: string): Promise<Dnp3Integration[]> {
   const { rows } = await pool.query<{ id: string; OrganizationID: string; settings: unknown }>(
     `select id, "OrganizationID", settings from integrations where kind = 'dnp3' and enabled order by id`,
   );
   return rows.map((r) => {
     const i = integrationFromRow(r);
     // A pinned master certificate is trusted as its own CA in the handshake, then matched by fingerprint.
-    if (i?.certificateMode === 'pinned' && i.pinnedCertificateFile) {
-      i.pinnedFingerprint256 = new X509Certificate(readFileSync(i.pinnedCertificateFile)).fingerprint256;
+    if (i?.certificateMode === 'pinned' && i.pinnedCertificateFile) i.pinnedFingerprint256 = fingerprint(i.pinnedCertificateFile);
+    if (i?.certificateMode === 'ca') {
+      const ca = i.caFile ?? serviceCa;
+      if (ca) i.trustedCa256 = [fingerprint(ca)];
     }
     return i;
   }).filter((i): i is Dnp3Integration => i !== undefined);
@@ -42,7 +47,7 @@ export async function loadIntegrations(pool: pg.Pool): Promise<Dnp3Integration[]
 
 export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ server: Dnp3Server; close(): Promise<void> }> {
   const running = new Map<string, Running>();
-  const integrations = await loadIntegrations(opts.pool);
+  const integrations = await loadIntegrations(opts.pool, opts.tlsFiles?.ca);
   for (const integration of integrations) {
     const outstation = new Outstation({ unsolicited: integration.unsolicited });
     const feed = new Dnp3Feed({ pool: opts.pool, organizationId: integration.organizationId, outstation, analogOnly: integration.analogOnly, offlineAfterHours: opts.offlineAfterHours, ...(opts.onError ? { onError: opts.onError } : {}) });

@@ -59,3 +59,25 @@ export function pgAccountStore(pool: pg.Pool): AccountStore {
     },
   };
 }
+
+/**
+ * findCaller answers from memory for `ttlMs` after a lookup: every request of a token needs the account,
+ * and one query per request was a measurable share of a read (bench/api.bench.ts). A deleted user, a
+ * moved user or a revoked admin is refused at the latest `ttlMs` later; group membership is not cached
+ * (reach is read per request).
+ */
+export function cachedCallers(store: AccountStore, { ttlMs, now, maxEntries = 10_000 }: { ttlMs: number; now: () => number; maxEntries?: number }): AccountStore {
+  if (ttlMs <= 0) return store;
+  const cache = new Map<number, { at: number; account: CallerAccount | null }>();
+  return {
+    ...store,
+    async findCaller(userId) {
+      const hit = cache.get(userId);
+      if (hit && now() - hit.at < ttlMs) return hit.account;
+      const account = await store.findCaller(userId);
+      if (cache.size >= maxEntries) cache.clear();
+      cache.set(userId, { at: now(), account });
+      return account;
+    },
+  };
+}

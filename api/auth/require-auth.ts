@@ -26,8 +26,9 @@ export function requireAuth({ tokens, accounts }: { tokens: TokenService; accoun
       throw unauthenticated(verified.problem === 'expired' ? 'The token has expired; log in again.' : 'The token is not valid.', verified.problem);
     }
     const { claims } = verified;
-    // The token is 24 h; the account is checked on every request so a deleted user, a moved user or a
-    // revoked admin role stops working at once rather than a day later.
+    // The token is 24 h; the account is checked on every request (through a cache of a few seconds,
+    // accounts.ts cachedCallers) so a deleted user, a moved user or a revoked admin role stops working
+    // within seconds rather than a day later.
     const account = await accounts.findCaller(claims.userId);
     if (!account || account.org !== claims.org || account.role !== claims.role) {
       throw unauthenticated('The account of this token no longer matches; log in again.', 'stale');

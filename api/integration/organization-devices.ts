@@ -15,16 +15,17 @@ export const ORGANIZATION_DEVICES_PATH = '/api/dnp3/dnp3OrganizationDevices';
 
 const QUERY = `
   select d."IMEINumber", d."Real_Name", d."Lat", d."Long", d."PowerLineID", pl.name as "PowerLineName", d."serialNumber",
-         d."dnp3QueueAddress", d."LastCheckInTime", r."ActualOngoingFault", r."BatteryOrLine"
+         d."dnp3QueueAddress", s.slot as "dnp3Slot", d."LastCheckInTime", r."ActualOngoingFault", r."BatteryOrLine"
     from device_information d
     left join power_lines pl on pl."Id" = d."PowerLineID"
+    left join dnp3_slots s on s."OrganizationID" = d."OrganizationID" and s."IMEINumber" = d."IMEINumber"
     ${latestRecordJoin(['ActualOngoingFault', 'BatteryOrLine'])}
    where d."OrganizationID" = $1 and d.deleted_at is null
    order by d."IMEINumber"`;
 
 interface Row {
   IMEINumber: string; Real_Name: string | null; Lat: number | null; Long: number | null; PowerLineID: string | null;
-  PowerLineName: string | null; serialNumber: string | null; dnp3QueueAddress: string | null; LastCheckInTime: Date | null;
+  PowerLineName: string | null; serialNumber: string | null; dnp3QueueAddress: string | null; dnp3Slot: number | null; LastCheckInTime: Date | null;
   ActualOngoingFault: number | null; BatteryOrLine: number | null;
 }
 
@@ -42,9 +43,9 @@ export function integrationRoutes({ pool, auth }: { pool: pg.Pool; auth: Middlew
       PowerLineName: r.PowerLineName,
       serialNumber: r.serialNumber,
       dnp3QueueAddress: r.dnp3QueueAddress,
-      // The DNP3 issue assigns each device a stable point slot (SPEC-DECISIONS "DNP3 outstation"); until
-      // then the field is present and null so integrators can code against the shape.
-      dnp3Slot: null,
+      // The device's stable point slot (SPEC-DECISIONS "DNP3 outstation"): null until the outstation or the
+      // point map first assigned it (GET /api/dnp3/pointMap assigns every slot).
+      dnp3Slot: r.dnp3Slot,
       LastCheckInTime: r.LastCheckInTime?.toISOString() ?? null,
       ActualOngoingFault: caller.maskFaultDetails ? null : r.ActualOngoingFault,
       ActualOngoingFaultText: ongoingFaultDisplayOrNull(r.ActualOngoingFault, caller.maskFaultDetails),

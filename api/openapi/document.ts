@@ -6,6 +6,7 @@ import { TOKEN_LIFETIME_S } from '../auth/tokens.js';
 import { LOGIN_BODY_LIMIT } from '../auth/login-route.js';
 import { READ_ENDPOINTS, READ_PREFIXES } from '../device-records/endpoints.js';
 import { ORGANIZATION_DEVICES_PATH } from '../integration/organization-devices.js';
+import { POINT_MAP_PATH } from '../../dnp3/point-map-route.js';
 import { queryParameters } from './parameters.js';
 import { COMPONENT_SCHEMAS, ref } from './schemas.js';
 
@@ -100,6 +101,20 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
           security: [{ bearerAuth: [] }],
           responses: {
             200: { description: 'OK', ...json({ type: 'array', items: ref('OrganizationDevice') }) },
+            ...AUTH_ERRORS,
+            403: errorResponse('The caller is not an organisation admin.'),
+          },
+        },
+      },
+      [POINT_MAP_PATH]: {
+        get: {
+          operationId: 'dnp3PointMap', tags: ['integration'], summary: 'DNP3 point map of the caller\'s organisation (admin)',
+          description: 'Every device slot with its binary and analog point indexes, classes and deadbands, so a master can be configured before go-live. JSON by default; CSV with format=csv or Accept: text/csv.',
+          security: [{ bearerAuth: [] }],
+          parameters: [{ name: 'format', in: 'query', required: false, schema: { type: 'string', enum: ['json', 'csv'] } }],
+          responses: {
+            200: { description: 'OK', content: { 'application/json': { schema: { type: 'object' } }, 'text/csv': { schema: { type: 'string' } } } },
+            400: errorResponse('A query parameter is invalid or not accepted.'),
             ...AUTH_ERRORS,
             403: errorResponse('The caller is not an organisation admin.'),
           },

@@ -11,17 +11,9 @@ export interface PointValue {
   time: number;
 }
 
-const TWO_32 = 2 ** 32;
+import { readT48, saturate, TWO_32, writeT48 } from './primitives.js';
 
-export function writeT48(view: DataView, at: number, ms: number): void {
-  const t = Math.max(0, Math.min(Math.trunc(ms), 2 ** 48 - 1));
-  view.setUint32(at, t % TWO_32, true);
-  view.setUint16(at + 4, Math.floor(t / TWO_32), true);
-}
-
-export function readT48(view: DataView, at: number): number {
-  return view.getUint32(at, true) + view.getUint16(at + 4, true) * TWO_32;
-}
+export { readT48, writeT48 } from './primitives.js';
 
 function fieldSize(f: ObjectField): number {
   switch (f) {
@@ -35,15 +27,6 @@ function fieldSize(f: ObjectField): number {
 
 export function specSize(spec: ObjectSpec): number {
   return spec.fields.reduce((n, f) => n + fieldSize(f), 0);
-}
-
-/** Integers saturate and set OVER_RANGE (opendnp3's rule); fractions are truncated. */
-function saturate(value: number, min: number, max: number): { v: number; over: boolean } {
-  if (!Number.isFinite(value)) return { v: value > 0 ? max : value < 0 ? min : 0, over: true };
-  const t = Math.trunc(value);
-  if (t > max) return { v: max, over: true };
-  if (t < min) return { v: min, over: true };
-  return { v: t, over: false };
 }
 
 /** Writes one object at `at`; returns the octets written. */

@@ -19,21 +19,29 @@ export interface SelectFilter {
 export class EventBuffer {
   private events: BufferedEvent[] = [];
   private nextId = 1;
+  /** Events per class, so a push is O(1) until a class is full. */
+  private readonly counts = new Map<number, number>();
   /** Set on a drop; cleared once confirmations leave every class below capacity. */
   overflow = false;
 
   constructor(private readonly capacityPerClass: number) {}
 
   push(draft: EventDraft): void {
-    const sameClass = this.events.filter((e) => e.eventClass === draft.eventClass);
-    if (sameClass.length >= this.capacityPerClass) {
+    if (this.countOf(draft.eventClass) >= this.capacityPerClass) {
+      const sameClass = this.events.filter((e) => e.eventClass === draft.eventClass);
       // Drop the oldest event of the class that nobody is waiting to have confirmed; if all are selected,
       // drop the oldest anyway: memory must stay bounded.
       const victim = sameClass.find((e) => e.selected === null) ?? sameClass[0]!;
       this.events = this.events.filter((e) => e !== victim);
+      this.counts.set(draft.eventClass, this.countOf(draft.eventClass) - 1);
       this.overflow = true;
     }
     this.events.push({ ...draft, id: this.nextId++, selected: null });
+    this.counts.set(draft.eventClass, this.countOf(draft.eventClass) + 1);
+  }
+
+  private countOf(eventClass: number): number {
+    return this.counts.get(eventClass) ?? 0;
   }
 
   /** Unselected events per class (IIN1.1..1.3). */
@@ -69,10 +77,8 @@ export class EventBuffer {
     if (ids.length === 0) return;
     const set = new Set(ids);
     this.events = this.events.filter((e) => !set.has(e.id));
-    if (this.overflow) {
-      const counts = new Map<number, number>();
-      for (const e of this.events) counts.set(e.eventClass, (counts.get(e.eventClass) ?? 0) + 1);
-      if ([...counts.values()].every((n) => n < this.capacityPerClass)) this.overflow = false;
-    }
+    this.counts.clear();
+    for (const e of this.events) this.counts.set(e.eventClass, this.countOf(e.eventClass) + 1);
+    if (this.overflow && [...this.counts.values()].every((n) => n < this.capacityPerClass)) this.overflow = false;
   }
 }

@@ -9,7 +9,7 @@ import { Database } from './database.js';
 import type { PointType, PointConfig } from './database.js';
 import { EventBuffer } from './event-buffer.js';
 import { handleRead } from './read.js';
-import { buildFragment, packRuns } from './response.js';
+import { buildFragment, iterateFragments, packRuns } from './response.js';
 import type { Run } from './response.js';
 import { handleControl, handleWrite, parseHeadersOrIin, unsolicitedClasses } from './commands.js';
 import type { PointValue } from '../objects/codec.js';
@@ -36,7 +36,8 @@ export const DEFAULT_OUTSTATION_CONFIG: OutstationConfig = {
 
 interface PendingFragment { bytes: Uint8Array; seq: number; eventIds: number[] }
 
-interface SolicitedWait { fragments: PendingFragment[]; at: number; deadline: number }
+/** A solicited response waiting for CONFIRM; `next` encodes the following fragment on demand. */
+interface SolicitedWait { current: PendingFragment; next: () => PendingFragment | undefined; deadline: number }
 
 interface UnsolicitedWait { fragment: PendingFragment; deadline: number; retries: number; isNull: boolean }
 
@@ -181,20 +182,26 @@ export class Outstation {
     }
   }
 
-  /** Packs runs into fragments; sends the first, keeps the rest until each is confirmed. */
+  /** Packs runs into fragments; sends the first, produces each next one when the previous is confirmed. */
   private respond(seq: number, runs: Run[], requestIin: number, now: Temporal.Instant): Uint8Array[] {
-    const packed = packRuns(runs, this.config.maxTxFragment);
+    const fragments = iterateFragments(runs, this.config.maxTxFragment);
     const iin = this.iin() | requestIin;
     if (this.broadcastSeen) this.broadcastSeen = false;
-    const fragments = packed.map((p, i): PendingFragment => {
-      const fin = i === packed.length - 1;
+    let i = 0;
+    let ahead = fragments.next();
+    const next = (): PendingFragment | undefined => {
+      if (ahead.done) return undefined;
+      const p = ahead.value;
+      ahead = fragments.next();
+      const fin = ahead.done === true;
       const s = (seq + i) & 0x0f;
       const con = !fin || p.eventIds.length > 0;
       const bytes = buildFragment({ fir: i === 0, fin, con, uns: false, seq: s }, FunctionCode.RESPONSE, iin, p.body);
+      i++;
       return { bytes, seq: s, eventIds: p.eventIds };
-    });
-    const first = fragments[0]!;
-    if (first.bytes[0]! & 0x20) this.sol = { fragments, at: 0, deadline: ms(now) + this.config.confirmTimeoutMs };
+    };
+    const first = next()!;
+    if (first.bytes[0]! & 0x20) this.sol = { current: first, next, deadline: ms(now) + this.config.confirmTimeoutMs };
     return [first.bytes];
   }
 
@@ -207,13 +214,12 @@ export class Outstation {
   /** Returns the next fragment of a multi-fragment response, if any. */
   private onSolicitedConfirm(seq: number, now: Temporal.Instant): Uint8Array[] {
     const sol = this.sol;
-    const current = sol?.fragments[sol.at];
-    if (!sol || !current || current.seq !== seq) return [];
-    this.events.remove(current.eventIds);
+    if (!sol || sol.current.seq !== seq) return [];
+    this.events.remove(sol.current.eventIds);
     this.lastRequest = undefined; // a CONFIRM ends duplicate detection (opendnp3)
-    sol.at++;
-    const next = sol.fragments[sol.at];
+    const next = sol.next();
     if (!next) { this.sol = undefined; return []; }
+    sol.current = next;
     // A last fragment without events needs no confirm.
     if (!(next.bytes[0]! & 0x20)) this.sol = undefined;
     else sol.deadline = ms(now) + this.config.confirmTimeoutMs;

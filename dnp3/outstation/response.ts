@@ -4,6 +4,7 @@
 import { encodeControl } from '../app/header.js';
 import { Qualifier } from '../app/object-header.js';
 import { encodeObject, specSize } from '../objects/codec.js';
+import { GENERATED_ENCODERS } from '../objects/objects.generated.js';
 import type { ObjectSpec } from '../objects/table.js';
 import type { PointValue } from '../objects/codec.js';
 
@@ -24,10 +25,14 @@ export interface PackedFragment {
 
 export const RESPONSE_HEADER_SIZE = 4;
 
+// One scratch buffer: objects are at most 15 octets, and encoding is synchronous.
+const SCRATCH = new Uint8Array(64);
+const SCRATCH_VIEW = new DataView(SCRATCH.buffer);
+
 function bytesOf(spec: ObjectSpec, v: PointValue): number[] {
-  const b = new Uint8Array(specSize(spec));
-  encodeObject(spec, v, new DataView(b.buffer), 0);
-  return Array.from(b);
+  const generated = GENERATED_ENCODERS.get(spec.group * 256 + spec.variation);
+  const n = generated ? generated(SCRATCH_VIEW, 0, v) : encodeObject(spec, v, SCRATCH_VIEW, 0);
+  return Array.from(SCRATCH.subarray(0, n));
 }
 
 function le16(v: number): number[] {
@@ -44,17 +49,24 @@ function runLength(run: Run): number {
 
 /** Packs runs into fragment bodies (without the 4-octet response header). */
 export function packRuns(runs: readonly Run[], maxFragment: number): PackedFragment[] {
-  const out: PackedFragment[] = [];
+  return [...iterateFragments(runs, maxFragment)];
+}
+
+/**
+ * Fragment bodies one at a time: a response of 80,000 points is a few hundred fragments, and only the first
+ * is needed before the master confirms, so the rest are encoded on demand.
+ */
+export function* iterateFragments(runs: readonly Run[], maxFragment: number): Generator<PackedFragment, void, undefined> {
   let cur: PackedFragment = { body: [], eventIds: [] };
+  let emitted = 0;
   const used = () => RESPONSE_HEADER_SIZE + cur.body.length;
-  const flush = () => { out.push(cur); cur = { body: [], eventIds: [] }; };
   for (const run of runs) {
     const n = runLength(run);
     let i = 0;
     while (i < n) {
       const avail = maxFragment - used();
       if (run.kind === 'raw') {
-        if (run.bytes.length > avail && cur.body.length > 0) { flush(); continue; }
+        if (run.bytes.length > avail && cur.body.length > 0) { yield cur; emitted++; cur = { body: [], eventIds: [] }; continue; }
         cur.body.push(...run.bytes);
         i = n;
         continue;
@@ -79,7 +91,9 @@ export function packRuns(runs: readonly Run[], maxFragment: number): PackedFragm
       const fit = bits ? room * 8 : per === 0 ? n - i : Math.floor(room / per);
       if (fit <= 0) {
         if (cur.body.length === 0) throw new RangeError(`maxFragment ${maxFragment} cannot hold one g${spec.group}v${spec.variation}`);
-        flush();
+        yield cur;
+        emitted++;
+        cur = { body: [], eventIds: [] };
         continue;
       }
       const take = Math.min(fit, n - i, 0xffff);
@@ -111,8 +125,7 @@ export function packRuns(runs: readonly Run[], maxFragment: number): PackedFragm
       i += take;
     }
   }
-  if (cur.body.length > 0 || out.length === 0) flush();
-  return out;
+  if (cur.body.length > 0 || emitted === 0) yield cur;
 }
 
 /** Response header + body. */

@@ -34,7 +34,13 @@ test('two integrations claiming one identity are refused rather than guessed', (
 });
 
 test('peerIdentity reads CN and DNS SANs from a Node certificate', () => {
-  assert.equal(peerIdentity({ subject: { CN: 'a' }, subjectaltname: 'DNS:b, IP Address:127.0.0.1, DNS:c', fingerprint256: 'F' }), { commonName: 'a', dnsNames: ['b', 'c'], fingerprint256: 'F' });
+  assert.equal(peerIdentity({ subject: { CN: 'a' }, subjectaltname: 'DNS:b, IP Address:127.0.0.1, DNS:c', fingerprint256: 'F' }), { commonName: 'a', dnsNames: ['b', 'c'], fingerprint256: 'F', issuers256: [] });
+});
+
+test('CA mode with trusted issuers: the chain must contain one of them', () => {
+  const strict = { ...north, trustedCa256: ['CA:01'] };
+  assert.ok('integration' in matchIntegration({ ...peer(['scada.north.example']), issuers256: ['ca:01'] }, 'TLSv1.3', [strict]));
+  assert.equal(matchIntegration({ ...peer(['scada.north.example']), issuers256: ['CA:02'] }, 'TLSv1.3', [strict]), { refused: 'wrongIssuer' });
 });
 
 test.run();

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { formatDisplayTime, formatDisplayTimeOrNull, isTimeZone } from '../../domain/display-time.js';
+import { formatDisplayTime, formatDisplayTimeOrNull, formatDisplayTimeTemporal, isTimeZone } from '../../domain/display-time.js';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -35,6 +35,34 @@ for (const [zone, iso, expected] of rows) {
     assert.is(formatDisplayTime(at(iso), zone), expected);
   });
 }
+
+for (const [zone, iso] of rows) {
+  test(`the Temporal reference agrees: ${zone} ${iso}`, () => assert.is(formatDisplayTimeTemporal(at(iso), zone), formatDisplayTime(at(iso), zone)));
+}
+
+test('exactly at a transition instant, and a millisecond before it', () => {
+  // Chicago falls back at 2026-11-01T07:00:00Z (02:00 CDT -> 01:00 CST)
+  const t = Date.parse('2026-11-01T07:00:00Z');
+  assert.is(formatDisplayTime(t, 'America/Chicago'), '2026-Nov-01 01:00 AM');
+  assert.is(formatDisplayTime(t - 1, 'America/Chicago'), '2026-Nov-01 01:59 AM');
+  assert.is(formatDisplayTime(t - 60 * 60_000, 'America/Chicago'), '2026-Nov-01 01:00 AM');
+});
+
+test('the cached-offset fast path equals Temporal through 2026 and around 1970 and 2038', () => {
+  const zones = ['America/Chicago', 'Australia/Sydney', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'America/St_Johns', 'UTC'];
+  const spans: [number, number][] = [[Date.UTC(2026, 0, 1), Date.UTC(2027, 0, 1)], [Date.UTC(1969, 11, 1), Date.UTC(1970, 1, 1)], [Date.UTC(2038, 0, 1), Date.UTC(2038, 3, 1)]];
+  let checked = 0;
+  for (const zone of zones) {
+    for (const [from, to] of spans) {
+      for (let ms = from; ms < to; ms += 29 * 60_000 + 13_000) {
+        const fast = formatDisplayTime(ms, zone);
+        if (fast !== formatDisplayTimeTemporal(ms, zone)) assert.unreachable(`${zone} ${new Date(ms).toISOString()}: ${fast} vs ${formatDisplayTimeTemporal(ms, zone)}`);
+        checked++;
+      }
+    }
+  }
+  assert.ok(checked > 100_000);
+});
 
 test('null stays null; Date is accepted', () => {
   assert.is(formatDisplayTimeOrNull(null, 'UTC'), null);

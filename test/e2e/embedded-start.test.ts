@@ -15,6 +15,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'faultline-e2e-'));
 let proc: FaultlineProcess;
 let port: number;
 let pgPort: number;
+let dnp3Port: number;
 
 test.after(async () => {
   await proc?.stop('SIGKILL');
@@ -24,7 +25,8 @@ test.after(async () => {
 test('npm start: /healthz answers within 60 s on a fresh data directory', async () => {
   port = await freePort();
   pgPort = await freePort();
-  proc = startFaultline(['start'], { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', EMBEDDED_PG_PORT: String(pgPort), SIMULATE: '0', DATABASE_URL: '', KAFKA_BROKERS: '', SQS_QUEUE_URL: '' });
+  dnp3Port = await freePort();
+  proc = startFaultline(['start'], { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', EMBEDDED_PG_PORT: String(pgPort), DNP3_PORT: String(dnp3Port), SIMULATE: '0', DATABASE_URL: '', KAFKA_BROKERS: '', SQS_QUEUE_URL: '' });
   const started = Date.now();
   await waitFor('/healthz', async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok, { timeoutMs: 60_000, intervalMs: 200 }).catch((err: Error) => {
     throw new Error(`${err.message}\n--- output ---\n${proc.output()}`);
@@ -35,6 +37,9 @@ test('npm start: /healthz answers within 60 s on a fresh data directory', async 
   assert.equal(((await ready.json()) as { checks: unknown }).checks, { database: 'up', transport: 'up' });
   const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
   assert.match(metrics, 'faultline_stage_records_total');
+  // Components after the API (the outstation, with its generated development certificates) follow shortly.
+  await waitFor('the start summary', () => proc.output().includes('Ctrl-C stops it'), { timeoutMs: 30_000 });
+  assert.match(proc.output(), `DNP3 outstation on TCP ${dnp3Port} (mutual TLS`);
 });
 
 test('fixture messages dropped into the inbox become device records; malformed ones are rejected with reasons', async () => {

@@ -69,4 +69,15 @@ test('buffer overflow drops the oldest and sets IIN2.3 until the buffer drains',
   assert.equal(p.send('C2 17'), ['C2 81 00 00 34 02 07 01 00 00']);
 });
 
+test('events across fragments: each fragment CON=1, its events deleted by its own CONFIRM', () => {
+  const p = ready({ maxTxFragment: 4 + 5 + 2 * 9 }); // header + q28 header + two g2v2 with index
+  for (let i = 0; i < 3; i++) p.outstation.update('binary', i % 2, { flags: 1, value: i === 0 ? 0 : 1, time: 100 + i });
+  assert.equal(p.send('C4 01 3C 02 06'), [`A4 81 00 00 02 02 28 02 00 00 00 01 ${t48(100)} 01 00 81 ${t48(101)}`]); // FIR, CON, not FIN
+  assert.is(p.outstation.events.size(), 3);
+  assert.equal(p.send('C4 00'), [`65 81 00 00 02 02 28 01 00 00 00 81 ${t48(102)}`]); // FIN, CON, SEQ 5
+  assert.is(p.outstation.events.size(), 1);
+  assert.equal(p.send('C5 00'), []);
+  assert.is(p.outstation.events.size(), 0);
+});
+
 test.run();

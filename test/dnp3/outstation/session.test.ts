@@ -4,6 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createServer, connect } from 'node:net';
 import type { Server, Socket } from 'node:net';
+import { Duplex } from 'node:stream';
 import { OutstationSession } from '../../../dnp3/outstation/session.js';
 import { Outstation } from '../../../dnp3/outstation/outstation.js';
 import { hex, toHex, prng, randomBytes } from '../helpers/hex.js';
@@ -62,6 +63,19 @@ test('100 masters at once each get their own answer', async () => {
   const replies = await Promise.all(sockets.map((s) => ask(s, hex('05 64 0B C4 0A 00 01 00 AC D1 C0 C0 01 3C 01 06 FF 50'), 10)));
   assert.ok(replies.every((r) => r.startsWith('05 64')));
   for (const s of sockets) s.destroy();
+});
+
+test('a master that stops reading is dropped once too much is queued for it', async () => {
+  // A socket whose writes never complete: what the session writes stays queued (writableLength grows).
+  const stuck = new Duplex({ read() {}, write(_chunk, _enc, _cb) { /* never completes */ } });
+  const closed: string[] = [];
+  const o = new Outstation({ unsolicited: false });
+  o.definePoints('analog', 200, { eventClass: 0 });
+  new OutstationSession(stuck, { link: { address: 10, masterAddress: 1 } }, o, { maxQueuedOctets: 4096, tickMs: 1000, onClose: (r) => closed.push(r) });
+  const read = hex('05 64 0B C4 0A 00 01 00 AC D1 C0 C0 01 3C 01 06 FF 50');
+  for (let i = 0; i < 10 && closed.length === 0; i++) stuck.push(Buffer.from(read));
+  await new Promise((r) => setImmediate(r));
+  assert.equal(closed, ['master not reading']);
 });
 
 test.run();

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
+import { X509Certificate } from 'node:crypto';
 import type { ConnectionOptions } from 'node:tls';
 import { startDnp3Server } from '../../../dnp3/server.js';
 import type { Dnp3Server } from '../../../dnp3/server.js';
@@ -39,11 +40,11 @@ const CLASS0 = hex('05 64 0B C4 0A 00 01 00 AC D1 C0 C0 01 3C 01 06 FF 50');
 
 interface Exchange { received: Uint8Array; error?: string }
 
-function exchange(client: Partial<ConnectionOptions>): Promise<Exchange> {
+function exchange(client: Partial<ConnectionOptions>, port = server.port): Promise<Exchange> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let error: string | undefined;
-    const socket = connect({ host: '127.0.0.1', port: server.port, ca: pem('ca'), servername: 'outstation.test', ...client });
+    const socket = connect({ host: '127.0.0.1', port, ca: pem('ca'), servername: 'outstation.test', ...client });
     const done = () => { clearTimeout(timer); socket.destroy(); resolve({ received: new Uint8Array(Buffer.concat(chunks)), ...(error ? { error } : {}) }); };
     const timer = setTimeout(done, 1500);
     socket.on('secureConnect', () => socket.write(CLASS0));
@@ -105,6 +106,29 @@ test('a valid certificate of an organisation with no DNP3 integration: refused, 
     assert.ok(refusals.includes('unknownIdentity'));
   } finally {
     integrations.push(...only);
+  }
+});
+
+test("two trusted CAs: a certificate from the other organisation's CA carrying north's identity is refused", async () => {
+  // South brings its own CA (rogue-ca here); north trusts only the service CA. The handshake accepts both
+  // CAs, so the issuer check is what stops south's CA from minting "scada.north.example".
+  const fp = (name: string) => new X509Certificate(pem(name)).fingerprint256;
+  const trusting = integrations.map((i) => ({ ...i, trustedCa256: [fp(i.organizationId === 'north' ? 'ca' : 'rogue-ca')] }));
+  const both = await startDnp3Server({
+    port: 0, host: '127.0.0.1',
+    transport: { tls: { key: pem('outstation.test-key'), cert: pem('outstation.test'), ca: [pem('ca'), pem('rogue-ca')] } },
+    integrations: () => trusting,
+    outstationFor: (i) => outstations.get(i.organizationId)!,
+    onRefused: (reason) => refusals.push(reason),
+  });
+  try {
+    const rogue = await exchange({ cert: pem('rogue.example'), key: pem('rogue.example-key') }, both.port);
+    assert.is(toHex(rogue.received), '');
+    assert.ok(refusals.includes('wrongIssuer'));
+    const north = await exchange({ cert: pem('scada.north.example'), key: pem('scada.north.example-key') }, both.port);
+    assert.equal(fragments([north.received]), ['C0 81 90 00 1E 05 00 00 00 01 00 00 DE 42']);
+  } finally {
+    await both.close();
   }
 });
 

@@ -72,16 +72,36 @@ test('a wrong email and a wrong password give the same answer in a similar time'
   assert.ok(ratio > 0.5 && ratio < 2, `unknown/known time ratio ${ratio.toFixed(2)}`);
 });
 
-test('a soft-deleted user cannot log in, and the token it had stops working', async () => {
-  const token = (await json(await login(api.app, USERS.southEast.email, USERS.southEast.password))).accessToken as string;
-  assert.is((await api.app.request('/device-records/map-data', { headers: { authorization: `Bearer ${token}` } })).status, 200);
+test('a soft-deleted user cannot log in, and the token it had stops working once the account cache (5 s) expires', async () => {
+  let clock = NOW;
+  const app = createApp({ readiness: {}, pool: api.db.pool, jwtSecret: JWT_SECRET, now: () => clock });
+  const token = (await json(await login(app, USERS.southEast.email, USERS.southEast.password))).accessToken as string;
+  const read = () => app.request('/device-records/map-data', { headers: { authorization: `Bearer ${token}` } });
+  assert.is((await read()).status, 200);
   await api.db.pool.query(`update users set deleted_at = now() where email = $1`, [USERS.southEast.email]);
   try {
-    assert.is((await login(api.app, USERS.southEast.email, USERS.southEast.password)).status, 401);
-    const res = await api.app.request('/device-records/map-data', { headers: { authorization: `Bearer ${token}` } });
+    assert.is((await login(app, USERS.southEast.email, USERS.southEast.password)).status, 401);
+    clock += 4_000;
+    assert.is((await read()).status, 200, 'still inside the cache time');
+    clock += 1_001;
+    const res = await read();
     assert.is(res.status, 401);
+    assert.is((((await json(res)).error as Json).details as Json).reason, 'stale');
   } finally {
     await api.db.pool.query(`update users set deleted_at = null where email = $1`, [USERS.southEast.email]);
+  }
+});
+
+test('accountCacheMs 0 reads the account on every request: a revoked admin is refused at once', async () => {
+  const app = createApp({ readiness: {}, pool: api.db.pool, jwtSecret: JWT_SECRET, now: () => NOW, accountCacheMs: 0 });
+  const token = (await json(await login(app, USERS.southAdmin.email, USERS.southAdmin.password))).accessToken as string;
+  const read = () => app.request('/api/dnp3/dnp3OrganizationDevices', { headers: { authorization: `Bearer ${token}` } });
+  assert.is((await read()).status, 200);
+  await api.db.pool.query(`update users set role = 'user' where email = $1`, [USERS.southAdmin.email]);
+  try {
+    assert.is((await read()).status, 401);
+  } finally {
+    await api.db.pool.query(`update users set role = 'admin' where email = $1`, [USERS.southAdmin.email]);
   }
 });
 

@@ -20,9 +20,9 @@ const root = new URL('../../../', import.meta.url).pathname;
 const venv = join(root, '.infra', 'schemathesis', `venv-${SCHEMATHESIS_VERSION}`);
 const st = join(venv, 'bin', 'st');
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env, cwd = root): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'inherit', 'inherit'] });
     child.on('close', (code) => resolve(code ?? 1));
   });
 }
@@ -65,6 +65,8 @@ test('no 5xx and every response conforms to /openapi.json', async () => {
   mkdirSync(reportDir, { recursive: true });
   const config = join(reportDir, 'schemathesis.toml');
   writeFileSync(config, '[parameters]\n"path.imei" = "861000000000100"\n');
+  // st runs in .infra/schemathesis: it keeps its example database and crash cache under its working
+  // directory, which must not be the repository.
   const code = await run(st, [
     '--config-file', config, 'run', `${base}/openapi.json`,
     '--header', `Authorization: Bearer ${token}`,
@@ -77,7 +79,7 @@ test('no 5xx and every response conforms to /openapi.json', async () => {
     '--workers', '1',
     '--request-timeout', '10',
     '--report', 'junit', '--report-dir', reportDir,
-  ], { ...process.env, NO_COLOR: '1', SCHEMATHESIS_HOOKS: '' });
+  ], { ...process.env, NO_COLOR: '1', SCHEMATHESIS_HOOKS: '' }, join(root, '.infra', 'schemathesis'));
   assert.is(code, 0, `st run exited ${code} (report in ${reportDir})`);
 });
 

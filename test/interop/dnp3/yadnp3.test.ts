@@ -3,13 +3,10 @@
 // check-ins, checking the values and device timestamps the master decoded.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFileSync, spawn } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { toPcap } from './pcap.js';
 import type { Chunk } from './pcap.js';
 import { startDnp3Server } from '../../../dnp3/server.js';
@@ -18,15 +15,12 @@ import { Outstation } from '../../../dnp3/outstation/outstation.js';
 import { applySnapshot, sizeOutstation } from '../../../dnp3/data/apply.js';
 import { analogIndex, binaryIndex } from '../../../dnp3/data/point-map.js';
 import type { DeviceSnapshot } from '../../../dnp3/data/point-map.js';
+import { Yadnp3Master, find } from './master.js';
 
 const root = new URL('../../../', import.meta.url).pathname;
 const certs = mkdtempSync(join(tmpdir(), 'dnp3-interop-'));
 execFileSync('bash', [join(root, 'infra/certs.sh')], { env: { ...process.env, CERTS_DIR: certs }, stdio: 'ignore' });
-const python = execFileSync('bash', [join(root, 'test/interop/dnp3/setup-yadnp3.sh')], { encoding: 'utf8' }).trim().split('\n').pop()!;
 const pem = (n: string) => join(certs, `${n}.pem`);
-
-interface Item { kind: 'binary' | 'analog'; event: boolean; gv: string; index: number; value: number | boolean; flags: number; time: number }
-interface Answer { cmd: string; items: Item[]; iin: { restart?: boolean; needTime?: boolean } }
 
 const now = Date.now();
 const device = (slot: number, over: Partial<DeviceSnapshot> = {}): DeviceSnapshot => ({
@@ -37,20 +31,8 @@ const device = (slot: number, over: Partial<DeviceSnapshot> = {}): DeviceSnapsho
 
 const outstation = new Outstation({ unsolicited: true });
 let server: Dnp3Server;
-let master: ChildProcessWithoutNullStreams;
-let answers: AsyncIterator<string>;
+let master: Yadnp3Master;
 const traffic: Chunk[] = [];
-
-async function next(): Promise<Answer> {
-  const r = await answers.next();
-  if (r.done) throw new Error('master exited');
-  return JSON.parse(r.value) as Answer;
-}
-async function command(cmd: string): Promise<Answer> {
-  master.stdin.write(`${cmd}\n`);
-  return next();
-}
-const find = (a: Answer, kind: string, index: number, event: boolean) => a.items.filter((i) => i.kind === kind && i.index === index && i.event === event).pop();
 
 test.before(async () => {
   sizeOutstation(outstation, 1, false);
@@ -62,22 +44,18 @@ test.before(async () => {
     outstationFor: () => outstation,
     session: { onTraffic: (direction, bytes) => traffic.push({ direction, bytes: bytes.slice(), timeMs: Date.now() }) },
   });
-  master = spawn(python, [join(root, 'test/interop/dnp3/yadnp3_master.py'), String(server.port), pem('ca'), pem('scada.north.example'), pem('scada.north.example-key')]);
-  master.stderr.on('data', (c: Buffer) => process.stderr.write(c));
-  answers = createInterface({ input: master.stdout })[Symbol.asyncIterator]();
+  master = new Yadnp3Master(server.port, { ca: pem('ca'), cert: pem('scada.north.example'), key: pem('scada.north.example-key') });
 });
 
 test.after(async () => {
-  master.stdin.write('quit\n');
-  await new Promise((r) => { master.on('exit', r); setTimeout(r, 3000); });
-  master.kill();
+  await master.stop();
   await server.close();
   rmSync(certs, { recursive: true, force: true });
 });
 
 // Static objects (g1v2, g30v5) carry no time; device timestamps travel with events (g2v2, g32v7).
 test('start-up: integrity poll delivers every point; restart cleared, time synced', async () => {
-  const a = await next();
+  const a = await master.startup();
   const b0 = find(a, 'binary', binaryIndex(0, 7), false)!; // line powered
   assert.equal([b0.value, b0.flags], [true, 0x81]); // ONLINE | STATE (opendnp3 keeps the state bit in flags)
   assert.equal(find(a, 'binary', binaryIndex(1, 0), false)!.value, false);
@@ -85,7 +63,7 @@ test('start-up: integrity poll delivers every point; restart cleared, time synce
   assert.equal([current.value, current.flags], [120.5, 1]);
   assert.is(find(a, 'analog', analogIndex(0, 5), false)!.value, 121.25);
   assert.is(a.items.filter((i) => i.kind === 'analog' && !i.event).length >= 17, true);
-  const again = await command('integrity');
+  const again = await master.command('integrity');
   assert.is(again.iin.restart, false);
   assert.is(again.iin.needTime, false);
 });
@@ -93,18 +71,18 @@ test('start-up: integrity poll delivers every point; restart cleared, time synce
 test('a permanent fault check-in: class 1 binary events and class 2 analog events with the device time', async () => {
   const faultAt = now + 1_000;
   applySnapshot(outstation, device(0, { date: faultAt, actualOngoingFault: 4, faultCurrent: 812, faultTime: faultAt - 500 }), now, 26, false);
-  const a = await command('events');
+  const a = await master.command('events');
   assert.equal(find(a, 'binary', binaryIndex(0, 0), true), { kind: 'binary', event: true, gv: find(a, 'binary', 0, true)!.gv, index: 0, value: true, flags: 0x81, time: faultAt });
   assert.is(find(a, 'binary', binaryIndex(0, 1), true)!.value, true);
   assert.equal([find(a, 'analog', analogIndex(0, 0), true)!.value, find(a, 'analog', analogIndex(0, 0), true)!.time], [4, faultAt]);
   assert.equal([find(a, 'analog', analogIndex(0, 3), true)!.value, find(a, 'analog', analogIndex(0, 3), true)!.time], [812, faultAt - 500]);
   assert.is(find(a, 'binary', binaryIndex(1, 0), true), undefined); // device 1 did not change
-  const empty = await command('events');
+  const empty = await master.command('events');
   assert.is(empty.items.filter((i) => i.event).length, 0); // confirmed events are gone
 });
 
 test('integrity poll after the fault shows the new static values', async () => {
-  const a = await command('integrity');
+  const a = await master.command('integrity');
   assert.is(find(a, 'binary', binaryIndex(0, 1), false)!.value, true);
   assert.is(find(a, 'analog', analogIndex(0, 0), false)!.value, 4);
 });

@@ -1,0 +1,46 @@
+// Spawns the yadnp3 (opendnp3) master of yadnp3_master.py and talks to it one JSON line per command.
+import { execFileSync, spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { join } from 'node:path';
+
+const root = new URL('../../../', import.meta.url).pathname;
+
+export interface Item { kind: 'binary' | 'analog'; event: boolean; gv: string; index: number; value: number | boolean; flags: number; time: number }
+export interface Answer { cmd: string; items: Item[]; iin: { restart?: boolean; needTime?: boolean } }
+
+export function pythonWithYadnp3(): string {
+  return execFileSync('bash', [join(root, 'test/interop/dnp3/setup-yadnp3.sh')], { encoding: 'utf8' }).trim().split('\n').pop()!;
+}
+
+export class Yadnp3Master {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly lines: AsyncIterator<string>;
+
+  constructor(port: number, certs: { ca: string; cert: string; key: string }) {
+    this.child = spawn(pythonWithYadnp3(), [join(root, 'test/interop/dnp3/yadnp3_master.py'), String(port), certs.ca, certs.cert, certs.key]);
+    this.child.stderr.on('data', (c: Buffer) => process.stderr.write(c));
+    this.lines = createInterface({ input: this.child.stdout })[Symbol.asyncIterator]();
+  }
+
+  /** The answer to the start-up sequence (first line). */
+  async startup(): Promise<Answer> {
+    const r = await this.lines.next();
+    if (r.done) throw new Error('master exited');
+    return JSON.parse(r.value) as Answer;
+  }
+
+  async command(cmd: 'integrity' | 'events'): Promise<Answer> {
+    this.child.stdin.write(`${cmd}\n`);
+    return this.startup();
+  }
+
+  async stop(): Promise<void> {
+    this.child.stdin.write('quit\n');
+    await new Promise((r) => { this.child.on('exit', r); setTimeout(r, 3000); });
+    this.child.kill();
+  }
+}
+
+export const find = (a: Answer, kind: string, index: number, event: boolean): Item | undefined =>
+  a.items.filter((i) => i.kind === kind && i.index === index && i.event === event).pop();
