@@ -4,7 +4,6 @@
 import { ONGOING_FAULT } from '../../domain/ongoing-fault-codes.js';
 import { text, type FieldTable } from './fields.js';
 import type { ReadEndpoint } from './endpoint.js';
-import { latestRecordJoin } from './latest-record.js';
 import { displayFault, presentContext } from './present.js';
 import { reachCondition } from './reach.js';
 import { filterConditions, SqlParams, whereClause } from './sql.js';
@@ -27,7 +26,7 @@ export const deviceSummary: ReadEndpoint = {
              count(*) filter (where d."LastCheckInTime" >= ${since}::timestamptz)::int as online,
              count(*) filter (where d."LastCheckInTime" is null)::int as never,
              count(*) filter (where r."ActualOngoingFault" = ${lowBattery}::int)::int as low
-        from device_information d ${latestRecordJoin(['ActualOngoingFault'])}
+        from device_information d left join device_latest r on r."IMEINumber" = d."IMEINumber"
         ${whereClause(conditions)}
        group by 1`, p.values);
     const ctx = presentContext(caller, codeStrings);

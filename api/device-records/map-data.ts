@@ -2,7 +2,6 @@
 // (SPEC-DECISIONS). Not paginated: a map shows the whole fleet at once; filterBy narrows it.
 import { fault, num, text, type FieldTable } from './fields.js';
 import type { ReadEndpoint } from './endpoint.js';
-import { latestRecordJoin } from './latest-record.js';
 import { displayFault, displayTime, presentContext } from './present.js';
 import { reachCondition } from './reach.js';
 import { filterConditions, SqlParams, whereClause } from './sql.js';
@@ -26,7 +25,7 @@ export const mapData: ReadEndpoint = {
              r."ActualOngoingFault", r."BatteryOrLine"
         from device_information d
         left join power_lines pl on pl."Id" = d."PowerLineID"
-        ${latestRecordJoin(['ActualOngoingFault', 'BatteryOrLine'])}
+        left join device_latest r on r."IMEINumber" = d."IMEINumber"
         ${whereClause(conditions)}
        order by d."IMEINumber"`, p.values);
     const ctx = presentContext(caller, codeStrings);

@@ -9,7 +9,6 @@ import { batteryOrLineText } from '../../domain/ongoing-fault-codes.js';
 import { ongoingFaultDisplayOrNull } from '../../domain/fault-display.js';
 import { requireAdmin } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
-import { latestRecordJoin } from '../device-records/latest-record.js';
 
 export const ORGANIZATION_DEVICES_PATH = '/api/dnp3/dnp3OrganizationDevices';
 
@@ -19,7 +18,7 @@ const QUERY = `
     from device_information d
     left join power_lines pl on pl."Id" = d."PowerLineID"
     left join dnp3_slots s on s."OrganizationID" = d."OrganizationID" and s."IMEINumber" = d."IMEINumber"
-    ${latestRecordJoin(['ActualOngoingFault', 'BatteryOrLine'])}
+    left join device_latest r on r."IMEINumber" = d."IMEINumber"
    where d."OrganizationID" = $1 and d.deleted_at is null
    order by d."IMEINumber"`;
 

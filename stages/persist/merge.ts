@@ -82,6 +82,17 @@ export const mergeSql = {
     from (select "IMEINumber", max("date") as latest from fl_stage_records group by "IMEINumber") x
     where d."IMEINumber" = x."IMEINumber" and (d."LastCheckInTime" is null or d."LastCheckInTime" < x.latest)`,
 
+  // The newest record per IMEI of the batch, if it is at least as new as the one held (a late, older
+  // check-in does not replace it; `replay --reprocess` of the newest one does refresh it).
+  latest: `insert into device_latest ("IMEINumber", "RecordID", "date", "ActualOngoingFault", "BatteryOrLine")
+    select distinct on (r."IMEINumber") r."IMEINumber", r."RecordID", r."date", r."ActualOngoingFault", r."BatteryOrLine"
+      from fl_stage_records s ${stagedRecord}
+     order by r."IMEINumber", r."date" desc
+    on conflict ("IMEINumber") do update
+      set "RecordID" = excluded."RecordID", "date" = excluded."date", "ActualOngoingFault" = excluded."ActualOngoingFault", "BatteryOrLine" = excluded."BatteryOrLine"
+      where excluded."date" >= device_latest."date"
+        and (device_latest."RecordID", device_latest."ActualOngoingFault", device_latest."BatteryOrLine") is distinct from (excluded."RecordID", excluded."ActualOngoingFault", excluded."BatteryOrLine")`,
+
   outcome: `select s.idx, r."RecordID", r.source_message_id = s.source_message_id as owns
     from fl_stage_records s ${stagedRecord} order by s.idx`,
 };

@@ -46,6 +46,7 @@ export async function persistBatch(pool: pg.Pool, messages: readonly ComputedChe
     await client.query(mergeSql.currents);
     await client.query(mergeSql.alerts);
     await client.query(mergeSql.lastCheckIn);
+    await client.query(mergeSql.latest);
     const outcome = await client.query<{ idx: number; RecordID: number; owns: boolean }>(mergeSql.outcome);
     await client.query('commit');
 

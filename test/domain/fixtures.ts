@@ -1,8 +1,9 @@
-// Reads the shared fixtures (never edited; /work/shared/fixtures, or FAULTLINE_FIXTURES). Test-only I/O.
+// Reads the shared fixtures (never edited; test/helpers/shared-dir.ts says where). Test-only I/O.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { FIXTURES_PATH } from '../helpers/shared-dir.js';
 
-export const FIXTURES_DIR = process.env.FAULTLINE_FIXTURES ?? '/work/shared/fixtures';
+export const FIXTURES_DIR = FIXTURES_PATH;
 
 /** Message file names in processing order (001, 002, ...). */
 export function messageFiles(): string[] {

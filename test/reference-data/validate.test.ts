@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { validateImport } from '../../reference-data/validate.js';
 import { NO_EXISTING_REFS, type ExistingRefs } from '../../reference-data/references.js';
 import type { Problem } from '../../reference-data/errors.js';
+import { FIXTURES_PATH } from '../helpers/shared-dir.js';
 
-const FIXTURES = process.env.FAULTLINE_FIXTURES ?? '/work/shared/fixtures';
+const FIXTURES = FIXTURES_PATH;
 type Json = Record<string, unknown>;
 const fixture = () => JSON.parse(readFileSync(join(FIXTURES, 'import.json'), 'utf8')) as Record<string, Json[]>;
 

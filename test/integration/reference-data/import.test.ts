@@ -13,8 +13,9 @@ import type { ImportCounts, KindCounts } from '../../../reference-data/model.js'
 import { decryptCredentials } from '../../../secrets/credentials.js';
 import { Keyring } from '../../../secrets/keyring.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
+import { FIXTURES_PATH } from '../../helpers/shared-dir.js';
 
-const FIXTURES = process.env.FAULTLINE_FIXTURES ?? '/work/shared/fixtures';
+const FIXTURES = FIXTURES_PATH;
 type Json = Record<string, unknown>;
 type File = Record<string, Json[]>;
 const fixture = (): File => JSON.parse(readFileSync(join(FIXTURES, 'import.json'), 'utf8')) as File;

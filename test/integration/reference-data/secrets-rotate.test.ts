@@ -11,8 +11,9 @@ import { SecretsError } from '../../../secrets/errors.js';
 import { Keyring } from '../../../secrets/keyring.js';
 import { rotateCredentials } from '../../../secrets/rotate.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
+import { FIXTURES_PATH } from '../../helpers/shared-dir.js';
 
-const FIXTURES = process.env.FAULTLINE_FIXTURES ?? '/work/shared/fixtures';
+const FIXTURES = FIXTURES_PATH;
 const K1 = { id: 'k1', key: randomBytes(32) };
 const K2 = { id: 'k2', key: randomBytes(32) };
 let db: TestDatabase;
