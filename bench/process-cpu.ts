@@ -20,7 +20,7 @@ function childrenOf(pid: number): number[] {
 }
 
 /** CPU seconds of a process and all its descendants (Postgres forks a backend per connection). */
-function treeCpuSeconds(pid: number): number {
+export function treeCpuSeconds(pid: number): number {
   let total = 0;
   try { total += pidCpuSeconds(pid); } catch { return 0; }
   for (const child of childrenOf(pid)) total += treeCpuSeconds(child);

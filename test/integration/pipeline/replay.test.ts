@@ -56,7 +56,11 @@ test('replay --reprocess recomputes the derived columns with the rules now runni
   const strip = (dump: Record<string, unknown[]>) => ({
     ...dump,
     device_records: (dump.device_records as Record<string, unknown>[]).map(({ model: _m, Ongoing_fault: _o, ActualOngoingFault: _a, ...rest }) => rest),
+    device_latest: (dump.device_latest as Record<string, unknown>[]).map(({ ActualOngoingFault: _a, ...rest }) => rest),
   });
+  // The latest status of that device follows its recomputed newest record.
+  const latest = (after.device_latest as Record<string, unknown>[]).find((r) => r.IMEINumber === '861000000000000')!;
+  assert.is(latest.ActualOngoingFault, 4);
   assert.equal(strip(after), strip(before));
   const changed = (after.device_records as Record<string, unknown>[]).filter((r, i) => JSON.stringify(r) !== JSON.stringify((before.device_records as unknown[])[i]));
   assert.is(changed.length, 2);
