@@ -19,6 +19,7 @@ import { integrationRoutes } from './integration/organization-devices.js';
 import { openApiDocument } from './openapi/document.js';
 import { soapRoutes } from './soap/routes.js';
 import { pointMapRoutes } from '../dnp3/point-map-route.js';
+import { shortCache } from './device-records/short-cache.js';
 
 export interface AppOptions {
   readiness: Record<string, ReadinessCheck>;
@@ -58,7 +59,7 @@ export function createApp({
   app.route('/', integrationRoutes({ pool, auth }));
   app.route('/', pointMapRoutes({ pool, auth }));
   app.route('/', soapRoutes({ pool, accounts, clientAddress, now }));
-  const records = deviceRecordRoutes({ deps: { pool, codeStrings, offlineAfterHours, now }, auth });
+  const records = deviceRecordRoutes({ deps: { pool, codeStrings, offlineAfterHours, now, shortCache: shortCache({ now }) }, auth });
   for (const prefix of READ_PREFIXES) app.route(prefix, records);
   app.get('/openapi.json', (c) => c.json(document));
   app.notFound(notFound);

@@ -57,6 +57,11 @@ async function load(pool: pg.Pool): Promise<void> {
       from device_records r, generate_series(0, $1::int - 1) k where r."IMEINumber" like '8620000%'`, [EVENTS_PER_RECORD]);
   await pool.query(`update device_information d set "LastCheckInTime" = x.last
       from (select "IMEINumber", max("date") as last from device_records group by 1) x where x."IMEINumber" = d."IMEINumber"`);
+  // What the persist stage keeps per IMEI as it stores check-ins (migration 0006).
+  await pool.query(`insert into device_latest ("IMEINumber", "RecordID", "date", "ActualOngoingFault", "BatteryOrLine")
+      select distinct on ("IMEINumber") "IMEINumber", "RecordID", "date", "ActualOngoingFault", "BatteryOrLine"
+        from device_records order by "IMEINumber", "date" desc, "RecordID" desc
+      on conflict ("IMEINumber") do nothing`);
   await pool.query('vacuum analyze');
 }
 

@@ -6,6 +6,7 @@ import type { CodeStrings } from '../../domain/code-strings.js';
 import type { Caller } from '../auth/caller.js';
 import type { ListQuery, ParameterSpec, SortKey } from './list-params.js';
 import type { SqlParams } from './sql.js';
+import type { ShortCache } from './short-cache.js';
 
 export interface ReadDeps {
   pool: pg.Pool;
@@ -13,6 +14,8 @@ export interface ReadDeps {
   /** SPEC-DECISIONS OFFLINE_AFTER_HOURS: no check-in for this long is offline. */
   offlineAfterHours: number;
   now: () => number;
+  /** The app's one-second cache for fleet-wide answers (short-cache.ts). */
+  shortCache: ShortCache<unknown>;
 }
 
 export interface ReadEndpoint {

@@ -1,7 +1,9 @@
 // /device-records/map-data: every reachable device with its place and latest status, for the map view
 // (SPEC-DECISIONS). Not paginated: a map shows the whole fleet at once; filterBy narrows it.
 import { fault, num, text, type FieldTable } from './fields.js';
-import type { ReadEndpoint } from './endpoint.js';
+import type { ReadDeps, ReadEndpoint } from './endpoint.js';
+import type { Caller } from '../auth/caller.js';
+import type { ListQuery } from './list-params.js';
 import { displayFault, displayTime, presentContext } from './present.js';
 import { reachCondition } from './reach.js';
 import { filterConditions, SqlParams, whereClause } from './sql.js';
@@ -17,25 +19,30 @@ export const mapData: ReadEndpoint = {
   description: 'Every device in reach with Lat, Long, name, power line, latest ActualOngoingFault (masked per spec 3.5), BatteryOrLine and last check-in; ordered by IMEINumber; not paginated.',
   params: { accepts: ['filterBy'], sortable: {}, filterable: FILTERABLE },
   schema: 'MapDevice', shape: 'list',
-  async run({ pool, codeStrings }, caller, q) {
-    const p = new SqlParams();
-    const conditions = [reachCondition(caller, p), ...filterConditions(q.filters, FILTERABLE, { maskFaultDetails: caller.maskFaultDetails, codeStrings }, p)];
-    const { rows } = await pool.query(`
-      select d."IMEINumber", d."Real_Name", d."Lat", d."Long", d."PowerLineID", pl.name as "PowerLineName", d."LastCheckInTime",
-             r."ActualOngoingFault", r."BatteryOrLine"
-        from device_information d
-        left join power_lines pl on pl."Id" = d."PowerLineID"
-        left join device_latest r on r."IMEINumber" = d."IMEINumber"
-        ${whereClause(conditions)}
-       order by d."IMEINumber"`, p.values);
-    const ctx = presentContext(caller, codeStrings);
-    return {
-      data: rows.map((row: Record<string, unknown>) => ({
-        IMEINumber: row.IMEINumber, Real_Name: row.Real_Name ?? null, Lat: row.Lat ?? null, Long: row.Long ?? null,
-        PowerLineID: row.PowerLineID ?? null, PowerLineName: row.PowerLineName ?? null,
-        ActualOngoingFault: displayFault(row.ActualOngoingFault, ctx), BatteryOrLine: row.BatteryOrLine ?? null,
-        LastCheckInTime: displayTime(row.LastCheckInTime, ctx),
-      })),
-    };
+  async run(deps, caller, q) {
+    const key = JSON.stringify([caller.userId, caller.org, caller.role, caller.timeZone, caller.maskFaultDetails, q.filters]);
+    return deps.shortCache(`map-data ${key}`, () => compute(deps, caller, q));
   },
 };
+
+async function compute({ pool, codeStrings }: ReadDeps, caller: Caller, q: ListQuery): Promise<unknown> {
+  const p = new SqlParams();
+  const conditions = [reachCondition(caller, p), ...filterConditions(q.filters, FILTERABLE, { maskFaultDetails: caller.maskFaultDetails, codeStrings }, p)];
+  const { rows } = await pool.query(`
+    select d."IMEINumber", d."Real_Name", d."Lat", d."Long", d."PowerLineID", pl.name as "PowerLineName", d."LastCheckInTime",
+           r."ActualOngoingFault", r."BatteryOrLine"
+      from device_information d
+      left join power_lines pl on pl."Id" = d."PowerLineID"
+      left join device_latest r on r."IMEINumber" = d."IMEINumber"
+      ${whereClause(conditions)}
+     order by d."IMEINumber"`, p.values);
+  const ctx = presentContext(caller, codeStrings);
+  return {
+    data: rows.map((row: Record<string, unknown>) => ({
+      IMEINumber: row.IMEINumber, Real_Name: row.Real_Name ?? null, Lat: row.Lat ?? null, Long: row.Long ?? null,
+      PowerLineID: row.PowerLineID ?? null, PowerLineName: row.PowerLineName ?? null,
+      ActualOngoingFault: displayFault(row.ActualOngoingFault, ctx), BatteryOrLine: row.BatteryOrLine ?? null,
+      LastCheckInTime: displayTime(row.LastCheckInTime, ctx),
+    })),
+  };
+}

@@ -1,0 +1,26 @@
+// A one-second cache for fleet-wide answers (map-data). A control-room map polls every few seconds, often
+// from many screens of one operator account; recomputing every device for each poll costs ~10 ms of CPU per
+// request on 2,000 devices (bench/results/api.md), so 200 polls a second would need two cores. Within the
+// window one computation answers every caller with the same reach, and concurrent callers share one
+// computation in flight. The key holds everything the answer depends on (user, organisation, role, zone,
+// masking, filters), so nobody ever sees an answer computed for someone else. The price: a change shows up
+// on the map at most `ttlMs` later.
+export type ShortCache<T> = (key: string, compute: () => Promise<T>) => Promise<T>;
+
+export function shortCache<T>({ ttlMs = 1000, maxEntries = 1000, now = Date.now }: { ttlMs?: number; maxEntries?: number; now?: () => number } = {}): ShortCache<T> {
+  const entries = new Map<string, { at: number; value: Promise<T> }>();
+  return (key, compute) => {
+    const t = now();
+    const hit = entries.get(key);
+    if (hit && t - hit.at < ttlMs) return hit.value;
+    if (entries.size >= maxEntries) {
+      for (const [k, e] of entries) if (t - e.at >= ttlMs) entries.delete(k);
+      if (entries.size >= maxEntries) entries.clear();
+    }
+    const value = compute();
+    entries.set(key, { at: t, value });
+    // A failed computation is not remembered: the next caller tries again.
+    value.catch(() => { if (entries.get(key)?.value === value) entries.delete(key); });
+    return value;
+  };
+}

@@ -1,0 +1,42 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { shortCache } from '../../api/device-records/short-cache.js';
+
+test('within the window one computation answers every caller with the same key; concurrent callers share it', async () => {
+  let clock = 0;
+  let runs = 0;
+  const cache = shortCache<number>({ ttlMs: 1000, now: () => clock });
+  const compute = async () => ++runs;
+  const [a, b] = await Promise.all([cache('k', compute), cache('k', compute)]);
+  assert.equal([a, b, runs], [1, 1, 1]);
+  clock = 999;
+  assert.is(await cache('k', compute), 1);
+  clock = 1000;
+  assert.is(await cache('k', compute), 2, 'expired at the window');
+});
+
+test('different keys never share an answer', async () => {
+  const cache = shortCache<string>({ now: () => 0 });
+  assert.is(await cache('user 1', async () => 'one'), 'one');
+  assert.is(await cache('user 2', async () => 'two'), 'two');
+});
+
+test('a failed computation is not remembered', async () => {
+  const cache = shortCache<string>({ now: () => 0 });
+  let fail = true;
+  const compute = async () => { if (fail) throw new Error('db away'); return 'ok'; };
+  await cache('k', compute).then(() => assert.unreachable(), () => {});
+  fail = false;
+  assert.is(await cache('k', compute), 'ok');
+});
+
+test('the number of entries stays bounded', async () => {
+  let clock = 0;
+  const cache = shortCache<number>({ ttlMs: 10, maxEntries: 3, now: () => clock });
+  for (let i = 0; i < 10; i++) { clock += 1; await cache(`k${i}`, async () => i); }
+  let recomputed = 0;
+  await cache('k0', async () => { recomputed++; return 0; });
+  assert.is(recomputed, 1, 'evicted long ago');
+});
+
+test.run();
