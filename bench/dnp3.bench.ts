@@ -27,8 +27,6 @@ import { CreateQueueCommand, DeleteQueueCommand, SendMessageCommand } from '@aws
 import pg from 'pg';
 import { infraEnv } from '../infra/endpoints.js';
 import { loadSettings } from '../config/settings.js';
-import { migrate } from '../db/migrate.js';
-import { createPool } from '../db/pool.js';
 import { parseQueueMessageOrThrow } from '../domain/validate-message.js';
 import { importReferenceData } from '../reference-data/index.js';
 import { createRegistry } from '../schemas/registry.js';
@@ -46,6 +44,7 @@ import { resetPipelineTopics } from '../test/helpers/kafka.js';
 import { pythonWithYadnp3 } from '../test/interop/dnp3/master.js';
 import { machineInfo } from './machine.js';
 import { cpuDelta, cpuSnapshot, treeCpuSeconds } from './process-cpu.js';
+import { createTestDatabase } from '../test/helpers/database.js';
 
 const { values } = parseArgs({
   options: {
@@ -71,28 +70,6 @@ const say = (s: string) => process.stderr.write(`${s}\n`);
 // ---------------------------------------------------------------------------------------------------------
 // Data: a fresh database, one organisation, N devices, one DNP3 integration, one stored check-in each.
 
-async function freshDatabase(): Promise<{ pool: pg.Pool; url: string; drop: () => Promise<void> }> {
-  const name = `fl_bench_dnp3_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(env.DATABASE_URL!);
-  url.pathname = `/${name}`;
-  const pool = createPool({ connectionString: url.toString(), max: 8 });
-  await migrate(pool);
-  return {
-    pool,
-    url: url.toString(),
-    async drop() {
-      await pool.end();
-      const c = new pg.Client({ connectionString: env.DATABASE_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -380,7 +357,7 @@ async function main(): Promise<void> {
   const certs = join(root, '.infra/certs');
   const pem = (n: string) => join(certs, `${n}.pem`);
 
-  const db = await freshDatabase();
+  const db = await createTestDatabase('bench_dnp3', { poolMax: 8 });
   let service: Awaited<ReturnType<typeof startDnp3Service>> | undefined;
   let master: BenchMaster | undefined;
   try {

@@ -9,11 +9,8 @@
 import { execSync, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { infraEnv } from '../infra/endpoints.js';
 import { loadModelMap, loadSettings } from '../config/settings.js';
-import { migrate } from '../db/migrate.js';
-import { createPool } from '../db/pool.js';
 import { importReferenceData } from '../reference-data/index.js';
 import { createRegistry } from '../schemas/registry.js';
 import { TOPICS } from '../schemas/avro/topics.js';
@@ -27,6 +24,7 @@ import { resetPipelineTopics } from '../test/helpers/kafka.js';
 import { machineInfo } from './machine.js';
 import { registry } from '../config/metrics.js';
 import { cpuDelta, cpuSnapshot } from './process-cpu.js';
+import { createTestDatabase } from '../test/helpers/database.js';
 
 const { values } = parseArgs({ options: { messages: { type: 'string', default: '20000' }, devices: { type: 'string', default: '10000' }, runs: { type: 'string', default: '3' }, partitions: { type: 'string', default: '6' }, processes: { type: 'string', default: '0' } } });
 const MESSAGES = Number(values.messages);
@@ -39,32 +37,10 @@ const env = { ...infraEnv(), ...process.env } as Record<string, string>;
 
 interface Run { seconds: number; perSecond: number; preloadPerSecond: number; cpu: Record<string, number>; stages: Record<string, { batches: number; meanBatch: number; busySeconds: number }> }
 
-async function freshDatabase(): Promise<{ pool: pg.Pool; url: string; drop: () => Promise<void> }> {
-  const name = `fl_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(env.DATABASE_URL!);
-  url.pathname = `/${name}`;
-  const pool = createPool({ connectionString: url.toString(), max: 16 });
-  await migrate(pool);
-  return {
-    pool,
-    url: url.toString(),
-    async drop() {
-      await pool.end();
-      const c = new pg.Client({ connectionString: env.DATABASE_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
 
 async function oneRun(run: number): Promise<Run> {
   await resetPipelineTopics(['dnp3.bench']);
-  const db = await freshDatabase();
+  const db = await createTestDatabase('bench', { poolMax: 16 });
   const fleet = createFleet({ devices: DEVICES, seed: run, eventsPerCheckIn: 3, intervalMs: 60_000, startTime: Date.UTC(2026, 10, 20) });
   await importReferenceData(db.pool, {
     organizations: [{ OrganizationID: 'bench', name: 'Bench Utility' }], powerLines: [], groups: [], users: [], integrations: [],

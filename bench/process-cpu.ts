@@ -5,10 +5,12 @@ import { readFileSync } from 'node:fs';
 const TICKS = 100; // USER_HZ on Linux
 
 function pidCpuSeconds(pid: number): number {
-  // /proc/<pid>/stat fields 14 and 15 (utime, stime), counted after the ")" that ends the command name.
+  // /proc/<pid>/stat fields 14 to 17 (utime, stime, cutime, cstime), counted after the ")" that ends the
+  // command name. cutime/cstime hold the children already exited and reaped (a Postgres backend whose
+  // connection closed), which would otherwise drop out of the tree and make a delta negative.
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS;
+  return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / TICKS;
 }
 
 function childrenOf(pid: number): number[] {

@@ -97,7 +97,13 @@ export async function startDnp3Server(opts: Dnp3ServerOptions): Promise<Dnp3Serv
       attach(socket, integration);
     });
   }
-  server.on('connection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('connection', (s: Socket) => {
+    // A response fragment goes out as several link frames; with Nagle's algorithm the tail waits for the
+    // master's delayed ACK (40 ms on Linux) on every fragment (bench/results/dnp3.md: 44 ms per fragment).
+    s.setNoDelay(true);
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

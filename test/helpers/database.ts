@@ -1,5 +1,5 @@
-// A fresh, migrated database per test file on the infra/ Postgres, dropped at the end, so suites never see
-// each other's rows.
+// A fresh, migrated database per test file (and per benchmark run) on the infra/ Postgres, dropped at the
+// end, so suites never see each other's rows.
 import pg from 'pg';
 import { infraEnv } from '../../infra/endpoints.js';
 import { migrate } from '../../db/migrate.js';
@@ -16,7 +16,7 @@ export function serverUrl(): string {
   return process.env.DATABASE_URL ?? infraEnv().DATABASE_URL!;
 }
 
-export async function createTestDatabase(prefix = 'test'): Promise<TestDatabase> {
+export async function createTestDatabase(prefix = 'test', { poolMax = 8 } = {}): Promise<TestDatabase> {
   const admin = new pg.Client({ connectionString: serverUrl() });
   await admin.connect();
   const name = randomName(`fl_${prefix}`).replace(/[^a-z0-9_]/g, '_');
@@ -24,7 +24,7 @@ export async function createTestDatabase(prefix = 'test'): Promise<TestDatabase>
   await admin.end();
   const url = new URL(serverUrl());
   url.pathname = `/${name}`;
-  const pool = createPool({ connectionString: url.toString(), max: 8 });
+  const pool = createPool({ connectionString: url.toString(), max: poolMax });
   await migrate(pool);
   return {
     url: url.toString(),
