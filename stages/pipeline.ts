@@ -23,6 +23,10 @@ export interface PipelineOptions {
   stages?: readonly StageName[];
 }
 
+/**
+ * Every stage, by name. Each reads a different record type (its input topic's schema); the map holds them
+ * side by side as `Stage<never>`, which the runner accepts without knowing the type.
+ */
 export function buildStages({ transport, pool, modelMap, lowCurrentA }: PipelineOptions): Record<StageName, Stage<never>> {
   return {
     enrich: enrichStage({ pool, modelMap }),
