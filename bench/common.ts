@@ -24,6 +24,9 @@ export interface ScenarioResult {
   /** Stored check-ins per second, one point per second, of the median run. */
   timeline: number[];
   note: string;
+  /** CPU seconds per wall second of each process during the median run, and the busiest one. */
+  cpuPerSecond?: Record<string, number>;
+  bottleneck?: string;
 }
 
 export function scenarioArgs(defaults: ScenarioOptions): ScenarioOptions {
