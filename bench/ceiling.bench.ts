@@ -16,6 +16,7 @@ import type { ComputedCheckIn } from '../schemas/avro/values.js';
 import { toCsv } from '../stages/persist/csv.js';
 import { batchRows, CURRENT_COLUMNS, DM1_EVENT_COLUMNS, EVENT_COLUMNS, RECORD_COLUMNS, type Cell } from '../stages/persist/rows.js';
 import { benchDatabase, benchFleet, countRows, generateMessages, progress, scenarioArgs, stats, type ScenarioOptions, type ScenarioResult } from './common.js';
+import { withTransaction } from '../db/transaction.js';
 
 const BATCH = 1000;
 const CONNECTIONS = 4;
@@ -35,20 +36,12 @@ const CURRENTS_COPY = copySql('device_currents', CURRENT_COLUMNS.map((c) => c.na
 async function writeBatch(pool: pg.Pool, batch: readonly ComputedCheckIn[], firstId: number): Promise<void> {
   const rows = batchRows(batch);
   const id = (idx: Cell) => firstId + Number(idx);
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
+  await withTransaction(pool, async (client) => {
     await copy(client, RECORDS_COPY, rows.records.rows.map((r) => [id(r[0]!), ...r.slice(1)]));
     await copy(client, EVENTS_COPY, rows.events.rows.map((r) => [id(r[0]!), ...r.slice(2)]));
     await copy(client, DM1_COPY, rows.dm1Events.rows.map((r) => [id(r[0]!), ...r.slice(2)]));
     await copy(client, CURRENTS_COPY, rows.currents.rows.map((r) => r.slice(1)));
-    await client.query('commit');
-  } catch (err) {
-    await client.query('rollback').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export async function runCeiling({ messages, devices, runs }: ScenarioOptions): Promise<ScenarioResult> {

@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { decryptCredentials, encryptCredentials } from './credentials.js';
 import { SecretsError } from './errors.js';
 import type { Keyring } from './keyring.js';
+import { withTransaction } from '../db/transaction.js';
 
 export interface RotationResult {
   /** The key everything is now encrypted with. */
@@ -26,9 +27,7 @@ interface Row { id: string; credentials: Buffer; credentials_key_id: string | nu
  */
 export async function rotateCredentials(pool: pg.Pool, keyring: Keyring): Promise<RotationResult> {
   const current = keyring.current.id;
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
+  return withTransaction(pool, async (client) => {
     // `for update`: an import running at the same time waits instead of writing a ciphertext we overwrite.
     const { rows } = await client.query<Row>(
       'select id, credentials, credentials_key_id from integrations where credentials is not null order by id for update',
@@ -52,12 +51,6 @@ export async function rotateCredentials(pool: pg.Pool, keyring: Keyring): Promis
         [ids, ciphertexts, current],
       );
     }
-    await client.query('commit');
     return { currentKeyId: current, rotated: ids.length, alreadyCurrent, fromKeys };
-  } catch (err) {
-    await client.query('rollback').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }

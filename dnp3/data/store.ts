@@ -1,12 +1,11 @@
 // Postgres reads for the outstation: slot assignment and device snapshots. SQL only; the feed decides when.
 import type pg from 'pg';
+import { withTransaction } from '../../db/transaction.js';
 import type { DeviceSnapshot } from './point-map.js';
 
 /** Gives every device of the organisation without a slot the next free ones (in DeviceID order). */
 export async function assignSlots(pool: pg.Pool, organizationId: string): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
+  await withTransaction(pool, async (client) => {
     // Concurrent outstation processes must not hand out the same slot twice.
     await client.query(`select pg_advisory_xact_lock(hashtext('dnp3_slots:' || $1))`, [organizationId]);
     await client.query(
@@ -18,13 +17,7 @@ export async function assignSlots(pool: pg.Pool, organizationId: string): Promis
           and not exists (select 1 from dnp3_slots s where s."OrganizationID" = $1 and s."IMEINumber" = d."IMEINumber")`,
       [organizationId],
     );
-    await client.query('commit');
-  } catch (err) {
-    await client.query('rollback').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export interface Watermark { record: number; event: number }
