@@ -7,9 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spoolSource } from '../../stages/bridge/spool-source.js';
-import type { Log, Source } from '../../stages/bridge/source.js';
-import { localAvroCodec } from '../../stages/runtime/codec.js';
-import { memoryTransport } from '../../stages/runtime/transport/memory.js';
+import type { Log } from '../../stages/bridge/source.js';
 import type { Transport } from '../../stages/runtime/transport/transport.js';
 import { expectedFor, messageBody, messageFiles } from '../domain/fixtures.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -27,18 +25,7 @@ async function inbox(): Promise<string> {
   return dir;
 }
 
-function transport(): Transport {
-  const t = memoryTransport({ codec: localAvroCodec(), partitions: 4, retryDelayMs: 10 });
-  cleanup.add(() => t.close());
-  return t;
-}
 
-/** Starts a source and makes sure it is stopped even when the test fails, so the process can exit. */
-async function run(source: Source): Promise<Source> {
-  cleanup.add(() => source.stop());
-  await source.start();
-  return source;
-}
 
 async function writeFixtures(dir: string): Promise<string[]> {
   const files = messageFiles();
@@ -55,9 +42,9 @@ test('every fixture is published (raw keyed by IMEI, 013 and 014 dead-lettered) 
   const ignored = ['.hidden.json', '015-being-written.json.tmp', 'notes.txt'];
   for (const f of ignored) await writeFile(join(dir, f), '{"device_data": {"IMEINumber": "861000000000999"}}');
 
-  const t = transport();
+  const t = cleanup.transport();
   const reader = await collect(t);
-  const source = await run(spoolSource({ transport: t, dir, log: quiet, backoff: FAST }));
+  const source = await cleanup.start(spoolSource({ transport: t, dir, log: quiet, backoff: FAST }));
   await waitFor('all fixture files removed', async () => (await readdir(dir)).filter((f) => f.endsWith('.json') && !f.startsWith('.')).length === 0, { timeoutMs: 5_000 });
   await waitFor('all records read back', () => reader.raw.length + reader.dlq.length >= files.length, { timeoutMs: 5_000 });
   await source.stop();
@@ -89,10 +76,10 @@ test('every fixture is published (raw keyed by IMEI, 013 and 014 dead-lettered) 
 test('a producer that rejects: nothing is removed, and nothing is published', async () => {
   const dir = await inbox();
   const files = await writeFixtures(dir);
-  const inner = transport();
+  const inner = cleanup.transport();
   const t = flakyTransport(inner, Infinity);
   const reader = await collect(inner);
-  const source = await run(spoolSource({ transport: t, dir, log: quiet, backoff: FAST }));
+  const source = await cleanup.start(spoolSource({ transport: t, dir, log: quiet, backoff: FAST }));
   await waitFor('three failed sends', () => t.calls >= 3, { timeoutMs: 5_000 });
   await source.stop();
   await sleep(50);
@@ -111,10 +98,10 @@ test('a producer that rejects: nothing is removed, and nothing is published', as
 test('after the producer recovers every message is published exactly once', async () => {
   const dir = await inbox();
   const files = await writeFixtures(dir);
-  const inner = transport();
+  const inner = cleanup.transport();
   const t = flakyTransport(inner, 3);
   const reader = await collect(inner);
-  const source = await run(spoolSource({ transport: t, dir, log: quiet, backoff: FAST }));
+  const source = await cleanup.start(spoolSource({ transport: t, dir, log: quiet, backoff: FAST }));
   await waitFor('inbox empty', async () => (await readdir(dir)).length === 0, { timeoutMs: 5_000 });
   await waitFor('records read back', () => reader.raw.length + reader.dlq.length >= files.length, { timeoutMs: 5_000 });
   await sleep(50);
@@ -131,9 +118,9 @@ test('after the producer recovers every message is published exactly once', asyn
 
 test('files that arrive later (write, then rename) are picked up; temp files are not', async () => {
   const dir = await inbox();
-  const t = transport();
+  const t = cleanup.transport();
   const reader = await collect(t);
-  const source = await run(spoolSource({ transport: t, dir, log: quiet, backoff: FAST }));
+  const source = await cleanup.start(spoolSource({ transport: t, dir, log: quiet, backoff: FAST }));
   await sleep(150); // idle: waiting on fs.watch / the 100 ms poll
 
   const tmp = join(dir, 'a-001.tmp');
@@ -153,9 +140,9 @@ test('an unreadable entry is skipped (logged once); the rest go through', async 
   await mkdir(join(dir, '000-a-directory.json'));
   await writeFile(join(dir, '001.json'), messageBody('001-plain-checkin.json'));
   const logs: string[] = [];
-  const t = transport();
+  const t = cleanup.transport();
   const reader = await collect(t);
-  const source = await run(spoolSource({ transport: t, dir, log: (_level, message) => logs.push(message), backoff: FAST }));
+  const source = await cleanup.start(spoolSource({ transport: t, dir, log: (_level, message) => logs.push(message), backoff: FAST }));
   await waitFor('001 published', () => reader.raw.length === 1, { timeoutMs: 2_000 });
   await sleep(300); // several polls: the directory entry must not be retried and logged again
   await source.stop();
@@ -169,11 +156,11 @@ test('an unreadable entry is skipped (logged once); the rest go through', async 
 test('stop() lets the batch in flight finish: its files are removed, the rest stay', async () => {
   const dir = await inbox();
   for (let i = 0; i < 25; i++) await writeFile(join(dir, `m-${String(i).padStart(3, '0')}.json`), messageBody('001-plain-checkin.json'));
-  const inner = transport();
+  const inner = cleanup.transport();
   let release: () => void = () => {};
   const gate = new Promise<void>((r) => { release = r; });
   const slow: Transport = { ...inner, producer: () => ({ send: async (m) => { await gate; await inner.producer().send(m); } }) };
-  const source = await run(spoolSource({ transport: slow, dir, log: quiet, backoff: FAST }));
+  const source = await cleanup.start(spoolSource({ transport: slow, dir, log: quiet, backoff: FAST }));
   await sleep(50);
   const stopped = source.stop();
   release();

@@ -12,9 +12,6 @@ import { infraEnv } from '../../../infra/endpoints.js';
 import { simulate } from '../../../simulator/run-simulation.js';
 import { createSqsClient } from '../../../stages/bridge/sqs-client.js';
 import { sqsSource } from '../../../stages/bridge/sqs-source.js';
-import type { Source } from '../../../stages/bridge/source.js';
-import { localAvroCodec } from '../../../stages/runtime/codec.js';
-import { memoryTransport } from '../../../stages/runtime/transport/memory.js';
 import type { Transport } from '../../../stages/runtime/transport/transport.js';
 import { cleanupList } from '../../bridge/cleanup.js';
 import { collect } from '../../bridge/collector.js';
@@ -60,25 +57,15 @@ async function sendFixtures(queueUrl: string, files: string[]): Promise<Map<stri
   return ids;
 }
 
-function transport(): Transport {
-  const t = memoryTransport({ codec: localAvroCodec(), partitions: 4, retryDelayMs: 10 });
-  cleanup.add(() => t.close());
-  return t;
-}
 
-async function run(source: Source): Promise<Source> {
-  cleanup.add(() => source.stop());
-  await source.start();
-  return source;
-}
 
 test('fixtures: good ones on fi.raw.v1 once each keyed by IMEI, 013/014 on fi.dlq.v1, queue empty', async () => {
   const queueUrl = await createQueue();
   const files = messageFiles();
   const fileOf = await sendFixtures(queueUrl, files);
-  const t = transport();
+  const t = cleanup.transport();
   const reader = await collect(t);
-  const source = await run(sqsSource({ transport: t, queueUrl, endpoint, pollers: 3, log: quiet, backoff: FAST }));
+  const source = await cleanup.start(sqsSource({ transport: t, queueUrl, endpoint, pollers: 3, log: quiet, backoff: FAST }));
   await waitFor('14 records', () => reader.raw.length + reader.dlq.length >= 14, { timeoutMs: 15_000 });
   await waitFor('14 deletes', () => source.stats().deleted >= 14, { timeoutMs: 5_000 });
   await sleep(1200); // one more long-poll round: nothing may come back
@@ -112,9 +99,9 @@ test('fixtures: good ones on fi.raw.v1 once each keyed by IMEI, 013/014 on fi.dl
 
 test('2,000 simulated messages: none lost, none duplicated, queue empty', async () => {
   const queueUrl = await createQueue();
-  const t = transport();
+  const t = cleanup.transport();
   const reader = await collect(t);
-  const source = await run(sqsSource({ transport: t, queueUrl, endpoint, pollers: 3, log: quiet, backoff: FAST }));
+  const source = await cleanup.start(sqsSource({ transport: t, queueUrl, endpoint, pollers: 3, log: quiet, backoff: FAST }));
   const sent = await simulate({ devices: 50, rate: Infinity, count: 2000, to: 'sqs', queueUrl, endpoint, seed: 9 }, () => {});
   assert.is(sent.sent, 2000);
   await waitFor('2,000 records', () => reader.raw.length + reader.dlq.length >= 2000, { timeoutMs: 60_000 });
@@ -161,11 +148,11 @@ test('a producer failing its first 3 sends: nothing deleted, messages return aft
   const queueUrl = await createQueue({ VisibilityTimeout: '2' });
   const files = messageFiles();
   await sendFixtures(queueUrl, files);
-  const inner = transport();
+  const inner = cleanup.transport();
   const t = flakyTransport(inner, 3);
   const reader = await collect(inner);
   const { client, calls } = recordingClient(queueUrl);
-  const source = await run(sqsSource({ transport: t, queueUrl, client, pollers: 3, log: quiet, backoff: FAST }));
+  const source = await cleanup.start(sqsSource({ transport: t, queueUrl, client, pollers: 3, log: quiet, backoff: FAST }));
   await waitFor('14 records', () => reader.raw.length + reader.dlq.length >= 14, { timeoutMs: 20_000 });
   await waitFor('14 deletes', () => source.stats().deleted >= 14, { timeoutMs: 5_000 });
   await sleep(2500); // past another visibility timeout: nothing may come back
@@ -197,9 +184,9 @@ test('a producer failing its first 3 sends: nothing deleted, messages return aft
 
 test('stop() during a long poll: what that receive got is published and deleted, nothing is left in flight', async () => {
   const queueUrl = await createQueue({ VisibilityTimeout: '30' });
-  const t = transport();
+  const t = cleanup.transport();
   const reader = await collect(t);
-  const source = await run(sqsSource({ transport: t, queueUrl, endpoint, pollers: 2, waitTimeSeconds: 3, log: quiet, backoff: FAST }));
+  const source = await cleanup.start(sqsSource({ transport: t, queueUrl, endpoint, pollers: 2, waitTimeSeconds: 3, log: quiet, backoff: FAST }));
   await sleep(300); // both pollers are inside their long poll now
   const stopped = source.stop();
   await sendFixtures(queueUrl, messageFiles().slice(0, 5)); // arrives while the polls are still open
@@ -223,7 +210,7 @@ test('while the transport is down (ready() false) nobody receives, so receive co
   const queueUrl = await createQueue({ VisibilityTimeout: '1' });
   const files = messageFiles();
   await sendFixtures(queueUrl, files);
-  const inner = transport();
+  const inner = cleanup.transport();
   let down = true;
   const outage: Transport = {
     ...inner,
@@ -232,7 +219,7 @@ test('while the transport is down (ready() false) nobody receives, so receive co
   };
   const reader = await collect(inner);
   const { client, calls } = recordingClient(queueUrl);
-  const source = await run(sqsSource({ transport: outage, queueUrl, client, pollers: 3, log: quiet, backoff: { initialMs: 50, maxMs: 200 } }));
+  const source = await cleanup.start(sqsSource({ transport: outage, queueUrl, client, pollers: 3, log: quiet, backoff: { initialMs: 50, maxMs: 200 } }));
   await waitFor('a failed publish', () => source.stats().errors > 0, { timeoutMs: 5_000 });
   const receivedAtFirstFailure = source.stats().received;
   await sleep(3000); // three visibility timeouts: an unguarded poller would receive every message again and again
