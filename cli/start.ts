@@ -1,7 +1,7 @@
 // `faultline start`: every component in one process, or `--only a,b` for a subset so each can run as its
 // own process. With no environment it is the embedded default (DESIGN.md): embedded Postgres, in-process
 // transport, spool inbox, demo data, simulator, API on :8080.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { log } from '../config/log.js';
 import { createApp } from '../api/app.js';
 import { resolveJwtSecret } from '../api/auth/jwt-secret.js';
@@ -53,13 +53,14 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
   }
 
   if (wants('bridge')) {
-    if (!process.env.SQS_QUEUE_URL) mkdirSync(process.env.INBOX_DIR || `${settings.dataDir}/inbox`, { recursive: true });
-    const env = { ...process.env, INBOX_DIR: process.env.INBOX_DIR || `${settings.dataDir}/inbox` };
+    const inbox = process.env.INBOX_DIR || `${settings.dataDir}/inbox`;
+    if (!process.env.SQS_QUEUE_URL) mkdirSync(inbox, { recursive: true });
+    const env = { ...process.env, INBOX_DIR: inbox };
     const { kind, source } = sourceFromEnv({ transport, env, log: (level, message, extra) => log[level]({ ...extra, component: 'bridge' }, message) });
     await source.start();
     exposeSourceStats(kind, source);
     runtime.onClose(() => source.stop());
-    started.push(kind === 'sqs' ? `SQS bridge (${process.env.SQS_QUEUE_URL})` : `spool inbox (${env.INBOX_DIR}: drop *.json queue messages here)`);
+    started.push(kind === 'sqs' ? `SQS bridge (${process.env.SQS_QUEUE_URL})` : `spool inbox (${inbox}: drop *.json queue messages here)`);
   }
 
   if (wants('api')) {
@@ -104,5 +105,4 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  if (!existsSync(settings.dataDir)) mkdirSync(settings.dataDir, { recursive: true });
 }
