@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { infraEnv } from '../infra/endpoints.js';
+import { addTally, emptyTally, parseTallies, type Tally } from './helpers/tally.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const SERVER_DIRS = ['test/integration', 'test/resilience', 'test/security', 'test/interop'];
@@ -18,6 +19,7 @@ const SERVER_DIRS = ['test/integration', 'test/resilience', 'test/security', 'te
 interface Outcome { passed: number; failed: number; skipped: number }
 const totals: Outcome = { passed: 0, failed: 0, skipped: 0 };
 const failures: string[] = [];
+let tally: Tally | null = null; // summed TALLY lines of the resilience and security suites
 
 function listSuites(dir: string): string[] {
   let out: string[] = [];
@@ -64,6 +66,8 @@ async function suite(file: string, env: NodeJS.ProcessEnv): Promise<void> {
   console.log(`\n== ${file}`);
   const { code, output } = await run(process.execPath, ['--import', 'tsx', file], env);
   const outcome = parseUvu(output);
+  const counts = parseTallies(output);
+  if (counts) tally = addTally(tally ?? emptyTally(), counts);
   if (!outcome) { totals.failed++; failures.push(`${file} (exit ${code}, no uvu summary)`); return; }
   totals.passed += outcome.passed;
   totals.skipped += outcome.skipped;
@@ -72,6 +76,14 @@ async function suite(file: string, env: NodeJS.ProcessEnv): Promise<void> {
     if (outcome.failed === 0) totals.failed++;
     failures.push(file);
   }
+}
+
+function printTally(t: Tally): void {
+  console.log('\nResilience and security:');
+  console.log(`  faults injected ${t.faultsInjected}`);
+  console.log(`  messages sent ${t.messagesSent}, stored ${t.messagesStored}, duplicated ${t.duplicated}, lost ${t.lost}`);
+  console.log(`  bad inputs tried ${t.badInputsTried}, refused ${t.badInputsRefused}`);
+  console.log(`  attacks tried ${t.attacksTried}, refused ${t.attacksRefused}`);
 }
 
 async function main(): Promise<void> {
@@ -101,6 +113,7 @@ async function main(): Promise<void> {
     }
   }
 
+  if (tally) printTally(tally);
   if (failures.length) console.log(`\nFailed:\n  ${failures.join('\n  ')}`);
   const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
   console.log(`\n${totals.passed} passed, ${totals.failed} failed${skipped}`);
