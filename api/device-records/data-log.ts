@@ -26,6 +26,8 @@ const PARAMS = { accepts: ['page', 'limit', 'from', 'to', 'sortBy', 'filterBy'],
 const DEFAULT_SORT = [{ field: 'date', order: 'desc' }] as const;
 // RecordID is the primary key: the unique tie-breaker of every order.
 const TIE_BREAKER = ['r."RecordID" desc'];
+// Page keys first, whole rows second (migration 0007 covers the default order and the reach check).
+const DEFERRED = { key: 'r."RecordID"', table: 'device_records r' };
 
 export const dataLog: ReadEndpoint = {
   path: '/data-log',
@@ -43,7 +45,8 @@ export const dataLog: ReadEndpoint = {
     const ctx = presentContext(caller, codeStrings);
     const fromWhere = `from device_records r join device_information d on d."IMEINumber" = r."IMEINumber" ${whereClause(conditions)}`;
     const count = countersAnswer(q) ? counterTotal('records', caller) : undefined;
-    return pageOf(pool, p, { selectList: recordSelectList('r'), fromWhere, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), count }, q, (row) => presentRecord(row, ctx));
+    const order = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
+    return pageOf(pool, p, { selectList: recordSelectList('r'), fromWhere, order, count, deferred: DEFERRED }, q, (row) => presentRecord(row, ctx));
   },
 };
 
@@ -62,6 +65,8 @@ export const deviceDataLog: ReadEndpoint = {
       ...filterConditions(q.filters, FILTERABLE, { maskFaultDetails: caller.maskFaultDetails, codeStrings }, p),
     ];
     const ctx = presentContext(caller, codeStrings);
-    return pageOf(pool, p, { selectList: recordSelectList('r'), fromWhere: `from device_records r ${whereClause(conditions)}`, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER) }, q, (row) => presentRecord(row, ctx));
+    const fromWhere = `from device_records r ${whereClause(conditions)}`;
+    const order = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
+    return pageOf(pool, p, { selectList: recordSelectList('r'), fromWhere, order, deferred: DEFERRED }, q, (row) => presentRecord(row, ctx));
   },
 };

@@ -47,6 +47,10 @@ export interface PageSql {
   /** A whole `select <n> as n ...` statement for the total, with its own values; default
    * `select count(*) as n <fromWhere>` with the values of `p`. */
   count?: { sql: string; values: unknown[] };
+  /** Deferred join: find the page's unique keys first (`key` over `fromWhere`, an index-only walk when an
+   * index covers the order and the conditions), then read only those rows from `table` (whose alias the
+   * select list and order use). Without it, OFFSET fetches every skipped row whole. */
+  deferred?: { key: string; table: string };
 }
 
 /**
@@ -57,8 +61,13 @@ export async function pageOf<T>(pool: pg.Pool, p: SqlParams, sql: PageSql, q: Li
   const total = sql.count ?? { sql: `select count(*) as n ${sql.fromWhere}`, values: [...p.values] };
   const limit = p.add(q.limit);
   const offset = p.add(q.page * q.limit);
+  const page = sql.deferred
+    ? `select ${sql.selectList} from ${sql.deferred.table} where ${sql.deferred.key} in
+         (select ${sql.deferred.key} ${sql.fromWhere} order by ${sql.order} limit ${limit} offset ${offset})
+       order by ${sql.order}`
+    : `select ${sql.selectList} ${sql.fromWhere} order by ${sql.order} limit ${limit} offset ${offset}`;
   const [rows, count] = await Promise.all([
-    pool.query(`select ${sql.selectList} ${sql.fromWhere} order by ${sql.order} limit ${limit} offset ${offset}`, p.values),
+    pool.query(page, p.values),
     pool.query<{ n: string }>(total.sql, total.values),
   ]);
   return { data: rows.rows.map(present), page: q.page, limit: q.limit, total: Number(count.rows[0]!.n) };
