@@ -116,7 +116,7 @@ export async function runBaseline({ messages, devices, runs }: ScenarioOptions, 
         if (pause === 'always' || received.length === 0) await sleep(POLL_INTERVAL_MS);
       }
       const seconds = (performance.now() - started) / 1000;
-      const stored = await countRows(db);
+      const stored = await countRows(db.pool);
       if (stored !== messages) throw new Error(`baseline stored ${stored} of ${messages} records`);
       perSecond.push(messages / seconds);
       timelines.push(timeline);

@@ -89,7 +89,7 @@ export async function runCeiling({ messages, devices, runs }: ScenarioOptions): 
       }
       const seconds = (performance.now() - started) / 1000;
       timeline.push(done - lastSecondDone);
-      const stored = await countRows(db);
+      const stored = await countRows(db.pool);
       if (stored !== messages) throw new Error(`ceiling stored ${stored} of ${messages} records`);
       perSecond.push(messages / seconds);
       timelines.push(timeline);

@@ -3,7 +3,9 @@
 // and a fresh SQS queue on the infra/ ElasticMQ pre-loaded with the messages.
 import { CreateQueueCommand, DeleteQueueCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import type pg from 'pg';
 import { infraEnv } from '../infra/endpoints.js';
 import { importReferenceData } from '../reference-data/index.js';
 import { Keyring } from '../secrets/keyring.js';
@@ -60,13 +62,18 @@ export function generateMessages(fleet: Fleet, count: number): { imei: string; m
   });
 }
 
+/** The bench organisation and the fleet's devices, as an import file holds them. */
+export function benchReferenceData(fleet: Fleet) {
+  return {
+    organizations: [{ OrganizationID: 'bench', name: 'Bench Utility' }], powerLines: [], groups: [], users: [], integrations: [],
+    devices: fleet.imeis.map((imei, i) => ({ IMEINumber: imei, OrganizationID: 'bench', Real_Name: `Bench ${i}`, Lat: 41, Long: -87, dnp3QueueAddress: 'dnp3.bench' })),
+  };
+}
+
 /** A fresh database with the fleet's devices registered (device information, organization). */
 export async function benchDatabase(prefix: string, fleet: Fleet, poolMax = 16): Promise<TestDatabase> {
   const db = await createTestDatabase(prefix, { poolMax });
-  await importReferenceData(db.pool, {
-    organizations: [{ OrganizationID: 'bench', name: 'Bench Utility' }], powerLines: [], groups: [], users: [], integrations: [],
-    devices: fleet.imeis.map((imei, i) => ({ IMEINumber: imei, OrganizationID: 'bench', Real_Name: `Bench ${i}`, Lat: 41, Long: -87, dnp3QueueAddress: 'dnp3.bench' })),
-  }, { keyring: new Keyring([{ id: 'bench', key: Buffer.alloc(32, 1) }]) });
+  await importReferenceData(db.pool, benchReferenceData(fleet), { keyring: new Keyring([{ id: 'bench', key: Buffer.alloc(32, 1) }]) });
   return db;
 }
 
@@ -89,9 +96,10 @@ export async function benchQueue(prefix: string): Promise<BenchQueue> {
 
 /**
  * Sends the bodies, 10 per SendMessageBatch, `concurrency` batches in flight. `onSent(index, at)` gets the
- * send time (ms since the epoch, when the batch was accepted) of each message.
+ * send time (ms since the epoch, when the batch was accepted) of each message. With `ratePerSecond`, batch
+ * k is not sent before start + 10k / rate: a steady offered load instead of everything at once.
  */
-export async function preload(queue: BenchQueue, bodies: readonly string[], { concurrency = 8, onSent }: { concurrency?: number; onSent?: (index: number, at: number) => void } = {}): Promise<number> {
+export async function preload(queue: BenchQueue, bodies: readonly string[], { concurrency = 8, onSent, ratePerSecond }: { concurrency?: number; onSent?: (index: number, at: number) => void; ratePerSecond?: number } = {}): Promise<number> {
   const sink = sqsSink({ queueUrl: queue.url, client: queue.client });
   const started = performance.now();
   let next = 0;
@@ -100,6 +108,11 @@ export async function preload(queue: BenchQueue, bodies: readonly string[], { co
     while (next < bodies.length) {
       const from = next;
       next += 10;
+      if (ratePerSecond) {
+        const due = started + (from / ratePerSecond) * 1000;
+        const wait = due - performance.now();
+        if (wait > 0) await sleep(wait);
+      }
       const slice = bodies.slice(from, from + 10);
       await sink.write(slice.map((body, i) => ({ name: String(from + i), body })));
       const at = Date.now();
@@ -115,6 +128,6 @@ export async function preload(queue: BenchQueue, bodies: readonly string[], { co
   return bodies.length / ((performance.now() - started) / 1000);
 }
 
-export async function countRows(db: TestDatabase): Promise<number> {
-  return Number((await db.pool.query('select count(*) from device_records')).rows[0].count);
+export async function countRows(pool: pg.Pool): Promise<number> {
+  return Number((await pool.query('select count(*) from device_records')).rows[0].count);
 }

@@ -1,20 +1,33 @@
 // Scenario **end-to-end**: SQS -> bridge -> Kafka -> every stage -> Postgres, as deployed: one
 // `faultline start --only bridge,enrich,dedup,fault-compute,persist,notify,rejected` child process on the
-// infra/ broker, schema registry, SQS server and Postgres.
+// infra/ broker, schema registry, SQS server and Postgres. Two variants on the same path:
+//   - `rate`: the messages are offered at a fixed rate (e.g. 1,000 per second) instead of all at once, so
+//     the latency is that of a normal day, not of draining a backlog;
+//   - `embedded`: the embedded default (`npm start`): in-process transport and embedded Postgres in the
+//     child, the same SQS server in front.
 //
 //   node --import tsx bench/end-to-end.bench.ts [--messages 5000] [--devices 1000] [--runs 1] [--processes 1]
+//     [--rate 1000] [--embedded]
 //
 // The child starts and joins its consumer groups first (warm-up check-ins until they are stored). Then the
-// messages are sent into the queue as fast as SQS takes them (8 SendMessageBatch calls in flight) while
-// the pipeline drains it. Throughput: check-ins / (last row visible - first send). Latency per check-in:
-// the stored row's CreatedDate (the persist transaction's time) minus the time its batch was accepted by
-// SQS, matched on (IMEINumber, date).
-import { spawn } from 'node:child_process';
+// messages are sent into the queue (as fast as SQS takes them, 8 SendMessageBatch calls in flight, or at
+// the fixed rate) while the pipeline drains it. Throughput: check-ins / (last row visible - first send).
+// Latency per check-in: the stored row's CreatedDate (the persist transaction's time) minus the time its
+// batch was accepted by SQS, matched on (IMEINumber, date).
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import type pg from 'pg';
+import { createPool } from '../db/pool.js';
 import { infraEnv } from '../infra/endpoints.js';
+import type { Fleet } from '../simulator/index.js';
 import { resetPipelineTopics } from '../test/helpers/kafka.js';
+import { freePort } from '../test/helpers/process.js';
 import { cpuDelta, cpuSnapshot } from './process-cpu.js';
-import { benchDatabase, benchFleet, benchQueue, countRows, generateMessages, percentile, preload, progress, scenarioArgs, stats, type ScenarioOptions, type ScenarioResult } from './common.js';
+import { benchDatabase, benchFleet, benchQueue, benchReferenceData, countRows, generateMessages, percentile, preload, progress, scenarioArgs, stats, type ScenarioOptions, type ScenarioResult } from './common.js';
 
 const WARM_UP = 24;
 /** BENCH_CPU_PROF=<dir>: each child writes a V8 CPU profile (--cpu-prof) there on exit. */
@@ -24,26 +37,71 @@ const TIMEOUT_MS = 240_000;
 
 interface Run { perSecond: number; preloadPerSecond: number; p50: number; p95: number; p99: number; timeline: number[]; cpuPerSecond: Record<string, number> }
 
-async function oneRun(run: number, messages: number, devices: number, processes: number): Promise<Run> {
+export interface EndToEndOptions {
+  /** faultline start processes (Kafka only; the embedded default is one process by design). */
+  processes?: number;
+  /** Offered check-ins per second; undefined: as fast as SQS takes them. */
+  rate?: number;
+  /** The embedded default: in-process transport, embedded Postgres. */
+  embedded?: boolean;
+}
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const START = ['bin/faultline.js', 'start', '--only', 'bridge,enrich,dedup,fault-compute,persist,notify,rejected'];
+
+/** Where the stored rows are counted, and how to clean up after the children stopped. */
+interface Store { pool: pg.Pool; env: Record<string, string>; drop(): Promise<void> }
+
+async function kafkaStore(fleet: Fleet): Promise<Store> {
   await resetPipelineTopics(['dnp3.bench']);
+  const db = await benchDatabase('bench_e2e', fleet, 4);
+  const env = infraEnv();
+  return {
+    pool: db.pool, drop: () => db.drop(),
+    env: { KAFKA_BROKERS: env.KAFKA_BROKERS!, SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL!, DATABASE_URL: db.url, KAFKA_PARTITIONS: String(PARTITIONS), KAFKA_SESSION_TIMEOUT_MS: '10000' },
+  };
+}
+
+/** A fresh data folder for the embedded default, the fleet imported with `faultline import` (as a user would). */
+async function embeddedStore(fleet: Fleet): Promise<Store> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'faultline-bench-embedded-'));
+  const port = await freePort();
+  const env = { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(port), DEMO_DATA: '0', SIMULATE: '0' };
+  const importFile = join(dataDir, 'fleet.json');
+  writeFileSync(importFile, JSON.stringify(benchReferenceData(fleet)));
+  const imported = spawnSync(process.execPath, ['bin/faultline.js', 'import', importFile], { cwd: ROOT, env: { ...cleanEnv(), ...env, LOG_LEVEL: 'error' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (imported.status !== 0) throw new Error(`embedded: faultline import exited ${imported.status}`);
+  let pool: pg.Pool | undefined;
+  return {
+    get pool() { return (pool ??= createPool({ connectionString: `postgres://postgres:faultline-embedded@127.0.0.1:${port}/faultline`, max: 2 })); },
+    env,
+    async drop() { await pool?.end(); rmSync(dataDir, { recursive: true, force: true }); },
+  };
+}
+
+/** This process's environment without the infra variables, so a child picks the embedded default. */
+function cleanEnv(): Record<string, string | undefined> {
+  const { KAFKA_BROKERS: _k, SCHEMA_REGISTRY_URL: _r, DATABASE_URL: _d, ...rest } = process.env;
+  return rest;
+}
+
+async function oneRun(run: number, messages: number, devices: number, o: EndToEndOptions): Promise<Run> {
   const fleet = benchFleet(devices);
   const data = generateMessages(fleet, WARM_UP + messages);
-  const db = await benchDatabase('bench_e2e', fleet, 4);
+  const store = o.embedded ? await embeddedStore(fleet) : await kafkaStore(fleet);
   const queue = await benchQueue('bench-e2e');
   const env = infraEnv();
-  const children = Array.from({ length: processes }, () => spawn(process.execPath, [...cpuProf, 'bin/faultline.js', 'start', '--only', 'bridge,enrich,dedup,fault-compute,persist,notify,rejected'], {
-    cwd: new URL('..', import.meta.url).pathname, stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env, KAFKA_BROKERS: env.KAFKA_BROKERS, SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL, DATABASE_URL: db.url,
-      SQS_QUEUE_URL: queue.url, SQS_ENDPOINT: env.SQS_ENDPOINT, KAFKA_PARTITIONS: String(PARTITIONS), KAFKA_SESSION_TIMEOUT_MS: '10000', LOG_LEVEL: 'error',
-    },
+  const processes = o.embedded ? 1 : (o.processes ?? 1);
+  const children = Array.from({ length: processes }, () => spawn(process.execPath, [...cpuProf, ...START], {
+    cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...cleanEnv(), ...store.env, SQS_QUEUE_URL: queue.url, SQS_ENDPOINT: env.SQS_ENDPOINT, LOG_LEVEL: 'error' },
   }));
   const pids = () => children.map((c) => c.pid!);
   const deadline = Date.now() + TIMEOUT_MS;
   const waitFor = async (count: number, label: string, onTick?: (stored: number) => void) => {
     let stored: number;
     let lastPrint = 0;
-    while ((stored = await countRows(db)) < count) {
+    while ((stored = await countRows(store.pool).catch(() => 0)) < count) {
       const dead = children.find((c) => c.exitCode !== null);
       if (dead) throw new Error(`faultline start exited with ${dead.exitCode}`);
       if (Date.now() > deadline) throw new Error(`end-to-end: ${label}: ${stored}/${count} stored after ${TIMEOUT_MS / 1000} s`);
@@ -59,7 +117,7 @@ async function oneRun(run: number, messages: number, devices: number, processes:
     await preload(queue, data.slice(0, WARM_UP).map((d) => d.body));
     await waitFor(WARM_UP, 'warm-up');
 
-    progress(`end-to-end run ${run}: sending ${messages} check-ins into SQS while the pipeline drains`);
+    progress(`end-to-end run ${run}: sending ${messages} check-ins into SQS ${o.rate ? `at ${o.rate} per second` : 'at full speed'} while the pipeline drains`);
     const sentAt = new Map<string, number>();
     const keyOf = (imei: string, dateMs: number) => `${imei}|${dateMs}`;
     const measured = data.slice(WARM_UP);
@@ -72,6 +130,7 @@ async function oneRun(run: number, messages: number, devices: number, processes:
       while (Date.now() - lastSecond >= 1000) { timeline.push(stored - lastStored); lastStored = stored; lastSecond += 1000; }
     };
     const sending = preload(queue, measured.map((d) => d.body), {
+      ...(o.rate ? { ratePerSecond: o.rate } : {}),
       onSent: (i, at) => { const d = measured[i]!; sentAt.set(keyOf(d.imei, Date.parse(String(d.message.device_data.date))), at); },
     });
     const [preloadPerSecond] = await Promise.all([sending, waitFor(WARM_UP + messages, 'measured', tick)]);
@@ -81,7 +140,7 @@ async function oneRun(run: number, messages: number, devices: number, processes:
     progress(`  end-to-end run ${run}: CPU seconds per second: ${JSON.stringify(cpuPerSecond)}`);
     timeline.push(WARM_UP + messages - lastStored);
 
-    const { rows } = await db.pool.query<{ IMEINumber: string; d: string; c: string }>(
+    const { rows } = await store.pool.query<{ IMEINumber: string; d: string; c: string }>(
       `select "IMEINumber", (extract(epoch from "date") * 1000)::bigint as d, (extract(epoch from "CreatedDate") * 1000)::bigint as c from device_records`);
     const latencies = rows.flatMap((r) => {
       const sent = sentAt.get(keyOf(r.IMEINumber, Number(r.d)));
@@ -96,29 +155,37 @@ async function oneRun(run: number, messages: number, devices: number, processes:
     for (const c of children) c.kill('SIGTERM');
     await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
     await queue.delete();
-    await db.drop();
+    await store.drop();
   }
 }
 
-export async function runEndToEnd({ messages, devices, runs }: ScenarioOptions, { processes = 1 }: { processes?: number } = {}): Promise<ScenarioResult & { preload: ReturnType<typeof stats> }> {
+export async function runEndToEnd({ messages, devices, runs }: ScenarioOptions, o: EndToEndOptions = {}): Promise<ScenarioResult & { preload: ReturnType<typeof stats> }> {
   const all: Run[] = [];
-  for (let run = 1; run <= runs; run++) all.push(await oneRun(run, messages, devices, processes));
+  for (let run = 1; run <= runs; run++) all.push(await oneRun(run, messages, devices, o));
+  const processes = o.embedded ? 1 : (o.processes ?? 1);
+  const scenario = o.embedded ? 'embedded' : o.rate ? `end-to-end @${o.rate}/s` : 'end-to-end';
+  const how = o.embedded
+    ? 'the embedded default (`npm start`): one process with bridge, stages, in-process transport and embedded Postgres (its CPU counts as faultline)'
+    : `${processes} faultline start ${processes === 1 ? 'process' : 'processes'} (bridge + all stages${processes === 1 ? '' : ' each'}), ${PARTITIONS} partitions`;
+  const offered = o.rate ? `messages offered at ${o.rate} per second` : 'messages sent into SQS at full speed while the pipeline drains';
   const throughput = stats(all.map((r) => r.perSecond));
   const median = all.find((r) => r.perSecond === throughput.median)!;
   return {
-    scenario: 'end-to-end', messages, devices, throughput,
+    scenario, messages, devices, throughput,
     latency: { p50: stats(all.map((r) => r.p50)), p95: stats(all.map((r) => r.p95)), p99: stats(all.map((r) => r.p99)) },
     preload: stats(all.map((r) => r.preloadPerSecond)),
     timeline: median.timeline,
     cpuPerSecond: median.cpuPerSecond,
     bottleneck: Object.entries(median.cpuPerSecond).sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'unknown',
-    note: `${processes} faultline start ${processes === 1 ? 'process' : 'processes'} (bridge + all stages${processes === 1 ? '' : ' each'}), ${PARTITIONS} partitions; messages sent into SQS at full speed while the pipeline drains; latency = CreatedDate - SQS send`,
+    note: `${how}; ${offered}; latency = CreatedDate - SQS send`,
   };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const at = process.argv.indexOf('--processes');
-  runEndToEnd(scenarioArgs({ messages: 5000, devices: 1000, runs: 1 }), { processes: at > 0 ? Number(process.argv[at + 1]) : 1 })
+  const { values } = parseArgs({ options: { processes: { type: 'string' }, rate: { type: 'string' }, embedded: { type: 'boolean', default: false } }, strict: false });
+  runEndToEnd(scenarioArgs({ messages: 5000, devices: 1000, runs: 1 }), {
+    processes: Number(values.processes ?? 1), embedded: values.embedded === true, ...(values.rate ? { rate: Number(values.rate) } : {}),
+  })
     .then((r) => { process.stdout.write(`${JSON.stringify(r, null, 2)}\n`); })
     .catch((err: unknown) => { console.error(err); process.exit(1); });
 }
