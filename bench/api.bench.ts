@@ -25,7 +25,7 @@ const { values } = parseArgs({
   options: {
     records: { type: 'string', default: '1000000' }, 'events-per-record': { type: 'string', default: '3' },
     devices: { type: 'string', default: '2000' }, rate: { type: 'string', default: '200' }, seconds: { type: 'string', default: '20' },
-    connections: { type: 'string', default: '20' }, keep: { type: 'boolean', default: false }, database: { type: 'string' },
+    connections: { type: 'string', default: '20' }, 'saturation-seconds': { type: 'string', default: '10' }, keep: { type: 'boolean', default: false }, database: { type: 'string' },
   },
 });
 const RECORDS = Number(values.records);
@@ -35,9 +35,12 @@ const RATE = Number(values.rate);
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
 const TARGET_P99_MS = 50;
+/** Seconds of closed-loop load per endpoint for the saturation throughput (0: skip). */
+const SATURATION_SECONDS = Number(values['saturation-seconds']);
+const AUTOCANNON = new URL('../node_modules/autocannon/autocannon.js', import.meta.url).pathname;
 const OPEN_LOOP = new URL('open-loop.ts', import.meta.url).pathname;
 
-interface Result { endpoint: string; path: string; caller: string; p50: number; p90: number; p99: number; max: number; requests: number; non2xx: number; errors: number }
+interface Result { endpoint: string; path: string; caller: string; p50: number; p90: number; p99: number; max: number; requests: number; non2xx: number; errors: number; saturationPerSecond: number | null }
 
 async function load(pool: pg.Pool): Promise<void> {
   const perDevice = Math.ceil(RECORDS / DEVICES);
@@ -67,6 +70,16 @@ async function load(pool: pg.Pool): Promise<void> {
         from device_records order by "IMEINumber", "date" desc, "RecordID" desc
       on conflict ("IMEINumber") do nothing`);
   await pool.query('vacuum analyze');
+}
+
+/** Saturation: autocannon closed loop (each connection sends its next request when the last is answered). */
+function saturation(url: string, token: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [AUTOCANNON, '--json', '-c', String(CONNECTIONS), '-d', String(SATURATION_SECONDS), '-H', `authorization=Bearer ${token}`, url], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+    child.on('close', (code) => (code === 0 ? resolve(Math.round((JSON.parse(out) as { requests: { average: number } }).requests.average)) : reject(new Error(`autocannon exited ${code}`))));
+  });
 }
 
 function openLoop(url: string, token: string): Promise<OpenLoopResult> {
@@ -109,20 +122,21 @@ async function main(): Promise<void> {
     const results: Result[] = [];
     for (const [endpoint, path, caller] of runs) {
       const r = await openLoop(`http://127.0.0.1:${server.port}${path}`, callers[caller]);
-      const result = { endpoint, path, caller, p50: r.p50, p90: r.p90, p99: r.p99, max: r.max, requests: r.requests, non2xx: r.non2xx, errors: r.errors };
+      const saturationPerSecond = SATURATION_SECONDS > 0 ? await saturation(`http://127.0.0.1:${server.port}${path}`, callers[caller]) : null;
+      const result = { endpoint, path, caller, p50: r.p50, p90: r.p90, p99: r.p99, max: r.max, requests: r.requests, non2xx: r.non2xx, errors: r.errors, saturationPerSecond };
       if (r.errorKinds.length) console.log(`  errors: ${r.errorKinds.join('; ')}`);
       results.push(result);
-      console.log(`${endpoint.padEnd(14)} ${caller.padEnd(6)} p50 ${result.p50} ms  p99 ${result.p99} ms  max ${result.max} ms  ${result.requests} requests, ${result.non2xx} non-2xx, ${result.errors} errors`);
+      console.log(`${endpoint.padEnd(14)} ${caller.padEnd(6)} p50 ${result.p50} ms  p99 ${result.p99} ms  max ${result.max} ms  ${result.requests} requests, ${result.non2xx} non-2xx, ${result.errors} errors; saturation ${saturationPerSecond ?? '-'} req/s`);
     }
     await server.close();
     const report = { machine, records: RECORDS, events: RECORDS * EVENTS_PER_RECORD, devices: DEVICES, rate: RATE, seconds: SECONDS, connections: CONNECTIONS, targetP99Ms: TARGET_P99_MS, results };
     writeFileSync(new URL('results/api.json', import.meta.url), JSON.stringify(report, null, 2) + '\n');
-    const rows = results.map((r) => `| ${r.endpoint} | ${r.caller} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.max} | ${r.requests} | ${r.non2xx + r.errors} | ${r.p99 < TARGET_P99_MS ? 'yes' : 'no'} |`);
+    const rows = results.map((r) => `| ${r.endpoint} | ${r.caller} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.max} | ${r.requests} | ${r.non2xx + r.errors} | ${r.p99 < TARGET_P99_MS ? 'yes' : 'no'} | ${r.saturationPerSecond ?? '-'} |`);
     writeFileSync(new URL('results/api.md', import.meta.url), [
       `# API read latency (${machine.date})`, '',
-      `${RECORDS.toLocaleString('en')} device records, ${(RECORDS * EVENTS_PER_RECORD).toLocaleString('en')} events, ${DEVICES} devices; open-loop ${RATE} req/s (bench/open-loop.ts), ${CONNECTIONS} connections, ${SECONDS} s per row.`,
+      `${RECORDS.toLocaleString('en')} device records, ${(RECORDS * EVENTS_PER_RECORD).toLocaleString('en')} events, ${DEVICES} devices; open-loop ${RATE} req/s (bench/open-loop.ts), ${CONNECTIONS} connections, ${SECONDS} s per row. Saturation: autocannon closed loop, ${CONNECTIONS} connections, ${SATURATION_SECONDS} s (requests per second at 100% load; the load generator shares the 2 cores).`,
       `Node ${machine.node}, ${machine.cpu} (${machine.cores} cores, ${machine.memoryGiB} GiB), commit ${machine.commit}. Latencies in ms.`, '',
-      `| endpoint | caller | p50 | p90 | p99 | max | requests | failed | p99 < ${TARGET_P99_MS} ms |`, '|---|---|---|---|---|---|---|---|---|', ...rows, '',
+      `| endpoint | caller | p50 | p90 | p99 | max | requests | failed | p99 < ${TARGET_P99_MS} ms | saturation req/s |`, '|---|---|---|---|---|---|---|---|---|---|', ...rows, '',
     ].join('\n'));
     const failed = results.filter((r) => r.non2xx + r.errors > 0);
     if (failed.length) throw new Error(`requests failed: ${failed.map((r) => r.endpoint).join(', ')}`);

@@ -1,15 +1,19 @@
-// `npm run bench -- [--quick] [--scenario baseline,ceiling,end-to-end] [--messages N] [--devices N] [--runs N]
-//   [--baseline-pause-empty] [--processes N (end-to-end: faultline start processes, default 1)] [--no-infra]`
+// `npm run bench -- [--quick] [--scenario baseline,ceiling,end-to-end,...] [--messages N] [--devices N] [--runs N]
+//   [--rate N (end-to-end@rate, default 1000)] [--baseline-pause-empty] [--processes N (end-to-end: faultline
+//   start processes, default 1)] [--no-infra]`
 //
-// Runs the comparison scenarios in one run on the same generated data (check-ins with 3 events and 24
-// hourly averages), prints one table with ours / baseline and ours / ceiling ("ours" = end-to-end), and
-// writes bench/results/summary.md, summary.json and summary.svg (stored check-ins per second over time).
-// Every figure is the median of the runs, with min and max. Progress lines go to stderr.
+// Runs the scenarios in one run on the same generated data (check-ins with 3 events and 24 hourly
+// averages), prints one table with ours / baseline and ours / ceiling ("ours" = end-to-end), and writes
+// bench/results/summary.md, summary.json and summary.svg (stored check-ins per second over time). Every
+// figure is the median of the runs, with min and max. Progress lines go to stderr.
 //
-//   quick: 2,000 check-ins, 1,000 devices, 3 runs (a few minutes on 2 cores)
-//   full:  10,000 check-ins, 10,000 devices, 3 runs
-import { execSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+//   baseline, ceiling, end-to-end, end-to-end@rate, embedded, stages: this process (bench/*.bench.ts)
+//   api, dnp3: their own bench scripts as child processes (large fixtures of their own); full run only
+//
+//   quick: 2,000 check-ins, 1,000 devices, 3 runs, without api and dnp3 (under 5 minutes on 2 cores)
+//   full:  10,000 check-ins, 10,000 devices, 3 runs, every scenario
+import { execSync, spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runBaseline } from './baseline.bench.js';
 import { runCeiling } from './ceiling.bench.js';
@@ -17,18 +21,30 @@ import type { ScenarioOptions, ScenarioResult } from './common.js';
 import { progress } from './common.js';
 import { runEndToEnd } from './end-to-end.bench.js';
 import { machineInfo } from './machine.js';
+import { runStages, stagesMarkdown, type StagesResult } from './stages.bench.js';
+
+/** A bench script run as a child process; its Markdown report goes into the summary. */
+interface ChildBench { scenario: string; report: string }
 
 const SCENARIOS: Record<string, (o: ScenarioOptions) => Promise<ScenarioResult>> = {
   baseline: (o) => runBaseline(o, { pause: values['baseline-pause-empty'] ? 'empty' : 'always' }),
   ceiling: runCeiling,
   'end-to-end': (o) => runEndToEnd(o, { processes: Number(values.processes ?? 1) }),
+  'end-to-end@rate': (o) => runEndToEnd(o, { rate: Number(values.rate ?? 1000) }),
+  embedded: (o) => runEndToEnd(o, { embedded: true }),
+  stages: runStages,
 };
+const CHILD_SCENARIOS: Record<string, string[]> = {
+  api: ['bench/api.bench.ts'],
+  dnp3: ['bench/dnp3.bench.ts'],
+};
+const QUICK_SKIPS = new Set(Object.keys(CHILD_SCENARIOS));
 
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false }, scenario: { type: 'string' },
     messages: { type: 'string' }, devices: { type: 'string' }, runs: { type: 'string' }, 'no-infra': { type: 'boolean', default: false },
-    'baseline-pause-empty': { type: 'boolean', default: false }, processes: { type: 'string' },
+    'baseline-pause-empty': { type: 'boolean', default: false }, processes: { type: 'string' }, rate: { type: 'string' },
   },
 });
 const quick = values.quick;
@@ -37,8 +53,22 @@ const options: ScenarioOptions = {
   devices: Number(values.devices ?? (quick ? 1000 : 10000)),
   runs: Number(values.runs ?? 3),
 };
-const chosen = (values.scenario ?? Object.keys(SCENARIOS).join(',')).split(',').map((s) => s.trim()).filter(Boolean);
-for (const s of chosen) if (!SCENARIOS[s]) throw new Error(`unknown scenario "${s}" (known: ${Object.keys(SCENARIOS).join(', ')})`);
+const known = [...Object.keys(SCENARIOS), ...Object.keys(CHILD_SCENARIOS)];
+const chosen = (values.scenario?.split(',') ?? known.filter((s) => !(quick && QUICK_SKIPS.has(s)))).map((s) => s.trim()).filter(Boolean);
+for (const s of chosen) if (!known.includes(s)) throw new Error(`unknown scenario "${s}" (known: ${known.join(', ')})`);
+
+/** Runs a child bench; its report is the newest bench/results/<scenario>*.md it wrote. */
+function childBench(scenario: string): ChildBench {
+  const started = Date.now();
+  const run = spawnSync(process.execPath, ['--import', 'tsx', ...CHILD_SCENARIOS[scenario]!], { cwd: new URL('..', import.meta.url).pathname, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (run.status !== 0) throw new Error(`bench ${scenario} exited ${run.status}`);
+  const dir = new URL('./results/', import.meta.url);
+  const fresh = readdirSync(dir).filter((f) => f.startsWith(scenario) && f.endsWith('.md'))
+    .map((f) => ({ f, at: statSync(new URL(f, dir)).mtimeMs })).filter((x) => x.at >= started).sort((a, b) => b.at - a.at)[0];
+  if (!fresh) throw new Error(`bench ${scenario} wrote no bench/results/${scenario}*.md`);
+  // The child's title becomes a section of the summary.
+  return { scenario, report: readFileSync(new URL(fresh.f, dir), 'utf8').replace(/^# /, '## ') };
+}
 
 const fmt = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '-' : Math.round(n).toLocaleString('en-US'));
 const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? '-' : `${(a / b).toFixed(2)}×`);
@@ -78,11 +108,14 @@ async function main(): Promise<void> {
     try { execSync('bash infra/up.sh', { stdio: ['ignore', 'inherit', 'inherit'] }); } catch { progress('bench: infra/up.sh failed (servers already running elsewhere?); going on with the configured endpoints'); }
   }
   const results: ScenarioResult[] = [];
+  const children: ChildBench[] = [];
   const started = performance.now();
   for (const name of chosen) {
     progress(`bench: scenario ${name}`);
-    results.push(await SCENARIOS[name]!(options));
+    if (CHILD_SCENARIOS[name]) children.push(childBench(name));
+    else results.push(await SCENARIOS[name]!(options));
   }
+  const stages = results.find((r): r is StagesResult => 'stages' in r);
   const by = (s: string) => results.find((r) => r.scenario === s);
   const ours = by('end-to-end')?.throughput.median;
   const baseline = by('baseline')?.throughput.median;
@@ -92,6 +125,7 @@ async function main(): Promise<void> {
     machine, quick, options, seconds: Math.round((performance.now() - started) / 1000),
     ratios: { oursOverBaseline: ours !== undefined && baseline !== undefined ? ours / baseline : null, oursOverCeiling: ours !== undefined && ceiling !== undefined ? ours / ceiling : null },
     results,
+    children: children.map((c) => c.scenario),
   };
   const rows = results.map((r) => {
     const lat = r.latency ? `${fmt(r.latency.p50.median)} / ${fmt(r.latency.p95.median)} / ${fmt(r.latency.p99.median)}` : '-';
@@ -112,17 +146,21 @@ async function main(): Promise<void> {
     '',
     `**ours / baseline: ${ratio(ours, baseline)}** · **ours / ceiling: ${ratio(ours, ceiling)}** (ours = end-to-end)`,
     '',
+    ...(stages ? ['## Per stage', '', ...stagesMarkdown(stages)] : []),
+    ...children.flatMap((c) => [c.report, '']),
     'How to read it: *baseline* is the spec\'s own single-poller, row-at-a-time design on the same data; *ceiling* is how fast',
     'Postgres takes the same rows by COPY with no Kafka and no rules. End-to-end latency is measured while the messages are',
-    'sent into SQS faster than the pipeline drains them, so it includes the queue backlog: it is a drain latency, not the',
-    'latency at a steady 1,000 per second.',
+    'sent into SQS faster than the pipeline drains them, so it includes the queue backlog: it is a drain latency.',
+    '*end-to-end @N/s* offers the same messages at a steady N per second: the latency of a normal day, as long as N is',
+    'below what the pipeline drains (above it the queue grows and so does the latency). *embedded* is the same path on',
+    'the embedded default. *per stage* runs each stage alone from a full topic; its row is the slowest stage.',
     '',
     '![stored check-ins per second](summary.svg)',
     '',
   ].join('\n');
   writeFileSync(new URL('./results/summary.json', import.meta.url), `${JSON.stringify(summary, null, 2)}\n`);
   writeFileSync(new URL('./results/summary.md', import.meta.url), md);
-  writeFileSync(new URL('./results/summary.svg', import.meta.url), svgChart(results));
+  writeFileSync(new URL('./results/summary.svg', import.meta.url), svgChart(results.filter((r) => r.timeline.length > 0)));
   process.stdout.write(`${md}\n`);
 }
 
