@@ -1,6 +1,10 @@
-// One check-in, decided (spec 6.1 steps 2 to 11): every rule of domain/ applied in the spec's order to a
-// validated message and what the caller knows of the device. Pure: the caller loads `previous`, then
-// writes what this returns (STYLE 1: handler pure, stage does I/O).
+// One check-in, decided (spec 6.1 steps 2 to 11) the way the spec's own design runs it: every rule of
+// domain/ applied in the spec's order to one message and what is stored of the device, with the spec's
+// arrival-order event filter (high-water marks). This is "the spec's design as written": the domain tests
+// and the baseline bench (bench/baseline.bench.ts) use it. The pipeline's stages compose the same rules
+// but filter events in device time (domain/event-history.ts), so a check-in that arrives late after a
+// crash is judged against the check-ins dated before it (README, "Decisions"). Pure: the caller loads
+// `previous`, then writes what this returns (STYLE 1: handler pure, stage does I/O).
 import type { CheckIn, DeviceSnapshot } from './checkin.js';
 import { deviceCurrentsRow, type DeviceCurrentsRow } from './device-currents.js';
 import { buildDeviceRecord, toPreviousRecord, type DeviceRecord, type PreviousRecord } from './device-record.js';
