@@ -1,13 +1,14 @@
 // GET /api/dnp3/pointMap (admin): the caller's organisation's point map, JSON by default, CSV with
 // `?format=csv` or `Accept: text/csv`, so SCADA engineers can configure their master before go-live.
+// Every row names its bank and link address; the JSON lists the banks (one master association each).
 // Mount with the API's auth middleware: app.route('/', pointMapRoutes({ pool, auth })).
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
 import { requireAdmin } from '../api/auth/require-auth.js';
 import type { AuthEnv } from '../api/auth/caller.js';
-import { pointMapCsv, pointMapRows } from './data/point-map.js';
-import { assignSlots, slotDevices } from './data/store.js';
+import { pointMapBanks, pointMapCsv, pointMapRows } from './data/point-map.js';
+import { assignSlots, maxSlot, slotDevices } from './data/store.js';
 import { integrationFromRow } from './identity.js';
 import { ApiError, badParameter } from '../api/errors.js';
 
@@ -31,7 +32,10 @@ export function pointMapRoutes({ pool, auth }: { pool: pg.Pool; auth: Middleware
     );
     const integration = rows[0] ? integrationFromRow(rows[0]) : undefined;
     const analogOnly = integration?.analogOnly ?? false;
-    const points = pointMapRows(devices, analogOnly);
+    const outstationAddress = integration?.outstationAddress ?? 10;
+    // The outstation sizes its banks by the highest slot ever given (deleted devices keep theirs), so does the map.
+    const highest = await maxSlot(pool, org);
+    const points = pointMapRows(devices, { analogOnly, outstationAddress, maxSlot: highest });
     const wantsCsv = format === 'csv' || (format === undefined && (c.req.header('accept') ?? '').includes('text/csv'));
     if (wantsCsv) {
       return c.body(pointMapCsv(points), 200, {
@@ -41,9 +45,10 @@ export function pointMapRoutes({ pool, auth }: { pool: pg.Pool; auth: Middleware
     }
     return c.json({
       organizationId: org,
-      outstationAddress: integration?.outstationAddress ?? 10,
+      outstationAddress,
       masterAddress: integration?.masterAddress ?? 1,
       analogOnly,
+      banks: pointMapBanks(highest, { analogOnly, outstationAddress }),
       points,
     });
   });

@@ -1,8 +1,9 @@
 // DNP3 over mutual TLS (node:tls) on DNP3_PORT (20000). The client certificate is verified in the handshake
 // (no certificate or an untrusted one: the handshake fails) and then mapped to exactly one integration before
 // a session exists (stepfunc's address filter); a master that maps to none is disconnected before a single
-// DNP3 octet is read. Each integration has one Outstation (its organisation's points and events) that
-// outlives connections; a reconnecting master replaces its previous session.
+// DNP3 octet is read. Each integration has one Outstation per bank (its organisation's points and events,
+// BANK_SLOTS devices each, at link addresses outstationAddress, +1, ...) that outlive connections; one
+// connection serves all of them (multi-drop), and a reconnecting master replaces its previous session.
 import { createServer as createTlsServer } from 'node:tls';
 import type { TLSSocket, TlsOptions } from 'node:tls';
 import { createServer as createNetServer } from 'node:net';
@@ -28,7 +29,8 @@ export interface Dnp3ServerOptions {
   /** TLS material; or `{ plainIntegrationId }` for plain TCP, development only, one integration. */
   transport: { tls: Dnp3TlsMaterial } | { plainIntegrationId: string };
   integrations: () => readonly Dnp3Integration[];
-  outstationFor: (integration: Dnp3Integration) => Outstation;
+  /** The integration's outstations, index = bank (bank b answers at outstationAddress + b); asked on every frame and tick. */
+  outstationsFor: (integration: Dnp3Integration) => readonly Outstation[];
   session?: SessionOptions;
   onRefused?: (reason: IdentityRefusal | 'handshake', detail?: string) => void;
   onSession?: (integration: Dnp3Integration, session: OutstationSession) => void;
@@ -51,7 +53,7 @@ export async function startDnp3Server(opts: Dnp3ServerOptions): Promise<Dnp3Serv
     const session = new OutstationSession(
       socket,
       { link: { address: integration.outstationAddress, masterAddress: integration.masterAddress } },
-      opts.outstationFor(integration),
+      () => opts.outstationsFor(integration),
       {
         ...opts.session,
         onClose: (reason) => {

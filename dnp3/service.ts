@@ -1,5 +1,5 @@
-// Runtime wiring: DNP3 integrations from Postgres, one Outstation and one Postgres feed per integration,
-// the TLS server in front. The start command calls startDnp3Service; everything below it is testable alone.
+// Runtime wiring: DNP3 integrations from Postgres, one Postgres feed per integration keeping its outstations
+// (one per bank of 8,000 slots) current, the TLS server in front. The start command calls startDnp3Service; everything below it is testable alone.
 import { readFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
 import type pg from 'pg';
@@ -24,7 +24,7 @@ export interface Dnp3ServiceOptions {
   onRefused?: Dnp3ServerOptions['onRefused'];
 }
 
-interface Running { integration: Dnp3Integration; outstation: Outstation; feed: Dnp3Feed }
+interface Running { integration: Dnp3Integration; banks: Outstation[]; feed: Dnp3Feed }
 
 const fingerprint = (file: string): string => new X509Certificate(readFileSync(file)).fingerprint256;
 
@@ -49,10 +49,14 @@ export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ serv
   const running = new Map<string, Running>();
   const integrations = await loadIntegrations(opts.pool, opts.tlsFiles?.ca);
   for (const integration of integrations) {
-    const outstation = new Outstation({ unsolicited: integration.unsolicited });
-    const feed = new Dnp3Feed({ pool: opts.pool, organizationId: integration.organizationId, outstation, analogOnly: integration.analogOnly, offlineAfterHours: opts.offlineAfterHours, ...(opts.onError ? { onError: opts.onError } : {}) });
+    // Grown by the feed as slots reach new banks; sessions read the same array.
+    const banks: Outstation[] = [];
+    const feed = new Dnp3Feed({
+      pool: opts.pool, organizationId: integration.organizationId, banks, createOutstation: () => new Outstation({ unsolicited: integration.unsolicited }),
+      analogOnly: integration.analogOnly, offlineAfterHours: opts.offlineAfterHours, ...(opts.onError ? { onError: opts.onError } : {}),
+    });
     await feed.start();
-    running.set(integration.id, { integration, outstation, feed });
+    running.set(integration.id, { integration, banks, feed });
   }
   const extraCas = integrations.flatMap((i) => [i.caFile, i.certificateMode === 'pinned' ? i.pinnedCertificateFile : undefined])
     .filter((f): f is string => typeof f === 'string')
@@ -70,7 +74,7 @@ export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ serv
     ...(opts.host ? { host: opts.host } : {}),
     transport,
     integrations: () => [...running.values()].map((r) => r.integration),
-    outstationFor: (i) => running.get(i.id)!.outstation,
+    outstationsFor: (i) => running.get(i.id)!.banks,
     ...(opts.onRefused ? { onRefused: opts.onRefused } : {}),
   });
   return {

@@ -1,17 +1,22 @@
-// Keeps one organisation's Outstation in step with Postgres. LISTEN dnp3_change wakes it on every stored
+// Keeps one organisation's outstations (one per bank of BANK_SLOTS slots, point-map.ts) in step with Postgres. LISTEN dnp3_change wakes it on every stored
 // check-in or event (migration 0005); a poll every `pollMs` (1 s) is the fallback if a notification is lost
 // or the listening connection drops, so a stored change reaches the event buffer within about a second
 // either way. A full reload every `fullEveryMs` catches devices going offline (no row marks that moment).
+// A bank's outstation is created when the highest slot first reaches it; sessions already connected pick it up
+// from the same `banks` array on their next frame or tick.
 import type pg from 'pg';
 import type { Outstation } from '../outstation/outstation.js';
-import { applyHeartbeat, applySnapshot, sizeOutstation } from './apply.js';
+import { applyHeartbeat, applySnapshot, sizeBanks } from './apply.js';
 import { assignSlots, currentWatermark, loadSnapshots, maxSlot } from './store.js';
 import type { Watermark } from './store.js';
 
 export interface FeedOptions {
   pool: pg.Pool;
   organizationId: string;
-  outstation: Outstation;
+  /** The organisation's outstations, index = bank; the feed appends new banks (live: sessions read it too). */
+  banks: Outstation[];
+  /** Makes a new bank's outstation (default: `new Outstation()`). */
+  createOutstation?: () => Outstation;
   analogOnly: boolean;
   offlineAfterHours: number;
   pollMs?: number;
@@ -58,20 +63,20 @@ export class Dnp3Feed {
   }
 
   private async run(): Promise<void> {
-    const { pool, organizationId, outstation, analogOnly, offlineAfterHours } = this.opts;
+    const { pool, organizationId, banks, analogOnly, offlineAfterHours } = this.opts;
     const now = this.clock();
     const full = !this.watermark || now - this.lastFull >= (this.opts.fullEveryMs ?? 60_000);
     // Every run: a device imported a moment ago gets its slot (one insert-select; a no-op when none are new).
     await assignSlots(pool, organizationId);
-    sizeOutstation(outstation, await maxSlot(pool, organizationId), analogOnly);
+    sizeBanks(banks, await maxSlot(pool, organizationId), analogOnly, this.opts.createOutstation);
     // Watermark first: rows stored while we read are read again next time (updates are idempotent).
     const mark = await currentWatermark(pool);
     const snapshots = await loadSnapshots(pool, organizationId, full ? undefined : this.watermark);
     if (full) this.lastFull = now;
     this.watermark = mark;
     let events = 0;
-    for (const s of snapshots) events += applySnapshot(outstation, s, now, offlineAfterHours, analogOnly);
-    applyHeartbeat(outstation, now, this.startMs);
+    for (const s of snapshots) events += applySnapshot(banks, s, now, offlineAfterHours, analogOnly);
+    applyHeartbeat(banks, now, this.startMs);
     this.opts.onRefresh?.(events);
   }
 

@@ -1,6 +1,12 @@
 // The point map of SPEC-DECISIONS "DNP3 outstation": device slot s has binary inputs 8s+k and analog inputs
 // 1+8s+k; analog 0 is the heartbeat. Pure: device snapshots in, point values out. The same rows feed the
 // outstation's database and GET /api/dnp3/pointMap, so what the master is told is what it gets.
+//
+// Banks: DNP3 masters such as opendnp3 index points with 16 bits, so one logical outstation holds at most
+// 8,191 slots of this layout. An organisation's slots are split into banks of BANK_SLOTS consecutive slots;
+// bank b is its own logical outstation at link address `outstationAddress + b` (multi-drop on the same
+// connection) and applies the layout to the slot's local number (s mod BANK_SLOTS), with its own heartbeat at
+// analog 0. Under BANK_SLOTS devices there is bank 0 only: exactly the SPEC-DECISIONS map.
 import { Flags } from '../objects/table.js';
 import type { PointValue } from '../objects/codec.js';
 import type { EventClass } from '../outstation/database.js';
@@ -58,6 +64,23 @@ export const ANALOG_POINTS: readonly (PointDefinition & { value: (d: DeviceSnaps
   { k: 7, name: 'Temperature', eventClass: 2, deadband: 1, unit: 'C', value: (d) => d.temperature },
 ];
 
+/** Slots per bank: a round number below the 16-bit limit (8,191), so maps stay readable (bank 1 = slots 8000..15999). */
+export const BANK_SLOTS = 8000;
+/** Link addresses 0xFFF0..0xFFFF are reserved (broadcast, self address). */
+export const MAX_OUTSTATION_ADDRESS = 0xffef;
+
+export const bankOf = (slot: number): number => Math.floor(slot / BANK_SLOTS);
+export const localSlot = (slot: number): number => slot % BANK_SLOTS;
+/** Number of banks for an organisation whose highest slot is `maxSlot` (-1: no devices; bank 0 still exists). */
+export const bankCount = (maxSlot: number): number => (maxSlot < 0 ? 1 : bankOf(maxSlot) + 1);
+/** Link address of bank `bank`: the integration's outstation address, then the next ones. */
+export function bankAddress(outstationAddress: number, bank: number): number {
+  const a = outstationAddress + bank;
+  if (a > MAX_OUTSTATION_ADDRESS) throw new RangeError(`bank ${bank} would need link address ${a}, past ${MAX_OUTSTATION_ADDRESS}`);
+  return a;
+}
+
+/** Indexes within a bank: `slot` is the LOCAL slot (localSlot(s)); the global slot's bank gives the outstation. */
 export const binaryIndex = (slot: number, k: number): number => 8 * slot + k;
 export const analogIndex = (slot: number, k: number): number => 1 + 8 * slot + k;
 export const HEARTBEAT_INDEX = 0;
@@ -69,29 +92,35 @@ export interface PointUpdate {
 }
 
 /**
- * Point values of one device. A device that never checked in keeps RESTART (no real value yet); a value the
+ * Point values of one device, indexed within its bank (bankOf(d.slot) says which outstation). A device that never checked in keeps RESTART (no real value yet); a value the
  * device did not report is COMM_LOST-free but not ONLINE. Timestamps are the device's own.
  */
 export function devicePoints(d: DeviceSnapshot, nowMs: number, offlineAfterHours: number, analogOnly = false): PointUpdate[] {
   const out: PointUpdate[] = [];
   if (d.date === null) return out;
   const offline = nowMs - d.date > offlineAfterHours * 3_600_000;
+  const local = localSlot(d.slot);
   if (!analogOnly) {
     for (const p of BINARY_POINTS) {
-      out.push({ type: 'binary', index: binaryIndex(d.slot, p.k), value: { flags: Flags.ONLINE, value: p.test(d, offline) ? 1 : 0, time: d.date } });
+      out.push({ type: 'binary', index: binaryIndex(local, p.k), value: { flags: Flags.ONLINE, value: p.test(d, offline) ? 1 : 0, time: d.date } });
     }
   }
   for (const p of ANALOG_POINTS) {
     const v = p.value(d);
     const time = p.k === 3 && d.faultTime !== null ? d.faultTime : d.date;
-    out.push({ type: 'analog', index: analogIndex(d.slot, p.k), value: { flags: v === null ? 0 : Flags.ONLINE, value: v ?? 0, time } });
+    out.push({ type: 'analog', index: analogIndex(local, p.k), value: { flags: v === null ? 0 : Flags.ONLINE, value: v ?? 0, time } });
   }
   return out;
 }
 
 export interface PointMapRow {
+  /** The bank (logical outstation) holding the point, and its link address. */
+  bank: number;
+  outstationAddress: number;
   type: 'binary' | 'analog';
+  /** Index within the bank's outstation. */
   index: number;
+  /** The device's organisation-wide slot. */
   slot: number | null;
   imei: string | null;
   deviceName: string | null;
@@ -103,26 +132,65 @@ export interface PointMapRow {
   eventVariation: string | null;
 }
 
-export function pointMapRows(devices: readonly Pick<DeviceSnapshot, 'imei' | 'slot' | 'name'>[], analogOnly = false): PointMapRow[] {
-  const rows: PointMapRow[] = [{
-    type: 'analog', index: HEARTBEAT_INDEX, slot: null, imei: null, deviceName: null, point: 'heartbeat (0..100, +1 per second)',
-    eventClass: 0, deadband: null, unit: null, staticVariation: 'g30v5', eventVariation: null,
-  }];
+export interface PointMapOptions {
+  analogOnly?: boolean;
+  /** The integration's outstation address: bank 0's link address (default 10). */
+  outstationAddress?: number;
+  /** The organisation's highest slot, deleted devices included (the outstation sizes its banks by it). */
+  maxSlot?: number;
+}
+
+export interface PointMapBank {
+  bank: number;
+  outstationAddress: number;
+  firstSlot: number;
+  lastSlot: number;
+  binaryPoints: number;
+  analogPoints: number;
+}
+
+/** The banks an organisation's outstation serves, with their addresses, slot ranges and point counts. */
+export function pointMapBanks(maxSlot: number, opts: Omit<PointMapOptions, 'maxSlot'> = {}): PointMapBank[] {
+  const base = opts.outstationAddress ?? 10;
+  return Array.from({ length: bankCount(maxSlot) }, (_, bank) => {
+    const lastLocal = bank < bankOf(maxSlot) ? BANK_SLOTS - 1 : maxSlot < 0 ? -1 : localSlot(maxSlot);
+    const counts = pointCounts(lastLocal, opts.analogOnly);
+    return {
+      bank, outstationAddress: bankAddress(base, bank), firstSlot: bank * BANK_SLOTS, lastSlot: bank * BANK_SLOTS + lastLocal,
+      binaryPoints: counts.binary, analogPoints: counts.analog,
+    };
+  });
+}
+
+/** Rows sorted by bank, then binary before analog, then index; a heartbeat row heads every bank's analogs. */
+export function pointMapRows(devices: readonly Pick<DeviceSnapshot, 'imei' | 'slot' | 'name'>[], opts: PointMapOptions = {}): PointMapRow[] {
+  const base = opts.outstationAddress ?? 10;
+  const maxSlot = devices.reduce((m, d) => Math.max(m, d.slot), opts.maxSlot ?? -1);
+  const rows: PointMapRow[] = [];
+  for (let bank = 0; bank < bankCount(maxSlot); bank++) {
+    rows.push({
+      bank, outstationAddress: bankAddress(base, bank), type: 'analog', index: HEARTBEAT_INDEX, slot: null, imei: null, deviceName: null,
+      point: 'heartbeat (0..100, +1 per second)', eventClass: 0, deadband: null, unit: null, staticVariation: 'g30v5', eventVariation: null,
+    });
+  }
   const sorted = [...devices].sort((a, b) => a.slot - b.slot);
   for (const d of sorted) {
-    if (!analogOnly) {
+    const bank = bankOf(d.slot);
+    const where = { bank, outstationAddress: bankAddress(base, bank) };
+    const local = localSlot(d.slot);
+    if (!opts.analogOnly) {
       for (const p of BINARY_POINTS) {
-        rows.push({ type: 'binary', index: binaryIndex(d.slot, p.k), slot: d.slot, imei: d.imei, deviceName: d.name, point: p.name, eventClass: p.eventClass, deadband: null, unit: null, staticVariation: 'g1v2', eventVariation: 'g2v2' });
+        rows.push({ ...where, type: 'binary', index: binaryIndex(local, p.k), slot: d.slot, imei: d.imei, deviceName: d.name, point: p.name, eventClass: p.eventClass, deadband: null, unit: null, staticVariation: 'g1v2', eventVariation: 'g2v2' });
       }
     }
     for (const p of ANALOG_POINTS) {
-      rows.push({ type: 'analog', index: analogIndex(d.slot, p.k), slot: d.slot, imei: d.imei, deviceName: d.name, point: p.name, eventClass: p.eventClass, deadband: p.deadband ?? null, unit: p.unit ?? null, staticVariation: 'g30v5', eventVariation: 'g32v7' });
+      rows.push({ ...where, type: 'analog', index: analogIndex(local, p.k), slot: d.slot, imei: d.imei, deviceName: d.name, point: p.name, eventClass: p.eventClass, deadband: p.deadband ?? null, unit: p.unit ?? null, staticVariation: 'g30v5', eventVariation: 'g32v7' });
     }
   }
-  return rows.sort((a, b) => (a.type === b.type ? a.index - b.index : a.type === 'binary' ? -1 : 1));
+  return rows.sort((a, b) => a.bank - b.bank || (a.type === b.type ? a.index - b.index : a.type === 'binary' ? -1 : 1));
 }
 
-const CSV_COLUMNS: (keyof PointMapRow)[] = ['type', 'index', 'slot', 'imei', 'deviceName', 'point', 'eventClass', 'deadband', 'unit', 'staticVariation', 'eventVariation'];
+const CSV_COLUMNS: (keyof PointMapRow)[] = ['outstationAddress', 'bank', 'type', 'index', 'slot', 'imei', 'deviceName', 'point', 'eventClass', 'deadband', 'unit', 'staticVariation', 'eventVariation'];
 
 function csvCell(v: unknown): string {
   const s = v === null || v === undefined ? '' : String(v);
@@ -135,7 +203,8 @@ export function pointMapCsv(rows: readonly PointMapRow[]): string {
   return [CSV_COLUMNS.join(','), ...rows.map((r) => CSV_COLUMNS.map((c) => csvCell(r[c])).join(','))].join('\r\n') + '\r\n';
 }
 
-/** Point counts of an outstation whose highest slot is `maxSlot` (-1: no devices). */
+/** Point counts of one bank's outstation whose highest local slot is `maxSlot` (-1: no devices). */
 export function pointCounts(maxSlot: number, analogOnly = false): { binary: number; analog: number } {
+  if (maxSlot >= BANK_SLOTS) throw new RangeError(`local slot ${maxSlot}: a bank holds ${BANK_SLOTS} slots`);
   return { binary: analogOnly ? 0 : 8 * (maxSlot + 1), analog: 1 + 8 * (maxSlot + 1) };
 }

@@ -1,9 +1,9 @@
-// The only place that owns a socket and timers. It feeds received octets to the pure stack, writes what the
-// stack returns, ticks it for timeouts and unsolicited responses, and drops masters that stay silent or stop
+// The only place that owns a socket and timers. It feeds received octets to the pure stack (one link parser,
+// every bank's logical outstation behind it: MultiDropStack), writes what the stack returns, ticks it for timeouts and unsolicited responses, and drops masters that stay silent or stop
 // reading (a master that never reads would otherwise grow our write buffer without bound).
 import type { Duplex } from 'node:stream';
 import { Temporal } from 'temporal-polyfill';
-import { OutstationStack } from './stack.js';
+import { MultiDropStack } from './stack.js';
 import type { StackConfig } from './stack.js';
 import type { Outstation } from './outstation.js';
 
@@ -21,7 +21,7 @@ export interface SessionOptions {
 }
 
 export class OutstationSession {
-  readonly stack: OutstationStack;
+  readonly stack: MultiDropStack;
   private readonly idleTimeoutMs: number;
   private readonly maxQueued: number;
   private readonly clock: () => Temporal.Instant;
@@ -29,13 +29,17 @@ export class OutstationSession {
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
 
-  constructor(private readonly socket: Duplex, config: StackConfig, outstation: Outstation, private readonly opts: SessionOptions = {}) {
-    this.stack = new OutstationStack(config, outstation);
+  /**
+   * `outstations`: one outstation (link address `config.link.address`), or the organisation's banks, asked
+   * again on every frame and tick (bank b at `config.link.address + b`; banks added later are served too).
+   */
+  constructor(private readonly socket: Duplex, config: StackConfig, outstations: Outstation | (() => readonly Outstation[]), private readonly opts: SessionOptions = {}) {
+    const banks = typeof outstations === 'function' ? outstations : (() => { const one = [outstations]; return () => one; })();
+    this.stack = new MultiDropStack(config, banks);
     this.idleTimeoutMs = opts.idleTimeoutMs ?? 120_000;
     this.maxQueued = opts.maxQueuedOctets ?? 1 << 20;
     this.clock = opts.clock ?? (() => Temporal.Now.instant());
     this.lastRx = this.clock().epochMilliseconds;
-    outstation.resetConnection();
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', () => this.close('socket error'));
     socket.on('close', () => this.close('peer closed'));

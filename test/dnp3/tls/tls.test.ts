@@ -60,7 +60,7 @@ test.before(async () => {
     host: '127.0.0.1',
     transport: { tls: { key: pem('outstation.test-key'), cert: pem('outstation.test'), ca: [pem('ca')] } },
     integrations: () => integrations,
-    outstationFor: (i) => outstations.get(i.organizationId)!,
+    outstationsFor: (i) => [outstations.get(i.organizationId)!],
     onRefused: (reason) => refusals.push(reason),
   });
 });
@@ -118,7 +118,7 @@ test("two trusted CAs: a certificate from the other organisation's CA carrying n
     port: 0, host: '127.0.0.1',
     transport: { tls: { key: pem('outstation.test-key'), cert: pem('outstation.test'), ca: [pem('ca'), pem('rogue-ca')] } },
     integrations: () => trusting,
-    outstationFor: (i) => outstations.get(i.organizationId)!,
+    outstationsFor: (i) => [outstations.get(i.organizationId)!],
     onRefused: (reason) => refusals.push(reason),
   });
   try {

@@ -54,7 +54,7 @@ test('a stored check-in reaches the event buffer within one second (LISTEN/NOTIF
   await checkIn('861000000000101', '2026-11-20T14:00:00Z', 0, 100);
   const outstation = new Outstation({ unsolicited: false });
   // Poll far apart so only the notification can make the deadline.
-  const feed = new Dnp3Feed({ pool: db.pool, organizationId: ORG, outstation, analogOnly: false, offlineAfterHours: 1e6, pollMs: 60_000 });
+  const feed = new Dnp3Feed({ pool: db.pool, organizationId: ORG, banks: [outstation], analogOnly: false, offlineAfterHours: 1e6, pollMs: 60_000 });
   await feed.start();
   try {
     assert.is(outstation.db.get('analog', analogIndex(0, 1))!.value, 100);
@@ -72,11 +72,41 @@ test('a stored check-in reaches the event buffer within one second (LISTEN/NOTIF
 
 test("another organisation's outstation never holds this organisation's devices", async () => {
   const south = new Outstation({ unsolicited: false });
-  const feed = new Dnp3Feed({ pool: db.pool, organizationId: 'south', outstation: south, analogOnly: false, offlineAfterHours: 26, pollMs: 60_000 });
+  const feed = new Dnp3Feed({ pool: db.pool, organizationId: 'south', banks: [south], analogOnly: false, offlineAfterHours: 26, pollMs: 60_000 });
   await feed.start();
   await feed.stop();
   assert.is(south.db.count('binary'), 0);
   assert.is(south.db.count('analog'), 1); // only the heartbeat
+});
+
+test('past 8,000 slots the feed adds bank 1 (a new outstation) and applies the device to it at its local indexes', async () => {
+  await db.pool.query(
+    `insert into device_information ("IMEINumber", "OrganizationID", "Real_Name")
+     select '8620000' || lpad(g::text, 8, '0'), 'south', 'South ' || g from generate_series(0, 9) g order by g`,
+  );
+  const banks = [new Outstation({ unsolicited: false })];
+  const feed = new Dnp3Feed({ pool: db.pool, organizationId: 'south', banks, createOutstation: () => new Outstation({ unsolicited: false }), analogOnly: false, offlineAfterHours: 1e6, pollMs: 60_000 });
+  await feed.start();
+  try {
+    assert.is(banks.length, 1);
+    await db.pool.query(
+      `insert into device_information ("IMEINumber", "OrganizationID", "Real_Name")
+       select '8620000' || lpad(g::text, 8, '0'), 'south', 'South ' || g from generate_series(10, 8004) g order by g`,
+    );
+    const { rows } = await db.pool.query<{ imei: string }>(`select '8620000' || lpad('8002', 8, '0') as imei`);
+    await checkIn(rows[0]!.imei, '2026-11-20T14:00:00Z', 4, 77); // notifies: the feed assigns slots 10..8004, bank 1 appears
+    const t0 = Date.now();
+    while ((banks.length < 2 || banks[1]!.db.get('analog', analogIndex(2, 1))?.value !== 77) && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 20));
+    assert.is(banks.length, 2);
+    assert.equal([banks[0]!.db.count('binary'), banks[1]!.db.count('binary'), banks[1]!.db.count('analog')], [64_000, 40, 41]);
+    const slot = (await db.pool.query<{ slot: number }>(`select slot from dnp3_slots where "IMEINumber" = $1`, [rows[0]!.imei])).rows[0]!.slot;
+    assert.is(slot, 8002);
+    assert.is(banks[1]!.db.get('analog', analogIndex(2, 1))!.value, 77); // local slot 2
+    assert.is(banks[1]!.db.get('binary', binaryIndex(2, 1))!.value, 1);
+    assert.is(banks[1]!.db.get('analog', 0)!.flags & 1, 1); // bank 1's heartbeat runs
+  } finally {
+    await feed.stop();
+  }
 });
 
 test.run();

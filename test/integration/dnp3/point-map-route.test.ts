@@ -31,8 +31,10 @@ test.after(async () => { await db.drop(); });
 test('JSON: addresses from the integration, heartbeat, 16 points per device of the caller organisation only', async () => {
   const res = await app('north', 'admin').request(POINT_MAP_PATH);
   assert.is(res.status, 200);
-  const body = await res.json() as { outstationAddress: number; masterAddress: number; points: { type: string; index: number; imei: string | null }[] };
+  const body = await res.json() as { outstationAddress: number; masterAddress: number; banks: { bank: number; outstationAddress: number }[]; points: { type: string; index: number; imei: string | null; outstationAddress: number }[] };
   assert.equal([body.outstationAddress, body.masterAddress], [10, 1]);
+  assert.equal(body.banks.map((b) => [b.bank, b.outstationAddress]), [[0, 10]]); // under 8,000 devices: one bank
+  assert.ok(body.points.every((p) => p.outstationAddress === 10));
   assert.is(body.points.length, 1 + 16 * northDevices);
   assert.ok(body.points.every((p) => p.imei === null || p.imei.startsWith('8610')));
   const south = await (await app('south', 'admin').request(POINT_MAP_PATH)).json() as { points: { imei: string | null }[] };
@@ -46,6 +48,7 @@ test('CSV with ?format=csv; slots stable across calls', async () => {
   assert.is(res.headers.get('content-type'), 'text/csv; charset=utf-8');
   assert.is(await res.text(), a);
   assert.is(a.split('\r\n').length, 1 + 1 + 16 * northDevices + 1);
+  assert.ok(a.startsWith('outstationAddress,bank,type,index,slot,'));
 });
 
 test('non-admin: refused', async () => {

@@ -6,8 +6,23 @@ import { join } from 'node:path';
 
 const root = new URL('../../../', import.meta.url).pathname;
 
-export interface Item { kind: 'binary' | 'analog'; event: boolean; gv: string; index: number; value: number | boolean; flags: number; time: number }
-export interface Answer { cmd: string; items: Item[]; iin: { restart?: boolean; needTime?: boolean } }
+export interface Item { outstation: number; kind: 'binary' | 'analog'; event: boolean; gv: string; index: number; value: number | boolean; flags: number; time: number }
+interface Iin { restart?: boolean; needTime?: boolean }
+export interface Answer {
+  cmd: string;
+  items: Item[];
+  /** Per outstation address: values received by kind ('binary', 'analog', 'binaryEvents', 'analogEvents'), filtered or not. */
+  counts: Record<string, Record<string, number>>;
+  iin: Iin;
+  iins: Record<string, Iin>;
+}
+
+export interface MasterOptions {
+  /** Outstation link addresses, one association each on the one TLS channel (default [10]). */
+  addresses?: number[];
+  /** List only measurements at these indexes (all are counted). */
+  indexes?: number[];
+}
 
 export function pythonWithYadnp3(): string {
   return execFileSync('bash', [join(root, 'test/interop/dnp3/setup-yadnp3.sh')], { encoding: 'utf8' }).trim().split('\n').pop()!;
@@ -17,8 +32,9 @@ export class Yadnp3Master {
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly lines: AsyncIterator<string>;
 
-  constructor(port: number, certs: { ca: string; cert: string; key: string }) {
-    this.child = spawn(pythonWithYadnp3(), [join(root, 'test/interop/dnp3/yadnp3_master.py'), String(port), certs.ca, certs.cert, certs.key]);
+  constructor(port: number, certs: { ca: string; cert: string; key: string }, opts: MasterOptions = {}) {
+    const extra = [(opts.addresses ?? [10]).join(','), ...(opts.indexes ? [opts.indexes.join(',')] : [])];
+    this.child = spawn(pythonWithYadnp3(), [join(root, 'test/interop/dnp3/yadnp3_master.py'), String(port), certs.ca, certs.cert, certs.key, ...extra]);
     this.child.stderr.on('data', (c: Buffer) => process.stderr.write(c));
     this.lines = createInterface({ input: this.child.stdout })[Symbol.asyncIterator]();
   }
@@ -30,8 +46,9 @@ export class Yadnp3Master {
     return JSON.parse(r.value) as Answer;
   }
 
-  async command(cmd: 'integrity' | 'events'): Promise<Answer> {
-    this.child.stdin.write(`${cmd}\n`);
+  /** READ class 1/2/3/0 or 1/2/3 of one association (`address`) or of each in turn. */
+  async command(cmd: 'integrity' | 'events', address?: number): Promise<Answer> {
+    this.child.stdin.write(`${cmd}${address === undefined ? '' : ` ${address}`}\n`);
     return this.startup();
   }
 
@@ -42,5 +59,6 @@ export class Yadnp3Master {
   }
 }
 
-export const find = (a: Answer, kind: string, index: number, event: boolean): Item | undefined =>
-  a.items.filter((i) => i.kind === kind && i.index === index && i.event === event).pop();
+/** The last measurement of `kind` at `index` (from outstation `address`, default any). */
+export const find = (a: Answer, kind: string, index: number, event: boolean, address?: number): Item | undefined =>
+  a.items.filter((i) => i.kind === kind && i.index === index && i.event === event && (address === undefined || i.outstation === address)).pop();

@@ -12,7 +12,7 @@ import type { Chunk } from './pcap.js';
 import { startDnp3Server } from '../../../dnp3/server.js';
 import type { Dnp3Server } from '../../../dnp3/server.js';
 import { Outstation } from '../../../dnp3/outstation/outstation.js';
-import { applySnapshot, sizeOutstation } from '../../../dnp3/data/apply.js';
+import { applySnapshot, sizeBanks } from '../../../dnp3/data/apply.js';
 import { analogIndex, binaryIndex } from '../../../dnp3/data/point-map.js';
 import type { DeviceSnapshot } from '../../../dnp3/data/point-map.js';
 import { Yadnp3Master, find } from './master.js';
@@ -30,18 +30,19 @@ const device = (slot: number, over: Partial<DeviceSnapshot> = {}): DeviceSnapsho
 });
 
 const outstation = new Outstation({ unsolicited: true });
+const banks = [outstation];
 let server: Dnp3Server;
 let master: Yadnp3Master;
 const traffic: Chunk[] = [];
 
 test.before(async () => {
-  sizeOutstation(outstation, 1, false);
-  for (const d of [device(0), device(1)]) applySnapshot(outstation, d, now, 26, false);
+  sizeBanks(banks, 1, false);
+  for (const d of [device(0), device(1)]) applySnapshot(banks, d, now, 26, false);
   server = await startDnp3Server({
     port: 0, host: '127.0.0.1',
     transport: { tls: { key: readFileSync(pem('outstation.test-key')), cert: readFileSync(pem('outstation.test')), ca: [readFileSync(pem('ca'))] } },
     integrations: () => [{ id: 'north-scada', organizationId: 'north', masterIdentity: 'scada.north.example', outstationAddress: 10, masterAddress: 1, unsolicited: true, tlsMinVersion: 'TLSv1.2', certificateMode: 'ca', analogOnly: false }],
-    outstationFor: () => outstation,
+    outstationsFor: () => banks,
     session: { onTraffic: (direction, bytes) => traffic.push({ direction, bytes: bytes.slice(), timeMs: Date.now() }) },
   });
   master = new Yadnp3Master(server.port, { ca: pem('ca'), cert: pem('scada.north.example'), key: pem('scada.north.example-key') });
@@ -70,9 +71,9 @@ test('start-up: integrity poll delivers every point; restart cleared, time synce
 
 test('a permanent fault check-in: class 1 binary events and class 2 analog events with the device time', async () => {
   const faultAt = now + 1_000;
-  applySnapshot(outstation, device(0, { date: faultAt, actualOngoingFault: 4, faultCurrent: 812, faultTime: faultAt - 500 }), now, 26, false);
+  applySnapshot(banks, device(0, { date: faultAt, actualOngoingFault: 4, faultCurrent: 812, faultTime: faultAt - 500 }), now, 26, false);
   const a = await master.command('events');
-  assert.equal(find(a, 'binary', binaryIndex(0, 0), true), { kind: 'binary', event: true, gv: find(a, 'binary', 0, true)!.gv, index: 0, value: true, flags: 0x81, time: faultAt });
+  assert.equal(find(a, 'binary', binaryIndex(0, 0), true), { outstation: 10, kind: 'binary', event: true, gv: find(a, 'binary', 0, true)!.gv, index: 0, value: true, flags: 0x81, time: faultAt });
   assert.is(find(a, 'binary', binaryIndex(0, 1), true)!.value, true);
   assert.equal([find(a, 'analog', analogIndex(0, 0), true)!.value, find(a, 'analog', analogIndex(0, 0), true)!.time], [4, faultAt]);
   assert.equal([find(a, 'analog', analogIndex(0, 3), true)!.value, find(a, 'analog', analogIndex(0, 3), true)!.time], [812, faultAt - 500]);

@@ -1,23 +1,35 @@
-"""An opendnp3 master (PyPI yadnp3) driven over stdin, for the interop test.
+"""An opendnp3 master (PyPI yadnp3) driven over stdin, for the interop tests (shared set-up: yadnp3_common.py).
 
-argv: port ca cert key. Connects over mutual TLS to 127.0.0.1:port (master 1, outstation 10), runs the
-opendnp3 start-up sequence (clear restart, disable unsolicited, integrity poll, non-LAN time sync), then
-answers stdin commands with one JSON line each:
-  integrity -> READ class 1/2/3/0,   events -> READ class 1/2/3,   quit
-Each answer lists the measurements received: kind, event, gv, index, value, flags, time (ms), plus the last IIN.
+argv: port ca cert key [addresses [indexes]]
+  addresses  outstation link addresses, comma-separated (default 10): one association each on one mutual-TLS
+             channel (master 1). Each runs the opendnp3 start-up sequence (clear restart, disable
+             unsolicited, integrity poll, non-LAN time sync).
+  indexes    optional comma-separated point indexes: only measurements at these indexes are listed (all are
+             counted), so a poll of 160,000 points does not become a 20 MB JSON line.
+Answers stdin commands with one JSON line each:
+  integrity [address] -> READ class 1/2/3/0,   events [address] -> READ class 1/2/3,   quit
+  (without an address: every association, one after the other).
+Each answer lists the measurements received: outstation (address), kind, event, gv, index, value, flags,
+time (ms); `counts` per address of static and event values; the last IIN (of the first association, and
+per address in `iins`).
 """
-import json
+import os
 import sys
 import threading
 import time
 
-import opendnp3 as o
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import opendnp3 as o  # noqa: E402
+from yadnp3_common import associations, open_channel, out, parse_addresses  # noqa: E402
 
 
 class SOE(o.ISOEHandler):
-    def __init__(self):
+    def __init__(self, address, indexes):
         super().__init__()
+        self.address = address
+        self.indexes = indexes
         self.items = []
+        self.counts = {}
         self.lock = threading.Lock()
 
     def BeginFragment(self, info):
@@ -36,73 +48,57 @@ class SOE(o.ISOEHandler):
                     kind, value = "analog", float(v.value)
                 else:
                     continue
-                self.items.append({"kind": kind, "event": bool(info.isEventVariation), "gv": str(info.gv),
-                                   "index": int(it.index), "value": value, "flags": int(v.flags.value),
+                event = bool(info.isEventVariation)
+                key = f"{kind}{'Events' if event else ''}"
+                self.counts[key] = self.counts.get(key, 0) + 1
+                index = int(it.index)
+                if self.indexes is not None and index not in self.indexes:
+                    continue
+                self.items.append({"outstation": self.address, "kind": kind, "event": event, "gv": str(info.gv),
+                                   "index": index, "value": value, "flags": int(v.flags.value),
                                    "time": int(v.time.value)})
 
     def take(self):
         with self.lock:
-            out, self.items = self.items, []
-            return out
+            out_items, counts = self.items, self.counts
+            self.items, self.counts = [], {}
+            return out_items, counts
 
 
-class App(o.IMasterApplication):
-    def __init__(self):
-        super().__init__()
-        self.iin = {}
-        self.opened = threading.Event()
-
-    def OnReceiveIIN(self, iin):
-        self.iin = {"restart": iin.IsSet(o.IINBit.DEVICE_RESTART), "needTime": iin.IsSet(o.IINBit.NEED_TIME),
-                    "overflow": iin.IsSet(o.IINBit.EVENT_BUFFER_OVERFLOW)}
-
-    def OnTaskStart(self, type, id):
-        pass
-
-    def OnTaskComplete(self, info):
-        pass
-
-    def OnOpen(self):
-        self.opened.set()
-
-    def OnClose(self):
-        pass
-
-    def AssignClassDuringStartup(self):
-        return False
-
-    def Now(self):
-        return o.UTCTimestamp(int(time.time() * 1000))
+def answer(cmd, assocs):
+    items, counts = [], {}
+    for a in assocs:
+        got, c = a.soe.take()
+        items += got
+        counts[str(a.address)] = c
+    out({"cmd": cmd, "items": items, "counts": counts, "iin": assocs[0].app.iin,
+         "iins": {str(a.address): a.app.iin for a in assocs}})
 
 
 def main():
     port, ca, cert, key = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
-    mgr = o.DNP3Manager(1)
-    tls = o.TLSConfig(ca, cert, key)
-    channel = mgr.AddTLSClient("tls", o.levels.NOTHING, o.ChannelRetry.Default(),
-                               [o.IPEndpoint("127.0.0.1", int(port))], "0.0.0.0", tls, None)
-    cfg = o.MasterStackConfig()
-    cfg.link.LocalAddr = 1
-    cfg.link.RemoteAddr = 10
-    cfg.master.disableUnsolOnStartup = True
-    cfg.master.timeSyncMode = o.TimeSyncMode.NonLAN
-    cfg.master.responseTimeout = o.TimeDuration.Seconds(3)
-    soe, app = SOE(), App()
-    master = channel.AddMaster("master", soe, app, cfg)
-    master.Enable()
-    app.opened.wait(10)
-    time.sleep(2.0)
-    print(json.dumps({"cmd": "startup", "items": soe.take(), "iin": app.iin}), flush=True)
+    addresses = parse_addresses(sys.argv[5] if len(sys.argv) > 5 else "")
+    indexes = {int(i) for i in sys.argv[6].split(",") if i} if len(sys.argv) > 6 else None
+    mgr, channel = open_channel(port, ca, cert, key)
+    assocs = associations(channel, addresses, lambda a: SOE(a, indexes), response_timeout_s=3)
+    for a in assocs:
+        a.app.opened.wait(10)
+    for a in assocs:
+        a.app.wait_for(o.MasterTaskType.STARTUP_INTEGRITY_POLL, 1, 30)
+    time.sleep(2.0)  # the rest of the start-up sequence (time sync) and IIN settle
+    answer("startup", assocs)
     for line in sys.stdin:
-        cmd = line.strip()
-        if cmd == "quit":
+        parts = line.split()
+        if not parts or parts[0] == "quit":
             break
-        if cmd == "integrity":
-            master.ScanClasses(o.ClassField.AllClasses(), soe)
-        elif cmd == "events":
-            master.ScanClasses(o.ClassField.AllEventClasses(), soe)
-        time.sleep(1.0)
-        print(json.dumps({"cmd": cmd, "items": soe.take(), "iin": app.iin}), flush=True)
+        cmd = parts[0]
+        targets = [a for a in assocs if len(parts) < 2 or a.address == int(parts[1])]
+        classes = o.ClassField.AllClasses() if cmd == "integrity" else o.ClassField.AllEventClasses()
+        if cmd in ("integrity", "events"):
+            for a in targets:
+                a.wait_scan(a.scan(classes), 30)
+        time.sleep(0.2)  # IIN of the confirm round trip
+        answer(line.strip(), assocs)
     mgr.Shutdown()
 
 
