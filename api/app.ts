@@ -19,6 +19,7 @@ import { integrationRoutes } from './integration/organization-devices.js';
 import { openApiDocument } from './openapi/document.js';
 import { soapRoutes } from './soap/routes.js';
 import { pointMapRoutes } from '../dnp3/point-map-route.js';
+import { portalRoutes } from './portal-static.js';
 import { shortCache } from './device-records/short-cache.js';
 
 export interface AppOptions {
@@ -37,6 +38,8 @@ export interface AppOptions {
   now?: () => number;
   /** How long a token's account (role, organisation, MaskFaultDetails) is reused; 0 reads it on every request. */
   accountCacheMs?: number;
+  /** Directory of the built web portal (portal-static.ts); default portal/dist; null serves no portal. */
+  portalDir?: string | null;
 }
 
 /**
@@ -46,7 +49,7 @@ export interface AppOptions {
  */
 export function createApp({
   readiness, pool, jwtSecret, codeStrings = loadCodeStrings(), offlineAfterHours = 26, loginLimits,
-  clientAddress = socketAddress, now = Date.now, accountCacheMs = 5_000,
+  clientAddress = socketAddress, now = Date.now, accountCacheMs = 5_000, portalDir,
 }: AppOptions): Hono {
   const tokens = createTokenService({ secret: jwtSecret, nowS: () => Math.floor(now() / 1000) });
   const accounts = pgAccountStore(pool);
@@ -62,6 +65,8 @@ export function createApp({
   const records = deviceRecordRoutes({ deps: { pool, codeStrings, offlineAfterHours, now, shortCache: shortCache({ now }) }, auth });
   for (const prefix of READ_PREFIXES) app.route(prefix, records);
   app.get('/openapi.json', (c) => c.json(document));
+  // Last: the portal answers only what no API route took (portal-static.ts).
+  if (portalDir !== null) app.route('/', portalRoutes(portalDir === undefined ? {} : { dir: portalDir }));
   app.notFound(notFound);
   app.onError(renderError);
   return app;

@@ -93,6 +93,7 @@ async function main(): Promise<void> {
   if (noInfra && process.env.CI === 'true') throw new Error('--no-infra is refused when CI=true: CI skips nothing');
 
   await check('typecheck (tsc --noEmit)', 'npx', ['tsc', '--noEmit', '-p', '.']);
+  await check('typecheck portal (tsc --noEmit -p portal)', 'npx', ['tsc', '--noEmit', '-p', 'portal']);
   await check('lint (eslint)', 'npx', ['eslint', '.']);
 
   const all = listSuites(join(root, 'test')).filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)));

@@ -9,7 +9,8 @@ import { openApiPath, UNDOCUMENTED_PREFIXES } from '../../api/openapi/document.j
 
 // Never connected: building the app and serving /openapi.json touch no database.
 const pool = new pg.Pool({ connectionString: 'postgres://nobody@127.0.0.1:1/none' });
-const app = createApp({ readiness: {}, pool, jwtSecret: new Uint8Array(32) });
+// The web portal's static files (GET *, portal-static.ts) are pages, not JSON endpoints: not documented.
+const app = createApp({ readiness: {}, pool, jwtSecret: new Uint8Array(32), portalDir: null });
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 let doc: Obj;
 

@@ -1,0 +1,67 @@
+// The shell: sign-in when there is no session, else the header, the navigation and the view of the path.
+import { lazy, Suspense } from 'preact/compat';
+import { useEffect, useState } from 'preact/hooks';
+import { endSession, getReason, getSession, onSession, type Session } from './api/session';
+import { Link } from './components/link';
+import { navigate, useLocation } from './router';
+import { LoginView } from './views/login';
+import { CriticalView } from './views/critical';
+import { DataLogView } from './views/data-log';
+import { DevicesView } from './views/devices';
+import { DeviceView } from './views/device';
+
+// Leaflet and uPlot are loaded only by the views that draw with them.
+const MapView = lazy(() => import('./views/map').then((m) => ({ default: m.MapView })));
+
+const NAV = [
+  { path: '/map', label: 'Map' },
+  { path: '/critical', label: 'Critical faults' },
+  { path: '/data-log', label: 'Data log' },
+  { path: '/devices', label: 'Devices' },
+];
+
+function useSession(): [Session | null, string | null] {
+  const [state, setState] = useState<[Session | null, string | null]>([getSession(), getReason()]);
+  useEffect(() => onSession((s, r) => setState([s, r])), []);
+  return state;
+}
+
+export function App() {
+  const [session, reason] = useSession();
+  const loc = useLocation();
+
+  useEffect(() => {
+    if (session && (loc.path === '/' || loc.path === '/login')) navigate('/map', { replace: true });
+  }, [session, loc.path]);
+
+  useEffect(() => {
+    const name = NAV.find((n) => loc.path.startsWith(n.path))?.label ?? (loc.path.startsWith('/devices/') ? 'Device' : 'Sign in');
+    document.title = `${session ? name : 'Sign in'} · faultline`;
+  }, [loc.path, session]);
+
+  if (!session) return <LoginView reason={reason} />;
+
+  let view;
+  const device = /^\/devices\/([^/]+)$/.exec(loc.path);
+  if (device) view = <DeviceView imei={decodeURIComponent(device[1]!)} session={session} query={loc.query} />;
+  else if (loc.path === '/map') view = <Suspense fallback={<p class="status-line">Loading the map…</p>}><MapView session={session} /></Suspense>;
+  else if (loc.path === '/critical') view = <CriticalView session={session} />;
+  else if (loc.path === '/data-log') view = <DataLogView session={session} query={loc.query} />;
+  else if (loc.path === '/devices') view = <DevicesView session={session} query={loc.query} />;
+  else view = <p class="notice">There is no page at {loc.path}. <Link href="/map">Go to the map</Link>.</p>;
+
+  return (
+    <div class="shell">
+      <a class="skip-link" href="#main">Skip to content</a>
+      <header class="topbar">
+        <span class="brand">faultline</span>
+        <nav aria-label="Views" class="nav">
+          {NAV.map((n) => <Link key={n.path} href={n.path} class="nav-link" current={loc.path === n.path || (n.path === '/devices' && loc.path.startsWith('/devices/'))}>{n.label}</Link>)}
+        </nav>
+        <span class="who" data-testid="who">{session.email} · {session.org} · {session.role}</span>
+        <button type="button" class="button" onClick={() => endSession(null)}>Log out</button>
+      </header>
+      <main id="main" tabIndex={-1}>{view}</main>
+    </div>
+  );
+}

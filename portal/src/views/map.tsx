@@ -1,0 +1,179 @@
+// Map (map-data): every device in reach, coloured by state, clustered when zoomed out, with a popup of the
+// API's fields. Tiles are optional: with no tile URL the map is a plain background with the devices on it
+// (control rooms often have no internet). The tile URL comes from the build (VITE_MAP_TILE_URL) and can be
+// changed per browser under "Map settings".
+import L from 'leaflet';
+import 'leaflet/dist/leaflet.css';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { Session } from '../api/session';
+import type { DeviceSummary, MapDevice } from '../api/types';
+import { FaultBadge } from '../components/fault-badge';
+import { Link } from '../components/link';
+import { EmptyState, ErrorState, StatusLine } from '../components/states';
+import { COMM_LOST, deviceState, isStale, powerText, stateColour, stateRank } from '../fault-state';
+import { DeviceLayer } from '../map/device-layer';
+import { navigate } from '../router';
+import { useApi } from '../use-api';
+
+const TILE_KEY = 'faultline.tileUrl';
+const BUILD_TILE_URL = (import.meta.env.VITE_MAP_TILE_URL as string | undefined) ?? '';
+const REFRESH_MS = 30_000;
+
+function tileUrl(): string {
+  return localStorage.getItem(TILE_KEY) ?? BUILD_TILE_URL;
+}
+
+interface Shown extends MapDevice { state: string; stale: boolean }
+
+function popupHtml(d: Shown): HTMLElement {
+  const el = document.createElement('div');
+  el.className = 'popup';
+  const row = (k: string, v: string | null) => {
+    const dt = document.createElement('dt'); dt.textContent = k;
+    const dd = document.createElement('dd'); dd.textContent = v ?? '—';
+    return [dt, dd];
+  };
+  const h = document.createElement('h3'); h.textContent = d.Real_Name ?? d.IMEINumber;
+  const dl = document.createElement('dl');
+  dl.append(
+    ...row('IMEI', d.IMEINumber), ...row('State', d.ActualOngoingFault), ...(d.state === COMM_LOST || d.stale ? row('Communication', d.stale ? 'lost (no recent check-in)' : 'lost') : []),
+    ...row('Last check-in', d.LastCheckInTime), ...row('Battery / line', powerText(d.BatteryOrLine)),
+    ...row('Power line', d.PowerLineName ?? d.PowerLineID),
+  );
+  const a = document.createElement('a');
+  a.href = `/devices/${encodeURIComponent(d.IMEINumber)}`;
+  a.textContent = 'Open device page';
+  a.addEventListener('click', (e) => { e.preventDefault(); navigate(a.pathname); });
+  el.append(h, dl, a);
+  return el;
+}
+
+export function MapView({ session }: { session: Session }) {
+  useMemo(() => performance.mark('faultline:map-start'), []);
+  const res = useApi<{ data: MapDevice[] }>('/api/device-records/map-data', {}, { refreshMs: REFRESH_MS });
+  const summary = useApi<DeviceSummary>('/api/device-records/device-summary');
+  const offlineAfterHours = summary.data?.offlineAfterHours ?? 26;
+  const [line, setLine] = useState('');
+  const [state, setState] = useState('');
+  const [search, setSearch] = useState('');
+  const [settings, setSettings] = useState(false);
+  const [tiles, setTiles] = useState(tileUrl);
+  const mapEl = useRef<HTMLDivElement>(null);
+  const mapRef = useRef<{ map: L.Map; layer: DeviceLayer; tiles: L.TileLayer | null; fitted: boolean; painted: boolean } | null>(null);
+
+  const all: Shown[] = useMemo(() => (res.data?.data ?? []).map((d) => ({ ...d, state: deviceState(d.ActualOngoingFault, d.LastCheckInTime, session.timeZone, offlineAfterHours), stale: isStale(d.LastCheckInTime, session.timeZone, offlineAfterHours) })),
+    [res.data, session.timeZone, offlineAfterHours]);
+  const byId = useMemo(() => new Map(all.map((d) => [d.IMEINumber, d])), [all]);
+  const lines = useMemo(() => [...new Map(all.filter((d) => d.PowerLineID).map((d) => [d.PowerLineID!, d.PowerLineName ?? d.PowerLineID!])).entries()].sort((a, b) => a[1].localeCompare(b[1])), [all]);
+  const shown = useMemo(() => all.filter((d) => (!line || d.PowerLineID === line) && (!state || d.state === state)), [all, line, state]);
+  const placed = useMemo(() => shown.filter((d) => d.Lat !== null && d.Long !== null), [shown]);
+  const counts = useMemo(() => {
+    const m = new Map<string, number>();
+    for (const d of all) m.set(d.state, (m.get(d.state) ?? 0) + 1);
+    return [...m].sort((a, b) => stateRank(b[0]) - stateRank(a[0]) || a[0].localeCompare(b[0]));
+  }, [all]);
+
+  useEffect(() => {
+    if (!mapEl.current) return;
+    const map = L.map(mapEl.current, { preferCanvas: true, zoomControl: true, keyboard: true, worldCopyJump: false, attributionControl: true }).setView([20, 0], 2);
+    const layer = new DeviceLayer(map, (id, at) => {
+      const d = byIdRef.current.get(id);
+      if (d) L.popup({ maxWidth: 320 }).setLatLng(at).setContent(popupHtml(d)).openOn(map);
+    });
+    mapRef.current = { map, layer, tiles: null, fitted: false, painted: false };
+    const ro = new ResizeObserver(() => map.invalidateSize());
+    ro.observe(mapEl.current);
+    return () => { ro.disconnect(); map.remove(); mapRef.current = null; };
+  }, []);
+  const byIdRef = useRef(byId);
+  byIdRef.current = byId;
+
+  useEffect(() => {
+    const m = mapRef.current;
+    if (!m) return;
+    m.tiles?.remove();
+    m.tiles = tiles ? L.tileLayer(tiles, { maxZoom: 19, attribution: 'Map tiles: see your tile server' }).addTo(m.map) : null;
+  }, [tiles]);
+
+  useEffect(() => {
+    const m = mapRef.current;
+    if (!m || !res.data) return;
+    if (!m.fitted && placed.length) {
+      m.map.fitBounds(L.latLngBounds(placed.map((d) => [d.Lat!, d.Long!] as [number, number])), { padding: [30, 30], maxZoom: 14, animate: false });
+      m.fitted = true;
+    }
+    m.layer.setPoints(placed.map((d) => ({ id: d.IMEINumber, lat: d.Lat!, lng: d.Long!, state: d.state })));
+    if (!m.painted) {
+      m.painted = true;
+      performance.mark('faultline:map-data');
+      // Two frames: the canvas and the cluster markers have been painted once the second one starts.
+      requestAnimationFrame(() => requestAnimationFrame(() => {
+        performance.mark('faultline:markers-painted');
+        mapEl.current?.setAttribute('data-markers-painted', String(m.layer.drawn));
+      }));
+    }
+    mapEl.current?.setAttribute('data-devices', String(placed.length));
+  }, [placed, res.data]);
+
+  const matches = search.trim().length >= 2
+    ? all.filter((d) => (d.Real_Name ?? '').toLowerCase().includes(search.toLowerCase()) || d.IMEINumber.includes(search.trim())).slice(0, 8) : [];
+  const focus = (d: Shown) => {
+    const m = mapRef.current;
+    if (!m || d.Lat === null || d.Long === null) return;
+    m.map.setView([d.Lat, d.Long], 17, { animate: false });
+    L.popup({ maxWidth: 320 }).setLatLng([d.Lat, d.Long]).setContent(popupHtml(d)).openOn(m.map);
+  };
+
+  return (
+    <section class="view view-map" aria-labelledby="map-title">
+      <div class="view-head">
+        <h1 id="map-title">Map</h1>
+        <StatusLine loading={res.loading} updatedAt={res.updatedAt} extra={res.data ? `${shown.length.toLocaleString('en-US')} of ${all.length.toLocaleString('en-US')} devices shown` : undefined} />
+      </div>
+      <div class="map-layout">
+        <aside class="map-side" aria-label="Map filters and legend">
+          <label>Power line
+            <select name="powerLine" value={line} onChange={(e) => setLine(e.currentTarget.value)}>
+              <option value="">All power lines</option>
+              {lines.map(([id, name]) => <option key={id} value={id}>{name}</option>)}
+            </select>
+          </label>
+          <label>State
+            <select name="state" value={state} onChange={(e) => setState(e.currentTarget.value)}>
+              <option value="">All states</option>
+              {counts.map(([s]) => <option key={s} value={s}>{s}</option>)}
+            </select>
+          </label>
+          <ul class="legend" aria-label="Devices by state" data-testid="legend">
+            {counts.map(([s, n]) => (
+              <li key={s} data-state={s}><span class="swatch" style={{ background: stateColour(s) }} aria-hidden="true" />{s}<span class="legend-count">{n}</span></li>
+            ))}
+          </ul>
+          <label>Find a device
+            <input type="search" name="find" value={search} placeholder="Name or IMEI" onInput={(e) => setSearch(e.currentTarget.value)} />
+          </label>
+          {matches.length > 0 && (
+            <ul class="matches">
+              {matches.map((d) => <li key={d.IMEINumber}><button type="button" class="link-button" onClick={() => focus(d)}>{d.Real_Name ?? d.IMEINumber}</button> <FaultBadge value={d.ActualOngoingFault} /></li>)}
+            </ul>
+          )}
+          <p class="muted small">Communication lost: no check-in for {offlineAfterHours} h, or Disconnected / No Data. Times in {session.timeZone}.</p>
+          <button type="button" class="link-button" aria-expanded={settings} onClick={() => setSettings(!settings)}>Map settings</button>
+          {settings && (
+            <form class="tile-form" onSubmit={(e) => { e.preventDefault(); const v = (new FormData(e.currentTarget).get('tiles') as string).trim(); if (v) localStorage.setItem(TILE_KEY, v); else localStorage.setItem(TILE_KEY, ''); setTiles(v); }}>
+              <label>Tile URL (empty: plain background)<input name="tiles" defaultValue={tiles} placeholder="https://tiles.example/{z}/{x}/{y}.png" /></label>
+              <button type="submit" class="button">Save</button>
+            </form>
+          )}
+          <p><Link href="/devices">Device list</Link></p>
+        </aside>
+        <div class="map-main">
+          {res.error && <ErrorState error={res.error} onRetry={res.reload} />}
+          {res.data && all.length === 0 && <EmptyState title="No devices to show.">You see the devices of your groups; ask an administrator if you expected some.</EmptyState>}
+          {res.data && all.length > 0 && placed.length === 0 && <EmptyState title="No device matches these filters, or none has a location.">Choose "All" in the filters.</EmptyState>}
+          <div ref={mapEl} class="map" data-testid="map" role="application" aria-label="Device map; arrow keys pan, plus and minus zoom" />
+        </div>
+      </div>
+    </section>
+  );
+}
