@@ -2,7 +2,7 @@
 import type { ReadEndpoint } from './endpoint.js';
 import { GROUPS_COLUMN, latestRecordJoin } from './latest-record.js';
 import { deviceSelectList, presentContext, presentDevice, presentRecord, RECORD_COLUMNS } from './present.js';
-import { deviceNotFound, reachCondition } from './reach.js';
+import { deviceNotFound, isPlausibleImei, reachCondition } from './reach.js';
 import { SqlParams } from './sql.js';
 
 export const deviceInformation: ReadEndpoint = {
@@ -12,6 +12,8 @@ export const deviceInformation: ReadEndpoint = {
   params: { accepts: [], sortable: {}, filterable: {} },
   schema: 'DeviceInformation', shape: 'object',
   async run({ pool, codeStrings }, caller, _q, imei) {
+    // A NUL byte in the path would otherwise reach Postgres (invalid UTF-8 text: a 500).
+    if (!isPlausibleImei(imei)) throw deviceNotFound(imei ?? '');
     const p = new SqlParams();
     const latest = RECORD_COLUMNS.map((c) => `r."${c}" as "latest_${c}"`).join(', ');
     const { rows } = await pool.query(`

@@ -21,6 +21,11 @@ export function reachCondition(caller: Caller, p: SqlParams, d = 'd'): string {
 // IMEIs are 15 digits; other identifiers in the field are alphanumeric. Anything else cannot name a device.
 const PLAUSIBLE_IMEI = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** Whether `imei` can name a device at all; anything else (a NUL byte, SQL, 10 kB) is a 404 before any query. */
+export function isPlausibleImei(imei: string | undefined): imei is string {
+  return imei !== undefined && PLAUSIBLE_IMEI.test(imei);
+}
+
 export function deviceNotFound(imei: string): ApiError {
   return new ApiError('NOT_FOUND', 'No such device.', { IMEINumber: imei.slice(0, 64) });
 }
@@ -30,7 +35,7 @@ export function deviceNotFound(imei: string): ApiError {
  * are one answer (404), so the response does not tell which IMEIs exist.
  */
 export async function deviceInReach(pool: pg.Pool, caller: Caller, imei: string): Promise<number> {
-  if (!PLAUSIBLE_IMEI.test(imei)) throw deviceNotFound(imei);
+  if (!isPlausibleImei(imei)) throw deviceNotFound(imei);
   const p = new SqlParams();
   const sql = `select d."DeviceID" from device_information d where d."IMEINumber" = ${p.add(imei)}::text and ${reachCondition(caller, p)}`;
   const { rows } = await pool.query<{ DeviceID: number }>(sql, p.values);

@@ -1,0 +1,175 @@
+// DNP3 protocol attacks (issue 7, part 5) on the real outstation server (dnp3/server.ts) over mutual TLS with
+// certificates from infra/certs.sh: no client certificate, an expired one, one from a foreign CA, garbage
+// and plain DNP3 before the TLS handshake, connections that never finish a handshake, and a frame flood from
+// an authenticated master. Each attacker gets not one DNP3 octet (or, for the flood, no harm done), and a
+// legitimate master is answered during and after every attack.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect as tcpConnect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect, type ConnectionOptions } from 'node:tls';
+import { startDnp3Server, type Dnp3Server } from '../../dnp3/server.js';
+import type { Dnp3Integration } from '../../dnp3/identity.js';
+import { Outstation } from '../../dnp3/outstation/outstation.js';
+import { hex, toHex } from '../dnp3/helpers/hex.js';
+import { fragments } from '../dnp3/conformance/harness.js';
+import { reportTally } from '../helpers/tally.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'dnp3-attack-certs-'));
+execFileSync('bash', [new URL('../../infra/certs.sh', import.meta.url).pathname], { env: { ...process.env, CERTS_DIR: dir }, stdio: 'ignore' });
+// An expired client certificate for north's identity, signed by the trusted CA (OpenSSL 3.0: -days -1).
+execFileSync('bash', ['-c', `set -e; cd "${dir}"
+  openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=scada.north.example" -keyout expired-key.pem -out expired.csr 2>/dev/null
+  printf "subjectAltName=DNS:scada.north.example\\nextendedKeyUsage=clientAuth\\n" > expired.ext
+  openssl x509 -req -in expired.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -days -1 -extfile expired.ext -out expired.pem 2>/dev/null`]);
+const pem = (name: string) => readFileSync(join(dir, `${name}.pem`));
+writeFileSync(join(dir, 'README'), 'test certificates, removed after the suite');
+
+const base = { outstationAddress: 10, masterAddress: 1, unsolicited: false, certificateMode: 'ca', analogOnly: false, tlsMinVersion: 'TLSv1.2' } as const;
+const integrations: Dnp3Integration[] = [
+  { ...base, id: 'north-scada', organizationId: 'north', masterIdentity: 'scada.north.example' },
+  { ...base, id: 'south-scada', organizationId: 'south', masterIdentity: 'scada.south.example' },
+];
+const outstations = new Map<string, Outstation>();
+for (const [org, value] of [['north', 111], ['south', 222]] as const) {
+  const o = new Outstation({ unsolicited: false });
+  o.definePoints('analog', 1, { eventClass: 0 });
+  o.update('analog', 0, { flags: 1, value, time: 0 });
+  outstations.set(org, o);
+}
+const refusals: string[] = [];
+let server: Dnp3Server;
+let tried = 0;
+let refused = 0;
+
+const CLASS0 = hex('05 64 0B C4 0A 00 01 00 AC D1 C0 C0 01 3C 01 06 FF 50');
+const SOUTH_ANSWER = ['C0 81 90 00 1E 05 00 00 00 01 00 00 5E 43'];
+
+function exchange(client: Partial<ConnectionOptions>, send: Uint8Array = CLASS0, waitMs = 1500): Promise<{ received: Uint8Array; error?: string }> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let error: string | undefined;
+    const socket = connect({ host: '127.0.0.1', port: server.port, ca: pem('ca'), servername: 'outstation.test', ...client });
+    const done = () => { clearTimeout(timer); socket.destroy(); resolve({ received: new Uint8Array(Buffer.concat(chunks)), ...(error ? { error } : {}) }); };
+    const timer = setTimeout(done, waitMs);
+    socket.on('secureConnect', () => socket.write(send));
+    socket.on('data', (c: Buffer) => { chunks.push(c); if (Buffer.concat(chunks).length >= 21) done(); });
+    socket.on('error', (e) => { error = e.message; });
+    socket.on('close', done);
+  });
+}
+
+/** The legitimate master (south) gets its points: the service is up for everyone else. */
+async function legitimateServed(when: string): Promise<void> {
+  const started = Date.now();
+  const r = await exchange({ cert: pem('scada.south.example'), key: pem('scada.south.example-key') }, CLASS0, 5000);
+  assert.equal(fragments([r.received]), SOUTH_ANSWER, `the legitimate master is answered ${when}`);
+  assert.ok(Date.now() - started < 5000, `answered in ${Date.now() - started} ms ${when}`);
+}
+
+async function refusedAttack(label: string, client: Partial<ConnectionOptions>): Promise<void> {
+  tried++;
+  const r = await exchange(client);
+  assert.is(toHex(r.received), '', `${label}: not one DNP3 octet`);
+  refused++;
+}
+
+/** A raw TCP connection that sends `bytes` instead of a ClientHello; resolves with what came back. */
+function raw(bytes: Uint8Array): Promise<{ received: Buffer; closed: boolean }> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let closed = false;
+    const socket = tcpConnect({ host: '127.0.0.1', port: server.port }, () => socket.write(bytes));
+    const done = () => { clearTimeout(timer); socket.destroy(); resolve({ received: Buffer.concat(chunks), closed }); };
+    const timer = setTimeout(done, 2000);
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', () => {});
+    socket.on('close', () => { closed = true; done(); });
+  });
+}
+
+test.before(async () => {
+  server = await startDnp3Server({
+    port: 0, host: '127.0.0.1',
+    transport: { tls: { key: pem('outstation.test-key'), cert: pem('outstation.test'), ca: [pem('ca')] } },
+    integrations: () => integrations,
+    outstationsFor: (i) => [outstations.get(i.organizationId)!],
+    onRefused: (reason) => refusals.push(reason),
+  });
+});
+
+test.after(async () => {
+  await server?.close();
+  rmSync(dir, { recursive: true, force: true });
+  reportTally('dnp3-attacks', { attacksTried: tried, attacksRefused: refused });
+});
+
+test("certificates: none, expired, foreign CA, the server's or the CA's own: refused before any DNP3 octet", async () => {
+  await refusedAttack('no client certificate', {});
+  await refusedAttack('expired certificate', { cert: pem('expired'), key: pem('expired-key') });
+  await refusedAttack('foreign CA certificate naming north', { cert: pem('rogue.example'), key: pem('rogue.example-key') });
+  await refusedAttack('the outstation\'s own server certificate', { cert: pem('outstation.test'), key: pem('outstation.test-key') });
+  await refusedAttack('the CA certificate itself', { cert: pem('ca'), key: pem('ca-key') });
+  assert.ok(refusals.length >= 3, `refusals recorded: ${refusals.join(', ')}`);
+  await legitimateServed('after the certificate attacks');
+});
+
+test('garbage, HTTP and plain DNP3 before the TLS handshake: closed without an answer', async () => {
+  const inputs: [string, Uint8Array][] = [
+    ['random 64 KiB', randomBytes(64 * 1024)], ['HTTP request', Buffer.from('GET / HTTP/1.1\r\nHost: x\r\n\r\n')], ['plain DNP3 class 0 read', CLASS0],
+    ['a TLS record header claiming 16 MB', hex('16 03 01 FF FF')], ['zeros', new Uint8Array(4096)], ['a complete SSLv2 ClientHello', hex('80 2E 01 00 02 00 15 00 00 00 10 07 00 C0 05 00 80 03 00 80 01 00 80 06 00 40 04 00 80 02 00 80 00 00 04 00 FE FF 00 00 0A 00 00 09 00 00 64 00 00 62 00 00 03 00 00 06 1F 17 0C A6 2F 00 78 FC 46 55 2E B1 83 39 F1 EA')],
+  ];
+  for (const [label, bytes] of inputs) {
+    tried++;
+    const r = await raw(bytes);
+    assert.ok(r.closed, `${label}: connection closed`);
+    assert.not.ok(r.received.includes(Buffer.from([0x05, 0x64])), `${label}: no DNP3 frame came back`);
+    refused++;
+  }
+  await legitimateServed('after garbage before the handshake');
+});
+
+test('100 connections that never finish a handshake: the legitimate master is still answered', async () => {
+  const idle: Socket[] = [];
+  for (let i = 0; i < 100; i++) {
+    const s = tcpConnect({ host: '127.0.0.1', port: server.port });
+    s.on('error', () => {});
+    if (i % 2) s.on('connect', () => s.write(hex('16 03 01 00 40'))); // half a ClientHello
+    idle.push(s);
+  }
+  tried++;
+  try {
+    await legitimateServed('while 100 connections hang');
+    refused++;
+  } finally {
+    for (const s of idle) s.destroy();
+  }
+});
+
+test('a frame flood from an authenticated master (4 MB of frames and garbage): the outstation survives, others are served during it', async () => {
+  const flood = Buffer.concat([...Array.from({ length: 20_000 }, () => Buffer.from(CLASS0)), randomBytes(1024 * 1024), ...Array.from({ length: 20_000 }, (_, i) => Buffer.from(CLASS0.map((b, j) => (j === 10 + (i % 8) ? b ^ 0xff : b))))]);
+  tried++;
+  const flooding = new Promise<{ received: number; error?: string }>((resolve) => {
+    let received = 0;
+    let error: string | undefined;
+    const socket = connect({ host: '127.0.0.1', port: server.port, ca: pem('ca'), servername: 'outstation.test', cert: pem('scada.north.example'), key: pem('scada.north.example-key') });
+    const timer = setTimeout(() => { socket.destroy(); }, 8000);
+    socket.on('secureConnect', () => { socket.write(flood); });
+    socket.on('data', (c: Buffer) => { received += c.length; });
+    socket.on('error', (e) => { error = e.message; });
+    socket.on('close', () => { clearTimeout(timer); resolve({ received, ...(error ? { error } : {}) }); });
+  });
+  await new Promise((r) => setTimeout(r, 200));
+  await legitimateServed('during a frame flood');
+  const f = await flooding;
+  // Whether the flooder is answered or cut off is the outstation's business; it must not take the server with it.
+  console.log(`flood: ${flood.length} bytes sent, ${f.received} bytes answered${f.error ? `, ${f.error}` : ''}`);
+  await legitimateServed('after a frame flood');
+  refused++;
+});
+
+test.run();
