@@ -11,7 +11,8 @@ import { databaseReady } from '../db/pool.js';
 import { sourceFromEnv } from '../stages/bridge/index.js';
 import { exposeSourceStats } from '../stages/bridge/metrics.js';
 import { STAGE_NAMES, startPipeline, type StageName } from '../stages/pipeline.js';
-import { transportFromSettings } from '../stages/runtime/transport/from-settings.js';
+import { registryReady, transportFromSettings } from '../stages/runtime/transport/from-settings.js';
+import type { Source } from '../stages/bridge/source.js';
 import { openRuntime } from './runtime.js';
 import { loadDemoData } from './demo.js';
 import { startSimulation } from './simulate.js';
@@ -52,12 +53,14 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
     started.push(`stages: ${stages.join(', ')}`);
   }
 
+  let bridgeSource: Source | null = null;
   if (wants('bridge')) {
     const inbox = process.env.INBOX_DIR || `${settings.dataDir}/inbox`;
     if (!process.env.SQS_QUEUE_URL) mkdirSync(inbox, { recursive: true });
     const env = { ...process.env, INBOX_DIR: inbox };
     const { kind, source } = sourceFromEnv({ transport, env, log: (level, message, extra) => log[level]({ ...extra, component: 'bridge' }, message) });
     await source.start();
+    bridgeSource = source;
     exposeSourceStats(kind, source);
     runtime.onClose(() => source.stop());
     started.push(kind === 'sqs' ? `SQS bridge (${process.env.SQS_QUEUE_URL})` : `spool inbox (${inbox}: drop *.json queue messages here)`);
@@ -65,7 +68,13 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
 
   if (wants('api')) {
     const app = createApp({
-      readiness: { database: () => databaseReady(pool), transport: () => transport.ready() },
+      // Every dependency this process talks to: an outage of any of them turns /readyz to 503 and names it.
+      readiness: {
+        database: () => databaseReady(pool),
+        transport: () => transport.ready(),
+        ...(settings.schemaRegistryUrl && transport.kind === 'kafka' ? { registry: () => registryReady(settings.schemaRegistryUrl!) } : {}),
+        ...(bridgeSource?.ready ? { queue: () => bridgeSource!.ready!() } : {}),
+      },
       pool, jwtSecret: resolveJwtSecret({ dataDir: settings.dataDir }), offlineAfterHours: settings.offlineAfterHours,
       clientAddress: clientAddressFromEnv(),
     });

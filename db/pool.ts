@@ -16,6 +16,11 @@ export function createPool({ connectionString, max = 10, applicationName = 'faul
   // An idle client losing its connection (database restart) must not crash the process; the next
   // checkout reconnects.
   pool.on('error', () => {});
+  // pg-pool listens for errors only on idle clients. A checked-out client between two queries (a stage
+  // awaiting Kafka inside a transaction, persist between COPY and merge) that receives the server's
+  // "terminating connection" (57P01, a restart) would emit an unhandled 'error' and kill the process.
+  // With this listener the next query on it fails with a retriable error instead, and release() drops it.
+  pool.on('connect', (client) => { client.on('error', () => {}); });
   return pool;
 }
 

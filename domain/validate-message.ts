@@ -59,6 +59,10 @@ export type ParseResult =
   | { ok: false; code: RejectionCode; reason: string; issues: string[]; imei?: string };
 
 const IMEI_PATTERN = /^[0-9]{14,16}$/;
+// PostgreSQL text cannot hold U+0000: a string carrying it could never be stored, and would fail its
+// whole batch on every redelivery. It is refused here, with the field named.
+const hasNul = (s: string) => s.includes('\u0000');
+const NUL_ISSUE = 'contains a NUL character (U+0000), which cannot be stored';
 /** Plain decimal with optional exponent; no hex, no NaN/Infinity, surrounding blanks allowed. */
 const DECIMAL_PATTERN = /^\s*[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?\s*$/;
 const IMEI_SCAN = /"IMEINumber"\s*:\s*"([0-9]{14,16})"/;
@@ -145,6 +149,7 @@ function readEvents(r: Reader, raw: unknown): DeviceEvent[] {
     const type = own(item, 'EventType');
     if (type == null || type === '') r.issue(`${path}.EventType`, 'is missing');
     else if (typeof type !== 'string') r.issue(`${path}.EventType`, `${describe(type)} is not a string`);
+    else if (hasNul(type)) r.issue(`${path}.EventType`, NUL_ISSUE);
     const event: DeviceEvent = {
       EventID: id ?? 0,
       EventTimestamp: timestamp ?? '',
@@ -229,7 +234,7 @@ class Reader {
   string(obj: Record<string, unknown>, key: string, path: string): string | null {
     const value = own(obj, key);
     if (value == null) return null;
-    if (typeof value === 'string') return value;
+    if (typeof value === 'string') return hasNul(value) ? (this.issue(path, NUL_ISSUE), null) : value;
     if (typeof value === 'number' && this.numericStrings && Number.isFinite(value)) return String(value);
     this.issue(path, `${describe(value)} is not a string`);
     return null;

@@ -25,6 +25,8 @@ export interface Source {
   /** Stops reading: the receive in flight finishes and its batch is published and acknowledged first. */
   stop(): Promise<void>;
   stats(): SourceStats;
+  /** For /readyz: true when the origin answers (the SQS queue exists and the server replies). */
+  ready?(): Promise<boolean>;
 }
 
 export type LogLevel = 'warn' | 'error';

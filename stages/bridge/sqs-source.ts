@@ -8,7 +8,7 @@
 //   outage does not spin through receives (each counts towards the queue's maxReceiveCount);
 // - delete fails after the publish: failed entries are retried a few times, then logged; SQS delivers those
 //   messages again and the pipeline's unique keys absorb the second copy.
-import { DeleteMessageBatchCommand, ReceiveMessageCommand, type DeleteMessageBatchRequestEntry, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, type DeleteMessageBatchRequestEntry, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TOPICS } from '../../schemas/avro/topics.js';
 import { backoffDelay, retry, type BackoffOptions } from '../runtime/retry.js';
@@ -59,6 +59,7 @@ export function sqsSource(options: SqsSourceOptions): Source {
   // Long polls must not trip the client's request timeout.
   const newClient = () => options.client ?? createSqsClient({ requestTimeoutMs: (waitTimeSeconds + 15) * 1000, ...options }, log);
   let client = newClient();
+  let probe: SQSClient | null = null;
   const bridge = createBridge({ producer: transport.producer(), ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }) });
   const receiveInput = {
     QueueUrl: queueUrl,
@@ -166,9 +167,22 @@ export function sqsSource(options: SqsSourceOptions): Source {
       loops = [];
       if (!options.client) {
         client.destroy();
+        probe?.destroy();
+        probe = null;
         stopped = true;
       }
     },
     stats: (): SourceStats => ({ ...stats }),
+    async ready() {
+      // A cheap call that fails both when the server is away and when the queue is gone (a restarted
+      // in-memory server). Its own client, so a probe never waits behind a long poll.
+      try {
+        probe ??= options.client ?? createSqsClient({ ...options, requestTimeoutMs: 2000 }, log);
+        await probe.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }), { abortSignal: AbortSignal.timeout(2000) });
+        return true;
+      } catch {
+        return false;
+      }
+    },
   };
 }

@@ -1,6 +1,7 @@
 // enrich: fi.raw.v1 -> fi.enriched.v1 (or the dead-letter topic).
 import type pg from 'pg';
 import type { ModelMap } from '../../domain/model-replacement.js';
+import { isImei } from '../../domain/validate-message.js';
 import { TOPICS } from '../../schemas/avro/topics.js';
 import type { RawMessage } from '../../schemas/avro/values.js';
 import type { Stage, StageResult } from '../runtime/stage.js';
@@ -21,7 +22,11 @@ export function enrichStage({ pool, modelMap, source }: EnrichStageOptions): Sta
     input: TOPICS.raw,
     outputs: [TOPICS.enriched],
     async handle(batch): Promise<StageResult> {
-      const devices = await findDevices(pool, [...new Set(batch.messages.map((m) => m.value.imei))]);
+      // Only well-formed IMEIs are looked up: the bridge keys a message by whatever its body claims, and one
+      // hostile key (a NUL byte, which no Postgres text holds) would fail the lookup, and with it the whole
+      // batch, on every redelivery: a blocked partition. A malformed IMEI is never a registered device, and
+      // the validator dead-letters its message.
+      const devices = await findDevices(pool, [...new Set(batch.messages.map((m) => m.value.imei).filter(isImei))]);
       const result: StageResult = { produce: [], deadLetters: [] };
       const now = Date.now();
       for (const { value: raw } of batch.messages) {

@@ -1,10 +1,13 @@
 // Prometheus metrics of the stage runtime. Names are declared once here; /metrics serves the registry.
-import { Counter, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import { registry } from '../../config/metrics.js';
 
 const records = new Counter({ name: 'faultline_stage_records_total', help: 'Records a stage handled', labelNames: ['stage'], registers: [registry] });
 const rejected = new Counter({ name: 'faultline_stage_rejected_total', help: 'Records a stage dead-lettered, by reason code', labelNames: ['stage', 'code'], registers: [registry] });
 const failures = new Counter({ name: 'faultline_stage_batch_failures_total', help: 'Batches that failed and will be redelivered', labelNames: ['stage'], registers: [registry] });
+const inFlight = new Gauge({
+  name: 'faultline_stage_in_flight_records', help: 'Records a stage holds in a batch it is handling (not yet committed)', labelNames: ['stage'], registers: [registry],
+});
 const batchSeconds = new Histogram({
   name: 'faultline_stage_batch_seconds', help: 'Time to handle one batch, including the produce', labelNames: ['stage'], registers: [registry],
   buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
@@ -17,5 +20,7 @@ export function stageMetrics(stage: string) {
     rejected: (code: string) => rejected.inc({ stage, code }),
     failed: () => failures.inc(labels),
     batchTimer: () => batchSeconds.startTimer(labels),
+    /** Counts `n` records in flight until the returned function is called. */
+    holding: (n: number) => { inFlight.inc(labels, n); return () => inFlight.dec(labels, n); },
   };
 }

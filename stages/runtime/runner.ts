@@ -42,6 +42,7 @@ export async function runStage<In>(stage: Stage<In>, { transport, groupPrefix = 
     onPoison: poison,
     async eachBatch(batch) {
       const stop = metrics.batchTimer();
+      const release = metrics.holding(batch.messages.length);
       try {
         const { produce, deadLetters, onSent } = await stage.handle(batch);
         const letters = deadLetters.map((l) => ({ topic: TOPICS.dlq, key: l.imei ?? l.messageId, value: l }));
@@ -54,6 +55,7 @@ export async function runStage<In>(stage: Stage<In>, { transport, groupPrefix = 
         log.warn({ stage: stage.name, topic: batch.topic, partition: batch.partition, records: batch.messages.length, err: (err as Error).message }, 'batch failed; it will be delivered again');
         throw err;
       } finally {
+        release();
         stop();
       }
     },

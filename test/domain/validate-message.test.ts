@@ -261,3 +261,12 @@ test('isImei', () => {
 });
 
 test.run();
+
+test('a NUL character (U+0000) in a stored string or an EventType is refused with the field named', () => {
+  const base = JSON.parse(messageBody('001-plain-checkin.json')) as { device_data: Record<string, unknown>; events: unknown[] };
+  const model = parseQueueMessage(JSON.stringify({ ...base, device_data: { ...base.device_data, model: 'FCI\u00003000' } }));
+  assert.equal(model.ok ? null : [model.code, model.reason], ['INVALID', 'device_data.model: contains a NUL character (U+0000), which cannot be stored']);
+  const event = { EventID: 1, EventTimestamp: '2026-11-20T13:59:00Z', EventType: 'PFault\u0000' };
+  const type = parseQueueMessage(JSON.stringify({ ...base, events: [event] }));
+  assert.equal(type.ok ? null : [type.code, type.reason], ['INVALID', 'events[0].EventType: contains a NUL character (U+0000), which cannot be stored']);
+});

@@ -7,7 +7,8 @@ import { kafkaTransport } from './kafka.js';
 import { memoryTransport } from './memory.js';
 import type { Transport } from './transport.js';
 
-async function registryReady(url: string): Promise<boolean> {
+/** For /readyz: the registry answers a cheap call. */
+export async function registryReady(url: string): Promise<boolean> {
   try {
     return (await fetch(`${url}/subjects`, { signal: AbortSignal.timeout(2000) })).ok;
   } catch {

@@ -61,6 +61,7 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
   };
 
   const consumers = new Set<Consumer>();
+  let probe: Promise<Admin> | null = null;
 
   function producer(): Producer {
     const getProducer = connectProducer();
@@ -114,7 +115,20 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
     await consumer.subscribe({ topic: opts.topic, fromBeginning: opts.fromBeginning ?? true });
     let running = true;
 
-    const eachBatch = async ({ batch, heartbeat, isRunning, isStale, resolveOffset }: EachBatchPayload) => {
+    // kafkajs heartbeats only between batches or when asked. A batch that takes longer than the session
+    // timeout (a handler waiting on a locked table, a decode waiting on a frozen registry) got the member
+    // thrown out of its group, and the stage stopped for good (found by test/resilience/backpressure).
+    // So the membership is kept alive for as long as a batch is being handled.
+    const eachBatch = async (payload: EachBatchPayload) => {
+      const keepAlive = setInterval(() => { payload.heartbeat().catch(() => {}); }, Math.max(500, Math.floor(sessionTimeoutMs / 5)));
+      try {
+        await handleBatch(payload);
+      } finally {
+        clearInterval(keepAlive);
+      }
+    };
+
+    const handleBatch = async ({ batch, heartbeat, isRunning, isStale, resolveOffset }: EachBatchPayload) => {
       await membership;
       const messages: InMessage<V>[] = [];
       for (const m of batch.messages) {
@@ -122,11 +136,25 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
           topic: batch.topic, partition: batch.partition, offset: m.offset, key: m.key?.toString('utf8') ?? '',
           value: m.value ?? Buffer.alloc(0), timestamp: Number(m.timestamp),
         };
-        try {
-          messages.push({ ...raw, value: await codec.decode<V>(batch.topic, raw.value) });
-        } catch (err) {
-          if (!opts.onPoison) throw err;
-          await opts.onPoison(raw, err as Error);
+        // A decode that failed because the registry is away (err.retriable, e.g. a schema id not cached yet
+        // while the registry is down) is tried again; only bytes that can never decode are poison. Dead-
+        // lettering on a transient error would drop good records during a registry outage.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            messages.push({ ...raw, value: await codec.decode<V>(batch.topic, raw.value) });
+            break;
+          } catch (err) {
+            if ((err as { retriable?: unknown }).retriable === true) {
+              if (!isRunning() || isStale()) return;
+              log('warn', 'decode failed (registry unavailable?); will retry', { topic: batch.topic, partition: batch.partition, attempt, error: (err as Error).message });
+              await backoff(attempt, { initialMs: 200, maxMs: 10_000 });
+              await heartbeat().catch(() => {});
+              continue;
+            }
+            if (!opts.onPoison) throw err;
+            await opts.onPoison(raw, err as Error);
+            break;
+          }
         }
       }
       const last = batch.messages[batch.messages.length - 1];
@@ -194,9 +222,15 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
     producer,
     subscribe,
     async ready() {
+      // Its own admin with a single retry: the shared one retries for up to a minute, which would keep a
+      // readiness probe (and the SQS pollers that ask before receiving) waiting through an outage.
       try {
-        const a = await getAdmin();
-        await a.describeCluster();
+        if (!probe) {
+          const a = kafka.admin({ retry: { initialRetryTime: 100, retries: 1, maxRetryTime: 1000 } });
+          probe = a.connect().then(() => a);
+          probe.catch(() => { probe = null; });
+        }
+        await (await probe).describeCluster();
         return true;
       } catch {
         return false;
@@ -206,6 +240,7 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
       await Promise.allSettled([...consumers].map((c) => c.disconnect()));
       await Promise.allSettled([...producers].map((p) => p.then((x) => x.disconnect())));
       if (admin) await admin.disconnect().catch(() => {});
+      if (probe) await probe.then((a) => a.disconnect()).catch(() => {});
     },
   };
 }
