@@ -7,15 +7,17 @@ import type { Stage, StageResult } from '../runtime/stage.js';
 
 export async function storeRejected(pool: pg.Pool, letters: readonly DeadLetter[]): Promise<void> {
   if (letters.length === 0) return;
-  const col = <K extends keyof DeadLetter>(k: K) => letters.map((l) => l[k]);
-  // Postgres text cannot hold NUL; the reason and body keep everything else byte for byte.
-  const clean = (s: string) => s.replaceAll('\u0000', '\uFFFD');
+  // Postgres text cannot hold NUL. Every text column is cleaned, not only the body: the IMEI a hostile
+  // message claims (its Kafka key) may carry one too, and one such letter would fail its batch forever.
+  // Everything else is kept byte for byte.
+  const clean = (s: string | null) => s?.replaceAll('\u0000', '\uFFFD') ?? null;
+  const col = (k: 'messageId' | 'source' | 'stage' | 'imei' | 'code' | 'reason' | 'body') => letters.map((l) => clean(l[k]));
   await pool.query(
     `insert into rejected_messages (message_id, source, stage, imei, code, reason, body, rejected_at)
        select m, s, st, i, c, r, b, to_timestamp(t / 1000.0)
          from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[]) as x(m, s, st, i, c, r, b, t)
      on conflict (message_id, stage) do nothing`,
-    [col('messageId'), col('source'), col('stage'), col('imei'), col('code'), letters.map((l) => clean(l.reason)), letters.map((l) => clean(l.body)), col('rejectedAt')],
+    [col('messageId'), col('source'), col('stage'), col('imei'), col('code'), col('reason'), col('body'), letters.map((l) => l.rejectedAt)],
   );
 }
 
