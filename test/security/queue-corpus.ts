@@ -202,7 +202,8 @@ export function corpus(): Entry[] {
   hostile('duplicate-program', () => {}, { Program: 'SECOND' }, (b) => b.replace('"Program":"STD-7"', '"Program":"FIRST","Program":"SECOND"'));
   hostile('duplicate-device-data', () => {}, { Program: 'LAST' }, (b) => b.replace('"device_data":{', '"device_data":{"IMEINumber":"x"},"device_data":{').replace('"Program":"STD-7"', '"Program":"LAST"'));
   hostile('numeric-strings', (m) => { m.device_data.rssi = ' -71 '; m.device_data.BatteryMCU = '3.61'; }, { rssi: -71, BatteryMCU: 3.61 });
-  hostile('offset-date', (m) => { m.device_data.date = (m.device_data.date as string).replace('Z', '+05:30'); }, {});
+  // A fixed afternoon with an offset: 14:30 UTC, inside the corpus day and far from the one-minute dates.
+  hostile('offset-date', (m) => { m.device_data.date = '2026-10-01T20:00:00+05:30'; }, {});
   hostile('unknown-fields', (m) => { (m.device_data as Record<string, unknown>).extra = { nested: [1, 2, 3] }; (m as unknown as Record<string, unknown>).junk = 'x'.repeat(1000); }, { Program: 'STD-7' });
   hostile('empty-hourly', (m) => { m.currents = { HourlyAverages: [] }; }, { Program: 'STD-7' });
 
