@@ -15,7 +15,8 @@ import { parseQueueMessage } from '../domain/validate-message.js';
 import type { ComputedCheckIn } from '../schemas/avro/values.js';
 import { toCsv } from '../stages/persist/csv.js';
 import { batchRows, CURRENT_COLUMNS, DM1_EVENT_COLUMNS, EVENT_COLUMNS, RECORD_COLUMNS, type Cell } from '../stages/persist/rows.js';
-import { benchDatabase, benchFleet, countRows, generateMessages, progress, scenarioArgs, stats, type ScenarioOptions, type ScenarioResult } from './common.js';
+import { benchDatabase, benchFleet, countRows, generateMessages, progress, scenarioArgs, type ScenarioOptions, type ScenarioResult } from './common.js';
+import { stats } from './stats.js';
 import { withTransaction } from '../db/transaction.js';
 
 const BATCH = 1000;

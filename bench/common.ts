@@ -12,9 +12,9 @@ import { Keyring } from '../secrets/keyring.js';
 import { createFleet, sqsSink, type Fleet, type SimulatedMessage } from '../simulator/index.js';
 import { createSqsClient } from '../stages/bridge/index.js';
 import { createTestDatabase, type TestDatabase } from '../test/helpers/database.js';
+import type { Stats } from './stats.js';
 
 export interface ScenarioOptions { messages: number; devices: number; runs: number }
-export interface Stats { median: number; min: number; max: number }
 export interface ScenarioResult {
   scenario: string;
   messages: number;
@@ -40,13 +40,6 @@ export function scenarioArgs(defaults: ScenarioOptions): ScenarioOptions {
   };
 }
 
-export const stats = (xs: number[]): Stats => {
-  const s = [...xs].sort((a, b) => a - b);
-  return { median: s[Math.floor(s.length / 2)]!, min: s[0]!, max: s[s.length - 1]! };
-};
-
-export const percentile = (sorted: readonly number[], p: number): number =>
-  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 export const progress = (line: string): void => { process.stderr.write(`${line}\n`); };
 

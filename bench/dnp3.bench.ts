@@ -43,6 +43,7 @@ import { persistBatch } from '../stages/persist/index.js';
 import { createSqsClient } from '../stages/bridge/sqs-client.js';
 import { registryCodec } from '../stages/runtime/codec.js';
 import { kafkaTransport } from '../stages/runtime/transport/kafka.js';
+import { percentile, stats } from './stats.js';
 import { startDnp3Service } from '../dnp3/service.js';
 import { bankAddress, bankOf, binaryIndex, localSlot, pointMapBanks } from '../dnp3/data/point-map.js';
 import type { PointMapBank } from '../dnp3/data/point-map.js';
@@ -192,14 +193,6 @@ class BenchMaster {
 // ---------------------------------------------------------------------------------------------------------
 // Figures.
 
-const stats = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return { median: s[Math.floor(s.length / 2)]!, min: s[0]!, max: s[s.length - 1]! };
-};
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
-};
 const r1 = (n: number) => Math.round(n * 10) / 10;
 
 type Cpu = Record<string, number>;
@@ -299,9 +292,11 @@ interface LatencyPart {
   cpuPerSecond: Cpu;
   bottleneck: ReturnType<typeof bottleneck>;
 }
-const dist = (xs: number[]) => (xs.length === 0 ? { p50: NaN, p95: NaN, max: NaN, min: NaN } : {
-  p50: r1(percentile(xs, 50)), p95: r1(percentile(xs, 95)), max: r1(Math.max(...xs)), min: r1(Math.min(...xs)),
-});
+const dist = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? { p50: NaN, p95: NaN, max: NaN, min: NaN }
+    : { p50: r1(percentile(s, 50)), p95: r1(percentile(s, 95)), max: r1(s.at(-1)!), min: r1(s[0]!) };
+};
 
 async function latencyPart(
   db: { pool: pg.Pool; url: string }, master: BenchMaster, imeis: string[], slotOf: Map<string, number>, cpuPids: Record<string, number | undefined>,

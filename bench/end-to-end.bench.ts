@@ -27,7 +27,8 @@ import type { Fleet } from '../simulator/index.js';
 import { resetPipelineTopics } from '../test/helpers/kafka.js';
 import { freePort } from '../test/helpers/process.js';
 import { cpuDelta, cpuSnapshot } from './process-cpu.js';
-import { benchDatabase, benchFleet, benchQueue, benchReferenceData, countRows, generateMessages, percentile, preload, progress, scenarioArgs, stats, type ScenarioOptions, type ScenarioResult } from './common.js';
+import { benchDatabase, benchFleet, benchQueue, benchReferenceData, countRows, generateMessages, preload, progress, scenarioArgs, type ScenarioOptions, type ScenarioResult } from './common.js';
+import { percentile, stats } from './stats.js';
 
 const WARM_UP = 24;
 /** BENCH_CPU_PROF=<dir>: each child writes a V8 CPU profile (--cpu-prof) there on exit. */

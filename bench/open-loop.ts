@@ -15,6 +15,7 @@
 // Run it as its own process so its CPU is not the measured server's.
 import http from 'node:http';
 import { parseArgs } from 'node:util';
+import { percentile } from './stats.js';
 
 export interface OpenLoopResult {
   requests: number;
@@ -36,12 +37,6 @@ export interface OpenLoopOptions {
   seconds: number;
   connections: number;
   headers: Record<string, string>;
-}
-
-/** The value at quantile q of ascending `sorted` (nearest rank). */
-export function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 }
 
 export async function openLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
@@ -79,10 +74,11 @@ export async function openLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
   const elapsedS = (performance.now() - start) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
+  const at = (p: number) => (latencies.length === 0 ? 0 : percentile(latencies, p));
   const round = (v: number) => Math.round(v * 10) / 10;
   return {
     requests: latencies.length, non2xx, errors, errorKinds: [...errorKinds],
-    p50: round(quantile(latencies, 0.5)), p90: round(quantile(latencies, 0.9)), p99: round(quantile(latencies, 0.99)),
+    p50: round(at(50)), p90: round(at(90)), p99: round(at(99)),
     max: round(latencies.at(-1) ?? 0), achievedRate: round(latencies.length / elapsedS),
   };
 }

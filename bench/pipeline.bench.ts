@@ -24,6 +24,7 @@ import { resetPipelineTopics } from '../test/helpers/kafka.js';
 import { machineInfo } from './machine.js';
 import { registry } from '../config/metrics.js';
 import { cpuDelta, cpuSnapshot } from './process-cpu.js';
+import { stats } from './stats.js';
 import { createTestDatabase } from '../test/helpers/database.js';
 
 const { values } = parseArgs({ options: { messages: { type: 'string', default: '20000' }, devices: { type: 'string', default: '10000' }, runs: { type: 'string', default: '3' }, partitions: { type: 'string', default: '6' }, processes: { type: 'string', default: '0' } } });
@@ -114,10 +115,6 @@ async function stageTimes(): Promise<Record<string, { batches: number; meanBatch
   return out;
 }
 
-const stats = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return { median: s[Math.floor(s.length / 2)]!, min: s[0]!, max: s[s.length - 1]! };
-};
 
 async function main(): Promise<void> {
   process.stderr.write(`pipeline bench: ${MESSAGES} check-ins (3 events, 24 hourly averages), ${DEVICES} devices, ${RUNS} runs\n`);
