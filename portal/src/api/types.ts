@@ -14,9 +14,8 @@ export interface MapDevice {
   LastCheckInTime: string | null;
 }
 
-export interface CriticalEvent {
-  Source: string;
-  SourceID: number | string;
+/** An event as the API presents it (spec 3.4 applied), in both the critical list and a device's events. */
+export interface PresentedEvent {
   EventID: number | null;
   EventTimestamp: string | null;
   EventType: string;
@@ -29,6 +28,11 @@ export interface CriticalEvent {
   PermanentFaultResetCurrentThreshold: number | null;
   PostEventRef: string | null;
   PacketTimestamp: string | null;
+}
+
+export interface CriticalEvent extends PresentedEvent {
+  Source: string;
+  SourceID: number | string;
   IMEINumber: string;
   oldModel: string | null;
   newModel: string | null;
@@ -78,21 +82,9 @@ export interface DeviceInformation extends Omit<Device, 'date' | 'model' | 'Ongo
   latestRecord: DeviceRecord | null;
 }
 
-export interface DeviceEvent {
+export interface DeviceEvent extends PresentedEvent {
   EventTable: string;
   Event_Record_ID: number;
-  EventID: number | null;
-  EventTimestamp: string | null;
-  EventType: string;
-  PrefaultCurrent: number | null;
-  FaultCurrent: number | '' | null;
-  RecoverCurrent: number | '' | null;
-  PhaseAEvent: string | null;
-  PhaseBEvent: string | null;
-  PhaseCEvent: string | null;
-  PermanentFaultResetCurrentThreshold: number | null;
-  PostEventRef: string | null;
-  PacketTimestamp: string | null;
 }
 
 export type LoadHistoryRow = Record<string, string | number | null> & { PacketTimestamp: string; PeakCurrent: number | null };
