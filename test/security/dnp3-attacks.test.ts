@@ -7,40 +7,24 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { connect as tcpConnect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type ConnectionOptions } from 'node:tls';
 import { startDnp3Server, type Dnp3Server } from '../../dnp3/server.js';
-import type { Dnp3Integration } from '../../dnp3/identity.js';
-import { Outstation } from '../../dnp3/outstation/outstation.js';
 import { hex, toHex } from '../dnp3/helpers/hex.js';
 import { fragments } from '../dnp3/conformance/harness.js';
+import { twoOrganisations } from '../dnp3/helpers/two-organisations.js';
 import { reportTally } from '../helpers/tally.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'dnp3-attack-certs-'));
-execFileSync('bash', [new URL('../../infra/certs.sh', import.meta.url).pathname], { env: { ...process.env, CERTS_DIR: dir }, stdio: 'ignore' });
+const { dir, pem, integrations, outstations } = twoOrganisations('dnp3-attack-certs-', { north: 'TLSv1.2', south: 'TLSv1.2' });
 // An expired client certificate for north's identity, signed by the trusted CA (OpenSSL 3.0: -days -1).
 execFileSync('bash', ['-c', `set -e; cd "${dir}"
   openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=scada.north.example" -keyout expired-key.pem -out expired.csr 2>/dev/null
   printf "subjectAltName=DNS:scada.north.example\\nextendedKeyUsage=clientAuth\\n" > expired.ext
   openssl x509 -req -in expired.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -days -1 -extfile expired.ext -out expired.pem 2>/dev/null`]);
-const pem = (name: string) => readFileSync(join(dir, `${name}.pem`));
 writeFileSync(join(dir, 'README'), 'test certificates, removed after the suite');
 
-const base = { outstationAddress: 10, masterAddress: 1, unsolicited: false, certificateMode: 'ca', analogOnly: false, tlsMinVersion: 'TLSv1.2' } as const;
-const integrations: Dnp3Integration[] = [
-  { ...base, id: 'north-scada', organizationId: 'north', masterIdentity: 'scada.north.example' },
-  { ...base, id: 'south-scada', organizationId: 'south', masterIdentity: 'scada.south.example' },
-];
-const outstations = new Map<string, Outstation>();
-for (const [org, value] of [['north', 111], ['south', 222]] as const) {
-  const o = new Outstation({ unsolicited: false });
-  o.definePoints('analog', 1, { eventClass: 0 });
-  o.update('analog', 0, { flags: 1, value, time: 0 });
-  outstations.set(org, o);
-}
 const refusals: string[] = [];
 let server: Dnp3Server;
 let tried = 0;

@@ -2,36 +2,17 @@
 // infra/certs.sh (openssl) in a temporary directory.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { connect } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import type { ConnectionOptions } from 'node:tls';
 import { startDnp3Server } from '../../../dnp3/server.js';
 import type { Dnp3Server } from '../../../dnp3/server.js';
-import type { Dnp3Integration } from '../../../dnp3/identity.js';
-import { Outstation } from '../../../dnp3/outstation/outstation.js';
 import { hex, toHex } from '../helpers/hex.js';
 import { fragments } from '../conformance/harness.js';
+import { twoOrganisations } from '../helpers/two-organisations.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'dnp3-certs-'));
-execFileSync('bash', [new URL('../../../infra/certs.sh', import.meta.url).pathname], { env: { ...process.env, CERTS_DIR: dir }, stdio: 'ignore' });
-const pem = (name: string) => readFileSync(join(dir, `${name}.pem`));
-
-const base = { outstationAddress: 10, masterAddress: 1, unsolicited: false, certificateMode: 'ca', analogOnly: false } as const;
-const integrations: Dnp3Integration[] = [
-  { ...base, id: 'north-scada', organizationId: 'north', masterIdentity: 'scada.north.example', tlsMinVersion: 'TLSv1.3' },
-  { ...base, id: 'south-scada', organizationId: 'south', masterIdentity: 'scada.south.example', tlsMinVersion: 'TLSv1.2' },
-];
-const outstations = new Map<string, Outstation>();
-for (const [org, value] of [['north', 111], ['south', 222]] as const) {
-  const o = new Outstation({ unsolicited: false });
-  o.definePoints('analog', 1, { eventClass: 0 });
-  o.update('analog', 0, { flags: 1, value, time: 0 });
-  outstations.set(org, o);
-}
+const { dir, pem, integrations, outstations } = twoOrganisations('dnp3-certs-', { north: 'TLSv1.3', south: 'TLSv1.2' });
 const refusals: string[] = [];
 let server: Dnp3Server;
 
