@@ -28,12 +28,16 @@ export function reportTally(suite: string, counts: Partial<Tally>): void {
   console.log(TALLY_PREFIX + JSON.stringify({ suite, ...emptyTally(), ...counts }));
 }
 
-/** Every TALLY line in a suite's output, summed. */
+/**
+ * Every TALLY line in a suite's output, summed. A line may start with uvu's progress dots ("• • TALLY {...}"),
+ * since uvu writes them without a newline.
+ */
 export function parseTallies(output: string): Tally | null {
   let sum: Tally | null = null;
   for (const line of output.split('\n')) {
-    if (!line.startsWith(TALLY_PREFIX)) continue;
-    const parsed = JSON.parse(line.slice(TALLY_PREFIX.length)) as Partial<Tally>;
+    const at = line.indexOf(TALLY_PREFIX);
+    if (at < 0) continue;
+    const parsed = JSON.parse(line.slice(at + TALLY_PREFIX.length)) as Partial<Tally>;
     sum = addTally(sum ?? emptyTally(), parsed);
   }
   return sum;
