@@ -1,7 +1,8 @@
 // Map (map-data): every device in reach, coloured by state, clustered when zoomed out, with a popup of the
 // API's fields. Tiles are optional: with no tile URL the map is a plain background with the devices on it
 // (control rooms often have no internet). The tile URL comes from the build (VITE_MAP_TILE_URL) and can be
-// changed per browser under "Map settings".
+// changed per browser under "Map settings". Feeders are drawn as each power line's approximate route through its
+// devices (map/feeder-trace.ts), since the data holds no line geometry.
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
@@ -12,6 +13,7 @@ import { Link } from '../components/link';
 import { EmptyState, ErrorState, StatusLine } from '../components/states';
 import { COMM_LOST, deviceState, isStale, powerText, stateColour, stateRank } from '../fault-state';
 import { DeviceLayer } from '../map/device-layer';
+import { FeederLayer, type Feeder } from '../map/feeder-layer';
 import { navigate } from '../router';
 import { useApi } from '../use-api';
 
@@ -57,9 +59,10 @@ export function MapView({ session }: { session: Session }) {
   const [state, setState] = useState('');
   const [search, setSearch] = useState('');
   const [settings, setSettings] = useState(false);
+  const [showFeeders, setShowFeeders] = useState(true);
   const [tiles, setTiles] = useState(tileUrl);
   const mapEl = useRef<HTMLDivElement>(null);
-  const mapRef = useRef<{ map: L.Map; layer: DeviceLayer; tiles: L.TileLayer | null; fitted: boolean; painted: boolean } | null>(null);
+  const mapRef = useRef<{ map: L.Map; layer: DeviceLayer; feeders: FeederLayer; tiles: L.TileLayer | null; fitted: boolean; painted: boolean } | null>(null);
 
   const all: Shown[] = useMemo(() => (res.data?.data ?? []).map((d) => ({ ...d, state: deviceState(d.ActualOngoingFault, d.LastCheckInTime, session.timeZone, offlineAfterHours), stale: isStale(d.LastCheckInTime, session.timeZone, offlineAfterHours) })),
     [res.data, session.timeZone, offlineAfterHours]);
@@ -67,6 +70,17 @@ export function MapView({ session }: { session: Session }) {
   const lines = useMemo(() => [...new Map(all.filter((d) => d.PowerLineID).map((d) => [d.PowerLineID!, d.PowerLineName ?? d.PowerLineID!])).entries()].sort((a, b) => a[1].localeCompare(b[1])), [all]);
   const shown = useMemo(() => all.filter((d) => (!line || d.PowerLineID === line) && (!state || d.state === state)), [all, line, state]);
   const placed = useMemo(() => shown.filter((d) => d.Lat !== null && d.Long !== null), [shown]);
+  // A feeder's route joins all its located devices, whatever the state filter shows.
+  const feeders: Feeder[] = useMemo(() => {
+    const byLine = new Map<string, Feeder>();
+    for (const d of all) {
+      if (d.Lat === null || d.Long === null || !d.PowerLineID || (line && d.PowerLineID !== line)) continue;
+      let f = byLine.get(d.PowerLineID);
+      if (!f) byLine.set(d.PowerLineID, f = { id: d.PowerLineID, name: d.PowerLineName ?? d.PowerLineID, devices: [] });
+      f.devices.push({ id: d.IMEINumber, lat: d.Lat, lng: d.Long, state: d.state });
+    }
+    return [...byLine.values()];
+  }, [all, line]);
   const counts = useMemo(() => {
     const m = new Map<string, number>();
     for (const d of all) m.set(d.state, (m.get(d.state) ?? 0) + 1);
@@ -80,7 +94,8 @@ export function MapView({ session }: { session: Session }) {
       const d = byIdRef.current.get(id);
       if (d) L.popup({ maxWidth: 320 }).setLatLng(at).setContent(popupHtml(d)).openOn(map);
     });
-    mapRef.current = { map, layer, tiles: null, fitted: false, painted: false };
+    const feederLayer = new FeederLayer(map, (id) => setLine(id));
+    mapRef.current = { map, layer, feeders: feederLayer, tiles: null, fitted: false, painted: false };
     const ro = new ResizeObserver(() => map.invalidateSize());
     ro.observe(mapEl.current);
     return () => { ro.disconnect(); map.remove(); mapRef.current = null; };
@@ -114,6 +129,13 @@ export function MapView({ session }: { session: Session }) {
     }
     mapEl.current?.setAttribute('data-devices', String(placed.length));
   }, [placed, res.data]);
+
+  useEffect(() => {
+    const m = mapRef.current;
+    if (!m || !res.data) return;
+    m.feeders.setFeeders(showFeeders ? feeders : []);
+    mapEl.current?.setAttribute('data-feeders', String(m.feeders.drawn));
+  }, [feeders, showFeeders, res.data]);
 
   const matches = search.trim().length >= 2
     ? all.filter((d) => (d.Real_Name ?? '').toLowerCase().includes(search.toLowerCase()) || d.IMEINumber.includes(search.trim())).slice(0, 8) : [];
@@ -149,6 +171,9 @@ export function MapView({ session }: { session: Session }) {
               <li key={s} data-state={s}><span class="swatch" style={{ background: stateColour(s) }} aria-hidden="true" />{s}<span class="legend-count">{n}</span></li>
             ))}
           </ul>
+          <label class="checkbox"><input type="checkbox" name="feeders" checked={showFeeders} onChange={(e) => setShowFeeders(e.currentTarget.checked)} />
+            Feeders (approximate route)</label>
+          <p class="muted small" data-testid="feeder-legend"><span class="feeder-swatch" aria-hidden="true" /> healthy feeder, <span class="feeder-swatch faulted" aria-hidden="true" /> feeder with a fault. Drawn as the shortest path joining each power line's devices: the data holds no line geometry. Click a feeder to filter by it.</p>
           <label>Find a device
             <input type="search" name="find" value={search} placeholder="Name or IMEI" onInput={(e) => setSearch(e.currentTarget.value)} />
           </label>

@@ -122,6 +122,12 @@ test('map (admin): every device of map-data, legend by state, popup with the API
   assert.is(await page.getByTestId('map').getAttribute('data-devices'), String(placed.length));
   const counts = await page.locator('.legend-count').allInnerTexts();
   assert.is(counts.reduce((s, n) => s + Number(n), 0), data.length, 'the legend counts every device');
+  // One feeder trace for every power line with two or more located devices.
+  const perLine = new Map<unknown, number>();
+  for (const x of placed) if (x.PowerLineID) perLine.set(x.PowerLineID, (perLine.get(x.PowerLineID) ?? 0) + 1);
+  const traced = [...perLine.values()].filter((n) => n >= 2).length;
+  assert.ok(traced > 0, 'the fixtures put several devices on a power line');
+  await page.waitForSelector(`[data-testid="map"][data-feeders="${traced}"]`);
   // Find a device with a check-in through the keyboard-reachable search, open its popup.
   const d = data.find((x) => x.LastCheckInTime !== null && x.Lat !== null)!;
   await page.getByLabel('Find a device').fill(String(d.IMEINumber));
@@ -139,9 +145,39 @@ test('map (admin): every device of map-data, legend by state, popup with the API
   await page.getByLabel('Power line').selectOption(line);
   // Preact renders after the change event: wait for the map to take the filter (or time out and fail).
   await page.waitForFunction((n: string) => document.querySelector('[data-testid="map"]')?.getAttribute('data-devices') === n, String(placed.filter((x) => x.PowerLineID === line).length));
+  assert.is(await page.getByTestId('map').getAttribute('data-feeders'), perLine.get(line)! >= 2 ? '1' : '0', 'only the chosen power line is traced');
   await page.getByLabel('Power line').selectOption('');
+  await page.getByLabel('Feeders (approximate route)').uncheck();
+  await page.waitForSelector('[data-testid="map"][data-feeders="0"]');
+  await page.getByLabel('Feeders (approximate route)').check();
+  await page.waitForSelector(`[data-testid="map"][data-feeders="${traced}"]`);
   await page.waitForTimeout(300);
   await screenshot(page, 'portal-map');
+});
+
+test('map: the 30 s poll shows a device\'s new state without a reload', async () => {
+  const b = await launch();
+  browsers.push(b);
+  // The page's clock is Playwright's: it runs in real time until fastForward jumps it past the poll.
+  await b.page.clock.install();
+  await signIn(b.page, base, USERS.northAdmin);
+  const page = b.page;
+  await page.waitForSelector('[data-testid="map"][data-markers-painted]');
+  const { data } = await api<{ data: Row[] }>('northAdmin', '/api/device-records/map-data');
+  const faulted = data.find((d) => !['None', 'Disconnected', 'No Data', 'Low Battery', null].includes(d.ActualOngoingFault as string | null))!;
+  const healthy = data.find((d) => d.ActualOngoingFault === 'None')!;
+  assert.ok(faulted && healthy, 'the fixtures hold a faulted and a healthy device');
+  const countOf = async (state: string) => Number(await page.locator(`.legend li[data-state="${state}"] .legend-count`).innerText());
+  const before = await countOf(String(faulted.ActualOngoingFault));
+  const { rows: [saved] } = await db.pool.query('select "ActualOngoingFault" from device_latest where "IMEINumber" = $1', [healthy.IMEINumber]);
+  await db.pool.query('update device_latest set "ActualOngoingFault" = (select "ActualOngoingFault" from device_latest where "IMEINumber" = $1) where "IMEINumber" = $2', [faulted.IMEINumber, healthy.IMEINumber]);
+  try {
+    await new Promise((r) => setTimeout(r, 1100)); // past the API's one-second map-data cache
+    await page.clock.fastForward(30_000);
+    await page.waitForFunction(([state, n]) => document.querySelector(`.legend li[data-state="${state}"] .legend-count`)?.textContent === n, [String(faulted.ActualOngoingFault), String(before + 1)] as const);
+  } finally {
+    await db.pool.query('update device_latest set "ActualOngoingFault" = $1 where "IMEINumber" = $2', [saved.ActualOngoingFault, healthy.IMEINumber]);
+  }
 });
 
 test('critical faults: newest first as critical-data, spec 3.4 fields shown, refresh keeps the scroll position without layout shift', async () => {
