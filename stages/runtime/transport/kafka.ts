@@ -13,14 +13,19 @@ export interface KafkaTransportOptions {
   clientId?: string;
   /** Partitions of topics this transport creates. Stages scale out up to this many processes. */
   partitions?: number;
-  /** Partitions one consumer works on at once (kafkajs partitionsConsumedConcurrently). */
+  /**
+   * Partitions one consumer works on at once (kafkajs partitionsConsumedConcurrently). Default: all of
+   * them. kafkajs fetches again only when every batch of the last fetch is done, so with fewer workers than
+   * partitions each hop waits for several rounds of publish + commit (3 of 6: p50 636 ms from SQS to stored
+   * at 300/s; 6 of 6: 427 ms).
+   */
   concurrency?: number;
   sessionTimeoutMs?: number;
   log?: (level: 'warn' | 'error', message: string, extra?: Record<string, unknown>) => void;
 }
 
 export function kafkaTransport(options: KafkaTransportOptions): Transport {
-  const { brokers, codec, clientId = 'faultline', partitions = 6, concurrency = 3, sessionTimeoutMs = 30_000 } = options;
+  const { brokers, codec, clientId = 'faultline', partitions = 6, concurrency = partitions, sessionTimeoutMs = 30_000 } = options;
   const log = options.log ?? (() => {});
   const kafka = new Kafka({
     clientId,
