@@ -134,7 +134,7 @@ async function main(): Promise<void> {
   const md = [
     `# Benchmark summary${quick ? ' (quick)' : ''}`,
     '',
-    `${machine.date} · commit ${machine.commit} · Node ${machine.node} · ${machine.cores} cores (${machine.cpu}) · ${machine.memoryGiB} GiB`,
+    `${machine.date} · commit ${machine.commit} · Node ${machine.node} · ${machine.cores} cores (${machine.cpu}) · ${machine.memoryGiB} GiB · ${machine.servers}`,
     '',
     `${options.messages.toLocaleString('en-US')} check-ins with 3 events and 24 hourly averages each, ${options.devices.toLocaleString('en-US')} devices, the same messages in every scenario; ${options.runs} runs each (median, min – max). Total ${summary.seconds} s.`,
     '',
