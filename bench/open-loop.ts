@@ -40,7 +40,9 @@ export interface OpenLoopOptions {
 }
 
 export async function openLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: o.connections });
+  // fifo: every connection takes its turn, as 20 clients would. With Node's default lifo a few sockets
+  // carry the load and the rest idle past the server's keep-alive timeout, then race its close (ECONNRESET).
+  const agent = new http.Agent({ keepAlive: true, maxSockets: o.connections, scheduling: 'fifo' });
   const url = new URL(o.url);
   const total = Math.round(o.rate * o.seconds);
   const intervalMs = 1000 / o.rate;

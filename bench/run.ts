@@ -24,7 +24,7 @@ import { machineInfo } from './machine.js';
 import { runStages, stagesMarkdown, type StagesResult } from './stages.bench.js';
 
 /** A bench script run as a child process; its Markdown report goes into the summary. */
-interface ChildBench { scenario: string; report: string }
+interface ChildBench { scenario: string; report: string; failed?: boolean }
 
 const SCENARIOS: Record<string, (o: ScenarioOptions) => Promise<ScenarioResult>> = {
   baseline: (o) => runBaseline(o, { pause: values['baseline-pause-empty'] ? 'empty' : 'always' }),
@@ -112,8 +112,15 @@ async function main(): Promise<void> {
   const started = performance.now();
   for (const name of chosen) {
     progress(`bench: scenario ${name}`);
-    if (CHILD_SCENARIOS[name]) children.push(childBench(name));
-    else results.push(await SCENARIOS[name]!(options));
+    if (!CHILD_SCENARIOS[name]) results.push(await SCENARIOS[name]!(options));
+    else {
+      // A child bench that fails (a refused request, a timeout) is reported in the summary, not allowed to
+      // throw away the scenarios measured before it; the run still exits non-zero.
+      try { children.push(childBench(name)); } catch (err) {
+        progress(`bench: scenario ${name} failed: ${(err as Error).message}`);
+        children.push({ scenario: name, report: `## ${name}\n\n**Failed:** ${(err as Error).message} (its output is above in the run's log).\n`, failed: true });
+      }
+    }
   }
   const stages = results.find((r): r is StagesResult => 'stages' in r);
   const by = (s: string) => results.find((r) => r.scenario === s);
@@ -162,6 +169,8 @@ async function main(): Promise<void> {
   writeFileSync(new URL('./results/summary.md', import.meta.url), md);
   writeFileSync(new URL('./results/summary.svg', import.meta.url), svgChart(results.filter((r) => r.timeline.length > 0)));
   process.stdout.write(`${md}\n`);
+  const failed = children.filter((c) => c.failed).map((c) => c.scenario);
+  if (failed.length) throw new Error(`bench: ${failed.join(', ')} failed (reported in summary.md)`);
 }
 
 main().catch((err: unknown) => { console.error(err); process.exit(1); });

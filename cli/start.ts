@@ -17,6 +17,7 @@ import { openRuntime } from './runtime.js';
 import { loadDemoData } from './demo.js';
 import { startSimulation } from './simulate.js';
 import { startDelivery } from '../multispeak/delivery/start.js';
+import { startDemoOms } from './demo-oms.js';
 import { dnp3Configured, startDnp3 } from './dnp3.js';
 
 export const COMPONENTS = ['bridge', ...STAGE_NAMES, 'api', 'delivery', 'dnp3', 'simulate'] as const;
@@ -38,8 +39,13 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
   started.push(runtime.embedded ? `embedded PostgreSQL (${settings.dataDir}/postgres, port ${settings.embeddedPgPort})` : 'PostgreSQL (DATABASE_URL)');
 
   if (runtime.embedded && process.env.DEMO_DATA !== '0') {
-    const counts = await loadDemoData(runtime);
-    started.push(`demo data (${counts})`);
+    const demo = await loadDemoData(runtime);
+    started.push(`demo data (${demo.summary})`);
+    if (process.env.DEMO_OMS !== '0' && demo.omsEndpoints.length) {
+      const oms = await startDemoOms(demo.omsEndpoints);
+      runtime.onClose(oms.close);
+      if (oms.serving.length) started.push(`demo OMS for ${oms.serving.map((e) => `${e.integration} (${e.endpoint})`).join(', ')}`);
+    }
   }
 
   const transport = await transportFromSettings(settings);

@@ -1,6 +1,7 @@
 // The embedded default as a newcomer runs it: `faultline start` with no infrastructure variables starts
 // embedded Postgres, loads the demo data, answers /healthz, and turns fixture messages dropped into the
-// inbox into device records (and the bad ones into rejected_messages). Ctrl-C stops it cleanly.
+// inbox into device records (and the bad ones into rejected_messages), and delivers the faults to the demo
+// OMS. Ctrl-C stops it cleanly.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { copyFileSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
@@ -26,7 +27,7 @@ test('npm start: /healthz answers within 60 s on a fresh data directory', async 
   port = await freePort();
   pgPort = await freePort();
   dnp3Port = await freePort();
-  proc = startFaultline(['start'], { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', EMBEDDED_PG_PORT: String(pgPort), DNP3_PORT: String(dnp3Port), SIMULATE: '0', DATABASE_URL: '', KAFKA_BROKERS: '', SQS_QUEUE_URL: '' });
+  proc = startFaultline(['start'], { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', EMBEDDED_PG_PORT: String(pgPort), DNP3_PORT: String(dnp3Port), SIMULATE: '0', DATABASE_URL: '', KAFKA_BROKERS: '', SQS_QUEUE_URL: '', LOG_LEVEL: 'info' });
   const started = Date.now();
   await waitFor('/healthz', async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok, { timeoutMs: 60_000, intervalMs: 200 }).catch((err: Error) => {
     throw new Error(`${err.message}\n--- output ---\n${proc.output()}`);
@@ -40,6 +41,7 @@ test('npm start: /healthz answers within 60 s on a fresh data directory', async 
   // Components after the API (the outstation, with its generated development certificates) follow shortly.
   await waitFor('the start summary', () => proc.output().includes('Ctrl-C stops it'), { timeoutMs: 30_000 });
   assert.match(proc.output(), `DNP3 outstation on TCP ${dnp3Port} (mutual TLS`);
+  assert.match(proc.output(), 'demo OMS for north-oms (http://127.0.0.1:18080/soap/OA_Server)');
 });
 
 test('fixture messages dropped into the inbox become device records; malformed ones are rejected with reasons', async () => {
@@ -63,6 +65,15 @@ test('fixture messages dropped into the inbox become device records; malformed o
     assert.equal(rejected.rows.map((r) => [r.message_id, r.code]), [['013-malformed-json.json', 'MALFORMED'], ['014-missing-imei.json', 'INVALID']]);
     for (const r of rejected.rows) assert.ok(r.reason.length > 10, `reason for ${r.message_id}`);
     assert.match(rejected.rows[1].reason, 'IMEINumber');
+
+    // The demo data's MultiSpeak integrations deliver to the demo OMS of `npm start`: the outbox empties.
+    await waitFor('outbox delivered to the demo OMS', async () => {
+      const r = await client.query(`select count(*) filter (where delivered_at is not null)::int as delivered, count(*) filter (where delivered_at is null)::int as pending from outbox`);
+      return r.rows[0].delivered > 0 && r.rows[0].pending === 0;
+    }, { timeoutMs: 30_000, intervalMs: 200 });
+    const failed = await client.query(`select count(*)::int as n from outbox where last_error is not null or attempts > 1`);
+    assert.is(failed.rows[0].n, 0, 'every item delivered on its first attempt');
+    assert.match(proc.output(), 'demo OMS received a notification');
   } finally {
     await client.end();
   }
