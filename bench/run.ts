@@ -1,10 +1,10 @@
 // `npm run bench -- [--quick] [--scenario baseline,ceiling,end-to-end,...] [--messages N] [--devices N] [--runs N]
 //   [--rate N (end-to-end@rate, default 1000)] [--baseline-pause-empty] [--processes N (end-to-end: faultline
-//   start processes, default 1)] [--no-infra]`
+//   start processes, default 1)] [--no-infra] [--report NAME (default summary)]`
 //
 // Runs the scenarios in one run on the same generated data (check-ins with 3 events and 24 hourly
 // averages), prints one table with ours / baseline and ours / ceiling ("ours" = end-to-end), and writes
-// bench/results/summary.md, summary.json and summary.svg (stored check-ins per second over time). Every
+// bench/results/<report>.md, .json and .svg (stored check-ins per second over time). Every
 // figure is the median of the runs, with min and max. Progress lines go to stderr.
 //
 //   baseline, ceiling, end-to-end, end-to-end@rate, embedded, stages: this process (bench/*.bench.ts)
@@ -43,11 +43,13 @@ const QUICK_SKIPS = new Set(Object.keys(CHILD_SCENARIOS));
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false }, scenario: { type: 'string' },
-    messages: { type: 'string' }, devices: { type: 'string' }, runs: { type: 'string' }, 'no-infra': { type: 'boolean', default: false },
+    messages: { type: 'string' }, devices: { type: 'string' }, runs: { type: 'string' }, 'no-infra': { type: 'boolean', default: false }, report: { type: 'string', default: 'summary' },
     'baseline-pause-empty': { type: 'boolean', default: false }, processes: { type: 'string' }, rate: { type: 'string' },
   },
 });
 const quick = values.quick;
+const report = values.report;
+if (!/^[\w.-]+$/.test(report)) throw new Error(`--report: "${report}" is not a plain file name`);
 const options: ScenarioOptions = {
   messages: Number(values.messages ?? (quick ? 2000 : 10000)),
   devices: Number(values.devices ?? (quick ? 1000 : 10000)),
@@ -162,15 +164,15 @@ async function main(): Promise<void> {
     'below what the pipeline drains (above it the queue grows and so does the latency). *embedded* is the same path on',
     'the embedded default. *per stage* runs each stage alone from a full topic; its row is the slowest stage.',
     '',
-    '![stored check-ins per second](summary.svg)',
+    `![stored check-ins per second](${report}.svg)`,
     '',
   ].join('\n');
-  writeFileSync(new URL('./results/summary.json', import.meta.url), `${JSON.stringify(summary, null, 2)}\n`);
-  writeFileSync(new URL('./results/summary.md', import.meta.url), md);
-  writeFileSync(new URL('./results/summary.svg', import.meta.url), svgChart(results.filter((r) => r.timeline.length > 0)));
+  writeFileSync(new URL(`./results/${report}.json`, import.meta.url), `${JSON.stringify(summary, null, 2)}\n`);
+  writeFileSync(new URL(`./results/${report}.md`, import.meta.url), md);
+  writeFileSync(new URL(`./results/${report}.svg`, import.meta.url), svgChart(results.filter((r) => r.timeline.length > 0)));
   process.stdout.write(`${md}\n`);
   const failed = children.filter((c) => c.failed).map((c) => c.scenario);
-  if (failed.length) throw new Error(`bench: ${failed.join(', ')} failed (reported in summary.md)`);
+  if (failed.length) throw new Error(`bench: ${failed.join(', ')} failed (reported in ${report}.md)`);
 }
 
 main().catch((err: unknown) => { console.error(err); process.exit(1); });
