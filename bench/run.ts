@@ -30,7 +30,7 @@ const SCENARIOS: Record<string, (o: ScenarioOptions) => Promise<ScenarioResult>>
   baseline: (o) => runBaseline(o, { pause: values['baseline-pause-empty'] ? 'empty' : 'always' }),
   ceiling: runCeiling,
   'end-to-end': (o) => runEndToEnd(o, { processes: Number(values.processes ?? 1) }),
-  'end-to-end@rate': (o) => runEndToEnd(o, { rate: Number(values.rate ?? 1000) }),
+  'end-to-end@rate': (o) => runEndToEnd(o, { rate: Number(values.rate ?? 1000), processes: Number(values.processes ?? 1) }),
   embedded: (o) => runEndToEnd(o, { embedded: true }),
   stages: runStages,
 };
