@@ -25,6 +25,8 @@ export interface ScenarioResult {
   latency?: { p50: Stats; p95: Stats; p99: Stats };
   /** Stored check-ins per second, one point per second, of the median run. */
   timeline: number[];
+  /** Median latency (ms) of the check-ins stored in each second of the median run (NaN: none stored). */
+  latencyTimeline?: number[];
   note: string;
   /** CPU seconds per wall second of each process during the median run, and the busiest one. */
   cpuPerSecond?: Record<string, number>;

@@ -36,7 +36,7 @@ const cpuProf = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${pr
 const PARTITIONS = 6;
 const TIMEOUT_MS = 240_000;
 
-interface Run { perSecond: number; preloadPerSecond: number; p50: number; p95: number; p99: number; timeline: number[]; cpuPerSecond: Record<string, number> }
+interface Run { perSecond: number; preloadPerSecond: number; p50: number; p95: number; p99: number; timeline: number[]; latencyTimeline: number[]; cpuPerSecond: Record<string, number> }
 
 export interface EndToEndOptions {
   /** faultline start processes (Kafka only; the embedded default is one process by design). */
@@ -143,14 +143,23 @@ async function oneRun(run: number, messages: number, devices: number, o: EndToEn
 
     const { rows } = await store.pool.query<{ IMEINumber: string; d: string; c: string }>(
       `select "IMEINumber", (extract(epoch from "date") * 1000)::bigint as d, (extract(epoch from "CreatedDate") * 1000)::bigint as c from device_records`);
+    // Latency of each row, and per second of the run the median latency of the rows stored in it.
+    const bySecond: number[][] = [];
     const latencies = rows.flatMap((r) => {
       const sent = sentAt.get(keyOf(r.IMEINumber, Number(r.d)));
-      return sent === undefined ? [] : [Number(r.c) - sent];
+      if (sent === undefined) return [];
+      const second = Math.max(0, Math.floor((Number(r.c) - started) / 1000));
+      (bySecond[second] ??= []).push(Number(r.c) - sent);
+      return [Number(r.c) - sent];
     }).sort((a, b) => a - b);
+    const latencyTimeline = Array.from({ length: bySecond.length }, (_, i) => {
+      const xs = bySecond[i]?.sort((a, b) => a - b);
+      return xs?.length ? percentile(xs, 50) : Number.NaN;
+    });
     if (latencies.length !== messages) progress(`  end-to-end run ${run}: matched ${latencies.length} of ${messages} rows to a send time`);
     return {
       perSecond: messages / ((finished - started) / 1000), preloadPerSecond,
-      p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), timeline, cpuPerSecond,
+      p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), timeline, latencyTimeline, cpuPerSecond,
     };
   } finally {
     for (const c of children) c.kill('SIGTERM');
@@ -176,6 +185,7 @@ export async function runEndToEnd({ messages, devices, runs }: ScenarioOptions, 
     latency: { p50: stats(all.map((r) => r.p50)), p95: stats(all.map((r) => r.p95)), p99: stats(all.map((r) => r.p99)) },
     preload: stats(all.map((r) => r.preloadPerSecond)),
     timeline: median.timeline,
+    latencyTimeline: median.latencyTimeline,
     cpuPerSecond: median.cpuPerSecond,
     bottleneck: Object.entries(median.cpuPerSecond).sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'unknown',
     note: `${how}; ${offered}; latency = CreatedDate - SQS send`,

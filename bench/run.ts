@@ -1,16 +1,17 @@
 // `npm run bench -- [--quick] [--scenario baseline,ceiling,end-to-end,...] [--messages N] [--devices N] [--runs N]
 //   [--rate N (end-to-end@rate, default 1000)] [--baseline-pause-empty] [--processes N (end-to-end: faultline
-//   start processes, default 1)] [--no-infra] [--report NAME (default summary)]`
+//   start processes, default 1)] [--no-infra] [--report NAME (default summary, quick for --quick)]`
 //
 // Runs the scenarios in one run on the same generated data (check-ins with 3 events and 24 hourly
 // averages), prints one table with ours / baseline and ours / ceiling ("ours" = end-to-end), and writes
-// bench/results/<report>.md, .json and .svg (stored check-ins per second over time). Every
+// bench/results/<report>.md, .json and .svg (stored check-ins per second and median latency over time). Every
 // figure is the median of the runs, with min and max. Progress lines go to stderr.
 //
 //   baseline, ceiling, end-to-end, end-to-end@rate, embedded, stages: this process (bench/*.bench.ts)
 //   api, dnp3: their own bench scripts as child processes (large fixtures of their own); full run only
 //
-//   quick: 2,000 check-ins, 1,000 devices, 3 runs, without api and dnp3 (under 5 minutes on 2 cores)
+//   quick: 1,500 check-ins, 1,000 devices, 3 runs, without api and dnp3 (under 5 minutes on 2 cores);
+//          writes bench/results/quick.*
 //   full:  10,000 check-ins, 10,000 devices, 3 runs, every scenario
 import { execSync, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -43,15 +44,16 @@ const QUICK_SKIPS = new Set(Object.keys(CHILD_SCENARIOS));
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false }, scenario: { type: 'string' },
-    messages: { type: 'string' }, devices: { type: 'string' }, runs: { type: 'string' }, 'no-infra': { type: 'boolean', default: false }, report: { type: 'string', default: 'summary' },
+    messages: { type: 'string' }, devices: { type: 'string' }, runs: { type: 'string' }, 'no-infra': { type: 'boolean', default: false }, report: { type: 'string' },
     'baseline-pause-empty': { type: 'boolean', default: false }, processes: { type: 'string' }, rate: { type: 'string' },
   },
 });
 const quick = values.quick;
-const report = values.report;
+// The quick run has its own report, so it never overwrites the full run's.
+const report = values.report ?? (quick ? 'quick' : 'summary');
 if (!/^[\w.-]+$/.test(report)) throw new Error(`--report: "${report}" is not a plain file name`);
 const options: ScenarioOptions = {
-  messages: Number(values.messages ?? (quick ? 2000 : 10000)),
+  messages: Number(values.messages ?? (quick ? 1500 : 10000)),
   devices: Number(values.devices ?? (quick ? 1000 : 10000)),
   runs: Number(values.runs ?? 3),
 };
@@ -75,30 +77,48 @@ function childBench(scenario: string): ChildBench {
 const fmt = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '-' : Math.round(n).toLocaleString('en-US'));
 const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? '-' : `${(a / b).toFixed(2)}×`);
 
-/** Stored check-ins per second over time, one polyline per scenario. */
-function svgChart(results: readonly ScenarioResult[]): string {
-  const W = 640, H = 320, L = 60, B = 40, T = 30, R = 130;
-  const colors = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd'];
-  const maxX = Math.max(1, ...results.map((r) => r.timeline.length));
-  const maxY = Math.max(1, ...results.flatMap((r) => r.timeline));
+interface Series { label: string; points: number[]; colour: string }
+
+const WIDTH = 720;
+const COLOURS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#8c564b', '#e377c2'];
+
+/** One line chart at vertical offset `top`: a polyline per series over seconds since the clock started. */
+function chartPanel(title: string, series: readonly Series[], top: number): string {
+  const W = WIDTH, H = 300, L = 60, B = 40, T = 30, R = 170;
+  const maxX = Math.max(1, ...series.map((s) => s.points.length));
+  const maxY = Math.max(1, ...series.flatMap((s) => s.points.filter(Number.isFinite)));
   const x = (i: number) => L + (i / maxX) * (W - L - R);
-  const y = (v: number) => H - B - (v / maxY) * (H - B - T);
-  const lines = results.map((r, k) => {
-    const pts = r.timeline.map((v, i) => `${x(i + 1).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
-    const c = colors[k % colors.length]!;
-    return `<polyline fill="none" stroke="${c}" stroke-width="2" points="${x(0).toFixed(1)},${y(0).toFixed(1)} ${pts}"/>`
-      + `<text x="${W - R + 10}" y="${T + 16 * k + 10}" fill="${c}" font-size="12">${r.scenario}</text>`;
+  const y = (v: number) => top + H - B - (v / maxY) * (H - B - T);
+  const lines = series.map((s, k) => {
+    // A second with no value (nothing stored in it) breaks the line rather than dropping it to 0.
+    const pts = s.points.map((v, i) => (Number.isFinite(v) ? `${x(i + 1).toFixed(1)},${y(v).toFixed(1)}` : '')).join(' ').trim();
+    const c = s.colour;
+    return `<polyline fill="none" stroke="${c}" stroke-width="2" points="${pts}"/>`
+      + `<text x="${W - R + 10}" y="${top + T + 16 * k + 10}" fill="${c}" font-size="12">${s.label}</text>`;
   }).join('\n');
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif">`,
-    `<rect width="${W}" height="${H}" fill="white"/>`,
-    `<text x="${L}" y="18" font-size="13">stored check-ins per second (median run of each scenario)</text>`,
-    `<line x1="${L}" y1="${H - B}" x2="${W - R}" y2="${H - B}" stroke="black"/><line x1="${L}" y1="${T}" x2="${L}" y2="${H - B}" stroke="black"/>`,
-    `<text x="${L - 6}" y="${T + 4}" font-size="11" text-anchor="end">${fmt(maxY)}</text>`,
-    `<text x="${L - 6}" y="${H - B + 4}" font-size="11" text-anchor="end">0</text>`,
-    `<text x="${W - R}" y="${H - B + 16}" font-size="11" text-anchor="end">${maxX} s</text>`,
-    `<text x="${(L + W - R) / 2}" y="${H - 8}" font-size="11" text-anchor="middle">seconds since the clock started</text>`,
+    `<text x="${L}" y="${top + 18}" font-size="13">${title}</text>`,
+    `<line x1="${L}" y1="${top + H - B}" x2="${W - R}" y2="${top + H - B}" stroke="black"/><line x1="${L}" y1="${top + T}" x2="${L}" y2="${top + H - B}" stroke="black"/>`,
+    `<text x="${L - 6}" y="${top + T + 4}" font-size="11" text-anchor="end">${fmt(maxY)}</text>`,
+    `<text x="${L - 6}" y="${top + H - B + 4}" font-size="11" text-anchor="end">0</text>`,
+    `<text x="${W - R}" y="${top + H - B + 16}" font-size="11" text-anchor="end">${maxX} s</text>`,
+    `<text x="${(L + W - R) / 2}" y="${top + H - 8}" font-size="11" text-anchor="middle">seconds since the clock started</text>`,
     lines,
+  ].join('\n');
+}
+
+/** Throughput over time (every scenario with a timeline) above latency over time (the end-to-end ones). */
+function svgChart(results: readonly ScenarioResult[]): string {
+  // One colour per scenario in both panels.
+  const colour = (r: ScenarioResult) => COLOURS[results.indexOf(r) % COLOURS.length]!;
+  const throughput = results.filter((r) => r.timeline.length > 0).map((r) => ({ label: r.scenario, points: r.timeline, colour: colour(r) }));
+  const latency = results.filter((r) => r.latencyTimeline?.length).map((r) => ({ label: r.scenario, points: r.latencyTimeline!, colour: colour(r) }));
+  const height = latency.length ? 600 : 300;
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" font-family="sans-serif">`,
+    `<rect width="${WIDTH}" height="${height}" fill="white"/>`,
+    chartPanel('stored check-ins per second (median run of each scenario)', throughput, 0),
+    ...(latency.length ? [chartPanel('median latency (ms, SQS send to stored) of the check-ins stored in each second', latency, 300)] : []),
     '</svg>',
     '',
   ].join('\n');
@@ -164,12 +184,12 @@ async function main(): Promise<void> {
     'below what the pipeline drains (above it the queue grows and so does the latency). *embedded* is the same path on',
     'the embedded default. *per stage* runs each stage alone from a full topic; its row is the slowest stage.',
     '',
-    `![stored check-ins per second](${report}.svg)`,
+    `![stored check-ins per second and latency over time](${report}.svg)`,
     '',
   ].join('\n');
   writeFileSync(new URL(`./results/${report}.json`, import.meta.url), `${JSON.stringify(summary, null, 2)}\n`);
   writeFileSync(new URL(`./results/${report}.md`, import.meta.url), md);
-  writeFileSync(new URL(`./results/${report}.svg`, import.meta.url), svgChart(results.filter((r) => r.timeline.length > 0)));
+  writeFileSync(new URL(`./results/${report}.svg`, import.meta.url), svgChart(results));
   process.stdout.write(`${md}\n`);
   const failed = children.filter((c) => c.failed).map((c) => c.scenario);
   if (failed.length) throw new Error(`bench: ${failed.join(', ')} failed (reported in ${report}.md)`);
