@@ -21,6 +21,7 @@ import { runCeiling } from './ceiling.bench.js';
 import type { ScenarioOptions, ScenarioResult } from './common.js';
 import { progress } from './common.js';
 import { runEndToEnd } from './end-to-end.bench.js';
+import { svgChart } from './chart.js';
 import { machineInfo } from './machine.js';
 import { runStages, stagesMarkdown, type StagesResult } from './stages.bench.js';
 
@@ -76,53 +77,6 @@ function childBench(scenario: string): ChildBench {
 
 const fmt = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '-' : Math.round(n).toLocaleString('en-US'));
 const ratio = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? '-' : `${(a / b).toFixed(2)}×`);
-
-interface Series { label: string; points: number[]; colour: string }
-
-const WIDTH = 720;
-const COLOURS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#8c564b', '#e377c2'];
-
-/** One line chart at vertical offset `top`: a polyline per series over seconds since the clock started. */
-function chartPanel(title: string, series: readonly Series[], top: number): string {
-  const W = WIDTH, H = 300, L = 60, B = 40, T = 30, R = 170;
-  const maxX = Math.max(1, ...series.map((s) => s.points.length));
-  const maxY = Math.max(1, ...series.flatMap((s) => s.points.filter(Number.isFinite)));
-  const x = (i: number) => L + (i / maxX) * (W - L - R);
-  const y = (v: number) => top + H - B - (v / maxY) * (H - B - T);
-  const lines = series.map((s, k) => {
-    // A second with no value (nothing stored in it) breaks the line rather than dropping it to 0.
-    const pts = s.points.map((v, i) => (Number.isFinite(v) ? `${x(i + 1).toFixed(1)},${y(v).toFixed(1)}` : '')).join(' ').trim();
-    const c = s.colour;
-    return `<polyline fill="none" stroke="${c}" stroke-width="2" points="${pts}"/>`
-      + `<text x="${W - R + 10}" y="${top + T + 16 * k + 10}" fill="${c}" font-size="12">${s.label}</text>`;
-  }).join('\n');
-  return [
-    `<text x="${L}" y="${top + 18}" font-size="13">${title}</text>`,
-    `<line x1="${L}" y1="${top + H - B}" x2="${W - R}" y2="${top + H - B}" stroke="black"/><line x1="${L}" y1="${top + T}" x2="${L}" y2="${top + H - B}" stroke="black"/>`,
-    `<text x="${L - 6}" y="${top + T + 4}" font-size="11" text-anchor="end">${fmt(maxY)}</text>`,
-    `<text x="${L - 6}" y="${top + H - B + 4}" font-size="11" text-anchor="end">0</text>`,
-    `<text x="${W - R}" y="${top + H - B + 16}" font-size="11" text-anchor="end">${maxX} s</text>`,
-    `<text x="${(L + W - R) / 2}" y="${top + H - 8}" font-size="11" text-anchor="middle">seconds since the clock started</text>`,
-    lines,
-  ].join('\n');
-}
-
-/** Throughput over time (every scenario with a timeline) above latency over time (the end-to-end ones). */
-function svgChart(results: readonly ScenarioResult[]): string {
-  // One colour per scenario in both panels.
-  const colour = (r: ScenarioResult) => COLOURS[results.indexOf(r) % COLOURS.length]!;
-  const throughput = results.filter((r) => r.timeline.length > 0).map((r) => ({ label: r.scenario, points: r.timeline, colour: colour(r) }));
-  const latency = results.filter((r) => r.latencyTimeline?.length).map((r) => ({ label: r.scenario, points: r.latencyTimeline!, colour: colour(r) }));
-  const height = latency.length ? 600 : 300;
-  return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" font-family="sans-serif">`,
-    `<rect width="${WIDTH}" height="${height}" fill="white"/>`,
-    chartPanel('stored check-ins per second (median run of each scenario)', throughput, 0),
-    ...(latency.length ? [chartPanel('median latency (ms, SQS send to stored) of the check-ins stored in each second', latency, 300)] : []),
-    '</svg>',
-    '',
-  ].join('\n');
-}
 
 async function main(): Promise<void> {
   progress(`bench: ${chosen.join(', ')}; ${options.messages} check-ins (3 events, 24 hourly averages), ${options.devices} devices, ${options.runs} runs${quick ? ' (quick)' : ''}`);

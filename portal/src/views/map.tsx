@@ -173,7 +173,7 @@ export function MapView({ session }: { session: Session }) {
           </ul>
           <label class="checkbox"><input type="checkbox" name="feeders" checked={showFeeders} onChange={(e) => setShowFeeders(e.currentTarget.checked)} />
             Feeders (approximate route)</label>
-          <p class="muted small" data-testid="feeder-legend"><span class="feeder-swatch" aria-hidden="true" /> healthy feeder, <span class="feeder-swatch faulted" aria-hidden="true" /> feeder with a fault. Drawn as the shortest path joining each power line's devices: the data holds no line geometry. Click a feeder to filter by it.</p>
+          <p class="muted small" data-testid="feeder-legend"><span class="feeder-swatch" aria-hidden="true" /> healthy feeder, <span class="feeder-swatch faulted" aria-hidden="true" /> feeder with a fault. Drawn as the shortest lines joining each power line's devices: the data holds no line geometry. Click a feeder to filter by it.</p>
           <label>Find a device
             <input type="search" name="find" value={search} placeholder="Name or IMEI" onInput={(e) => setSearch(e.currentTarget.value)} />
           </label>
