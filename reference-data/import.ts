@@ -2,6 +2,7 @@
 // transaction in dependency order. Idempotent: a row is written only when a value differs, so importing
 // the same file twice changes nothing, not even updated_at.
 import type pg from 'pg';
+import { withTransaction } from '../db/transaction.js';
 import type { Keyring } from '../secrets/keyring.js';
 import { ImportError, type Problem } from './errors.js';
 import { loadExistingRefs } from './existing-refs.js';
@@ -57,9 +58,7 @@ async function inChunks<T>(rows: readonly T[], size: number, write: (chunk: read
 export async function importReferenceData(pool: pg.Pool, data: unknown, options: ImportOptions = {}): Promise<ImportCounts> {
   const { keyring, onProgress = () => {}, onWarning = () => {}, chunkSize = 1000 } = options;
   const parsed = parseImport(data);
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
+  return withTransaction(pool, async (client) => {
     await client.query('select pg_advisory_xact_lock($1)', [IMPORT_LOCK]);
     const existing = await loadExistingRefs(client, referencedKeys(parsed.data, parsed.declared));
     const problems = [...parsed.problems, ...checkReferences(parsed.data, parsed.declared, existing, parsed.pathOf), ...missingKeyProblems(parsed, keyring)];
@@ -82,12 +81,6 @@ export async function importReferenceData(pool: pg.Pool, data: unknown, options:
       integrations: await step('integrations', integrations.length, () => upsertIntegrations(client, integrations, keyring,
         (id, message) => onWarning({ path: integrationPath.get(id) ?? `integrations[id=${id}]`, message }))),
     };
-    await client.query('commit');
     return counts;
-  } catch (err) {
-    await client.query('rollback').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
