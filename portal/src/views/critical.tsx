@@ -5,6 +5,7 @@ import type { Session } from '../api/session';
 import type { CriticalEvent, Page } from '../api/types';
 import { FaultBadge } from '../components/fault-badge';
 import { Link } from '../components/link';
+import { EVENT_CURRENT_COLUMNS, EVENT_HEAD_COLUMNS } from '../components/event-columns';
 import { EmptyState, ErrorState, StatusLine } from '../components/states';
 import { DataTable, Pager, type Column } from '../components/table';
 import { useApi } from '../use-api';
@@ -19,16 +20,11 @@ function currents(e: CriticalEvent) {
 }
 
 const COLUMNS: Column<CriticalEvent>[] = [
-  { key: 'EventTimestamp', label: 'Event time' },
-  { key: 'EventType', label: 'Event', render: (e) => <strong>{e.EventType}</strong> },
+  ...EVENT_HEAD_COLUMNS,
   { key: 'Real_Name', label: 'Device', render: (e) => <Link href={`/devices/${encodeURIComponent(e.IMEINumber)}`}>{e.Real_Name ?? e.IMEINumber}</Link> },
   { key: 'IMEINumber', label: 'IMEI' },
   { key: 'PowerLineName', label: 'Power line' },
-  { key: 'PrefaultCurrent', label: 'Prefault (A)', numeric: true },
-  { key: 'FaultCurrent', label: 'Fault (A)', numeric: true },
-  { key: 'RecoverCurrent', label: 'Recover (A)', numeric: true },
-  { key: 'PermanentFaultResetCurrentThreshold', label: 'Reset threshold (A)', numeric: true },
-  { key: 'PostEventRef', label: 'Post-event reference' },
+  ...EVENT_CURRENT_COLUMNS,
   { key: 'ActualOngoingFault', label: 'State', render: (e) => <FaultBadge value={e.ActualOngoingFault} /> },
   { key: 'detail', label: 'Detail', render: (e) => (e.EventType === 'Model Change' ? `${e.oldModel ?? '?'} → ${e.newModel ?? '?'}` : currents(e) ?? '') },
 ];

@@ -5,6 +5,7 @@ import type { Session } from '../api/session';
 import type { DeviceEvent, DeviceInformation, LoadHistoryRow, Page } from '../api/types';
 import { FaultBadge } from '../components/fault-badge';
 import { Link } from '../components/link';
+import { EVENT_CURRENT_COLUMNS, EVENT_HEAD_COLUMNS } from '../components/event-columns';
 import { EmptyState, ErrorState, StatusLine } from '../components/states';
 import { DataTable, Pager, type Column } from '../components/table';
 import { href, navigate } from '../router';
@@ -15,15 +16,10 @@ import { DataLogView } from './data-log';
 const HOURS = Array.from({ length: 24 }, (_, h) => `AverageCurrentH${h}`);
 
 const EVENT_COLUMNS: Column<DeviceEvent>[] = [
-  { key: 'EventTimestamp', label: 'Event time' },
-  { key: 'EventType', label: 'Event', render: (e) => <strong>{e.EventType}</strong> },
+  ...EVENT_HEAD_COLUMNS,
   { key: 'EventID', label: 'Event ID', numeric: true },
   { key: 'EventTable', label: 'Table' },
-  { key: 'PrefaultCurrent', label: 'Prefault (A)', numeric: true },
-  { key: 'FaultCurrent', label: 'Fault (A)', numeric: true },
-  { key: 'RecoverCurrent', label: 'Recover (A)', numeric: true },
-  { key: 'PermanentFaultResetCurrentThreshold', label: 'Reset threshold (A)', numeric: true },
-  { key: 'PostEventRef', label: 'Post-event reference' },
+  ...EVENT_CURRENT_COLUMNS,
   { key: 'phases', label: 'Phases (DM1)', render: (e) => (e.EventTable === 'dm1' ? [e.PhaseAEvent, e.PhaseBEvent, e.PhaseCEvent].map((p, i) => `${'ABC'[i]}: ${p ?? '—'}`).join(' · ') : '') },
   { key: 'PacketTimestamp', label: 'Check-in' },
 ];
