@@ -148,9 +148,9 @@ async function oneRun(run: number, messages: number, devices: number, o: EndToEn
     const latencies = rows.flatMap((r) => {
       const sent = sentAt.get(keyOf(r.IMEINumber, Number(r.d)));
       if (sent === undefined) return [];
-      const second = Math.max(0, Math.floor((Number(r.c) - started) / 1000));
-      (bySecond[second] ??= []).push(Number(r.c) - sent);
-      return [Number(r.c) - sent];
+      const latency = Number(r.c) - sent;
+      (bySecond[Math.max(0, Math.floor((Number(r.c) - started) / 1000))] ??= []).push(latency);
+      return [latency];
     }).sort((a, b) => a - b);
     const latencyTimeline = Array.from({ length: bySecond.length }, (_, i) => {
       const xs = bySecond[i]?.sort((a, b) => a - b);
