@@ -2,11 +2,23 @@
 // `node --import tsx infra/endpoints.ts --shell`), by the test runner and by the test helpers, so a port
 // is never written twice. Ports are off the usual defaults so a developer's own Kafka or Postgres
 // keeps running beside ours.
+//
+// INFRA_PORT_OFFSET (default 0) shifts every port, so a second checkout (a git worktree) can run its own set of
+// servers beside the first one's: each checkout keeps its servers' state in its own .infra/.
+const OFFSET = portOffset(process.env.INFRA_PORT_OFFSET);
+
+function portOffset(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 0;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 1000) throw new Error(`INFRA_PORT_OFFSET must be a whole number from 0 to 1000, got "${raw}"`);
+  return n;
+}
+
 export const INFRA = {
-  kafka: { host: '127.0.0.1', port: 29092, controllerPort: 29093 },
-  registry: { host: '127.0.0.1', port: 28081, path: '/apis/ccompat/v7' },
-  sqs: { host: '127.0.0.1', port: 29324, queue: 'device-messages', dlq: 'device-messages-dlq', account: '000000000000' },
-  postgres: { host: '127.0.0.1', port: 25432, user: 'postgres', password: 'faultline-test', database: 'faultline' },
+  kafka: { host: '127.0.0.1', port: 29092 + OFFSET, controllerPort: 29093 + OFFSET },
+  registry: { host: '127.0.0.1', port: 28081 + OFFSET, path: '/apis/ccompat/v7' },
+  sqs: { host: '127.0.0.1', port: 29324 + OFFSET, queue: 'device-messages', dlq: 'device-messages-dlq', account: '000000000000' },
+  postgres: { host: '127.0.0.1', port: 25432 + OFFSET, user: 'postgres', password: 'faultline-test', database: 'faultline' },
 } as const;
 
 /** The environment variables that point faultline at the infra/ servers. */

@@ -30,10 +30,16 @@ prepare() {
     [[ -f "$HOME_DIR/cluster-id" ]] \
       || node -e "console.log(require('crypto').randomBytes(16).toString('base64url'))" >"$HOME_DIR/cluster-id"
     say "kafka: formatting storage (cluster id $(<"$HOME_DIR/cluster-id"))"
-    java -Xmx256m -Dlog4j.configuration="file:$INFRA_SRC/kafka/log4j.properties" -cp "$HOME_DIR/libs/*" \
-      kafka.tools.StorageTool format -t "$(<"$HOME_DIR/cluster-id")" -c "$CONFIG" --ignore-formatted \
-      >>"$(log_file kafka)" 2>&1 || { log_tail kafka; die "kafka: storage format failed"; }
+    format_storage "$CONFIG" "$(<"$HOME_DIR/cluster-id")" >>"$(log_file kafka)" 2>&1 \
+      || { log_tail kafka; die "kafka: storage format failed"; }
   fi
+}
+
+# format_storage <server.properties> <cluster id>. A base64url id may begin with '-' (1 in 64), which the tool
+# would read as an option in the two-word form `-t ID`: every generated value is passed as `--name=value`.
+format_storage() {
+  java -Xmx256m -Dlog4j.configuration="file:$INFRA_SRC/kafka/log4j.properties" -cp "$HOME_DIR/libs/*" \
+    kafka.tools.StorageTool format --cluster-id="$2" --config="$1" --ignore-formatted
 }
 
 launch() {
@@ -41,5 +47,12 @@ launch() {
     -Djava.awt.headless=true -Dlog4j.configuration="file:$INFRA_SRC/kafka/log4j.properties" \
     -cp "$HOME_DIR/libs/*" kafka.Kafka "$CONFIG"
 }
+
+# `infra/kafka.sh format <config> <cluster id>`: the format step alone (test/integration/infra/kafka-format.test.ts).
+if [[ "${1:-}" == format ]]; then
+  [[ -f "$HOME_DIR/libs/.complete" ]] || die "kafka: classpath missing, run infra/kafka.sh up first"
+  format_storage "$2" "$3"
+  exit
+fi
 
 component_main "$@"
