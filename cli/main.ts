@@ -1,5 +1,6 @@
 // `faultline <command>`: the one entry point (bin/faultline.js). Each command lives in its own file.
 import { parseArgs } from 'node:util';
+import { errorText } from './error-text.js';
 
 const USAGE = `faultline <command> [options]
 
@@ -47,6 +48,6 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  process.stderr.write(`faultline: ${(err as Error).message}\n`);
+  process.stderr.write(`faultline: ${errorText(err)}\n`);
   process.exit(1);
 });

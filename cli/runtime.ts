@@ -6,6 +6,7 @@ import { loadSettings, type Settings } from '../config/settings.js';
 import { startEmbeddedPostgres } from '../db/embedded.js';
 import { migrate } from '../db/migrate.js';
 import { createPool } from '../db/pool.js';
+import { claimDataDir } from './instance.js';
 
 export interface Runtime {
   settings: Settings;
@@ -16,15 +17,26 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export async function openRuntime({ migrations = true }: { migrations?: boolean } = {}): Promise<Runtime> {
+export interface RuntimeOptions {
+  migrations?: boolean;
+  /** `faultline start` on the embedded default: the one instance on its data directory (cli/instance.ts). */
+  exclusive?: boolean;
+}
+
+export async function openRuntime({ migrations = true, exclusive = false }: RuntimeOptions = {}): Promise<Runtime> {
   const settings = loadSettings();
   const closers: (() => Promise<void>)[] = [];
   let databaseUrl = settings.databaseUrl;
   const embedded = databaseUrl === null;
   if (databaseUrl === null) {
+    if (exclusive) {
+      const release = claimDataDir(settings.dataDir);
+      closers.push(async () => release());
+    }
     const db = await startEmbeddedPostgres({ dataDir: `${settings.dataDir}/postgres`, port: settings.embeddedPgPort, onLog: (line) => log.debug({ component: 'postgres' }, line) });
     closers.push(() => db.stop());
     databaseUrl = db.url;
+    if (db.sharedWith) log.info({ pid: db.sharedWith.pid }, `using the embedded database already running on ${settings.dataDir}`);
   }
   const pool = createPool({ connectionString: databaseUrl, max: 16 });
   closers.push(() => pool.end());

@@ -33,7 +33,7 @@ export function parseOnly(text: string | undefined): Set<Component> | null {
 
 export async function start({ only }: { only: Set<Component> | null }): Promise<void> {
   const started: string[] = [];
-  const runtime = await openRuntime();
+  const runtime = await openRuntime({ exclusive: true });
   const { settings, pool } = runtime;
   const wants = (c: Component) => (only ? only.has(c) : c !== 'simulate' || (runtime.embedded && process.env.SIMULATE !== '0'));
   started.push(runtime.embedded ? `embedded PostgreSQL (${settings.dataDir}/postgres, port ${settings.embeddedPgPort})` : 'PostgreSQL (DATABASE_URL)');

@@ -61,6 +61,17 @@ const REPORTED_FAULT: Record<Scenario, number> = { PFault: 4, TFault: 2, 'Fault 
 // Mostly current models, a few legacy strings that spec 3.3 replaces (fixtures/model-map.json).
 const MODELS = ['FCI-3000', 'FCI-3000', 'FCI-3000', 'FCI-2000', 'FI-2000-A', 'fci3k', 'FI-5A 3-C04TRB-X-1(80)EU'] as const;
 
+/**
+ * A device's model follows from its IMEI alone (FNV-1a hash), so the same device reports the same model in every
+ * run, whatever the seed or start time: a restarted simulator must not make devices look replaced (spec 6.1
+ * step 5 would raise a model-change alert for each).
+ */
+export function modelOf(imei: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < imei.length; i++) hash = Math.imul(hash ^ imei.charCodeAt(i), 0x01000193) >>> 0;
+  return MODELS[hash % MODELS.length]!;
+}
+
 interface Device {
   imei: string;
   model: string;
@@ -94,7 +105,7 @@ export function createFleet(options: FleetOptions = {}): Fleet {
 
   const fleet: Device[] = imeis.map((imei) => ({
     imei,
-    model: random.pick(MODELS),
+    model: modelOf(imei),
     baseLoad: random.real(40, 400),
     lat: random.real(41.5, 42.2, 5),
     long: random.real(-88.2, -87.5, 5),

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Temporal } from 'temporal-polyfill';
 import { parseQueueMessage } from '../../domain/validate-message.js';
-import { createFleet, generateImei, type SimulatedMessage } from '../../simulator/fleet.js';
+import { createFleet, generateImei, modelOf, type SimulatedMessage } from '../../simulator/fleet.js';
 import { formatProgress, simulate, type SimulationProgress } from '../../simulator/run-simulation.js';
 import type { OutgoingMessage, Sink } from '../../simulator/sink.js';
 import { spoolSource } from '../../stages/bridge/spool-source.js';
@@ -38,6 +38,15 @@ test('the same seed gives the same messages; another seed does not', () => {
   assert.equal(JSON.stringify(a), JSON.stringify(b));
   assert.is.not(JSON.stringify(a), JSON.stringify(c));
   assert.equal(a.map((m) => m.imei), c.map((m) => m.imei), 'IMEIs depend on the prefix and index only');
+});
+
+test('a device reports the same model in every run (seed and start time do not change it), and a fleet mixes models', () => {
+  const first = take(40, { devices: 20, seed: 1, startTime: Date.UTC(2026, 10, 20) });
+  const restarted = take(40, { devices: 20, seed: 99_999, startTime: Date.UTC(2026, 10, 23, 7) });
+  const models = (run: typeof first) => new Map(run.map((m) => [m.imei, m.message.device_data.model]));
+  assert.equal([...models(restarted)], [...models(first)]);
+  for (const m of [...first, ...restarted]) assert.is(m.message.device_data.model, modelOf(m.imei));
+  assert.ok(new Set(models(first).values()).size > 1, 'not one model for everybody');
 });
 
 test('IMEIs: 15 digits with the prefix and a valid Luhn check digit; or the ones given', () => {

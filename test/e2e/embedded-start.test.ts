@@ -4,7 +4,7 @@
 // OMS. Ctrl-C stops it cleanly.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { copyFileSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -79,9 +79,63 @@ test('fixture messages dropped into the inbox become device records; malformed o
   }
 });
 
+const EDIT_FILE = () => {
+  // What an operator does to a running demo: edit the demo DNP3 integration and add a device.
+  const file = join(dataDir, 'edit.json');
+  writeFileSync(file, JSON.stringify({
+    integrations: [{ id: 'north-scada', OrganizationID: 'north', kind: 'dnp3', channel: 'A', masterIdentity: 'scada.north.example', outstationAddress: 10, masterAddress: 1, unsolicited: false }],
+    devices: [{ IMEINumber: '861000000099999', OrganizationID: 'north', PowerLineID: 'north-F12', Real_Name: 'Added beside a running start', Lat: 41.9, Long: -87.6, serialNumber: 'SN-E2E-1', groups: [], deleted: false }],
+  }));
+  return file;
+};
+
+async function runCommand(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
+  const command = startFaultline(args, { DATA_DIR: dataDir, DATABASE_URL: '', KAFKA_BROKERS: '', SQS_QUEUE_URL: '', ...env });
+  const code = await command.exited;
+  return { code, output: command.output() };
+}
+
+const storedEdit = async () => {
+  const client = new pg.Client({ connectionString: `postgres://postgres:faultline-embedded@127.0.0.1:${pgPort}/faultline` });
+  await client.connect();
+  try {
+    const r = await client.query(`select (select settings->>'unsolicited' from integrations where id = 'north-scada') as unsolicited,
+      (select "Real_Name" from device_information where "IMEINumber" = '861000000099999') as added`);
+    return r.rows[0] as { unsolicited: string | null; added: string | null };
+  } finally {
+    await client.end();
+  }
+};
+
+test('faultline import beside a running start uses its database', async () => {
+  const { code, output } = await runCommand(['import', EDIT_FILE()], { LOG_LEVEL: 'info' });
+  assert.is(code, 0, output);
+  assert.match(output, 'devices: 1 inserted');
+  assert.match(output, 'using the embedded database already running');
+  assert.equal(await storedEdit(), { unsolicited: 'false', added: 'Added beside a running start' });
+  assert.ok(proc.child.exitCode === null, 'the running instance is still up');
+});
+
+test('a second start on the same data directory is refused in one sentence', async () => {
+  const { code, output } = await runCommand(['start'], { PORT: String(await freePort()), HOST: '127.0.0.1', SIMULATE: '0' });
+  assert.is(code, 1, output);
+  assert.match(output, `faultline: faultline is already running on ${dataDir} (pid ${proc.child.pid})`);
+  assert.not.match(output, /at .*\.ts:\d+/, 'no stack trace');
+});
+
 test('Ctrl-C (SIGINT) stops every component and exits 0', async () => {
   const code = await proc.stop('SIGINT');
   assert.is(code, 0, proc.output());
+});
+
+test('a restart keeps what the user changed: demo data is seeded only into an empty database', async () => {
+  proc = startFaultline(['start'], { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', EMBEDDED_PG_PORT: String(pgPort), DNP3_PORT: String(dnp3Port), SIMULATE: '0', DATABASE_URL: '', KAFKA_BROKERS: '', SQS_QUEUE_URL: '', DEMO_OMS: '0' });
+  await waitFor('the start summary', () => proc.output().includes('Ctrl-C stops it'), { timeoutMs: 60_000 }).catch((err: Error) => {
+    throw new Error(`${err.message}\n--- output ---\n${proc.output()}`);
+  });
+  assert.match(proc.output(), 'demo data (kept: the database already has organisations)');
+  assert.equal(await storedEdit(), { unsolicited: 'false', added: 'Added beside a running start' });
+  assert.is(await proc.stop('SIGINT'), 0, proc.output());
 });
 
 test.run();
