@@ -7,7 +7,10 @@
 //
 // Options: `npm test -- <substring>` runs only matching suite files (typecheck and lint still run);
 // `--no-infra` skips the server suites (refused when CI=true: CI skips nothing).
-import { spawn } from 'node:child_process';
+// TEST_ALSO_ON_NODE=/path/to/node[,...] runs the suites that need no servers (the unit suites and the embedded
+// start) once more on each of those runtimes: .ci/run runs everything on Node 24 and these on the machine's
+// older Node, which the README still supports for the embedded default.
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { infraEnv } from '../infra/endpoints.js';
@@ -62,20 +65,33 @@ function parseUvu(output: string): Outcome | null {
   return { passed: p, skipped: s, failed: t - p - s };
 }
 
-async function suite(file: string, env: NodeJS.ProcessEnv): Promise<void> {
-  console.log(`\n== ${file}`);
-  const { code, output } = await run(process.execPath, ['--import', 'tsx', file], env);
+async function suite(file: string, env: NodeJS.ProcessEnv, node = process.execPath): Promise<void> {
+  const label = node === process.execPath ? file : `${file} [node ${nodeVersion(node)}]`;
+  console.log(`\n== ${label}`);
+  const { code, output } = await run(node, ['--import', 'tsx', file], env);
   const outcome = parseUvu(output);
   const counts = parseTallies(output);
   if (counts) tally = addTally(tally ?? emptyTally(), counts);
-  if (!outcome) { totals.failed++; failures.push(`${file} (exit ${code}, no uvu summary)`); return; }
+  if (!outcome) { totals.failed++; failures.push(`${label} (exit ${code}, no uvu summary)`); return; }
   totals.passed += outcome.passed;
   totals.skipped += outcome.skipped;
   totals.failed += outcome.failed;
   if (outcome.failed > 0 || code !== 0) {
     if (outcome.failed === 0) totals.failed++;
-    failures.push(file);
+    failures.push(label);
   }
+}
+
+function nodeVersion(node: string): string {
+  const r = spawnSync(node, ['-p', 'process.version'], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`TEST_ALSO_ON_NODE: ${node} does not run (${r.error?.message ?? r.stderr.trim()})`);
+  return r.stdout.trim();
+}
+
+/** The extra runtimes of TEST_ALSO_ON_NODE, without the one running now. */
+function otherRuntimes(): string[] {
+  const list = (process.env.TEST_ALSO_ON_NODE ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return [...new Set(list)].filter((node) => nodeVersion(node) !== process.version);
 }
 
 function printTally(t: Tally): void {
@@ -101,7 +117,11 @@ async function main(): Promise<void> {
   const local = all.filter((f) => !needsServers(f));
   const servers = all.filter(needsServers);
 
+  console.log(`\n== suites run on node ${process.version}`);
   for (const file of local) await suite(file, {});
+  for (const node of otherRuntimes()) {
+    for (const file of local) await suite(file, {}, node);
+  }
 
   if (servers.length > 0 && !noInfra) {
     console.log('\n== infra/up.sh (real Kafka, schema registry, SQS server, PostgreSQL)');
