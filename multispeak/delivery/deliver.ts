@@ -4,7 +4,7 @@ import { decryptCredentials } from '../../secrets/credentials.js';
 import { SecretsError } from '../../secrets/errors.js';
 import type { Keyring } from '../../secrets/keyring.js';
 import { buildRequest } from '../build.js';
-import { notificationFromPayload } from '../notification.js';
+import { notificationFromPayload } from '../outbox-payload.js';
 import { checkAnswer } from './answer.js';
 import { DeliveryError } from './errors.js';
 import { postSoap } from './http-post.js';
@@ -17,7 +17,7 @@ export const messageIdOf = (row: Pick<ClaimedRow, 'id' | 'integration_id'>) => `
 export async function deliverRow(row: ClaimedRow, target: Target, keyring: Keyring | null, now: Date): Promise<void> {
   let notification;
   try {
-    notification = { ...notificationFromPayload(messageIdOf(row), row.kind, row.payload), lat: row.Lat, long: row.Long };
+    notification = notificationFromPayload(messageIdOf(row), row.kind, row.payload);
   } catch (err) {
     throw new DeliveryError('BAD_PAYLOAD', (err as Error).message);
   }

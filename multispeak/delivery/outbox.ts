@@ -13,8 +13,6 @@ export interface ClaimedRow {
   payload: unknown;
   attempts: number;
   created_at: Date;
-  Lat: number | null;
-  Long: number | null;
 }
 
 const CLAIM = `
@@ -29,9 +27,7 @@ const CLAIM = `
   update outbox o set attempts = o.attempts + 1, next_attempt_at = now() + $2 * interval '1 millisecond'
     from due
    where o.id = due.id and o.next_attempt_at <= now() and o.delivered_at is null and o.dead_at is null
-  returning o.id, o.integration_id, o."IMEINumber", o.kind, o.payload, o.attempts, o.created_at,
-            (select d."Lat" from device_information d where d."IMEINumber" = o."IMEINumber") as "Lat",
-            (select d."Long" from device_information d where d."IMEINumber" = o."IMEINumber") as "Long"`;
+  returning o.id, o.integration_id, o."IMEINumber", o.kind, o.payload, o.attempts, o.created_at`;
 
 export async function claimDue(pool: pg.Pool, limit: number, leaseMs: number): Promise<ClaimedRow[]> {
   const { rows } = await pool.query<ClaimedRow>(CLAIM, [limit, leaseMs]);

@@ -4,7 +4,7 @@
 import { buildDeviceRecord, type DeviceRecord } from '../../domain/device-record.js';
 import { dnp3Delivery, type Dnp3Output } from '../../domain/dnp3-output.js';
 import { eventTable, type EventRecord } from '../../domain/event-record.js';
-import { ongoingFaultText } from '../../domain/ongoing-fault-codes.js';
+import { outboxPayload, type OutboxPayload } from '../../multispeak/outbox-payload.js';
 import type { PersistedCheckIn } from '../../schemas/avro/values.js';
 import { isReread } from '../runtime/sources.js';
 
@@ -26,7 +26,7 @@ export interface OutboxRow {
   kind: 'checkin' | 'status';
   /** Unique per integration: a re-processed message adds no second notification. */
   dedupKey: string;
-  payload: Record<string, unknown>;
+  payload: OutboxPayload;
 }
 
 export interface Notifications {
@@ -57,20 +57,14 @@ export function notificationsFor(m: PersistedCheckIn, integrations: readonly Mul
   const imei = record.IMEINumber;
   const faultEvents = events.filter((e) => FAULT_EVENT_TYPES.has(e.EventType));
   const statusChanged = m.previousActualOngoingFault === null ? m.ActualOngoingFault !== 0 : m.previousActualOngoingFault !== m.ActualOngoingFault;
-  const summary = {
-    IMEINumber: imei, Real_Name: record.CurrentName, date: record.date,
-    ActualOngoingFault: record.ActualOngoingFault, ActualOngoingFaultText: ongoingFaultText(record.ActualOngoingFault),
-    previousActualOngoingFault: m.previousActualOngoingFault,
-    AverageCurrent1m: record.AverageCurrent1m, BatteryMCU: record.BatteryMCU, BatteryOrLine: record.BatteryOrLine,
-  };
   const outbox: OutboxRow[] = [];
   for (const integration of integrations) {
     if (integration.OrganizationID !== m.device.OrganizationID) continue;
     if (integration.operation === CHECKIN_OPERATION && integration.checkins) {
-      outbox.push({ integrationId: integration.id, IMEINumber: imei, kind: 'checkin', dedupKey: `checkin:${imei}:${record.date}`, payload: summary });
+      outbox.push({ integrationId: integration.id, IMEINumber: imei, kind: 'checkin', dedupKey: `checkin:${imei}:${record.date}`, payload: outboxPayload(record, m.previousActualOngoingFault) });
     }
     if (statusChanged || faultEvents.length > 0) {
-      outbox.push({ integrationId: integration.id, IMEINumber: imei, kind: 'status', dedupKey: `status:${imei}:${record.date}`, payload: { ...summary, events: faultEvents } });
+      outbox.push({ integrationId: integration.id, IMEINumber: imei, kind: 'status', dedupKey: `status:${imei}:${record.date}`, payload: outboxPayload(record, m.previousActualOngoingFault, faultEvents) });
     }
   }
   return { dnp3, outbox };

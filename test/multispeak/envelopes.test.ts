@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
 import { buildRequest } from '../../multispeak/build.js';
-import { notificationFromPayload } from '../../multispeak/notification.js';
+import { notificationFromPayload } from '../../multispeak/outbox-payload.js';
 import { OPERATIONS } from '../../multispeak/operations.js';
 import { NAMESPACE, VERSIONS } from '../../multispeak/versions.js';
 import { clearPayload, fault } from './notifications.js';

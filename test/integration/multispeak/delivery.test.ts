@@ -64,6 +64,9 @@ test('the fixture walk fills the outbox: status rows for every integration, chec
 });
 
 test('every row is delivered; the OMS parsed each with the official WSDL and checks pass', async () => {
+  // Every device is renamed and moved after its check-ins: spec 2.2's CurrentName/CurrentLat/CurrentLong are the
+  // check-in-time copies, so the notifications must still say what the check-in saw (checkPayload compares).
+  await db.pool.query(`update device_information set "Real_Name" = 'Renamed later', "Lat" = 1.5, "Long" = 2.5`);
   const worker = startDeliveryWorker({ pool: db.pool, keyring: testKeyring(), pollMs: 20, backoff: { initialMs: 10, maxMs: 50 } });
   try {
     await waitFor('every outbox row delivered', async () => {
@@ -93,6 +96,7 @@ test('every row is delivered; the OMS parsed each with the official WSDL and che
     else assert.is(got.header.Version, '3.0');
     checkPayload(got, row, what);
   }
+  assert.ok(outbox.some((r) => typeof r.payload.CurrentLat === 'number' && r.integration_id.startsWith('t-assessmentlocation')), 'some located assessment rows were checked');
   // In order per device and integration: arrival order of MessageIDs follows outbox ids.
   const seen = new Map<string, number>();
   for (const r of received) {
@@ -146,6 +150,10 @@ function checkPayload(got: Received, row: OutboxRow, what: string): void {
       const assessment = first(object, 'assessmentList', 'assessment');
       assert.is(assessment.category, fault > 0 ? 'Fault' : 'Normal', what);
       assert.is(assessment.elementID, row.IMEINumber, what);
+      if (typeof p.CurrentLat === 'number') {
+        const gps = first(object, got.version === '4.1' ? 'gpsPoint' : 'gpsLocation');
+        assert.equal([Number(gps.latitude), Number(gps.longitude)], [p.CurrentLat, p.CurrentLong], `${what}: check-in-time location`);
+      }
       break;
     }
   }
