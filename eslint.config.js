@@ -23,6 +23,17 @@ export default tseslint.config(
     },
   },
   {
+    // dnp3/ is the protocol and its data feed; HTTP routes that show DNP3 data live in api/dnp3/. Imports run
+    // downward only, so dnp3/ never reaches into the API or the web framework.
+    files: ['dnp3/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['**/api/*', '**/api/**'], message: 'dnp3/ must not import api/: put HTTP routes in api/dnp3/.' },
+        { group: ['hono', 'hono/*', '@hono/*'], message: 'dnp3/ stays free of HTTP: put routes in api/dnp3/.' },
+      ] }],
+    },
+  },
+  {
     files: ['**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },

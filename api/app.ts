@@ -15,10 +15,10 @@ import { READ_PREFIXES } from './device-records/endpoints.js';
 import { deviceRecordRoutes } from './device-records/routes.js';
 import { renderError, notFound } from './errors.js';
 import { healthRoutes, type ReadinessCheck } from './health/routes.js';
-import { integrationRoutes } from './integration/organization-devices.js';
+import { integrationRoutes } from './dnp3/organization-devices.js';
 import { openApiDocument } from './openapi/document.js';
 import { soapRoutes } from './soap/routes.js';
-import { pointMapRoutes } from '../dnp3/point-map-route.js';
+import { pointMapRoutes } from './dnp3/point-map.js';
 import { portalRoutes } from './portal-static.js';
 import { shortCache } from './device-records/short-cache.js';
 

@@ -1,6 +1,6 @@
 // Scenario **baseline**: the spec's own design as written, on the same data as the other scenarios. ONE
 // SQS poller, at most 10 messages a receive, 100 ms between polls; each message alone through the rules
-// (domain/process-checkin.ts `decideCheckIn`, the same rules the pipeline runs) with plain single-row
+// (domain/baseline-composition.ts `decideAsSpecWritten`: the same rules as the pipeline, composed as the spec's design runs them) with plain single-row
 // statements: look up the device and its previous record and event high-water mark, INSERT the device
 // record, INSERT each event, INSERT the currents row, delete the message. Only the I/O shape differs.
 //
@@ -15,7 +15,7 @@ import { loadModelMap, loadSettings } from '../config/settings.js';
 import type { DeviceSnapshot } from '../domain/checkin.js';
 import type { PreviousRecord } from '../domain/device-record.js';
 import type { EventFilterState } from '../domain/event-filter.js';
-import { decideCheckIn } from '../domain/process-checkin.js';
+import { decideAsSpecWritten } from '../domain/baseline-composition.js';
 import { parseQueueMessage } from '../domain/validate-message.js';
 import type { ModelMap } from '../domain/model-replacement.js';
 import { CURRENT_COLUMNS, DM1_EVENT_COLUMNS, EVENT_COLUMNS, RECORD_COLUMNS } from '../stages/persist/rows.js';
@@ -50,7 +50,7 @@ async function processOne(pool: pg.Pool, body: string, messageId: string, modelM
     `select "EventID", "ReportedEventTimestamp" from ${eventTable} where "IMEINumber" = $1 order by "EventID" desc limit 1`, [imei])).rows[0];
   const state: EventFilterState | null = mark ? { lastEventId: Number(mark.EventID), lastEventTimestamp: mark.ReportedEventTimestamp.toISOString() } : null;
 
-  const decision = decideCheckIn({
+  const decision = decideAsSpecWritten({
     checkIn, device, modelMap,
     previous: {
       record: previous ? { ...previous, date: previous.date.toISOString() } : null,

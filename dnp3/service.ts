@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
 import type pg from 'pg';
 import { integrationFromRow } from './identity.js';
+import { readIntegrations } from '../integrations/store.js';
 import type { Dnp3Integration } from './identity.js';
 import { Outstation } from './outstation/outstation.js';
 import { Dnp3Feed } from './data/feed.js';
@@ -30,10 +31,7 @@ const fingerprint = (file: string): string => new X509Certificate(readFileSync(f
 
 /** Integrations with pinned fingerprints and trusted issuers resolved; `serviceCa` is DNP3_TLS_CA. */
 export async function loadIntegrations(pool: pg.Pool, serviceCa?: string): Promise<Dnp3Integration[]> {
-  const { rows } = await pool.query<{ id: string; OrganizationID: string; settings: unknown }>(
-    `select id, "OrganizationID", settings from integrations where kind = 'dnp3' and enabled order by id`,
-  );
-  return rows.map((r) => {
+  return (await readIntegrations(pool, { kind: 'dnp3' })).map((r) => {
     const i = integrationFromRow(r);
     // A pinned master certificate is trusted as its own CA in the handshake, then matched by fingerprint.
     if (i?.certificateMode === 'pinned' && i.pinnedCertificateFile) i.pinnedFingerprint256 = fingerprint(i.pinnedCertificateFile);

@@ -26,11 +26,15 @@ export interface StoredShiftCandidate extends ShiftableEvent {
   shifted: boolean;
 }
 
-/** One decision: the event (EventID + its timestamp before the move) gets `newTimestamp`. */
-export interface TimestampShift {
+/** A move: the event (EventID + its timestamp before the move) gets `toTimestamp`. */
+export interface EventShift {
   EventID: number;
-  originalTimestamp: string;
-  newTimestamp: string;
+  fromTimestamp: string;
+  toTimestamp: string;
+}
+
+/** One decision of planFaultShifts. */
+export interface TimestampShift extends EventShift {
   /** true: an already stored event (an UPDATE); false: an event of this message (stored with the new time). */
   stored: boolean;
 }
@@ -60,13 +64,24 @@ export function planFaultShifts(newEvents: readonly ShiftableEvent[], stored: re
     if (followed) {
       shifts.push({
         EventID: fault.EventID,
-        originalTimestamp: fault.EventTimestamp,
-        newTimestamp: shiftUtc(fault.EventTimestamp, -FAULT_SHIFT_MS),
+        fromTimestamp: fault.EventTimestamp,
+        toTimestamp: shiftUtc(fault.EventTimestamp, -FAULT_SHIFT_MS),
         stored: fault.stored,
       });
     }
   }
   return shifts;
+}
+
+/**
+ * The timestamps a new event is stored with once its message's shifts apply: the one place that applies a
+ * shift to an event (the pipeline's stored view, persist's rows and the spec-as-written composition all call
+ * it). Events stored by earlier messages are moved by persist's UPDATE (stages/persist/merge.ts), which can
+ * only run in the database.
+ */
+export function shiftedTimestamps(event: { EventID: number; EventTimestamp: string }, shifts: readonly EventShift[]): { EventTimestamp: string; OriginalEventTimestamp: string; TimestampShifted: boolean } {
+  const shift = shifts.find((s) => s.EventID === event.EventID && s.fromTimestamp === event.EventTimestamp);
+  return { EventTimestamp: shift ? shift.toTimestamp : event.EventTimestamp, OriginalEventTimestamp: event.EventTimestamp, TimestampShifted: shift !== undefined };
 }
 
 function pick(e: ShiftableEvent): ShiftableEvent {

@@ -5,8 +5,8 @@ import type { CodeStrings } from '../../domain/code-strings.js';
 import { TOKEN_LIFETIME_S } from '../auth/tokens.js';
 import { LOGIN_BODY_LIMIT } from '../auth/login-route.js';
 import { READ_ENDPOINTS, READ_PREFIXES } from '../device-records/endpoints.js';
-import { ORGANIZATION_DEVICES_PATH } from '../integration/organization-devices.js';
-import { POINT_MAP_PATH } from '../../dnp3/point-map-route.js';
+import { ORGANIZATION_DEVICES_PATH } from '../dnp3/organization-devices.js';
+import { POINT_MAP_PATH } from '../dnp3/point-map.js';
 import { queryParameters } from './parameters.js';
 import { COMPONENT_SCHEMAS, ref } from './schemas.js';
 

@@ -1,12 +1,12 @@
-// An integration as the worker sends to it: the settings of reference-data/integration-settings.ts with
-// their defaults applied, read once per cache period. Credentials stay ciphertext until the send.
+// An integration as the worker sends to it: its settings with their defaults applied (multispeak/integration.ts)
+// and checked, read once per cache period. Credentials stay ciphertext until the send.
 import { readFileSync } from 'node:fs';
 import type pg from 'pg';
+import { readIntegrations } from '../../integrations/store.js';
+import { multiSpeakSettings, type MultiSpeakSettings } from '../integration.js';
 import { isOperation, type Operation } from '../operations.js';
 import { isVersion, type Version } from '../versions.js';
 import { DeliveryError } from './errors.js';
-
-export const DEFAULTS = { timeoutMs: 15_000, connectTimeoutMs: 5_000, maxAgeHours: 24 } as const;
 
 export interface TlsFiles { ca?: Buffer; cert?: Buffer; key?: Buffer }
 
@@ -24,9 +24,6 @@ export interface Target {
   credentials: { ciphertext: Buffer; keyId: string } | null;
 }
 
-interface Row { id: string; channel: string; settings: Record<string, unknown>; credentials: Buffer | null; credentials_key_id: string | null; company: string }
-
-const num = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 const file = (path: unknown, what: string, id: string): Buffer | undefined => {
   if (typeof path !== 'string' || path === '') return undefined;
   try {
@@ -36,19 +33,15 @@ const file = (path: unknown, what: string, id: string): Buffer | undefined => {
   }
 };
 
-function toTarget(r: Row): Target {
-  const s = r.settings;
-  // 4.1 unless the customer chose 3.0 (spec 6.3: the customer states the version).
-  const version = s.version === undefined ? '4.1' : s.version;
-  if (typeof s.endpoint !== 'string') throw new DeliveryError('BAD_INTEGRATION', `integration "${r.id}" has no endpoint`);
-  if (!isOperation(s.operation)) throw new DeliveryError('BAD_INTEGRATION', `integration "${r.id}": operation ${String(s.operation)} is not one faultline sends`);
-  if (!isVersion(version)) throw new DeliveryError('BAD_INTEGRATION', `integration "${r.id}": version ${String(version)} is not 3.0 or 4.1`);
+function toTarget(s: MultiSpeakSettings): Target {
+  if (typeof s.endpoint !== 'string') throw new DeliveryError('BAD_INTEGRATION', `integration "${s.id}" has no endpoint`);
+  if (!isOperation(s.operation)) throw new DeliveryError('BAD_INTEGRATION', `integration "${s.id}": operation ${String(s.operation)} is not one faultline sends`);
+  if (!isVersion(s.version)) throw new DeliveryError('BAD_INTEGRATION', `integration "${s.id}": version ${String(s.version)} is not 3.0 or 4.1`);
   return {
-    id: r.id, company: r.company, channel: r.channel, endpoint: s.endpoint, operation: s.operation, version,
-    timeoutMs: num(s.timeoutMs, DEFAULTS.timeoutMs), connectTimeoutMs: num(s.connectTimeoutMs, DEFAULTS.connectTimeoutMs),
-    maxAgeMs: num(s.maxAgeHours, DEFAULTS.maxAgeHours) * 3_600_000,
-    tls: { ca: file(s.caFile, 'caFile', r.id), cert: file(s.clientCertFile, 'clientCertFile', r.id), key: file(s.clientKeyFile, 'clientKeyFile', r.id) },
-    credentials: r.credentials && r.credentials_key_id ? { ciphertext: r.credentials, keyId: r.credentials_key_id } : null,
+    id: s.id, company: s.company, channel: s.channel, endpoint: s.endpoint, operation: s.operation, version: s.version,
+    timeoutMs: s.timeoutMs, connectTimeoutMs: s.connectTimeoutMs, maxAgeMs: s.maxAgeHours * 3_600_000,
+    tls: { ca: file(s.caFile, 'caFile', s.id), cert: file(s.clientCertFile, 'clientCertFile', s.id), key: file(s.clientKeyFile, 'clientKeyFile', s.id) },
+    credentials: s.credentials,
   };
 }
 
@@ -61,14 +54,11 @@ export function targetCache(pool: pg.Pool, ttlMs = 10_000): (id: string) => Prom
       if (hit.target instanceof DeliveryError) throw hit.target;
       return hit.target;
     }
-    const { rows } = await pool.query<Row>(
-      `select i.id, i.channel, i.settings, i.credentials, i.credentials_key_id, o.name as company
-         from integrations i join organizations o on o."OrganizationID" = i."OrganizationID" where i.id = $1`, [id],
-    );
+    const [stored] = await readIntegrations(pool, { kind: 'multispeak', id, enabledOnly: false });
     let target: Target | DeliveryError;
     try {
-      if (!rows[0]) throw new DeliveryError('BAD_INTEGRATION', `integration "${id}" does not exist`);
-      target = toTarget(rows[0]);
+      if (!stored) throw new DeliveryError('BAD_INTEGRATION', `integration "${id}" does not exist`);
+      target = toTarget(multiSpeakSettings(stored));
     } catch (err) {
       if (!(err instanceof DeliveryError)) throw err;
       target = err;

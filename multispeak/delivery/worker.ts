@@ -10,7 +10,8 @@ import { deliverRow } from './deliver.js';
 import { DeliveryError } from './errors.js';
 import { deliveryMetrics as m } from './metrics.js';
 import { claimDue, markDelivered, markFailed, pendingCount, type ClaimedRow } from './outbox.js';
-import { DEFAULTS, targetCache, type Target } from './target.js';
+import { DEFAULTS } from '../integration.js';
+import { targetCache, type Target } from './target.js';
 
 export interface DeliveryWorkerOptions {
   pool: pg.Pool;

@@ -33,7 +33,7 @@ export function computeMessage(message: DedupedCheckIn, state: FaultState, rules
   });
   const alert = modelChangeAlert({ IMEINumber: d.IMEINumber, newModel: d.model, previous, at: d.date, modelMap: rules.modelMap });
   const shifts = checkIn.dm1_device ? [] : planFaultShifts(checkIn.events, state.events);
-  const moved = new Set(shifts.map((s) => `${s.EventID}@${s.originalTimestamp}`));
+  const moved = new Set(shifts.map((s) => `${s.EventID}@${s.fromTimestamp}`));
 
   const records = [...state.records.filter((r) => r.date !== d.date), { date: d.date, model: d.model, AverageCurrent1m: d.AverageCurrent1m, ActualOngoingFault: decision.code }]
     .sort((a, b) => epochMs(a.date) - epochMs(b.date)).slice(-RECORDS_KEPT);
@@ -47,7 +47,7 @@ export function computeMessage(message: DedupedCheckIn, state: FaultState, rules
       ...message,
       ActualOngoingFault: decision.code,
       ReportedOngoingFault: d.Ongoing_fault,
-      shifts: shifts.map((s) => ({ EventID: s.EventID, fromTimestamp: s.originalTimestamp, toTimestamp: s.newTimestamp })),
+      shifts: shifts.map((s) => ({ EventID: s.EventID, fromTimestamp: s.fromTimestamp, toTimestamp: s.toTimestamp })),
       alert: alert ? { oldModel: alert.oldModel, newModel: alert.newModel } : null,
       previousActualOngoingFault: previous?.ActualOngoingFault ?? null,
     },

@@ -4,6 +4,8 @@
 import { buildDeviceRecord, type DeviceRecord } from '../../domain/device-record.js';
 import { dnp3Delivery, type Dnp3Output } from '../../domain/dnp3-output.js';
 import { eventTable, type EventRecord } from '../../domain/event-record.js';
+import { shiftedTimestamps } from '../../domain/fault-shift.js';
+import type { MultiSpeakSettings } from '../../multispeak/integration.js';
 import { outboxPayload, type OutboxPayload } from '../../multispeak/outbox-payload.js';
 import type { PersistedCheckIn } from '../../schemas/avro/values.js';
 import { isReread } from '../runtime/sources.js';
@@ -12,13 +14,8 @@ import { isReread } from '../runtime/sources.js';
 export const FAULT_EVENT_TYPES: ReadonlySet<string> = new Set(['PFault', 'TFault', 'SOTF', 'Fault Like', 'Fault <50', 'Overcurrent', 'FAULT_INITIAL']);
 export const CHECKIN_OPERATION = 'SCADAAnalogChangedNotificationByPointID';
 
-export interface MultiSpeakIntegration {
-  id: string;
-  OrganizationID: string;
-  operation: string;
-  /** Check-in (heartbeat) notifications; only meaningful for SCADAAnalogChangedNotificationByPointID. */
-  checkins: boolean;
-}
+/** What notify reads of a MultiSpeak integration (multispeak/integration.ts applies the defaults). */
+export type MultiSpeakIntegration = Pick<MultiSpeakSettings, 'id' | 'OrganizationID' | 'operation' | 'checkins'>;
 
 export interface OutboxRow {
   integrationId: string;
@@ -42,10 +39,9 @@ export function storedView(m: PersistedCheckIn): { record: DeviceRecord; events:
   });
   const stored = new Set(m.storedEventIds);
   const table = eventTable(m.checkIn.dm1_device);
-  const events = m.checkIn.events.filter((e) => stored.has(e.EventID)).map((e): EventRecord => {
-    const shift = m.shifts.find((s) => s.EventID === e.EventID && s.fromTimestamp === e.EventTimestamp);
-    return { ...e, table, IMEINumber: d.IMEINumber, PacketTimestamp: d.date, OriginalEventTimestamp: e.EventTimestamp, EventTimestamp: shift?.toTimestamp ?? e.EventTimestamp, TimestampShifted: Boolean(shift) };
-  });
+  const events = m.checkIn.events.filter((e) => stored.has(e.EventID)).map((e): EventRecord => ({
+    ...e, table, IMEINumber: d.IMEINumber, PacketTimestamp: d.date, ...shiftedTimestamps(e, m.shifts),
+  }));
   return { record, events };
 }
 

@@ -5,15 +5,13 @@ import type { PersistedCheckIn } from '../../schemas/avro/values.js';
 import type { Stage, StageResult } from '../runtime/stage.js';
 import type { Transport } from '../runtime/transport/transport.js';
 import { notificationsFor, type MultiSpeakIntegration, type OutboxRow } from './handler.js';
+import { readIntegrations } from '../../integrations/store.js';
+import { multiSpeakSettings } from '../../multispeak/integration.js';
 
 const INTEGRATIONS_TTL_MS = 10_000;
 
 async function loadIntegrations(pool: pg.Pool): Promise<MultiSpeakIntegration[]> {
-  const { rows } = await pool.query<{ id: string; OrganizationID: string; operation: string | null; checkins: boolean | null }>(
-    `select id, "OrganizationID", settings->>'operation' as operation, coalesce((settings->>'checkins')::boolean, true) as checkins
-       from integrations where kind = 'multispeak' and enabled`,
-  );
-  return rows.map((r) => ({ id: r.id, OrganizationID: r.OrganizationID, operation: r.operation ?? '', checkins: r.checkins ?? true }));
+  return (await readIntegrations(pool, { kind: 'multispeak' })).map(multiSpeakSettings);
 }
 
 async function insertOutbox(pool: pg.Pool, rows: readonly OutboxRow[]): Promise<void> {

@@ -62,7 +62,8 @@ export const mergeSql = {
     on conflict ("IMEINumber", "EventID", "ReportedEventTimestamp") do nothing
     returning "IMEINumber", "EventID", "DeviceRecordID"`,
 
-  // Spec 3.4: move a Fault <50 event back once; TimestampShifted makes a second move impossible.
+  // Spec 3.4 for a Fault <50 that an earlier message stored (this message's events were inserted already
+  // moved, rows.ts): move it back once; TimestampShifted makes a second move impossible.
   shifts: `update event_records e set "EventTimestamp" = x."toTimestamp", "TimestampShifted" = true
     from fl_stage_shifts x
     where e."IMEINumber" = x."IMEINumber" and e."EventID" = x."EventID"

@@ -1,6 +1,7 @@
 // Pure: one batch of computed check-ins -> the rows persist writes, table by table. Column lists live here
 // once and drive the staging DDL, the COPY and the merge SQL (merge.ts), so a new column is one edit.
 import { DEVICE_NUMBER_FIELDS, DEVICE_STRING_FIELDS, HOURLY_AVERAGE_COUNT } from '../../domain/checkin.js';
+import { shiftedTimestamps } from '../../domain/fault-shift.js';
 import type { ComputedCheckIn } from '../../schemas/avro/values.js';
 
 export type Cell = string | number | boolean | null;
@@ -29,6 +30,7 @@ export const EVENT_COLUMNS: readonly Column[] = [
   col('EventID', 'bigint'), col('EventTimestamp', 'timestamptz'), col('EventType', 'text'),
   dbl('PrefaultCurrent'), dbl('FaultCurrent'), dbl('RecoverCurrent'),
   col('PacketTimestamp', 'timestamptz'), col('IMEINumber', 'text'), col('ReportedEventTimestamp', 'timestamptz'),
+  col('TimestampShifted', 'boolean'),
 ];
 
 export const DM1_EVENT_COLUMNS: readonly Column[] = [
@@ -74,19 +76,22 @@ export function batchRows(messages: readonly ComputedCheckIn[]): BatchRows {
       ...DEVICE_NUMBER_FIELDS.map((f) => d[f]),
       m.ActualOngoingFault, m.ReportedOngoingFault, m.CurrentName, m.CurrentLat, m.CurrentLong, m.messageId,
     ]);
-    // Events go in exactly as reported; timestamp shifts (spec 3.4) are applied after, from `shifts`,
-    // so an event moved in the same message and one moved later are handled by one path.
+    // This message's events go in with their spec 3.4 timestamps (shiftedTimestamps); the shifts of events that
+    // earlier messages stored are staged for persist's UPDATE (merge.ts).
+    const own = new Set<string>();
     m.checkIn.events.forEach((e, pos) => {
+      own.add(`${e.EventID}@${e.EventTimestamp}`);
       if (m.checkIn.dm1_device) {
         out.dm1Events.rows.push([idx, pos, e.EventID, e.EventTimestamp, e.EventType, e.PhaseAEvent, e.PhaseBEvent, e.PhaseCEvent, d.date, imei, e.EventTimestamp]);
       } else {
-        out.events.rows.push([idx, pos, e.EventID, e.EventTimestamp, e.EventType, e.PrefaultCurrent, e.FaultCurrent, e.RecoverCurrent, d.date, imei, e.EventTimestamp]);
+        const t = shiftedTimestamps(e, m.shifts);
+        out.events.rows.push([idx, pos, e.EventID, t.EventTimestamp, e.EventType, e.PrefaultCurrent, e.FaultCurrent, e.RecoverCurrent, d.date, imei, t.OriginalEventTimestamp, t.TimestampShifted]);
       }
     });
     const c = m.checkIn.currents;
     if (c) out.currents.rows.push([idx, d.date, imei, c.PeakCurrent, c.PeakCurrentTimestamp, ...HOURS.map((_, i) => c.HourlyAverages[i] ?? null), m.CurrentName]);
     if (m.alert) out.alerts.rows.push([idx, imei, m.alert.oldModel, m.alert.newModel, d.date]);
-    for (const s of m.shifts) out.shifts.rows.push([idx, imei, s.EventID, s.fromTimestamp, s.toTimestamp]);
+    for (const s of m.shifts) if (!own.has(`${s.EventID}@${s.fromTimestamp}`)) out.shifts.rows.push([idx, imei, s.EventID, s.fromTimestamp, s.toTimestamp]);
   });
   return out;
 }

@@ -45,7 +45,7 @@ const short = (iso: string) => iso.slice(11, 23);
 for (const [name, fresh, stored, expected] of rows) {
   test(name, () => {
     const shifts = planFaultShifts(fresh, stored);
-    assert.equal(shifts.map((x) => `${x.EventID}@${short(x.originalTimestamp)}->${short(x.newTimestamp)}(${x.stored ? 'stored' : 'new'})`), expected);
+    assert.equal(shifts.map((x) => `${x.EventID}@${short(x.fromTimestamp)}->${short(x.toTimestamp)}(${x.stored ? 'stored' : 'new'})`), expected);
   });
 }
 
@@ -58,7 +58,7 @@ test('fixture 007 -> expected.json shifted', () => {
   const want = expectedFor('007-fault-lt50-then-tfault.json').shifted!;
   assert.is(shifts.length, 1);
   assert.is(shifts[0]?.EventID, want.EventID);
-  assert.is(shifts[0]?.newTimestamp, normaliseUtc(want.EventTimestamp));
+  assert.is(shifts[0]?.toTimestamp, normaliseUtc(want.EventTimestamp));
 });
 
 test.run();

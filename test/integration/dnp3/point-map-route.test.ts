@@ -7,7 +7,7 @@ import type { TestDatabase } from '../../helpers/database.js';
 import { importDemoData } from '../../helpers/reference-data.js';
 import { ApiError } from '../../../api/errors.js';
 import type { AuthEnv, Role } from '../../../api/auth/caller.js';
-import { pointMapRoutes, POINT_MAP_PATH } from '../../../dnp3/point-map-route.js';
+import { pointMapRoutes, POINT_MAP_PATH } from '../../../api/dnp3/point-map.js';
 
 let db: TestDatabase;
 let northDevices = 0; // non-deleted north devices of the fixture

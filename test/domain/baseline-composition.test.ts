@@ -5,7 +5,7 @@ import type { DeviceSnapshot } from '../../domain/checkin.js';
 import type { DeviceRecord } from '../../domain/device-record.js';
 import type { EventRecord } from '../../domain/event-record.js';
 import type { ModelChangeAlert } from '../../domain/model-change-alert.js';
-import { decideCheckIn, type CheckInDecision, type DeviceHistory } from '../../domain/process-checkin.js';
+import { decideAsSpecWritten, type CheckInDecision, type DeviceHistory } from '../../domain/baseline-composition.js';
 import { presentEvent } from '../../domain/event-presentation.js';
 import { validateModelMap, type ModelMap } from '../../domain/model-replacement.js';
 import { normaliseUtc } from '../../domain/utc-timestamp.js';
@@ -51,8 +51,8 @@ class Store {
     if (!d.duplicate) this.records.push(d.record);
     this.events.push(...d.events);
     for (const s of d.storedShifts) {
-      const e = this.events.find((x) => x.IMEINumber === d.IMEINumber && x.EventID === s.EventID && x.EventTimestamp === s.originalTimestamp);
-      if (e) Object.assign(e, { EventTimestamp: s.newTimestamp, TimestampShifted: true });
+      const e = this.events.find((x) => x.IMEINumber === d.IMEINumber && x.EventID === s.EventID && x.EventTimestamp === s.fromTimestamp);
+      if (e) Object.assign(e, { EventTimestamp: s.toTimestamp, TimestampShifted: true });
     }
     if (d.alert) this.alerts.push(d.alert);
     this.history.set(d.IMEINumber, d.next);
@@ -102,7 +102,7 @@ for (const want of expectedRows()) {
     }
     if (!parsed.ok) return assert.unreachable(parsed.reason);
     const imei = parsed.imei;
-    const d = decideCheckIn({ checkIn: parsed.value, device: devices.get(imei) ?? null, previous: store.previous(imei), modelMap: MODEL_MAP });
+    const d = decideAsSpecWritten({ checkIn: parsed.value, device: devices.get(imei) ?? null, previous: store.previous(imei), modelMap: MODEL_MAP });
     store.apply(d);
     decisions.set(want.file, d);
     for (const key of Object.keys(want)) {
@@ -147,7 +147,7 @@ test('fixture run: 010 record keeps the reported value for audit', () => {
 
 // ---- single decisions: [name, input change, check] ----
 const prevRecord = { date: at('13:00:00'), model: 'FCI-3000', AverageCurrent1m: 0.5, ActualOngoingFault: 0 };
-type Case = [string, Partial<Parameters<typeof decideCheckIn>[0]>, (d: CheckInDecision) => void];
+type Case = [string, Partial<Parameters<typeof decideAsSpecWritten>[0]>, (d: CheckInDecision) => void];
 const cases: Case[] = [
   ['model change -> alert at the check-in date', { checkIn: checkIn({ device: { model: 'FI-2000-A' } }), previous: { ...EMPTY, record: prevRecord } },
     (d) => assert.equal(d.alert, { IMEINumber: '861000000000000', oldModel: 'FCI-3000', newModel: 'FCI-2000', at: at('14:00:00') })],
@@ -162,7 +162,7 @@ const cases: Case[] = [
   ['stored Fault <50 moves when the TFault arrives in the next message', {
     checkIn: checkIn({ events: [event(202, '13:58:00', 'TFault')] }),
     previous: { ...EMPTY, standardEvents: { lastEventId: 201, lastEventTimestamp: at('13:55:00') }, shiftCandidates: [{ EventID: 201, EventTimestamp: at('13:55:00'), EventType: 'Fault <50', shifted: false }] },
-  }, (d) => assert.equal(d.storedShifts, [{ EventID: 201, originalTimestamp: at('13:55:00'), newTimestamp: at('13:54:30'), stored: true }])],
+  }, (d) => assert.equal(d.storedShifts, [{ EventID: 201, fromTimestamp: at('13:55:00'), toTimestamp: at('13:54:30'), stored: true }])],
   ['DM1 message: DM1 mark moves, standard mark untouched, no Fault <50 move', {
     checkIn: checkIn({ dm1: true, events: [event(1, '13:00:00', 'Fault <50'), event(2, '13:01:00', 'TFault')] }),
     previous: { ...EMPTY, standardEvents: { lastEventId: 50, lastEventTimestamp: at('12:00:00') } },
@@ -182,8 +182,8 @@ const cases: Case[] = [
     (d) => assert.equal(d.next.record, { date: at('14:00:00'), model: 'FCI-3000', AverageCurrent1m: 120.5, ActualOngoingFault: 0 })],
 ];
 for (const [name, change, check] of cases) {
-  test(`decideCheckIn: ${name}`, () => {
-    check(decideCheckIn({ checkIn: checkIn(), device: snapshot(), previous: EMPTY, modelMap: MODEL_MAP, ...change }));
+  test(`decideAsSpecWritten: ${name}`, () => {
+    check(decideAsSpecWritten({ checkIn: checkIn(), device: snapshot(), previous: EMPTY, modelMap: MODEL_MAP, ...change }));
   });
 }
 

@@ -1,10 +1,11 @@
-// One check-in, decided (spec 6.1 steps 2 to 11) the way the spec's own design runs it: every rule of
-// domain/ applied in the spec's order to one message and what is stored of the device, with the spec's
-// arrival-order event filter (high-water marks). This is "the spec's design as written": the domain tests
-// and the baseline bench (bench/baseline.bench.ts) use it. The pipeline's stages compose the same rules
-// but filter events in device time (domain/event-history.ts), so a check-in that arrives late after a
-// crash is judged against the check-ins dated before it (README, "Decisions"). Pure: the caller loads
-// `previous`, then writes what this returns (STYLE 1: handler pure, stage does I/O).
+// NOT the pipeline. One check-in decided the way the spec's own design runs it (spec 6.1 steps 2 to 11): every
+// rule of domain/ applied in the spec's order to one message and what is stored of the device, with the spec's
+// arrival-order event filter (high-water marks). It exists for two users: the baseline bench
+// (bench/baseline.bench.ts, the spec's design measured) and the domain tests that walk the fixtures through
+// the rules in one place. The pipeline composes the same rules in its stage handlers (stages/*/handler.ts,
+// tested in test/stages/) and filters events in device time (domain/event-history.ts), so a check-in that
+// arrives late after a crash is judged against the check-ins dated before it (docs/decisions.md). Pure: the
+// caller loads `previous`, then writes what this returns.
 import type { CheckIn, DeviceSnapshot } from './checkin.js';
 import { deviceCurrentsRow, type DeviceCurrentsRow } from './device-currents.js';
 import { buildDeviceRecord, toPreviousRecord, type DeviceRecord, type PreviousRecord } from './device-record.js';
@@ -13,7 +14,7 @@ import { isDuplicateCheckIn } from './duplicate-checkin.js';
 import { enrich } from './enrichment.js';
 import { filterNewEvents, type DropReason, type EventFilterState } from './event-filter.js';
 import { eventTable, type EventRecord, type EventTable } from './event-record.js';
-import { planFaultShifts, type StoredShiftCandidate, type TimestampShift } from './fault-shift.js';
+import { planFaultShifts, shiftedTimestamps, type StoredShiftCandidate, type TimestampShift } from './fault-shift.js';
 import { modelChangeAlert, type ModelChangeAlert } from './model-change-alert.js';
 import { replaceModel, type ModelMap } from './model-replacement.js';
 import { computeActualOngoingFault, type OngoingFaultDecision } from './ongoing-fault.js';
@@ -65,7 +66,7 @@ export interface CheckInDecision {
   /** New events in message order, with final timestamps (Fault <50 moves applied). */
   events: EventRecord[];
   droppedEvents: { EventID: number; EventTimestamp: string; reason: DropReason }[];
-  /** Moves of already stored Fault <50 events (UPDATE by IMEINumber, EventID, originalTimestamp). */
+  /** Moves of already stored Fault <50 events (UPDATE by IMEINumber, EventID, fromTimestamp). */
   storedShifts: TimestampShift[];
   alert: ModelChangeAlert | null;
   currents: DeviceCurrentsRow | null;
@@ -78,10 +79,10 @@ export interface CheckInDecision {
  * Decides one validated check-in.
  *
  * @example
- *   const d = decideCheckIn({ checkIn, device, previous, modelMap });
+ *   const d = decideAsSpecWritten({ checkIn, device, previous, modelMap });
  *   if (!d.duplicate) insertRecord(d.record); insertEvents(d.table, d.events); updateShifts(d.storedShifts);
  */
-export function decideCheckIn(input: DecideInput): CheckInDecision {
+export function decideAsSpecWritten(input: DecideInput): CheckInDecision {
   const { checkIn, device, previous, modelMap, options = {} } = input;
   const data = checkIn.device_data;
   const table = eventTable(checkIn.dm1_device);
@@ -107,18 +108,10 @@ export function decideCheckIn(input: DecideInput): CheckInDecision {
 
   // Spec 3.4 storage-time move; standard events only (DM1 events have no Fault <50 / SOTF / PFault / TFault).
   const shifts = checkIn.dm1_device ? [] : planFaultShifts(filtered.kept, previous.shiftCandidates);
-  const events: EventRecord[] = filtered.kept.map((event) => {
-    const shift = shifts.find((s) => !s.stored && s.EventID === event.EventID && s.originalTimestamp === event.EventTimestamp);
-    return {
-      ...event,
-      EventTimestamp: shift ? shift.newTimestamp : event.EventTimestamp,
-      table,
-      IMEINumber: data.IMEINumber,
-      PacketTimestamp: data.date,
-      OriginalEventTimestamp: event.EventTimestamp,
-      TimestampShifted: shift !== undefined,
-    };
-  });
+  const newShifts = shifts.filter((s) => !s.stored);
+  const events: EventRecord[] = filtered.kept.map((event) => ({
+    ...event, table, IMEINumber: data.IMEINumber, PacketTimestamp: data.date, ...shiftedTimestamps(event, newShifts),
+  }));
 
   const previousFault = previous.record?.ActualOngoingFault ?? 0;
   return {

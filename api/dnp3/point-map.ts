@@ -5,12 +5,13 @@
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
-import { requireAdmin } from '../api/auth/require-auth.js';
-import type { AuthEnv } from '../api/auth/caller.js';
-import { pointMapBanks, pointMapCsv, pointMapRows } from './data/point-map.js';
-import { assignSlots, maxSlot, slotDevices } from './data/store.js';
-import { integrationFromRow } from './identity.js';
-import { ApiError, badParameter } from '../api/errors.js';
+import { requireAdmin } from '../auth/require-auth.js';
+import type { AuthEnv } from '../auth/caller.js';
+import { ApiError, badParameter } from '../errors.js';
+import { pointMapBanks, pointMapCsv, pointMapRows } from '../../dnp3/data/point-map.js';
+import { assignSlots, maxSlot, slotDevices } from '../../dnp3/data/store.js';
+import { integrationFromRow } from '../../dnp3/identity.js';
+import { readIntegrations } from '../../integrations/store.js';
 
 export const POINT_MAP_PATH = '/api/dnp3/pointMap';
 
@@ -26,11 +27,8 @@ export function pointMapRoutes({ pool, auth }: { pool: pg.Pool; auth: Middleware
     // Slots are assigned here too, so the map is complete before the outstation has ever run.
     await assignSlots(pool, org);
     const devices = await slotDevices(pool, org);
-    const { rows } = await pool.query<{ id: string; OrganizationID: string; settings: unknown }>(
-      `select id, "OrganizationID", settings from integrations where "OrganizationID" = $1 and kind = 'dnp3' and enabled order by id limit 1`,
-      [org],
-    );
-    const integration = rows[0] ? integrationFromRow(rows[0]) : undefined;
+    const [stored] = await readIntegrations(pool, { kind: 'dnp3', organizationId: org });
+    const integration = stored ? integrationFromRow(stored) : undefined;
     const analogOnly = integration?.analogOnly ?? false;
     const outstationAddress = integration?.outstationAddress ?? 10;
     // The outstation sizes its banks by the highest slot ever given (deleted devices keep theirs), so does the map.
