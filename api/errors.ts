@@ -1,4 +1,4 @@
-// The one HTTP error type and its renderer (SPEC-DECISIONS "Errors"): handlers throw, onError renders
+// The one HTTP error type and its renderer (docs/decisions.md#errors): handlers throw, onError renders
 // `{"error": {"code", "message", "details"?}}`. Nothing else leaves: no stack, no SQL.
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -39,7 +39,7 @@ export class ApiError extends Error {
   }
 }
 
-/** A 400 that names the query parameter (SPEC-DECISIONS: "the message names it"). */
+/** A 400 that names the query parameter (docs/decisions.md: "the message names it"). */
 export function badParameter(name: string, problem: string, details: Record<string, unknown> = {}): ApiError {
   return new ApiError('BAD_PARAMETER', `Query parameter "${name}" ${problem}`, { parameter: name, ...details });
 }

@@ -1,5 +1,5 @@
 // `faultline start`: every component in one process, or `--only a,b` for a subset so each can run as its
-// own process. With no environment it is the embedded default (DESIGN.md): embedded Postgres, in-process
+// own process. With no environment it is the embedded default (docs/decisions.md#embedded-default): embedded Postgres, in-process
 // transport, spool inbox, demo data, simulator, API on :8080.
 import { mkdirSync } from 'node:fs';
 import { log } from '../config/log.js';

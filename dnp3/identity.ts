@@ -1,4 +1,4 @@
-// Maps a verified client certificate to one integration (SPEC-DECISIONS "DNP3 outstation"). Pure: the server
+// Maps a verified client certificate to one integration (docs/decisions.md#dnp3-outstation). Pure: the server
 // passes the peer certificate's names and fingerprint; tests pass plain objects.
 
 export type TlsMinVersion = 'TLSv1.2' | 'TLSv1.3';
@@ -66,7 +66,7 @@ const VERSION_RANK: Record<string, number> = { 'TLSv1.2': 2, 'TLSv1.3': 3 };
 
 /**
  * The integration a master may reach, or why it is refused. SAN names are preferred; the CN counts only when
- * the certificate has no DNS SAN (the rustls/RFC 6125 rule stepfunc applies).
+ * the certificate has no DNS SAN (the rule of RFC 6125: the CN is a fallback for certificates without DNS names).
  */
 export function matchIntegration(
   peer: PeerIdentity | undefined,

@@ -1,6 +1,6 @@
 // DNP3 over mutual TLS (node:tls) on DNP3_PORT (20000). The client certificate is verified in the handshake
 // (no certificate or an untrusted one: the handshake fails) and then mapped to exactly one integration before
-// a session exists (stepfunc's address filter); a master that maps to none is disconnected before a single
+// a session exists; a master that maps to none is disconnected before a single
 // DNP3 octet is read. Each integration has one Outstation per bank (its organisation's points and events,
 // BANK_SLOTS devices each, at link addresses outstationAddress, +1, ...) that outlive connections; one
 // connection serves all of them (multi-drop), and a reconnecting master replaces its previous session.

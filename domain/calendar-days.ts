@@ -1,4 +1,4 @@
-// The `from` / `to` query parameters of spec 4.2 (SPEC-DECISIONS "Read interface conventions"): `YYYYMMDD`
+// The `from` / `to` query parameters of spec 4.2 (docs/decisions.md#read-interface-conventions): `YYYYMMDD`
 // calendar days in the caller's timezone, both inclusive. A day is [its start, the next day's start), each
 // start taken with Temporal's startOfDay so a day that begins at 01:00 (a DST change at midnight, e.g.
 // America/Santiago) or lasts 23 or 25 hours is still exactly one calendar day.

@@ -1,4 +1,4 @@
-// State and FaultType as strings (spec 3.1 last paragraph; SPEC-DECISIONS "Codes to strings"). The lists
+// State and FaultType as strings (spec 3.1 last paragraph; docs/decisions.md#codes-to-strings). The lists
 // live in a versioned config file (`schemas/config/code-strings.json`) so a utility can rename a state
 // without a release; this module only validates the file's content and looks codes up.
 import { unknownCodeText } from './ongoing-fault-codes.js';

@@ -22,7 +22,7 @@ export const HOURLY_COLUMNS: readonly HourlyColumn[] = Array.from(
 
 /**
  * The currents row of a check-in, or null when the message has no (or an empty) currents object
- * (SPEC-DECISIONS: then no row is written). `currentName` is the enriched CurrentName.
+ * (docs/decisions.md: then no row is written). `currentName` is the enriched CurrentName.
  */
 export function deviceCurrentsRow(checkIn: CheckIn, currentName: string | null): DeviceCurrentsRow | null {
   const currents = checkIn.currents;

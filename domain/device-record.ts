@@ -7,7 +7,7 @@ import type { Enrichment } from './enrichment.js';
 export interface DeviceRecord extends DeviceData, Enrichment {
   /** Spec 2.2: ActualOngoingFault, computed per 3.2. Ongoing_fault holds the same value. */
   ActualOngoingFault: number;
-  /** The device-reported Ongoing_fault, kept for audit (SPEC-DECISIONS "Processing"). */
+  /** The device-reported Ongoing_fault, kept for audit (docs/decisions.md#processing). */
   ReportedOngoingFault: number;
 }
 

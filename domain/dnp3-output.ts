@@ -1,4 +1,4 @@
-// DNP3 JSON output (spec 6.1 step 11, 6.2; SPEC-DECISIONS "DNP3 JSON output"): one JSON object per stored
+// DNP3 JSON output (spec 6.1 step 11, 6.2; docs/decisions.md#dnp3-json-output): one JSON object per stored
 // check-in, sent to the device's dnp3QueueAddress. BatteryOrLine is written as Line or Battery (spec 2.2).
 import type { DeviceSnapshot } from './checkin.js';
 import type { DeviceRecord } from './device-record.js';
@@ -77,7 +77,7 @@ function dnp3Event(e: EventRecord): Dnp3StandardEvent | Dnp3Dm1Event {
 
 /**
  * Where and what to send, or null: only a registered device with a dnp3QueueAddress gets output
- * (an unregistered device produces no DNP3 output, SPEC-DECISIONS "Unknown device"), and only a stored
+ * (an unregistered device produces no DNP3 output, docs/decisions.md#unknown-device), and only a stored
  * check-in (a duplicate is not stored).
  */
 export function dnp3Delivery(

@@ -1,5 +1,5 @@
-// Duplicate device record check (spec 6.1 step 8, spec 7 "Duplicate handling", SPEC-DECISIONS "Duplicate
-// device record"): a stored record with the same IMEINumber and the same `date` means the device resent
+// Duplicate device record check (spec 6.1 step 8, spec 7 "Duplicate handling", docs/decisions.md#duplicate-device-record):
+// a stored record with the same IMEINumber and the same `date` means the device resent
 // the check-in. Then no second record and no second currents row; the message is acknowledged and counted.
 import type { CheckIn } from './checkin.js';
 import { epochMs } from './utc-timestamp.js';

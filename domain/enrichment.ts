@@ -10,8 +10,7 @@ export interface Enrichment {
 
 /**
  * CurrentName/CurrentLat/CurrentLong from the device information snapshot. An unregistered device (null)
- * gets nulls: its check-in is stored anyway and becomes visible once registered (SPEC-DECISIONS
- * "Unknown device").
+ * gets nulls: its check-in is stored anyway and becomes visible once registered (docs/decisions.md#unknown-device).
  */
 export function enrich(device: DeviceSnapshot | null): Enrichment {
   if (device === null) return { CurrentName: null, CurrentLat: null, CurrentLong: null };

@@ -1,6 +1,6 @@
 // Rejection codes shared by the queue pipeline (dead-letter records, `rejected_messages.code`) and the HTTP
-// API error body (`{"error": {"code", "message"}}`, SPEC-DECISIONS "Errors"). One table so the same code
-// always means the same thing and maps to the same status (STYLE 9; fastify/kafkajs error tables).
+// API error body (`{"error": {"code", "message"}}`, docs/decisions.md#errors). One table so the same code
+// always means the same thing and maps to the same status (as fastify and kafkajs keep their error tables).
 
 /** Code -> HTTP status, whether a retry can help, and the default human message. */
 export const REJECTION_CODES = {
@@ -23,7 +23,7 @@ export function isRejectionCode(value: unknown): value is RejectionCode {
 /**
  * The typed error for callers that prefer throwing to a result object (e.g. an API handler whose one
  * `onError` renders `{code, message}`). `retriable` is false for every code in the table: a bad message
- * stays bad, so it goes to the dead-letter topic instead of being retried (STYLE 10).
+ * stays bad, so it goes to the dead-letter topic instead of being retried.
  *
  * @example
  *   throw new RejectionError('INVALID', 'device_data.date: "yesterday" is not an ISO 8601 timestamp');

@@ -1,4 +1,4 @@
-// Event filter (spec 6.1 step 6, spec 8 "Reset-event dedup window", SPEC-DECISIONS "Event filter"): drop
+// Event filter (spec 6.1 step 6, spec 8 "Reset-event dedup window", docs/decisions.md#event-filter): drop
 // events that are already stored when a device resends a check-in. Per device and per table (standard vs
 // DM1) the caller keeps a high-water mark; this module decides, it stores nothing.
 import type { DeviceEvent } from './checkin.js';

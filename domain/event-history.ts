@@ -1,4 +1,4 @@
-// The event filter in device time (spec 6.1 step 6 with SPEC-DECISIONS "Event filter"). The spec keeps an
+// The event filter in device time (spec 6.1 step 6 with docs/decisions.md#event-filter). The spec keeps an
 // event when its EventID is above "the latest stored event". SQS does not keep order and a crash redelivers
 // what was in flight, so a device's check-in can arrive after a later one of the same device; judged
 // against events that overtook it, its own genuine events would be dropped as old, and lost. Decision:

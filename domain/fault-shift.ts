@@ -1,5 +1,5 @@
 // Fault <50 timestamp adjustment at storage time (spec 3.4 last paragraph, spec 8 "Timestamp adjustment",
-// SPEC-DECISIONS "Fault <50 adjustment"). A `Fault <50` event followed, at most 6 minutes later, by an SOTF,
+// docs/decisions.md#fault-50-adjustment). A `Fault <50` event followed, at most 6 minutes later, by an SOTF,
 // PFault or TFault event of the same device is moved back 30 seconds, once. The pair may arrive in one
 // message or in two, so the caller passes the device's recent stored standard events as well.
 import { epochMs, shiftUtc } from './utc-timestamp.js';

@@ -1,4 +1,4 @@
-// Model-change alert (spec 6.1 step 5; SPEC-DECISIONS "Model-change alert"): the stored model of a device
+// Model-change alert (spec 6.1 step 5; docs/decisions.md#model-change-alert): the stored model of a device
 // changed between two check-ins (a swapped unit, a firmware that reports another model string). The alert
 // row is shown in critical-data as EventType `Model Change`.
 import type { ModelMap } from './model-replacement.js';

@@ -1,6 +1,6 @@
 // Model replacement (spec 3.3, 6.1 step 2): a device-reported model that is a key of the replacement map is
 // stored as the mapped standard name; any other model is kept. The map is a versioned config file
-// (schemas/config/model-map.json, SPEC-DECISIONS "Processing"); loading it is the caller's job, checking
+// (schemas/config/model-map.json, docs/decisions.md#processing); loading it is the caller's job, checking
 // its shape is validateModelMap's.
 
 /**

@@ -1,4 +1,4 @@
-// Ongoing fault codes (spec 3.1) and their API strings (SPEC-DECISIONS "Codes to strings"), plus the
+// Ongoing fault codes (spec 3.1) and their API strings (docs/decisions.md#codes-to-strings), plus the
 // BatteryOrLine strings of spec 2.2. One table each, so API, DNP3 JSON output and MultiSpeak agree.
 
 /** Spec 3.1, names and codes. Used for both Ongoing_fault and ActualOngoingFault. */
@@ -23,7 +23,7 @@ export const ONGOING_FAULT = {
 export type OngoingFaultName = keyof typeof ONGOING_FAULT;
 export type OngoingFaultCode = (typeof ONGOING_FAULT)[OngoingFaultName];
 
-/** SPEC-DECISIONS "Codes to strings"; codes 0 and 4 are the spec's own (3.1). */
+/** docs/decisions.md#codes-to-strings; codes 0 and 4 are the spec's own (3.1). */
 export const ONGOING_FAULT_TEXT: ReadonlyMap<number, string> = new Map<OngoingFaultCode, string>([
   [0, 'None'],
   [1, 'Decision'],

@@ -1,4 +1,4 @@
-// ActualOngoingFault at storage time (spec 3.2, 6.1 step 7; SPEC-DECISIONS "Processing"). The value starts
+// ActualOngoingFault at storage time (spec 3.2, 6.1 step 7; docs/decisions.md#processing). The value starts
 // as the device-reported Ongoing_fault; the rows below may override it. Only these transitions exist.
 import type { DeviceEvent } from './checkin.js';
 import { ONGOING_FAULT, type OngoingFaultName } from './ongoing-fault-codes.js';

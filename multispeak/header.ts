@@ -1,4 +1,4 @@
-// MultiSpeakMsgHeader attributes per version (reference/multispeak.md 2). 4.1 requires BuildString and has
+// MultiSpeakMsgHeader attributes per version (docs/multispeak.md). 4.1 requires BuildString and has
 // no Version attribute; 3.0 has a free-text Version and nothing required.
 import type { Version } from './versions.js';
 

@@ -33,5 +33,5 @@ export function latestEvent(n: Notification): FaultEvent | null {
   return n.events.reduce<FaultEvent | null>((a, e) => (a === null || e.EventTimestamp >= a.EventTimestamp ? e : a), null);
 }
 
-/** Integration convention (reference/multispeak.md 11): a fault opens the point, no fault closes it. */
+/** Integration convention (docs/multispeak.md): a fault opens the point, no fault closes it. */
 export const statusOf = (n: Notification): 'Open' | 'Closed' => (n.fault > 0 ? 'Open' : 'Closed');

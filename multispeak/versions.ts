@@ -1,4 +1,4 @@
-// MultiSpeak versions faultline speaks, their namespaces and SOAPAction rule (reference/multispeak.md 1).
+// MultiSpeak versions faultline speaks, their namespaces and SOAPAction rule (docs/multispeak.md).
 export const SOAP_ENV = 'http://schemas.xmlsoap.org/soap/envelope/';
 export const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
 

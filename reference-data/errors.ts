@@ -1,4 +1,4 @@
-// Errors of `faultline import` (STYLE 9: typed, with a machine code). A problem names its place in the file
+// Errors of `faultline import` (typed, with a machine code). A problem names its place in the file
 // (`devices[3].OrganizationID`); no message ever quotes a password or an integration credential.
 
 export interface Problem {

@@ -1,4 +1,4 @@
-// `faultline import <file.json>` (SPEC-DECISIONS "Import format"): validate everything, then write in one
+// `faultline import <file.json>` (docs/decisions.md#import-format): validate everything, then write in one
 // transaction in dependency order. Idempotent: a row is written only when a value differs, so importing
 // the same file twice changes nothing, not even updated_at.
 import type pg from 'pg';

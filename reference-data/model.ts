@@ -1,4 +1,4 @@
-// The validated form of an import file (SPEC-DECISIONS "Import format"). Only `validateImport` makes these;
+// The validated form of an import file (docs/decisions.md#import-format). Only `validateImport` makes these;
 // everything after it trusts them.
 import type { Credentials } from '../secrets/credentials.js';
 

@@ -1,4 +1,4 @@
-// Validation of an import file (SPEC-DECISIONS "Import format"): `unknown` in, typed model out, every
+// Validation of an import file (docs/decisions.md#import-format): `unknown` in, typed model out, every
 // problem listed with its path. Pure: the rows already in the database arrive as `ExistingRefs`.
 //
 // Decisions (README "Import"):
@@ -24,7 +24,7 @@ const CREDENTIAL_KEYS = ['userId', 'password'];
 
 const IMEI = /^\d{14,16}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
-// Kafka topic names: the address names a topic (SPEC-DECISIONS "DNP3 JSON output").
+// Kafka topic names: the address names a topic (docs/decisions.md#dnp3-json-output).
 const TOPIC = /^[A-Za-z0-9._-]{1,249}$/;
 export const MIN_PASSWORD_LENGTH = 8;
 const MAX_PASSWORD_LENGTH = 1024;

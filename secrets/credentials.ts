@@ -1,4 +1,4 @@
-// Integration credentials at rest (spec 5.5; SPEC-DECISIONS "MultiSpeak notifications"): AES-256-GCM.
+// Integration credentials at rest (spec 5.5; docs/decisions.md#multispeak-notifications): AES-256-GCM.
 // Stored bytes: 12-byte IV | ciphertext | 16-byte tag, beside the id of the key (`credentials_key_id`).
 // The integration id is the AAD, so a ciphertext copied onto another integration's row fails to decrypt
 // instead of sending one customer's password to another customer's endpoint.

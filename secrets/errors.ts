@@ -1,4 +1,4 @@
-// Errors of the secrets store. One table: code -> message (STYLE 9). Messages name keys and integrations by
+// Errors of the secrets store. One table: code -> message. Messages name keys and integrations by
 // id only; a plaintext, a key or a ciphertext never goes into a message, a `details` field or a cause.
 
 export const SECRETS_ERRORS = {

@@ -1,4 +1,4 @@
-// The keys that encrypt credentials at rest (SPEC-DECISIONS "MultiSpeak notifications": AES-256-GCM, key
+// The keys that encrypt credentials at rest (docs/decisions.md#multispeak-notifications: AES-256-GCM, key
 // from env or file, with a key id so keys can rotate).
 //
 // Format, in FAULTLINE_SECRET_KEYS (comma separated) or FAULTLINE_SECRET_KEY_FILE (one per line, `#`

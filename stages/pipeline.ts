@@ -1,4 +1,4 @@
-// The pipeline: every stage of DESIGN.md on one transport. `faultline start --only` runs a subset, so each
+// The pipeline: every stage (docs/architecture.md) on one transport. `faultline start --only` runs a subset, so each
 // stage can also be its own process (they meet only through the topics).
 import type pg from 'pg';
 import type { ModelMap } from '../domain/model-replacement.js';

@@ -1,4 +1,4 @@
-// Replay (DESIGN "Replay is a feature"): re-read fi.raw.v1 from a time through a second enrich consumer
+// Replay (docs/decisions.md#replay): re-read fi.raw.v1 from a time through a second enrich consumer
 // under its own consumer group, so the live groups keep their offsets. Its output joins fi.enriched.v1 and
 // the running stages treat it like any other record: stored rows meet their unique keys and stay as they
 // are, and notify sends nothing for records marked `source: replay`. With `reprocess`, persist rewrites the

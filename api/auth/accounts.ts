@@ -9,7 +9,7 @@ export interface LoginAccount {
   passwordHash: string;
   org: string;
   role: Role;
-  /** The user's zone, else the organisation's, else UTC (SPEC-DECISIONS "Identity and access"). */
+  /** The user's zone, else the organisation's, else UTC (docs/decisions.md#identity-and-access). */
   timeZone: string;
 }
 

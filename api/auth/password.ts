@@ -1,4 +1,4 @@
-// Password hashing for portal users (SPEC-DECISIONS "Identity and access": a slow salted hash).
+// Password hashing for portal users (docs/decisions.md#identity-and-access: a slow salted hash).
 // scrypt from node:crypto, so no native dependency. Stored as `scrypt$N$r$p$<salt b64>$<hash b64>`: the
 // parameters travel with the hash, so raising the cost later leaves old hashes verifiable
 // (`needsRehash` tells the caller when to store a new one).
@@ -79,7 +79,7 @@ export function needsRehash(stored: string): boolean {
 
 /**
  * A hash of a random value nobody knows, at today's cost. Login checks an unknown email against it, so a
- * wrong email costs the same time as a wrong password (SPEC-DECISIONS: both give the same answer).
+ * wrong email costs the same time as a wrong password (docs/decisions.md: both give the same answer).
  */
 export const DUMMY_HASH = 'scrypt$32768$8$1$5zVC7ooZoPF6CU5kdbIuVQ==$KWlb/75E3LcR20+xZTJFPdU8pKiFCplZjGLd+PKzhsM=';
 const DUMMY = parseHash(DUMMY_HASH)!;

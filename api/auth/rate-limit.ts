@@ -1,4 +1,4 @@
-// Login rate limit (SPEC-DECISIONS: per email and per client address). An in-process sliding window:
+// Login rate limit (docs/decisions.md: per email and per client address). An in-process sliding window:
 // the times of recent failed attempts per key. A process restart forgets them, which is acceptable for a
 // limit whose job is to make password guessing slow; several API processes each keep their own window.
 

@@ -1,4 +1,4 @@
-// Access tokens (SPEC-DECISIONS "Identity and access"): a jose JWT, HS256, 24 h, claims sub, org, role, tz,
+// Access tokens (docs/decisions.md#identity-and-access): a jose JWT, HS256, 24 h, claims sub, org, role, tz,
 // with iss and aud set and checked. Verification pins the algorithm, so `alg: none` and RS/HS confusion
 // tokens are refused by jose before any claim is read.
 import { errors, jwtVerify, SignJWT } from 'jose';

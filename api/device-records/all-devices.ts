@@ -1,4 +1,4 @@
-// /device-records/all-devices: paginated device information with the latest status (SPEC-DECISIONS).
+// /device-records/all-devices: paginated device information with the latest status (docs/decisions.md).
 import { fault, num, text, type FieldTable } from './fields.js';
 import { pageOf, type ReadEndpoint } from './endpoint.js';
 import { GROUPS_COLUMN, latestRecordJoin } from './latest-record.js';

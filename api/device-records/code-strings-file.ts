@@ -1,4 +1,4 @@
-// Loads the State / FaultType strings (SPEC-DECISIONS "Codes to strings") once at start, from
+// Loads the State / FaultType strings (docs/decisions.md#codes-to-strings) once at start, from
 // CODE_STRINGS_FILE or the shipped schemas/config/code-strings.json.
 import { readFileSync } from 'node:fs';
 import { parseCodeStrings, type CodeStrings } from '../../domain/code-strings.js';

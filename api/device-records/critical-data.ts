@@ -1,4 +1,4 @@
-// /device-records/critical-data: fault events of every reachable device (SPEC-DECISIONS: EventType in
+// /device-records/critical-data: fault events of every reachable device (docs/decisions.md: EventType in
 // PFault, TFault, SOTF, Fault Like, Fault <50, Overcurrent, FAULT_INITIAL, from both event tables) and the
 // model-change alerts as EventType `Model Change`, joined with device name, place and power line.
 // Each row carries the device's Ongoing_fault / ActualOngoingFault of the check-in that brought it (masked).

@@ -1,4 +1,4 @@
-// /device-records/device-information/<imei>: device information plus its latest record (SPEC-DECISIONS).
+// /device-records/device-information/<imei>: device information plus its latest record (docs/decisions.md).
 import type { ReadEndpoint } from './endpoint.js';
 import { GROUPS_COLUMN, latestRecordJoin } from './latest-record.js';
 import { deviceSelectList, presentContext, presentDevice, presentRecord, RECORD_COLUMNS } from './present.js';

@@ -1,4 +1,4 @@
-// /device-records/device-summary: counts over the reachable devices (SPEC-DECISIONS): by latest fault state
+// /device-records/device-summary: counts over the reachable devices (docs/decisions.md): by latest fault state
 // (masked per spec 3.5, so a masked organisation sees only None / Fault buckets), online / offline
 // (no check-in for OFFLINE_AFTER_HOURS), never checked in, low battery (latest ActualOngoingFault 402).
 import { ONGOING_FAULT } from '../../domain/ongoing-fault-codes.js';

@@ -11,7 +11,7 @@ import type { ShortCache } from './short-cache.js';
 export interface ReadDeps {
   pool: pg.Pool;
   codeStrings: CodeStrings;
-  /** SPEC-DECISIONS OFFLINE_AFTER_HOURS: no check-in for this long is offline. */
+  /** OFFLINE_AFTER_HOURS (docs/decisions.md#read-interface-conventions): no check-in for this long is offline. */
   offlineAfterHours: number;
   now: () => number;
   /** The app's one-second cache for fleet-wide answers (short-cache.ts). */

@@ -14,5 +14,5 @@ export const READ_ENDPOINTS: readonly ReadEndpoint[] = [
   tableColumns, criticalData, mapData, dataLog, allDevices, deviceSummary, deviceInformation, deviceDataLog, deviceEvents, loadHistory,
 ];
 
-/** Spec 4.2 fixes `/device-records/...`; SPEC-DECISIONS adds `/api/device-records/...` as an alias. */
+/** Spec 4.2 fixes `/device-records/...`; docs/decisions.md adds `/api/device-records/...` as an alias. */
 export const READ_PREFIXES = ['/device-records', '/api/device-records'] as const;

@@ -1,4 +1,4 @@
-// The query parameters of the read interface (spec 4.2; SPEC-DECISIONS "Read interface conventions"),
+// The query parameters of the read interface (spec 4.2; docs/decisions.md#read-interface-conventions),
 // validated once into a typed value. Every endpoint names the parameters it takes; any other, a repeated
 // one, or a bad value is a 400 naming it.
 import type { Temporal } from 'temporal-polyfill';

@@ -1,5 +1,5 @@
 // /device-records/map-data: every reachable device with its place and latest status, for the map view
-// (SPEC-DECISIONS). Not paginated: a map shows the whole fleet at once; filterBy narrows it.
+// (docs/decisions.md). Not paginated: a map shows the whole fleet at once; filterBy narrows it.
 import { fault, num, text, type FieldTable } from './fields.js';
 import type { ReadDeps, ReadEndpoint } from './endpoint.js';
 import type { Caller } from '../auth/caller.js';

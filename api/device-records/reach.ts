@@ -1,4 +1,4 @@
-// The devices a caller may read (spec 5.3; SPEC-DECISIONS "Identity and access"): an admin every
+// The devices a caller may read (spec 5.3; docs/decisions.md#identity-and-access): an admin every
 // non-deleted device of the organisation; a user only those linked to one of the user's (non-deleted)
 // groups. Devices without device_information (unregistered IMEIs) are outside every reach, because every
 // read joins through device_information.

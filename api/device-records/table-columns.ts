@@ -1,5 +1,5 @@
 // /device-records/get-table-columns: column metadata of the tables the read interface serves
-// (SPEC-DECISIONS: `{table, column, type, nullable}`), from the live catalogue so it follows migrations.
+// (docs/decisions.md: `{table, column, type, nullable}`), from the live catalogue so it follows migrations.
 // Internal columns (audit copies, soft-delete and ingest bookkeeping) are not part of the interface.
 import type { ReadEndpoint } from './endpoint.js';
 

@@ -1,6 +1,6 @@
 // GET /api/dnp3/dnp3OrganizationDevices (spec 4.1; admin only): the organisation's non-deleted devices for
 // a SCADA / OMS integrator. Machine-facing, so timestamps are ISO 8601 UTC and the fault is a code plus
-// its text, as in the DNP3 JSON output (SPEC-DECISIONS); with MaskFaultDetails the code is withheld (null)
+// its text, as in the DNP3 JSON output (docs/decisions.md); with MaskFaultDetails the code is withheld (null)
 // and the text is None / Fault (spec 3.5 applies to every response).
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
@@ -42,7 +42,7 @@ export function integrationRoutes({ pool, auth }: { pool: pg.Pool; auth: Middlew
       PowerLineName: r.PowerLineName,
       serialNumber: r.serialNumber,
       dnp3QueueAddress: r.dnp3QueueAddress,
-      // The device's stable point slot (SPEC-DECISIONS "DNP3 outstation"): null until the outstation or the
+      // The device's stable point slot (docs/decisions.md#dnp3-outstation): null until the outstation or the
       // point map first assigned it (GET /api/dnp3/pointMap assigns every slot).
       dnp3Slot: r.dnp3Slot,
       LastCheckInTime: r.LastCheckInTime?.toISOString() ?? null,

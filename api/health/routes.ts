@@ -1,4 +1,4 @@
-// GET /healthz: the process is up. GET /readyz: every dependency answers (SPEC-DECISIONS "Names and places").
+// GET /healthz: the process is up. GET /readyz: every dependency answers (docs/decisions.md#names-and-places).
 // GET /metrics: Prometheus text format.
 import { Hono } from 'hono';
 import { registry } from '../../config/metrics.js';

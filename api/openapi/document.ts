@@ -1,4 +1,4 @@
-// The OpenAPI 3.1 document of every route (SPEC-DECISIONS: served at GET /openapi.json). The read
+// The OpenAPI 3.1 document of every route (docs/decisions.md: served at GET /openapi.json). The read
 // endpoints are described from the same objects that mount them; the few other routes are listed here,
 // and test/api/openapi.test.ts walks the app's routes to prove each is documented and nothing else is.
 import type { CodeStrings } from '../../domain/code-strings.js';
@@ -23,7 +23,7 @@ const NOT_FOUND = { 404: errorResponse('No such device, or the device is outside
 
 /**
  * Routes this document leaves out on purpose: the SOAP endpoints (channels C/D) are XML, described by
- * their WSDL at GET /soap/wsdl (SPEC-DECISIONS: the OpenAPI document covers every JSON endpoint).
+ * their WSDL at GET /soap/wsdl (docs/decisions.md: the OpenAPI document covers every JSON endpoint).
  */
 export const UNDOCUMENTED_PREFIXES = ['/soap'] as const;
 

@@ -1,4 +1,4 @@
-// SOAP 1.1 Faults (SPEC-DECISIONS "Errors": SOAP errors are SOAP 1.1 Faults). HTTP 500 as SOAP 1.1 section
+// SOAP 1.1 Faults (docs/decisions.md#errors: SOAP errors are SOAP 1.1 Faults). HTTP 500 as SOAP 1.1 section
 // 6.2 requires; faultcode Client (the request is wrong) or Server (our side). The faultstring is a fixed
 // sentence of this table, never a stack or SQL.
 import { escapeAttr } from './wsdl.js';

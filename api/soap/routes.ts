@@ -1,4 +1,4 @@
-// The SOAP endpoint (spec 4.1, SPEC-DECISIONS "Names and places"): GET /soap/wsdl and GET /soap?wsdl serve
+// The SOAP endpoint (spec 4.1, docs/decisions.md#names-and-places): GET /soap/wsdl and GET /soap?wsdl serve
 // the WSDL (?version=3.0 for the 3.0 flavour); POST /soap and POST /soap/wsdl take GetAllSCADAPoints.
 // Credentials are a portal login (UserID = email, Pwd = password), checked like POST /api/auth/login:
 // the same scrypt work for a wrong email as for a wrong password, and the same failed-login limit.

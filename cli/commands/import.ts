@@ -1,4 +1,4 @@
-// `faultline import <file.json>`: SPEC-DECISIONS "Import format"; idempotent, all or nothing.
+// `faultline import <file.json>`: docs/decisions.md#import-format; idempotent, all or nothing.
 import { log } from '../../config/log.js';
 import { importReferenceData, readImportFile } from '../../reference-data/index.js';
 import { loadKeyring, type Keyring } from '../../secrets/keyring.js';

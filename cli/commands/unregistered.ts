@@ -1,4 +1,4 @@
-// SPEC-DECISIONS "Unknown device": IMEIs that check in without being registered, with first and last check-in.
+// docs/decisions.md#unknown-device: IMEIs that check in without being registered, with first and last check-in.
 import { openRuntime } from '../runtime.js';
 
 export async function run(): Promise<void> {

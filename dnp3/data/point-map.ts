@@ -1,4 +1,4 @@
-// The point map of SPEC-DECISIONS "DNP3 outstation": device slot s has binary inputs 8s+k and analog inputs
+// The point map of docs/decisions.md#dnp3-outstation: device slot s has binary inputs 8s+k and analog inputs
 // 1+8s+k; analog 0 is the heartbeat. Pure: device snapshots in, point values out. The same rows feed the
 // outstation's database and GET /api/dnp3/pointMap, so what the master is told is what it gets.
 //
@@ -6,7 +6,7 @@
 // 8,191 slots of this layout. An organisation's slots are split into banks of BANK_SLOTS consecutive slots;
 // bank b is its own logical outstation at link address `outstationAddress + b` (multi-drop on the same
 // connection) and applies the layout to the slot's local number (s mod BANK_SLOTS), with its own heartbeat at
-// analog 0. Under BANK_SLOTS devices there is bank 0 only: exactly the SPEC-DECISIONS map.
+// analog 0. Under BANK_SLOTS devices there is bank 0 only: exactly the map of docs/decisions.md#dnp3-outstation.
 import { Flags } from '../objects/table.js';
 import type { PointValue } from '../objects/codec.js';
 import type { EventClass } from '../outstation/database.js';

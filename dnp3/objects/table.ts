@@ -1,5 +1,5 @@
 // The one table of DNP3 objects this outstation knows. Codecs (codec.ts) interpret the field lists, so adding
-// a fixed-size variation is one row here. Layouts: ../../../shared/reference/dnp3.md section 4.
+// a fixed-size variation is one row here. Layouts: IEEE 1815 object library.
 
 export type ObjectField =
   | 'binaryFlags' // flags octet whose bit 7 is the binary state

@@ -1,6 +1,6 @@
 // Events waiting for a master, per class, oldest first. An event leaves the buffer only when the fragment that
 // carried it is confirmed; until then it is "selected" by the solicited or the unsolicited response. When a
-// class is full the oldest event of that class is dropped and EVENT_BUFFER_OVERFLOW is raised (opendnp3, go-dnp3).
+// class is full the oldest event of that class is dropped and EVENT_BUFFER_OVERFLOW (IIN2.3, IEEE 1815) is raised, as opendnp3 does.
 import type { EventDraft, PointType } from './database.js';
 
 export type Selector = 'sol' | 'unsol';

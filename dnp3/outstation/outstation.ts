@@ -16,7 +16,7 @@ import type { PointValue } from '../objects/codec.js';
 
 export interface OutstationConfig {
   maxTxFragment: number;
-  /** Unsolicited responses allowed (SPEC-DECISIONS: on by default per integration). */
+  /** Unsolicited responses allowed (docs/decisions.md: on by default per integration). */
   unsolicited: boolean;
   confirmTimeoutMs: number;
   unsolConfirmTimeoutMs: number;

@@ -1,5 +1,5 @@
 // Transport function: one header octet (FIN 0x80, FIR 0x40, SEQ 0..63) before each link frame's payload.
-// Reassembly follows stepfunc: FIR starts over, a gap in SEQ abandons the partial fragment, a fragment
+// Reassembly as IEEE 1815 describes the transport function: FIR starts over, a gap in SEQ abandons the partial fragment, a fragment
 // larger than the receive limit is dropped whole (memory stays bounded by maxFragmentSize).
 
 export const FIN = 0x80;

@@ -1,4 +1,4 @@
-// MultiSpeak 3.0 (AC build) payload objects (reference/multispeak.md 6, 7, 9): no objectName, analog
+// MultiSpeak 3.0 (AC build) payload objects (docs/multispeak.md): no objectName, analog
 // `value` + `unit`, `outageDetect*` names, assessment `created`, location as `gpsLocation`.
 import { decimal, type Writer } from '../envelope.js';
 import { latestEvent, statusOf, type Notification } from '../notification.js';

@@ -1,4 +1,4 @@
-// MultiSpeak 4.1 payload objects built from a notification (reference/multispeak.md 6 and 7). Children in
+// MultiSpeak 4.1 payload objects built from a notification (docs/multispeak.md). Children in
 // schema order: mspObject's (comments, extensionsList, objectName), then the derived type's.
 import { decimal, type Writer } from '../envelope.js';
 import { latestEvent, statusOf, type Notification } from '../notification.js';

@@ -1,4 +1,4 @@
-// What the OMS's answer means (reference/multispeak.md 5): 2xx without errorObject is success, whatever
+// What the OMS's answer means (docs/multispeak.md): 2xx without errorObject is success, whatever
 // shape the empty result takes; a SOAP Fault or an errorObject fails the item; anything else is a failure.
 import { DeliveryError } from './errors.js';
 import type { PostResult } from './http-post.js';

@@ -1,4 +1,4 @@
-// Why a delivery attempt failed (STYLE 9: a code, retriable or not). Messages never quote the envelope,
+// Why a delivery attempt failed (a code, retriable or not). Messages never quote the envelope,
 // the credentials or the OMS's answer beyond its faultstring/errorString.
 export const DELIVERY_ERRORS = {
   TIMEOUT: true,

@@ -1,4 +1,4 @@
--- Reference data of spec 2.5 and the users of SPEC-DECISIONS "Identity and access".
+-- Reference data of spec 2.5 and the users of docs/decisions.md#identity-and-access.
 -- Column names are the spec's (quoted, case kept) so rows, API fields and topic records share one vocabulary.
 -- Soft delete: `deleted_at` set means gone for every reader (spec 2.5 relationship 6).
 

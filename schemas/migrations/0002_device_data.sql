@@ -46,7 +46,7 @@ create table device_records (
   "CurrentLong"             double precision,
   "CreatedDate"             timestamptz not null default now(),
   source_message_id         text,
-  -- SPEC-DECISIONS: a duplicate check-in is the same IMEI with the same date.
+  -- docs/decisions.md#duplicate-device-record: a duplicate check-in is the same IMEI with the same date.
   unique ("IMEINumber", "date")
 );
 create index device_records_date on device_records ("date" desc);
@@ -124,7 +124,7 @@ create table device_currents (
   primary key ("IMEINumber", "PacketTimestamp")
 );
 
--- SPEC-DECISIONS "Model-change alert".
+-- docs/decisions.md#model-change-alert.
 create table model_change_alerts (
   id                        bigint generated always as identity primary key,
   "IMEINumber"              text not null,

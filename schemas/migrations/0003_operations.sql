@@ -1,6 +1,6 @@
 -- Operational tables: what could not be processed, who we deliver to, and what is still to deliver.
 
--- SPEC-DECISIONS "Unparseable or invalid messages": never dropped silently. One row per message and stage;
+-- docs/decisions.md#unparseable-or-invalid-messages: never dropped silently. One row per message and stage;
 -- the raw body is kept unchanged so `faultline rejected resubmit` can send it again.
 create table rejected_messages (
   id             bigint generated always as identity primary key,
@@ -18,7 +18,7 @@ create table rejected_messages (
 create index rejected_messages_at on rejected_messages (rejected_at desc);
 create index rejected_messages_imei on rejected_messages (imei);
 
--- Integrations of SPEC-DECISIONS (MultiSpeak channels C/D, DNP3 channels A/B). Settings that are not secret
+-- Integrations (docs/decisions.md#multispeak-notifications and #dnp3-outstation: MultiSpeak channels C/D, DNP3 channels A/B). Settings that are not secret
 -- live in `settings`; MultiSpeak credentials only as AES-256-GCM ciphertext with the id of the key.
 create table integrations (
   id                   text primary key,
@@ -34,7 +34,7 @@ create table integrations (
 );
 create index integrations_org on integrations ("OrganizationID");
 
--- The durable MultiSpeak outbox: at-least-once, in order per device (SPEC-DECISIONS "MultiSpeak notifications").
+-- The durable MultiSpeak outbox: at-least-once, in order per device (docs/decisions.md#multispeak-notifications).
 -- dedup_key makes a re-processed message add no second notification.
 create table outbox (
   id              bigint generated always as identity primary key,

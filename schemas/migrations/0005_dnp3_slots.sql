@@ -1,4 +1,4 @@
--- DNP3 point slots (SPEC-DECISIONS "DNP3 outstation"): each device of an organisation gets a slot when it
+-- DNP3 point slots (docs/decisions.md#dnp3-outstation): each device of an organisation gets a slot when it
 -- first appears, never reused, so binary 8*s+k and analog 1+8*s+k keep meaning the same device for the
 -- SCADA master's configuration. A device that moves organisation gets a new slot there; its old one stays.
 create table dnp3_slots (

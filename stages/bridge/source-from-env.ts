@@ -1,4 +1,4 @@
-// Which source a process runs, from its environment (DESIGN "Embedded default"): SQS when SQS_QUEUE_URL is
+// Which source a process runs, from its environment (docs/decisions.md#embedded-default): SQS when SQS_QUEUE_URL is
 // set, otherwise the spool directory INBOX_DIR (default .data/inbox). Read once at start.
 import type { Transport } from '../runtime/transport/transport.js';
 import type { Log, Source } from './source.js';

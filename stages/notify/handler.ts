@@ -1,5 +1,5 @@
-// notify, the pure part (spec 6.1 steps 11 and 12, 6.2; SPEC-DECISIONS "DNP3 JSON output" and "MultiSpeak
-// notifications"): what a stored check-in sends, to the device's DNP3 topic and into the MultiSpeak outbox.
+// notify, the pure part (spec 6.1 steps 11 and 12, 6.2; docs/decisions.md#dnp3-json-output and
+// #multispeak-notifications): what a stored check-in sends, to the device's DNP3 topic and into the MultiSpeak outbox.
 // The sending of outbox rows to the customer's OMS is the delivery worker's job, not this stage's.
 import { buildDeviceRecord, type DeviceRecord } from '../../domain/device-record.js';
 import { dnp3Delivery, type Dnp3Output } from '../../domain/dnp3-output.js';
@@ -10,7 +10,7 @@ import { outboxPayload, type OutboxPayload } from '../../multispeak/outbox-paylo
 import type { PersistedCheckIn } from '../../schemas/avro/values.js';
 import { isReread } from '../runtime/sources.js';
 
-/** Event types that make a fault/status notification (SPEC-DECISIONS "MultiSpeak notifications"). */
+/** Event types that make a fault/status notification (docs/decisions.md#multispeak-notifications). */
 export const FAULT_EVENT_TYPES: ReadonlySet<string> = new Set(['PFault', 'TFault', 'SOTF', 'Fault Like', 'Fault <50', 'Overcurrent', 'FAULT_INITIAL']);
 export const CHECKIN_OPERATION = 'SCADAAnalogChangedNotificationByPointID';
 

@@ -6,7 +6,7 @@ import { ongoingFaultDisplay, ongoingFaultDisplayOrNull } from '../../domain/fau
 
 const shipped = JSON.parse(readFileSync(new URL('../../schemas/config/code-strings.json', import.meta.url), 'utf8')) as unknown;
 
-test('the shipped file holds the SPEC-DECISIONS defaults', () => {
+test('the shipped file holds the docs/decisions.md defaults', () => {
   const r = parseCodeStrings(shipped);
   assert.ok(r.ok);
   if (!r.ok) return;

@@ -23,7 +23,7 @@ test('fixture 001: H<n> holds HourlyAverages[n], keyed by date and IMEI, with th
 // [name, currents, expected H0..H23 or null]
 const rows: [string, Parameters<typeof checkIn>[0], number[] | null][] = [
   ['24 averages -> one row, in order', { currents: { PeakCurrent: null, PeakCurrentTimestamp: null, HourlyAverages: HOURS } }, HOURS],
-  ['no currents -> no row (SPEC-DECISIONS)', { currents: null }, null],
+  ['no currents -> no row (docs/decisions.md)', { currents: null }, null],
   ['wrong count (not validated) -> no row', { currents: { PeakCurrent: 1, PeakCurrentTimestamp: null, HourlyAverages: [1, 2] } }, null],
 ];
 for (const [name, change, expected] of rows) {

@@ -14,7 +14,7 @@ const stored = (e: ReturnType<typeof event>, table: EventRecord['table']): Event
   ...e, table, IMEINumber: '861000000000100', PacketTimestamp: '2026-11-20T14:05:00.000Z', OriginalEventTimestamp: e.EventTimestamp, TimestampShifted: false,
 });
 
-test('fixture 002: the fields of SPEC-DECISIONS "DNP3 JSON output"', () => {
+test('fixture 002: the fields of docs/decisions.md#dnp3-json-output', () => {
   const pfault = stored(event(101, '14:04:10', 'PFault', { PrefaultCurrent: 140, FaultCurrent: 812, RecoverCurrent: 0 }), 'event_records');
   assert.equal(buildDnp3Output(record(0), [pfault]), {
     IMEINumber: '861000000000100',

@@ -5,7 +5,7 @@ import { checkIn, fixtureCheckIn } from './builders.js';
 
 const c = checkIn({ device: { date: '2026-11-20T14:05:00.000Z' } });
 
-// SPEC-DECISIONS "Duplicate device record": [name, stored dates of the same IMEI, duplicate?]
+// docs/decisions.md#duplicate-device-record: [name, stored dates of the same IMEI, duplicate?]
 const rows: [string, string | null | Iterable<string>, boolean][] = [
   ['no stored record', null, false],
   ['same date as the latest record', '2026-11-20T14:05:00.000Z', true],

@@ -9,7 +9,7 @@ const rows: [string, Parameters<typeof enrich>[0], ReturnType<typeof enrich>][] 
   ['registered device without location', snapshot({ Lat: null, Long: null }), { CurrentName: 'North F12 Pole 40 Phase A', CurrentLat: null, CurrentLong: null }],
   ['registered device without name', snapshot({ Real_Name: null }), { CurrentName: null, CurrentLat: 41.8, CurrentLong: -87.7 }],
   ['zero coordinates are values, not missing', snapshot({ Lat: 0, Long: 0 }), { CurrentName: 'North F12 Pole 40 Phase A', CurrentLat: 0, CurrentLong: 0 }],
-  ['unregistered device: all null (SPEC-DECISIONS "Unknown device")', null, { CurrentName: null, CurrentLat: null, CurrentLong: null }],
+  ['unregistered device: all null (docs/decisions.md#unknown-device)', null, { CurrentName: null, CurrentLat: null, CurrentLong: null }],
 ];
 for (const [name, device, expected] of rows) {
   test(name, () => {

@@ -22,7 +22,7 @@ const rows: Row[] = [
   ['followed by Overcurrent: no move', [n(1, '14:00:00', LT50), n(2, '14:01:00', 'Overcurrent')], [], []],
   ['followed by another Fault <50: no move', [n(1, '14:00:00', LT50), n(2, '14:01:00', LT50)], [], []],
   ['Fault <50 alone: no move', [n(1, '14:00:00', LT50)], [], []],
-  // window boundary (SPEC-DECISIONS: exactly 6:00 applies, 6:00.001 does not)
+  // window boundary (docs/decisions.md: exactly 6:00 applies, 6:00.001 does not)
   ['TFault at +6:00.000: moves', [n(1, '14:00:00', LT50), n(2, '14:06:00', 'TFault')], [], ['1@14:00:00.000->13:59:30.000(new)']],
   ['TFault at +6:00.001: no move', [n(1, '14:00:00', LT50), n(2, '14:06:00.001', 'TFault')], [], []],
   ['TFault at +5:59.999: moves', [n(1, '14:00:00', LT50), n(2, '14:05:59.999', 'TFault')], [], ['1@14:00:00.000->13:59:30.000(new)']],

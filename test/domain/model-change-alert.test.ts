@@ -11,7 +11,7 @@ if (!parsed.ok) throw new Error(parsed.reason);
 const MAP: ModelMap = parsed.value;
 const alert = (oldModel: string, newModel: string): ModelChangeAlert => ({ IMEINumber: IMEI, oldModel, newModel, at: AT });
 
-// SPEC-DECISIONS "Model-change alert": [name, new (replaced) model, previous record, map, expected]
+// docs/decisions.md#model-change-alert: [name, new (replaced) model, previous record, map, expected]
 const rows: [string, string | null, { model: string | null } | null, ModelMap | undefined, ModelChangeAlert | null][] = [
   ['previous model differs -> alert', 'FCI-3000', { model: 'FCI-2000' }, undefined, alert('FCI-2000', 'FCI-3000')],
   ['same model -> none', 'FCI-3000', { model: 'FCI-3000' }, undefined, null],

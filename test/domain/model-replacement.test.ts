@@ -16,7 +16,7 @@ function defaultMap(): ModelMap {
 test('schemas/config/model-map.json is valid and equals the shared fixture', () => {
   const map = defaultMap();
   assert.equal(Object.fromEntries(map), fixtureJson('model-map.json'));
-  // the three mappings the incumbent system documents (SPEC-DECISIONS)
+  // the three mappings the incumbent system documents (docs/decisions.md)
   assert.is(map.get('FI-5A 3-C04TRB-X-1(80)EU'), 'FI-5A E04TRB-X');
   assert.is(map.get('FI-5A 3-C04TRB-Y-1(80)EU'), 'FI-5A E04TRB-Y');
   assert.is(map.get('FI-5A 3-CS24TNB-Z-2-3U'), 'FI-5A F24TNB-Y');

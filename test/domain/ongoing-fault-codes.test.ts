@@ -4,7 +4,7 @@ import {
   batteryOrLineText, maskedOngoingFaultText, ONGOING_FAULT, ongoingFaultName, ongoingFaultText,
 } from '../../domain/ongoing-fault-codes.js';
 
-// spec 3.1 (name, code) and SPEC-DECISIONS "Codes to strings" (text)
+// spec 3.1 (name, code) and docs/decisions.md#codes-to-strings (text)
 const rows: [string, number, string][] = [
   ['NONE', 0, 'None'],
   ['DECISION', 1, 'Decision'],

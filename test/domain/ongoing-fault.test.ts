@@ -44,7 +44,7 @@ const rows: Row[] = [
   ['no events, NONE -> 0', 0, false, [], null, undefined, 0, null, null],
   ['other event types do not transition', 0, false, [event(9, '14:00:00', 'PFault'), event(10, '14:01:00', 'TFault')], null, undefined, 0, null, null],
   ['unknown reported code is kept', 77, false, [CR(1, '14:00:00')], low, undefined, 77, null, null],
-  // precedence (SPEC-DECISIONS): the row of the latest new event wins, by EventTimestamp, then EventID
+  // precedence (docs/decisions.md): the row of the latest new event wins, by EventTimestamp, then EventID
   ['precedence: Overcurrent later than Current Reset -> 6', 0, false, [CR(10, '14:00:00'), OC(11, '14:01:00')], null, undefined, 6, 'OVERCURRENT_EVENT', 11],
   ['precedence: Current Reset later -> 10', 0, false, [OC(10, '14:00:00'), CR(11, '14:01:00')], null, undefined, 10, 'CURRENT_RESET_EVENT', 11],
   ['precedence: by timestamp, not message order', 0, false, [CR(11, '14:05:00'), OC(10, '14:01:00')], null, undefined, 10, 'CURRENT_RESET_EVENT', 11],

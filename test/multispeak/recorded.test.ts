@@ -1,4 +1,4 @@
-// Recorded envelopes (STYLE 13): what each operation in each version sends for one fault notification,
+// Recorded envelopes (golden files): what each operation in each version sends for one fault notification,
 // kept under test/multispeak/recorded/<version>/<Operation>.xml so any change to the wire shows in review.
 // UPDATE_RECORDED=1 rewrites them (then check them with envelopes.test.ts, which validates the schema).
 import { suite } from 'uvu';

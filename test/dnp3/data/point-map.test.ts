@@ -14,7 +14,7 @@ const d = (over: Partial<DeviceSnapshot>): DeviceSnapshot => ({
 });
 const bits = (s: DeviceSnapshot, now = T) => devicePoints(s, now, 26).filter((p) => p.type === 'binary').map((p) => p.value.value);
 
-// SPEC-DECISIONS: k = fault active, permanent, temporary, over current, current reset, low battery, comm lost, line powered.
+// docs/decisions.md: k = fault active, permanent, temporary, over current, current reset, low battery, comm lost, line powered.
 const TABLE: [number, number[]][] = [
   [0, [0, 0, 0, 0, 0, 0, 0, 0]],
   [4, [1, 1, 0, 0, 0, 0, 0, 0]],

@@ -9,7 +9,7 @@ test('CRC-16/DNP check value of "123456789" is 0xEA82', () => {
   assert.is(crc16Dnp(new TextEncoder().encode('123456789')), 0xea82);
 });
 
-// Vectors from opendnp3 TestCRC/TestLinkFrame, go-dnp3's decoder README and reference section 1.
+// Known-good frames (opendnp3's TestCRC/TestLinkFrame among them); the CRC is IEEE 1815's link-layer CRC.
 const VECTORS: [string, string][] = [
   ['reset link states 1 -> 1024', '05 64 05 C0 01 00 00 04 E9 21'],
   ['reset link states 1 -> 10', '05 64 05 C0 0A 00 01 00 B1 AC'],

@@ -1,4 +1,4 @@
-// Query parameters of the read interface (SPEC-DECISIONS "Read interface conventions") over the seeded
+// Query parameters of the read interface (docs/decisions.md#read-interface-conventions) over the seeded
 // database: every parameter error on every endpoint is a 400 that names the parameter; pagination is
 // stable and complete; sorting and filtering do what they say and nothing a caller sends reaches SQL text.
 import { suite } from 'uvu';
