@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_LOW_CURRENT_A } from '../domain/ongoing-fault.js';
 import { validateModelMap, type ModelMap } from '../domain/model-replacement.js';
+import { checkNamespace } from '../stages/runtime/transport/names.js';
 
 export interface Settings {
   dataDir: string;
@@ -15,6 +16,8 @@ export interface Settings {
   kafkaBrokers: string[] | null;
   schemaRegistryUrl: string | null;
   kafkaPartitions: number;
+  /** Prefix of every Kafka topic, consumer group and registry subject (stages/runtime/transport/names.ts). */
+  kafkaNamespace: string;
   /** How long the group waits for a silent consumer before giving its partitions to another. */
   kafkaSessionTimeoutMs: number;
   httpPort: number;
@@ -38,6 +41,12 @@ function number(env: NodeJS.ProcessEnv, name: string, fallback: number, check: (
 const port = (n: number) => Number.isInteger(n) && n >= 0 && n < 65536;
 const positiveInt = (n: number) => Number.isInteger(n) && n > 0;
 
+function namespace(text: string): string {
+  const problem = checkNamespace(text);
+  if (problem) throw new Error(`KAFKA_NAMESPACE: "${text}" ${problem}`);
+  return text;
+}
+
 export function loadModelMap(file: string): ModelMap {
   const result = validateModelMap(JSON.parse(readFileSync(file, 'utf8')));
   if (!result.ok) throw new Error(`${file}: ${result.reason}`);
@@ -56,6 +65,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     kafkaBrokers: kafka,
     schemaRegistryUrl: env.SCHEMA_REGISTRY_URL || null,
     kafkaPartitions: number(env, 'KAFKA_PARTITIONS', 6, positiveInt),
+    kafkaNamespace: namespace(env.KAFKA_NAMESPACE ?? ''),
     kafkaSessionTimeoutMs: number(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000, (n) => Number.isInteger(n) && n >= 6000),
     httpPort: number(env, 'PORT', 8080, port),
     httpHost: env.HOST || '0.0.0.0',

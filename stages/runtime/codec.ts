@@ -4,6 +4,7 @@
 // JSON, because their readers are customer systems.
 import avro from 'avsc';
 import { TOPIC_SCHEMAS, type TopicName } from '../../schemas/avro/topics.js';
+import { kafkaNames, type KafkaNames } from './transport/names.js';
 
 export interface Codec {
   encode(topic: string, value: unknown): Promise<Buffer>;
@@ -43,11 +44,12 @@ export interface WireFormatRegistry {
 
 /**
  * Confluent wire format (magic byte, schema id, Avro body). Every pipeline schema is registered once, at
- * construction (subject `<topic>-value`, TopicNameStrategy), so the hot path only encodes.
+ * construction, so the hot path only encodes. Subjects follow the deployed topic name (TopicNameStrategy,
+ * `<deployed topic>-value`), so deployments with different namespaces keep their own subjects on one registry.
  */
-export async function registryCodec(registry: WireFormatRegistry): Promise<Codec> {
+export async function registryCodec(registry: WireFormatRegistry, names: KafkaNames = kafkaNames()): Promise<Codec> {
   const ids = new Map<string, number>();
-  for (const [topic, schema] of Object.entries(TOPIC_SCHEMAS)) ids.set(topic, await registry.register(`${topic}-value`, schema));
+  for (const [topic, schema] of Object.entries(TOPIC_SCHEMAS)) ids.set(topic, await registry.register(`${names.topic(topic)}-value`, schema));
   return {
     async encode(topic, value) {
       const id = ids.get(topic);

@@ -22,12 +22,8 @@ export function flakyTransport(inner: Transport, failFirst: number): FlakyTransp
     },
   };
   return {
-    kind: inner.kind,
-    ensureTopics: (t) => inner.ensureTopics(t),
+    ...inner,
     producer: () => producer,
-    subscribe: (o) => inner.subscribe(o),
-    ready: () => inner.ready(),
-    close: () => inner.close(),
     get calls() { return calls; },
     batches,
   };

@@ -32,6 +32,17 @@ export async function resetPipelineTopics(extraTopics: string[] = []): Promise<v
   }
 }
 
+/** The consumer groups the broker knows now. */
+export async function listGroups(): Promise<string[]> {
+  const admin = new Kafka({ brokers: brokers(), logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    return (await admin.listGroups()).groups.map((g) => g.groupId);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
 /** A Kafka transport on the infra/ broker and registry, as the pipeline suites use it. */
 export async function testKafkaTransport(partitions = 3): Promise<Transport> {
   const registryUrl = process.env.SCHEMA_REGISTRY_URL ?? infraEnv().SCHEMA_REGISTRY_URL!;

@@ -4,6 +4,7 @@ import { log } from '../../../config/log.js';
 import { createRegistry } from '../../../schemas/registry.js';
 import { localAvroCodec, registryCodec } from '../codec.js';
 import { kafkaTransport } from './kafka.js';
+import { kafkaNames } from './names.js';
 import { memoryTransport } from './memory.js';
 import type { Transport } from './transport.js';
 
@@ -19,9 +20,11 @@ export async function registryReady(url: string): Promise<boolean> {
 export async function transportFromSettings(settings: Settings, clientId = 'faultline'): Promise<Transport> {
   if (!settings.kafkaBrokers) return memoryTransport({ codec: localAvroCodec() });
   const registry = createRegistry(settings.schemaRegistryUrl!);
+  const names = kafkaNames(settings.kafkaNamespace);
   const transport = kafkaTransport({
     brokers: settings.kafkaBrokers,
-    codec: await registryCodec(registry),
+    codec: await registryCodec(registry, names),
+    names,
     clientId,
     partitions: settings.kafkaPartitions,
     sessionTimeoutMs: settings.kafkaSessionTimeoutMs,

@@ -3,6 +3,7 @@
 import { Kafka, logLevel, type Admin, type Consumer, type EachBatchPayload, type Producer as KafkaProducer } from 'kafkajs';
 import type { Codec } from '../codec.js';
 import { backoff } from '../retry.js';
+import { kafkaNames, type KafkaNames } from './names.js';
 import type { InMessage, OutMessage, Producer, SubscribeOptions, Subscription, Transport } from './transport.js';
 
 const MAX_RECORD_BATCH_BYTES = 16 * 1024 * 1024;
@@ -21,11 +22,13 @@ export interface KafkaTransportOptions {
    */
   concurrency?: number;
   sessionTimeoutMs?: number;
+  /** Deployed topic and group names (names.ts). Default: the logical names. */
+  names?: KafkaNames;
   log?: (level: 'warn' | 'error', message: string, extra?: Record<string, unknown>) => void;
 }
 
 export function kafkaTransport(options: KafkaTransportOptions): Transport {
-  const { brokers, codec, clientId = 'faultline', partitions = 6, concurrency = partitions, sessionTimeoutMs = 30_000 } = options;
+  const { brokers, codec, clientId = 'faultline', partitions = 6, concurrency = partitions, sessionTimeoutMs = 30_000, names = kafkaNames() } = options;
   const log = options.log ?? (() => {});
   const kafka = new Kafka({
     clientId,
@@ -80,14 +83,16 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
           list.push({ key: m.key, value: await codec.encode(m.topic, m.value) });
         }
         const p = await getProducer();
-        await p.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, msgs]) => ({ topic, messages: msgs })) });
+        await p.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, msgs]) => ({ topic: names.topic(topic), messages: msgs })) });
       },
     };
   }
 
   async function subscribe<V>(opts: SubscribeOptions<V>): Promise<Subscription> {
+    const topic = names.topic(opts.topic);
+    const groupId = names.group(opts.groupId);
     const consumer = kafka.consumer({
-      groupId: opts.groupId,
+      groupId,
       sessionTimeout: sessionTimeoutMs,
       heartbeatInterval: Math.floor(sessionTimeoutMs / 10),
       allowAutoTopicCreation: false,
@@ -100,7 +105,7 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
     let owned = new Set<number>();
     let membership: Promise<void> = Promise.resolve();
     consumer.on(consumer.events.GROUP_JOIN, (event) => {
-      const assigned = new Set(event.payload.memberAssignment[opts.topic] ?? []);
+      const assigned = new Set(event.payload.memberAssignment[topic] ?? []);
       const gone = [...owned].filter((p) => !assigned.has(p));
       const fresh = [...assigned].filter((p) => !owned.has(p));
       owned = assigned;
@@ -113,11 +118,11 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
     if (opts.fromTimestamp !== undefined) {
       // Commit the group's starting offsets before it joins: a seek after run() races the first fetch.
       const a = await getAdmin();
-      const partitionsAt = await a.fetchTopicOffsetsByTimestamp(opts.topic, opts.fromTimestamp);
-      await a.setOffsets({ groupId: opts.groupId, topic: opts.topic, partitions: partitionsAt.map(({ partition, offset }) => ({ partition, offset })) });
+      const partitionsAt = await a.fetchTopicOffsetsByTimestamp(topic, opts.fromTimestamp);
+      await a.setOffsets({ groupId, topic, partitions: partitionsAt.map(({ partition, offset }) => ({ partition, offset })) });
     }
     await consumer.connect();
-    await consumer.subscribe({ topic: opts.topic, fromBeginning: opts.fromBeginning ?? true });
+    await consumer.subscribe({ topic, fromBeginning: opts.fromBeginning ?? true });
     let running = true;
 
     // kafkajs heartbeats only between batches or when asked. A batch that takes longer than the session
@@ -138,7 +143,7 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
       const messages: InMessage<V>[] = [];
       for (const m of batch.messages) {
         const raw: InMessage<Buffer> = {
-          topic: batch.topic, partition: batch.partition, offset: m.offset, key: m.key?.toString('utf8') ?? '',
+          topic: opts.topic, partition: batch.partition, offset: m.offset, key: m.key?.toString('utf8') ?? '',
           value: m.value ?? Buffer.alloc(0), timestamp: Number(m.timestamp),
         };
         // A decode that failed because the registry is away (err.retriable, e.g. a schema id not cached yet
@@ -146,7 +151,7 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
         // lettering on a transient error would drop good records during a registry outage.
         for (let attempt = 1; ; attempt++) {
           try {
-            messages.push({ ...raw, value: await codec.decode<V>(batch.topic, raw.value) });
+            messages.push({ ...raw, value: await codec.decode<V>(opts.topic, raw.value) });
             break;
           } catch (err) {
             if ((err as { retriable?: unknown }).retriable === true) {
@@ -169,7 +174,7 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
       for (let attempt = 1; ; attempt++) {
         if (!isRunning() || isStale()) return;
         try {
-          if (messages.length) await opts.eachBatch({ topic: batch.topic, partition: batch.partition, messages }, { isRunning: () => isRunning() && running, heartbeat });
+          if (messages.length) await opts.eachBatch({ topic: opts.topic, partition: batch.partition, messages }, { isRunning: () => isRunning() && running, heartbeat });
           break;
         } catch (err) {
           log('warn', 'batch failed; will retry', { topic: batch.topic, partition: batch.partition, attempt, error: (err as Error).message });
@@ -186,15 +191,7 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
     await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: concurrency, eachBatch });
 
     return {
-      async lag() {
-        const a = await getAdmin();
-        const [committed] = await a.fetchOffsets({ groupId: opts.groupId, topics: [opts.topic] });
-        const ends = await a.fetchTopicOffsets(opts.topic);
-        return ends.map(({ partition, high }) => {
-          const c = committed?.partitions.find((p) => p.partition === partition)?.offset ?? '-1';
-          return { partition, next: c === '-1' ? '0' : c, end: high };
-        });
-      },
+      lag: () => groupLag(opts.groupId, opts.topic),
       async stop() {
         if (!running) return;
         running = false;
@@ -207,12 +204,57 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
     };
   }
 
+  async function groupLag(logicalGroup: string, logicalTopic: string): Promise<{ partition: number; next: string; end: string }[]> {
+    const a = await getAdmin();
+    const [topic, groupId] = [names.topic(logicalTopic), names.group(logicalGroup)];
+    const [committed] = await a.fetchOffsets({ groupId, topics: [topic] });
+    const ends = await a.fetchTopicOffsets(topic);
+    return ends.map(({ partition, high, low }) => {
+      const c = committed?.partitions.find((p) => p.partition === partition)?.offset ?? '-1';
+      // No commit yet: the group starts at the beginning of what the log still holds.
+      return { partition, next: c === '-1' ? low : c, end: high };
+    });
+  }
+
   return {
     kind: 'kafka',
+    groupLag,
+    async topicRange(logicalTopic, fromTimestamp) {
+      const a = await getAdmin();
+      const topic = names.topic(logicalTopic);
+      const ends = await a.fetchTopicOffsets(topic);
+      const starts = await a.fetchTopicOffsetsByTimestamp(topic, fromTimestamp);
+      return ends.map(({ partition, high, low }) => {
+        const start = starts.find((s) => s.partition === partition)?.offset ?? high;
+        // Kafka answers -1 for "nothing at or after that time": the range is empty.
+        return { partition, start: start === '-1' ? high : BigInt(start) < BigInt(low) ? low : start, end: high };
+      });
+    },
+    async groupMembers(logicalGroup) {
+      const a = await getAdmin();
+      const { groups } = await a.describeGroups([names.group(logicalGroup)]);
+      return groups[0]?.members.length ?? 0;
+    },
+    async deleteGroup(logicalGroup) {
+      const a = await getAdmin();
+      const groupId = names.group(logicalGroup);
+      // A member that just left may still be on its way out (the group is rebalancing): try for a few seconds.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await a.deleteGroups([groupId]);
+          return;
+        } catch (err) {
+          const codes = ((err as { groups?: { errorCode?: number; error?: { type?: string } }[] }).groups ?? []).map((g) => g.error?.type);
+          if (codes.includes('GROUP_ID_NOT_FOUND')) return;
+          if (attempt >= 20) throw err;
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      }
+    },
     async ensureTopics(topics) {
       const a = await getAdmin();
       const existing = new Set(await a.listTopics());
-      const missing = [...new Set(topics)].filter((t) => !existing.has(t));
+      const missing = [...new Set(topics.map(names.topic))].filter((t) => !existing.has(t));
       if (missing.length === 0) return;
       try {
         // A batch of a few large check-ins (a body may be up to MAX_MESSAGE_BYTES) must fit a record batch.

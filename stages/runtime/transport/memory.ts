@@ -80,6 +80,8 @@ export function memoryTransport({ codec, partitions = 8, maxBacklog = 5_000, ret
   const topics = new Map<string, Partition[]>();
   let closed = false;
   const subscriptions = new Set<Subscription>();
+  /** The group of each live subscription (groupMembers). */
+  const members = new Map<Subscription, string>();
 
   const topic = (name: string): Partition[] => {
     let parts = topics.get(name);
@@ -132,8 +134,24 @@ export function memoryTransport({ codec, partitions = 8, maxBacklog = 5_000, ret
     }
   }
 
+  const groupLag = async (groupId: string, name: string) =>
+    topic(name).map((p, partition) => ({ partition, next: String(p.positions.get(groupId) ?? p.base), end: String(p.end) }));
+
   return {
     kind: 'memory',
+    groupLag,
+    async topicRange(name, fromTimestamp) {
+      return topic(name).map((p, partition) => {
+        const at = p.log.findIndex((e) => e.timestamp >= fromTimestamp);
+        return { partition, start: String(at === -1 ? p.end : p.base + at), end: String(p.end) };
+      });
+    },
+    async groupMembers(groupId) {
+      return [...members.values()].filter((g) => g === groupId).length;
+    },
+    async deleteGroup(groupId) {
+      for (const parts of topics.values()) for (const p of parts) p.positions.delete(groupId);
+    },
     async ensureTopics(names) { for (const n of names) topic(n); },
     producer: () => producer,
     async subscribe<V>(options: SubscribeOptions<V>): Promise<Subscription> {
@@ -151,9 +169,7 @@ export function memoryTransport({ codec, partitions = 8, maxBacklog = 5_000, ret
       const running = () => active && !closed;
       const loops = parts.map((part, i) => consume(options, i, part, running));
       const subscription: Subscription = {
-        async lag() {
-          return parts.map((p, partition) => ({ partition, next: String(p.positions.get(options.groupId) ?? p.base), end: String(p.end) }));
-        },
+        lag: () => groupLag(options.groupId, options.topic),
         async stop() {
           if (!active) return;
           active = false;
@@ -161,9 +177,11 @@ export function memoryTransport({ codec, partitions = 8, maxBacklog = 5_000, ret
           await Promise.allSettled(loops);
           await options.onRevoke?.(parts.map((_, i) => i));
           subscriptions.delete(subscription);
+          members.delete(subscription);
         },
       };
       subscriptions.add(subscription);
+      members.set(subscription, options.groupId);
       return subscription;
     },
     async ready() { return !closed; },

@@ -66,8 +66,19 @@ export interface Producer {
   send(messages: OutMessage[]): Promise<void>;
 }
 
+/** Per partition: the first offset at or after a time, and the end of the log now. */
+export interface TopicRange { partition: number; start: string; end: string }
+
 export interface Transport {
   readonly kind: 'kafka' | 'memory';
+  /** What a consumer starting at `fromTimestamp` (ms; 0: the beginning) would read of `topic` today. */
+  topicRange(topic: string, fromTimestamp: number): Promise<TopicRange[]>;
+  /** Where consumer group `groupId` stands on `topic`, as Subscription.lag. */
+  groupLag(groupId: string, topic: string): Promise<{ partition: number; next: string; end: string }[]>;
+  /** How many consumers are members of the group now (0: nobody is consuming). */
+  groupMembers(groupId: string): Promise<number>;
+  /** Forgets a group that has no member any more (its committed offsets go with it). */
+  deleteGroup(groupId: string): Promise<void>;
   /** Creates topics that do not exist yet (idempotent). */
   ensureTopics(topics: string[]): Promise<void>;
   /** A producer for one caller (a stage, a source); records of one producer keep their order. */

@@ -3,7 +3,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadModelMap, loadSettings } from '../../../config/settings.js';
-import { replay } from '../../../stages/replay.js';
+import { replay, ReplayError, type ReplayProgress } from '../../../stages/replay.js';
+import { infraEnv } from '../../../infra/endpoints.js';
+import { listGroups } from '../../helpers/kafka.js';
+import { startFaultline } from '../../helpers/process.js';
 import { fixtureNames, fixtureText } from '../../helpers/checkins.js';
 import { dumpTables } from '../../helpers/database.js';
 import { startKafkaRig, startTestPipeline, type KafkaRig } from '../../helpers/pipeline.js';
@@ -12,7 +15,9 @@ let rig: KafkaRig;
 test.before(async () => { rig = await startKafkaRig('replay'); });
 test.after(async () => { await rig?.stop(); });
 
-test('replaying fi.raw.v1 from the beginning leaves every table identical', async () => {
+const replayGroups = async () => (await listGroups()).filter((g) => g.includes('.replay-'));
+
+test('replaying fi.raw.v1 from the beginning re-reads every raw record, waits until the pipeline applied them, leaves every table identical and no group behind', async () => {
   for (const name of fixtureNames()) {
     await rig.pipe.feed([{ name, body: fixtureText(name) }]);
     await rig.pipe.drain();
@@ -20,14 +25,57 @@ test('replaying fi.raw.v1 from the beginning leaves every table identical', asyn
   const before = await dumpTables(rig.db.pool);
   assert.ok((before.device_records ?? []).length >= 10, 'the fixtures were stored');
 
-  const progress: bigint[] = [];
-  const { records } = await replay({ transport: rig.transport, pool: rig.db.pool, modelMap: loadModelMap(loadSettings({}).modelMapFile), from: 0, onProgress: (done) => progress.push(done), pollMs: 100 });
-  // 14 fixtures, of which the bridge dead-lettered 2 before fi.raw.v1.
-  assert.is(records, BigInt(fixtureNames().length - 2), 'every raw record was re-read');
-  await rig.pipe.drain(60_000);
-
+  const progress: ReplayProgress[] = [];
+  const started = Date.now();
+  const result = await replay({ transport: rig.transport, pool: rig.db.pool, modelMap: loadModelMap(loadSettings({}).modelMapFile), from: 0, onProgress: (p) => progress.push(p), pollMs: 100 });
+  // 14 fixtures, of which the bridge dead-lettered 2 before fi.raw.v1; the unknown device's check-in is stored.
+  const raw = fixtureNames().length - 2;
+  console.log(`replay of ${raw} records, read and applied: ${Date.now() - started} ms`);
+  assert.equal({ ...result, group: '' }, { total: raw, reread: raw, deadLettered: 0, forwarded: raw, applied: raw, caughtUp: true, group: '' });
+  // No drain here: replay itself waited until every live stage had applied what it re-read.
   assert.equal(await dumpTables(rig.db.pool), before);
-  assert.ok(progress.length > 0, 'progress was reported');
+  const reading = progress.filter((p) => p.phase === 'reading');
+  assert.ok(reading.every((p) => p.phase === 'reading' && p.total === raw && p.reread <= p.total), 'progress totals add up');
+  assert.ok(progress.some((p) => p.phase === 'applying'), 'the applying phase was reported');
+  assert.equal(await replayGroups(), [], 'the replay removed its consumer group');
+});
+
+test('a replay of a range with no records returns at once', async () => {
+  const started = Date.now();
+  const result = await replay({ transport: rig.transport, pool: rig.db.pool, modelMap: loadModelMap(loadSettings({}).modelMapFile), from: Date.now() + 60_000 });
+  assert.equal([result.total, result.reread, result.caughtUp], [0, 0, true]);
+  assert.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
+});
+
+test('an interrupted replay stops, says how far it got, and removes its group', async () => {
+  const interrupt = new AbortController();
+  interrupt.abort();
+  try {
+    await replay({ transport: rig.transport, pool: rig.db.pool, modelMap: loadModelMap(loadSettings({}).modelMapFile), from: 0, signal: interrupt.signal, pollMs: 100 });
+    assert.unreachable('an interrupted replay must throw');
+  } catch (err) {
+    assert.instance(err, ReplayError);
+    assert.is((err as ReplayError).code, 'INTERRUPTED');
+    assert.match((err as Error).message, `of ${fixtureNames().length - 2} records`);
+  }
+  assert.equal(await replayGroups(), []);
+});
+
+test('without a running pipeline replay fails at once with a clear message and re-reads nothing', async () => {
+  await rig.pipe.stop();
+  try {
+    await replay({ transport: rig.transport, pool: rig.db.pool, modelMap: loadModelMap(loadSettings({}).modelMapFile), from: 0 });
+    assert.unreachable('replay must refuse');
+  } catch (err) {
+    assert.instance(err, ReplayError);
+    assert.match((err as Error).message, 'no running pipeline: consumer groups faultline.dedup, faultline.fault-compute, faultline.persist, faultline.notify have no member');
+  }
+  // The command says the same, in one sentence, and exits non-zero.
+  const cli = startFaultline(['replay', '--from-beginning'], { ...infraEnv(), DATABASE_URL: rig.db.url });
+  assert.is(await cli.exited, 1, cli.output());
+  assert.match(cli.output(), 'faultline: no running pipeline');
+  assert.equal(await replayGroups(), []);
+  rig.pipe = await startTestPipeline(rig.transport, rig.db.pool);
 });
 
 test('replay --reprocess recomputes the derived columns with the rules now running, and nothing else', async () => {
