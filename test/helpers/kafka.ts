@@ -7,6 +7,7 @@ import { TOPICS } from '../../schemas/avro/topics.js';
 import { createRegistry } from '../../schemas/registry.js';
 import { registryCodec } from '../../stages/runtime/codec.js';
 import { kafkaTransport } from '../../stages/runtime/transport/kafka.js';
+import { kafkaNames } from '../../stages/runtime/transport/names.js';
 import type { Transport } from '../../stages/runtime/transport/transport.js';
 
 export const brokers = () => (process.env.KAFKA_BROKERS ?? infraEnv().KAFKA_BROKERS!).split(',');
@@ -44,7 +45,8 @@ export async function listGroups(): Promise<string[]> {
 }
 
 /** A Kafka transport on the infra/ broker and registry, as the pipeline suites use it. */
-export async function testKafkaTransport(partitions = 3): Promise<Transport> {
+export async function testKafkaTransport(partitions = 3, namespace = ''): Promise<Transport> {
   const registryUrl = process.env.SCHEMA_REGISTRY_URL ?? infraEnv().SCHEMA_REGISTRY_URL!;
-  return kafkaTransport({ brokers: brokers(), codec: await registryCodec(createRegistry(registryUrl)), partitions, sessionTimeoutMs: 10_000 });
+  const names = kafkaNames(namespace);
+  return kafkaTransport({ brokers: brokers(), codec: await registryCodec(createRegistry(registryUrl), names), names, partitions, sessionTimeoutMs: 10_000 });
 }
