@@ -8,8 +8,20 @@ import { log } from '../config/log.js';
 import { startDnp3Service } from '../dnp3/service.js';
 import type { Runtime } from './runtime.js';
 
-export function dnp3Configured(runtime: Runtime, env = process.env): boolean {
-  return runtime.embedded || Boolean(env.DNP3_TLS_CERT || env.DNP3_PLAIN_INTEGRATION);
+const TLS_VARIABLES = ['DNP3_TLS_KEY', 'DNP3_TLS_CERT', 'DNP3_TLS_CA'] as const;
+
+/**
+ * Why the outstation cannot start, or null when it can: outside the embedded default it needs its certificate,
+ * key and CA (mutual TLS), or DNP3_PLAIN_INTEGRATION for development. Half a TLS configuration is an error, not
+ * a silent "off".
+ */
+export function dnp3Unconfigured(embedded: boolean, env: NodeJS.ProcessEnv = process.env): string | null {
+  const set = TLS_VARIABLES.filter((v) => env[v]);
+  if (set.length > 0 && set.length < TLS_VARIABLES.length) {
+    throw new Error(`DNP3 outstation: ${TLS_VARIABLES.filter((v) => !env[v]).join(' and ')} missing (mutual TLS needs ${TLS_VARIABLES.join(', ')} together)`);
+  }
+  if (embedded || set.length === TLS_VARIABLES.length || env.DNP3_PLAIN_INTEGRATION) return null;
+  return `off: ${TLS_VARIABLES.join(', ')} are not set (mutual TLS needs the outstation's key and certificate and the masters' CA)`;
 }
 
 function tlsFiles(runtime: Runtime, env: NodeJS.ProcessEnv): { key: string; cert: string; ca: string } | undefined {
@@ -22,6 +34,7 @@ function tlsFiles(runtime: Runtime, env: NodeJS.ProcessEnv): { key: string; cert
 
 export async function startDnp3(runtime: Runtime, env = process.env): Promise<{ description: string; close(): Promise<void> }> {
   const port = env.DNP3_PORT ? Number(env.DNP3_PORT) : 20000;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`DNP3_PORT: "${env.DNP3_PORT}" is not a port`);
   const files = tlsFiles(runtime, env);
   const service = await startDnp3Service({
     pool: runtime.pool, port, offlineAfterHours: runtime.settings.offlineAfterHours,

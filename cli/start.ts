@@ -18,7 +18,7 @@ import { loadDemoData } from './demo.js';
 import { startSimulation } from './simulate.js';
 import { startDelivery } from '../multispeak/delivery/start.js';
 import { startDemoOms } from './demo-oms.js';
-import { dnp3Configured, startDnp3 } from './dnp3.js';
+import { dnp3Unconfigured, startDnp3 } from './dnp3.js';
 
 export const COMPONENTS = ['bridge', ...STAGE_NAMES, 'api', 'delivery', 'dnp3', 'simulate'] as const;
 export type Component = (typeof COMPONENTS)[number];
@@ -95,10 +95,16 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
     started.push('MultiSpeak delivery worker (outbox -> OMS)');
   }
 
-  if (wants('dnp3') && (only?.has('dnp3') || dnp3Configured(runtime))) {
-    const outstation = await startDnp3(runtime);
-    runtime.onClose(outstation.close);
-    started.push(outstation.description);
+  if (wants('dnp3')) {
+    const off = dnp3Unconfigured(runtime.embedded);
+    if (off) {
+      if (only?.has('dnp3')) throw new Error(`--only dnp3: the DNP3 outstation is ${off}`);
+      started.push(`DNP3 outstation ${off}`);
+    } else {
+      const outstation = await startDnp3(runtime);
+      runtime.onClose(outstation.close);
+      started.push(outstation.description);
+    }
   }
 
   if (wants('simulate')) {

@@ -91,6 +91,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
 
   const range = await transport.topicRange(TOPICS.raw, from);
   const ends = new Map(range.map((r) => [r.partition, BigInt(r.end)]));
+  const empty = new Set(range.filter((r) => BigInt(r.start) >= BigInt(r.end)).map((r) => r.partition));
   const total = range.reduce((sum, r) => sum + Number(BigInt(r.end) - BigInt(r.start)), 0);
   const group = `${groupPrefix}.replay-${Date.now()}`;
   let reread = 0;
@@ -122,8 +123,9 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
     for (;;) {
       onProgress?.({ phase: 'reading', reread, total });
       if (signal?.aborted) throw new ReplayError('INTERRUPTED', `interrupted after re-reading ${reread} of ${total} records`, tally());
+      // A partition with nothing in the range gets no commit from the replay's group: it is done from the start.
       const lag = await subscription.lag();
-      if (lag.every((p) => BigInt(p.next) >= (ends.get(p.partition) ?? 0n))) break;
+      if (lag.every((p) => BigInt(p.next) >= (ends.get(p.partition) ?? 0n) || empty.has(p.partition))) break;
       await sleep(pollMs, signal);
     }
   } finally {

@@ -14,7 +14,7 @@ export interface SourceFromEnvOptions {
 }
 
 /**
- * Variables: SQS_QUEUE_URL, SQS_ENDPOINT, AWS_REGION, SQS_POLLERS (default 2), SQS_WAIT_SECONDS (default 1),
+ * Variables: SQS_QUEUE_URL, SQS_ENDPOINT, AWS_REGION, SQS_POLLERS, SQS_WAIT_SECONDS (defaults: README "Configuration"),
  * INBOX_DIR, MAX_MESSAGE_BYTES (default 1 MiB).
  */
 export function sourceFromEnv({ transport, env = process.env, log }: SourceFromEnvOptions): { kind: 'sqs' | 'spool'; source: Source } {

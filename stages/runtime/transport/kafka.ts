@@ -97,6 +97,9 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
       heartbeatInterval: Math.floor(sessionTimeoutMs / 10),
       allowAutoTopicCreation: false,
       maxBytesPerPartition: 4 * 1024 * 1024,
+      // How long a fetch waits for records when there are none: also how long leaving the group waits for
+      // the fetch in flight (kafkajs's 5 s default made every replay and every shutdown 5 s longer).
+      maxWaitTimeInMs: 500,
     });
     consumers.add(consumer);
 
@@ -104,23 +107,28 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
     // assign what is new before any batch of those partitions runs (eachBatch awaits `membership`).
     let owned = new Set<number>();
     let membership: Promise<void> = Promise.resolve();
+    // A group that starts at a time (replay) seeks each partition once, when first assigned. kafkajs applies
+    // pending seeks at the start of every fetch, so the join event comes early enough. (admin.setOffsets
+    // would do it too, but it runs a consumer of its own and waits out one fetch: 5 s per replay.)
+    const startAt = opts.fromTimestamp === undefined ? null
+      : new Map((await getAdmin().then((a) => a.fetchTopicOffsetsByTimestamp(topic, opts.fromTimestamp))).map((p) => [p.partition, p.offset]));
     consumer.on(consumer.events.GROUP_JOIN, (event) => {
       const assigned = new Set(event.payload.memberAssignment[topic] ?? []);
       const gone = [...owned].filter((p) => !assigned.has(p));
       const fresh = [...assigned].filter((p) => !owned.has(p));
       owned = assigned;
+      for (const partition of fresh) {
+        const offset = startAt?.get(partition);
+        // Kafka answers -1 for "nothing at or after that time", which is also seek's "the end".
+        if (offset !== undefined) consumer.seek({ topic, partition, offset });
+        startAt?.delete(partition);
+      }
       membership = membership.then(async () => {
         if (gone.length) await opts.onRevoke?.(gone);
         if (fresh.length) await opts.onAssign?.(fresh);
       });
     });
 
-    if (opts.fromTimestamp !== undefined) {
-      // Commit the group's starting offsets before it joins: a seek after run() races the first fetch.
-      const a = await getAdmin();
-      const partitionsAt = await a.fetchTopicOffsetsByTimestamp(topic, opts.fromTimestamp);
-      await a.setOffsets({ groupId, topic, partitions: partitionsAt.map(({ partition, offset }) => ({ partition, offset })) });
-    }
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: opts.fromBeginning ?? true });
     let running = true;
