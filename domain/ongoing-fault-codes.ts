@@ -52,11 +52,6 @@ export function ongoingFaultText(code: number): string {
   return ONGOING_FAULT_TEXT.get(code) ?? unknownCodeText(code);
 }
 
-/** Spec 3.5: with MaskFaultDetails, 0 reads `None` and any code above 0 reads `Fault`. */
-export function maskedOngoingFaultText(code: number): string {
-  return code > 0 ? 'Fault' : 'None';
-}
-
 /** The name of spec 3.1 for a code, or null (for logs and metrics labels). */
 export function ongoingFaultName(code: number): OngoingFaultName | null {
   for (const [name, value] of Object.entries(ONGOING_FAULT)) if (value === code) return name as OngoingFaultName;

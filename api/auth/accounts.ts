@@ -11,6 +11,8 @@ export interface LoginAccount {
   role: Role;
   /** The user's zone, else the organisation's, else UTC (docs/decisions.md#identity-and-access). */
   timeZone: string;
+  /** The organisation's MaskFaultDetails, so the portal offers only the filters a masked caller may send. */
+  maskFaultDetails: boolean;
 }
 
 export interface CallerAccount {
@@ -27,7 +29,8 @@ export interface AccountStore {
 }
 
 const FIND_FOR_LOGIN = `
-  select u.id, u.password_hash, u."OrganizationID" as org, u.role, u.timezone as user_tz, o.timezone as org_tz
+  select u.id, u.password_hash, u."OrganizationID" as org, u.role, u.timezone as user_tz, o.timezone as org_tz,
+         o."MaskFaultDetails" as mask
     from users u join organizations o on o."OrganizationID" = u."OrganizationID"
    where lower(u.email) = lower($1) and u.deleted_at is null`;
 
@@ -44,10 +47,10 @@ export function effectiveTimeZone(...zones: (string | null | undefined)[]): stri
 export function pgAccountStore(pool: pg.Pool): AccountStore {
   return {
     async findForLogin(email) {
-      const { rows } = await pool.query<{ id: number; password_hash: string; org: string; role: Role; user_tz: string | null; org_tz: string | null }>(FIND_FOR_LOGIN, [email]);
+      const { rows } = await pool.query<{ id: number; password_hash: string; org: string; role: Role; user_tz: string | null; org_tz: string | null; mask: boolean }>(FIND_FOR_LOGIN, [email]);
       const row = rows[0];
       if (!row) return null;
-      return { userId: row.id, passwordHash: row.password_hash, org: row.org, role: row.role, timeZone: effectiveTimeZone(row.user_tz, row.org_tz) };
+      return { userId: row.id, passwordHash: row.password_hash, org: row.org, role: row.role, timeZone: effectiveTimeZone(row.user_tz, row.org_tz), maskFaultDetails: row.mask };
     },
     async findCaller(userId) {
       const { rows } = await pool.query<{ org: string; role: Role; mask: boolean }>(FIND_CALLER, [userId]);

@@ -1,4 +1,4 @@
-// POST /api/auth/login (spec 4.1, 5.1): JSON {email, password} -> {accessToken}. A wrong email and a wrong
+// POST /api/auth/login (spec 4.1, 5.1): JSON {email, password} -> {accessToken, maskFaultDetails}. A wrong email and a wrong
 // password give the same 401 after the same scrypt work (verifyAgainstDummy), and both count against the
 // rate limit of the email and of the client address.
 import { Hono } from 'hono';
@@ -87,7 +87,7 @@ export function loginRoutes({ tokens, accounts, limiter, clientAddress, now = Da
         await accounts.updatePasswordHash(account.userId, await hashPassword(password));
       }
       const accessToken = await tokens.sign({ userId: account.userId, org: account.org, role: account.role, timeZone: account.timeZone });
-      return c.json({ accessToken });
+      return c.json({ accessToken, maskFaultDetails: account.maskFaultDetails });
     },
   );
   return app;

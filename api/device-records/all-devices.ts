@@ -26,7 +26,7 @@ export const allDevices: ReadEndpoint = {
   defaultSort: DEFAULT_SORT, schema: 'Device', shape: 'paginated',
   async run({ pool, codeStrings }, caller, q) {
     const p = new SqlParams();
-    const conditions = [reachCondition(caller, p), ...filterConditions(q.filters, FILTERABLE, { maskFaultDetails: caller.maskFaultDetails, codeStrings }, p)];
+    const conditions = [reachCondition(caller, p), ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p)];
     // The latest-record lookup is needed for the count only when a filter reads it.
     const needsStatus = q.filters.some((f) => FILTERABLE[f.field]!.sql.startsWith('r.'));
     const where = whereClause(conditions);

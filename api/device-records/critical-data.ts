@@ -3,9 +3,10 @@
 // model-change alerts as EventType `Model Change`, joined with device name, place and power line.
 // Each row carries the device's Ongoing_fault / ActualOngoingFault of the check-in that brought it (masked).
 import { calendarDayRange } from '../../domain/calendar-days.js';
+import { FAULT_EVENT_TYPES } from '../../domain/fault-masking.js';
 import { MODEL_CHANGE_EVENT_TYPE } from '../../domain/model-change-alert.js';
 import type { Caller } from '../auth/caller.js';
-import { fault, num, text, type FieldTable } from './fields.js';
+import { eventType, fault, num, text, type FieldTable } from './fields.js';
 import { pageOf, type ReadDeps, type ReadEndpoint } from './endpoint.js';
 import type { ListQuery } from './list-params.js';
 import { displayFault, presentContext, presentEventRow } from './present.js';
@@ -13,7 +14,7 @@ import { reachCondition } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
 import { counterTotal, countersAnswer } from './totals.js';
 
-export const CRITICAL_EVENT_TYPES = ['PFault', 'TFault', 'SOTF', 'Fault Like', 'Fault <50', 'Overcurrent', 'FAULT_INITIAL'] as const;
+export const CRITICAL_EVENT_TYPES = FAULT_EVENT_TYPES;
 
 // The list is a constant of this module, spelled into the SQL text (never caller input) so the planner
 // matches the partial indexes of migration 0004, which a $n array parameter would not.
@@ -25,7 +26,7 @@ const SORTABLE: FieldTable = {
   Real_Name: text('d."Real_Name"'), PowerLineID: text('d."PowerLineID"'),
 };
 const FILTERABLE: FieldTable = {
-  EventType: text('c."EventType"'), Source: text('c."Source"'), IMEINumber: text('c."IMEINumber"'), Real_Name: text('d."Real_Name"'),
+  EventType: eventType('c."EventType"'), Source: text('c."Source"'), IMEINumber: text('c."IMEINumber"'), Real_Name: text('d."Real_Name"'),
   PowerLineID: text('d."PowerLineID"'), ActualOngoingFault: fault('r."ActualOngoingFault"'),
 };
 // ... and the same keys over the merged rows `u`.
@@ -65,7 +66,7 @@ function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams): s
   const where = whereClause([
     reachCondition(caller, p),
     ...rangeConditions('c."EventTimestamp"', range.fromMs, range.untilMs, p),
-    ...filterConditions(q.filters, FILTERABLE, { maskFaultDetails: caller.maskFaultDetails, codeStrings: deps.codeStrings }, p),
+    ...filterConditions(q.filters, FILTERABLE, { codeStrings: deps.codeStrings }, p),
   ]);
   return sources(`${p.add(MODEL_CHANGE_EVENT_TYPE)}::text`).map((source) => `from ${source}
       join device_information d on d."IMEINumber" = c."IMEINumber"
@@ -77,7 +78,7 @@ function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams): s
 export const criticalData: ReadEndpoint = {
   path: '/critical-data',
   summary: 'Fault events and model-change alerts with device information',
-  description: `Paginated fault events (EventType in ${CRITICAL_EVENT_TYPES.join(', ')}; standard and DM1 tables) and model-change alerts (EventType "${MODEL_CHANGE_EVENT_TYPE}") of every device in reach, with device name, location and power line; spec 3.4 applied; Ongoing_fault / ActualOngoingFault are those of the check-in that brought the event, masked per spec 3.5.`,
+  description: `Paginated fault events (EventType in ${CRITICAL_EVENT_TYPES.join(', ')}; standard and DM1 tables) and model-change alerts (EventType "${MODEL_CHANGE_EVENT_TYPE}") of every device in reach, with device name, location and power line; spec 3.4 applied; Ongoing_fault / ActualOngoingFault are those of the check-in that brought the event, masked per spec 3.5. EventType "Fault" filters every fault event type.`,
   params: { accepts: ['page', 'limit', 'from', 'to', 'sortBy', 'filterBy'], sortable: SORTABLE, filterable: FILTERABLE },
   defaultSort: DEFAULT_SORT, rangeField: 'EventTimestamp', schema: 'CriticalEvent', shape: 'paginated',
   async run(deps, caller, q) {
@@ -103,7 +104,7 @@ export const criticalData: ReadEndpoint = {
         oldModel: row.oldModel ?? null, newModel: row.newModel ?? null,
         Real_Name: row.Real_Name ?? null, Lat: row.Lat ?? null, Long: row.Long ?? null,
         PowerLineID: row.PowerLineID ?? null, PowerLineName: row.PowerLineName ?? null,
-        Ongoing_fault: displayFault(row.Ongoing_fault, ctx), ActualOngoingFault: displayFault(row.ActualOngoingFault, ctx),
+        Ongoing_fault: displayFault(row.Ongoing_fault), ActualOngoingFault: displayFault(row.ActualOngoingFault),
       };
     });
   },

@@ -40,7 +40,7 @@ export const dataLog: ReadEndpoint = {
     const conditions = [
       reachCondition(caller, p),
       ...rangeConditions('r."date"', range.fromMs, range.untilMs, p),
-      ...filterConditions(q.filters, FILTERABLE, { maskFaultDetails: caller.maskFaultDetails, codeStrings }, p),
+      ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),
     ];
     const ctx = presentContext(caller, codeStrings);
     const fromWhere = `from device_records r join device_information d on d."IMEINumber" = r."IMEINumber" ${whereClause(conditions)}`;
@@ -62,7 +62,7 @@ export const deviceDataLog: ReadEndpoint = {
     const conditions = [
       `r."IMEINumber" = ${p.add(imei)}::text`,
       ...rangeConditions('r."date"', range.fromMs, range.untilMs, p),
-      ...filterConditions(q.filters, FILTERABLE, { maskFaultDetails: caller.maskFaultDetails, codeStrings }, p),
+      ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),
     ];
     const ctx = presentContext(caller, codeStrings);
     const fromWhere = `from device_records r ${whereClause(conditions)}`;

@@ -1,10 +1,10 @@
 // /device-records/device-summary: counts over the reachable devices (docs/decisions.md): by latest fault state
-// (masked per spec 3.5, so a masked organisation sees only None / Fault buckets), online / offline
+// (routes.ts masks them per spec 3.5, so a masked organisation sees only None / Fault buckets), online / offline
 // (no check-in for OFFLINE_AFTER_HOURS), never checked in, low battery (latest ActualOngoingFault 402).
 import { ONGOING_FAULT } from '../../domain/ongoing-fault-codes.js';
 import { text, type FieldTable } from './fields.js';
 import type { ReadEndpoint } from './endpoint.js';
-import { displayFault, presentContext } from './present.js';
+import { displayFault } from './present.js';
 import { reachCondition } from './reach.js';
 import { filterConditions, SqlParams, whereClause } from './sql.js';
 
@@ -20,7 +20,7 @@ export const deviceSummary: ReadEndpoint = {
     const p = new SqlParams();
     const since = p.add(new Date(now() - offlineAfterHours * 3_600_000));
     const lowBattery = p.add(ONGOING_FAULT.LOW_BATTERY);
-    const conditions = [reachCondition(caller, p), ...filterConditions(q.filters, FILTERABLE, { maskFaultDetails: caller.maskFaultDetails, codeStrings }, p)];
+    const conditions = [reachCondition(caller, p), ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p)];
     const { rows } = await pool.query<{ code: number | null; n: number; online: number; never: number; low: number }>(`
       select r."ActualOngoingFault" as code, count(*)::int as n,
              count(*) filter (where d."LastCheckInTime" >= ${since}::timestamptz)::int as online,
@@ -29,11 +29,10 @@ export const deviceSummary: ReadEndpoint = {
         from device_information d left join device_latest r on r."IMEINumber" = d."IMEINumber"
         ${whereClause(conditions)}
        group by 1`, p.values);
-    const ctx = presentContext(caller, codeStrings);
     const byFault = new Map<string, number>();
     for (const row of rows) {
       if (row.code === null) continue;
-      const key = displayFault(row.code, ctx)!;
+      const key = displayFault(row.code)!;
       byFault.set(key, (byFault.get(key) ?? 0) + row.n);
     }
     const sum = (f: (r: (typeof rows)[number]) => number) => rows.reduce((s, r) => s + f(r), 0);

@@ -1,7 +1,7 @@
 // /device-records/device-information/events/<imei>: the device's events of both tables (spec 2.3: standard
 // and DM1), one shape with `EventTable` saying which, spec 3.4 applied; `from` / `to` on EventTimestamp.
 import { calendarDayRange } from '../../domain/calendar-days.js';
-import { num, text, type FieldTable } from './fields.js';
+import { eventType, num, text, type FieldTable } from './fields.js';
 import { pageOf, type ReadEndpoint } from './endpoint.js';
 import { EVENT_COLUMNS, presentContext, presentEventRow } from './present.js';
 import { deviceInReach } from './reach.js';
@@ -11,7 +11,7 @@ const SORTABLE: FieldTable = {
   EventTimestamp: num('ev."EventTimestamp"'), EventID: num('ev."EventID"'), EventType: text('ev."EventType"'), PacketTimestamp: num('ev."PacketTimestamp"'),
 };
 const FILTERABLE: FieldTable = {
-  EventType: text('ev."EventType"'), EventID: num('ev."EventID"'), EventTable: text('ev."EventTable"'),
+  EventType: eventType('ev."EventType"'), EventID: num('ev."EventID"'), EventTable: text('ev."EventTable"'),
 };
 const DEFAULT_SORT = [{ field: 'EventTimestamp', order: 'desc' }] as const;
 // Event_Record_ID is unique per table, so the pair is the unique tie-breaker.
@@ -44,7 +44,7 @@ export const deviceEvents: ReadEndpoint = {
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
     const conditions = [
       ...rangeConditions('ev."EventTimestamp"', range.fromMs, range.untilMs, p),
-      ...filterConditions(q.filters, FILTERABLE, { maskFaultDetails: caller.maskFaultDetails, codeStrings }, p),
+      ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),
     ];
     const ctx = presentContext(caller, codeStrings);
     const select = EVENT_COLUMNS.map((c) => `ev."${c}"`).join(', ');

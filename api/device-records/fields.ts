@@ -11,7 +11,9 @@ export type FieldType =
   | 'ongoing-fault'
   /** State / FaultType: a code or its configured string: eq, ne, in. */
   | 'state'
-  | 'fault-type';
+  | 'fault-type'
+  /** EventType: text, where `Fault` means every fault event type: eq, ne, contains, in. */
+  | 'event-type';
 
 export interface FieldDef {
   /** SQL expression, a constant of this module's callers. */
@@ -30,8 +32,10 @@ export const OPERATORS_OF: Readonly<Record<FieldType, readonly Operator[]>> = {
   'ongoing-fault': ['eq', 'ne', 'in'],
   state: ['eq', 'ne', 'in'],
   'fault-type': ['eq', 'ne', 'in'],
+  'event-type': ['eq', 'ne', 'contains', 'in'],
 };
 
 export const text = (sql: string): FieldDef => ({ sql, type: 'text' });
 export const num = (sql: string): FieldDef => ({ sql, type: 'number' });
 export const fault = (sql: string): FieldDef => ({ sql, type: 'ongoing-fault' });
+export const eventType = (sql: string): FieldDef => ({ sql, type: 'event-type' });

@@ -28,7 +28,7 @@ export const loadHistory: ReadEndpoint = {
     const conditions = [
       `c."IMEINumber" = ${p.add(imei)}::text`,
       ...rangeConditions('c."PacketTimestamp"', range.fromMs, range.untilMs, p),
-      ...filterConditions(q.filters, FILTERABLE, { maskFaultDetails: caller.maskFaultDetails, codeStrings }, p),
+      ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),
     ];
     const ctx = presentContext(caller, codeStrings);
     const select = CURRENTS_COLUMNS.map((c) => `c."${c}"`).join(', ');

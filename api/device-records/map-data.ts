@@ -27,7 +27,7 @@ export const mapData: ReadEndpoint = {
 
 async function compute({ pool, codeStrings }: ReadDeps, caller: Caller, q: ListQuery): Promise<unknown> {
   const p = new SqlParams();
-  const conditions = [reachCondition(caller, p), ...filterConditions(q.filters, FILTERABLE, { maskFaultDetails: caller.maskFaultDetails, codeStrings }, p)];
+  const conditions = [reachCondition(caller, p), ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p)];
   const { rows } = await pool.query(`
     select d."IMEINumber", d."Real_Name", d."Lat", d."Long", d."PowerLineID", pl.name as "PowerLineName", d."LastCheckInTime",
            r."ActualOngoingFault", r."BatteryOrLine"
@@ -41,7 +41,7 @@ async function compute({ pool, codeStrings }: ReadDeps, caller: Caller, q: ListQ
     data: rows.map((row: Record<string, unknown>) => ({
       IMEINumber: row.IMEINumber, Real_Name: row.Real_Name ?? null, Lat: row.Lat ?? null, Long: row.Long ?? null,
       PowerLineID: row.PowerLineID ?? null, PowerLineName: row.PowerLineName ?? null,
-      ActualOngoingFault: displayFault(row.ActualOngoingFault, ctx), BatteryOrLine: row.BatteryOrLine ?? null,
+      ActualOngoingFault: displayFault(row.ActualOngoingFault), BatteryOrLine: row.BatteryOrLine ?? null,
       LastCheckInTime: displayTime(row.LastCheckInTime, ctx),
     })),
   };

@@ -1,27 +1,27 @@
 // Stored rows -> response objects (spec 4.2 "Response formatting"): timestamps in the caller's zone as
-// `YYYY-MMM-DD hh:mm A`, fault codes as (masked) strings, State / FaultType through the configured lists,
-// events through spec 3.4. All of it is domain/; this file only knows which column is which.
+// `YYYY-MMM-DD hh:mm A`, fault codes as strings, State / FaultType through the configured lists, events
+// through spec 3.4. All of it is domain/; this file only knows which column is which. The mask of spec 3.5
+// comes after, on the whole answer (routes.ts).
 import type { CodeStrings } from '../../domain/code-strings.js';
 import { codeText } from '../../domain/code-strings.js';
 import { formatDisplayTimeOrNull } from '../../domain/display-time.js';
 import { presentEvent } from '../../domain/event-presentation.js';
-import { ongoingFaultDisplayOrNull } from '../../domain/fault-display.js';
+import { ongoingFaultText } from '../../domain/ongoing-fault-codes.js';
 import type { Caller } from '../auth/caller.js';
 
 export interface PresentContext {
   timeZone: string;
-  maskFaultDetails: boolean;
   codeStrings: CodeStrings;
 }
 
 export function presentContext(caller: Caller, codeStrings: CodeStrings): PresentContext {
-  return { timeZone: caller.timeZone, maskFaultDetails: caller.maskFaultDetails, codeStrings };
+  return { timeZone: caller.timeZone, codeStrings };
 }
 
 type Row = Record<string, unknown>;
 
 const time = (v: unknown, ctx: PresentContext) => formatDisplayTimeOrNull((v as Date | null) ?? null, ctx.timeZone);
-const fault = (v: unknown, ctx: PresentContext) => ongoingFaultDisplayOrNull((v as number | null) ?? null, ctx.maskFaultDetails);
+const fault = (v: unknown) => (v === null || v === undefined ? null : ongoingFaultText(v as number));
 const code = (v: unknown, map: ReadonlyMap<number, string>) => codeText(map, (v as number | null) ?? null);
 
 /** Device-record columns of spec 2.2 in API order (the audit copy ReportedOngoingFault and ingest ids stay internal). */
@@ -43,8 +43,8 @@ export function presentRecord(row: Row, ctx: PresentContext, prefix = ''): Row {
   for (const c of RECORD_COLUMNS) out[c] = row[prefix + c] ?? null;
   out.date = time(out.date, ctx);
   out.CreatedDate = time(out.CreatedDate, ctx);
-  out.Ongoing_fault = fault(out.Ongoing_fault, ctx);
-  out.ActualOngoingFault = fault(out.ActualOngoingFault, ctx);
+  out.Ongoing_fault = fault(out.Ongoing_fault);
+  out.ActualOngoingFault = fault(out.ActualOngoingFault);
   out.State = code(out.State, ctx.codeStrings.State);
   out.FaultType = code(out.FaultType, ctx.codeStrings.FaultType);
   return out;
@@ -92,8 +92,8 @@ export function presentStatus(row: Row, ctx: PresentContext): Row {
   const out: Row = {};
   for (const c of STATUS_COLUMNS) out[c] = row[c] ?? null;
   out.date = time(out.date, ctx);
-  out.Ongoing_fault = fault(out.Ongoing_fault, ctx);
-  out.ActualOngoingFault = fault(out.ActualOngoingFault, ctx);
+  out.Ongoing_fault = fault(out.Ongoing_fault);
+  out.ActualOngoingFault = fault(out.ActualOngoingFault);
   return out;
 }
 

@@ -1,6 +1,7 @@
 // Building a statement from a validated ListQuery: the SQL text is assembled only from whitelisted
 // constants (fields.ts, the endpoint's own query); every value a caller sent is a $n parameter.
 import type { CodeStrings } from '../../domain/code-strings.js';
+import { FAULT_EVENT_TYPES, MASKED_FAULT } from '../../domain/fault-masking.js';
 import { ONGOING_FAULT_TEXT } from '../../domain/ongoing-fault-codes.js';
 import { badParameter } from '../errors.js';
 import type { FieldDef, FieldTable } from './fields.js';
@@ -16,9 +17,8 @@ export class SqlParams {
   }
 }
 
-/** What a filter needs to know of the caller. */
+/** What a filter needs to know: the configured code strings. (The mask judged the query before: routes.ts.) */
 export interface FilterContext {
-  maskFaultDetails: boolean;
   codeStrings: CodeStrings;
 }
 
@@ -33,23 +33,17 @@ const textValue = (v: FilterScalar) => String(v);
 /** A code set: the listed codes, plus (masked `Fault`) every code above 0. */
 interface CodeSet { codes: number[]; anyPositive: boolean }
 
-function codesOfText(f: Filter, v: FilterScalar, table: ReadonlyMap<number, string>, masked: boolean): CodeSet {
-  if (masked) {
-    // Spec 3.5: a masked caller sees only None / Fault, and filters with those; a number would let it
-    // probe the detail the mask hides.
-    const t = String(v).toLowerCase();
-    if (t === 'none') return { codes: [0], anyPositive: false };
-    if (t === 'fault') return { codes: [], anyPositive: true };
-    throw badParameter(`filterBy[${f.field}]`, 'takes "None" or "Fault": this organisation masks fault details.', { field: f.field });
-  }
+function codesOfText(f: Filter, v: FilterScalar, table: ReadonlyMap<number, string>, faultClass: boolean): CodeSet {
   if (typeof v === 'number' || (typeof v === 'string' && /^-?\d+$/.test(v.trim()))) {
     const n = Number(v);
     if (!Number.isSafeInteger(n)) throw badParameter(`filterBy[${f.field}]`, `needs an integer code or its string, not ${JSON.stringify(v)}.`, { field: f.field });
     return { codes: [n], anyPositive: false };
   }
   const wanted = String(v).toLowerCase();
-  // `Fault` (any code above 0) is accepted unmasked too, so one portal query works for every organisation.
-  if (table === ONGOING_FAULT_TEXT && wanted === 'fault') return { codes: [], anyPositive: true };
+  // The masked words None / Fault are accepted from everybody on the fault fields, so one portal query
+  // works for every organisation (spec 3.5: a masked caller filters with nothing else).
+  if (faultClass && wanted === 'fault') return { codes: [], anyPositive: true };
+  if (faultClass && wanted === 'none') return { codes: [0], anyPositive: false };
   const codes = [...table].filter(([, text]) => text.toLowerCase() === wanted).map(([code]) => code);
   if (codes.length === 0) throw badParameter(`filterBy[${f.field}]`, `has no code named ${JSON.stringify(v)}.`, { field: f.field, known: [...new Set(table.values())] });
   return { codes, anyPositive: false };
@@ -57,11 +51,17 @@ function codesOfText(f: Filter, v: FilterScalar, table: ReadonlyMap<number, stri
 
 function codeCondition(def: FieldDef, f: Filter, ctx: FilterContext, p: SqlParams): string {
   const table = def.type === 'state' ? ctx.codeStrings.State : def.type === 'fault-type' ? ctx.codeStrings.FaultType : ONGOING_FAULT_TEXT;
-  const masked = def.type === 'ongoing-fault' && ctx.maskFaultDetails;
-  const sets = f.values.map((v) => codesOfText(f, v, table, masked));
+  const sets = f.values.map((v) => codesOfText(f, v, table, def.type !== 'state'));
   const codes = sets.flatMap((s) => s.codes);
   const anyPositive = sets.some((s) => s.anyPositive);
   const inSet = `(${def.sql} = any(${p.add(codes)}::double precision[]) or (${p.add(anyPositive)}::boolean and ${def.sql} > 0))`;
+  return f.op === 'ne' ? `(${def.sql} is null or not ${inSet})` : inSet;
+}
+
+/** EventType eq / ne / in: `Fault` stands for every fault event type (what a masked caller reads). */
+function eventTypeCondition(def: FieldDef, f: Filter, p: SqlParams): string {
+  const types = f.values.flatMap((v) => (String(v).toLowerCase() === MASKED_FAULT.toLowerCase() ? [...FAULT_EVENT_TYPES] : [String(v)]));
+  const inSet = `${def.sql} = any(${p.add(types)}::text[])`;
   return f.op === 'ne' ? `(${def.sql} is null or not ${inSet})` : inSet;
 }
 
@@ -71,6 +71,7 @@ function escapeLike(text: string): string {
 
 function condition(def: FieldDef, f: Filter, ctx: FilterContext, p: SqlParams): string {
   if (def.type === 'ongoing-fault' || def.type === 'state' || def.type === 'fault-type') return codeCondition(def, f, ctx, p);
+  if (def.type === 'event-type' && f.op !== 'contains') return eventTypeCondition(def, f, p);
   const value = (v: FilterScalar): string | number => (def.type === 'number' ? numberValue(f, v) : textValue(v));
   const cast = def.type === 'number' ? 'double precision' : 'text';
   switch (f.op) {

@@ -1,12 +1,11 @@
 // GET /api/dnp3/dnp3OrganizationDevices (spec 4.1; admin only): the organisation's non-deleted devices for
 // a SCADA / OMS integrator. Machine-facing, so timestamps are ISO 8601 UTC and the fault is a code plus
-// its text, as in the DNP3 JSON output (docs/decisions.md); with MaskFaultDetails the code is withheld (null)
-// and the text is None / Fault (spec 3.5 applies to every response).
+// its text, as in the DNP3 JSON output (docs/decisions.md). Not masked, even for an organisation with
+// MaskFaultDetails: like DNP3 and MultiSpeak it feeds the utility's own systems (docs/decisions.md#masking).
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
-import { batteryOrLineText } from '../../domain/ongoing-fault-codes.js';
-import { ongoingFaultDisplayOrNull } from '../../domain/fault-display.js';
+import { batteryOrLineText, ongoingFaultText } from '../../domain/ongoing-fault-codes.js';
 import { requireAdmin } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
 
@@ -46,8 +45,8 @@ export function integrationRoutes({ pool, auth }: { pool: pg.Pool; auth: Middlew
       // point map first assigned it (GET /api/dnp3/pointMap assigns every slot).
       dnp3Slot: r.dnp3Slot,
       LastCheckInTime: r.LastCheckInTime?.toISOString() ?? null,
-      ActualOngoingFault: caller.maskFaultDetails ? null : r.ActualOngoingFault,
-      ActualOngoingFaultText: ongoingFaultDisplayOrNull(r.ActualOngoingFault, caller.maskFaultDetails),
+      ActualOngoingFault: r.ActualOngoingFault,
+      ActualOngoingFaultText: r.ActualOngoingFault === null ? null : ongoingFaultText(r.ActualOngoingFault),
       BatteryOrLine: r.BatteryOrLine === null ? null : batteryOrLineText(r.BatteryOrLine),
     })));
   });

@@ -13,7 +13,8 @@ function valueSchema(def: FieldDef, codeStrings: CodeStrings): Schema {
     case 'number': return { type: 'number' };
     case 'ongoing-fault': return { oneOf: [{ type: 'integer' }, { enum: [...new Set([...ONGOING_FAULT_TEXT.values(), 'Fault'])] }] };
     case 'state': return { oneOf: [{ type: 'integer' }, { enum: [...new Set(codeStrings.State.values())] }] };
-    case 'fault-type': return { oneOf: [{ type: 'integer' }, { enum: [...new Set(codeStrings.FaultType.values())] }] };
+    case 'fault-type': return { oneOf: [{ type: 'integer' }, { enum: [...new Set([...codeStrings.FaultType.values(), 'None', 'Fault'])] }] };
+    case 'event-type': return { type: 'string', description: '"Fault" stands for every fault event type.' };
   }
 }
 

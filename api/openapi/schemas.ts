@@ -70,7 +70,10 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
     properties: { email: { type: 'string', minLength: 1 }, password: { type: 'string', minLength: 1 } },
     required: ['email', 'password'],
   },
-  LoginResponse: closed({ accessToken: { type: 'string', description: 'JWT (HS256), valid 24 hours; send as Authorization: Bearer <token>.' } }),
+  LoginResponse: closed({
+    accessToken: { type: 'string', description: 'JWT (HS256), valid 24 hours; send as Authorization: Bearer <token>.' },
+    maskFaultDetails: { type: 'boolean', description: 'The organisation masks fault details (spec 3.5): the device-records interface answers None / Fault and refuses filters and sort keys that would reveal the fault class.' },
+  }),
   OrganizationDevice: closed({
     IMEINumber: str, Real_Name: orNull('string'), Lat: orNull('number'), Long: orNull('number'), PowerLineID: orNull('string'),
     PowerLineName: orNull('string'), serialNumber: orNull('string'), dnp3QueueAddress: orNull('string'),

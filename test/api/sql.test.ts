@@ -1,18 +1,19 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fault, num, text, type FieldTable } from '../../api/device-records/fields.js';
+import { eventType, fault, num, text, type FieldTable } from '../../api/device-records/fields.js';
 import { filterConditions, orderBy, SqlParams } from '../../api/device-records/sql.js';
 import type { Filter } from '../../api/device-records/list-params.js';
 import { parseCodeStrings } from '../../domain/code-strings.js';
 
-const table: FieldTable = { name: text('d."Real_Name"'), level: num('r."level"'), f: fault('r."ActualOngoingFault"'), s: { sql: 'r."State"', type: 'state' } };
-const parsed = parseCodeStrings({ version: 1, State: { 0: 'Normal', 1: 'Fault' }, FaultType: {} });
+const table: FieldTable = { name: text('d."Real_Name"'), level: num('r."level"'), f: fault('r."ActualOngoingFault"'), s: { sql: 'r."State"', type: 'state' },
+  t: { sql: 'r."FaultType"', type: 'fault-type' }, e: eventType('e."EventType"') };
+const parsed = parseCodeStrings({ version: 1, State: { 0: 'Normal', 1: 'Fault' }, FaultType: { 0: 'No fault', 2: 'Permanent' } });
 if (!parsed.ok) throw new Error(parsed.reason);
-const ctx = (mask: boolean) => ({ maskFaultDetails: mask, codeStrings: parsed.value });
+const ctx = { codeStrings: parsed.value };
 
-function build(filters: Filter[], mask = false) {
+function build(filters: Filter[]) {
   const p = new SqlParams();
-  return { sql: filterConditions(filters, table, ctx(mask), p), values: p.values };
+  return { sql: filterConditions(filters, table, ctx, p), values: p.values };
 }
 
 test('values become $n parameters; the SQL text holds only whitelisted column text', () => {
@@ -37,11 +38,20 @@ test('fault codes: code, string (Permanent = 4 and 5), Fault = any code above 0'
   assert.throws(() => build([{ field: 'f', op: 'eq', values: ['Exploded'] }]), /no code named/);
 });
 
-test('masked: only None / Fault, numbers refused (they would reveal the masked detail)', () => {
-  assert.equal(build([{ field: 'f', op: 'eq', values: ['none'] }], true).values, [[0], false]);
-  assert.equal(build([{ field: 'f', op: 'eq', values: ['Fault'] }], true).values, [[], true]);
-  assert.throws(() => build([{ field: 'f', op: 'eq', values: [4] }], true), /masks fault details/);
-  assert.throws(() => build([{ field: 'f', op: 'eq', values: ['Permanent'] }], true), /masks fault details/);
+test('the masked words None / Fault work on every fault field, for every caller (the mask itself: fault-masking.test.ts)', () => {
+  for (const field of ['f', 't']) {
+    assert.equal(build([{ field, op: 'eq', values: ['none'] }]).values, [[0], false], field);
+    assert.equal(build([{ field, op: 'eq', values: ['Fault'] }]).values, [[], true], field);
+  }
+  assert.equal(build([{ field: 't', op: 'eq', values: ['Permanent'] }]).values, [[2], false]);
+  assert.throws(() => build([{ field: 's', op: 'eq', values: ['None'] }]), /no code named/);
+});
+
+test('EventType: Fault stands for every fault event type; other names as they are; contains stays text', () => {
+  assert.equal(build([{ field: 'e', op: 'in', values: ['fault', 'Model Change'] }]).values,
+    [['PFault', 'TFault', 'SOTF', 'Fault Like', 'Fault <50', 'Overcurrent', 'FAULT_INITIAL', 'Model Change']]);
+  assert.match(build([{ field: 'e', op: 'ne', values: ['Fault'] }]).sql[0]!, /is null or not/);
+  assert.match(build([{ field: 'e', op: 'contains', values: ['Fault'] }]).sql[0]!, /ilike/);
 });
 
 test('State / FaultType strings come from the configured lists', () => {

@@ -2,7 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { codeText, parseCodeStrings } from '../../domain/code-strings.js';
-import { ongoingFaultDisplay, ongoingFaultDisplayOrNull } from '../../domain/fault-display.js';
+import { maskFaultClass } from '../../domain/fault-masking.js';
+import { ongoingFaultText } from '../../domain/ongoing-fault-codes.js';
 
 const shipped = JSON.parse(readFileSync(new URL('../../schemas/config/code-strings.json', import.meta.url), 'utf8')) as unknown;
 
@@ -40,10 +41,10 @@ const faults: [number, string, string][] = [
 ];
 for (const [code, plain, masked] of faults) {
   test(`ongoing fault ${code}: ${plain} / masked ${masked}`, () => {
-    assert.is(ongoingFaultDisplay(code, false), plain);
-    assert.is(ongoingFaultDisplay(code, true), masked);
+    assert.is(ongoingFaultText(code), plain);
+    assert.equal(maskFaultClass({ ActualOngoingFault: plain }, { faultTypeNone: 'None' }), { ActualOngoingFault: masked });
   });
 }
-test('null ongoing fault stays null', () => assert.is(ongoingFaultDisplayOrNull(null, true), null));
+test('null ongoing fault stays null', () => assert.equal(maskFaultClass({ Ongoing_fault: null }, { faultTypeNone: 'None' }), { Ongoing_fault: null }));
 
 test.run();

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
-  batteryOrLineText, maskedOngoingFaultText, ONGOING_FAULT, ongoingFaultName, ongoingFaultText,
+  batteryOrLineText, ONGOING_FAULT, ongoingFaultName, ongoingFaultText,
 } from '../../domain/ongoing-fault-codes.js';
 
 // spec 3.1 (name, code) and docs/decisions.md#codes-to-strings (text)
@@ -37,13 +37,6 @@ test('the table has exactly the 15 codes of spec 3.1', () => {
 test('unknown codes', () => {
   assert.equal([ongoingFaultText(7), ongoingFaultText(-1), ongoingFaultName(7)], ['Unknown (7)', 'Unknown (-1)', null]);
 });
-
-// spec 3.5 masking: [code, text]
-for (const [code, text] of [[0, 'None'], [1, 'Fault'], [4, 'Fault'], [11, 'Fault'], [402, 'Fault']] as const) {
-  test(`masked ${code} -> ${text}`, () => {
-    assert.is(maskedOngoingFaultText(code), text);
-  });
-}
 
 // spec 2.2 BatteryOrLine
 for (const [code, text] of [[0, 'Line'], [1, 'Battery'], [2, 'Unknown (2)'], [-1, 'Unknown (-1)']] as const) {

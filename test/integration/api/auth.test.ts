@@ -26,7 +26,9 @@ test('login answers a 24 h HS256 JWT with sub, org, role, tz, iss and aud', asyn
   const res = await login(api.app, USERS.northEast.email, USERS.northEast.password);
   assert.is(res.status, 200);
   const body = await json(res);
-  assert.equal(Object.keys(body), ['accessToken']);
+  assert.equal(Object.keys(body), ['accessToken', 'maskFaultDetails']);
+  assert.is(body.maskFaultDetails, false);
+  assert.is((await json(await login(api.app, USERS.southAdmin.email, USERS.southAdmin.password))).maskFaultDetails, true, 'south masks');
   const claims = decodeJwt(body.accessToken as string);
   const { rows } = await api.db.pool.query<{ id: number }>(`select id from users where email = $1`, [USERS.northEast.email]);
   assert.equal(

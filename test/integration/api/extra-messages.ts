@@ -7,13 +7,14 @@ interface Extra {
   imei: string;
   date: string;
   ongoingFault: number;
+  faultType?: number;
   model?: string;
   events?: { EventID: number; EventTimestamp: string; EventType: string; PrefaultCurrent: number; FaultCurrent: number; RecoverCurrent: number }[];
 }
 
-function message({ imei, date, ongoingFault, model, events = [] }: Extra): string {
+function message({ imei, date, ongoingFault, faultType, model, events = [] }: Extra): string {
   const base = JSON.parse(fixtureText('001-plain-checkin.json')) as { device_data: Record<string, unknown>; events: unknown[] };
-  base.device_data = { ...base.device_data, IMEINumber: imei, date, Ongoing_fault: ongoingFault, ...(model ? { model } : {}) };
+  base.device_data = { ...base.device_data, IMEINumber: imei, date, Ongoing_fault: ongoingFault, ...(faultType === undefined ? {} : { FaultType: faultType }), ...(model ? { model } : {}) };
   base.events = events;
   return JSON.stringify(base);
 }
@@ -39,11 +40,11 @@ export function extraMessages(): { name: string; body: string }[] {
     // SOTF and Fault Like (spec 3.4 rows the fixtures lack), on the Chicago DST day
     { imei: EXTRA.chicagoDst.imei, date: EXTRA.chicagoDst.before, ongoingFault: 0, events: [ev(900, '2026-03-08T07:29:00Z', 'Fault Like', 80, 300, 70)] },
     { imei: EXTRA.chicagoDst.imei, date: EXTRA.chicagoDst.after, ongoingFault: 0, events: [ev(901, '2026-03-08T08:29:00Z', 'SOTF', 75, 640, 44)] },
-    // south: masked organisation (spec 3.5)
-    { imei: EXTRA.southFault.imei, date: '2026-11-20T14:00:00Z', ongoingFault: 4, events: [ev(5, '2026-11-20T13:59:00Z', 'PFault', EXTRA.southFault.pfaultPrefault, 700, 0)] },
+    // south: masked organisation (spec 3.5); FaultType 2 (Permanent) and an SOTF, so every masked field has a value to hide
+    { imei: EXTRA.southFault.imei, date: '2026-11-20T14:00:00Z', ongoingFault: 4, faultType: 2, events: [ev(5, '2026-11-20T13:59:00Z', 'PFault', EXTRA.southFault.pfaultPrefault, 700, 0)] },
     { imei: EXTRA.sydneyDst.imei, date: EXTRA.sydneyDst.before, ongoingFault: 0, events: [ev(7, '2026-10-03T15:29:00Z', 'Current Reset', 0, 50, 0)] },
     { imei: EXTRA.sydneyDst.imei, date: EXTRA.sydneyDst.after, ongoingFault: 0 },
-    { imei: EXTRA.southOtherGroup, date: '2026-11-20T14:00:00Z', ongoingFault: 2, events: [ev(3, '2026-11-20T13:58:00Z', 'TFault', 20, 300, 10)] },
+    { imei: EXTRA.southOtherGroup, date: '2026-11-20T14:00:00Z', ongoingFault: 2, events: [ev(3, '2026-11-20T13:58:00Z', 'TFault', 20, 300, 10), ev(4, '2026-11-20T13:58:30Z', 'SOTF', 20, 310, 12)] },
     // a soft-deleted device still reporting: stored, but invisible to every reader
     { imei: EXTRA.deleted, date: '2026-11-20T16:00:00Z', ongoingFault: 4, events: [ev(40, '2026-11-20T15:59:00Z', 'PFault', 100, 900, 0)] },
     // the model changes from FCI-2000 (fixture 008) to FCI-3000: a model-change alert

@@ -5,7 +5,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { seededApi, type SeededApi, type UserName } from './seeded-api.js';
 import { EXTRA } from './extra-messages.js';
-import { json, type Json } from './paths.js';
+import { MASKED_FIELDS, isFaultEventType } from '../../../domain/fault-masking.js';
+import { imeiPaths, json, listPaths, type Json } from './paths.js';
 
 const test = suite('presentation');
 let api: SeededApi;
@@ -93,59 +94,106 @@ test('codes as strings, unmasked (north): Ongoing_fault, ActualOngoingFault, Sta
   assert.equal(map.map((d) => d.ActualOngoingFault), ['Probable Temp Fault', 'Permanent', 'Current Reset', 'Over Current', 'Permanent', 'Temporary', 'None']);
 });
 
-// Spec 3.5: south masks. Every field that carries Ongoing_fault / ActualOngoingFault, on every endpoint.
-const ALLOWED_MASKED = new Set(['None', 'Fault', null]);
-function faultValues(body: unknown): unknown[] {
-  const out: unknown[] = [];
-  JSON.stringify(body, (key, value: unknown) => {
-    if (key === 'Ongoing_fault' || key === 'ActualOngoingFault' || key === 'ActualOngoingFaultText') out.push(value);
+// Spec 3.5 and its principle (docs/decisions.md#masking): south masks. Every field of MASKED_FIELDS, on every
+// read path under both prefixes, as an admin and as a group user.
+const NONE_OR_FAULT = new Set(['None', 'Fault', null]);
+function maskedFieldValues(body: unknown): Map<string, unknown[]> {
+  const out = new Map<string, unknown[]>(Object.keys(MASKED_FIELDS).map((k) => [k, []]));
+  JSON.stringify(body, function (this: Record<string, unknown>, key, value: unknown) {
+    // FaultCurrent / RecoverCurrent are masked only on fault events (which then read Fault).
+    if (out.has(key) && (!['FaultCurrent', 'RecoverCurrent'].includes(key) || this.EventType === 'Fault')) out.get(key)!.push(value);
     return value;
   });
   return out;
 }
 
-test('3.5 masking: the south organisation sees only None / Fault, on every endpoint', async () => {
-  const paths = [
-    '/device-records/critical-data', '/device-records/map-data', '/device-records/data-log', '/device-records/all-devices',
-    '/device-records/device-information/861100000000000', '/device-records/device-information/data-log/861100000000000',
-    '/device-records/device-information/data-log/861100000000100', '/api/device-records/data-log',
-  ];
-  for (const user of ['southAdmin', 'southEast'] as const) {
-    for (const path of paths) {
-      const values = faultValues(await json(await api.get(path, user)));
-      assert.ok(values.length > 0, `${path} carries fault fields`);
-      for (const v of values) assert.ok(ALLOWED_MASKED.has(v as string), `${user} ${path}: ${String(v)}`);
-      assert.ok(values.includes('Fault'), `${user} ${path} shows Fault for a code > 0`);
-    }
+function assertMasked(label: string, body: unknown): Map<string, unknown[]> {
+  const values = maskedFieldValues(body);
+  for (const f of ['Ongoing_fault', 'ActualOngoingFault', 'FaultType']) for (const v of values.get(f)!) assert.ok(NONE_OR_FAULT.has(v as string), `${label} ${f}: ${String(v)}`);
+  for (const v of values.get('EventType')!) assert.not.ok(isFaultEventType(v), `${label} EventType ${String(v)}`);
+  for (const f of ['PermanentFaultResetCurrentThreshold', 'PostEventRef']) for (const v of values.get(f)!) assert.is(v, null, `${label} ${f}`);
+  for (const f of ['FaultCurrent', 'RecoverCurrent']) for (const v of values.get(f)!) assert.is.not(v, '', `${label} ${f} cleared on a fault event`);
+  return values;
+}
+
+test('3.5 masking: the south organisation never reads a fault class, on every endpoint and every masked field', async () => {
+  const paths = [...listPaths(), ...imeiPaths(EXTRA.southFault.imei), ...imeiPaths(EXTRA.sydneyDst.imei)];
+  const seen = new Map<string, unknown[]>(Object.keys(MASKED_FIELDS).map((k) => [k, []]));
+  for (const path of paths) {
+    const body = await json(await api.get(path, 'southAdmin'));
+    for (const [f, vs] of assertMasked(`southAdmin ${path}`, body)) seen.get(f)!.push(...vs);
+    assertMasked(`southEast ${path}`, await json(await api.get(path, 'southEast')));
   }
+  // Not vacuous: each masked field was there with a value the mask changed.
+  for (const f of ['Ongoing_fault', 'ActualOngoingFault', 'FaultType', 'EventType']) assert.ok(seen.get(f)!.includes('Fault'), `${f} read Fault somewhere`);
+  for (const f of ['PermanentFaultResetCurrentThreshold', 'PostEventRef', 'RecoverCurrent']) assert.ok(seen.get(f)!.includes(null), `${f} was masked somewhere`);
+  const north = await json(await api.get(`/device-records/device-information/data-log/861000000000100`, 'northAdmin'));
+  assert.ok(JSON.stringify(north).includes('"Permanent"'), 'north is not masked');
   const map = await data('/device-records/map-data', 'southAdmin');
   const byImei = Object.fromEntries(map.map((d) => [d.IMEINumber, d.ActualOngoingFault]));
   assert.equal([byImei['861100000000000'], byImei['861100000000100'], byImei['861100000000400'], byImei['861100000000200']], ['Fault', 'None', 'Fault', null]);
+});
+
+test('3.5 masking: FaultType 2 and the SOTF of south read Fault; the SOTF keeps its RecoverCurrent as null', async () => {
+  const rec = (await data(`/device-records/device-information/data-log/${EXTRA.southFault.imei}`, 'southAdmin'))[0]!;
+  assert.equal([rec.FaultType, rec.Ongoing_fault, rec.ActualOngoingFault], ['Fault', 'Fault', 'Fault']);
+  const ev = await data(`/device-records/device-information/events/${EXTRA.southOtherGroup}`, 'southAdmin');
+  assert.equal(ev.map((e) => [e.EventType, e.RecoverCurrent, e.PermanentFaultResetCurrentThreshold]), [['Fault', null, null], ['Fault', 10, null]]);
+});
+
+test('3.5 masking: sort keys and filters that would reveal the class are a 400 naming the parameter; None / Fault work', async () => {
+  const refused: [string, string][] = [
+    ['/device-records/data-log?sortBy={"field":"FaultType"}', 'sortBy'], // not sortable at all: the usual 400
+    ['/device-records/critical-data?sortBy={"field":"EventType"}', 'sortBy'],
+    ['/device-records/device-information/events/861100000000400?sortBy={"field":"EventType"}', 'sortBy'],
+    ['/device-records/critical-data?filterBy[EventType]=PFault', 'filterBy[EventType]'],
+    ['/device-records/critical-data?filterBy[EventType][contains]=Fault', 'filterBy[EventType]'],
+    ['/device-records/device-information/events/861100000000400?filterBy[EventType][in]=TFault,SOTF', 'filterBy[EventType]'],
+    ['/device-records/data-log?filterBy[FaultType]=Permanent', 'filterBy[FaultType]'],
+    ['/device-records/data-log?filterBy[FaultType]=2', 'filterBy[FaultType]'],
+    ['/device-records/data-log?filterBy[Ongoing_fault]=Temporary', 'filterBy[Ongoing_fault]'],
+    ['/device-records/critical-data?filterBy[ActualOngoingFault]=4', 'filterBy[ActualOngoingFault]'],
+    ['/device-records/map-data?filterBy[ActualOngoingFault][in]=Fault,Permanent', 'filterBy[ActualOngoingFault]'],
+  ];
+  for (const [path, parameter] of refused) {
+    const res = await api.get(path, 'southAdmin');
+    assert.is(res.status, 400, path);
+    const error = (await json(res)).error as Json;
+    assert.is((error.details as Json).parameter, parameter, path);
+    if (!path.includes('"FaultType"')) assert.match(String(error.message), 'masks fault details', path);
+  }
+  const faults = await data('/device-records/critical-data?filterBy[EventType]=Fault', 'southAdmin');
+  assert.equal(faults.map((e) => e.EventType), ['Fault', 'Fault', 'Fault']);
+  const typed = await data('/device-records/data-log?filterBy[FaultType]=Fault', 'southAdmin');
+  assert.equal(typed.map((r) => r.IMEINumber), [EXTRA.southFault.imei]);
+  // The same words work unmasked, so one portal query serves every organisation.
+  const north = await data('/device-records/critical-data?filterBy[EventType]=Fault&limit=500', 'northAdmin');
+  assert.ok(north.length > 0 && north.every((e) => isFaultEventType(e.EventType)));
 });
 
 test('3.5 masking: Current Reset (10) on a masked device reads Fault; the south summary has only None / Fault buckets', async () => {
   const recs = await data(`/device-records/device-information/data-log/${EXTRA.sydneyDst.imei}?sortBy={"field":"date","order":"asc"}`, 'southEast');
   assert.equal(recs.map((r) => r.ActualOngoingFault), ['Fault', 'None']);
   const summary = await json(await api.get('/device-records/device-summary', 'southAdmin'));
-  assert.equal(summary.byActualOngoingFault, [{ ActualOngoingFault: 'Fault', count: 2 }, { ActualOngoingFault: 'None', count: 1 }]);
+  assert.equal(summary.byActualOngoingFault, [{ ActualOngoingFault: 'None', count: 1 }, { ActualOngoingFault: 'Fault', count: 2 }]);
   const north = await json(await api.get('/device-records/device-summary', 'northAdmin'));
   assert.ok((north.byActualOngoingFault as Json[]).some((b) => b.ActualOngoingFault === 'Permanent' && b.count === 2), 'north is not masked');
 });
 
-test('3.5 masking in dnp3OrganizationDevices: the code is withheld and the text masked', async () => {
+test('integration outputs stay unmasked: dnp3OrganizationDevices gives the masked organisation its codes and texts', async () => {
   const south = (await (await api.get('/api/dnp3/dnp3OrganizationDevices', 'southAdmin')).json()) as Json[];
   const d = south.find((x) => x.IMEINumber === EXTRA.southFault.imei)!;
-  assert.equal([d.ActualOngoingFault, d.ActualOngoingFaultText, d.dnp3Slot, d.BatteryOrLine], [null, 'Fault', null, 'Line']);
+  assert.equal([d.ActualOngoingFault, d.ActualOngoingFaultText, d.dnp3Slot, d.BatteryOrLine], [4, 'Permanent', null, 'Line']);
   const north = (await (await api.get('/api/dnp3/dnp3OrganizationDevices', 'northAdmin')).json()) as Json[];
   const n = north.find((x) => x.IMEINumber === '861000000000100')!;
   assert.equal([n.ActualOngoingFault, n.ActualOngoingFaultText, n.LastCheckInTime], [4, 'Permanent', '2026-11-20T15:10:00.000Z']);
 });
 
-test('3.4 applies for the masked organisation too (PFault threshold, Current Reset)', async () => {
+test('3.4 for the masked organisation: a type that names no fault (Current Reset) keeps its values, class-only fields read null', async () => {
   const pf = (await events(EXTRA.southFault.imei, 'southEast'))[0]!;
-  assert.is(pf.PermanentFaultResetCurrentThreshold, EXTRA.southFault.threshold);
+  assert.equal([pf.EventType, pf.PrefaultCurrent, pf.PermanentFaultResetCurrentThreshold], ['Fault', EXTRA.southFault.pfaultPrefault, null]);
   const reset = (await events(EXTRA.sydneyDst.imei, 'southEast'))[0]!;
-  assert.equal([reset.PrefaultCurrent, reset.FaultCurrent, reset.PostEventRef], [50, '', 'Reset Current (A)']);
+  assert.equal([reset.EventType, reset.PrefaultCurrent, reset.FaultCurrent, reset.PostEventRef], ['Current Reset', 50, '', null]);
 });
 
 test('America/Chicago: a normal day, and the spring-forward day (01:30 CST, then 03:30 CDT)', async () => {
