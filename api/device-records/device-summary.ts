@@ -3,7 +3,7 @@
 // (no check-in for OFFLINE_AFTER_HOURS), never checked in, low battery (latest ActualOngoingFault 402).
 import { ONGOING_FAULT } from '../../domain/ongoing-fault-codes.js';
 import { text, type FieldTable } from './fields.js';
-import type { ReadEndpoint } from './endpoint.js';
+import { offlineSince, type ReadEndpoint } from './endpoint.js';
 import { displayFault } from './present.js';
 import { reachCondition } from './reach.js';
 import { filterConditions, SqlParams, whereClause } from './sql.js';
@@ -16,9 +16,10 @@ export const deviceSummary: ReadEndpoint = {
   description: 'Counts over the devices in reach: total, online / offline (no check-in for OFFLINE_AFTER_HOURS), never checked in, low battery (latest ActualOngoingFault Low Battery), and devices by latest ActualOngoingFault (masked per spec 3.5).',
   params: { accepts: ['filterBy'], sortable: {}, filterable: FILTERABLE },
   schema: 'DeviceSummary', shape: 'object',
-  async run({ pool, codeStrings, offlineAfterHours, now }, caller, q) {
+  async run(deps, caller, q) {
+    const { pool, codeStrings, offlineAfterHours } = deps;
     const p = new SqlParams();
-    const since = p.add(new Date(now() - offlineAfterHours * 3_600_000));
+    const since = p.add(offlineSince(deps));
     const lowBattery = p.add(ONGOING_FAULT.LOW_BATTERY);
     const conditions = [reachCondition(caller, p), ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p)];
     const { rows } = await pool.query<{ code: number | null; n: number; online: number; never: number; low: number }>(`

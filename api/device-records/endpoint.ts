@@ -18,6 +18,9 @@ export interface ReadDeps {
   shortCache: ShortCache<unknown>;
 }
 
+/** The instant before which a last check-in means offline (device-summary's count, all-devices' filter). */
+export const offlineSince = ({ now, offlineAfterHours }: Pick<ReadDeps, 'now' | 'offlineAfterHours'>) => new Date(now() - offlineAfterHours * 3_600_000);
+
 export interface ReadEndpoint {
   /** Hono path under /device-records; `:imei` is the spec's `<imei_number>`. */
   path: string;

@@ -13,7 +13,9 @@ export type FieldType =
   | 'state'
   | 'fault-type'
   /** EventType: text, where `Fault` means every fault event type: eq, ne, contains, in. */
-  | 'event-type';
+  | 'event-type'
+  /** LastCheckInTime read as the device-summary cards count it: `online`, `offline` (includes never), `never`: eq. */
+  | 'connectivity';
 
 export interface FieldDef {
   /** SQL expression, a constant of this module's callers. */
@@ -33,6 +35,7 @@ export const OPERATORS_OF: Readonly<Record<FieldType, readonly Operator[]>> = {
   state: ['eq', 'ne', 'in'],
   'fault-type': ['eq', 'ne', 'in'],
   'event-type': ['eq', 'ne', 'contains', 'in'],
+  connectivity: ['eq'],
 };
 
 export const text = (sql: string): FieldDef => ({ sql, type: 'text' });

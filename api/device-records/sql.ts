@@ -20,6 +20,20 @@ export class SqlParams {
 /** What a filter needs to know: the configured code strings. (The mask judged the query before: routes.ts.) */
 export interface FilterContext {
   codeStrings: CodeStrings;
+  /** Endpoints with a connectivity field: a check-in before this instant is offline (OFFLINE_AFTER_HOURS). */
+  offlineSince?: Date;
+}
+
+export const CONNECTIVITY = ['online', 'offline', 'never'] as const;
+
+/** online / offline / never exactly as device-summary counts them (offline = every device not online). */
+function connectivityCondition(def: FieldDef, f: Filter, ctx: FilterContext, p: SqlParams): string {
+  const v = String(f.values[0]).toLowerCase();
+  if (v === 'never') return `${def.sql} is null`;
+  const since = `${p.add(ctx.offlineSince)}::timestamptz`;
+  if (v === 'online') return `${def.sql} >= ${since}`;
+  if (v === 'offline') return `(${def.sql} is null or ${def.sql} < ${since})`;
+  throw badParameter(`filterBy[${f.field}]`, `takes ${CONNECTIVITY.join(', ')}, not ${JSON.stringify(f.values[0])}.`, { field: f.field, known: CONNECTIVITY });
 }
 
 function numberValue(f: Filter, v: FilterScalar): number {
@@ -72,6 +86,7 @@ function escapeLike(text: string): string {
 function condition(def: FieldDef, f: Filter, ctx: FilterContext, p: SqlParams): string {
   if (def.type === 'ongoing-fault' || def.type === 'state' || def.type === 'fault-type') return codeCondition(def, f, ctx, p);
   if (def.type === 'event-type' && f.op !== 'contains') return eventTypeCondition(def, f, p);
+  if (def.type === 'connectivity') return connectivityCondition(def, f, ctx, p);
   const value = (v: FilterScalar): string | number => (def.type === 'number' ? numberValue(f, v) : textValue(v));
   const cast = def.type === 'number' ? 'double precision' : 'text';
   switch (f.op) {

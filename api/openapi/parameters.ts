@@ -3,6 +3,7 @@
 import { ONGOING_FAULT_TEXT } from '../../domain/ongoing-fault-codes.js';
 import type { CodeStrings } from '../../domain/code-strings.js';
 import { OPERATORS_OF, type FieldDef, type FieldTable } from '../device-records/fields.js';
+import { CONNECTIVITY } from '../device-records/sql.js';
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_PAGE, type ParameterName, type ParameterSpec, type SortKey } from '../device-records/list-params.js';
 
 type Schema = Record<string, unknown>;
@@ -15,6 +16,7 @@ function valueSchema(def: FieldDef, codeStrings: CodeStrings): Schema {
     case 'state': return { oneOf: [{ type: 'integer' }, { enum: [...new Set(codeStrings.State.values())] }] };
     case 'fault-type': return { oneOf: [{ type: 'integer' }, { enum: [...new Set([...codeStrings.FaultType.values(), 'None', 'Fault'])] }] };
     case 'event-type': return { type: 'string', description: '"Fault" stands for every fault event type.' };
+    case 'connectivity': return { enum: [...CONNECTIVITY] };
   }
 }
 

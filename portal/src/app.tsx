@@ -44,8 +44,8 @@ export function App() {
   let view;
   const device = /^\/devices\/([^/]+)$/.exec(loc.path);
   if (device) view = <DeviceView imei={decodeURIComponent(device[1]!)} session={session} query={loc.query} />;
-  else if (loc.path === '/map') view = <Suspense fallback={<p class="status-line">Loading the map…</p>}><MapView session={session} /></Suspense>;
-  else if (loc.path === '/critical') view = <CriticalView session={session} />;
+  else if (loc.path === '/map') view = <Suspense fallback={<p class="status-line">Loading the map…</p>}><MapView session={session} query={loc.query} /></Suspense>;
+  else if (loc.path === '/critical') view = <CriticalView session={session} query={loc.query} />;
   else if (loc.path === '/data-log') view = <DataLogView session={session} query={loc.query} />;
   else if (loc.path === '/devices') view = <DevicesView session={session} query={loc.query} />;
   else view = <p class="notice">There is no page at {loc.path}. <Link href="/map">Go to the map</Link>.</p>;

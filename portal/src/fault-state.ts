@@ -1,6 +1,8 @@
 // How the portal groups and colours a device's state. The fault strings are the API's (masked organisations
 // send only None / Fault); "Communication lost" is the portal's reading of an old last check-in (older than
 // the API's offlineAfterHours) or of the Disconnected / No Data codes.
+import { ONGOING_FAULT_TEXT } from '../../domain/ongoing-fault-codes';
+import { MASKED_FAULT, MASKED_NONE } from '../../domain/fault-masking';
 import { displayTimeMs } from './time';
 
 export const COMM_LOST = 'Communication lost';
@@ -62,4 +64,9 @@ export function powerText(v: string | number | null): string | null {
   if (v === 0 || v === '0') return 'Line (0)';
   if (v === 1 || v === '1') return 'Battery (1)';
   return String(v);
+}
+
+/** Every fault state the API can send for this organisation: the spec 3.1 strings, or None / Fault when masked. */
+export function faultStateChoices(masked: boolean): string[] {
+  return masked ? [MASKED_NONE, MASKED_FAULT] : [...new Set(ONGOING_FAULT_TEXT.values())];
 }

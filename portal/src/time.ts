@@ -1,6 +1,7 @@
 // The API formats timestamps as `YYYY-MMM-DD hh:mm A` in the caller's zone (spec 4.2). The portal shows
-// them exactly as sent; it turns them back into instants only to place them on a chart axis and to tell
-// how old a check-in is. Intl does the zone arithmetic (no date library in the bundle).
+// them exactly as sent, and writes its own times (status lines, chart axes, date fields) in the same format
+// and the same zone, so one clock and one format family run through every view (docs/decisions.md#portal).
+// Intl does the zone arithmetic (no date library in the bundle).
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const PATTERN = /^(\d{4})-([A-Z][a-z]{2})-(\d{2}) (\d{2}):(\d{2}) (AM|PM)$/;
 
@@ -32,9 +33,47 @@ export function displayTimeMs(text: string, timeZone: string): number | null {
   return guess;
 }
 
-/** `YYYYMMDD` (the API's from/to) from an <input type="date"> value `YYYY-MM-DD`, and back. */
-export const toApiDay = (iso: string) => iso.replace(/-/g, '');
-export const fromApiDay = (day: string | null) => (day && /^\d{8}$/.test(day) ? `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)}` : '');
+/** Wall-clock parts of an instant in `timeZone`. */
+function wallParts(epochMs: number, timeZone: string) {
+  const wall = new Date(epochMs + offsetMs(epochMs, timeZone));
+  return { year: wall.getUTCFullYear(), month: wall.getUTCMonth(), day: wall.getUTCDate(), hour: wall.getUTCHours(), minute: wall.getUTCMinutes() };
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** `YYYY-MMM-DD` of an instant in `timeZone`. */
+export function formatDisplayDay(epochMs: number, timeZone: string): string {
+  const w = wallParts(epochMs, timeZone);
+  return `${w.year}-${MONTHS[w.month]}-${pad(w.day)}`;
+}
+
+/** `hh:mm A` of an instant in `timeZone`. */
+export function formatClock(epochMs: number, timeZone: string): string {
+  const w = wallParts(epochMs, timeZone);
+  return `${pad(w.hour % 12 || 12)}:${pad(w.minute)} ${w.hour < 12 ? 'AM' : 'PM'}`;
+}
+
+/** `YYYY-MMM-DD hh:mm A` of an instant in `timeZone`: the API's own format (spec 4.2). */
+export const formatDisplayTime = (epochMs: number, timeZone: string) => `${formatDisplayDay(epochMs, timeZone)} ${formatClock(epochMs, timeZone)}`;
+
+const DAY_PATTERN = /^(\d{4})-([A-Za-z]{3})-(\d{1,2})$/;
+
+/** The API's `YYYYMMDD` from a typed `YYYY-MMM-DD` (month name in any case), or null when it is not a real day. */
+export function toApiDay(text: string): string | null {
+  const m = DAY_PATTERN.exec(text.trim());
+  if (!m) return null;
+  const month = MONTHS.findIndex((x) => x.toLowerCase() === m[2]!.toLowerCase());
+  const day = Number(m[3]);
+  if (month < 0 || day < 1 || new Date(Date.UTC(Number(m[1]), month, day)).getUTCMonth() !== month) return null;
+  return `${m[1]}${pad(month + 1)}${pad(day)}`;
+}
+
+/** `YYYY-MMM-DD` of the API's `YYYYMMDD`; '' for anything else. */
+export function fromApiDay(day: string | null): string {
+  if (!day || !/^\d{8}$/.test(day)) return '';
+  const month = MONTHS[Number(day.slice(4, 6)) - 1];
+  return month ? `${day.slice(0, 4)}-${month}-${day.slice(6, 8)}` : '';
+}
 
 /** Today in `timeZone` as YYYYMMDD, and `days` before it. */
 export function apiDay(timeZone: string, daysBefore = 0, now = Date.now()): string {

@@ -53,12 +53,13 @@ export async function apiGet<T>(path: string, query: Query = {}, signal?: AbortS
   return (await res.json()) as T;
 }
 
-export async function login(email: string, password: string): Promise<string> {
+/** The login answer: the token, and whether the organisation masks fault details (which filters it may use). */
+export async function login(email: string, password: string): Promise<{ token: string; masked: boolean }> {
   const res = await send('/api/auth/login', {
     method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ email, password }),
   });
   if (!res.ok) throw await errorOf(res);
-  const body = (await res.json()) as { accessToken?: unknown };
+  const body = (await res.json()) as { accessToken?: unknown; maskFaultDetails?: unknown };
   if (typeof body.accessToken !== 'string') throw new ApiError('INTERNAL', 'The server answered without a token.', res.status);
-  return body.accessToken;
+  return { token: body.accessToken, masked: body.maskFaultDetails === true };
 }

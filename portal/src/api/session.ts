@@ -7,6 +7,8 @@ export interface Session {
   org: string;
   role: string;
   timeZone: string;
+  /** The organisation masks fault details: the views offer only None / Fault and no class filter or sort. */
+  masked: boolean;
   /** Token expiry, epoch ms. */
   expiresAt: number;
 }
@@ -34,7 +36,7 @@ function claimsOf(token: string): Record<string, unknown> | null {
 }
 
 /** Reads what the portal needs from a token; null when it is not a faultline access token. */
-export function sessionOf(token: string, email: string): Session | null {
+export function sessionOf(token: string, email: string, masked = false): Session | null {
   const c = claimsOf(token);
   if (!c || typeof c.exp !== 'number' || typeof c.sub !== 'string') return null;
   return {
@@ -43,6 +45,7 @@ export function sessionOf(token: string, email: string): Session | null {
     org: String(c.org ?? ''),
     role: String(c.role ?? ''),
     timeZone: typeof c.tz === 'string' ? c.tz : 'UTC',
+    masked,
     expiresAt: c.exp * 1000,
   };
 }
@@ -58,23 +61,23 @@ function arm(): void {
   timer = setTimeout(() => endSession(EXPIRED_MESSAGE), Math.max(0, current.expiresAt - Date.now()));
 }
 
-/** The stored form: `{token, email}` (the token's `sub` is a user id, not the address). */
+/** The stored form: `{token, email, masked}` (the token's `sub` is a user id, not the address). */
 function read(text: string | null): Session | null {
   if (!text) return null;
   try {
-    const v = JSON.parse(text) as { token?: unknown; email?: unknown };
-    return typeof v.token === 'string' ? sessionOf(v.token, typeof v.email === 'string' ? v.email : '') : null;
+    const v = JSON.parse(text) as { token?: unknown; email?: unknown; masked?: unknown };
+    return typeof v.token === 'string' ? sessionOf(v.token, typeof v.email === 'string' ? v.email : '', v.masked === true) : null;
   } catch {
     return null;
   }
 }
 
-export function startSession(token: string, email: string): Session {
-  const s = sessionOf(token, email);
+export function startSession({ token, masked }: { token: string; masked: boolean }, email: string): Session {
+  const s = sessionOf(token, email, masked);
   if (!s) throw new Error('The server answered with a token the portal cannot read.');
   current = s;
   reason = null;
-  localStorage.setItem(KEY, JSON.stringify({ token, email }));
+  localStorage.setItem(KEY, JSON.stringify({ token, email, masked }));
   arm();
   emit();
   return s;

@@ -1,6 +1,7 @@
 // A data table with sortable headers (buttons, so the keyboard reaches them; aria-sort says the order).
 // Rows keep a fixed height and the body keeps its last rows while the next page loads.
 import type { ComponentChildren } from 'preact';
+import { EmptyState } from './states';
 
 export interface Column<T> {
   key: string;
@@ -13,7 +14,7 @@ export interface Column<T> {
 
 export interface Sort { field: string; order: 'asc' | 'desc' }
 
-function cell(v: unknown): ComponentChildren {
+export function cell(v: unknown): ComponentChildren {
   if (v === null || v === undefined) return <span class="muted">—</span>;
   if (v === '') return <span class="muted" title="cleared by the API (spec 3.4)">(empty)</span>;
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
@@ -81,4 +82,26 @@ export function Pager({ page, limit, total, onPage, onLimit }: { page: number; l
       )}
     </nav>
   );
+}
+
+/**
+ * A page of a list: the table and its pager; the empty state when nothing matches; and, for a page past the
+ * end (a shared URL after rows went away), a notice with the pager so the reader can step back.
+ */
+export function PagedRows({ total, rows, page, limit, onPage, onLimit, empty, children }: {
+  total: number; rows: number; page: number; limit: number; onPage: (p: number) => void; onLimit?: (l: number) => void;
+  empty: ComponentChildren; children: ComponentChildren;
+}) {
+  if (total === 0) return <>{empty}</>;
+  const pager = <Pager page={page} limit={limit} total={total} onPage={onPage} onLimit={onLimit} />;
+  if (rows === 0) {
+    const last = Math.max(0, Math.ceil(total / limit) - 1);
+    return (
+      <>
+        <EmptyState title={`Page ${page + 1} is past the end.`}>There are {total.toLocaleString('en-US')} rows on {last + 1} pages. <button type="button" class="link-button" onClick={() => onPage(last)}>Go to the last page</button></EmptyState>
+        {pager}
+      </>
+    );
+  }
+  return <>{children}{pager}</>;
 }

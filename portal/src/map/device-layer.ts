@@ -21,12 +21,20 @@ function escapeHtml(s: string): string {
 
 export class DeviceLayer {
   private readonly group = L.layerGroup();
-  private readonly renderer = L.canvas({ padding: 0.2 });
+  /** The canvas of the devices, shared with the feeder routes drawn behind them (feeder-layer.ts). */
+  readonly renderer = L.canvas({ padding: 0.2 });
   private index: Supercluster<Props, ClusterProps> | null = null;
 
   constructor(private readonly map: L.Map, private readonly onDevice: (id: string, at: L.LatLng) => void) {
     this.group.addTo(map);
-    map.on('moveend', () => this.draw());
+    map.on('moveend', this.draw, this);
+  }
+
+  /** Stops drawing before the map goes away (map.tsx), so no redraw runs on a removed canvas. */
+  remove(): void {
+    this.map.off('moveend', this.draw, this);
+    this.index = null;
+    this.group.remove();
   }
 
   setPoints(points: MapPoint[]): void {

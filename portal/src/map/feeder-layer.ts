@@ -1,49 +1,48 @@
-// Draws each power line as its approximate route (feeder-trace.ts) under the device markers: dashed grey
-// while its devices are healthy, solid in the fault colour when one of them reports a fault, so a faulted
-// feeder stands out at any zoom, also where its devices are clustered.
+// Draws the feeder routes (feeder-routes.ts) under the device markers: thin grey while healthy, thick in the
+// fault colour when a device of a power line on it reports a fault, so a faulted feeder stands out at any
+// zoom, also where its devices are clustered. Styles differ by width and colour, not by dashes, and are
+// opaque: feeders along the same poles overlap, and overlapping dashes looked solid (the fault style) and a
+// red line under a translucent grey one turned brown. The routes share the device layer's canvas (drawn behind the
+// devices): Leaflet's canvas takes every mouse event over it, so a second canvas underneath never got a hover
+// or a click; on one canvas the hit test finds devices first, then feeders.
 import L from 'leaflet';
 import { stateColour, stateRank } from '../fault-state';
-import { feederTree } from './feeder-trace';
-import type { MapPoint } from './device-layer';
+import { feederRoutes, type Feeder, type FeederRoute } from './feeder-routes';
 
-export interface Feeder {
-  id: string;
-  name: string;
-  devices: MapPoint[];
-}
+export type { Feeder } from './feeder-routes';
 
 const HEALTHY = '#5f6b77';
-const FAULT_RANK = stateRank('Fault');
+const RANKING = { rank: stateRank, faultRank: stateRank('Fault') };
+
+function describe(route: FeederRoute): string {
+  const lines = route.feeders.map((f) => `${f.name}: approximate route through its ${f.devices} devices${f.faulted ? `; ${f.worst}` : ''}`);
+  return route.feeders.length > 1 ? `Shared by ${route.feeders.length} power lines. ${lines.join('. ')}` : lines[0]!;
+}
 
 export class FeederLayer {
   private readonly group = L.layerGroup();
-  private readonly renderer: L.Canvas;
-  /** Feeders drawn by the last setFeeders (for tests and the status line). */
+  /** Power lines drawn by the last setFeeders (for tests and the status line). */
   drawn = 0;
 
-  constructor(map: L.Map, private readonly onFeeder: (id: string) => void) {
-    // Its own pane under the markers' overlay pane (z-index 400), so devices stay clickable on top.
-    map.createPane('feeders').style.zIndex = '350';
-    this.renderer = L.canvas({ pane: 'feeders', padding: 0.2 });
+  constructor(map: L.Map, private readonly renderer: L.Canvas, private readonly onFeeder: (id: string) => void) {
     this.group.addTo(map);
   }
 
   setFeeders(feeders: readonly Feeder[]): void {
     this.group.clearLayers();
-    this.drawn = 0;
-    for (const f of feeders) {
-      const segments = feederTree(f.devices).map(([a, b]) => [[f.devices[a]!.lat, f.devices[a]!.lng], [f.devices[b]!.lat, f.devices[b]!.lng]] as L.LatLngTuple[]);
-      if (!segments.length) continue;
-      const worst = f.devices.reduce((w, d) => (stateRank(d.state) > stateRank(w) ? d.state : w), 'None');
-      const faulted = stateRank(worst) >= FAULT_RANK;
-      const line = L.polyline(segments, {
-        renderer: this.renderer, pane: 'feeders', interactive: true,
-        color: faulted ? stateColour(worst) : HEALTHY, weight: faulted ? 4 : 2.5, opacity: 0.85, dashArray: faulted ? undefined : '6 5',
+    const routes = feederRoutes(feeders, RANKING);
+    this.drawn = new Set(routes.flatMap((r) => r.feeders.map((f) => f.id))).size;
+    // Healthy routes first, faulted on top; the whole layer behind the devices on the shared canvas.
+    const lines = routes.map((route) => {
+      const line = L.polyline(route.segments, {
+        renderer: this.renderer, interactive: true,
+        color: route.faulted ? stateColour(route.worst) : HEALTHY, weight: route.faulted ? 5 : 2, opacity: 1,
       });
-      line.bindTooltip(`${f.name}: approximate route through its ${f.devices.length} devices${faulted ? `; ${worst}` : ''}`, { sticky: true });
-      line.on('click', () => this.onFeeder(f.id));
+      line.bindTooltip(describe(route), { sticky: true, className: 'feeder-tooltip' });
+      line.on('click', () => this.onFeeder(route.feeders[0]!.id));
       line.addTo(this.group);
-      this.drawn++;
-    }
+      return line;
+    });
+    for (const line of lines.reverse()) line.bringToBack();
   }
 }

@@ -1,17 +1,25 @@
-// Critical faults (critical-data): newest first, refreshed every 5 s in place (same rows, keyed by source
-// and id), so the reader's scroll position and focus stay. The spec 3.4 fields are columns of their own.
-import { useRef, useState } from 'preact/hooks';
+// Critical faults (critical-data) for triage: newest first, refreshed every 5 s in place (same rows, keyed by
+// source and id), so the reader's scroll position and focus stay. Filters by event type, power line and days
+// live in the URL (a shared link shows the same list); model changes have their own choice and are not mixed
+// into the faults by default. Severity is shown by colour and word, and the device's state now sits next to
+// the event, in view at 1366 px.
+import { useRef } from 'preact/hooks';
 import type { Session } from '../api/session';
-import type { CriticalEvent, Page } from '../api/types';
+import type { CriticalEvent, MapDevice, Page } from '../api/types';
+import { DayRange } from '../components/day-range';
 import { FaultBadge } from '../components/fault-badge';
 import { Link } from '../components/link';
 import { EVENT_CURRENT_COLUMNS, EVENT_HEAD_COLUMNS } from '../components/event-columns';
 import { EmptyState, ErrorState, StatusLine } from '../components/states';
-import { DataTable, Pager, type Column } from '../components/table';
+import { DataTable, PagedRows, type Column } from '../components/table';
+import { eventTypeChoices, MODEL_CHANGE, SEVERITY_COLOURS, severityOf } from '../event-triage';
+import { powerLinesOf } from '../power-lines';
+import { href, navigate } from '../router';
 import { useApi } from '../use-api';
 
 export const REFRESH_MS = 5_000;
 const LIMIT = 50;
+const PARAMS = ['type', 'line', 'from', 'to', 'page'] as const;
 const rowKey = (e: CriticalEvent) => `${e.Source}:${e.SourceID}`;
 
 function currents(e: CriticalEvent) {
@@ -19,41 +27,78 @@ function currents(e: CriticalEvent) {
   return null;
 }
 
-const COLUMNS: Column<CriticalEvent>[] = [
-  ...EVENT_HEAD_COLUMNS,
-  { key: 'Real_Name', label: 'Device', render: (e) => <Link href={`/devices/${encodeURIComponent(e.IMEINumber)}`}>{e.Real_Name ?? e.IMEINumber}</Link> },
-  { key: 'IMEINumber', label: 'IMEI' },
-  { key: 'PowerLineName', label: 'Power line' },
-  ...EVENT_CURRENT_COLUMNS,
-  { key: 'ActualOngoingFault', label: 'State', render: (e) => <FaultBadge value={e.ActualOngoingFault} /> },
-  { key: 'detail', label: 'Detail', render: (e) => (e.EventType === 'Model Change' ? `${e.oldModel ?? '?'} → ${e.newModel ?? '?'}` : currents(e) ?? '') },
-];
+function SeverityBadge({ eventType }: { eventType: string }) {
+  const s = severityOf(eventType);
+  return <span class="badge severity" data-severity={s}><span class="swatch" style={{ background: SEVERITY_COLOURS[s] }} aria-hidden="true" />{s}</span>;
+}
 
-export function CriticalView({ session: _session }: { session: Session }) {
-  const [page, setPage] = useState(0);
-  const res = useApi<Page<CriticalEvent>>('/api/device-records/critical-data', { page, limit: LIMIT }, { refreshMs: REFRESH_MS });
-  const seen = useRef<Set<string> | null>(null);
+function columns(now: Map<string, MapDevice>): Column<CriticalEvent>[] {
+  const [time, type] = EVENT_HEAD_COLUMNS;
+  return [
+    { key: 'severity', label: 'Severity', render: (e) => <SeverityBadge eventType={e.EventType} /> },
+    time!, type!,
+    { key: 'Real_Name', label: 'Device', render: (e) => <Link href={`/devices/${encodeURIComponent(e.IMEINumber)}`}>{e.Real_Name ?? e.IMEINumber}</Link> },
+    { key: 'now', label: 'Device state now', render: (e) => <FaultBadge value={now.get(e.IMEINumber)?.ActualOngoingFault ?? null} /> },
+    { key: 'PowerLineName', label: 'Power line' },
+    ...EVENT_CURRENT_COLUMNS,
+    { key: 'ActualOngoingFault', label: 'State at the event', render: (e) => <FaultBadge value={e.ActualOngoingFault} /> },
+    { key: 'IMEINumber', label: 'IMEI' },
+    { key: 'detail', label: 'Detail', render: (e) => (e.EventType === MODEL_CHANGE ? `${e.oldModel ?? '?'} → ${e.newModel ?? '?'}` : currents(e) ?? '') },
+  ];
+}
+
+export function CriticalView({ session, query }: { session: Session; query: URLSearchParams }) {
+  const q: Record<string, string> = {};
+  for (const k of PARAMS) { const v = query.get(k); if (v) q[k] = v; }
+  const type = q.type ?? 'Fault';
+  const page = Number(q.page ?? 0) || 0;
+  const filterBy = JSON.stringify({ EventType: { eq: type }, ...(q.line ? { PowerLineID: { eq: q.line } } : {}) });
+  const res = useApi<Page<CriticalEvent>>('/api/device-records/critical-data', { page, limit: LIMIT, filterBy, from: q.from, to: q.to }, { refreshMs: REFRESH_MS });
+  // The devices' state now, and the power lines to choose from (the map's answer, cached a second by the API).
+  const devices = useApi<{ data: MapDevice[] }>('/api/device-records/map-data', {}, { refreshMs: 30_000 });
+  const now = new Map((devices.data?.data ?? []).map((d) => [d.IMEINumber, d]));
+  const lines = powerLinesOf(devices.data?.data ?? []);
+  const go = (change: Record<string, string | number | null>) => {
+    const next = { ...q, ...change } as Record<string, string | number | null>;
+    if (!('page' in change)) next.page = null;
+    navigate(href('/critical', next));
+  };
   const rows = res.data?.data ?? [];
-  // Rows that arrived since the first answer are marked (not moved), so a reader sees what is new.
+  // Rows that arrived since the first answer of these filters are counted (not moved), so a reader sees what is new.
+  const seen = useRef<{ filters: string; keys: Set<string> } | null>(null);
+  const filters = JSON.stringify([filterBy, q.from, q.to, page]);
   let fresh = 0;
   if (res.data) {
-    if (!seen.current) seen.current = new Set(rows.map(rowKey));
-    else for (const r of rows) if (!seen.current.has(rowKey(r))) fresh++;
+    if (seen.current?.filters !== filters) seen.current = { filters, keys: new Set(rows.map(rowKey)) };
+    else for (const r of rows) if (!seen.current.keys.has(rowKey(r))) fresh++;
   }
   return (
     <section class="view" aria-labelledby="critical-title">
       <div class="view-head">
         <h1 id="critical-title">Critical faults</h1>
-        <StatusLine loading={res.loading} updatedAt={res.updatedAt} extra={`refreshes every ${REFRESH_MS / 1000} s${fresh ? ` · ${fresh} new` : ''}`} />
+        <StatusLine loading={res.loading} updatedAt={res.updatedAt} timeZone={session.timeZone} extra={`refreshes every ${REFRESH_MS / 1000} s${fresh ? ` · ${fresh} new` : ''}`} />
       </div>
-      <p class="muted">Fault events and model changes of your devices, newest first. Reset threshold and post-event reference are computed by the server (spec 3.4); “(empty)” marks a value the server clears.</p>
+      <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label="Filters">
+        <label>Event type
+          <select name="type" value={type} onChange={(e) => go({ type: e.currentTarget.value === 'Fault' ? null : e.currentTarget.value })}>
+            {eventTypeChoices(session.masked).map((c) => <option key={c.value} value={c.value}>{c.label}</option>)}
+          </select>
+        </label>
+        <label>Power line
+          <select name="line" value={q.line ?? ''} onChange={(e) => go({ line: e.currentTarget.value || null })}>
+            <option value="">All power lines</option>
+            {lines.map(([id, name]) => <option key={id} value={id}>{name}</option>)}
+          </select>
+        </label>
+        <DayRange value={{ from: q.from ?? null, to: q.to ?? null }} onChange={(r) => go({ from: r.from, to: r.to })} timeZone={session.timeZone} />
+      </form>
+      <p class="muted small">Severity: Critical (PFault, SOTF, FAULT_INITIAL{session.masked ? ', every masked fault' : ''}), High (TFault, Overcurrent), Medium (Fault Like, Fault &lt;50). A post-event reference labels the current it qualifies; “(empty)” marks a value the server clears (spec 3.4).</p>
       {res.error && <ErrorState error={res.error} onRetry={res.reload} />}
-      {res.data && rows.length === 0 && <EmptyState title="No critical faults.">Fault events appear here within seconds of a device reporting them.</EmptyState>}
-      {rows.length > 0 && (
-        <>
-          <DataTable caption="Critical fault events, newest first" columns={COLUMNS} rows={rows} rowKey={rowKey} busy={res.loading} />
-          <Pager page={page} limit={LIMIT} total={res.data!.total} onPage={setPage} />
-        </>
+      {res.data && (
+        <PagedRows total={res.data.total} rows={rows.length} page={page} limit={LIMIT} onPage={(p) => go({ page: p || null })}
+          empty={<EmptyState title={type === MODEL_CHANGE ? 'No model changes.' : 'No critical faults.'}>{q.line || q.from || q.to ? 'Widen the filters.' : 'Fault events appear here within seconds of a device reporting them.'}</EmptyState>}>
+          <DataTable caption="Critical fault events, newest first" columns={columns(now)} rows={rows} rowKey={rowKey} busy={res.loading} />
+        </PagedRows>
       )}
     </section>
   );

@@ -1,15 +1,17 @@
 // Data log (data-log): the URL's query string is the API's query (page, limit, sortBy, filterBy, from, to),
-// so a link reproduces the view exactly; the form only rewrites the URL.
+// so a link reproduces the view exactly; the form only rewrites the URL. Embedded in the device page it
+// follows that page's one range control instead of showing its own.
 import { useState } from 'preact/hooks';
 import type { Session } from '../api/session';
-import type { DeviceRecord, DeviceSummary, Page } from '../api/types';
+import type { DeviceRecord, Page } from '../api/types';
+import { DayRange } from '../components/day-range';
 import { FaultBadge } from '../components/fault-badge';
 import { powerText } from '../fault-state';
 import { Link } from '../components/link';
 import { EmptyState, ErrorState, StatusLine } from '../components/states';
-import { DataTable, Pager, type Column, type Sort } from '../components/table';
+import { DataTable, PagedRows, type Column, type Sort } from '../components/table';
+import { faultStateChoices } from '../fault-state';
 import { href, navigate } from '../router';
-import { fromApiDay, toApiDay } from '../time';
 import { useApi } from '../use-api';
 
 export const DATA_LOG_PARAMS = ['page', 'limit', 'sortBy', 'filterBy', 'from', 'to'] as const;
@@ -34,7 +36,7 @@ const COLUMNS: Column<DeviceRecord>[] = [
   { key: 'AverageCurrent1m', label: 'Current 1 m (A)', sortKey: 'AverageCurrent1m', numeric: true },
   { key: 'BatteryMCU', label: 'Battery (V)', sortKey: 'BatteryMCU', numeric: true },
   { key: 'Temperature', label: 'Temp (°C)', sortKey: 'Temperature', numeric: true },
-  { key: 'rssi', label: 'RSSI', sortKey: 'rssi', numeric: true },
+  { key: 'rssi', label: 'RSSI (dBm)', sortKey: 'rssi', numeric: true },
 ];
 
 export function DataLogView({ session, query, path = '/api/device-records/data-log', base = '/data-log', embedded = false }: {
@@ -48,7 +50,6 @@ export function DataLogView({ session, query, path = '/api/device-records/data-l
   const sort = Array.isArray(sortList) ? sortList[0] ?? null : sortList;
   const filters = parseJson<Filters>(q.filterBy ?? null, {});
   const res = useApi<Page<DeviceRecord>>(path, q);
-  const summary = useApi<DeviceSummary>(embedded ? null : '/api/device-records/device-summary');
 
   const go = (change: Record<string, string | number | null>) => {
     const next = { ...q, ...change } as Record<string, string | number | null>;
@@ -63,15 +64,15 @@ export function DataLogView({ session, query, path = '/api/device-records/data-l
   };
   const [imei, setImei] = useState(String(filters.IMEINumber?.contains ?? ''));
   const [name, setName] = useState(String(filters.CurrentName?.contains ?? ''));
-  const faultOptions = summary.data?.byActualOngoingFault.map((b) => b.ActualOngoingFault) ?? [];
+  // Every state the API can send (None / Fault when masked), not only those present now.
+  const faultOptions = faultStateChoices(session.masked);
   const faultValue = String(filters.ActualOngoingFault?.eq ?? '');
-  if (faultValue && !faultOptions.includes(faultValue)) faultOptions.push(faultValue);
 
   return (
     <section class="view" aria-labelledby="datalog-title">
       <div class="view-head">
         {embedded ? <h2 id="datalog-title">Check-ins</h2> : <h1 id="datalog-title">Data log</h1>}
-        <StatusLine loading={res.loading} updatedAt={res.updatedAt} />
+        <StatusLine loading={res.loading} updatedAt={res.updatedAt} timeZone={session.timeZone} />
       </div>
       <form class="filters" onSubmit={(e) => { e.preventDefault(); const f: Filters = { ...filters }; delete f.IMEINumber; delete f.CurrentName; if (imei) f.IMEINumber = { contains: imei }; if (name) f.CurrentName = { contains: name }; go({ filterBy: Object.keys(f).length ? JSON.stringify(f) : null }); }}>
         {!embedded && <label>IMEI contains<input name="imei" value={imei} onInput={(e) => setImei(e.currentTarget.value)} inputMode="numeric" /></label>}
@@ -84,21 +85,18 @@ export function DataLogView({ session, query, path = '/api/device-records/data-l
             </select>
           </label>
         )}
-        <label>From<input type="date" name="from" value={fromApiDay(q.from ?? null)} onChange={(e) => go({ from: e.currentTarget.value ? toApiDay(e.currentTarget.value) : null })} /></label>
-        <label>To<input type="date" name="to" value={fromApiDay(q.to ?? null)} onChange={(e) => go({ to: e.currentTarget.value ? toApiDay(e.currentTarget.value) : null })} /></label>
+        {!embedded && <DayRange value={{ from: q.from ?? null, to: q.to ?? null }} onChange={(r) => go({ from: r.from, to: r.to })} timeZone={session.timeZone} />}
         {!embedded && <button type="submit" class="button">Apply</button>}
-        <button type="button" class="button" onClick={() => { setImei(''); setName(''); navigate(base); }}>Clear</button>
-        <span class="muted small">Times in {session.timeZone}</span>
+        {!embedded && <button type="button" class="button" onClick={() => { setImei(''); setName(''); navigate(base); }}>Clear</button>}
       </form>
       {res.error && <ErrorState error={res.error} onRetry={res.reload} />}
-      {res.data && res.data.data.length === 0 && <EmptyState title="No check-ins match.">Widen the date range or clear the filters.</EmptyState>}
-      {res.data && res.data.data.length > 0 && (
-        <>
+      {res.data && (
+        <PagedRows total={res.data.total} rows={res.data.data.length} page={page} limit={limit} onPage={(p) => go({ page: p || null })} onLimit={(l) => go({ limit: l })}
+          empty={<EmptyState title="No check-ins match.">Widen the date range or clear the filters.</EmptyState>}>
           <DataTable caption="Device check-ins" columns={embedded ? COLUMNS.filter((c) => c.key !== 'IMEINumber') : COLUMNS} rows={res.data.data}
             rowKey={(r) => String(r.RecordID)} sort={sort ?? { field: 'date', order: 'desc' }} busy={res.loading}
             onSort={(s) => go({ sortBy: JSON.stringify(s) })} />
-          <Pager page={page} limit={limit} total={res.data.total} onPage={(p) => go({ page: p || null })} onLimit={(l) => go({ limit: l })} />
-        </>
+        </PagedRows>
       )}
     </section>
   );

@@ -1,15 +1,17 @@
-// One device (device-information, its data-log, events and load-history). from / to in the URL choose the
-// range of the chart, the check-ins and the events.
+// One device (device-information, its data-log, events and load-history). One range control: from / to in
+// the URL choose the range of the chart, the events and the check-ins alike. "Show on map" opens the map on it.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Session } from '../api/session';
 import type { DeviceEvent, DeviceInformation, LoadHistoryRow, Page } from '../api/types';
+import { DayRange } from '../components/day-range';
 import { FaultBadge } from '../components/fault-badge';
 import { Link } from '../components/link';
 import { EVENT_CURRENT_COLUMNS, EVENT_HEAD_COLUMNS } from '../components/event-columns';
 import { EmptyState, ErrorState, StatusLine } from '../components/states';
-import { DataTable, Pager, type Column } from '../components/table';
+import { DataTable, PagedRows, type Column } from '../components/table';
+import { powerText } from '../fault-state';
 import { href, navigate } from '../router';
-import { displayTimeMs, fromApiDay, toApiDay } from '../time';
+import { displayTimeMs } from '../time';
 import { useApi } from '../use-api';
 import { DataLogView } from './data-log';
 
@@ -29,8 +31,8 @@ function Details({ d }: { d: DeviceInformation }) {
   const items: [string, unknown][] = [
     ['IMEI', d.IMEINumber], ['Serial', d.serialNumber], ['Power line', d.PowerLineName ?? d.PowerLineID], ['Groups', d.groups?.join(', ')],
     ['Location', d.Lat !== null && d.Long !== null ? `${d.Lat}, ${d.Long}` : null], ['Last check-in', d.LastCheckInTime],
-    ['Model', r?.model], ['Firmware', r?.version], ['Power', r?.BatteryOrLine], ['Battery (V)', r?.BatteryMCU],
-    ['Current 1 m (A)', r?.AverageCurrent1m], ['Temperature (°C)', r?.Temperature], ['RSSI', r?.rssi], ['State', r?.State], ['Fault type', r?.FaultType],
+    ['Model', r?.model], ['Firmware', r?.version], ['Power', powerText((r?.BatteryOrLine as string | number | null | undefined) ?? null)], ['Battery (V)', r?.BatteryMCU],
+    ['Current 1 m (A)', r?.AverageCurrent1m], ['Temperature (°C)', r?.Temperature], ['RSSI (dBm)', r?.rssi], ['State', r?.State], ['Fault type', r?.FaultType],
   ];
   return (
     <dl class="details" data-testid="device-details">
@@ -52,20 +54,21 @@ function Charts({ rows, timeZone }: { rows: LoadHistoryRow[]; timeZone: string }
     void import('../components/current-chart').then(({ peakChart, hourlyChart }) => {
       if (disposed || !peakEl.current || !hourEl.current) return;
       const width = Math.max(280, Math.min(peakEl.current.clientWidth, 1200));
-      const points = rows.map((r) => ({ t: displayTimeMs(r.PacketTimestamp, timeZone) ?? 0, peak: r.PeakCurrent })).sort((a, b) => a.t - b.t);
+      const points = rows.map((r) => ({ t: displayTimeMs(r.PacketTimestamp, timeZone) ?? 0, v: r.PeakCurrent })).sort((a, b) => a.t - b.t);
       plots.push(peakChart(peakEl.current, points, timeZone, width));
-      if (row) plots.push(hourlyChart(hourEl.current, HOURS.map((h) => (row[h] as number | null) ?? null), `Hourly average (A), ${row.PacketTimestamp}`, width));
+      if (row) plots.push(hourlyChart(hourEl.current, HOURS.map((h) => (row[h] as number | null) ?? null), `Hourly average (A) of the check-in of ${row.PacketTimestamp} (${timeZone})`, width));
       peakEl.current.dataset.ready = 'true';
     });
     return () => { disposed = true; for (const p of plots) p.destroy(); };
   }, [rows, row, timeZone]);
   return (
     <div class="charts">
-      <h3>Peak current per check-in</h3>
+      <h3>Peak current per check-in (A), times in {timeZone}</h3>
+      <p class="muted small">The line breaks where the device was silent for more than twice its usual check-in interval.</p>
       <div ref={peakEl} class="chart" data-testid="peak-chart" role="img" aria-label={`Peak current of ${rows.length} check-ins`} />
       <div class="chart-head">
-        <h3>24 hourly averages</h3>
-        <label class="inline">Check-in
+        <h3>24 hourly averages (A)</h3>
+        <label class="inline">Check-in ({timeZone})
           <select value={String(selected)} onChange={(e) => setSelected(Number(e.currentTarget.value))}>
             {rows.map((r, i) => <option key={r.PacketTimestamp} value={i}>{r.PacketTimestamp}</option>)}
           </select>
@@ -84,27 +87,25 @@ export function DeviceView({ imei, session, query }: { imei: string; session: Se
   const info = useApi<DeviceInformation>(`/api/device-records/device-information/${encodeURIComponent(imei)}`, {}, { refreshMs: 30_000 });
   const load = useApi<Page<LoadHistoryRow>>(`/api/device-records/device-information/load-history/${encodeURIComponent(imei)}`, { from, to, limit: 500 });
   const events = useApi<Page<DeviceEvent>>(`/api/device-records/device-information/events/${encodeURIComponent(imei)}`, { from, to, page: eventPage, limit: 25 });
-  const setRange = (change: Record<string, string | null>) => {
-    const next: Record<string, string | null> = { from: from ?? null, to: to ?? null, ...change };
-    navigate(href(base, next));
-  };
-  if (info.error?.code === 'NOT_FOUND') {
-    return <section class="view"><h1>Device {imei}</h1><ErrorState error={info.error} /><p><Link href="/devices">Back to the device list</Link></p></section>;
+  const setRange = (range: { from: string | null; to: string | null }) => navigate(href(base, range));
+  // Whichever of the device's requests learns first that it is out of reach decides the page.
+  const notFound = [info, load, events].find((r) => r.error?.code === 'NOT_FOUND')?.error;
+  if (notFound) {
+    return <section class="view"><h1>Device {imei}</h1><ErrorState error={notFound} /><p><Link href="/devices">Back to the device list</Link></p></section>;
   }
   const d = info.data;
   return (
     <section class="view" aria-labelledby="device-title">
       <div class="view-head">
         <h1 id="device-title">{d ? d.Real_Name ?? d.IMEINumber : `Device ${imei}`}</h1>
-        <StatusLine loading={info.loading} updatedAt={info.updatedAt} />
+        <StatusLine loading={info.loading} updatedAt={info.updatedAt} timeZone={session.timeZone} />
       </div>
+      <p><Link href={href('/map', { device: imei })}>Show on map</Link></p>
       {info.error && <ErrorState error={info.error} onRetry={info.reload} />}
       {d ? <Details d={d} /> : <div class="details placeholder" />}
       <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label="Range">
-        <label>From<input type="date" name="from" value={fromApiDay(from ?? null)} onChange={(e) => setRange({ from: e.currentTarget.value ? toApiDay(e.currentTarget.value) : null })} /></label>
-        <label>To<input type="date" name="to" value={fromApiDay(to ?? null)} onChange={(e) => setRange({ to: e.currentTarget.value ? toApiDay(e.currentTarget.value) : null })} /></label>
+        <DayRange value={{ from: from ?? null, to: to ?? null }} onChange={setRange} timeZone={session.timeZone} note="for the chart (up to 500 check-ins), the events and the check-ins" />
         <button type="button" class="button" onClick={() => navigate(base)}>All time</button>
-        <span class="muted small">Days in {session.timeZone}; the chart shows up to 500 check-ins</span>
       </form>
       <h2>Load history</h2>
       {load.error && <ErrorState error={load.error} onRetry={load.reload} />}
@@ -112,12 +113,11 @@ export function DeviceView({ imei, session, query }: { imei: string; session: Se
       {load.data && load.data.data.length > 0 && <Charts rows={load.data.data} timeZone={session.timeZone} />}
       <h2>Events</h2>
       {events.error && <ErrorState error={events.error} onRetry={events.reload} />}
-      {events.data && events.data.data.length === 0 && <EmptyState title="No events in this range.">Choose a wider range.</EmptyState>}
-      {events.data && events.data.data.length > 0 && (
-        <>
+      {events.data && (
+        <PagedRows total={events.data.total} rows={events.data.data.length} page={eventPage} limit={25} onPage={setEventPage}
+          empty={<EmptyState title="No events in this range.">Choose a wider range.</EmptyState>}>
           <DataTable caption="Events of this device" columns={EVENT_COLUMNS} rows={events.data.data} rowKey={(e) => `${e.EventTable}:${e.Event_Record_ID}`} busy={events.loading} />
-          <Pager page={eventPage} limit={25} total={events.data.total} onPage={setEventPage} />
-        </>
+        </PagedRows>
       )}
       <DataLogView session={session} query={query} path={`/api/device-records/device-information/data-log/${encodeURIComponent(imei)}`} base={base} embedded />
     </section>

@@ -1,8 +1,10 @@
 // Map (map-data): every device in reach, coloured by state, clustered when zoomed out, with a popup of the
-// API's fields. Tiles are optional: with no tile URL the map is a plain background with the devices on it
-// (control rooms often have no internet). The tile URL comes from the build (VITE_MAP_TILE_URL) and can be
-// changed per browser under "Map settings". Feeders are drawn as each power line's approximate route through its
-// devices (map/feeder-trace.ts), since the data holds no line geometry.
+// API's fields. Tiles are optional: with no tile URL the map draws an offline base layer (boundaries shipped
+// in the build, map/offline-base-layer.ts), since control rooms often have no internet. The tile URL comes
+// from the build (VITE_MAP_TILE_URL) and can be changed per browser under "Map settings". Feeders are drawn
+// as each power line's approximate route through its devices (map/feeder-trace.ts), since the data holds no
+// line geometry. A scale bar and a "fit all devices" button orient a crew; `?device=<imei>` opens the map on
+// one device (the device page's "Show on map").
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
@@ -12,8 +14,11 @@ import { FaultBadge } from '../components/fault-badge';
 import { Link } from '../components/link';
 import { EmptyState, ErrorState, StatusLine } from '../components/states';
 import { COMM_LOST, deviceState, isStale, powerText, stateColour, stateRank } from '../fault-state';
+import '../map/canvas-redraw-guard';
 import { DeviceLayer } from '../map/device-layer';
 import { FeederLayer, type Feeder } from '../map/feeder-layer';
+import { OfflineBaseLayer } from '../map/offline-base-layer';
+import { powerLinesOf } from '../power-lines';
 import { navigate } from '../router';
 import { useApi } from '../use-api';
 
@@ -50,7 +55,25 @@ function popupHtml(d: Shown): HTMLElement {
   return el;
 }
 
-export function MapView({ session }: { session: Session }) {
+/** A Leaflet button under the zoom control that shows every device again. */
+function fitControl(onFit: () => void): L.Control {
+  const control = new L.Control({ position: 'topleft' });
+  control.onAdd = () => {
+    const bar = L.DomUtil.create('div', 'leaflet-bar');
+    const button = L.DomUtil.create('a', 'fit-all', bar);
+    button.href = '#';
+    button.title = 'Fit all devices';
+    button.setAttribute('role', 'button');
+    button.setAttribute('aria-label', 'Fit all devices');
+    button.textContent = '⤢';
+    L.DomEvent.disableClickPropagation(bar);
+    L.DomEvent.on(button, 'click', (e) => { L.DomEvent.preventDefault(e); onFit(); });
+    return bar;
+  };
+  return control;
+}
+
+export function MapView({ session, query }: { session: Session; query: URLSearchParams }) {
   useMemo(() => performance.mark('faultline:map-start'), []);
   const res = useApi<{ data: MapDevice[] }>('/api/device-records/map-data', {}, { refreshMs: REFRESH_MS });
   const summary = useApi<DeviceSummary>('/api/device-records/device-summary');
@@ -62,12 +85,14 @@ export function MapView({ session }: { session: Session }) {
   const [showFeeders, setShowFeeders] = useState(true);
   const [tiles, setTiles] = useState(tileUrl);
   const mapEl = useRef<HTMLDivElement>(null);
-  const mapRef = useRef<{ map: L.Map; layer: DeviceLayer; feeders: FeederLayer; tiles: L.TileLayer | null; fitted: boolean; painted: boolean } | null>(null);
+  const mapRef = useRef<{ map: L.Map; layer: DeviceLayer; feeders: FeederLayer; tiles: L.TileLayer | null; base: OfflineBaseLayer | null; fitted: boolean; painted: boolean } | null>(null);
+  const settingsRef = useRef<HTMLFormElement>(null);
+  const focusImei = query.get('device');
 
   const all: Shown[] = useMemo(() => (res.data?.data ?? []).map((d) => ({ ...d, state: deviceState(d.ActualOngoingFault, d.LastCheckInTime, session.timeZone, offlineAfterHours), stale: isStale(d.LastCheckInTime, session.timeZone, offlineAfterHours) })),
     [res.data, session.timeZone, offlineAfterHours]);
   const byId = useMemo(() => new Map(all.map((d) => [d.IMEINumber, d])), [all]);
-  const lines = useMemo(() => [...new Map(all.filter((d) => d.PowerLineID).map((d) => [d.PowerLineID!, d.PowerLineName ?? d.PowerLineID!])).entries()].sort((a, b) => a[1].localeCompare(b[1])), [all]);
+  const lines = useMemo(() => powerLinesOf(all), [all]);
   const shown = useMemo(() => all.filter((d) => (!line || d.PowerLineID === line) && (!state || d.state === state)), [all, line, state]);
   const placed = useMemo(() => shown.filter((d) => d.Lat !== null && d.Long !== null), [shown]);
   // A feeder's route joins all its located devices, whatever the state filter shows.
@@ -90,31 +115,63 @@ export function MapView({ session }: { session: Session }) {
   useEffect(() => {
     if (!mapEl.current) return;
     const map = L.map(mapEl.current, { preferCanvas: true, zoomControl: true, keyboard: true, worldCopyJump: false, attributionControl: true }).setView([20, 0], 2);
+    // The view as `lat,lng,zoom`, for the browser tests that point at a place on the map.
+    map.on('moveend', () => { const c = map.getCenter(); mapEl.current?.setAttribute('data-view', `${c.lat},${c.lng},${map.getZoom()}`); });
     const layer = new DeviceLayer(map, (id, at) => {
       const d = byIdRef.current.get(id);
       if (d) L.popup({ maxWidth: 320 }).setLatLng(at).setContent(popupHtml(d)).openOn(map);
     });
-    const feederLayer = new FeederLayer(map, (id) => setLine(id));
-    mapRef.current = { map, layer, feeders: feederLayer, tiles: null, fitted: false, painted: false };
+    const feederLayer = new FeederLayer(map, layer.renderer, (id) => setLine(id));
+    L.control.scale({ position: 'bottomleft', metric: true, imperial: true }).addTo(map);
+    fitControl(() => fitAll(false)).addTo(map);
+    mapRef.current = { map, layer, feeders: feederLayer, tiles: null, base: null, fitted: false, painted: false };
     const ro = new ResizeObserver(() => map.invalidateSize());
     ro.observe(mapEl.current);
-    return () => { ro.disconnect(); map.remove(); mapRef.current = null; };
+    return () => {
+      ro.disconnect();
+      const m = mapRef.current;
+      mapRef.current = null;
+      // Our layers stop drawing first (see also map/canvas-redraw-guard.ts).
+      m?.base?.remove();
+      m?.layer.remove();
+      map.stop();
+      map.remove();
+    };
   }, []);
   const byIdRef = useRef(byId);
   byIdRef.current = byId;
+  const placedRef = useRef<Shown[]>([]);
+  placedRef.current = placed;
+
+  /** Fits the view to the devices shown (the first time: without animation, before the first paint). */
+  function fitAll(first: boolean) {
+    const m = mapRef.current;
+    const pts = placedRef.current;
+    if (!m || !pts.length) return;
+    m.map.fitBounds(L.latLngBounds(pts.map((d) => [d.Lat!, d.Long!] as [number, number])), { padding: [30, 30], maxZoom: 14, animate: !first });
+  }
 
   useEffect(() => {
     const m = mapRef.current;
     if (!m) return;
     m.tiles?.remove();
+    m.base?.remove();
+    m.base = null;
     m.tiles = tiles ? L.tileLayer(tiles, { maxZoom: 19, attribution: 'Map tiles: see your tile server' }).addTo(m.map) : null;
+    mapEl.current?.removeAttribute('data-base-layer');
+    if (!tiles) {
+      const base = new OfflineBaseLayer(m.map, (drawn) => mapEl.current?.setAttribute('data-base-layer', drawn.join(' ')));
+      m.base = base;
+      base.load().catch(() => mapEl.current?.setAttribute('data-base-layer', 'failed'));
+    }
   }, [tiles]);
 
   useEffect(() => {
     const m = mapRef.current;
     if (!m || !res.data) return;
     if (!m.fitted && placed.length) {
-      m.map.fitBounds(L.latLngBounds(placed.map((d) => [d.Lat!, d.Long!] as [number, number])), { padding: [30, 30], maxZoom: 14, animate: false });
+      const focus = focusImei ? placed.find((d) => d.IMEINumber === focusImei) : undefined;
+      if (focus) focusOn(focus); else fitAll(true);
       m.fitted = true;
     }
     m.layer.setPoints(placed.map((d) => ({ id: d.IMEINumber, lat: d.Lat!, lng: d.Long!, state: d.state })));
@@ -139,18 +196,18 @@ export function MapView({ session }: { session: Session }) {
 
   const matches = search.trim().length >= 2
     ? all.filter((d) => (d.Real_Name ?? '').toLowerCase().includes(search.toLowerCase()) || d.IMEINumber.includes(search.trim())).slice(0, 8) : [];
-  const focus = (d: Shown) => {
+  function focusOn(d: Shown) {
     const m = mapRef.current;
     if (!m || d.Lat === null || d.Long === null) return;
     m.map.setView([d.Lat, d.Long], 17, { animate: false });
     L.popup({ maxWidth: 320 }).setLatLng([d.Lat, d.Long]).setContent(popupHtml(d)).openOn(m.map);
-  };
+  }
 
   return (
     <section class="view view-map" aria-labelledby="map-title">
       <div class="view-head">
         <h1 id="map-title">Map</h1>
-        <StatusLine loading={res.loading} updatedAt={res.updatedAt} extra={res.data ? `${shown.length.toLocaleString('en-US')} of ${all.length.toLocaleString('en-US')} devices shown` : undefined} />
+        <StatusLine loading={res.loading} updatedAt={res.updatedAt} timeZone={session.timeZone} extra={res.data ? `${shown.length.toLocaleString('en-US')} of ${all.length.toLocaleString('en-US')} devices shown` : undefined} />
       </div>
       <div class="map-layout">
         <aside class="map-side" aria-label="Map filters and legend">
@@ -173,20 +230,20 @@ export function MapView({ session }: { session: Session }) {
           </ul>
           <label class="checkbox"><input type="checkbox" name="feeders" checked={showFeeders} onChange={(e) => setShowFeeders(e.currentTarget.checked)} />
             Feeders (approximate route)</label>
-          <p class="muted small" data-testid="feeder-legend"><span class="feeder-swatch" aria-hidden="true" /> healthy feeder, <span class="feeder-swatch faulted" aria-hidden="true" /> feeder with a fault. Drawn as the shortest lines joining each power line's devices: the data holds no line geometry. Click a feeder to filter by it.</p>
+          <p class="muted small" data-testid="feeder-legend"><span class="feeder-swatch" aria-hidden="true" /> healthy feeder (thin grey), <span class="feeder-swatch faulted" aria-hidden="true" /> feeder with a fault (thick, in the fault's colour, drawn on top). Drawn as the shortest lines joining each power line's devices: the data holds no line geometry. Click a feeder to filter by it.</p>
           <label>Find a device
             <input type="search" name="find" value={search} placeholder="Name or IMEI" onInput={(e) => setSearch(e.currentTarget.value)} />
           </label>
           {matches.length > 0 && (
             <ul class="matches">
-              {matches.map((d) => <li key={d.IMEINumber}><button type="button" class="link-button" onClick={() => focus(d)}>{d.Real_Name ?? d.IMEINumber}</button> <FaultBadge value={d.ActualOngoingFault} /></li>)}
+              {matches.map((d) => <li key={d.IMEINumber}><button type="button" class="link-button" onClick={() => focusOn(d)}>{d.Real_Name ?? d.IMEINumber}</button> <FaultBadge value={d.ActualOngoingFault} /></li>)}
             </ul>
           )}
           <p class="muted small">Communication lost: no check-in for {offlineAfterHours} h, or Disconnected / No Data. Times in {session.timeZone}.</p>
-          <button type="button" class="link-button" aria-expanded={settings} onClick={() => setSettings(!settings)}>Map settings</button>
+          <button type="button" class="link-button" aria-expanded={settings} onClick={() => { setSettings(!settings); requestAnimationFrame(() => settingsRef.current?.scrollIntoView({ block: 'nearest' })); }}>Map settings</button>
           {settings && (
-            <form class="tile-form" onSubmit={(e) => { e.preventDefault(); const v = (new FormData(e.currentTarget).get('tiles') as string).trim(); if (v) localStorage.setItem(TILE_KEY, v); else localStorage.setItem(TILE_KEY, ''); setTiles(v); }}>
-              <label>Tile URL (empty: plain background)<input name="tiles" defaultValue={tiles} placeholder="https://tiles.example/{z}/{x}/{y}.png" /></label>
+            <form ref={settingsRef} class="tile-form" onSubmit={(e) => { e.preventDefault(); const v = (new FormData(e.currentTarget).get('tiles') as string).trim(); if (v) localStorage.setItem(TILE_KEY, v); else localStorage.setItem(TILE_KEY, ''); setTiles(v); }}>
+              <label>Tile URL (empty: the offline base layer of boundaries)<input name="tiles" defaultValue={tiles} placeholder="https://tiles.example/{z}/{x}/{y}.png" /></label>
               <button type="submit" class="button">Save</button>
             </form>
           )}

@@ -129,6 +129,19 @@ test('a masked organisation filters fault codes only with None / Fault', async (
   assert.equal(ok.map((d) => d.IMEINumber), ['861100000000000', '861100000000400']);
 });
 
+test('all-devices Connectivity lists exactly what device-summary counts online, offline and never checked in', async () => {
+  const summary = await json(await api.get('/device-records/device-summary', 'northAdmin'));
+  for (const [value, key] of [['online', 'online'], ['offline', 'offline'], ['never', 'neverCheckedIn']] as const) {
+    const page = await json(await api.get(`/device-records/all-devices?filterBy[Connectivity]=${value}`, 'northAdmin'));
+    assert.is(page.total, summary[key], value);
+  }
+  assert.is((summary.online as number) + (summary.offline as number), summary.totalDevices);
+  assert.ok(new Set([summary.online, summary.offline, summary.neverCheckedIn]).size > 1, 'the counts differ, so the filter selects');
+  const bad = await api.get('/device-records/all-devices?filterBy[Connectivity]=sometimes', 'northAdmin');
+  assert.is(bad.status, 400);
+  assert.match(String(((await json(bad)).error as Json).message), 'online, offline, never');
+});
+
 test('text a caller sends never becomes SQL: quotes, wildcards and comments are plain values', async () => {
   for (const value of [`'; drop table users; --`, `%`, `_`, `\\`, `" or 1=1 --`]) {
     const res = await api.get(`/device-records/all-devices?${q({ [`filterBy[Real_Name][contains]`]: value })}`, 'northAdmin');

@@ -145,6 +145,7 @@ test('3.5 masking: sort keys and filters that would reveal the class are a 400 n
   const refused: [string, string][] = [
     ['/device-records/data-log?sortBy={"field":"FaultType"}', 'sortBy'], // not sortable at all: the usual 400
     ['/device-records/critical-data?sortBy={"field":"EventType"}', 'sortBy'],
+    ['/device-records/all-devices?sortBy={"field":"ActualOngoingFault"}', 'sortBy'],
     ['/device-records/device-information/events/861100000000400?sortBy={"field":"EventType"}', 'sortBy'],
     ['/device-records/critical-data?filterBy[EventType]=PFault', 'filterBy[EventType]'],
     ['/device-records/critical-data?filterBy[EventType][contains]=Fault', 'filterBy[EventType]'],

@@ -1,6 +1,8 @@
 // Debian's chromium driven by playwright-core for the portal suites: installed by infra/chromium.sh when
 // missing, started headless by the test with the flags below and a fresh profile directory per launch,
-// removed again on close. The portal is served by the real app (createApp) on a loopback port.
+// removed again on close. The portal is served by the real app (createApp) on a loopback port. Every page of
+// every browser records its uncaught errors; assertNoPageErrors fails the test that caused one, and close()
+// fails when one was never checked, so no browser test passes over a page error.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +27,17 @@ export function ensureChromium(): void {
 export interface Browser {
   context: BrowserContext;
   page: Page;
+  /** Uncaught errors of this browser's pages since the last assertNoPageErrors. */
+  pageErrors: string[];
   close(): Promise<void>;
+}
+
+const open = new Set<Browser>();
+
+/** Throws when any open browser's page threw an uncaught error since the last call (run after each test). */
+export function assertNoPageErrors(): void {
+  const errors = [...open].flatMap((b) => b.pageErrors.splice(0));
+  if (errors.length) throw new Error(`uncaught page error${errors.length > 1 ? 's' : ''}:\n${errors.join('\n')}`);
 }
 
 /** A fresh browser (own --user-data-dir) with one page at `viewport`. */
@@ -35,15 +47,23 @@ export async function launch({ width = 1366, height = 768 } = {}): Promise<Brows
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width, height }, timeout: 60_000,
   });
+  const pageErrors: string[] = [];
+  const watch = (p: Page) => p.on('pageerror', (e) => pageErrors.push(`${p.url()}: ${e.stack ?? e.message}`));
+  context.pages().forEach(watch);
+  context.on('page', watch);
   const page = context.pages()[0] ?? await context.newPage();
   page.setDefaultTimeout(20_000);
-  return {
-    context, page,
+  const browser: Browser = {
+    context, page, pageErrors,
     async close() {
+      open.delete(browser);
       await context.close().catch(() => undefined);
       rmSync(profile, { recursive: true, force: true });
+      if (pageErrors.length) throw new Error(`uncaught page error:\n${pageErrors.join('\n')}`);
     },
   };
+  open.add(browser);
+  return browser;
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {

@@ -19,7 +19,7 @@ import { createTestDatabase, type TestDatabase } from '../../helpers/database.js
 import { startTestPipeline } from '../../helpers/pipeline.js';
 import { testKeyring } from '../../helpers/reference-data.js';
 import { JWT_SECRET } from '../api/seeded-api.js';
-import { ensureChromium, launch, screenshot, signIn, type Browser } from './browser.js';
+import { assertNoPageErrors, ensureChromium, launch, screenshot, signIn, type Browser } from './browser.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const window: any;
@@ -94,10 +94,15 @@ test.before(async () => {
   browser = await launch({ width: 1366, height: 768 });
 });
 
+test.after.each(() => assertNoPageErrors());
+
 test.after(async () => {
-  await browser?.close();
-  await server?.close();
-  await db?.drop();
+  try {
+    await browser?.close();
+  } finally {
+    await server?.close();
+    await db?.drop();
+  }
 });
 
 test('map with 10,000 devices: markers painted (time recorded), responsive to filter, zoom and pan', async () => {

@@ -14,7 +14,7 @@ import { listen } from '../../../api/server.js';
 import { ensurePortalBuilt } from '../../../portal/build.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
 import { fillDatabase, JWT_SECRET, USERS } from '../api/seeded-api.js';
-import { ensureChromium, launch, screenshot, signIn, type Browser } from './browser.js';
+import { assertNoPageErrors, ensureChromium, launch, screenshot, signIn, type Browser } from './browser.js';
 
 // Code passed to page.evaluate runs in the browser; the root tsconfig has no DOM lib, so these names are
 // declared loosely here rather than pulling DOM types into every Node file.
@@ -66,10 +66,15 @@ test.before(async () => {
   base = `http://127.0.0.1:${server.port}`;
 });
 
+test.after.each(() => assertNoPageErrors());
+
 test.after(async () => {
-  for (const b of browsers) await b.close();
-  await server?.close();
-  await db?.drop();
+  try {
+    for (const b of browsers.splice(0)) await b.close();
+  } finally {
+    await server?.close();
+    await db?.drop();
+  }
 });
 
 test('the production bundle is under 500 KB gzipped', () => {
@@ -155,6 +160,100 @@ test('map (admin): every device of map-data, legend by state, popup with the API
   await screenshot(page, 'portal-map');
 });
 
+/** The pixel of `lat,lng` in the map element, from the view the map reports (Web Mercator, 256 px tiles). */
+async function mapPixel(page: Page, lat: number, lng: number): Promise<{ x: number; y: number }> {
+  const view = (await page.getByTestId('map').getAttribute('data-view'))!.split(',').map(Number) as [number, number, number];
+  const box = (await page.getByTestId('map').boundingBox())!;
+  const scale = 256 * 2 ** view[2];
+  const px = (la: number, lo: number) => [(lo + 180) / 360 * scale, (1 - Math.log(Math.tan(Math.PI / 4 + la * Math.PI / 360)) / Math.PI) / 2 * scale] as const;
+  const [cx, cy] = px(view[0], view[1]);
+  const [x, y] = px(lat, lng);
+  return { x: box.x + box.width / 2 + x - cx, y: box.y + box.height / 2 + y - cy };
+}
+
+test('map: a feeder answers hover with its tooltip and a click filters the map to it', async () => {
+  const page = await browserAs('northAdmin');
+  await page.waitForSelector('[data-testid="map"][data-feeders]');
+  await page.waitForSelector('[data-testid="map"][data-view]');
+  const { data } = await api<{ data: Row[] }>('northAdmin', '/api/device-records/map-data');
+  // North F12 and F7 alternate along one diagonal: halfway from F12's first device to F7's first lies only F12's route.
+  const f12 = data.filter((d) => d.PowerLineID === 'north-F12' && d.Lat !== null).sort((a, b) => Number(a.Lat) - Number(b.Lat))[0]!;
+  const f7 = data.filter((d) => d.PowerLineID === 'north-F7' && d.Lat !== null).sort((a, b) => Number(a.Lat) - Number(b.Lat))[0]!;
+  assert.ok(Number(f12.Lat) < Number(f7.Lat));
+  // A quarter of the way along F12's first segment: before F7's first device, so on F12's route alone.
+  const next12 = data.filter((d) => d.PowerLineID === 'north-F12' && d.Lat !== null).sort((a, b) => Number(a.Lat) - Number(b.Lat))[1]!;
+  assert.ok(Number(next12.Lat) > Number(f7.Lat), 'the fixture alternates F12 and F7 along the diagonal');
+  const onRoute = await mapPixel(page, (3 * Number(f12.Lat) + Number(next12.Lat)) / 4, (3 * Number(f12.Long) + Number(next12.Long)) / 4);
+  await page.mouse.move(onRoute.x, onRoute.y);
+  const tooltip = page.locator('.leaflet-tooltip.feeder-tooltip');
+  await tooltip.waitFor();
+  assert.match(await tooltip.innerText(), `${f12.PowerLineName}: approximate route`);
+  await page.mouse.click(onRoute.x, onRoute.y);
+  await page.waitForFunction(() => (document.querySelector('select[name="powerLine"]') as { value: string } | null)?.value === 'north-F12');
+  await page.waitForSelector('[data-testid="map"][data-feeders="1"]');
+  assert.is(await page.getByTestId('map').getAttribute('data-devices'), String(data.filter((d) => d.PowerLineID === 'north-F12' && d.Lat !== null).length));
+});
+
+test('map: leaving the map (critical faults, a device page, back) throws no page error', async () => {
+  const page = await browserAs('northAdmin');
+  await page.waitForSelector('[data-testid="map"][data-markers-painted]');
+  await page.getByRole('link', { name: 'Critical faults' }).click();
+  await page.waitForSelector('table.data-table tbody tr');
+  await page.waitForTimeout(300);
+  await page.goBack();
+  await page.waitForSelector('[data-testid="map"][data-markers-painted]');
+  await page.getByLabel('Find a device').fill('8610000000001');
+  await page.locator('.matches button').first().click();
+  await page.getByRole('link', { name: 'Open device page' }).click();
+  await page.waitForSelector('#device-title');
+  await page.waitForTimeout(300);
+  assertNoPageErrors();
+});
+
+test('map without internet: the offline base layer from the build, a scale bar, "fit all devices", settings that fit at 768 px', async () => {
+  const b = await launch({ width: 1366, height: 768 });
+  browsers.push(b);
+  const outside: string[] = [];
+  // Nothing but the portal's own origin answers: what a control room without internet sees.
+  await b.context.route('**/*', (route) => {
+    if (route.request().url().startsWith(base)) return route.continue();
+    outside.push(route.request().url());
+    return route.abort('internetdisconnected');
+  });
+  await signIn(b.page, base, USERS.northAdmin);
+  const page = b.page;
+  await page.waitForSelector('[data-testid="map"][data-base-layer*="states"]');
+  assert.match(String(await page.getByTestId('map').getAttribute('data-base-layer')), 'land countries states');
+  // Zoomed in on Chicago (the fixture devices) the county lines are drawn too.
+  await page.waitForSelector('[data-testid="map"][data-base-layer*="counties"]');
+  assert.equal(outside, [], 'no request left the portal');
+  const scale = page.locator('.leaflet-control-scale-line').first();
+  const wide = await scale.innerText();
+  await page.getByLabel('Find a device').fill('8610000000001');
+  await page.locator('.matches button').first().click();
+  await page.waitForFunction((w) => document.querySelector('.leaflet-control-scale-line')?.textContent !== w, wide);
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Fit all devices' }).click();
+  await page.waitForFunction((w) => document.querySelector('.leaflet-control-scale-line')?.textContent === w, wide);
+  // Zoomed out to the region: state and county lines place the feeders for a crew.
+  await page.locator('.leaflet-popup-close-button').click().catch(() => undefined);
+  await page.getByLabel('Find a device').fill('');
+  for (let i = 0; i < 4; i++) {
+    await page.getByRole('button', { name: 'Zoom out' }).click();
+    await page.waitForTimeout(350);
+  }
+  await screenshot(page, 'portal-map-offline');
+  // Map settings at 1366x768: the whole form is on screen without scrolling the page.
+  await page.getByRole('button', { name: 'Map settings' }).click();
+  const save = page.getByRole('button', { name: 'Save' });
+  await save.waitFor();
+  await page.waitForTimeout(200);
+  const box = (await save.boundingBox())!;
+  assert.ok(box.y >= 0 && box.y + box.height <= 768, `Save at ${box.y}`);
+  assert.is(await page.evaluate(() => window.scrollY), 0);
+  assert.ok(await page.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight + 1), 'the page does not scroll');
+});
+
 test('map: the 30 s poll shows a device\'s new state without a reload', async () => {
   const b = await launch();
   browsers.push(b);
@@ -180,18 +279,29 @@ test('map: the 30 s poll shows a device\'s new state without a reload', async ()
   }
 });
 
-test('critical faults: newest first as critical-data, spec 3.4 fields shown, refresh keeps the scroll position without layout shift', async () => {
+const FAULTS_ONLY = `filterBy=${encodeURIComponent(JSON.stringify({ EventType: { eq: 'Fault' } }))}`;
+
+test('critical faults: fault events of critical-data newest first, spec 3.4 shown, refresh keeps the scroll position without layout shift', async () => {
   const page = await browserAs('northAdmin', { width: 1366, height: 500 });
   await page.goto(`${base}/critical`);
   await page.waitForSelector('table.data-table tbody tr');
-  const api0 = await api<Page_<Row>>('northAdmin', '/api/device-records/critical-data?page=0&limit=50');
+  const api0 = await api<Page_<Row>>('northAdmin', `/api/device-records/critical-data?page=0&limit=50&${FAULTS_ONLY}`);
   assert.ok(api0.data.length > 0, 'the fixtures hold critical events');
   assert.equal(await rowKeys(page), api0.data.map((e) => `${e.Source}:${e.SourceID}`));
   assert.equal(await cellTexts(page, 'EventTimestamp'), api0.data.map((e) => show(e.EventTimestamp)));
   assert.equal(await cellTexts(page, 'PermanentFaultResetCurrentThreshold'), api0.data.map((e) => show(e.PermanentFaultResetCurrentThreshold)));
-  assert.equal(await cellTexts(page, 'PostEventRef'), api0.data.map((e) => show(e.PostEventRef)));
   assert.equal(await cellTexts(page, 'FaultCurrent'), api0.data.map((e) => show(e.FaultCurrent)));
-  assert.ok(api0.data.some((e) => e.PermanentFaultResetCurrentThreshold !== null || e.PostEventRef !== null), 'the fixtures exercise spec 3.4');
+  assert.ok(api0.data.every((e) => e.EventType !== 'Model Change'), 'model changes are not mixed into the faults by default');
+  // The post-event reference is the label of the current it qualifies (Fault Like, Fault <50: RecoverCurrent).
+  const recover = await cellTexts(page, 'RecoverCurrent');
+  const withRef = api0.data.map((e, i) => [e, recover[i]!] as const).filter(([e]) => e.PostEventRef !== null);
+  assert.ok(withRef.length > 0, 'the fixtures exercise PostEventRef');
+  for (const [e, text] of withRef) assert.is(text.replace(/\s+/g, ' ').trim(), `${e.PostEventRef} ${show(e.RecoverCurrent)}`);
+  assert.is(await page.locator('th', { hasText: 'Post-event reference' }).count(), 0, 'no column of its own');
+  // Severity by colour and word.
+  const severity = await cellTexts(page, 'severity');
+  assert.ok(severity.every((t) => ['Critical', 'High', 'Medium'].includes(t)), severity.join());
+  assert.is(severity[api0.data.findIndex((e) => e.EventType === 'PFault')], 'Critical');
   await screenshot(page, 'portal-critical');
   // Scroll, then wait through a refresh (5 s): same position, no layout shift after the first paint.
   await page.evaluate(() => {
@@ -202,11 +312,53 @@ test('critical faults: newest first as critical-data, spec 3.4 fields shown, ref
   });
   await page.evaluate(() => window.scrollTo(0, 200));
   const before = await page.evaluate(() => window.scrollY);
-  const first = await page.getByTestId('status-line').innerText();
-  await page.waitForFunction((t) => { const s = document.querySelector('[data-testid="status-line"]')?.textContent ?? ''; return s !== t && !s.includes('refreshing'); }, first, { timeout: 15_000 });
+  const first = await page.getByTestId('status-line').getAttribute('data-updated');
+  await page.waitForFunction((t) => { const s = document.querySelector('[data-testid="status-line"]'); return s?.getAttribute('data-updated') !== t && !s?.textContent?.includes('refreshing'); }, first, { timeout: 15_000 });
   assert.is(await page.evaluate(() => window.scrollY), before);
   const shift = await page.evaluate(() => window.__shift);
   assert.ok(shift < 0.01, `layout shift during refresh: ${shift}`);
+});
+
+test('critical faults for triage: filters by event type, power line and days; model changes on their own; the state now in view at 1366 px', async () => {
+  const page = await browserAs('northAdmin');
+  await page.goto(`${base}/critical`);
+  await page.waitForSelector('table.data-table tbody tr');
+  // The device's state now (map-data), next to the event, inside 1366 px.
+  const now = new Map((await api<{ data: Row[] }>('northAdmin', '/api/device-records/map-data')).data.map((d) => [d.IMEINumber, d.ActualOngoingFault]));
+  const imeis = await cellTexts(page, 'IMEINumber');
+  await page.waitForFunction(() => document.querySelector('td[data-col="now"] .badge') !== null);
+  assert.equal(await cellTexts(page, 'now'), imeis.map((i) => show(now.get(i))));
+  const box = await page.locator('td[data-col="now"]').first().boundingBox();
+  assert.ok(box && box.x + box.width <= 1366, `state now at x ${box?.x}+${box?.width}`);
+  // Model changes behind their own choice.
+  await page.getByLabel('Event type').selectOption('Model Change');
+  await page.waitForURL(/type=Model\+Change/);
+  const changes = await api<Page_<Row>>('northAdmin', `/api/device-records/critical-data?filterBy=${encodeURIComponent(JSON.stringify({ EventType: { eq: 'Model Change' } }))}`);
+  assert.ok(changes.total > 0, 'the fixtures hold a model change');
+  await page.waitForFunction((n) => document.querySelectorAll('table.data-table tbody tr').length === n && [...document.querySelectorAll('td[data-col="EventType"]')].every((td) => td.textContent === 'Model Change'), changes.data.length);
+  assert.equal(await cellTexts(page, 'severity'), changes.data.map(() => 'Info'));
+  // One class of fault, then a power line on top of it.
+  await page.getByLabel('Event type').selectOption('PFault');
+  await page.waitForURL(/type=PFault/);
+  const line = 'north-F7';
+  await page.getByLabel('Power line').selectOption(line);
+  await page.waitForURL(/line=north-F7/);
+  const pf = await api<Page_<Row>>('northAdmin', `/api/device-records/critical-data?filterBy=${encodeURIComponent(JSON.stringify({ EventType: { eq: 'PFault' }, PowerLineID: { eq: line } }))}`);
+  assert.ok(pf.total > 0);
+  await page.waitForFunction((keys) => JSON.stringify([...document.querySelectorAll('table.data-table tbody tr')].map((r) => r.getAttribute('data-key'))) === keys, JSON.stringify(pf.data.map((e) => `${e.Source}:${e.SourceID}`)));
+  // Days typed as YYYY-MMM-DD: a day with no events empties the list with a hint.
+  await page.getByLabel('From').fill('2000-Jan-01');
+  await page.getByLabel('From').press('Enter');
+  await page.getByLabel('To').fill('2000-Jan-02');
+  await page.getByLabel('To').press('Enter');
+  await page.waitForURL(/to=20000102/);
+  assert.match(new URL(page.url()).search, 'from=20000101');
+  assert.match(await page.locator('.notice-empty').innerText(), 'Widen the filters');
+  // A day that is not one says how to write it and changes nothing.
+  await page.getByLabel('From').fill('11/23/26');
+  await page.getByLabel('From').press('Enter');
+  assert.match(await page.locator('.field-error').innerText(), '2026-Nov-23');
+  assert.match(new URL(page.url()).search, 'from=20000101');
 });
 
 test('data log: the URL is the API query; sorting and filtering rewrite it; rows equal data-log', async () => {
@@ -254,6 +406,28 @@ test('data log: the URL is the API query; sorting and filtering rewrite it; rows
   await screenshot(page, 'portal-data-log');
 });
 
+test('data log: the fault filter offers every state; a page past the end offers the pager; readings carry units; one clock', async () => {
+  const page = await browserAs('northAdmin');
+  await page.goto(`${base}/data-log?limit=5`);
+  await page.waitForSelector('table.data-table tbody tr');
+  const options = await page.locator('select[name="fault"] option').allInnerTexts();
+  for (const state of ['None', 'Decision', 'Temporary', 'Permanent', 'Over Current', 'Current Reset', 'Probable Temp Fault', 'Disconnected', 'No Data', 'Low Battery', 'DM1 Port 1 Fault']) {
+    assert.ok(options.includes(state), `fault filter offers ${state}`);
+  }
+  assert.ok(await page.locator('th', { hasText: 'RSSI (dBm)' }).count() === 1, 'RSSI carries its unit');
+  // One clock: the status line in the user's zone, named, in the API's format.
+  assert.match(await page.getByTestId('status-line').innerText(), /^Updated \d{4}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2} (AM|PM) \(America\/Chicago\)/);
+  assert.is(await page.locator('input[type="date"]').count(), 0, 'no locale-formatted date fields');
+  // Past the end: a notice, the pager, and a way back.
+  await page.goto(`${base}/data-log?limit=5&page=400`);
+  assert.match(await page.locator('.notice-empty').innerText(), 'Page 401 is past the end');
+  assert.ok(await page.getByTestId('pager-text').isVisible(), 'the pager is offered');
+  await page.getByRole('button', { name: 'Go to the last page' }).click();
+  await page.waitForSelector('table.data-table tbody tr');
+  const total = (await api<Page_<Row>>('northAdmin', '/api/device-records/data-log?limit=5')).total;
+  assert.match(new URL(page.url()).search, `page=${Math.ceil(total / 5) - 1}`);
+});
+
 test('devices: summary cards equal device-summary; the list equals all-devices', async () => {
   const page = await browserAs('northAdmin');
   await page.goto(`${base}/devices`);
@@ -268,6 +442,41 @@ test('devices: summary cards equal device-summary; the list equals all-devices',
   assert.equal(await rowKeys(page), list.data.map((d) => String(d.IMEINumber)));
   assert.equal(await cellTexts(page, 'LastCheckInTime'), list.data.map((d) => show(d.LastCheckInTime)));
   await screenshot(page, 'portal-devices');
+});
+
+test('devices: a summary card filters the list to what it counts; state and power-line filters; sort by state', async () => {
+  const page = await browserAs('northAdmin');
+  await page.goto(`${base}/devices`);
+  await page.waitForSelector('table.data-table tbody tr');
+  const s = await api<Row & { byActualOngoingFault: { ActualOngoingFault: string; count: number }[] }>('northAdmin', '/api/device-records/device-summary');
+  const rows = () => page.locator('table.data-table tbody tr').count();
+  const waitRows = (n: number) => page.waitForFunction((k) => document.querySelectorAll('table.data-table tbody tr').length === k || (k === 0 && document.querySelector('.notice-empty') !== null), n);
+  const permanent = s.byActualOngoingFault.find((b) => b.ActualOngoingFault === 'Permanent')!;
+  await page.getByTestId('card-state-Permanent').click();
+  await page.waitForURL(/filterBy=.*Permanent/);
+  await waitRows(permanent.count);
+  assert.ok((await cellTexts(page, 'ActualOngoingFault')).every((t) => t === 'Permanent'));
+  for (const [id, count] of [['card-offline', s.offline], ['card-online', s.online], ['card-never', s.neverCheckedIn], ['card-low-battery', s.lowBattery]] as const) {
+    await page.getByTestId(id).click();
+    await waitRows(Number(count));
+    assert.is(await rows(), Number(count), id);
+    assert.is(await page.getByTestId(id).getAttribute('aria-pressed'), 'true', id);
+  }
+  await page.getByTestId('card-total').click();
+  await waitRows(Number(s.totalDevices));
+  // State and power line filters, sort by state.
+  await page.locator('select[name="state"]').selectOption('None');
+  await page.waitForURL(/filterBy=.*None/);
+  const none = s.byActualOngoingFault.find((b) => b.ActualOngoingFault === 'None')!.count;
+  await waitRows(none);
+  await page.locator('select[name="state"]').selectOption('');
+  await page.getByLabel('Power line').selectOption('north-F7');
+  const f7 = await api<Page_<Row>>('northAdmin', `/api/device-records/all-devices?filterBy=${encodeURIComponent(JSON.stringify({ PowerLineID: { eq: 'north-F7' } }))}`);
+  await page.waitForFunction((keys) => JSON.stringify([...document.querySelectorAll('table.data-table tbody tr')].map((r) => r.getAttribute('data-key'))) === keys, JSON.stringify(f7.data.map((d) => d.IMEINumber)));
+  await page.locator('button.sort[data-sort="ActualOngoingFault"]').click();
+  await page.waitForURL(/sortBy=.*ActualOngoingFault/);
+  const sorted = await api<Page_<Row>>('northAdmin', `/api/device-records/all-devices?${new URL(page.url()).searchParams.toString()}`);
+  await page.waitForFunction((keys) => JSON.stringify([...document.querySelectorAll('table.data-table tbody tr')].map((r) => r.getAttribute('data-key'))) === keys, JSON.stringify(sorted.data.map((d) => d.IMEINumber)));
 });
 
 test('device page: details, load-history charts, events and check-ins of one device', async () => {
@@ -296,7 +505,25 @@ test('device page: details, load-history charts, events and check-ins of one dev
   const records = await api<Page_<Row>>('northAdmin', `/api/device-records/device-information/data-log/${best!.imei}`);
   const recordRows = await page.locator('table.data-table').nth(1).locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-key')));
   assert.equal(recordRows, records.data.map((r) => String(r.RecordID)));
+  // One range control for chart, events and check-ins; the power source as elsewhere; the zone named.
+  assert.is(await page.locator('input[name="from"]').count(), 1, 'one date range control');
+  const latest = info.latestRecord as Row;
+  assert.match(details, `Power${latest.BatteryOrLine === 0 ? 'Line (0)' : 'Battery (1)'}`.replace('Power', ''));
+  assert.match(await page.locator('.charts').innerText(), 'America/Chicago');
+  assert.match(await page.getByTestId('hourly-chart').innerText(), 'America/Chicago');
   await screenshot(page, 'portal-device');
+  // The range control drives all three: a range with nothing in it empties chart, events and check-ins.
+  await page.getByLabel('From').fill('2000-Jan-01');
+  await page.getByLabel('From').press('Enter');
+  await page.getByLabel('To').fill('2000-Jan-02');
+  await page.getByLabel('To').press('Enter');
+  await page.waitForURL(/from=20000101&to=20000102/);
+  await page.locator('.notice-empty', { hasText: 'No check-ins match' }).waitFor();
+  // "Show on map": the map opens on this device with its popup.
+  await page.goto(`${base}/devices/${best!.imei}`);
+  await page.getByRole('link', { name: 'Show on map' }).click();
+  await page.waitForURL(new RegExp(`/map\\?device=${best!.imei}`));
+  await page.locator('.leaflet-popup-content', { hasText: best!.imei }).waitFor();
   // A range with nothing in it empties chart and events with a hint.
   await page.goto(`${base}/devices/${best!.imei}?from=20000101&to=20000102`);
   await page.locator('.notice-empty', { hasText: 'No load history in this range' }).waitFor();
@@ -331,7 +558,7 @@ test('group user: sees exactly the devices of their group, never the other group
   await screenshot(page, 'portal-group-user');
 });
 
-test('masked organisation: fault states only None / Fault, as the API returns them', async () => {
+test('masked organisation: no view shows a fault class (fault state, fault type, event type, severity, spec 3.4 columns, filters, sort)', async () => {
   const page = await browserAs('southAdmin');
   await page.goto(`${base}/data-log?limit=200`);
   await page.waitForSelector('table.data-table tbody tr');
@@ -339,6 +566,30 @@ test('masked organisation: fault states only None / Fault, as the API returns th
   const expected = await api<Page_<Row>>('southAdmin', '/api/device-records/data-log?limit=200');
   assert.equal(await cellTexts(page, 'ActualOngoingFault'), expected.data.map((r) => show(r.ActualOngoingFault)));
   for (const v of shown) assert.ok(['None', 'Fault', '—'].includes(v), `masked view shows ${v}`);
+  // Every masked field of every view: the data log's fault type, the fault filter's choices.
+  for (const v of await cellTexts(page, 'FaultType')) assert.ok(['None', 'Fault', '—'].includes(v), `masked fault type ${v}`);
+  assert.ok((await cellTexts(page, 'FaultType')).includes('Fault'), 'a FaultType above 0 is shown as Fault');
+  assert.equal(await page.locator('select[name="fault"] option').allInnerTexts(), ['Any', 'None', 'Fault']);
+  // Critical faults: no class in the event column, the severity or the spec 3.4 columns; no class filter.
+  await page.goto(`${base}/critical`);
+  await page.waitForSelector('table.data-table tbody tr');
+  const critical = await api<Page_<Row>>('southAdmin', `/api/device-records/critical-data?${FAULTS_ONLY}`);
+  assert.equal(await cellTexts(page, 'EventType'), critical.data.map(() => 'Fault'));
+  assert.equal(await cellTexts(page, 'severity'), critical.data.map(() => 'Critical'));
+  assert.equal(await cellTexts(page, 'PermanentFaultResetCurrentThreshold'), critical.data.map(() => '—'));
+  for (const col of ['ActualOngoingFault', 'now']) for (const v of await cellTexts(page, col)) assert.ok(['None', 'Fault', '—'].includes(v), `critical ${col} ${v}`);
+  assert.equal(await page.getByLabel('Event type').locator('option').allInnerTexts(), ['All fault events', 'Model changes']);
+  // A device's events and details; the device list offers no state sort and only None / Fault.
+  await page.goto(`${base}/devices/861100000000400`);
+  await page.waitForSelector('table.data-table tbody tr');
+  for (const v of await page.locator('table.data-table').first().locator('td[data-col="EventType"]').allInnerTexts()) assert.is(v, 'Fault');
+  const details = await page.getByTestId('device-details').innerText();
+  for (const word of ['Temporary', 'Permanent', 'TFault', 'SOTF']) assert.not.match(details, word);
+  await page.goto(`${base}/devices`);
+  await page.waitForSelector('table.data-table tbody tr');
+  assert.is(await page.locator('button.sort[data-sort="ActualOngoingFault"]').count(), 0, 'no state sort for a masked organisation');
+  assert.equal(await page.locator('select[name="state"]').locator('option').allInnerTexts(), ['Any', 'None', 'Fault']);
+  for (const v of await cellTexts(page, 'ActualOngoingFault')) assert.ok(['None', 'Fault', '—'].includes(v), `devices ${v}`);
   await page.goto(`${base}/map`);
   await page.waitForSelector('[data-testid="map"][data-markers-painted]');
   const legend = await page.locator('.legend li').evaluateAll((li) => li.map((l) => l.getAttribute('data-state')));
