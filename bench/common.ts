@@ -28,6 +28,8 @@ export interface ScenarioResult {
   /** Median latency (ms) of the check-ins stored in each second of the median run (NaN: none stored). */
   latencyTimeline?: number[];
   note: string;
+  /** faultline's CPU time per stored check-in, microseconds (its processes only, not the load generator). */
+  cpuMicrosPerCheckIn?: Stats;
   /** CPU seconds per wall second of each process during the median run, and the busiest one. */
   cpuPerSecond?: Record<string, number>;
   bottleneck?: string;

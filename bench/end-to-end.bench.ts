@@ -1,13 +1,14 @@
-// Scenario **end-to-end**: SQS -> bridge -> Kafka -> every stage -> Postgres, as deployed: one
-// `faultline start --only bridge,enrich,dedup,fault-compute,persist,notify,rejected` child process on the
-// infra/ broker, schema registry, SQS server and Postgres. Two variants on the same path:
+// Scenario **end-to-end**: SQS -> bridge -> Kafka -> the pipeline -> Postgres, as deployed: one
+// `faultline start --only bridge,pipeline` child process on the infra/ broker, schema registry, SQS server and
+// Postgres, chained (the default) or fully split (`split`: PIPELINE_SPLIT=every, each stage its own consumer
+// and topic). Variants on the same path:
 //   - `rate`: the messages are offered at a fixed rate (e.g. 1,000 per second) instead of all at once, so
 //     the latency is that of a normal day, not of draining a backlog;
 //   - `embedded`: the embedded default (`npm start`): in-process transport and embedded Postgres in the
 //     child, the same SQS server in front.
 //
 //   node --import tsx bench/end-to-end.bench.ts [--messages 5000] [--devices 1000] [--runs 1] [--processes 1]
-//     [--rate 1000] [--embedded]
+//     [--rate 1000] [--embedded] [--split]
 //
 // The child starts and joins its consumer groups first (warm-up check-ins until they are stored). Then the
 // messages are sent into the queue (as fast as SQS takes them, 8 SendMessageBatch calls in flight, or at
@@ -36,7 +37,7 @@ const cpuProf = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${pr
 const PARTITIONS = 6;
 const TIMEOUT_MS = 240_000;
 
-interface Run { perSecond: number; preloadPerSecond: number; p50: number; p95: number; p99: number; timeline: number[]; latencyTimeline: number[]; cpuPerSecond: Record<string, number> }
+interface Run { perSecond: number; preloadPerSecond: number; p50: number; p95: number; p99: number; timeline: number[]; latencyTimeline: number[]; cpuPerSecond: Record<string, number>; cpuMicrosPerCheckIn: number }
 
 export interface EndToEndOptions {
   /** faultline start processes (Kafka only; the embedded default is one process by design). */
@@ -45,10 +46,12 @@ export interface EndToEndOptions {
   rate?: number;
   /** The embedded default: in-process transport, embedded Postgres. */
   embedded?: boolean;
+  /** Every stage its own consumer and topic (PIPELINE_SPLIT=every) instead of the chained default. */
+  split?: boolean;
 }
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const START = ['bin/faultline.js', 'start', '--only', 'bridge,enrich,dedup,fault-compute,persist,notify,rejected'];
+const START = ['bin/faultline.js', 'start', '--only', 'bridge,pipeline'];
 
 /** Where the stored rows are counted, and how to clean up after the children stopped. */
 interface Store { pool: pg.Pool; env: Record<string, string>; drop(): Promise<void> }
@@ -95,7 +98,7 @@ async function oneRun(run: number, messages: number, devices: number, o: EndToEn
   const processes = o.embedded ? 1 : (o.processes ?? 1);
   const children = Array.from({ length: processes }, () => spawn(process.execPath, [...cpuProf, ...START], {
     cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...cleanEnv(), ...store.env, SQS_QUEUE_URL: queue.url, SQS_ENDPOINT: env.SQS_ENDPOINT, LOG_LEVEL: 'error' },
+    env: { ...cleanEnv(), ...store.env, SQS_QUEUE_URL: queue.url, SQS_ENDPOINT: env.SQS_ENDPOINT, LOG_LEVEL: 'error', PIPELINE_SPLIT: o.split ? 'every' : '' },
   }));
   const pids = () => children.map((c) => c.pid!);
   const deadline = Date.now() + TIMEOUT_MS;
@@ -138,7 +141,8 @@ async function oneRun(run: number, messages: number, devices: number, o: EndToEn
     const finished = Date.now();
     const cpu = cpuDelta(cpuBefore, cpuSnapshot(pids()));
     const cpuPerSecond = Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, Math.round((v / ((finished - started) / 1000)) * 100) / 100]));
-    progress(`  end-to-end run ${run}: CPU seconds per second: ${JSON.stringify(cpuPerSecond)}`);
+    const cpuMicrosPerCheckIn = ((cpu.faultline ?? 0) / messages) * 1e6;
+    progress(`  end-to-end run ${run}: CPU seconds per second: ${JSON.stringify(cpuPerSecond)}; faultline ${Math.round(cpuMicrosPerCheckIn)} µs per check-in`);
     timeline.push(WARM_UP + messages - lastStored);
 
     const { rows } = await store.pool.query<{ IMEINumber: string; d: string; c: string }>(
@@ -159,7 +163,7 @@ async function oneRun(run: number, messages: number, devices: number, o: EndToEn
     if (latencies.length !== messages) progress(`  end-to-end run ${run}: matched ${latencies.length} of ${messages} rows to a send time`);
     return {
       perSecond: messages / ((finished - started) / 1000), preloadPerSecond,
-      p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), timeline, latencyTimeline, cpuPerSecond,
+      p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), timeline, latencyTimeline, cpuPerSecond, cpuMicrosPerCheckIn,
     };
   } finally {
     for (const c of children) c.kill('SIGTERM');
@@ -173,10 +177,11 @@ export async function runEndToEnd({ messages, devices, runs }: ScenarioOptions, 
   const all: Run[] = [];
   for (let run = 1; run <= runs; run++) all.push(await oneRun(run, messages, devices, o));
   const processes = o.embedded ? 1 : (o.processes ?? 1);
-  const scenario = o.embedded ? 'embedded' : o.rate ? `end-to-end @${o.rate}/s` : 'end-to-end';
+  const scenario = o.embedded ? 'embedded' : `end-to-end${o.split ? ' split' : ''}${o.rate ? ` @${o.rate}/s` : ''}`;
+  const shape = o.split ? 'fully split: each stage its own consumer and topic' : 'chained';
   const how = o.embedded
-    ? 'the embedded default (`npm start`): one process with bridge, stages, in-process transport and embedded Postgres (its CPU counts as faultline)'
-    : `${processes} faultline start ${processes === 1 ? 'process' : 'processes'} (bridge + all stages${processes === 1 ? '' : ' each'}), ${PARTITIONS} partitions`;
+    ? 'the embedded default (`npm start`): one process with bridge, chained stages, in-process transport and embedded Postgres'
+    : `${processes} faultline start ${processes === 1 ? 'process' : 'processes'} (bridge + pipeline${processes === 1 ? '' : ' each'}, ${shape}), ${PARTITIONS} partitions`;
   const offered = o.rate ? `messages offered at ${o.rate} per second` : 'messages sent into SQS at full speed while the pipeline drains';
   const throughput = stats(all.map((r) => r.perSecond));
   const median = all.find((r) => r.perSecond === throughput.median)!;
@@ -187,15 +192,16 @@ export async function runEndToEnd({ messages, devices, runs }: ScenarioOptions, 
     timeline: median.timeline,
     latencyTimeline: median.latencyTimeline,
     cpuPerSecond: median.cpuPerSecond,
+    cpuMicrosPerCheckIn: stats(all.map((r) => r.cpuMicrosPerCheckIn)),
     bottleneck: Object.entries(median.cpuPerSecond).sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'unknown',
     note: `${how}; ${offered}; latency = CreatedDate - SQS send`,
   };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { processes: { type: 'string' }, rate: { type: 'string' }, embedded: { type: 'boolean', default: false } }, strict: false });
+  const { values } = parseArgs({ options: { processes: { type: 'string' }, rate: { type: 'string' }, embedded: { type: 'boolean', default: false }, split: { type: 'boolean', default: false } }, strict: false });
   runEndToEnd(scenarioArgs({ messages: 5000, devices: 1000, runs: 1 }), {
-    processes: Number(values.processes ?? 1), embedded: values.embedded === true, ...(values.rate ? { rate: Number(values.rate) } : {}),
+    processes: Number(values.processes ?? 1), embedded: values.embedded === true, split: values.split === true, ...(values.rate ? { rate: Number(values.rate) } : {}),
   })
     .then((r) => { process.stdout.write(`${JSON.stringify(r, null, 2)}\n`); })
     .catch((err: unknown) => { console.error(err); process.exit(1); });

@@ -1,8 +1,11 @@
-// Check-ins per second through every stage (enrich, dedup, fault-compute, persist, notify) with the real
-// broker, schema registry and Postgres of infra/. The stages start and join their groups first; then the
-// clock runs from the first record produced into fi.raw.v1 until every check-in is stored. Messages carry 3 events and 24 hourly averages.
+// Scenario **pipeline alone**: check-ins per second through every stage (enrich, dedup, fault-compute,
+// persist, notify) from fi.raw.v1 to Postgres, with the real broker, schema registry and Postgres of infra/,
+// chained (the default) or fully split (--split: each stage its own consumer and topic). The stages start and
+// join their groups first; then the clock runs from the first record produced into fi.raw.v1 until every
+// check-in is stored. Messages carry 3 events and 24 hourly averages. `npm run bench` runs it as the
+// `pipeline` and `pipeline split` scenarios (runPipelineAlone, one `faultline start` child process).
 //
-//   npm run bench:pipeline -- [--messages 20000] [--devices 10000] [--runs 3]
+//   npm run bench:pipeline -- [--messages 20000] [--devices 10000] [--runs 3] [--processes 0] [--split]
 //
 // Writes bench/results/pipeline.json and bench/results/pipeline.md. Each figure is the median of the runs,
 // with min and max. The CPU table names the bottleneck: the process that used the most CPU per second.
@@ -26,20 +29,25 @@ import { registry } from '../config/metrics.js';
 import { cpuDelta, cpuSnapshot } from './process-cpu.js';
 import { stats } from './stats.js';
 import { createTestDatabase } from '../test/helpers/database.js';
+import { CHAIN } from '../stages/shape.js';
+import { progress, type ScenarioOptions, type ScenarioResult } from './common.js';
+import type { Stats } from './stats.js';
 
-const { values } = parseArgs({ options: { messages: { type: 'string', default: '20000' }, devices: { type: 'string', default: '10000' }, runs: { type: 'string', default: '3' }, partitions: { type: 'string', default: '6' }, processes: { type: 'string', default: '0' } } });
-const MESSAGES = Number(values.messages);
-const DEVICES = Number(values.devices);
-const RUNS = Number(values.runs);
-const PARTITIONS = Number(values.partitions);
-/** 0: every stage inside this process. N: N `faultline start` processes, each running every stage (the group splits the partitions). */
-const PROCESSES = Number(values.processes);
+const PARTITIONS = 6;
 const env = { ...infraEnv(), ...process.env } as Record<string, string>;
 
-interface Run { seconds: number; perSecond: number; preloadPerSecond: number; cpu: Record<string, number>; stages: Record<string, { batches: number; meanBatch: number; busySeconds: number }> }
+interface Run { seconds: number; perSecond: number; preloadPerSecond: number; cpu: Record<string, number>; timeline: number[]; stages: Record<string, { batches: number; meanBatch: number; busySeconds: number }> }
 
+interface PipelineRunOptions {
+  messages: number;
+  devices: number;
+  /** 0: every stage inside this process. N: N `faultline start` processes (the group splits the partitions). */
+  processes: number;
+  /** Every stage its own consumer and topic (PIPELINE_SPLIT=every); default chained. */
+  split: boolean;
+}
 
-async function oneRun(run: number): Promise<Run> {
+async function oneRun(run: number, { messages: MESSAGES, devices: DEVICES, processes: PROCESSES, split }: PipelineRunOptions): Promise<Run> {
   await resetPipelineTopics(['dnp3.bench']);
   const db = await createTestDatabase('bench', { poolMax: 16 });
   const fleet = createFleet({ devices: DEVICES, seed: run, eventsPerCheckIn: 3, intervalMs: 60_000, startTime: Date.UTC(2026, 10, 20) });
@@ -60,11 +68,11 @@ async function oneRun(run: number): Promise<Run> {
 
   // Warm-up: the stages join their consumer groups (seconds on Kafka) before the clock starts.
   const settings = loadSettings({});
-  const children = Array.from({ length: PROCESSES }, () => spawn(process.execPath, ['bin/faultline.js', 'start', '--only', 'enrich,dedup,fault-compute,persist,notify,rejected'], {
+  const children = Array.from({ length: PROCESSES }, () => spawn(process.execPath, ['bin/faultline.js', 'start', '--only', 'pipeline'], {
     cwd: new URL('..', import.meta.url).pathname, stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, KAFKA_BROKERS: env.KAFKA_BROKERS, SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL, DATABASE_URL: db.url, KAFKA_PARTITIONS: String(PARTITIONS), KAFKA_SESSION_TIMEOUT_MS: '10000', LOG_LEVEL: 'error' },
+    env: { ...process.env, KAFKA_BROKERS: env.KAFKA_BROKERS, SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL, DATABASE_URL: db.url, KAFKA_PARTITIONS: String(PARTITIONS), KAFKA_SESSION_TIMEOUT_MS: '10000', LOG_LEVEL: 'error', PIPELINE_SPLIT: split ? 'every' : '' },
   }));
-  const pipeline = PROCESSES === 0 ? await startPipeline({ transport, pool: db.pool, modelMap: loadModelMap(settings.modelMapFile), lowCurrentA: settings.lowCurrentA }) : null;
+  const pipeline = PROCESSES === 0 ? await startPipeline({ transport, pool: db.pool, modelMap: loadModelMap(settings.modelMapFile), lowCurrentA: settings.lowCurrentA, split: split ? CHAIN.slice(1) : [] }) : null;
   // Warm-up until one record per partition went through: every process has joined every group.
   await producer.send(Array.from({ length: PARTITIONS * 4 }, (_, i) => raw(-1 - i)));
   while ((await storedCount()) < PARTITIONS * 4) await new Promise((r) => setTimeout(r, 100));
@@ -77,14 +85,19 @@ async function oneRun(run: number): Promise<Run> {
   const preloadPerSecond = MESSAGES / ((performance.now() - started) / 1000);
   let stored = 0;
   let lastPrint = started;
+  const timeline: number[] = [];
+  let lastStored = warm;
   while (stored < MESSAGES + warm) {
     await new Promise((r) => setTimeout(r, 100));
     stored = await storedCount();
-    if (performance.now() - lastPrint > 1000) {
-      process.stderr.write(`  run ${run}: ${stored - warm}/${MESSAGES} stored, ${Math.round((stored - warm) / ((performance.now() - started) / 1000))}/s\n`);
-      lastPrint = performance.now();
+    while (performance.now() - lastPrint >= 1000) {
+      timeline.push(stored - lastStored);
+      lastStored = stored;
+      lastPrint += 1000;
+      progress(`  pipeline${split ? ' split' : ''} run ${run}: ${stored - warm}/${MESSAGES} stored, ${Math.round((stored - warm) / ((performance.now() - started) / 1000))}/s`);
     }
   }
+  timeline.push(stored - lastStored);
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuDelta(cpuBefore, cpuSnapshot(pids));
   const stages = await stageTimes();
@@ -93,7 +106,7 @@ async function oneRun(run: number): Promise<Run> {
   await pipeline?.stop();
   await transport.close();
   await db.drop();
-  return { seconds, perSecond: MESSAGES / seconds, preloadPerSecond, cpu, stages };
+  return { seconds, perSecond: MESSAGES / seconds, preloadPerSecond, cpu, timeline, stages };
 }
 
 /** Per stage, from the runtime's metrics: batches, mean batch size, and busy seconds (handle + produce). */
@@ -116,36 +129,58 @@ async function stageTimes(): Promise<Record<string, { batches: number; meanBatch
 }
 
 
+/** The `pipeline` / `pipeline split` scenario of `npm run bench`: one `faultline start --only pipeline` child. */
+export async function runPipelineAlone({ messages, devices, runs }: ScenarioOptions, { split = false }: { split?: boolean } = {}): Promise<ScenarioResult> {
+  const all: Run[] = [];
+  for (let r = 1; r <= runs; r++) all.push(await oneRun(r, { messages, devices, processes: 1, split }));
+  return summarise(all, messages, devices, split);
+}
+
+function summarise(all: Run[], messages: number, devices: number, split: boolean): ScenarioResult & { preload: Stats } {
+  const throughput = stats(all.map((r) => r.perSecond));
+  const median = all.find((r) => r.perSecond === throughput.median)!;
+  const cpuPerSecond = Object.fromEntries(Object.entries(median.cpu).map(([k, v]) => [k, Math.round((v / median.seconds) * 100) / 100]));
+  return {
+    scenario: `pipeline${split ? ' split' : ''}`, messages, devices, throughput,
+    preload: stats(all.map((r) => r.preloadPerSecond)),
+    timeline: median.timeline,
+    cpuPerSecond,
+    cpuMicrosPerCheckIn: stats(all.map((r) => ((r.cpu.faultline ?? 0) / messages) * 1e6)),
+    bottleneck: Object.entries(cpuPerSecond).filter(([k]) => k !== 'bench').sort((a, b) => b[1] - a[1])[0]![0],
+    note: `fi.raw.v1 to Postgres, no SQS: ${split ? 'fully split (each stage its own consumer and topic)' : 'chained'}, ${PARTITIONS} partitions; the bench process produces the records`,
+  };
+}
+
 async function main(): Promise<void> {
-  process.stderr.write(`pipeline bench: ${MESSAGES} check-ins (3 events, 24 hourly averages), ${DEVICES} devices, ${RUNS} runs\n`);
+  const { values } = parseArgs({ options: { messages: { type: 'string', default: '20000' }, devices: { type: 'string', default: '10000' }, runs: { type: 'string', default: '3' }, processes: { type: 'string', default: '0' }, split: { type: 'boolean', default: false } } });
+  const [messages, devices, runs, processes, split] = [Number(values.messages), Number(values.devices), Number(values.runs), Number(values.processes), values.split];
+  progress(`pipeline bench: ${messages} check-ins (3 events, 24 hourly averages), ${devices} devices, ${runs} runs, ${split ? 'fully split' : 'chained'}`);
   execSync('bash infra/up.sh', { stdio: 'inherit' });
-  const runs: Run[] = [];
-  for (let r = 1; r <= RUNS; r++) runs.push(await oneRun(r));
-  const throughput = stats(runs.map((r) => r.perSecond));
-  const medianRun = runs.find((r) => r.perSecond === throughput.median)!;
-  const cpuPerSecond = Object.fromEntries(Object.entries(medianRun.cpu).map(([k, v]) => [k, Math.round((v / medianRun.seconds) * 100) / 100]));
-  const bottleneck = Object.entries(cpuPerSecond).sort((a, b) => b[1] - a[1])[0]![0];
-  const result = { scenario: 'pipeline', processes: PROCESSES, machine: machineInfo(), messages: MESSAGES, devices: DEVICES, partitions: PARTITIONS, throughput, preload: stats(runs.map((r) => r.preloadPerSecond)), cpuPerSecond, bottleneck, runs };
-  const name = PROCESSES === 0 ? 'pipeline' : `pipeline-${PROCESSES}p`;
+  const all: Run[] = [];
+  for (let r = 1; r <= runs; r++) all.push(await oneRun(r, { messages, devices, processes, split }));
+  const result = { ...summarise(all, messages, devices, split), processes, machine: machineInfo(), partitions: PARTITIONS, runs: all };
+  const medianRun = all.find((r) => r.perSecond === result.throughput.median)!;
+  const name = `pipeline${split ? '-split' : ''}${processes === 0 ? '' : `-${processes}p`}`;
   writeFileSync(new URL(`./results/${name}.json`, import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
   const round = (n: number) => Math.round(n).toLocaleString('en-US');
   const md = [
-    '# Pipeline throughput (all stages, real Kafka + schema registry + Postgres)',
+    `# Pipeline throughput (${split ? 'fully split' : 'chained'}, real Kafka + schema registry + Postgres)`,
     '',
     `${result.machine.date} · commit ${result.machine.commit} · Node ${result.machine.node} · ${result.machine.cores} cores (${result.machine.cpu}) · ${result.machine.memoryGiB} GiB`,
     '',
-    `${MESSAGES.toLocaleString('en-US')} check-ins with 3 events and 24 hourly averages each, ${DEVICES.toLocaleString('en-US')} devices, ${PARTITIONS} partitions, ${PROCESSES === 0 ? 'all stages inside the bench process' : `${PROCESSES} \`faultline start\` processes each running every stage`}; ${RUNS} runs.`,
+    `${messages.toLocaleString('en-US')} check-ins with 3 events and 24 hourly averages each, ${devices.toLocaleString('en-US')} devices, ${PARTITIONS} partitions, ${processes === 0 ? 'all stages inside the bench process' : `${processes} \`faultline start\` processes`}; ${runs} runs.`,
     '',
     '| measure | median | min | max |',
     '|---|---|---|---|',
-    `| check-ins per second, fi.raw.v1 to Postgres | ${round(throughput.median)} | ${round(throughput.min)} | ${round(throughput.max)} |`,
+    `| check-ins per second, fi.raw.v1 to Postgres | ${round(result.throughput.median)} | ${round(result.throughput.min)} | ${round(result.throughput.max)} |`,
+    `| faultline CPU µs per check-in | ${round(result.cpuMicrosPerCheckIn!.median)} | ${round(result.cpuMicrosPerCheckIn!.min)} | ${round(result.cpuMicrosPerCheckIn!.max)} |`,
     `| producing into fi.raw.v1 (while the stages run), per second | ${round(result.preload.median)} | ${round(result.preload.min)} | ${round(result.preload.max)} |`,
     '',
     'CPU seconds per wall second during the median run (1.0 = one core busy):',
     '',
     '| process | CPU/s |',
     '|---|---|',
-    ...Object.entries(cpuPerSecond).map(([k, v]) => `| ${k} | ${v} |`),
+    ...Object.entries(result.cpuPerSecond!).map(([k, v]) => `| ${k} | ${v} |`),
     '',
     ...(Object.keys(medianRun.stages).length === 0 ? [] : [
       'Where the time goes, per stage (busy = handling and producing a batch, summed over partitions worked in parallel):',
@@ -155,11 +190,11 @@ async function main(): Promise<void> {
       ...Object.entries(medianRun.stages).map(([k, v]) => `| ${k} | ${v.batches} | ${v.meanBatch} | ${v.busySeconds} |`),
       '',
     ]),
-    `Bottleneck: **${bottleneck}**${bottleneck === 'faultline' ? ' (the Node.js stage processes: each uses one core)' : ''}.`,
+    `Bottleneck: **${result.bottleneck}**${result.bottleneck === 'faultline' ? ' (the Node.js process: one core at most)' : ''}.`,
     '',
   ].join('\n');
   writeFileSync(new URL(`./results/${name}.md`, import.meta.url), md);
   process.stdout.write(`${md}\n`);
 }
 
-main().catch((err: unknown) => { console.error(err); process.exit(1); });
+if (import.meta.url === `file://${process.argv[1]}`) main().catch((err: unknown) => { console.error(err); process.exit(1); });

@@ -31,7 +31,10 @@ export function treeCpuSeconds(pid: number): number {
 
 const INFRA = ['kafka', 'registry', 'sqs', 'postgres'] as const;
 
-/** `stagePids`: faultline processes started by the bench; counted with this one as `faultline`. */
+/**
+ * `stagePids`: faultline processes started by the bench, counted as `faultline`; the bench process itself (the
+ * load generator) is then `bench`. Without them the stages run inside this process, which is `faultline`.
+ */
 export function cpuSnapshot(stagePids: readonly number[] = []): Record<string, number> {
   const snap: Record<string, number> = {};
   for (const name of INFRA) {
@@ -43,7 +46,12 @@ export function cpuSnapshot(stagePids: readonly number[] = []): Record<string, n
     }
   }
   const own = process.cpuUsage();
-  snap.faultline = (own.user + own.system) / 1e6 + stagePids.reduce((sum, pid) => sum + treeCpuSeconds(pid), 0);
+  const ownSeconds = (own.user + own.system) / 1e6;
+  if (stagePids.length === 0) snap.faultline = ownSeconds;
+  else {
+    snap.faultline = stagePids.reduce((sum, pid) => sum + treeCpuSeconds(pid), 0);
+    snap.bench = ownSeconds;
+  }
   return snap;
 }
 

@@ -1,5 +1,5 @@
 // `npm run bench -- [--quick] [--scenario baseline,ceiling,end-to-end,...] [--messages N] [--devices N] [--runs N]
-//   [--rate N (end-to-end@rate, default 1000)] [--baseline-pause-empty] [--processes N (end-to-end: faultline
+//   [--rate N (the @rate scenarios, default 2000)] [--baseline-pause-empty] [--processes N (end-to-end: faultline
 //   start processes, default 1)] [--no-infra] [--report NAME (default summary, quick for --quick)]`
 //
 // Runs the scenarios in one run on the same generated data (check-ins with 3 events and 24 hourly
@@ -7,7 +7,8 @@
 // bench/results/<report>.md, .json and .svg (stored check-ins per second and median latency over time). Every
 // figure is the median of the runs, with min and max. Progress lines go to stderr.
 //
-//   baseline, ceiling, end-to-end, end-to-end@rate, embedded, stages: this process (bench/*.bench.ts)
+//   baseline, ceiling, pipeline and end-to-end (each chained and fully split, end-to-end also at a fixed
+//   rate), embedded, stages: this process (bench/*.bench.ts); faultline itself runs as child processes
 //   api, dnp3: their own bench scripts as child processes (large fixtures of their own); full run only
 //
 //   quick: 1,500 check-ins, 1,000 devices, 3 runs, without api and dnp3 (under 5 minutes on 2 cores);
@@ -24,6 +25,7 @@ import { runEndToEnd } from './end-to-end.bench.js';
 import { svgChart } from './chart.js';
 import { machineInfo } from './machine.js';
 import { runStages, stagesMarkdown, type StagesResult } from './stages.bench.js';
+import { runPipelineAlone } from './pipeline.bench.js';
 
 /** A bench script run as a child process; its Markdown report goes into the summary. */
 interface ChildBench { scenario: string; report: string; failed?: boolean }
@@ -31,8 +33,12 @@ interface ChildBench { scenario: string; report: string; failed?: boolean }
 const SCENARIOS: Record<string, (o: ScenarioOptions) => Promise<ScenarioResult>> = {
   baseline: (o) => runBaseline(o, { pause: values['baseline-pause-empty'] ? 'empty' : 'always' }),
   ceiling: runCeiling,
+  pipeline: (o) => runPipelineAlone(o),
+  'pipeline-split': (o) => runPipelineAlone(o, { split: true }),
   'end-to-end': (o) => runEndToEnd(o, { processes: Number(values.processes ?? 1) }),
-  'end-to-end@rate': (o) => runEndToEnd(o, { rate: Number(values.rate ?? 1000), processes: Number(values.processes ?? 1) }),
+  'end-to-end-split': (o) => runEndToEnd(o, { processes: Number(values.processes ?? 1), split: true }),
+  'end-to-end@rate': (o) => runEndToEnd(o, { rate: Number(values.rate ?? 2000), processes: Number(values.processes ?? 1) }),
+  'end-to-end-split@rate': (o) => runEndToEnd(o, { rate: Number(values.rate ?? 2000), processes: Number(values.processes ?? 1), split: true }),
   embedded: (o) => runEndToEnd(o, { embedded: true }),
   stages: runStages,
 };
@@ -103,16 +109,22 @@ async function main(): Promise<void> {
   const ours = by('end-to-end')?.throughput.median;
   const baseline = by('baseline')?.throughput.median;
   const ceiling = by('ceiling')?.throughput.median;
+  const split = by('end-to-end split')?.throughput.median;
+  const pipelineAlone = by('pipeline')?.throughput.median;
   const machine = machineInfo();
   const summary = {
     machine, quick, options, seconds: Math.round((performance.now() - started) / 1000),
-    ratios: { oursOverBaseline: ours !== undefined && baseline !== undefined ? ours / baseline : null, oursOverCeiling: ours !== undefined && ceiling !== undefined ? ours / ceiling : null },
+    ratios: {
+      oursOverBaseline: ours !== undefined && baseline !== undefined ? ours / baseline : null, oursOverCeiling: ours !== undefined && ceiling !== undefined ? ours / ceiling : null,
+      chainedOverSplit: ours !== undefined && split !== undefined ? ours / split : null, pipelineOverCeiling: pipelineAlone !== undefined && ceiling !== undefined ? pipelineAlone / ceiling : null,
+    },
     results,
     children: children.map((c) => c.scenario),
   };
   const rows = results.map((r) => {
     const lat = r.latency ? `${fmt(r.latency.p50.median)} / ${fmt(r.latency.p95.median)} / ${fmt(r.latency.p99.median)}` : '-';
-    return `| ${r.scenario} | ${fmt(r.throughput.median)} | ${fmt(r.throughput.min)} – ${fmt(r.throughput.max)} | ${lat} | ${r.note} |`;
+    const cpu = r.cpuMicrosPerCheckIn ? fmt(r.cpuMicrosPerCheckIn.median) : '-';
+    return `| ${r.scenario} | ${fmt(r.throughput.median)} | ${fmt(r.throughput.min)} – ${fmt(r.throughput.max)} | ${cpu} | ${lat} | ${r.note} |`;
   });
   const md = [
     `# Benchmark summary${quick ? ' (quick)' : ''}`,
@@ -121,19 +133,22 @@ async function main(): Promise<void> {
     '',
     `${options.messages.toLocaleString('en-US')} check-ins with 3 events and 24 hourly averages each, ${options.devices.toLocaleString('en-US')} devices, the same messages in every scenario; ${options.runs} runs each (median, min – max). Total ${summary.seconds} s.`,
     '',
-    '| scenario | check-ins/s (median) | min – max | latency p50 / p95 / p99 ms | what |',
-    '|---|---|---|---|---|',
+    '| scenario | check-ins/s (median) | min – max | faultline CPU µs per check-in | latency p50 / p95 / p99 ms | what |',
+    '|---|---|---|---|---|---|',
     ...rows,
     '',
     ...results.filter((r) => r.cpuPerSecond).map((r) => `${r.scenario}: CPU seconds per wall second ${Object.entries(r.cpuPerSecond!).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}`).join(', ')}; bottleneck **${r.bottleneck ?? '?'}**${r.bottleneck === 'faultline' ? ' (the Node.js process running bridge and stages, one core)' : ''}.`),
     '',
-    `**ours / baseline: ${ratio(ours, baseline)}** · **ours / ceiling: ${ratio(ours, ceiling)}** (ours = end-to-end)`,
+    `**ours / baseline: ${ratio(ours, baseline)}** · **ours / ceiling: ${ratio(ours, ceiling)}** (ours = end-to-end, chained) · **chained / split end to end: ${ratio(ours, split)}** · **pipeline alone / ceiling: ${ratio(pipelineAlone, ceiling)}**`,
     '',
     ...(stages ? ['## Per stage', '', ...stagesMarkdown(stages)] : []),
     ...children.flatMap((c) => [c.report, '']),
     'How to read it: *baseline* is the spec\'s own single-poller, row-at-a-time design on the same data; *ceiling* is how fast',
     'Postgres takes the same rows by COPY with no Kafka and no rules. End-to-end latency is measured while the messages are',
     'sent into SQS faster than the pipeline drains them, so it includes the queue backlog: it is a drain latency.',
+    '*pipeline* runs from a full fi.raw.v1 to Postgres with no SQS in front; *split* rows run each stage as its own consumer',
+    'and topic (PIPELINE_SPLIT=every), the others chained (the default). faultline CPU counts its processes only, not the',
+    'bench process that generates the load.',
     '*end-to-end @N/s* offers the same messages at a steady N per second: the latency of a normal day, as long as N is',
     'below what the pipeline drains (above it the queue grows and so does the latency). *embedded* is the same path on',
     'the embedded default. *per stage* runs each stage alone from a full topic; its row is the slowest stage.',

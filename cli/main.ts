@@ -5,14 +5,15 @@ import { errorText } from './error-text.js';
 const USAGE = `faultline <command> [options]
 
 Commands:
-  start [--only a,b]            run the service (all components, or a subset: bridge, enrich, dedup,
-                                fault-compute, persist, notify, rejected, api, delivery, simulate)
+  start [--only a,b]            run the service (all components, or a subset: bridge, pipeline, api,
+                                delivery, dnp3, simulate, rejected, or segments of the pipeline such as
+                                enrich..fault-compute or persist..notify when PIPELINE_SPLIT cuts it)
   migrate                       apply database migrations
   import <file.json>            upsert organisations, power lines, groups, devices, users, integrations
   simulate [--devices N] [--rate R] [--count C] [--to spool|sqs] [--events E]
                                 a fleet of devices writing check-ins to the configured source
   replay [--from ISO|--from-beginning] [--reprocess]
-                                re-read fi.raw.v1 through every stage (Kafka only)
+                                send fi.raw.v1 through the running pipeline again (Kafka only)
   rejected [list] [--limit N]   messages the pipeline refused, with reasons
   rejected resubmit <id>        send a refused message through the pipeline again
   unregistered                  IMEIs that checked in but are not registered

@@ -11,6 +11,7 @@ import { databaseReady } from '../db/pool.js';
 import { sourceFromEnv } from '../stages/bridge/index.js';
 import { exposeSourceStats } from '../stages/bridge/metrics.js';
 import { STAGE_NAMES, startPipeline, type StageName } from '../stages/pipeline.js';
+import { stagesOfLabel } from '../stages/shape.js';
 import { registryReady, transportFromSettings } from '../stages/runtime/transport/from-settings.js';
 import type { Source } from '../stages/bridge/source.js';
 import { openRuntime } from './runtime.js';
@@ -20,15 +21,27 @@ import { startDelivery } from '../multispeak/delivery/start.js';
 import { startDemoOms } from './demo-oms.js';
 import { dnp3Unconfigured, startDnp3 } from './dnp3.js';
 
-export const COMPONENTS = ['bridge', ...STAGE_NAMES, 'api', 'delivery', 'dnp3', 'simulate'] as const;
+const OTHER_COMPONENTS = ['bridge', 'api', 'delivery', 'dnp3', 'simulate'] as const;
+/** What `--only` runs: the pipeline's stages (whole segments of the shape) and the other components. */
+export const COMPONENTS = [...OTHER_COMPONENTS, ...STAGE_NAMES] as const;
 export type Component = (typeof COMPONENTS)[number];
 
+/**
+ * `--only a,b`: component names, `pipeline` for every stage, or a segment label such as `persist..notify`
+ * (stages/shape.ts). Whether the stages make whole segments is checked when the pipeline starts.
+ */
 export function parseOnly(text: string | undefined): Set<Component> | null {
   if (!text) return null;
-  const names = text.split(',').map((s) => s.trim()).filter(Boolean);
-  const unknown = names.filter((n) => !(COMPONENTS as readonly string[]).includes(n));
-  if (unknown.length) throw new Error(`--only: unknown component ${unknown.join(', ')}; choose from ${COMPONENTS.join(', ')}`);
-  return new Set(names as Component[]);
+  const chosen = new Set<Component>();
+  const unknown: string[] = [];
+  for (const name of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+    if (name === 'pipeline') for (const s of STAGE_NAMES) chosen.add(s);
+    else if ((COMPONENTS as readonly string[]).includes(name)) chosen.add(name as Component);
+    else if (stagesOfLabel(name)) for (const s of stagesOfLabel(name)!) chosen.add(s);
+    else unknown.push(name);
+  }
+  if (unknown.length) throw new Error(`--only: unknown component ${unknown.join(', ')}; choose from pipeline, ${COMPONENTS.join(', ')} or a segment such as persist..notify`);
+  return chosen;
 }
 
 export async function start({ only }: { only: Set<Component> | null }): Promise<void> {
@@ -54,9 +67,9 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
 
   const stages = STAGE_NAMES.filter((s: StageName) => wants(s));
   if (stages.length) {
-    const pipeline = await startPipeline({ transport, pool, modelMap: settings.modelMap, lowCurrentA: settings.lowCurrentA, stages });
+    const pipeline = await startPipeline({ transport, pool, modelMap: settings.modelMap, lowCurrentA: settings.lowCurrentA, split: settings.pipelineSplit, stages });
     runtime.onClose(() => pipeline.stop());
-    started.push(`stages: ${stages.join(', ')}`);
+    started.push(`pipeline: ${[...pipeline.subscriptions.keys()].join(', ')} (${settings.pipelineSplit.length ? `PIPELINE_SPLIT=${settings.pipelineSplit.join(',')}` : 'chained'})`);
   }
 
   let bridgeSource: Source | null = null;

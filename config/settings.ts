@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_LOW_CURRENT_A } from '../domain/ongoing-fault.js';
 import { validateModelMap, type ModelMap } from '../domain/model-replacement.js';
 import { checkNamespace } from '../stages/runtime/transport/names.js';
+import { parseSplit, type ChainStage } from '../stages/shape.js';
 
 export interface Settings {
   dataDir: string;
@@ -18,6 +19,8 @@ export interface Settings {
   kafkaPartitions: number;
   /** Prefix of every Kafka topic, consumer group and registry subject (stages/runtime/transport/names.ts). */
   kafkaNamespace: string;
+  /** Where the stage chain is cut into segments (stages/shape.ts); empty: chained. */
+  pipelineSplit: ChainStage[];
   /** How long the group waits for a silent consumer before giving its partitions to another. */
   kafkaSessionTimeoutMs: number;
   httpPort: number;
@@ -66,6 +69,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     schemaRegistryUrl: env.SCHEMA_REGISTRY_URL || null,
     kafkaPartitions: number(env, 'KAFKA_PARTITIONS', 6, positiveInt),
     kafkaNamespace: namespace(env.KAFKA_NAMESPACE ?? ''),
+    pipelineSplit: parseSplit(env.PIPELINE_SPLIT),
     kafkaSessionTimeoutMs: number(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000, (n) => Number.isInteger(n) && n >= 6000),
     httpPort: number(env, 'PORT', 8080, port),
     httpHost: env.HOST || '0.0.0.0',

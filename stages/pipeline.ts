@@ -1,5 +1,6 @@
-// The pipeline: every stage (docs/architecture.md) on one transport. `faultline start --only` runs a subset, so each
-// stage can also be its own process (they meet only through the topics).
+// The pipeline: the five chain stages (docs/architecture.md), run as the segments of the configured shape
+// (shape.ts), plus `rejected`, the dead-letter topic's reader. `faultline start --only` runs a subset of
+// segments, so each segment can also be its own process (segments meet only through the topics).
 import type pg from 'pg';
 import type { ModelMap } from '../domain/model-replacement.js';
 import { dedupStage } from './dedup/index.js';
@@ -8,11 +9,13 @@ import { faultComputeStage } from './fault-compute/index.js';
 import { notifyStage } from './notify/index.js';
 import { persistStage } from './persist/index.js';
 import { rejectedStage } from './rejected/index.js';
+import { chainStages } from './runtime/chain.js';
 import { runStage } from './runtime/runner.js';
 import type { Stage } from './runtime/stage.js';
 import type { Subscription, Transport } from './runtime/transport/transport.js';
+import { CHAIN, segmentLabel, segmentsFor, type ChainStage } from './shape.js';
 
-export const STAGE_NAMES = ['enrich', 'dedup', 'fault-compute', 'persist', 'notify', 'rejected'] as const;
+export const STAGE_NAMES = [...CHAIN, 'rejected'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
 
 export interface PipelineOptions {
@@ -20,6 +23,9 @@ export interface PipelineOptions {
   pool: pg.Pool;
   modelMap: ModelMap;
   lowCurrentA: number;
+  /** Where the chain is cut (shape.ts parseSplit); none: one chained segment. */
+  split?: readonly ChainStage[];
+  /** The stages this process runs (whole segments of the shape); default: all. */
   stages?: readonly StageName[];
 }
 
@@ -39,21 +45,29 @@ export function buildStages({ transport, pool, modelMap, lowCurrentA }: Pipeline
 }
 
 export interface Pipeline {
-  subscriptions: Map<StageName, Subscription>;
+  /** By segment label (`enrich..notify`, `persist`, ...) in chain order, then `rejected`. */
+  subscriptions: Map<string, Subscription>;
   stop(): Promise<void>;
 }
 
-export async function startPipeline(options: PipelineOptions): Promise<Pipeline> {
+/** The consumers this process runs: one per segment of the shape it was asked for, and `rejected`. */
+export function pipelineConsumers(options: PipelineOptions): Stage<never>[] {
   const stages = buildStages(options);
-  const subscriptions = new Map<StageName, Subscription>();
-  // Downstream first, so each stage's output already has a reader when the upstream one starts.
-  for (const name of [...(options.stages ?? STAGE_NAMES)].reverse()) {
-    subscriptions.set(name, await runStage(stages[name], { transport: options.transport }));
-  }
+  const wanted = new Set(options.stages ?? STAGE_NAMES);
+  const segments = segmentsFor(new Set(CHAIN.filter((s) => wanted.has(s))), options.split ?? []);
+  const consumers = segments.map((segment) => (segment.length === 1 ? stages[segment[0]!] : chainStages(segmentLabel(segment), segment.map((s) => stages[s]))));
+  return wanted.has('rejected') ? [...consumers, stages.rejected] : consumers;
+}
+
+export async function startPipeline(options: PipelineOptions): Promise<Pipeline> {
+  const consumers = pipelineConsumers(options);
+  const subscriptions = new Map<string, Subscription>();
+  // Downstream first, so each segment's output already has a reader when the upstream one starts.
+  for (const consumer of [...consumers].reverse()) subscriptions.set(consumer.name, await runStage(consumer, { transport: options.transport }));
   return {
-    subscriptions,
+    subscriptions: new Map(consumers.map((c) => [c.name, subscriptions.get(c.name)!])),
     async stop() {
-      for (const name of options.stages ?? STAGE_NAMES) await subscriptions.get(name)?.stop();
+      for (const consumer of consumers) await subscriptions.get(consumer.name)?.stop();
     },
   };
 }

@@ -32,7 +32,7 @@ export async function runStage<In>(stage: Stage<In>, { transport, groupPrefix = 
   };
 
   return transport.subscribe<In>({
-    groupId: `${groupPrefix}.${stage.name}`,
+    groupId: `${groupPrefix}.${stage.group ?? stage.name}`,
     topic: stage.input,
     fromBeginning: true,
     ...(fromTimestamp !== undefined ? { fromTimestamp } : {}),

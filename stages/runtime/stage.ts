@@ -15,8 +15,10 @@ export interface StageResult {
 }
 
 export interface Stage<In> {
-  /** Short name: the consumer group is `faultline.<name>` and metrics carry it as a label. */
+  /** Short name: metrics carry it as a label, and the consumer group is `faultline.<name>` unless `group` says otherwise. */
   readonly name: string;
+  /** Consumer group suffix when it is not `name`: a chained segment takes its first stage's (runtime/chain.ts). */
+  readonly group?: string;
   readonly input: string;
   /** Topics the stage may write besides the dead-letter topic (created at start). */
   readonly outputs: readonly string[];

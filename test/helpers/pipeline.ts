@@ -4,7 +4,8 @@ import type pg from 'pg';
 import type { ModelMap } from '../../domain/model-replacement.js';
 import { loadModelMap, loadSettings } from '../../config/settings.js';
 import { createBridge, type ReceivedMessage } from '../../stages/bridge/index.js';
-import { STAGE_NAMES, startPipeline, type Pipeline } from '../../stages/pipeline.js';
+import { startPipeline, type Pipeline } from '../../stages/pipeline.js';
+import type { ChainStage } from '../../stages/shape.js';
 import type { Transport } from '../../stages/runtime/transport/transport.js';
 import { waitFor } from './wait-for.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -18,10 +19,19 @@ export interface TestPipeline {
   stop(): Promise<void>;
 }
 
-/** `rules` overrides the shipped rules (a test of a rule change). */
-export async function startTestPipeline(transport: Transport, pool: pg.Pool, rules: { modelMap?: ModelMap; lowCurrentA?: number } = {}): Promise<TestPipeline> {
+export interface TestPipelineOptions {
+  /** Overrides of the shipped rules (a test of a rule change). */
+  modelMap?: ModelMap;
+  lowCurrentA?: number;
+  /** The shape (stages/shape.ts); default chained. */
+  split?: readonly ChainStage[];
+}
+
+export async function startTestPipeline(transport: Transport, pool: pg.Pool, options: TestPipelineOptions = {}): Promise<TestPipeline> {
   const settings = loadSettings({});
-  const pipeline = await startPipeline({ transport, pool, modelMap: rules.modelMap ?? loadModelMap(settings.modelMapFile), lowCurrentA: rules.lowCurrentA ?? settings.lowCurrentA });
+  const pipeline = await startPipeline({
+    transport, pool, modelMap: options.modelMap ?? loadModelMap(settings.modelMapFile), lowCurrentA: options.lowCurrentA ?? settings.lowCurrentA, split: options.split ?? [],
+  });
   const bridge = createBridge({ producer: transport.producer() });
   return {
     pipeline,
@@ -29,12 +39,12 @@ export async function startTestPipeline(transport: Transport, pool: pg.Pool, rul
       const batch: ReceivedMessage[] = messages.map((m) => ({ messageId: m.name, body: m.body, source: 'spool' }));
       await bridge.forward(batch, async () => {});
     },
-    // Upstream to downstream: a stage commits only after sending its output, so once every stage in
+    // Upstream to downstream: a segment commits only after sending its output, so once every segment in
     // pipeline order shows no lag, nothing is left in flight.
     async drain(timeoutMs = 30_000) {
       await waitFor('the pipeline to drain', async () => {
-        for (const name of STAGE_NAMES) {
-          const lag = await pipeline.subscriptions.get(name)!.lag();
+        for (const subscription of pipeline.subscriptions.values()) {
+          const lag = await subscription.lag();
           if (lag.some((p) => BigInt(p.end) > BigInt(p.next))) return false;
         }
         return true;
@@ -51,14 +61,14 @@ export interface KafkaRig {
   stop(): Promise<void>;
 }
 
-/** Fresh pipeline topics, a fresh database with the fixture reference data, every stage on Kafka. */
-export async function startKafkaRig(prefix: string): Promise<KafkaRig> {
+/** Fresh pipeline topics, a fresh database with the fixture reference data, the pipeline on Kafka. */
+export async function startKafkaRig(prefix: string, options: TestPipelineOptions = {}): Promise<KafkaRig> {
   await resetPipelineTopics(['dnp3.north', 'dnp3.south']);
   const db = await createTestDatabase(prefix);
   await importDemoData(db.pool);
   const transport = await testKafkaTransport();
   const rig: KafkaRig = {
-    db, transport, pipe: await startTestPipeline(transport, db.pool),
+    db, transport, pipe: await startTestPipeline(transport, db.pool, options),
     async stop() {
       await rig.pipe.stop();
       await transport.close();

@@ -1,7 +1,7 @@
 // The fixture walk of the Processing issue: every message of shared/fixtures/messages, in order, one at a
 // time, through every stage into Postgres; after each, the stored state is what expected.json says.
 // Run on the in-process transport (test/integration/pipeline/memory-fixtures.test.ts) and on Kafka
-// (test/integration/pipeline/kafka-fixtures.test.ts).
+// (test/integration/pipeline/kafka-fixtures.test.ts), each on the chained and the fully split shape.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type pg from 'pg';
@@ -11,6 +11,7 @@ import { expectedFixture, fixtureText } from '../helpers/checkins.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { importDemoData } from '../helpers/reference-data.js';
 import { startTestPipeline, type TestPipeline } from '../helpers/pipeline.js';
+import type { ChainStage } from '../../stages/shape.js';
 
 type Row = Record<string, unknown>;
 
@@ -19,8 +20,9 @@ async function one(pool: pg.Pool, sql: string, params: unknown[]): Promise<Row |
 }
 const countOf = async (pool: pg.Pool, sql: string, params: unknown[]) => Number((await one(pool, `select count(*) as n from ${sql}`, params))!.n);
 
-export function fixtureWalk(name: string, makeTransport: () => Promise<Transport>): void {
-  const test = suite(`fixture walk: ${name}`);
+/** `split`: the pipeline's shape (stages/shape.ts); default chained. */
+export function fixtureWalk(name: string, makeTransport: () => Promise<Transport>, split: readonly ChainStage[] = []): void {
+  const test = suite(`fixture walk: ${name}, ${split.length ? `split at ${split.join(', ')}` : 'chained'}`);
   let db: TestDatabase;
   let transport: Transport;
   let pipe: TestPipeline;
@@ -29,7 +31,7 @@ export function fixtureWalk(name: string, makeTransport: () => Promise<Transport
     db = await createTestDatabase('fixtures');
     await importDemoData(db.pool);
     transport = await makeTransport();
-    pipe = await startTestPipeline(transport, db.pool);
+    pipe = await startTestPipeline(transport, db.pool, { split });
   });
   test.after(async () => {
     await pipe?.stop();

@@ -250,13 +250,17 @@ const STAGE_INPUT: Record<string, string> = {
   enrich: TOPICS.raw, dedup: TOPICS.enriched, 'fault-compute': TOPICS.deduped, persist: TOPICS.computed, notify: TOPICS.persisted, rejected: TOPICS.dlq,
 };
 
-/** Per stage, records on its input topic its consumer group has not committed yet. */
+/**
+ * Per consumer group `faultline.<stage>`, records on its input topic it has not committed yet. The chained
+ * pipeline has groups only for enrich (fi.raw.v1) and rejected; topics only a split shape uses do not exist.
+ */
 export async function consumerLag(): Promise<Record<string, number>> {
   const admin = new Kafka({ brokers: brokers(), logLevel: logLevel.NOTHING }).admin();
   await admin.connect();
   try {
     const out: Record<string, number> = {};
-    for (const [stage, topic] of Object.entries(STAGE_INPUT)) {
+    const existing = new Set(await admin.listTopics());
+    for (const [stage, topic] of Object.entries(STAGE_INPUT).filter(([, t]) => existing.has(t))) {
       const [committed] = await admin.fetchOffsets({ groupId: `faultline.${stage}`, topics: [topic] });
       const ends = await admin.fetchTopicOffsets(topic);
       out[stage] = ends.reduce((n, { partition, high }) => {

@@ -129,9 +129,37 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
       });
     });
 
-    await consumer.connect();
-    await consumer.subscribe({ topic, fromBeginning: opts.fromBeginning ?? true });
     let running = true;
+    const join = async () => {
+      await consumer.connect();
+      await consumer.subscribe({ topic, fromBeginning: opts.fromBeginning ?? true });
+      await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: concurrency, eachBatch });
+    };
+    // kafkajs restarts a crashed consumer only after errors it deems retriable; after any other (seen when a
+    // broker restarts mid-fetch) the consumer stays disconnected while the process runs on, consuming nothing.
+    // Such a consumer is joined again here, with back-off, for as long as the subscription is wanted.
+    consumer.on(consumer.events.CRASH, (event) => {
+      const { error, restart } = event.payload;
+      log(restart ? 'warn' : 'error', 'consumer crashed', { group: groupId, topic, kafkajsRestarts: restart, error: error.message, errorName: error.name });
+      if (restart) return;
+      // Out of the group, it owns nothing: caches of its partitions go, and are rebuilt on the next assignment.
+      const gone = [...owned];
+      owned = new Set();
+      membership = membership.then(async () => { if (gone.length) await opts.onRevoke?.(gone); });
+      void (async () => {
+        for (let attempt = 1; running; attempt++) {
+          await backoff(attempt, { initialMs: 500, maxMs: 10_000 });
+          if (!running) return;
+          try {
+            await join();
+            log('warn', 'consumer joined its group again after a crash', { group: groupId, topic, attempt });
+            return;
+          } catch (err) {
+            log('error', 'consumer could not join its group again; will retry', { group: groupId, topic, attempt, error: (err as Error).message });
+          }
+        }
+      })();
+    });
 
     // kafkajs heartbeats only between batches or when asked. A batch that takes longer than the session
     // timeout (a handler waiting on a locked table, a decode waiting on a frozen registry) got the member
@@ -196,7 +224,7 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
       await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() }]);
     };
 
-    await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: concurrency, eachBatch });
+    await join();
 
     return {
       lag: () => groupLag(opts.groupId, opts.topic),

@@ -10,6 +10,7 @@ import { startFaultline } from '../../helpers/process.js';
 import { fixtureNames, fixtureText } from '../../helpers/checkins.js';
 import { dumpTables } from '../../helpers/database.js';
 import { startKafkaRig, startTestPipeline, type KafkaRig } from '../../helpers/pipeline.js';
+import { CHAIN } from '../../../stages/shape.js';
 
 let rig: KafkaRig;
 test.before(async () => { rig = await startKafkaRig('replay'); });
@@ -27,11 +28,11 @@ test('replaying fi.raw.v1 from the beginning re-reads every raw record, waits un
 
   const progress: ReplayProgress[] = [];
   const started = Date.now();
-  const result = await replay({ transport: rig.transport, pool: rig.db.pool, modelMap: loadModelMap(loadSettings({}).modelMapFile), from: 0, onProgress: (p) => progress.push(p), pollMs: 100 });
+  const result = await replay({ transport: rig.transport, from: 0, onProgress: (p) => progress.push(p), pollMs: 100 });
   // 14 fixtures, of which the bridge dead-lettered 2 before fi.raw.v1; the unknown device's check-in is stored.
   const raw = fixtureNames().length - 2;
   console.log(`replay of ${raw} records, read and applied: ${Date.now() - started} ms`);
-  assert.equal({ ...result, group: '' }, { total: raw, reread: raw, deadLettered: 0, forwarded: raw, applied: raw, caughtUp: true, group: '' });
+  assert.equal({ ...result, group: '' }, { total: raw, reread: raw, copiesSkipped: 0, resent: raw, applied: raw, caughtUp: true, group: '' });
   // No drain here: replay itself waited until every live stage had applied what it re-read.
   assert.equal(await dumpTables(rig.db.pool), before);
   const reading = progress.filter((p) => p.phase === 'reading');
@@ -42,7 +43,7 @@ test('replaying fi.raw.v1 from the beginning re-reads every raw record, waits un
 
 test('a replay of a range with no records returns at once', async () => {
   const started = Date.now();
-  const result = await replay({ transport: rig.transport, pool: rig.db.pool, modelMap: loadModelMap(loadSettings({}).modelMapFile), from: Date.now() + 60_000 });
+  const result = await replay({ transport: rig.transport, from: Date.now() + 60_000 });
   assert.equal([result.total, result.reread, result.caughtUp], [0, 0, true]);
   assert.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
 });
@@ -51,12 +52,13 @@ test('an interrupted replay stops, says how far it got, and removes its group', 
   const interrupt = new AbortController();
   interrupt.abort();
   try {
-    await replay({ transport: rig.transport, pool: rig.db.pool, modelMap: loadModelMap(loadSettings({}).modelMapFile), from: 0, signal: interrupt.signal, pollMs: 100 });
+    await replay({ transport: rig.transport, from: 0, signal: interrupt.signal, pollMs: 100 });
     assert.unreachable('an interrupted replay must throw');
   } catch (err) {
     assert.instance(err, ReplayError);
     assert.is((err as ReplayError).code, 'INTERRUPTED');
-    assert.match((err as Error).message, `of ${fixtureNames().length - 2} records`);
+    // The log holds the 12 check-ins and the 12 copies the first replay appended.
+    assert.match((err as Error).message, `interrupted after re-reading 0 of ${2 * (fixtureNames().length - 2)} records`);
   }
   assert.equal(await replayGroups(), []);
 });
@@ -64,11 +66,11 @@ test('an interrupted replay stops, says how far it got, and removes its group', 
 test('without a running pipeline replay fails at once with a clear message and re-reads nothing', async () => {
   await rig.pipe.stop();
   try {
-    await replay({ transport: rig.transport, pool: rig.db.pool, modelMap: loadModelMap(loadSettings({}).modelMapFile), from: 0 });
+    await replay({ transport: rig.transport, from: 0 });
     assert.unreachable('replay must refuse');
   } catch (err) {
     assert.instance(err, ReplayError);
-    assert.match((err as Error).message, 'no running pipeline: consumer groups faultline.dedup, faultline.fault-compute, faultline.persist, faultline.notify have no member');
+    assert.match((err as Error).message, 'no running pipeline: consumer group faultline.enrich has no member');
   }
   // The command says the same, in one sentence, and exits non-zero.
   const cli = startFaultline(['replay', '--from-beginning'], { ...infraEnv(), DATABASE_URL: rig.db.url });
@@ -86,7 +88,10 @@ test('replay --reprocess recomputes the derived columns with the rules now runni
   const modelMap = new Map([...shipped].filter(([k]) => k !== 'FI-2000-A'));
   rig.pipe = await startTestPipeline(rig.transport, rig.db.pool, { modelMap, lowCurrentA: 0.1 });
 
-  await replay({ transport: rig.transport, pool: rig.db.pool, modelMap, from: 0, reprocess: true, pollMs: 100 });
+  const result = await replay({ transport: rig.transport, from: 0, reprocess: true, pollMs: 100 });
+  // Copies the first replay appended are skipped: each check-in is re-sent once.
+  const raw = fixtureNames().length - 2;
+  assert.equal([result.total, result.copiesSkipped, result.resent, result.applied], [2 * raw, raw, raw, raw]);
   await rig.pipe.drain(60_000);
   const after = await dumpTables(rig.db.pool);
 
@@ -112,6 +117,19 @@ test('replay --reprocess recomputes the derived columns with the rules now runni
   assert.equal(strip(after), strip(before));
   const changed = (after.device_records as Record<string, unknown>[]).filter((r, i) => JSON.stringify(r) !== JSON.stringify((before.device_records as unknown[])[i]));
   assert.is(changed.length, 2);
+});
+
+test('on the fully split shape a replay waits for every segment and leaves every table identical', async () => {
+  await rig.pipe.stop();
+  rig.pipe = await startTestPipeline(rig.transport, rig.db.pool, { split: CHAIN.slice(1) });
+  await rig.pipe.drain(60_000);
+  const before = await dumpTables(rig.db.pool);
+  const progress: ReplayProgress[] = [];
+  const result = await replay({ transport: rig.transport, from: 0, split: CHAIN.slice(1), pollMs: 100, onProgress: (p) => progress.push(p) });
+  assert.ok(result.caughtUp && result.applied === fixtureNames().length - 2, JSON.stringify({ ...result, group: '' }));
+  const waited = new Set(progress.flatMap((p) => (p.phase === 'applying' ? [p.segment] : [])));
+  assert.equal([...waited], CHAIN.map((s) => `faultline.${s}`));
+  assert.equal(await dumpTables(rig.db.pool), before);
 });
 
 test.run();
