@@ -97,3 +97,12 @@ export const mergeSql = {
   outcome: `select s.idx, r."RecordID", r.source_message_id = s.source_message_id as owns
     from fl_stage_records s ${stagedRecord} order by s.idx`,
 };
+
+/** The merges of one batch in order, ending with the commit: sent as one multi-statement query. */
+const MERGE_ORDER = ['records', 'events', 'dm1Events', 'shifts', 'currents', 'alerts', 'lastCheckIn', 'latest', 'outcome'] as const;
+/** Where each statement's result is in the answer to mergeScript. */
+export const MERGE_RESULT = Object.fromEntries(MERGE_ORDER.map((name, i) => [name, i])) as Record<(typeof MERGE_ORDER)[number], number>;
+
+export function mergeScript(reprocess: boolean): string {
+  return [...MERGE_ORDER.map((name) => (name === 'records' && reprocess ? mergeSql.recordsReprocess : mergeSql[name])), 'commit'].join(';\n');
+}

@@ -13,7 +13,7 @@ import type { Stage, StageResult } from '../runtime/stage.js';
 import type { Batch } from '../runtime/transport/transport.js';
 import { isRetriableDatabaseError, publicDatabaseMessage } from '../../db/errors.js';
 import { toCsv } from './csv.js';
-import { copySql, createStagingSql, mergeSql, STAGING, type StagingName } from './merge.js';
+import { copySql, createStagingSql, MERGE_RESULT, mergeScript, STAGING, type StagingName } from './merge.js';
 import { batchRows } from './rows.js';
 import { REPROCESS_SOURCE } from '../runtime/sources.js';
 
@@ -39,16 +39,12 @@ export async function persistBatch(pool: pg.Pool, messages: readonly ComputedChe
     const rows = batchRows(messages);
     await client.query('begin');
     for (const name of Object.keys(STAGING) as StagingName[]) await copyInto(client, name, rows[name].rows);
-    await client.query(reprocess ? mergeSql.recordsReprocess : mergeSql.records);
-    const events = await client.query<{ IMEINumber: string; EventID: number; DeviceRecordID: number }>(mergeSql.events);
-    const dm1 = await client.query<{ IMEINumber: string; EventID: number; DeviceRecordID: number }>(mergeSql.dm1Events);
-    await client.query(mergeSql.shifts);
-    await client.query(mergeSql.currents);
-    await client.query(mergeSql.alerts);
-    await client.query(mergeSql.lastCheckIn);
-    await client.query(mergeSql.latest);
-    const outcome = await client.query<{ idx: number; RecordID: number; owns: boolean }>(mergeSql.outcome);
-    await client.query('commit');
+    // Every merge and the commit in one round trip (a multi-statement simple query): on loopback each round
+    // trip's socket write and wake-up cost more CPU than the statements themselves (README "Benchmarks").
+    const results = (await client.query(mergeScript(reprocess))) as unknown as pg.QueryResult[];
+    const [events, dm1, outcome] = [results[MERGE_RESULT.events]!, results[MERGE_RESULT.dm1Events]!, results[MERGE_RESULT.outcome]!] as [
+      pg.QueryResult<{ IMEINumber: string; EventID: number; DeviceRecordID: number }>, pg.QueryResult<{ IMEINumber: string; EventID: number; DeviceRecordID: number }>, pg.QueryResult<{ idx: number; RecordID: number; owns: boolean }>,
+    ];
 
     const stored = new Map<number, number[]>();
     for (const e of [...events.rows, ...dm1.rows]) {

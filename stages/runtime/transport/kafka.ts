@@ -73,17 +73,42 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
 
   function producer(): Producer {
     const getProducer = connectProducer();
+    // Sends that arrive while one is in flight wait and then go together in one request (group commit):
+    // with one request in flight per producer, the callers sharing it (the bridge's pollers, the partitions a
+    // segment works on at once) would otherwise each pay a whole round trip for a few records. Each caller's
+    // promise settles with the request that carried its records, so it acknowledges its source only after
+    // they were acknowledged, and a caller's records keep their order.
+    let waiting: { records: { topic: string; key: string; value: Buffer }[]; done: (err?: unknown) => void }[] = [];
+    let flushing = false;
+    const flush = async () => {
+      flushing = true;
+      while (waiting.length) {
+        const group = waiting;
+        waiting = [];
+        const byTopic = new Map<string, { key: string; value: Buffer }[]>();
+        for (const { topic, key, value } of group.flatMap((g) => g.records)) {
+          let list = byTopic.get(topic);
+          if (!list) byTopic.set(topic, (list = []));
+          list.push({ key, value });
+        }
+        try {
+          const p = await getProducer();
+          await p.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic: names.topic(topic), messages })) });
+          for (const g of group) g.done();
+        } catch (err) {
+          for (const g of group) g.done(err);
+        }
+      }
+      flushing = false;
+    };
     return {
       async send(messages: OutMessage[]) {
         if (messages.length === 0) return;
-        const byTopic = new Map<string, { key: string; value: Buffer }[]>();
-        for (const m of messages) {
-          let list = byTopic.get(m.topic);
-          if (!list) byTopic.set(m.topic, (list = []));
-          list.push({ key: m.key, value: await codec.encode(m.topic, m.value) });
-        }
-        const p = await getProducer();
-        await p.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, msgs]) => ({ topic: names.topic(topic), messages: msgs })) });
+        const records = await Promise.all(messages.map(async (m) => ({ topic: m.topic, key: m.key, value: await codec.encode(m.topic, m.value) })));
+        await new Promise<void>((resolve, reject) => {
+          waiting.push({ records, done: (err) => (err === undefined ? resolve() : reject(err as Error)) });
+          if (!flushing) void flush();
+        });
       },
     };
   }
