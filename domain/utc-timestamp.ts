@@ -41,22 +41,40 @@ export function parseTimestamp(text: string, naive: NaiveTimestampPolicy = 'reje
   }
 }
 
+/** The number written at text[from, to) in ASCII digits (the caller's regex guarantees they are digits). */
+function digits(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) n = n * 10 + text.charCodeAt(i) - 48;
+  return n;
+}
+
 /**
- * Date.parse for plain UTC text, or null. Date.parse rolls impossible dates over (Feb 30 -> Mar 2), so the
- * result must print back to the same date and time, or the text goes to the strict path (which refuses it).
+ * Date.parse for plain UTC text, or null. Date.parse rolls impossible dates over (Feb 30 -> Mar 2, 24:00 ->
+ * the next day), so the result's fields must be the ones written, or the text goes to the strict path (which
+ * refuses it). Compared as numbers: printing the result back was 4 % of the pipeline's CPU.
  */
 function fastUtcMs(text: string): number | null {
   const ms = Date.parse(text);
-  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 19) !== text.slice(0, 19)) return null;
-  return ms;
+  if (Number.isNaN(ms)) return null;
+  const d = new Date(ms);
+  const same = d.getUTCFullYear() === digits(text, 0, 4) && d.getUTCMonth() + 1 === digits(text, 5, 7) && d.getUTCDate() === digits(text, 8, 10)
+    && d.getUTCHours() === digits(text, 11, 13) && d.getUTCMinutes() === digits(text, 14, 16) && d.getUTCSeconds() === digits(text, 17, 19);
+  return same ? ms : null;
 }
 
 function truncateToMs(instant: Temporal.Instant): Temporal.Instant {
   return Temporal.Instant.fromEpochMilliseconds(instant.epochMilliseconds);
 }
 
+/** Years Date.prototype.toISOString prints in the four-digit interchange form. */
+const FOUR_DIGIT_YEARS = { from: Date.parse('0000-01-01T00:00:00.000Z'), to: Date.parse('+010000-01-01T00:00:00.000Z') };
+
 /** `2026-11-20T14:00:00.000Z`: UTC, always three fraction digits. */
 export function formatUtc(instant: Temporal.Instant): string {
+  const ms = instant.epochMilliseconds;
+  // toISOString gives exactly this form for years 0000-9999, far cheaper than the polyfill's toString (which
+  // was 5 % of the pipeline's CPU); the polyfill keeps the rest.
+  if (ms >= FOUR_DIGIT_YEARS.from && ms < FOUR_DIGIT_YEARS.to) return new Date(ms).toISOString();
   return instant.toString({ fractionalSecondDigits: 3 });
 }
 

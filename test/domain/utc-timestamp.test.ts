@@ -16,6 +16,11 @@ const rows: [string, 'reject' | 'utc', string | null][] = [
   ['2026-11-20', 'reject', null],
   ['2026-11-20', 'utc', null],
   ['2026-02-30T00:00:00Z', 'reject', null],
+  ['2028-02-29T23:59:59Z', 'reject', '2028-02-29T23:59:59.000Z'],
+  ['2026-11-31T00:00:00Z', 'reject', null],
+  ['2026-11-20T24:00:00Z', 'reject', null],
+  ['2026-11-20T23:60:00Z', 'reject', null],
+  ['2026-12-31T23:59:59.999Z', 'reject', '2026-12-31T23:59:59.999Z'],
   ['yesterday', 'utc', null],
   ['', 'reject', null],
 ];
@@ -26,8 +31,12 @@ for (const [input, policy, expected] of rows) {
   });
 }
 
-test('formatUtc always has milliseconds', () => {
+test('formatUtc always has milliseconds, also for years that need more than four digits', () => {
   assert.is(formatUtc(Temporal.Instant.fromEpochMilliseconds(0)), '1970-01-01T00:00:00.000Z');
+  assert.is(formatUtc(Temporal.Instant.fromEpochMilliseconds(-1)), '1969-12-31T23:59:59.999Z');
+  assert.is(formatUtc(Temporal.Instant.from('0000-01-01T00:00:00Z')), '0000-01-01T00:00:00.000Z');
+  const far = Temporal.Instant.from('+010000-01-01T00:00:00Z');
+  assert.is(formatUtc(far), far.toString({ fractionalSecondDigits: 3 }));
 });
 
 test('epochMs, normaliseUtc, shiftUtc', () => {
