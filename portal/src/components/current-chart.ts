@@ -5,13 +5,14 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { breakAtGaps, type TimedValue } from '../chart-gaps';
+import { currentAxisRange } from '../chart-scale';
 import { formatClock, formatDisplayDay, formatDisplayTime } from '../time';
 
 function axisColours(): Partial<uPlot.Axis> {
   return { stroke: '#1f2933', grid: { stroke: '#e3e8ee', width: 1 }, ticks: { stroke: '#c5ced8', width: 1 } };
 }
 
-const fromZero: uPlot.Scale = { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] };
+const fromZero: uPlot.Scale = { range: (_u, _min, max) => currentAxisRange(max) };
 const amps = (_u: uPlot, v: number | null) => (v == null ? '—' : `${v} A`);
 
 export function peakChart(el: HTMLElement, points: TimedValue[], timeZone: string, width: number): uPlot {
