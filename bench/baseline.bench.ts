@@ -28,7 +28,7 @@ const insertSql = (table: string, columns: readonly string[], returning = '') =>
   `insert into ${table} (${columns.map(q).join(', ')}) values (${columns.map((_, i) => `$${i + 1}`).join(', ')})${returning}`;
 
 const RECORD_INSERT = insertSql('device_records', RECORD_COLUMNS.map((c) => c.name), ' returning "RecordID"');
-const EVENT_NAMES = [...EVENT_COLUMNS.map((c) => c.name), 'DeviceRecordID', 'TimestampShifted'];
+const EVENT_NAMES = [...EVENT_COLUMNS.map((c) => c.name), 'DeviceRecordID'];
 const DM1_NAMES = [...DM1_EVENT_COLUMNS.map((c) => c.name), 'DeviceRecordID'];
 const EVENT_INSERT = insertSql('event_records', EVENT_NAMES);
 const DM1_INSERT = insertSql('dm1_event_records', DM1_NAMES);
