@@ -92,6 +92,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   }
 
   const range = await transport.topicRange(TOPICS.raw, from);
+  const starts = new Map(range.map((r) => [r.partition, BigInt(r.start)]));
   const ends = new Map(range.map((r) => [r.partition, BigInt(r.end)]));
   const empty = new Set(range.filter((r) => BigInt(r.start) >= BigInt(r.end)).map((r) => r.partition));
   const total = range.reduce((sum, r) => sum + Number(BigInt(r.end) - BigInt(r.start)), 0);
@@ -107,8 +108,10 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   const copier: Stage<RawMessage> = {
     name: 'replay', group, input: TOPICS.raw, outputs: [TOPICS.raw],
     async handle(batch) {
-      const end = ends.get(batch.partition) ?? 0n;
-      const inRange = batch.messages.filter((m) => BigInt(m.offset) < end);
+      // The group seeks to the start when it joins; the lower bound also holds if it joined again before its
+      // first commit and began at the beginning of the log.
+      const [start, end] = [starts.get(batch.partition) ?? 0n, ends.get(batch.partition) ?? 0n];
+      const inRange = batch.messages.filter((m) => BigInt(m.offset) >= start && BigInt(m.offset) < end);
       const originals = inRange.filter((m) => !isReread(m.value.source));
       const last = inRange.at(-1);
       return {
