@@ -1,7 +1,8 @@
 // Property: whatever the delivery does (devices interleaved at random, messages resent by devices, batches
 // delivered again after a stage "crashed" between its work and its commit), the stored result equals the
 // result of processing each distinct message once, in order, per device. 50 devices, several seeds, the
-// in-process transport (same contract as Kafka) and real Postgres.
+// in-process transport (same contract as Kafka) and real Postgres; on the chained default, cut at persist,
+// and fully split (a failure then hits one segment while the others go on).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type pg from 'pg';
@@ -12,6 +13,7 @@ import { importReferenceData } from '../../../reference-data/index.js';
 import { seededRandom, createFleet, type FleetMessage } from '../../../simulator/index.js';
 import { createTestDatabase } from '../../helpers/database.js';
 import { startTestPipeline } from '../../helpers/pipeline.js';
+import { CHAIN, type ChainStage } from '../../../stages/shape.js';
 import { testKeyring } from '../../helpers/reference-data.js';
 
 const DEVICES = 50;
@@ -45,11 +47,11 @@ function flaky(inner: Transport, random: () => number, p: number): Transport {
   };
 }
 
-async function run(stream: FleetMessage[], transport: Transport): Promise<Record<string, unknown[]>> {
+async function run(stream: FleetMessage[], transport: Transport, split: readonly ChainStage[] = []): Promise<Record<string, unknown[]>> {
   const db = await createTestDatabase('prop');
   try {
     await importReferenceData(db.pool, referenceData, { keyring: testKeyring() });
-    const pipe = await startTestPipeline(transport, db.pool);
+    const pipe = await startTestPipeline(transport, db.pool, { split });
     for (let i = 0; i < stream.length; i += 25) {
       await pipe.feed(stream.slice(i, i + 25).map((m, j) => ({ name: `m${i + j}-${m.sequence}`, body: JSON.stringify(m.message) })));
     }
@@ -107,13 +109,15 @@ test('reference: each distinct message once, in order', async () => {
   assert.ok(reference.events!.length > 50, `the stream has events (${reference.events!.length})`);
 });
 
+const SHAPES: { name: string; split: ChainStage[] }[] = [{ name: 'chained', split: [] }, { name: 'cut at persist', split: ['persist'] }, { name: 'fully split', split: CHAIN.slice(1) }];
 for (const seed of [1, 2, 3]) {
-  test(`seed ${seed}: random interleaving, resends and redelivered batches store the same result`, async () => {
+  const shape = SHAPES[seed - 1]!;
+  test(`seed ${seed}, ${shape.name}: random interleaving, resends and redelivered batches store the same result`, async () => {
     const random = seededRandom(1000 + seed);
     const stream = chaos(seed);
     assert.ok(stream.length > messages.length, 'the stream has resends');
     const transport = flaky(memoryTransport({ codec: localAvroCodec(), partitions: 4, retryDelayMs: 5 }), () => random.next(), 0.3);
-    const result = await run(stream, transport);
+    const result = await run(stream, transport, shape.split);
     for (const table of Object.keys(reference)) assert.equal(result[table], reference[table], table);
   });
 }
