@@ -6,7 +6,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 load_endpoints
 
-COMPONENTS=(registry sqs kafka postgres)
+COMPONENTS=(registry sqs kafka kafka-cluster postgres) # the cluster's script stops only nodes it started
 declare -A job
 for c in "${COMPONENTS[@]}"; do
   bash "$INFRA_SRC/$c.sh" down &

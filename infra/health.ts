@@ -1,17 +1,38 @@
 // Health checks for the infra/ servers, each a real client call rather than an open port:
-//   node --import tsx infra/health.ts <kafka|registry|sqs|postgres> [--wait <seconds>] [--pid <pid>]
+//   node --import tsx infra/health.ts <kafka|registry|sqs|postgres|kafka-cluster-<n>> [--wait <seconds>] [--pid <pid>]
 // Exit 0 when healthy. --wait polls until healthy or the deadline; --pid gives up at once when that
 // process is gone (a crashed server should not cost the whole timeout).
 // The postgres check also creates the app database if it is missing, so "healthy" means "usable".
 import { setTimeout as sleep } from 'node:timers/promises';
 import { INFRA, infraEnv } from './endpoints.js';
 
-export type Component = 'kafka' | 'registry' | 'sqs' | 'postgres';
-const COMPONENTS: readonly Component[] = ['kafka', 'registry', 'sqs', 'postgres'];
+export type Component = 'kafka' | 'registry' | 'sqs' | 'postgres' | `kafka-cluster-${number}`;
+const COMPONENTS: readonly string[] = ['kafka', 'registry', 'sqs', 'postgres', ...INFRA.kafkaCluster.nodes.map((n) => `kafka-cluster-${n.id}`)];
+
+/** A node of the three-broker cluster is healthy when it answers on its own port and a controller is elected. */
+async function checkClusterNode(id: number): Promise<void> {
+  const node = INFRA.kafkaCluster.nodes.find((n) => n.id === id);
+  if (!node) throw new Error(`no cluster node ${id}`);
+  const { Kafka, logLevel } = await import('kafkajs');
+  const admin = new Kafka({
+    clientId: 'faultline-infra-health', brokers: [`${INFRA.kafkaCluster.host}:${node.port}`], logLevel: logLevel.NOTHING,
+    connectionTimeout: 2000, requestTimeout: 5000, retry: { retries: 0 },
+  }).admin();
+  try {
+    await admin.connect();
+    const cluster = await admin.describeCluster();
+    if (!cluster.brokers.some((b) => b.nodeId === id)) throw new Error(`node ${id} is not among the brokers yet`);
+    if (cluster.controller === null) throw new Error('no active controller yet');
+  } finally {
+    await admin.disconnect();
+  }
+}
 
 /** One attempt. Resolves when healthy; rejects with the reason otherwise. */
 export async function checkHealth(component: Component): Promise<void> {
   const env = infraEnv();
+  const clusterNode = /^kafka-cluster-(\d+)$/.exec(component);
+  if (clusterNode) return checkClusterNode(Number(clusterNode[1]));
   switch (component) {
     case 'kafka': {
       const { Kafka, logLevel } = await import('kafkajs');

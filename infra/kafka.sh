@@ -9,9 +9,10 @@ load_endpoints
 COMPONENT=kafka
 HOST="$KAFKA_HOST"
 PORT="$KAFKA_PORT"
-HOME_DIR="$INFRA_DIR/kafka"
-DATA_DIR="$HOME_DIR/data"
-CONFIG="$HOME_DIR/server.properties"
+HOME_DIR="$INFRA_DIR/kafka" # the classpath (shared)
+STATE="$STATE_DIR/kafka"
+DATA_DIR="$STATE/data"
+CONFIG="$STATE/server.properties"
 MARKER="-Dfaultline.infra=kafka"
 START_TIMEOUT=90
 STOP_GRACE=30 # controlled shutdown takes a few seconds
@@ -27,10 +28,10 @@ prepare() {
   # Format once. The cluster id is kept so a re-format of the same dir (after a crash mid-format) agrees;
   # a fresh cluster is `infra/kafka.sh down && rm -rf .infra/kafka/data .infra/kafka/cluster-id`.
   if [[ ! -f "$DATA_DIR/meta.properties" ]]; then
-    [[ -f "$HOME_DIR/cluster-id" ]] \
-      || node -e "console.log(require('crypto').randomBytes(16).toString('base64url'))" >"$HOME_DIR/cluster-id"
-    say "kafka: formatting storage (cluster id $(<"$HOME_DIR/cluster-id"))"
-    format_storage "$CONFIG" "$(<"$HOME_DIR/cluster-id")" >>"$(log_file kafka)" 2>&1 \
+    [[ -f "$STATE/cluster-id" ]] \
+      || node -e "console.log(require('crypto').randomBytes(16).toString('base64url'))" >"$STATE/cluster-id"
+    say "kafka: formatting storage (cluster id $(<"$STATE/cluster-id"))"
+    format_storage "$CONFIG" "$(<"$STATE/cluster-id")" >>"$(log_file kafka)" 2>&1 \
       || { log_tail kafka; die "kafka: storage format failed"; }
   fi
 }

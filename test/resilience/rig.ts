@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CreateQueueCommand, DeleteQueueCommand, GetQueueAttributesCommand, SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { Kafka, logLevel } from 'kafkajs';
-import { infraEnv } from '../../infra/endpoints.js';
+import { infraEnv, infraStateDir } from '../../infra/endpoints.js';
 import { TOPICS } from '../../schemas/avro/topics.js';
 import { createSqsClient } from '../../stages/bridge/index.js';
 import { STAGE_NAMES } from '../../stages/pipeline.js';
@@ -241,7 +241,7 @@ export async function infra(component: Component, action: 'up' | 'down' | 'resta
 }
 
 export function infraPid(component: Component): number {
-  return Number(readFileSync(join(root, '.infra/run', `${component}.pid`), 'utf8').trim());
+  return Number(readFileSync(join(infraStateDir(), 'run', `${component}.pid`), 'utf8').trim());
 }
 
 // ------------------------------------------------------------------------------------------------- lag
