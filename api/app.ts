@@ -24,6 +24,8 @@ import { shortCache } from './device-records/short-cache.js';
 
 export interface AppOptions {
   readiness: Record<string, ReadinessCheck>;
+  /** True once the process drains (SIGTERM): /readyz answers 503 `draining`. */
+  draining?: () => boolean;
   pool: pg.Pool;
   /** HS256 key, at least 32 bytes (auth/jwt-secret.ts resolves it from JWT_SECRET or DATA_DIR). */
   jwtSecret: Uint8Array;
@@ -48,7 +50,7 @@ export interface AppOptions {
  *   await listen(app, { port: 8080, hostname: '0.0.0.0' });
  */
 export function createApp({
-  readiness, pool, jwtSecret, codeStrings = loadCodeStrings(), offlineAfterHours = 26, loginLimits,
+  readiness, draining, pool, jwtSecret, codeStrings = loadCodeStrings(), offlineAfterHours = 26, loginLimits,
   clientAddress = socketAddress, now = Date.now, accountCacheMs = 5_000, portalDir,
 }: AppOptions): Hono {
   const tokens = createTokenService({ secret: jwtSecret, nowS: () => Math.floor(now() / 1000) });
@@ -57,7 +59,7 @@ export function createApp({
   const document = openApiDocument({ codeStrings });
 
   const app = new Hono();
-  app.route('/', healthRoutes(readiness));
+  app.route('/', healthRoutes(readiness, { draining }));
   app.route('/', loginRoutes({ tokens, accounts, limiter: new LoginLimiter(loginLimits), clientAddress, now }));
   app.route('/', integrationRoutes({ pool, auth }));
   app.route('/', pointMapRoutes({ pool, auth }));

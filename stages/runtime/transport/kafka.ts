@@ -7,6 +7,8 @@ import { kafkaNames, type KafkaNames } from './names.js';
 import type { InMessage, OutMessage, Producer, SubscribeOptions, Subscription, Transport } from './transport.js';
 
 const MAX_RECORD_BATCH_BYTES = 16 * 1024 * 1024;
+/** ConfigResourceTypes.TOPIC: kafkajs declares the enum in its types only, its ESM build has no such export. */
+const TOPIC_RESOURCE = 2;
 
 export interface KafkaTransportOptions {
   brokers: string[];
@@ -22,6 +24,13 @@ export interface KafkaTransportOptions {
    */
   concurrency?: number;
   sessionTimeoutMs?: number;
+  /**
+   * Copies of each partition of the topics this transport creates, and how many must be in sync for a write
+   * to succeed (acks=all). null: from the cluster's size when the topics are created, min(3, brokers) and 2
+   * with three copies or more, else 1 (docs/decisions.md#replication).
+   */
+  replicationFactor?: number | null;
+  minInsyncReplicas?: number | null;
   /** Deployed topic and group names (names.ts). Default: the logical names. */
   names?: KafkaNames;
   log?: (level: 'warn' | 'error', message: string, extra?: Record<string, unknown>) => void;
@@ -30,6 +39,7 @@ export interface KafkaTransportOptions {
 export function kafkaTransport(options: KafkaTransportOptions): Transport {
   const { brokers, codec, clientId = 'faultline', partitions = 6, concurrency = partitions, sessionTimeoutMs = 30_000, names = kafkaNames() } = options;
   const log = options.log ?? (() => {});
+  const { replicationFactor = null, minInsyncReplicas = null } = options;
   const kafka = new Kafka({
     clientId,
     brokers,
@@ -70,6 +80,16 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
 
   const consumers = new Set<Consumer>();
   let probe: Promise<Admin> | null = null;
+  // Readiness checks use their own admin with a single retry: the shared one retries for up to a minute,
+  // which would keep a readiness probe (and the SQS pollers that ask before receiving) waiting through an outage.
+  const probeAdmin = (): Promise<Admin> => {
+    if (!probe) {
+      const a = kafka.admin({ retry: { initialRetryTime: 100, retries: 1, maxRetryTime: 1000 } });
+      probe = a.connect().then(() => a);
+      probe.catch(() => { probe = null; });
+    }
+    return probe;
+  };
 
   function producer(): Producer {
     const getProducer = connectProducer();
@@ -265,6 +285,15 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
     };
   }
 
+  /** Replication of the topics this transport creates on a cluster of `brokers` (see the options). */
+  function replication(brokers: number): { replicas: number; minInsync: number } {
+    const replicas = replicationFactor ?? Math.max(1, Math.min(3, brokers));
+    const minInsync = minInsyncReplicas ?? (replicas >= 3 ? 2 : 1);
+    if (replicas > brokers) throw new Error(`KAFKA_REPLICATION_FACTOR is ${replicas} but the cluster has ${brokers} broker(s): topics cannot be created`);
+    if (minInsync > replicas) throw new Error(`KAFKA_MIN_INSYNC_REPLICAS (${minInsync}) exceeds the replication factor (${replicas}): no write could succeed`);
+    return { replicas, minInsync };
+  }
+
   async function groupLag(logicalGroup: string, logicalTopic: string): Promise<{ partition: number; next: string; end: string }[]> {
     const a = await getAdmin();
     const [topic, groupId] = [names.topic(logicalTopic), names.group(logicalGroup)];
@@ -319,8 +348,12 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
       if (missing.length === 0) return;
       try {
         // A batch of a few large check-ins (a body may be up to MAX_MESSAGE_BYTES) must fit a record batch.
-        const configEntries = [{ name: 'max.message.bytes', value: String(MAX_RECORD_BATCH_BYTES) }];
-        await a.createTopics({ waitForLeaders: true, topics: missing.map((topic) => ({ topic, numPartitions: partitions, replicationFactor: 1, configEntries })) });
+        const { replicas, minInsync } = replication((await a.describeCluster()).brokers.length);
+        const configEntries = [
+          { name: 'max.message.bytes', value: String(MAX_RECORD_BATCH_BYTES) },
+          { name: 'min.insync.replicas', value: String(minInsync) },
+        ];
+        await a.createTopics({ waitForLeaders: true, topics: missing.map((topic) => ({ topic, numPartitions: partitions, replicationFactor: replicas, configEntries })) });
       } catch (err) {
         // Another process may have created it between list and create: fine, as long as it exists now.
         const now = new Set(await a.listTopics());
@@ -329,16 +362,30 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
     },
     producer,
     subscribe,
-    async ready() {
-      // Its own admin with a single retry: the shared one retries for up to a minute, which would keep a
-      // readiness probe (and the SQS pollers that ask before receiving) waiting through an outage.
-      try {
-        if (!probe) {
-          const a = kafka.admin({ retry: { initialRetryTime: 100, retries: 1, maxRetryTime: 1000 } });
-          probe = a.connect().then(() => a);
-          probe.catch(() => { probe = null; });
+    async partitionHealth(logicalTopics) {
+      // The probe's admin (one quick retry), so an outage answers "down" instead of hanging a readiness probe.
+      const a = await probeAdmin();
+      const existing = new Set(await a.listTopics());
+      const topics = [...new Set(logicalTopics.map(names.topic))].filter((t) => existing.has(t));
+      const health = { underReplicated: [] as string[], unavailable: [] as string[] };
+      if (topics.length === 0) return health;
+      const { topics: metadata } = await a.fetchTopicMetadata({ topics });
+      // A partition is unavailable when it has no leader or fewer copies in sync than its topic's
+      // min.insync.replicas (an acks=all write is refused); under-replicated when a copy is out of sync.
+      const configs = await a.describeConfigs({ includeSynonyms: false, resources: topics.map((name) => ({ type: TOPIC_RESOURCE, name, configNames: ['min.insync.replicas'] })) });
+      const minIsr = new Map(configs.resources.map((r) => [r.resourceName, Number(r.configEntries.find((e) => e.configName === 'min.insync.replicas')?.configValue ?? '1')]));
+      for (const t of metadata) {
+        for (const p of t.partitions) {
+          const name = `${t.name}/${p.partitionId}`;
+          if (p.leader < 0 || p.isr.length < (minIsr.get(t.name) ?? 1)) health.unavailable.push(name);
+          else if (p.isr.length < p.replicas.length) health.underReplicated.push(name);
         }
-        await (await probe).describeCluster();
+      }
+      return health;
+    },
+    async ready() {
+      try {
+        await (await probeAdmin()).describeCluster();
         return true;
       } catch {
         return false;

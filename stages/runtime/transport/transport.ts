@@ -69,6 +69,8 @@ export interface Producer {
 /** Per partition: the first offset at or after a time, and the end of the log now. */
 export interface TopicRange { partition: number; start: string; end: string }
 
+export interface PartitionHealth { underReplicated: string[]; unavailable: string[] }
+
 export interface Transport {
   readonly kind: 'kafka' | 'memory';
   /** What a consumer starting at `fromTimestamp` (ms; 0: the beginning) would read of `topic` today. */
@@ -84,6 +86,12 @@ export interface Transport {
   /** A producer for one caller (a stage, a source); records of one producer keep their order. */
   producer(): Producer;
   subscribe<V>(options: SubscribeOptions<V>): Promise<Subscription>;
+  /**
+   * Kafka only, for /readyz: partitions (`topic/partition`) of these logical topics that have no leader or
+   * fewer in-sync copies than min.insync.replicas (unavailable), or a copy out of sync (under-replicated).
+   * Topics that do not exist are left out.
+   */
+  partitionHealth?(topics: string[]): Promise<PartitionHealth>;
   /** True when the broker (and registry, for Kafka) answer: for /readyz. */
   ready(): Promise<boolean>;
   close(): Promise<void>;
