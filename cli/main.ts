@@ -21,6 +21,9 @@ Commands:
   outbox [list] [--state pending|dead|delivered|all] [--integration id]
                                 MultiSpeak notifications still to deliver, or given up
   outbox retry <id>             send a given-up notification again
+  outbox resync <integration> [--all]
+                                queue every device's current state for the OMS (changed ones only
+                                unless --all)
 `;
 
 async function main(argv: string[]): Promise<void> {

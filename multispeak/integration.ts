@@ -2,7 +2,7 @@
 // notifications to write (operation, check-ins), the delivery worker how to send them (target.ts).
 import type { StoredIntegration } from '../integrations/store.js';
 
-export const DEFAULTS = { version: '4.1', checkins: true, timeoutMs: 15_000, connectTimeoutMs: 5_000, maxAgeHours: 24 } as const;
+export const DEFAULTS = { version: '4.1', checkins: true, timeoutMs: 15_000, connectTimeoutMs: 5_000, maxAgeHours: 24, resyncAfterOutage: false } as const;
 
 export interface MultiSpeakSettings {
   id: string;
@@ -19,6 +19,8 @@ export interface MultiSpeakSettings {
   timeoutMs: number;
   connectTimeoutMs: number;
   maxAgeHours: number;
+  /** Resend every device's current state when deliveries succeed again after failing (multispeak/resync.ts). */
+  resyncAfterOutage: boolean;
   caFile: unknown;
   clientCertFile: unknown;
   clientKeyFile: unknown;
@@ -35,6 +37,7 @@ export function multiSpeakSettings(i: StoredIntegration): MultiSpeakSettings {
     checkins: typeof s.checkins === 'boolean' ? s.checkins : DEFAULTS.checkins,
     timeoutMs: num(s.timeoutMs, DEFAULTS.timeoutMs), connectTimeoutMs: num(s.connectTimeoutMs, DEFAULTS.connectTimeoutMs),
     maxAgeHours: num(s.maxAgeHours, DEFAULTS.maxAgeHours),
+    resyncAfterOutage: typeof s.resyncAfterOutage === 'boolean' ? s.resyncAfterOutage : DEFAULTS.resyncAfterOutage,
     caFile: s.caFile, clientCertFile: s.clientCertFile, clientKeyFile: s.clientKeyFile, credentials: i.credentials,
   };
 }

@@ -25,8 +25,11 @@ export interface OutboxPayload {
   events?: EventRecord[];
 }
 
+/** The fields of a stored record a notification carries (notify has the whole record, a resync the stored row). */
+export type PayloadRecord = Pick<DeviceRecord, 'IMEINumber' | 'CurrentName' | 'CurrentLat' | 'CurrentLong' | 'date' | 'ActualOngoingFault' | 'AverageCurrent1m' | 'BatteryMCU' | 'BatteryOrLine'>;
+
 /** The writer: what a stored check-in tells the OMS. */
-export function outboxPayload(record: DeviceRecord, previousActualOngoingFault: number | null, events?: EventRecord[]): OutboxPayload {
+export function outboxPayload(record: PayloadRecord, previousActualOngoingFault: number | null, events?: EventRecord[]): OutboxPayload {
   return {
     IMEINumber: record.IMEINumber, Real_Name: record.CurrentName, CurrentLat: record.CurrentLat, CurrentLong: record.CurrentLong,
     date: record.date, ActualOngoingFault: record.ActualOngoingFault, ActualOngoingFaultText: ongoingFaultText(record.ActualOngoingFault),

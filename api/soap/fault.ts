@@ -1,6 +1,7 @@
 // SOAP 1.1 Faults (docs/decisions.md#errors: SOAP errors are SOAP 1.1 Faults). HTTP 500 as SOAP 1.1 section
 // 6.2 requires; faultcode Client (the request is wrong) or Server (our side). The faultstring is a fixed
 // sentence of this table, never a stack or SQL.
+import { SERVED_OPERATIONS } from './operations.js';
 import { escapeAttr } from './wsdl.js';
 
 export const SOAP_FAULTS = {
@@ -10,7 +11,7 @@ export const SOAP_FAULTS = {
   DTD_FORBIDDEN: ['Client', 'Document type declarations and entities are not accepted.'],
   TOO_LARGE: ['Client', 'The request body is too large.'],
   UNSUPPORTED_VERSION: ['Client', 'The operation element is not in a supported MultiSpeak namespace (Version_4.1_Release or Version_3.0).'],
-  UNKNOWN_OPERATION: ['Client', 'Unknown operation: this endpoint serves GetAllSCADAPoints only.'],
+  UNKNOWN_OPERATION: ['Client', `Unknown operation: this endpoint serves ${SERVED_OPERATIONS.join(', ')}.`],
   RATE_LIMITED: ['Client', 'Too many failed logins; try again later.'],
   INTERNAL: ['Server', 'An internal error occurred; it has been logged.'],
 } as const satisfies Record<string, readonly ['Client' | 'Server', string]>;

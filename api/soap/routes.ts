@@ -1,5 +1,7 @@
 // The SOAP endpoint (spec 4.1, docs/decisions.md#names-and-places): GET /soap/wsdl and GET /soap?wsdl serve
-// the WSDL (?version=3.0 for the 3.0 flavour); POST /soap and POST /soap/wsdl take GetAllSCADAPoints.
+// the WSDL (?version=3.0 for the 3.0 flavour); POST /soap and POST /soap/wsdl take PingURL, GetMethods and
+// GetAllSCADAPoints (api/soap/operations.ts). Every call, PingURL too, needs a valid MultiSpeakMsgHeader login
+// (docs/decisions.md#multispeak-server-calls).
 // Credentials are a portal login (UserID = email, Pwd = password), checked like POST /api/auth/login:
 // the same scrypt work for a wrong email as for a wrong password, and the same failed-login limit.
 import { Hono } from 'hono';
@@ -11,6 +13,8 @@ import type { AccountStore } from '../auth/accounts.js';
 import { verifyAgainstDummy, verifyPassword } from '../auth/password.js';
 import { LoginLimiter } from '../auth/rate-limit.js';
 import { faultResponse, SoapFault } from './fault.js';
+import { getMethodsAnswer, pingUrlAnswer } from './methods.js';
+import { isServedOperation } from './operations.js';
 import { pointsStream } from './points.js';
 import { parseSoapRequest, readBody } from './request.js';
 import { wsdlDocument } from './wsdl.js';
@@ -54,8 +58,10 @@ export function soapRoutes({ pool, accounts, clientAddress, limiter = new LoginL
   async function handle(c: Context): Promise<Response> {
     try {
       const request = parseSoapRequest(await readBody(c.req.raw));
-      if (request.operation !== 'GetAllSCADAPoints') throw new SoapFault('UNKNOWN_OPERATION', `Got ${request.operation.slice(0, 100)}.`);
+      if (!isServedOperation(request.operation)) throw new SoapFault('UNKNOWN_OPERATION', `Got ${request.operation.slice(0, 100)}.`);
       const org = await organisationOf(c, request.header);
+      if (request.operation === 'PingURL') return new Response(pingUrlAnswer(request.version, new Date(now())), { headers: XML });
+      if (request.operation === 'GetMethods') return new Response(getMethodsAnswer(request.version, new Date(now())), { headers: XML });
       const stream = await pointsStream(pool, request.version, org, (request.params.lastReceived ?? '').trim());
       return new Response(stream, { headers: XML });
     } catch (err) {

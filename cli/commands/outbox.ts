@@ -1,9 +1,10 @@
 // `faultline outbox [list] [--state pending|dead|delivered|all] [--integration id] [--limit N]` and
-// `faultline outbox retry <id>`: the MultiSpeak notifications still to deliver, those given up, and a
-// way to send a given-up one again once the OMS is fixed. Never prints payload credentials (there are
+// `faultline outbox retry <id>` and `faultline outbox resync <integration> [--all]` (multispeak/resync.ts): the MultiSpeak notifications still to deliver, those given up, and a
+// way to send a given-up one again once the OMS is fixed, or every device's current state. Never prints payload credentials (there are
 // none in the outbox: they live encrypted on the integration).
 import { parseArgs } from 'node:util';
 import { listOutbox, retryOutbox, type OutboxState } from '../../multispeak/delivery/admin.js';
+import { resyncIntegration } from '../../multispeak/resync.js';
 import { openRuntime } from '../runtime.js';
 
 const STATES: readonly OutboxState[] = ['pending', 'dead', 'delivered', 'all'];
@@ -11,7 +12,7 @@ const STATES: readonly OutboxState[] = ['pending', 'dead', 'delivered', 'all'];
 export async function run(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args, allowPositionals: true,
-    options: { state: { type: 'string', default: 'pending' }, integration: { type: 'string' }, limit: { type: 'string', default: '50' } },
+    options: { state: { type: 'string', default: 'pending' }, integration: { type: 'string' }, limit: { type: 'string', default: '50' }, all: { type: 'boolean', default: false } },
   });
   const [action = 'list', id] = positionals;
   const state = values.state as OutboxState;
@@ -30,8 +31,12 @@ export async function run(args: string[]): Promise<void> {
       if (!id || !/^\d+$/.test(id)) throw new Error('outbox retry <id>: give the number shown by `faultline outbox list --state dead`');
       if (!(await retryOutbox(runtime.pool, Number(id)))) throw new Error(`no undelivered outbox row #${id}`);
       process.stdout.write(`outbox row #${id} is due now; the delivery worker sends it on its next round\n`);
+    } else if (action === 'resync') {
+      if (!id) throw new Error('outbox resync <integration>: give the integration id (as in `faultline outbox list`)');
+      const r = await resyncIntegration(runtime.pool, id, { all: values.all });
+      process.stdout.write(`${r.integration}: ${r.queued} of ${r.devices} devices queued${values.all ? '' : ' (the others\' current state is already delivered or pending; --all sends every one)'}\n`);
     } else {
-      throw new Error(`outbox: unknown action "${action}" (list | retry <id>)`);
+      throw new Error(`outbox: unknown action "${action}" (list | retry <id> | resync <integration> [--all])`);
     }
   } finally {
     await runtime.close();

@@ -7,6 +7,7 @@ export const deliveryMetrics = {
   sent: new Counter({ name: 'faultline_outbox_sent_total', help: 'Notifications the OMS accepted', labelNames: ['integration', 'operation'], registers: [registry] }),
   failed: new Counter({ name: 'faultline_outbox_failed_total', help: 'Failed delivery attempts, by reason code', labelNames: ['integration', 'code'], registers: [registry] }),
   dead: new Counter({ name: 'faultline_outbox_dead_total', help: 'Rows given up (maximum age or unusable payload)', labelNames: ['integration'], registers: [registry] }),
+  resyncs: new Counter({ name: 'faultline_outbox_resyncs_total', help: 'Resyncs of every device\'s state after an OMS outage ended', labelNames: ['integration'], registers: [registry] }),
   requestSeconds: new Histogram({
     name: 'faultline_outbox_request_seconds', help: 'Time of one POST to the OMS', labelNames: ['integration'], registers: [registry],
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],

@@ -20,6 +20,7 @@ export interface Target {
   timeoutMs: number;
   connectTimeoutMs: number;
   maxAgeMs: number;
+  resyncAfterOutage: boolean;
   tls: TlsFiles;
   credentials: { ciphertext: Buffer; keyId: string } | null;
 }
@@ -39,7 +40,7 @@ function toTarget(s: MultiSpeakSettings): Target {
   if (!isVersion(s.version)) throw new DeliveryError('BAD_INTEGRATION', `integration "${s.id}": version ${String(s.version)} is not 3.0 or 4.1`);
   return {
     id: s.id, company: s.company, channel: s.channel, endpoint: s.endpoint, operation: s.operation, version: s.version,
-    timeoutMs: s.timeoutMs, connectTimeoutMs: s.connectTimeoutMs, maxAgeMs: s.maxAgeHours * 3_600_000,
+    timeoutMs: s.timeoutMs, connectTimeoutMs: s.connectTimeoutMs, maxAgeMs: s.maxAgeHours * 3_600_000, resyncAfterOutage: s.resyncAfterOutage,
     tls: { ca: file(s.caFile, 'caFile', s.id), cert: file(s.clientCertFile, 'clientCertFile', s.id), key: file(s.clientKeyFile, 'clientKeyFile', s.id) },
     credentials: s.credentials,
   };

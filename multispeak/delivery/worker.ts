@@ -11,6 +11,8 @@ import { DeliveryError } from './errors.js';
 import { deliveryMetrics as m } from './metrics.js';
 import { claimDue, markDelivered, markFailed, pendingCount, type ClaimedRow } from './outbox.js';
 import { DEFAULTS } from '../integration.js';
+import { resyncIntegration } from '../resync.js';
+import { OutageTracker } from './outage.js';
 import { targetCache, type Target } from './target.js';
 
 export interface DeliveryWorkerOptions {
@@ -36,7 +38,21 @@ export interface DeliveryWorker {
   stop(): Promise<void>;
 }
 
-async function attempt(row: ClaimedRow, getTarget: (id: string) => Promise<Target>, o: Required<Omit<DeliveryWorkerOptions, 'pool' | 'keyring'>> & DeliveryWorkerOptions): Promise<void> {
+type WorkerOptions = Required<Omit<DeliveryWorkerOptions, 'pool' | 'keyring'>> & DeliveryWorkerOptions;
+
+/** An outage of this integration's OMS just ended: queue every device's current state if it asked for that. */
+async function resyncAfterOutage(target: Target, o: WorkerOptions): Promise<void> {
+  if (!target.resyncAfterOutage) return;
+  try {
+    const r = await resyncIntegration(o.pool, target.id);
+    m.resyncs.inc({ integration: target.id });
+    log.info({ component: 'delivery', integration: target.id, devices: r.devices, queued: r.queued }, 'OMS reachable again after failed deliveries: resync queued the devices whose current state it lacks');
+  } catch (err) {
+    log.error({ component: 'delivery', integration: target.id, err: (err as Error).message }, 'resync after an OMS outage failed');
+  }
+}
+
+async function attempt(row: ClaimedRow, getTarget: (id: string) => Promise<Target>, o: WorkerOptions, outages: OutageTracker): Promise<void> {
   let target: Target | null = null;
   const started = process.hrtime.bigint();
   try {
@@ -45,11 +61,13 @@ async function attempt(row: ClaimedRow, getTarget: (id: string) => Promise<Targe
     await markDelivered(o.pool, row.id);
     m.sent.inc({ integration: row.integration_id, operation: target.operation });
     m.latencySeconds.observe({ integration: row.integration_id }, Math.max(0, (Date.now() - row.created_at.getTime()) / 1000));
+    if (outages.delivered(row.integration_id)) await resyncAfterOutage(target, o);
   } catch (err) {
     const e = err instanceof DeliveryError ? err : new DeliveryError('CONNECT_FAILED', (err as Error).message);
     const maxAgeMs = target?.maxAgeMs ?? DEFAULTS.maxAgeHours * 3_600_000;
     const dead = !e.retriable || Date.now() - row.created_at.getTime() >= maxAgeMs;
     await markFailed(o.pool, row.id, `${e.code}: ${e.message}`, backoffDelay(row.attempts, o.backoff), dead);
+    outages.failed(row.integration_id, e.code);
     m.failed.inc({ integration: row.integration_id, code: e.code });
     if (dead) m.dead.inc({ integration: row.integration_id });
     // Names ids and the reason only: no envelope, no header, no credentials.
@@ -67,6 +85,7 @@ async function attempt(row: ClaimedRow, getTarget: (id: string) => Promise<Targe
 export function startDeliveryWorker(options: DeliveryWorkerOptions, { loop = true } = {}): DeliveryWorker {
   const o = { pollMs: 500, batchSize: 100, concurrency: 16, leaseMs: 5 * 60_000, backoff: { initialMs: 1_000, maxMs: 10 * 60_000 }, integrationsTtlMs: 10_000, ...options };
   const getTarget = targetCache(o.pool, o.integrationsTtlMs);
+  const outages = new OutageTracker();
   let running = true;
   let lastCount = 0;
   const stopped = new AbortController();
@@ -80,7 +99,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions, { loop = tru
     // Claimed rows are one per device, so any order between them is fine; a pool of `concurrency` lanes.
     let next = 0;
     const lanes = Array.from({ length: Math.min(o.concurrency, rows.length) }, async () => {
-      while (next < rows.length) await attempt(rows[next++]!, getTarget, o);
+      while (next < rows.length) await attempt(rows[next++]!, getTarget, o, outages);
     });
     await Promise.all(lanes);
     return rows.length;

@@ -1,5 +1,5 @@
 // The SCADA_Server side (issue 8, server): zeep (PyPI), unmodified, loads /soap/wsdl and calls
-// GetAllSCADAPoints with a MultiSpeakMsgHeader; the served types agree with the official MultiSpeak WSDLs;
+// GetAllSCADAPoints with a MultiSpeakMsgHeader, and PingURL and GetMethods in 4.1 and 3.0 (issue 21 point 5); the served types agree with the official MultiSpeak WSDLs;
 // the raw answer validates against the official schema; every refusal is a SOAP 1.1 Fault; a 50,000-device
 // organisation is answered streaming.
 import { suite } from 'uvu';
@@ -24,6 +24,17 @@ const NORTH_LIVE = ['861000000000000', '861000000000100', '861000000000200', '86
 function zeep(wsdl: string, version: Version, user: string, pwd: string): Promise<{ points?: Record<string, string | null>[]; header?: Record<string, string>; fault?: string; code?: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(python, [join(PY_DIR, 'zeep_client.py'), wsdl, version, user, pwd], { cwd: PY_DIR, env: PY_ENV });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as never) : reject(new Error(`zeep exited ${code}: ${err}`))));
+  });
+}
+
+function zeepCalls(wsdl: string, version: Version, user: string, pwd: string): Promise<{ ping?: unknown[]; methods?: string[]; fault?: string; code?: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(python, [join(PY_DIR, 'zeep_calls.py'), wsdl, version, user, pwd], { cwd: PY_DIR, env: PY_ENV });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
@@ -79,6 +90,37 @@ test('zeep: the 3.0 flavour (/soap?wsdl&version=3.0) answers too, name in commen
   const r = await zeep(`${base}/soap?wsdl&version=3.0`, '3.0', 'east@south.example', 'south-East-Pass-1');
   assert.is(r.points!.length, 8);
   assert.equal(r.points![0], { objectID: '861100000000000', objectName: null, comments: 'South F12 Pole 40 Phase A', description: 'SN-110000', scadaPointType: 'status' });
+});
+
+for (const [version, wsdlPath, login] of [['4.1', '/soap/wsdl', NORTH_ADMIN], ['3.0', '/soap?wsdl&version=3.0', { user: 'east@south.example', pwd: 'south-East-Pass-1' }]] as const) {
+  test(`zeep ${version}: PingURL answers no errorObject, GetMethods lists the three served operations`, async () => {
+    const r = await zeepCalls(`${base}${wsdlPath}`, version, login.user, login.pwd);
+    assert.is(r.fault, undefined, JSON.stringify(r));
+    assert.equal(r.ping, []);
+    assert.equal(r.methods, ['PingURL', 'GetMethods', 'GetAllSCADAPoints']);
+  });
+}
+
+test('zeep: PingURL with a wrong Pwd is the authentication Fault (an OMS learns at commissioning its login is wrong)', async () => {
+  const r = await zeepCalls(`${base}/soap/wsdl`, '4.1', 'west@north.example', 'not-the-password');
+  assert.ok(r.fault?.startsWith('Authentication failed'), JSON.stringify(r));
+});
+
+test('raw PingURL and GetMethods answers validate against the official 4.1 SCADA_Server and 3.0 OA_Server schemas', async () => {
+  const items = [];
+  for (const [version, wsdl, header] of [
+    ['4.1', join(WSDL_DIR, '4.1', 'SCADA_Server.wsdl'), header41(NORTH_ADMIN.user, NORTH_ADMIN.pwd)],
+    ['3.0', join(WSDL_DIR, '3.0', 'OA_Server.wsdl'), `<m:MultiSpeakMsgHeader Version="3.0" UserID="${NORTH_ADMIN.user}" Pwd="${NORTH_ADMIN.pwd}"/>`],
+  ] as const) {
+    for (const op of ['PingURL', 'GetMethods']) {
+      const { status, text } = await post(envelope(version, header, `<m:${op}/>`));
+      assert.is(status, 200, text);
+      items.push({ name: `${version} ${op}`, wsdl, namespace: NAMESPACE[version], operation: `${op}Response`, soapAction: null, xml: text });
+    }
+  }
+  const results = await runPythonJson<{ name: string; errors: string[] }[]>('validate_envelopes.py', items);
+  for (const r of results) assert.equal(r.errors, [], r.name);
+  assert.is(results.length, 4);
 });
 
 test('served WSDL types are a conforming subset of the official SCADA_Server (4.1) and OA_Server (3.0) types', async () => {
