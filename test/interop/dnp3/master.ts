@@ -22,6 +22,10 @@ export interface MasterOptions {
   addresses?: number[];
   /** List only measurements at these indexes (all are counted). */
   indexes?: number[];
+  /** opendnp3's time synchronisation procedure (default NonLAN: DELAY_MEASURE + WRITE g50v1). */
+  timeSync?: 'LAN' | 'NonLAN';
+  /** The master's clock = host clock + this (default 0). */
+  clockOffsetMs?: number;
 }
 
 export function pythonWithYadnp3(): string {
@@ -34,7 +38,8 @@ export class Yadnp3Master {
 
   constructor(port: number, certs: { ca: string; cert: string; key: string }, opts: MasterOptions = {}) {
     const extra = [(opts.addresses ?? [10]).join(','), ...(opts.indexes ? [opts.indexes.join(',')] : [])];
-    this.child = spawn(pythonWithYadnp3(), [join(root, 'test/interop/dnp3/yadnp3_master.py'), String(port), certs.ca, certs.cert, certs.key, ...extra]);
+    const env = { ...process.env, YADNP3_TIME_SYNC: opts.timeSync ?? 'NonLAN', YADNP3_CLOCK_OFFSET_MS: String(opts.clockOffsetMs ?? 0) };
+    this.child = spawn(pythonWithYadnp3(), [join(root, 'test/interop/dnp3/yadnp3_master.py'), String(port), certs.ca, certs.cert, certs.key, ...extra], { env });
     this.child.stderr.on('data', (c: Buffer) => process.stderr.write(c));
     this.lines = createInterface({ input: this.child.stdout })[Symbol.asyncIterator]();
   }

@@ -4,6 +4,7 @@ link address on it (DNP3 multi-drop: an organisation with more than 8,000 device
 per bank, at addresses 10, 11, ...), opendnp3's own start-up sequence, and task completion tracking.
 """
 import json
+import os
 import sys
 import threading
 import time
@@ -37,7 +38,8 @@ def stack_config(outstation_address, response_timeout_s):
     cfg.link.LocalAddr = MASTER_ADDRESS
     cfg.link.RemoteAddr = outstation_address
     cfg.master.disableUnsolOnStartup = True
-    cfg.master.timeSyncMode = o.TimeSyncMode.NonLAN
+    # YADNP3_TIME_SYNC=LAN: RECORD_CURRENT_TIME + WRITE g50v3 instead of DELAY_MEASURE + WRITE g50v1.
+    cfg.master.timeSyncMode = o.TimeSyncMode.LAN if os.environ.get("YADNP3_TIME_SYNC") == "LAN" else o.TimeSyncMode.NonLAN
     # The timeout runs per response fragment, not per task.
     cfg.master.responseTimeout = o.TimeDuration.Seconds(response_timeout_s)
     return cfg
@@ -90,7 +92,9 @@ class MasterApp(o.IMasterApplication):
         return False
 
     def Now(self):
-        return o.UTCTimestamp(int(time.time() * 1000))
+        # YADNP3_CLOCK_OFFSET_MS: the master's clock runs this far from the host's, so a test can tell the
+        # time the master wrote from the outstation's own.
+        return o.UTCTimestamp(int(time.time() * 1000) + int(os.environ.get("YADNP3_CLOCK_OFFSET_MS", "0")))
 
 
 class Association:
