@@ -13,6 +13,7 @@ import { exposeSourceStats } from '../stages/bridge/metrics.js';
 import { STAGE_NAMES, startPipeline, type StageName } from '../stages/pipeline.js';
 import { stagesOfLabel } from '../stages/shape.js';
 import { TOPICS } from '../schemas/avro/topics.js';
+import { exposeConsumerLag } from '../stages/runtime/lag-metric.js';
 import { registryReady, transportFromSettings } from '../stages/runtime/transport/from-settings.js';
 import type { Source } from '../stages/bridge/source.js';
 import { openRuntime } from './runtime.js';
@@ -75,6 +76,7 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
   if (stages.length) {
     const pipeline = await startPipeline({ transport, pool, modelMap: settings.modelMap, lowCurrentA: settings.lowCurrentA, split: settings.pipelineSplit, stages });
     drainFirst.push({ name: 'pipeline', stop: () => pipeline.stop() });
+    exposeConsumerLag(pipeline.subscriptions);
     started.push(`pipeline: ${[...pipeline.subscriptions.keys()].join(', ')} (${settings.pipelineSplit.length ? `PIPELINE_SPLIT=${settings.pipelineSplit.join(',')}` : 'chained'})`);
   }
 

@@ -1,0 +1,69 @@
+// ops/prometheus/faultline-rules.yml and ops/grafana/faultline.json name only metrics that /metrics serves:
+// faultline starts (the embedded default: every component, so every metric is registered) and the names in
+// its `# TYPE` lines are compared with every faultline_* name the rules' `expr:` lines and the dashboard's
+// target expressions use. Histogram series (_bucket, _sum, _count) count as their histogram.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { freePort, startFaultline, type FaultlineProcess } from '../helpers/process.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+let proc: FaultlineProcess | null = null;
+let dataDir = '';
+let served = new Set<string>();
+
+/** faultline_* metric names an expression uses. */
+export function metricNames(expr: string): string[] {
+  return [...expr.matchAll(/\bfaultline_[a-z0-9_]+/g)].map((m) => m[0]);
+}
+
+function missing(names: string[]): string[] {
+  return [...new Set(names)].filter((n) => !served.has(n) && !served.has(n.replace(/_(bucket|sum|count)$/, '')));
+}
+
+function ruleExpressions(): string[] {
+  return readFileSync(join(root, 'ops/prometheus/faultline-rules.yml'), 'utf8').split('\n')
+    .map((l) => /^\s*expr:\s*(.+)$/.exec(l)?.[1]).filter((e): e is string => e !== undefined);
+}
+
+function dashboardExpressions(): string[] {
+  const d = JSON.parse(readFileSync(join(root, 'ops/grafana/faultline.json'), 'utf8')) as { panels: { targets: { expr: string }[] }[] };
+  return d.panels.flatMap((p) => p.targets.map((t) => t.expr));
+}
+
+test.before(async () => {
+  const port = await freePort();
+  dataDir = mkdtempSync(join(tmpdir(), 'faultline-metrics-'));
+  proc = startFaultline(['start'], { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', EMBEDDED_PG_PORT: String(await freePort()), SIMULATE: '0', DNP3_PORT: String(await freePort()) });
+  await waitFor('faultline to serve /metrics', async () => (await fetch(`http://127.0.0.1:${port}/metrics`).catch(() => null))?.ok ?? false, { timeoutMs: 120_000, intervalMs: 250 })
+    .catch((err: Error) => { throw new Error(`${err.message}\n${proc?.output().slice(-3000) ?? ''}`); });
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  served = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]!));
+});
+
+test.after(async () => {
+  await proc?.stop('SIGTERM');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('the check can fail: a name /metrics does not serve is reported', () => {
+  assert.ok(served.has('faultline_stage_records_total'), `served: ${[...served].join(', ')}`);
+  assert.equal(missing(metricNames('rate(faultline_no_such_metric_total[5m])')), ['faultline_no_such_metric_total']);
+});
+
+test('every metric in the Prometheus rules is served', () => {
+  const exprs = ruleExpressions();
+  assert.ok(exprs.length >= 5, `rules read: ${exprs.length}`);
+  assert.equal(missing(exprs.flatMap(metricNames)), []);
+});
+
+test('every metric on the Grafana dashboard is served', () => {
+  const exprs = dashboardExpressions();
+  assert.ok(exprs.length >= 5, `targets read: ${exprs.length}`);
+  assert.equal(missing(exprs.flatMap(metricNames)), []);
+});
+
+test.run();

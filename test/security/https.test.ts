@@ -1,0 +1,86 @@
+// HTTPS on the API (issue 18 point 4): with HTTP_TLS_CERT/HTTP_TLS_KEY the API serves TLS 1.2+ only; a client
+// that verifies the certificate (the dev CA from infra/certs.sh) gets /healthz; TLS 1.0 and 1.1 are refused;
+// a certificate written over the old files is served to the next handshake without a restart.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from 'node:tls';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Hono } from 'hono';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { listen, type Listening } from '../../api/server.js';
+import { reportTally } from '../helpers/tally.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+const certs = mkdtempSync(join(tmpdir(), 'faultline-https-'));
+const live = mkdtempSync(join(tmpdir(), 'faultline-https-live-'));
+let server: Listening;
+let refused = 0;
+
+test.before(async () => {
+  execFileSync('bash', [join(root, 'infra/certs.sh')], { env: { ...process.env, CERTS_DIR: certs }, stdio: 'ignore' });
+  copyFileSync(join(certs, 'outstation.test.pem'), join(live, 'cert.pem'));
+  copyFileSync(join(certs, 'outstation.test-key.pem'), join(live, 'key.pem'));
+  const app = new Hono().get('/healthz', (c) => c.json({ status: 'ok' }));
+  server = await listen(app, { port: 0, hostname: '127.0.0.1', tls: { certFile: join(live, 'cert.pem'), keyFile: join(live, 'key.pem') } });
+});
+
+test.after(async () => {
+  await server?.close();
+  reportTally('security/https', { attacksTried: 2, attacksRefused: refused });
+  rmSync(certs, { recursive: true, force: true });
+  rmSync(live, { recursive: true, force: true });
+});
+
+function get(ca: Buffer): Promise<{ status: number; protocol: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: server.port, path: '/healthz', ca, servername: 'localhost', agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode!, protocol: (res.socket as import('node:tls').TLSSocket).getProtocol() ?? '' }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function handshake(options: { maxVersion?: 'TLSv1' | 'TLSv1.1'; ca?: Buffer }): Promise<{ ok: boolean; issuer?: string; error?: string }> {
+  return new Promise((resolve) => {
+    const s = connect({ host: '127.0.0.1', port: server.port, servername: 'localhost', rejectUnauthorized: false, minVersion: 'TLSv1', ...options });
+    s.on('secureConnect', () => { const issuer = s.getPeerCertificate().issuer?.CN; s.end(); resolve({ ok: true, issuer }); });
+    s.on('error', (err) => resolve({ ok: false, error: err.message }));
+  });
+}
+
+test('a client that verifies the certificate gets /healthz over TLS 1.3', async () => {
+  const { status, protocol } = await get(readFileSync(join(certs, 'ca.pem')));
+  assert.is(status, 200);
+  assert.is(protocol, 'TLSv1.3');
+  assert.is(server.protocol, 'https');
+});
+
+test('a client that trusts another CA refuses the server (the check can fail)', async () => {
+  await get(readFileSync(join(certs, 'rogue-ca.pem'))).then(() => assert.unreachable('must not verify'), (err: Error) => assert.match(err.message, /self.signed|unable to verify|certificate/i));
+});
+
+test('TLS 1.0 and 1.1 are refused', async () => {
+  for (const maxVersion of ['TLSv1', 'TLSv1.1'] as const) {
+    const r = await handshake({ maxVersion });
+    assert.not.ok(r.ok, `${maxVersion} refused`);
+    if (!r.ok) refused++;
+  }
+});
+
+test('a certificate written over the files is served to the next handshake without a restart', async () => {
+  assert.is((await handshake({})).issuer, 'faultline dev ca');
+  // rogue.example is signed by the other CA: after the swap, new handshakes present it.
+  copyFileSync(join(certs, 'rogue.example.pem'), join(live, 'cert.pem'));
+  copyFileSync(join(certs, 'rogue.example-key.pem'), join(live, 'key.pem'));
+  let issuer: string | undefined;
+  for (let i = 0; i < 40 && issuer !== 'faultline dev rogue-ca'; i++) { await sleep(100); issuer = (await handshake({})).issuer; }
+  assert.is(issuer, 'faultline dev rogue-ca');
+});
+
+test.run();
