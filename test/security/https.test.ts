@@ -6,7 +6,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect } from 'node:tls';
+import { connect, type TLSSocket } from 'node:tls';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Hono } from 'hono';
 import { test } from 'uvu';
@@ -39,7 +39,7 @@ function get(ca: Buffer): Promise<{ status: number; protocol: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port: server.port, path: '/healthz', ca, servername: 'localhost', agent: false }, (res) => {
       res.resume();
-      res.on('end', () => resolve({ status: res.statusCode!, protocol: (res.socket as import('node:tls').TLSSocket).getProtocol() ?? '' }));
+      res.on('end', () => resolve({ status: res.statusCode!, protocol: (res.socket as TLSSocket).getProtocol() ?? '' }));
     });
     req.on('error', reject);
     req.end();
