@@ -49,7 +49,7 @@ function get(ca: Buffer): Promise<{ status: number; protocol: string }> {
 function handshake(options: { maxVersion?: 'TLSv1' | 'TLSv1.1'; ca?: Buffer }): Promise<{ ok: boolean; issuer?: string; error?: string }> {
   return new Promise((resolve) => {
     const s = connect({ host: '127.0.0.1', port: server.port, servername: 'localhost', rejectUnauthorized: false, minVersion: 'TLSv1', ...options });
-    s.on('secureConnect', () => { const issuer = s.getPeerCertificate().issuer?.CN; s.end(); resolve({ ok: true, issuer }); });
+    s.on('secureConnect', () => { const cn = s.getPeerCertificate().issuer?.CN; const issuer = Array.isArray(cn) ? cn[0] : cn; s.end(); resolve({ ok: true, issuer }); });
     s.on('error', (err) => resolve({ ok: false, error: err.message }));
   });
 }
