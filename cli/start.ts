@@ -145,7 +145,7 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
   log.info({ started }, 'faultline started');
   process.stdout.write(`faultline is running:\n${started.map((s) => `  - ${s}`).join('\n')}\nCtrl-C stops it.\n`);
 
-  // Graceful drain (docs/decisions.md#drain): /readyz turns to 503 at once; the bridge stops receiving, the
+  // Graceful drain (docs/decisions.md#production-shape): /readyz turns to 503 at once; the bridge stops receiving, the
   // pipeline finishes and commits its batches in flight and leaves its consumer groups (so the partitions move
   // to another process now, not after the session timeout), delivery finishes its send, DNP3 sessions close;
   // then the API closes and the transport and pool. Past SHUTDOWN_TIMEOUT_MS the process exits anyway.

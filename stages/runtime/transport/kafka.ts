@@ -27,7 +27,7 @@ export interface KafkaTransportOptions {
   /**
    * Copies of each partition of the topics this transport creates, and how many must be in sync for a write
    * to succeed (acks=all). null: from the cluster's size when the topics are created, min(3, brokers) and 2
-   * with three copies or more, else 1 (docs/decisions.md#replication).
+   * with three copies or more, else 1 (docs/decisions.md#production-shape).
    */
   replicationFactor?: number | null;
   minInsyncReplicas?: number | null;
@@ -354,6 +354,18 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
           { name: 'min.insync.replicas', value: String(minInsync) },
         ];
         await a.createTopics({ waitForLeaders: true, topics: missing.map((topic) => ({ topic, numPartitions: partitions, replicationFactor: replicas, configEntries })) });
+        // On a cluster the other brokers learn of a new topic a moment after its leaders are elected; a produce
+        // or offset request that reaches one before then fails (UNKNOWN_TOPIC_OR_PARTITION, seen on the
+        // three-broker cluster as a bridge that died at start). Wait until every partition answers.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            for (const t of missing) await a.fetchTopicOffsets(t);
+            break;
+          } catch (err) {
+            if (attempt >= 50) throw err;
+            await new Promise((r) => setTimeout(r, 200));
+          }
+        }
       } catch (err) {
         // Another process may have created it between list and create: fine, as long as it exists now.
         const now = new Set(await a.listTopics());
