@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { log } from '../config/log.js';
+import { dnp3Port } from '../dnp3/port.js';
 import { startDnp3Service } from '../dnp3/service.js';
 import type { Runtime } from './runtime.js';
 
@@ -33,8 +34,7 @@ function tlsFiles(runtime: Runtime, env: NodeJS.ProcessEnv): { key: string; cert
 }
 
 export async function startDnp3(runtime: Runtime, env = process.env): Promise<{ description: string; close(): Promise<void> }> {
-  const port = env.DNP3_PORT ? Number(env.DNP3_PORT) : 20000;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`DNP3_PORT: "${env.DNP3_PORT}" is not a port`);
+  const port = dnp3Port(env);
   const files = tlsFiles(runtime, env);
   const service = await startDnp3Service({
     pool: runtime.pool, port, offlineAfterHours: runtime.settings.offlineAfterHours,

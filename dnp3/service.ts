@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { integrationFromRow } from './identity.js';
 import { readIntegrations } from '../integrations/store.js';
 import type { Dnp3Integration } from './identity.js';
-import { Outstation } from './outstation/outstation.js';
+import { Outstation, outstationConfigFor } from './outstation/outstation.js';
 import { Dnp3Feed } from './data/feed.js';
 import { DEFAULT_DNP3_PORT, startDnp3Server } from './server.js';
 import type { Dnp3Server, Dnp3ServerOptions } from './server.js';
@@ -50,7 +50,7 @@ export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ serv
     // Grown by the feed as slots reach new banks; sessions read the same array.
     const banks: Outstation[] = [];
     const feed = new Dnp3Feed({
-      pool: opts.pool, organizationId: integration.organizationId, banks, createOutstation: () => new Outstation({ unsolicited: integration.unsolicited }),
+      pool: opts.pool, organizationId: integration.organizationId, banks, createOutstation: () => new Outstation(outstationConfigFor(integration)),
       analogOnly: integration.analogOnly, offlineAfterHours: opts.offlineAfterHours, ...(opts.onError ? { onError: opts.onError } : {}),
     });
     await feed.start();

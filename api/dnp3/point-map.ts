@@ -1,7 +1,8 @@
 // GET /api/dnp3/pointMap (admin): the caller's organisation's point map, JSON by default, CSV with
 // `?format=csv` or `Accept: text/csv`, so SCADA engineers can configure their master before go-live.
 // Every row names its bank and link address; the JSON lists the banks (one master association each).
-// Mount with the API's auth middleware: app.route('/', pointMapRoutes({ pool, auth })).
+// Mount with the API's auth middleware: app.route('/', pointMapRoutes({ pool, auth })); it carries
+// GET /api/dnp3/deviceProfile (device-profile.ts) beside it.
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
@@ -12,8 +13,27 @@ import { pointMapBanks, pointMapCsv, pointMapRows } from '../../dnp3/data/point-
 import { assignSlots, maxSlot, slotDevices } from '../../dnp3/data/store.js';
 import { integrationFromRow } from '../../dnp3/identity.js';
 import { readIntegrations } from '../../integrations/store.js';
+import { deviceProfileRoutes } from './device-profile.js';
 
 export const POINT_MAP_PATH = '/api/dnp3/pointMap';
+
+/** The organisation's DNP3 integration, banks and point rows, as the outstation serves them (also read by the device profile). */
+export async function organisationPointMap(pool: pg.Pool, org: string) {
+  // Slots are assigned here too, so the map is complete before the outstation has ever run.
+  await assignSlots(pool, org);
+  const devices = await slotDevices(pool, org);
+  const [stored] = await readIntegrations(pool, { kind: 'dnp3', organizationId: org });
+  const integration = stored ? integrationFromRow(stored) : undefined;
+  const analogOnly = integration?.analogOnly ?? false;
+  const outstationAddress = integration?.outstationAddress ?? 10;
+  // The outstation sizes its banks by the highest slot ever given (deleted devices keep theirs), so does the map.
+  const highest = await maxSlot(pool, org);
+  return {
+    integration, analogOnly, outstationAddress,
+    banks: pointMapBanks(highest, { analogOnly, outstationAddress }),
+    points: pointMapRows(devices, { analogOnly, outstationAddress, maxSlot: highest }),
+  };
+}
 
 export function pointMapRoutes({ pool, auth }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
@@ -24,16 +44,7 @@ export function pointMapRoutes({ pool, auth }: { pool: pg.Pool; auth: Middleware
     const format = c.req.query('format');
     if (format !== undefined && format !== 'json' && format !== 'csv') throw badParameter('format', 'must be "json" or "csv"');
     const org = c.get('caller').org;
-    // Slots are assigned here too, so the map is complete before the outstation has ever run.
-    await assignSlots(pool, org);
-    const devices = await slotDevices(pool, org);
-    const [stored] = await readIntegrations(pool, { kind: 'dnp3', organizationId: org });
-    const integration = stored ? integrationFromRow(stored) : undefined;
-    const analogOnly = integration?.analogOnly ?? false;
-    const outstationAddress = integration?.outstationAddress ?? 10;
-    // The outstation sizes its banks by the highest slot ever given (deleted devices keep theirs), so does the map.
-    const highest = await maxSlot(pool, org);
-    const points = pointMapRows(devices, { analogOnly, outstationAddress, maxSlot: highest });
+    const { integration, analogOnly, outstationAddress, banks, points } = await organisationPointMap(pool, org);
     const wantsCsv = format === 'csv' || (format === undefined && (c.req.header('accept') ?? '').includes('text/csv'));
     if (wantsCsv) {
       return c.body(pointMapCsv(points), 200, {
@@ -46,9 +57,10 @@ export function pointMapRoutes({ pool, auth }: { pool: pg.Pool; auth: Middleware
       outstationAddress,
       masterAddress: integration?.masterAddress ?? 1,
       analogOnly,
-      banks: pointMapBanks(highest, { analogOnly, outstationAddress }),
+      banks,
       points,
     });
   });
+  app.route('/', deviceProfileRoutes({ pool, auth }));
   return app;
 }

@@ -34,6 +34,11 @@ export const DEFAULT_OUTSTATION_CONFIG: OutstationConfig = {
   eventCapacityPerClass: 1000,
 };
 
+/** The configuration every bank of an integration runs with: the defaults and the integration's unsolicited setting. */
+export function outstationConfigFor(integration: { unsolicited: boolean }): OutstationConfig {
+  return { ...DEFAULT_OUTSTATION_CONFIG, unsolicited: integration.unsolicited };
+}
+
 interface PendingFragment { bytes: Uint8Array; seq: number; eventIds: number[] }
 
 /** A solicited response waiting for CONFIRM; `next` encodes the following fragment on demand. */

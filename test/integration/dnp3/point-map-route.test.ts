@@ -1,4 +1,5 @@
-// GET /api/dnp3/pointMap on the real database, behind a stand-in auth middleware that sets the caller.
+// GET /api/dnp3/pointMap and GET /api/dnp3/deviceProfile (issue 21 point 1) on the real database, behind a
+// stand-in auth middleware that sets the caller.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createMiddleware } from 'hono/factory';
@@ -8,6 +9,8 @@ import { importDemoData } from '../../helpers/reference-data.js';
 import { ApiError } from '../../../api/errors.js';
 import type { AuthEnv, Role } from '../../../api/auth/caller.js';
 import { pointMapRoutes, POINT_MAP_PATH } from '../../../api/dnp3/point-map.js';
+import { DEVICE_PROFILE_PATH } from '../../../api/dnp3/device-profile.js';
+import { convert } from 'xmlbuilder2';
 
 let db: TestDatabase;
 let northDevices = 0; // non-deleted north devices of the fixture
@@ -17,7 +20,7 @@ const app = (org: string, role: Role) => {
     await next();
   });
   const routes = pointMapRoutes({ pool: db.pool, auth });
-  routes.onError((err, c) => c.json({ code: err instanceof ApiError ? err.code : 'ERROR' }, 403));
+  routes.onError((err, c) => c.json({ code: err instanceof ApiError ? err.code : 'ERROR' }, err instanceof ApiError ? err.status : 500));
   return routes;
 };
 
@@ -54,6 +57,35 @@ test('CSV with ?format=csv; slots stable across calls', async () => {
 test('non-admin: refused', async () => {
   const res = await app('north', 'user').request(POINT_MAP_PATH);
   assert.equal(await res.json(), { code: 'FORBIDDEN' });
+});
+
+test('device profile: XML of the organisation\'s integration, its addresses and one binary/analog entry per point of the map', async () => {
+  const res = await app('north', 'admin').request(DEVICE_PROFILE_PATH);
+  assert.is(res.status, 200);
+  assert.is(res.headers.get('content-type'), 'application/xml; charset=utf-8');
+  const doc = (convert(await res.text(), { format: 'object' }) as Record<string, any>).DNP3DeviceProfileDocument; // eslint-disable-line @typescript-eslint/no-explicit-any
+  assert.is(doc['@xmlns'], 'http://www.dnp3.org/DNP3/DeviceProfile/July2012');
+  const ref = doc.referenceDevice;
+  assert.is(ref.configuration.linkConfig.dataLinkAddress.currentValue.value, '10');
+  assert.is(ref.configuration.linkConfig.expectedSourceAddress.currentValue.value, '1');
+  assert.is(ref.configuration.networkConfig.tcpListenPort.currentValue.value, '20000');
+  const map = await (await app('north', 'admin').request(POINT_MAP_PATH)).json() as { points: { type: string; index: number; point: string }[] };
+  const binaries = [ref.dataPointsList.binaryInputPoints.dataPoints.binaryInput].flat();
+  const analogs = [ref.dataPointsList.analogInputPoints.dataPoints.analogInput].flat();
+  assert.equal(binaries.map((b: { index: string }) => Number(b.index)), map.points.filter((p) => p.type === 'binary').map((p) => p.index));
+  assert.equal(analogs.map((a: { index: string }) => Number(a.index)), map.points.filter((p) => p.type === 'analog').map((p) => p.index));
+  assert.ok(String(analogs[0].name).startsWith('heartbeat'));
+});
+
+test('device profile: refusals are 4xx with the reason (non-admin, unknown bank, unknown parameter, no DNP3 integration)', async () => {
+  assert.is((await app('north', 'user').request(DEVICE_PROFILE_PATH)).status, 403);
+  const bank = await app('north', 'admin').request(`${DEVICE_PROFILE_PATH}?bank=3`);
+  assert.equal([bank.status, (await bank.json() as { code: string }).code], [400, 'BAD_PARAMETER']);
+  assert.is((await app('north', 'admin').request(`${DEVICE_PROFILE_PATH}?bank=x`)).status, 400);
+  assert.is((await app('north', 'admin').request(`${DEVICE_PROFILE_PATH}?format=csv`)).status, 400);
+  await db.pool.query(`insert into organizations ("OrganizationID", name) values ('nodnp3', 'No DNP3')`);
+  const none = await app('nodnp3', 'admin').request(DEVICE_PROFILE_PATH);
+  assert.equal([none.status, (await none.json() as { code: string }).code], [404, 'NOT_FOUND']);
 });
 
 test.run();

@@ -57,6 +57,12 @@ export class Yadnp3Master {
     return this.startup();
   }
 
+  /** READ one group/variation: all objects (qualifier 06), or the index range start..stop (00/01). */
+  async read(group: number, variation: number, range?: [number, number]): Promise<Answer> {
+    this.child.stdin.write(range ? `range ${group} ${variation} ${range[0]} ${range[1]}\n` : `read ${group} ${variation}\n`);
+    return this.startup();
+  }
+
   async stop(): Promise<void> {
     this.child.stdin.write('quit\n');
     await new Promise((r) => { this.child.on('exit', r); setTimeout(r, 3000); });

@@ -8,7 +8,9 @@ argv: port ca cert key [addresses [indexes]]
              counted), so a poll of 160,000 points does not become a 20 MB JSON line.
 Answers stdin commands with one JSON line each:
   integrity [address] -> READ class 1/2/3/0,   events [address] -> READ class 1/2/3,   quit
-  (without an address: every association, one after the other).
+  (without an address: every association, one after the other);
+  read <g> <v> [address] -> READ g/v all objects (qualifier 06);  range <g> <v> <start> <stop> [address] ->
+  READ g/v start-stop (qualifier 00 or 01, opendnp3 picks by size).
 Each answer lists the measurements received: outstation (address), kind, event, gv, index, value, flags,
 time (ms); `counts` per address of static and event values; the last IIN (of the first association, and
 per address in `iins`).
@@ -92,6 +94,20 @@ def main():
         if not parts or parts[0] == "quit":
             break
         cmd = parts[0]
+        if cmd in ("read", "range"):
+            n = 3 if cmd == "read" else 5
+            targets = [a for a in assocs if len(parts) <= n or a.address == int(parts[n])]
+            gv = o.GroupVariationID(int(parts[1]), int(parts[2]))
+            for a in targets:
+                a.user_tasks += 1
+                if cmd == "read":
+                    a.master.ScanAllObjects(gv, a.soe)
+                else:
+                    a.master.ScanRange(gv, int(parts[3]), int(parts[4]), a.soe)
+                a.wait_scan(a.user_tasks, 30)
+            time.sleep(0.2)
+            answer(line.strip(), assocs)
+            continue
         targets = [a for a in assocs if len(parts) < 2 or a.address == int(parts[1])]
         classes = o.ClassField.AllClasses() if cmd == "integrity" else o.ClassField.AllEventClasses()
         if cmd in ("integrity", "events"):

@@ -1,0 +1,42 @@
+// GET /api/dnp3/deviceProfile (admin): the DNP3 device profile (IEEE 1815 XML device-profile format) of the
+// caller's organisation's DNP3 integration, generated from the running configuration by dnp3/profile/profile.ts.
+// `?bank=N` describes bank N (one logical outstation per 8,000 devices, link address outstationAddress + N);
+// default bank 0. No DNP3 integration: 404, there is nothing to describe.
+import { Hono } from 'hono';
+import type { MiddlewareHandler } from 'hono';
+import type pg from 'pg';
+import { requireAdmin } from '../auth/require-auth.js';
+import type { AuthEnv } from '../auth/caller.js';
+import { ApiError, badParameter } from '../errors.js';
+import { outstationConfigFor } from '../../dnp3/outstation/outstation.js';
+import { dnp3Port } from '../../dnp3/port.js';
+import { deviceProfileXml } from '../../dnp3/profile/profile.js';
+import { APP_VERSION } from '../../multispeak/header.js';
+import { organisationPointMap } from './point-map.js';
+
+export const DEVICE_PROFILE_PATH = '/api/dnp3/deviceProfile';
+
+export function deviceProfileRoutes({ pool, auth, env = process.env }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv>; env?: NodeJS.ProcessEnv }): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+  app.get(DEVICE_PROFILE_PATH, auth, requireAdmin, async (c) => {
+    for (const key of Object.keys(c.req.queries())) {
+      if (key !== 'bank') throw new ApiError('UNKNOWN_PARAMETER', `Query parameter "${key}" is not accepted here; only "bank" is.`, { parameter: key, accepted: ['bank'] });
+    }
+    const bankText = c.req.query('bank') ?? '0';
+    if (!/^\d{1,6}$/.test(bankText)) throw badParameter('bank', 'must be a bank number (0, 1, ...) as listed by GET /api/dnp3/pointMap');
+    const org = c.get('caller').org;
+    const map = await organisationPointMap(pool, org);
+    if (!map.integration) throw new ApiError('NOT_FOUND', `Organisation ${org} has no DNP3 integration: there is no outstation to describe.`);
+    const bank = Number(bankText);
+    if (bank >= map.banks.length) throw badParameter('bank', `the organisation has banks 0..${map.banks.length - 1}`);
+    const xml = deviceProfileXml({
+      integration: map.integration, sharedPort: dnp3Port(env), config: outstationConfigFor(map.integration),
+      banks: map.banks, bank, points: map.points, softwareVersion: APP_VERSION, generatedAt: new Date().toISOString().slice(0, 10),
+    });
+    return c.body(xml, 200, {
+      'content-type': 'application/xml; charset=utf-8',
+      'content-disposition': `inline; filename="dnp3-device-profile-${map.integration.id.replace(/[^A-Za-z0-9_-]/g, '_')}-bank${bank}.xml"`,
+    });
+  });
+  return app;
+}
