@@ -15,6 +15,9 @@ import type { Hono } from 'hono';
  */
 const KEEP_ALIVE_MS = 65_000;
 
+/** How long close() lets requests in flight finish before it closes every connection. */
+const CLOSE_GRACE_MS = 10_000;
+
 /** Certificate and key files (PEM) for HTTPS; the files are read again whenever either changes. */
 export interface TlsFiles { certFile: string; keyFile: string }
 
@@ -73,8 +76,13 @@ export function listen(app: Hono, { port, hostname, tls }: { port: number; hostn
         close: () => new Promise<void>((done) => {
           for (const w of watchers) w.close();
           watchers = [];
-          server.close(() => done());
-          (server as Server).closeIdleConnections();
+          // Keep-alive clients (a balancer's health check, a poller) would hold the server open: connections
+          // are closed whenever idle between their requests, and all of them after CLOSE_GRACE_MS.
+          const http = server as Server;
+          const sweep = setInterval(() => http.closeIdleConnections(), 50);
+          const hard = setTimeout(() => http.closeAllConnections(), CLOSE_GRACE_MS);
+          server.close(() => { clearInterval(sweep); clearTimeout(hard); done(); });
+          http.closeIdleConnections();
         }),
       });
     });

@@ -354,22 +354,25 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
           { name: 'min.insync.replicas', value: String(minInsync) },
         ];
         await a.createTopics({ waitForLeaders: true, topics: missing.map((topic) => ({ topic, numPartitions: partitions, replicationFactor: replicas, configEntries })) });
-        // On a cluster the other brokers learn of a new topic a moment after its leaders are elected; a produce
-        // or offset request that reaches one before then fails (UNKNOWN_TOPIC_OR_PARTITION, seen on the
-        // three-broker cluster as a bridge that died at start). Wait until every partition answers.
-        for (let attempt = 1; ; attempt++) {
-          try {
-            for (const t of missing) await a.fetchTopicOffsets(t);
-            break;
-          } catch (err) {
-            if (attempt >= 50) throw err;
-            await new Promise((r) => setTimeout(r, 200));
-          }
-        }
       } catch (err) {
-        // Another process may have created it between list and create: fine, as long as it exists now.
+        // Another process may have created it between list and create, or (on a cluster) the leaders' wait
+        // met a broker that does not know the new topic yet: fine, as long as it exists now.
+        if ((err as Error).message.startsWith('KAFKA_REPLICATION_FACTOR') || (err as Error).message.startsWith('KAFKA_MIN_INSYNC')) throw err;
+        await new Promise((r) => setTimeout(r, 500));
         const now = new Set(await a.listTopics());
         if (!missing.every((t) => now.has(t))) throw err;
+      }
+      // On a cluster the other brokers learn of a new topic a moment after its leaders are elected; a produce
+      // or offset request that reaches one before then fails (UNKNOWN_TOPIC_OR_PARTITION, seen on the
+      // three-broker cluster as a bridge that died at start). Wait until every partition answers.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          for (const t of missing) await a.fetchTopicOffsets(t);
+          return;
+        } catch (err) {
+          if (attempt >= 50) throw err;
+          await new Promise((r) => setTimeout(r, 200));
+        }
       }
     },
     producer,
