@@ -8,7 +8,7 @@
 //     child, the same SQS server in front.
 //
 //   node --import tsx bench/end-to-end.bench.ts [--messages 5000] [--devices 1000] [--runs 1] [--processes 1]
-//     [--rate 1000] [--embedded] [--split]
+//     [--rate 1000] [--embedded] [--split] [--bridge-apart]
 //
 // The child starts and joins its consumer groups first (warm-up check-ins until they are stored). Then the
 // messages are sent into the queue (as fast as SQS takes them, 8 SendMessageBatch calls in flight, or at
@@ -48,10 +48,12 @@ export interface EndToEndOptions {
   embedded?: boolean;
   /** Every stage its own consumer and topic (PIPELINE_SPLIT=every) instead of the chained default. */
   split?: boolean;
+  /** The SQS bridge in a process of its own (`--only bridge` beside `--only pipeline`), as a deployment may run it. */
+  bridgeApart?: boolean;
 }
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const START = ['bin/faultline.js', 'start', '--only', 'bridge,pipeline'];
+const START = ['bin/faultline.js', 'start', '--only'];
 
 /** Where the stored rows are counted, and how to clean up after the children stopped. */
 interface Store { pool: pg.Pool; env: Record<string, string>; drop(): Promise<void> }
@@ -96,7 +98,8 @@ async function oneRun(run: number, messages: number, devices: number, o: EndToEn
   const queue = await benchQueue('bench-e2e');
   const env = infraEnv();
   const processes = o.embedded ? 1 : (o.processes ?? 1);
-  const children = Array.from({ length: processes }, () => spawn(process.execPath, [...cpuProf, ...START], {
+  const components = o.bridgeApart ? ['bridge', 'pipeline'] : Array.from({ length: processes }, () => 'bridge,pipeline');
+  const children = components.map((only) => spawn(process.execPath, [...cpuProf, ...START, only], {
     cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...cleanEnv(), ...store.env, SQS_QUEUE_URL: queue.url, SQS_ENDPOINT: env.SQS_ENDPOINT, LOG_LEVEL: 'error', PIPELINE_SPLIT: o.split ? 'every' : '' },
   }));
@@ -177,11 +180,12 @@ export async function runEndToEnd({ messages, devices, runs }: ScenarioOptions, 
   const all: Run[] = [];
   for (let run = 1; run <= runs; run++) all.push(await oneRun(run, messages, devices, o));
   const processes = o.embedded ? 1 : (o.processes ?? 1);
-  const scenario = o.embedded ? 'embedded' : `end-to-end${o.split ? ' split' : ''}${o.rate ? ` @${o.rate}/s` : ''}`;
+  const scenario = o.embedded ? 'embedded' : `end-to-end${o.split ? ' split' : ''}${o.bridgeApart ? ' bridge apart' : ''}${o.rate ? ` @${o.rate}/s` : ''}`;
   const shape = o.split ? 'fully split: each stage its own consumer and topic' : 'chained';
   const how = o.embedded
     ? 'the embedded default (`npm start`): one process with bridge, chained stages, in-process transport and embedded Postgres'
-    : `${processes} faultline start ${processes === 1 ? 'process' : 'processes'} (bridge + pipeline${processes === 1 ? '' : ' each'}, ${shape}), ${PARTITIONS} partitions`;
+    : o.bridgeApart ? `2 faultline start processes (one the SQS bridge, one the pipeline, ${shape}), ${PARTITIONS} partitions`
+      : `${processes} faultline start ${processes === 1 ? 'process' : 'processes'} (bridge + pipeline${processes === 1 ? '' : ' each'}, ${shape}), ${PARTITIONS} partitions`;
   const offered = o.rate ? `messages offered at ${o.rate} per second` : 'messages sent into SQS at full speed while the pipeline drains';
   const throughput = stats(all.map((r) => r.perSecond));
   const median = all.find((r) => r.perSecond === throughput.median)!;
@@ -199,9 +203,9 @@ export async function runEndToEnd({ messages, devices, runs }: ScenarioOptions, 
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { processes: { type: 'string' }, rate: { type: 'string' }, embedded: { type: 'boolean', default: false }, split: { type: 'boolean', default: false } }, strict: false });
+  const { values } = parseArgs({ options: { processes: { type: 'string' }, rate: { type: 'string' }, embedded: { type: 'boolean', default: false }, split: { type: 'boolean', default: false }, 'bridge-apart': { type: 'boolean', default: false } }, strict: false });
   runEndToEnd(scenarioArgs({ messages: 5000, devices: 1000, runs: 1 }), {
-    processes: Number(values.processes ?? 1), embedded: values.embedded === true, split: values.split === true, ...(values.rate ? { rate: Number(values.rate) } : {}),
+    processes: Number(values.processes ?? 1), embedded: values.embedded === true, split: values.split === true, bridgeApart: values['bridge-apart'] === true, ...(values.rate ? { rate: Number(values.rate) } : {}),
   })
     .then((r) => { process.stdout.write(`${JSON.stringify(r, null, 2)}\n`); })
     .catch((err: unknown) => { console.error(err); process.exit(1); });

@@ -37,6 +37,7 @@ const SCENARIOS: Record<string, (o: ScenarioOptions) => Promise<ScenarioResult>>
   'pipeline-split': (o) => runPipelineAlone(o, { split: true }),
   'end-to-end': (o) => runEndToEnd(o, { processes: Number(values.processes ?? 1) }),
   'end-to-end-split': (o) => runEndToEnd(o, { processes: Number(values.processes ?? 1), split: true }),
+  'end-to-end-bridge-apart': (o) => runEndToEnd(o, { bridgeApart: true }),
   'end-to-end@rate': (o) => runEndToEnd(o, { rate: Number(values.rate ?? 2000), processes: Number(values.processes ?? 1) }),
   'end-to-end-split@rate': (o) => runEndToEnd(o, { rate: Number(values.rate ?? 2000), processes: Number(values.processes ?? 1), split: true }),
   embedded: (o) => runEndToEnd(o, { embedded: true }),
