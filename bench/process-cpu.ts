@@ -1,6 +1,8 @@
-// CPU seconds used by the infra servers (from /proc, pids in .infra/run) and by this process, so a report
+// CPU seconds used by the infra servers (from /proc, pids in <INFRA_STATE_DIR>/run) and by this process, so a report
 // can name the bottleneck: whoever burned the most CPU per second of wall time.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { infraStateDir } from '../infra/endpoints.js';
 
 const TICKS = 100; // USER_HZ on Linux
 
@@ -39,7 +41,7 @@ export function cpuSnapshot(stagePids: readonly number[] = []): Record<string, n
   const snap: Record<string, number> = {};
   for (const name of INFRA) {
     try {
-      const pid = Number(readFileSync(new URL(`../.infra/run/${name}.pid`, import.meta.url), 'utf8').trim());
+      const pid = Number(readFileSync(join(infraStateDir(), 'run', `${name}.pid`), 'utf8').trim());
       snap[name] = treeCpuSeconds(pid);
     } catch {
       snap[name] = 0;
