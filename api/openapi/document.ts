@@ -7,6 +7,7 @@ import { LOGIN_BODY_LIMIT } from '../auth/login-route.js';
 import { READ_ENDPOINTS, READ_PREFIXES } from '../device-records/endpoints.js';
 import { ORGANIZATION_DEVICES_PATH } from '../dnp3/organization-devices.js';
 import { POINT_MAP_PATH } from '../dnp3/point-map.js';
+import { DEVICE_PROFILE_PATH } from '../dnp3/device-profile.js';
 import { queryParameters } from './parameters.js';
 import { COMPONENT_SCHEMAS, ref } from './schemas.js';
 
@@ -117,6 +118,21 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
             400: errorResponse('A query parameter is invalid or not accepted.'),
             ...AUTH_ERRORS,
             403: errorResponse('The caller is not an organisation admin.'),
+          },
+        },
+      },
+      [DEVICE_PROFILE_PATH]: {
+        get: {
+          operationId: 'dnp3DeviceProfile', tags: ['integration'], summary: 'DNP3 device profile of one bank of the caller\'s outstation (admin)',
+          description: 'The IEEE 1815 device profile (opendnp3\'s XML device-profile format) generated from the running configuration: link and application settings, TLS, function codes, objects and qualifiers, event classes, time synchronisation, unsolicited behaviour and the point list of the bank.',
+          security: [{ bearerAuth: [] }],
+          parameters: [{ name: 'bank', in: 'query', required: false, description: 'Bank number as listed by the point map (default 0).', schema: { type: 'string', pattern: '^\\d{1,6}$' } }],
+          responses: {
+            200: { description: 'OK', content: { 'application/xml': { schema: { type: 'string' } } } },
+            400: errorResponse('A query parameter is invalid or not accepted, or the bank does not exist.'),
+            ...AUTH_ERRORS,
+            403: errorResponse('The caller is not an organisation admin.'),
+            404: errorResponse('The organisation has no DNP3 integration.'),
           },
         },
       },
