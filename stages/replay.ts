@@ -17,7 +17,7 @@ import { runStage } from './runtime/runner.js';
 import { isReread, REPLAY_SOURCE, REPROCESS_SOURCE } from './runtime/sources.js';
 import type { Stage } from './runtime/stage.js';
 import type { Transport } from './runtime/transport/transport.js';
-import { segmentsOf, type ChainStage } from './shape.js';
+import { CHAIN_INPUT, segmentsOf, type ChainStage } from './shape.js';
 
 export type ReplayProgress =
   | { phase: 'reading'; reread: number; total: number }
@@ -76,8 +76,7 @@ const behindOf = (lag: { partition: number; next: string }[], targets: Map<numbe
 
 /** The running pipeline's segments: the group that reads each one's input, and that topic. */
 function liveSegments(split: readonly ChainStage[]): { group: string; topic: string }[] {
-  const inputs: Record<ChainStage, string> = { enrich: TOPICS.raw, dedup: TOPICS.enriched, 'fault-compute': TOPICS.deduped, persist: TOPICS.computed, notify: TOPICS.persisted };
-  return segmentsOf(split).map(([head]) => ({ group: head!, topic: inputs[head!] }));
+  return segmentsOf(split).map(([head]) => ({ group: head!, topic: CHAIN_INPUT[head!] }));
 }
 
 export async function replay(options: ReplayOptions): Promise<ReplayResult> {

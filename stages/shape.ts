@@ -3,9 +3,15 @@
 // memory; between segments the records go through a Kafka topic. Chained (no cut) is the default; a cut is a
 // deployment choice (PIPELINE_SPLIT), e.g. to scale persist on its own or to keep an intermediate topic.
 // Pure: no I/O.
+import { TOPICS } from '../schemas/avro/topics.js';
 
 export const CHAIN = ['enrich', 'dedup', 'fault-compute', 'persist', 'notify'] as const;
 export type ChainStage = (typeof CHAIN)[number];
+
+/** The topic each stage reads: the one a segment starting at that stage consumes (and replay waits on). */
+export const CHAIN_INPUT: Record<ChainStage, string> = {
+  enrich: TOPICS.raw, dedup: TOPICS.enriched, 'fault-compute': TOPICS.deduped, persist: TOPICS.computed, notify: TOPICS.persisted,
+};
 
 /** Every cut at once: each stage its own consumer (the shape before chaining). */
 export const EVERY_BOUNDARY = 'every';

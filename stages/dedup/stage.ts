@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { Counter } from 'prom-client';
 import { registry } from '../../config/metrics.js';
 import { TOPICS } from '../../schemas/avro/topics.js';
+import { CHAIN_INPUT } from '../shape.js';
 import type { EnrichedCheckIn } from '../../schemas/avro/values.js';
 import type { Stage, StageResult } from '../runtime/stage.js';
 import { deviceCache } from '../runtime/device-cache.js';
@@ -16,7 +17,7 @@ export function dedupStage({ pool }: { pool: pg.Pool }): Stage<EnrichedCheckIn> 
   const cache = deviceCache<DedupState>((imeis) => loadDedupState(pool, imeis));
   return {
     name: 'dedup',
-    input: TOPICS.enriched,
+    input: CHAIN_INPUT.dedup,
     outputs: [TOPICS.deduped],
     async onAssign() { cache.clear(); },
     async onRevoke() { cache.clear(); },

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { ModelMap } from '../../domain/model-replacement.js';
 import { isImei } from '../../domain/validate-message.js';
 import { TOPICS } from '../../schemas/avro/topics.js';
+import { CHAIN_INPUT } from '../shape.js';
 import type { RawMessage } from '../../schemas/avro/values.js';
 import type { Stage, StageResult } from '../runtime/stage.js';
 import { findDevices } from './devices.js';
@@ -19,7 +20,7 @@ export function enrichStage({ pool, modelMap, source }: EnrichStageOptions): Sta
   const rules = { modelMap };
   return {
     name: 'enrich',
-    input: TOPICS.raw,
+    input: CHAIN_INPUT.enrich,
     outputs: [TOPICS.enriched],
     async handle(batch): Promise<StageResult> {
       // Only well-formed IMEIs are looked up: the bridge keys a message by whatever its body claims, and one

@@ -1,6 +1,7 @@
 // fault-compute: fi.deduped.v1 -> fi.computed.v1.
 import type pg from 'pg';
 import { TOPICS } from '../../schemas/avro/topics.js';
+import { CHAIN_INPUT } from '../shape.js';
 import type { DedupedCheckIn } from '../../schemas/avro/values.js';
 import type { Stage, StageResult } from '../runtime/stage.js';
 import { deviceCache } from '../runtime/device-cache.js';
@@ -11,7 +12,7 @@ export function faultComputeStage({ pool, rules }: { pool: pg.Pool; rules: Fault
   const cache = deviceCache<FaultState>((imeis) => loadFaultState(pool, imeis));
   return {
     name: 'fault-compute',
-    input: TOPICS.deduped,
+    input: CHAIN_INPUT['fault-compute'],
     outputs: [TOPICS.computed],
     async onAssign() { cache.clear(); },
     async onRevoke() { cache.clear(); },

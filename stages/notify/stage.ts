@@ -1,6 +1,6 @@
 // notify: fi.persisted.v1 -> the device's DNP3 topic, and MultiSpeak outbox rows in Postgres.
 import type pg from 'pg';
-import { TOPICS } from '../../schemas/avro/topics.js';
+import { CHAIN_INPUT } from '../shape.js';
 import type { PersistedCheckIn } from '../../schemas/avro/values.js';
 import type { Stage, StageResult } from '../runtime/stage.js';
 import type { Transport } from '../runtime/transport/transport.js';
@@ -31,7 +31,7 @@ export function notifyStage({ pool, transport }: { pool: pg.Pool; transport: Tra
   const knownTopics = new Set<string>();
   return {
     name: 'notify',
-    input: TOPICS.persisted,
+    input: CHAIN_INPUT.notify,
     outputs: [],
     async handle(batch): Promise<StageResult> {
       if (!integrations || Date.now() - integrations.at > INTEGRATIONS_TTL_MS) integrations = { at: Date.now(), list: await loadIntegrations(pool) };

@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { TOPICS } from '../../schemas/avro/topics.js';
+import { CHAIN_INPUT } from '../shape.js';
 import type { ComputedCheckIn, DeadLetter, PersistedCheckIn } from '../../schemas/avro/values.js';
 import type { Stage, StageResult } from '../runtime/stage.js';
 import type { Batch } from '../runtime/transport/transport.js';
@@ -70,7 +71,7 @@ export function persistStage({ pool }: { pool: pg.Pool }): Stage<ComputedCheckIn
 
   return {
     name: 'persist',
-    input: TOPICS.computed,
+    input: CHAIN_INPUT.persist,
     outputs: [TOPICS.persisted],
     async handle(batch: Batch<ComputedCheckIn>): Promise<StageResult> {
       const result: StageResult = { produce: [], deadLetters: [] };

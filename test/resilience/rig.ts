@@ -14,6 +14,7 @@ import { infraEnv, infraStateDir } from '../../infra/endpoints.js';
 import { TOPICS } from '../../schemas/avro/topics.js';
 import { createSqsClient } from '../../stages/bridge/index.js';
 import { STAGE_NAMES } from '../../stages/pipeline.js';
+import { CHAIN_INPUT } from '../../stages/shape.js';
 import { createFleet, type FleetMessage } from '../../simulator/index.js';
 import type { TestDatabase } from '../helpers/database.js';
 import { brokers } from '../helpers/kafka.js';
@@ -246,9 +247,7 @@ export function infraPid(component: Component): number {
 
 // ------------------------------------------------------------------------------------------------- lag
 
-const STAGE_INPUT: Record<string, string> = {
-  enrich: TOPICS.raw, dedup: TOPICS.enriched, 'fault-compute': TOPICS.deduped, persist: TOPICS.computed, notify: TOPICS.persisted, rejected: TOPICS.dlq,
-};
+const STAGE_INPUT: Record<string, string> = { ...CHAIN_INPUT, rejected: TOPICS.dlq };
 
 /**
  * Per consumer group `faultline.<stage>`, records on its input topic it has not committed yet. The chained
