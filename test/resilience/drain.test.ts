@@ -43,7 +43,8 @@ test.after(async () => {
 const stored = async () => Number((await db.pool.query('select count(*) from device_records')).rows[0].count);
 
 test('SIGTERM drains: /readyz 503, the group is left at once, its partitions are consumed again within seconds, nothing lost or duplicated', async () => {
-  const common = { KAFKA_BROKERS: env.KAFKA_BROKERS!, DATABASE_URL: db.url, SQS_QUEUE_URL: queueUrl, KAFKA_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS) };
+  // LOG_LEVEL info: the test waits for the process's own "draining" line.
+  const common = { KAFKA_BROKERS: env.KAFKA_BROKERS!, DATABASE_URL: db.url, SQS_QUEUE_URL: queueUrl, KAFKA_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS), LOG_LEVEL: 'info' };
   const a = await fleetProcess('pipeline-a', 'bridge,pipeline,api', common);
   procs.push(a);
   const b = await fleetProcess('pipeline-b', 'pipeline,api', common);
@@ -62,7 +63,9 @@ test('SIGTERM drains: /readyz 503, the group is left at once, its partitions are
 
     const t0 = Date.now();
     const exit = b.term();
-    // /readyz answers 503 "draining" while the drain runs (it may also be closed already: a fast drain).
+    // Once the process has taken the signal (it logs "draining"), /readyz answers 503 "draining" for as long as
+    // it answers at all (it may be closed already: a fast drain). Asked before that, it could still say ready.
+    await waitFor('the drain to begin', async () => b.output().includes('"msg":"draining"'), { timeoutMs: 10_000, intervalMs: 5 });
     const during = await fetch(`http://127.0.0.1:${b.port}/readyz`).then(async (r) => ({ status: r.status, body: await r.json() as { status: string } })).catch(() => null);
     let leftAfter = NaN;
     await waitFor('the group to have one member', async () => {
