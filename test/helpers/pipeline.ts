@@ -6,6 +6,9 @@ import { loadModelMap, loadSettings } from '../../config/settings.js';
 import { createBridge, type ReceivedMessage } from '../../stages/bridge/index.js';
 import { startPipeline, type Pipeline } from '../../stages/pipeline.js';
 import type { ChainStage } from '../../stages/shape.js';
+import { localAvroCodec } from '../../stages/runtime/codec.js';
+import { memoryTransport } from '../../stages/runtime/transport/memory.js';
+import { fixtureNames, fixtureText } from './checkins.js';
 import type { Transport } from '../../stages/runtime/transport/transport.js';
 import { waitFor } from './wait-for.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -76,4 +79,19 @@ export async function startKafkaRig(prefix: string, options: TestPipelineOptions
     },
   };
   return rig;
+}
+
+/** Every shared fixture, one at a time and drained after each, through a chained in-process pipeline into `pool`. */
+export async function walkFixturesInProcess(pool: pg.Pool): Promise<void> {
+  const transport = memoryTransport({ codec: localAvroCodec(), partitions: 4 });
+  const pipe = await startTestPipeline(transport, pool);
+  try {
+    for (const name of fixtureNames()) {
+      await pipe.feed([{ name, body: fixtureText(name) }]);
+      await pipe.drain();
+    }
+  } finally {
+    await pipe.stop();
+    await transport.close();
+  }
 }

@@ -8,11 +8,8 @@ import * as assert from 'uvu/assert';
 import { OPERATIONS } from '../../../multispeak/operations.js';
 import { NAMESPACE, VERSIONS } from '../../../multispeak/versions.js';
 import { startDeliveryWorker } from '../../../multispeak/delivery/index.js';
-import { localAvroCodec } from '../../../stages/runtime/codec.js';
-import { memoryTransport } from '../../../stages/runtime/transport/memory.js';
-import { fixtureNames, fixtureText } from '../../helpers/checkins.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
-import { startTestPipeline } from '../../helpers/pipeline.js';
+import { walkFixturesInProcess } from '../../helpers/pipeline.js';
 import { importDemoData, testKeyring } from '../../helpers/reference-data.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { ensurePython } from '../../multispeak/python.js';
@@ -34,17 +31,7 @@ test.before(async () => {
   // The fixture integrations point at ports nobody listens on; this suite uses its own.
   await db.pool.query(`update integrations set enabled = false where kind = 'multispeak'`);
   for (const version of VERSIONS) for (const operation of OPERATIONS) await addIntegration(db.pool, { id: slug(operation, version), operation, version, endpoint: oms.url });
-  const transport = memoryTransport({ codec: localAvroCodec(), partitions: 4 });
-  const pipe = await startTestPipeline(transport, db.pool);
-  try {
-    for (const name of fixtureNames()) {
-      await pipe.feed([{ name, body: fixtureText(name) }]);
-      await pipe.drain();
-    }
-  } finally {
-    await pipe.stop();
-    await transport.close();
-  }
+  await walkFixturesInProcess(db.pool);
 });
 test.after(async () => {
   await oms?.stop();

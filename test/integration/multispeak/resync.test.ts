@@ -7,11 +7,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startDeliveryWorker, type DeliveryWorker } from '../../../multispeak/delivery/index.js';
 import { alreadyHas, resyncIntegration } from '../../../multispeak/resync.js';
-import { localAvroCodec } from '../../../stages/runtime/codec.js';
-import { memoryTransport } from '../../../stages/runtime/transport/memory.js';
-import { fixtureNames, fixtureText } from '../../helpers/checkins.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
-import { startTestPipeline } from '../../helpers/pipeline.js';
+import { walkFixturesInProcess } from '../../helpers/pipeline.js';
 import { importDemoData, testKeyring } from '../../helpers/reference-data.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { ensurePython } from '../../multispeak/python.js';
@@ -41,17 +38,7 @@ test.before(async () => {
   oms = await startOms();
   await db.pool.query(`update integrations set enabled = false where kind = 'multispeak'`);
   await addIntegration(db.pool, { id: ID, operation: 'SCADAStatusChangedNotificationByPointID', version: '4.1', endpoint: oms.url, settings: { resyncAfterOutage: true, maxAgeHours: 1 / 3600 } });
-  const transport = memoryTransport({ codec: localAvroCodec(), partitions: 4 });
-  const pipe = await startTestPipeline(transport, db.pool);
-  try {
-    for (const name of fixtureNames()) {
-      await pipe.feed([{ name, body: fixtureText(name) }]);
-      await pipe.drain();
-    }
-  } finally {
-    await pipe.stop();
-    await transport.close();
-  }
+  await walkFixturesInProcess(db.pool);
 });
 test.after(async () => {
   await oms?.stop();

@@ -4,20 +4,13 @@ or {"fault": "...", "code": "..."}."""
 import json
 import sys
 
-import zeep
 from zeep.exceptions import Fault
 
-NS = {'4.1': 'http://www.multispeak.org/Version_4.1_Release', '3.0': 'http://www.multispeak.org/Version_3.0'}
+from msg_header import client_and_header
 
 wsdl, version, user, pwd = sys.argv[1:5]
-client = zeep.Client(wsdl)
-header_type = client.get_element(f'{{{NS[version]}}}MultiSpeakMsgHeader')
-fields = {'UserID': user, 'Pwd': pwd}
-if version == '4.1':
-    fields.update(MajorVersion=4, MinorVersion=1, BuildString='Release')
-else:
-    fields.update(Version='3.0')
-headers = [header_type(**fields)]
+client, request_header = client_and_header(wsdl, version, user, pwd)
+headers = [request_header]
 try:
     ping = client.service.PingURL(_soapheaders=headers)
     methods = client.service.GetMethods(_soapheaders=headers)

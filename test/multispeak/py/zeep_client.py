@@ -3,21 +3,14 @@ MultiSpeakMsgHeader. argv: wsdl_url version user pwd. stdout JSON: {"points": [.
 import json
 import sys
 
-import zeep
 from zeep.exceptions import Fault
 
-NS = {'4.1': 'http://www.multispeak.org/Version_4.1_Release', '3.0': 'http://www.multispeak.org/Version_3.0'}
+from msg_header import client_and_header
 
 wsdl, version, user, pwd = sys.argv[1:5]
-client = zeep.Client(wsdl)
-header_type = client.get_element(f'{{{NS[version]}}}MultiSpeakMsgHeader')
-fields = {'UserID': user, 'Pwd': pwd}
-if version == '4.1':
-    fields.update(MajorVersion=4, MinorVersion=1, BuildString='Release')
-else:
-    fields.update(Version='3.0')
+client, request_header = client_and_header(wsdl, version, user, pwd)
 try:
-    result = client.service.GetAllSCADAPoints(lastReceived='', _soapheaders=[header_type(**fields)])
+    result = client.service.GetAllSCADAPoints(lastReceived='', _soapheaders=[request_header])
 except Fault as fault:
     print(json.dumps({'fault': fault.message, 'code': fault.code}))
     sys.exit(0)
