@@ -31,7 +31,6 @@ export function chainStages(name: string, stages: readonly Stage<never>[]): Stag
         const result = await stage.handle(current);
         stop();
         metrics[i]!.processed(current.messages.length);
-        for (const l of result.deadLetters) metrics[i]!.rejected(l.code);
         deadLetters.push(...result.deadLetters);
         if (result.onSent) sent.push(result.onSent);
         const next = stages[i + 1];

@@ -13,11 +13,18 @@ const batchSeconds = new Histogram({
   buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
 });
 
+/**
+ * Counts a dead letter once, under the stage that refused it (the letter names it): a chained segment's
+ * letters are sent by the runner, so counting there and not per inner stage keeps the DLQ rate true.
+ */
+export function countDeadLetter(letter: { stage: string; code: string }): void {
+  rejected.inc({ stage: letter.stage, code: letter.code });
+}
+
 export function stageMetrics(stage: string) {
   const labels = { stage };
   return {
     processed: (n: number) => records.inc(labels, n),
-    rejected: (code: string) => rejected.inc({ stage, code }),
     failed: () => failures.inc(labels),
     batchTimer: () => batchSeconds.startTimer(labels),
     /** Counts `n` records in flight until the returned function is called. */

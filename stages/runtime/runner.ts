@@ -5,7 +5,7 @@ import { TOPICS } from '../../schemas/avro/topics.js';
 import type { DeadLetter } from '../../schemas/avro/values.js';
 import type { Stage } from './stage.js';
 import type { InMessage, Subscription, Transport } from './transport/transport.js';
-import { stageMetrics } from './metrics.js';
+import { countDeadLetter, stageMetrics } from './metrics.js';
 import { log } from '../../config/log.js';
 
 export interface RunOptions {
@@ -28,7 +28,7 @@ export async function runStage<In>(stage: Stage<In>, { transport, groupPrefix = 
       body: message.value.toString('base64'), rejectedAt: Date.now(),
     };
     await producer.send([{ topic: TOPICS.dlq, key: letter.imei ?? letter.messageId, value: letter }]);
-    metrics.rejected('UNDECODABLE');
+    countDeadLetter(letter);
   };
 
   return transport.subscribe<In>({
@@ -49,7 +49,7 @@ export async function runStage<In>(stage: Stage<In>, { transport, groupPrefix = 
         await producer.send([...produce, ...letters]);
         onSent?.();
         metrics.processed(batch.messages.length);
-        for (const l of deadLetters) metrics.rejected(l.code);
+        for (const l of deadLetters) countDeadLetter(l);
       } catch (err) {
         metrics.failed();
         log.warn({ stage: stage.name, topic: batch.topic, partition: batch.partition, records: batch.messages.length, err: (err as Error).message }, 'batch failed; it will be delivered again');

@@ -2,7 +2,11 @@
 // leaves the chain for the runner to send, and no stage's onSent runs unless the whole chain succeeded.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { registry } from '../../config/metrics.js';
 import { chainStages } from '../../stages/runtime/chain.js';
+import { localAvroCodec } from '../../stages/runtime/codec.js';
+import { runStage } from '../../stages/runtime/runner.js';
+import { memoryTransport } from '../../stages/runtime/transport/memory.js';
 import type { Stage, StageResult } from '../../stages/runtime/stage.js';
 import type { Batch, InMessage } from '../../stages/runtime/transport/transport.js';
 
@@ -71,6 +75,24 @@ test('a stage that fails fails the whole batch, and no stage applies its changes
   const chain = chainStages('s1..s2', [stage('s1', 'a', 'b', {}, [], sent), stage('s2', 'b', 'c', { fail: true }, [], sent)]);
   await chain.handle(batch([1])).then(() => assert.unreachable('must throw'), (err: Error) => assert.is(err.message, 's2 failed'));
   assert.equal(sent, []);
+});
+
+async function rejectedCounts(): Promise<Record<string, number>> {
+  const metric = (await registry.getMetricsAsJSON()).find((m) => m.name === 'faultline_stage_rejected_total');
+  return Object.fromEntries((metric?.values ?? []).map((v) => [`${String(v.labels.stage)}/${String(v.labels.code)}`, v.value]));
+}
+
+test('a chained segment run by the runner counts each dead letter once, under the stage that refused it', async () => {
+  const transport = memoryTransport({ codec: localAvroCodec(), partitions: 1, retryDelayMs: 10 });
+  const sent: string[] = [];
+  const chain = chainStages('s1..s3', [stage('s1', 'a', 'b', { dead: (v) => v === 1 }), stage('s2', 'b', 'c', { dead: (v) => v === 20 }), stage('s3', 'c', 'd', {}, [], sent)]);
+  const subscription = await runStage(chain, { transport, groupPrefix: 'chain-metrics' });
+  await transport.producer().send([1, 2, 3].map((v) => ({ topic: 'a', key: `k${v}`, value: v })));
+  for (let i = 0; i < 200 && sent.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+  await subscription.stop();
+  await transport.close();
+  assert.equal(sent, ['s3'], 'the batch went through the chain once');
+  assert.equal(await rejectedCounts(), { 's1/INVALID': 1, 's2/INVALID': 1 });
 });
 
 test.run();
