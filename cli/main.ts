@@ -24,6 +24,12 @@ Commands:
   outbox resync <integration> [--all]
                                 queue every device's current state for the OMS (changed ones only
                                 unless --all)
+  retention [run] [--dry-run]   archive, verify and remove the months each organisation no longer keeps
+  retention set <org> <months|keep>
+                                how many months an organisation keeps (default: keep everything)
+  retention status              retention per organisation and the month partitions stored
+  archive list                  what retention archived, where
+  archive restore <file>...     load archived months back into their tables
 `;
 
 async function main(argv: string[]): Promise<void> {
@@ -42,6 +48,8 @@ async function main(argv: string[]): Promise<void> {
     case 'unregistered': return (await import('./commands/unregistered.js')).run();
     case 'secrets': return (await import('./commands/secrets.js')).run(rest);
     case 'outbox': return (await import('./commands/outbox.js')).run(rest);
+    case 'retention': return (await import('./commands/retention.js')).run(rest);
+    case 'archive': return (await import('./commands/archive.js')).run(rest);
     case undefined: case 'help': case '--help': case '-h':
       process.stdout.write(USAGE);
       return;

@@ -22,6 +22,7 @@ import { startSimulation } from './simulate.js';
 import { startDelivery } from '../multispeak/delivery/start.js';
 import { startDemoOms } from './demo-oms.js';
 import { dnp3Unconfigured, startDnp3 } from './dnp3.js';
+import { startStorageMaintenance } from '../storage/maintenance.js';
 
 const OTHER_COMPONENTS = ['bridge', 'api', 'delivery', 'dnp3', 'simulate'] as const;
 /** What `--only` runs: the pipeline's stages (whole segments of the shape) and the other components. */
@@ -67,6 +68,12 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
       if (oms.serving.length) started.push(`demo OMS for ${oms.serving.map((e) => `${e.integration} (${e.endpoint})`).join(', ')}`);
     }
   }
+
+  // Partitions ahead, strays out of the default partitions, retention: at start and daily, in every process
+  // (one at a time does retention).
+  const storage = startStorageMaintenance({ pool, archiveDir: settings.archiveDir });
+  drainFirst.push({ name: 'storage maintenance', stop: () => storage.stop() });
+  started.push(`storage maintenance (month partitions ahead, retention daily; archive ${settings.archiveDir})`);
 
   const transport = await transportFromSettings(settings);
   runtime.onClose(() => transport.close());

@@ -38,6 +38,8 @@ export interface Settings {
   lowCurrentA: number;
   /** Without a check-in for this long a device counts as offline / communication lost. */
   offlineAfterHours: number;
+  /** Where retention writes archive files (storage/retention.ts). */
+  archiveDir: string;
 }
 
 const DEFAULT_MODEL_MAP = new URL('../schemas/config/model-map.json', import.meta.url).pathname;
@@ -101,5 +103,6 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     modelMapFile,
     lowCurrentA: number(env, 'LOW_CURRENT_A', DEFAULT_LOW_CURRENT_A),
     offlineAfterHours: number(env, 'OFFLINE_AFTER_HOURS', 26, (n) => n > 0),
+    archiveDir: resolve(env.ARCHIVE_DIR || resolve(dataDir, 'archive')),
   };
 }

@@ -39,7 +39,7 @@ const STATES = `
          (s.payload->>'ActualOngoingFault')::int as last_fault, s.payload->>'date' as last_date
     from device_information d
     join device_latest l on l."IMEINumber" = d."IMEINumber"
-    join device_records r on r."RecordID" = l."RecordID"
+    join device_records r on r."RecordID" = l."RecordID" and r."date" = l."date"
     left join lateral (
       select o.payload from outbox o
        where o.integration_id = $1 and o."IMEINumber" = d."IMEINumber" and o.dead_at is null

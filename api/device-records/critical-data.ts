@@ -13,6 +13,7 @@ import { displayFault, presentContext, presentEventRow } from './present.js';
 import { reachCondition } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
 import { counterTotal, countersAnswer } from './totals.js';
+import { reportedRange } from './events.js';
 
 export const CRITICAL_EVENT_TYPES = FAULT_EVENT_TYPES;
 
@@ -41,16 +42,18 @@ function sources(modelChange: string): string[] {
   return [
     `(select 'event'::text as "Source", e."Event_Record_ID" as "SourceID", e."EventID", e."EventTimestamp", e."EventType",
              e."PrefaultCurrent", e."FaultCurrent", e."RecoverCurrent", null::text as "PhaseAEvent", null::text as "PhaseBEvent",
-             null::text as "PhaseCEvent", null::text as "oldModel", null::text as "newModel", e."PacketTimestamp", e."DeviceRecordID", e."IMEINumber"
+             null::text as "PhaseCEvent", null::text as "oldModel", null::text as "newModel", e."PacketTimestamp", e."DeviceRecordID", e."IMEINumber",
+             e."ReportedEventTimestamp"
         from event_records e where e."EventType" in ${TYPES_SQL}) c`,
     `(select 'dm1_event'::text as "Source", e."Event_Record_ID" as "SourceID", e."EventID", e."EventTimestamp", e."EventType",
              null::double precision as "PrefaultCurrent", null::double precision as "FaultCurrent", null::double precision as "RecoverCurrent",
-             e."PhaseAEvent", e."PhaseBEvent", e."PhaseCEvent", null::text as "oldModel", null::text as "newModel", e."PacketTimestamp", e."DeviceRecordID", e."IMEINumber"
+             e."PhaseAEvent", e."PhaseBEvent", e."PhaseCEvent", null::text as "oldModel", null::text as "newModel", e."PacketTimestamp", e."DeviceRecordID", e."IMEINumber",
+             e."ReportedEventTimestamp"
         from dm1_event_records e where e."EventType" in ${TYPES_SQL}) c`,
     `(select 'model_change'::text as "Source", a.id as "SourceID", null::bigint as "EventID", a."at" as "EventTimestamp", ${modelChange} as "EventType",
              null::double precision as "PrefaultCurrent", null::double precision as "FaultCurrent", null::double precision as "RecoverCurrent",
              null::text as "PhaseAEvent", null::text as "PhaseBEvent", null::text as "PhaseCEvent", a."oldModel", a."newModel", a."at" as "PacketTimestamp",
-             a."DeviceRecordID", a."IMEINumber"
+             a."DeviceRecordID", a."IMEINumber", a."at" as "ReportedEventTimestamp"
         from model_change_alerts a) c`,
   ];
 }
@@ -66,12 +69,13 @@ function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams): s
   const where = whereClause([
     reachCondition(caller, p),
     ...rangeConditions('c."EventTimestamp"', range.fromMs, range.untilMs, p),
+    ...reportedRange('c', range, p),
     ...filterConditions(q.filters, FILTERABLE, { codeStrings: deps.codeStrings }, p),
   ]);
   return sources(`${p.add(MODEL_CHANGE_EVENT_TYPE)}::text`).map((source) => `from ${source}
       join device_information d on d."IMEINumber" = c."IMEINumber"
       left join power_lines pl on pl."Id" = d."PowerLineID"
-      left join device_records r on r."RecordID" = c."DeviceRecordID"
+      left join device_records r on r."RecordID" = c."DeviceRecordID" and r."date" = c."PacketTimestamp"
       ${where}`);
 }
 
@@ -89,15 +93,10 @@ export const criticalData: ReadEndpoint = {
     const top = p.add(q.page * q.limit + q.limit);
     const inner = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
     const merged = parts.map((fromWhere) => `(select ${COLUMNS} ${fromWhere} order by ${inner} limit ${top})`).join(' union all ');
-    let count: { sql: string; values: unknown[] };
-    if (countersAnswer(q)) {
-      count = counterTotal('critical_events', caller);
-    } else {
-      const cp = new SqlParams();
-      count = { sql: `select ${branches(deps, caller, q, cp).map((fw) => `(select count(*) ${fw})`).join(' + ')} as n`, values: cp.values };
-    }
+    const cp = new SqlParams();
+    const count = countersAnswer(q) ? { count: counterTotal('critical_events', caller) } : { countParts: { parts: branches(deps, caller, q, cp), values: cp.values } };
     const ctx = presentContext(caller, deps.codeStrings);
-    return pageOf(deps.pool, p, { selectList: 'u.*', fromWhere: `from (${merged}) u`, order: orderBy(q.sort, MERGED, DEFAULT_SORT, MERGED_TIE_BREAKER), count }, q, (row) => {
+    return pageOf(deps.pool, p, { selectList: 'u.*', fromWhere: `from (${merged}) u`, order: orderBy(q.sort, MERGED, DEFAULT_SORT, MERGED_TIE_BREAKER), ...count }, q, (row) => {
       const { EventTable: _table, Event_Record_ID: _id, ...event } = presentEventRow({ ...row, EventTable: null, Event_Record_ID: null }, ctx);
       return {
         Source: row.Source, SourceID: row.SourceID, ...event,

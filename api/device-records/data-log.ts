@@ -26,8 +26,9 @@ const PARAMS = { accepts: ['page', 'limit', 'from', 'to', 'sortBy', 'filterBy'],
 const DEFAULT_SORT = [{ field: 'date', order: 'desc' }] as const;
 // RecordID is the primary key: the unique tie-breaker of every order.
 const TIE_BREAKER = ['r."RecordID" desc'];
-// Page keys first, whole rows second (migration 0007 covers the default order and the reach check).
-const DEFERRED = { key: 'r."RecordID"', table: 'device_records r' };
+// Page keys first, whole rows second (migration 0007 covers the default order and the reach check). The
+// partition key goes with the id, so each row of the page is looked up in its month's partition only.
+const DEFERRED = { key: 'r."RecordID", r."date"', table: 'device_records r' };
 
 export const dataLog: ReadEndpoint = {
   path: '/data-log',

@@ -41,19 +41,45 @@ export interface Page<T> {
   page: number;
   limit: number;
   total: number;
+  /** true: `total` is the planner's estimate (more than COUNT_CAP rows match); false: counted exactly. */
+  totalIsEstimate: boolean;
 }
+
+/**
+ * A filtered or day-ranged total counts at most this many rows; past it the answer is the planner's estimate,
+ * marked so (docs/decisions.md#storage-lifecycle): counting millions of rows per request would not stay fast
+ * as the tables grow.
+ */
+export const COUNT_CAP = 10_000;
 
 export interface PageSql {
   selectList: string;
   fromWhere: string;
   order: string;
-  /** A whole `select <n> as n ...` statement for the total, with its own values; default
-   * `select count(*) as n <fromWhere>` with the values of `p`. */
+  /** A whole `select <n> as n ...` statement for an exact total (counters), with its own values. */
   count?: { sql: string; values: unknown[] };
+  /** Without `count`: the `from ... where ...` parts whose rows add up to the total, counted up to COUNT_CAP
+   * each, with their values; default `fromWhere` with the values of `p`. */
+  countParts?: { parts: string[]; values: unknown[] };
   /** Deferred join: find the page's unique keys first (`key` over `fromWhere`, an index-only walk when an
    * index covers the order and the conditions), then read only those rows from `table` (whose alias the
    * select list and order use). Without it, OFFSET fetches every skipped row whole. */
   deferred?: { key: string; table: string };
+}
+
+/** Each part's rows counted up to COUNT_CAP + 1; a part past the cap is the planner's estimate (at least the cap). */
+async function cappedTotal(pool: pg.Pool, { parts, values }: { parts: string[]; values: unknown[] }): Promise<{ total: number; estimated: boolean }> {
+  const { rows } = await pool.query<Record<string, string>>(
+    `select ${parts.map((fw, i) => `(select count(*) from (select 1 ${fw} limit ${COUNT_CAP + 1}) s) as n${i}`).join(', ')}`, values);
+  let total = 0, estimated = false;
+  for (let i = 0; i < parts.length; i++) {
+    const n = Number(rows[0]![`n${i}`]);
+    if (n <= COUNT_CAP) { total += n; continue; }
+    estimated = true;
+    const plan = await pool.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(`explain (format json) select 1 ${parts[i]}`, values);
+    total += Math.max(COUNT_CAP + 1, Math.round(plan.rows[0]!['QUERY PLAN'][0].Plan['Plan Rows']));
+  }
+  return { total, estimated };
 }
 
 /**
@@ -61,17 +87,22 @@ export interface PageSql {
  * `fromWhere` uses the placeholders `p` holds now; limit and offset are added after them.
  */
 export async function pageOf<T>(pool: pg.Pool, p: SqlParams, sql: PageSql, q: ListQuery, present: (row: Record<string, unknown>) => T): Promise<Page<T>> {
-  const total = sql.count ?? { sql: `select count(*) as n ${sql.fromWhere}`, values: [...p.values] };
+  const exact = sql.count;
+  const parts = sql.countParts ?? { parts: [sql.fromWhere], values: [...p.values] };
   const limit = p.add(q.limit);
   const offset = p.add(q.page * q.limit);
+  // Deferred keys may be several columns (the partition key beside the id, so each row is found in its
+  // partition only): `(a, b) in (select a, b ...)`.
   const page = sql.deferred
-    ? `select ${sql.selectList} from ${sql.deferred.table} where ${sql.deferred.key} in
+    ? `select ${sql.selectList} from ${sql.deferred.table} where (${sql.deferred.key}) in
          (select ${sql.deferred.key} ${sql.fromWhere} order by ${sql.order} limit ${limit} offset ${offset})
        order by ${sql.order}`
     : `select ${sql.selectList} ${sql.fromWhere} order by ${sql.order} limit ${limit} offset ${offset}`;
   const [rows, count] = await Promise.all([
     pool.query(page, p.values),
-    pool.query<{ n: string }>(total.sql, total.values),
+    exact
+      ? pool.query<{ n: string }>(exact.sql, exact.values).then((r) => ({ total: Number(r.rows[0]!.n), estimated: false }))
+      : cappedTotal(pool, parts),
   ]);
-  return { data: rows.rows.map(present), page: q.page, limit: q.limit, total: Number(count.rows[0]!.n) };
+  return { data: rows.rows.map(present), page: q.page, limit: q.limit, total: count.total, totalIsEstimate: count.estimated };
 }

@@ -1,6 +1,7 @@
 // /device-records/device-information/events/<imei>: the device's events of both tables (spec 2.3: standard
 // and DM1), one shape with `EventTable` saying which, spec 3.4 applied; `from` / `to` on EventTimestamp.
-import { calendarDayRange } from '../../domain/calendar-days.js';
+import { calendarDayRange, type InstantRange } from '../../domain/calendar-days.js';
+import { FAULT_SHIFT_MS } from '../../domain/fault-shift.js';
 import { eventType, num, text, type FieldTable } from './fields.js';
 import { pageOf, type ReadEndpoint } from './endpoint.js';
 import { EVENT_COLUMNS, presentContext, presentEventRow } from './present.js';
@@ -22,13 +23,23 @@ export function eventsOf(imei: string): string {
   return `(
     select 'standard'::text as "EventTable", e."Event_Record_ID", e."EventID", e."EventTimestamp", e."EventType", e."PrefaultCurrent",
            e."FaultCurrent", e."RecoverCurrent", null::text as "PhaseAEvent", null::text as "PhaseBEvent", null::text as "PhaseCEvent",
-           e."PacketTimestamp", e."IMEINumber", e."DeviceRecordID"
+           e."PacketTimestamp", e."IMEINumber", e."DeviceRecordID", e."ReportedEventTimestamp"
       from event_records e where e."IMEINumber" = ${imei}
     union all
     select 'dm1'::text, e."Event_Record_ID", e."EventID", e."EventTimestamp", e."EventType", null::double precision, null::double precision,
-           null::double precision, e."PhaseAEvent", e."PhaseBEvent", e."PhaseCEvent", e."PacketTimestamp", e."IMEINumber", e."DeviceRecordID"
+           null::double precision, e."PhaseAEvent", e."PhaseBEvent", e."PhaseCEvent", e."PacketTimestamp", e."IMEINumber", e."DeviceRecordID",
+           e."ReportedEventTimestamp"
       from dm1_event_records e where e."IMEINumber" = ${imei}
   ) ev`;
+}
+
+/**
+ * The same range on the partition key, ReportedEventTimestamp, so only the months in range are read. A stored
+ * EventTimestamp is the reported one, or FAULT_SHIFT_MS before it (spec 3.4): an event in [from, until) was
+ * reported in [from, until + FAULT_SHIFT_MS).
+ */
+export function reportedRange(alias: string, range: InstantRange, p: SqlParams): string[] {
+  return rangeConditions(`${alias}."ReportedEventTimestamp"`, range.fromMs, range.untilMs === null ? null : range.untilMs + FAULT_SHIFT_MS, p);
 }
 
 export const deviceEvents: ReadEndpoint = {
@@ -44,6 +55,7 @@ export const deviceEvents: ReadEndpoint = {
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
     const conditions = [
       ...rangeConditions('ev."EventTimestamp"', range.fromMs, range.untilMs, p),
+      ...reportedRange('ev', range, p),
       ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),
     ];
     const ctx = presentContext(caller, codeStrings);

@@ -5,6 +5,7 @@ import type { CodeStrings } from '../../domain/code-strings.js';
 import { TOKEN_LIFETIME_S } from '../auth/tokens.js';
 import { LOGIN_BODY_LIMIT } from '../auth/login-route.js';
 import { READ_ENDPOINTS, READ_PREFIXES } from '../device-records/endpoints.js';
+import { COUNT_CAP } from '../device-records/endpoint.js';
 import { ORGANIZATION_DEVICES_PATH } from '../dnp3/organization-devices.js';
 import { POINT_MAP_PATH } from '../dnp3/point-map.js';
 import { DEVICE_PROFILE_PATH } from '../dnp3/device-profile.js';
@@ -47,7 +48,7 @@ function readOperations(codeStrings: CodeStrings, prefix: string): Record<string
   for (const e of READ_ENDPOINTS) {
     const imei = e.path.includes(':imei');
     const item = e.shape === 'paginated'
-      ? { type: 'object', properties: { data: { type: 'array', items: ref(e.schema) }, page: { type: 'integer' }, limit: { type: 'integer' }, total: { type: 'integer' } }, required: ['data', 'page', 'limit', 'total'], additionalProperties: false }
+      ? { type: 'object', properties: { data: { type: 'array', items: ref(e.schema) }, page: { type: 'integer' }, limit: { type: 'integer' }, total: { type: 'integer' }, totalIsEstimate: { type: 'boolean', description: `true: more than ${COUNT_CAP} rows match a filter or day range, and total is the database planner's estimate instead of a count` } }, required: ['data', 'page', 'limit', 'total', 'totalIsEstimate'], additionalProperties: false }
       : e.shape === 'list'
         ? { type: 'object', properties: { data: { type: 'array', items: ref(e.schema) } }, required: ['data'], additionalProperties: false }
         : ref(e.schema);

@@ -17,6 +17,7 @@ import { toCsv } from './csv.js';
 import { copySql, createStagingSql, MERGE_RESULT, mergeScript, STAGING, type StagingName } from './merge.js';
 import { batchRows } from './rows.js';
 import { REPROCESS_SOURCE } from '../runtime/sources.js';
+import { ensureMonths, monthsOfBatch } from '../../storage/partitions.js';
 
 const prepared = new WeakSet<pg.PoolClient>();
 
@@ -30,6 +31,8 @@ async function copyInto(client: pg.PoolClient, name: StagingName, rows: ReturnTy
  * the derived columns of already stored records; its batch must hold each (IMEINumber, date) once.
  */
 export async function persistBatch(pool: pg.Pool, messages: readonly ComputedCheckIn[], { reprocess = false } = {}): Promise<PersistedCheckIn[]> {
+  // The month partitions first, in their own short transactions (a no-op lookup for months seen before).
+  await ensureMonths(pool, monthsOfBatch(messages));
   const client = await pool.connect();
   let broken = false;
   try {

@@ -16,7 +16,7 @@ export function serverUrl(): string {
   return process.env.DATABASE_URL ?? infraEnv().DATABASE_URL!;
 }
 
-export async function createTestDatabase(prefix = 'test', { poolMax = 8 } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(prefix = 'test', { poolMax = 8, upTo }: { poolMax?: number; upTo?: string } = {}): Promise<TestDatabase> {
   const admin = new pg.Client({ connectionString: serverUrl() });
   await admin.connect();
   const name = randomName(`fl_${prefix}`).replace(/[^a-z0-9_]/g, '_');
@@ -25,7 +25,7 @@ export async function createTestDatabase(prefix = 'test', { poolMax = 8 } = {}):
   const url = new URL(serverUrl());
   url.pathname = `/${name}`;
   const pool = createPool({ connectionString: url.toString(), max: poolMax });
-  await migrate(pool);
+  await migrate(pool, { upTo });
   return {
     url: url.toString(),
     pool,
@@ -42,7 +42,9 @@ export async function createTestDatabase(prefix = 'test', { poolMax = 8 } = {}):
 /** Every row of every faultline table, ordered, for before/after comparisons (replay, re-import). */
 export async function dumpTables(pool: pg.Pool): Promise<Record<string, unknown[]>> {
   const { rows: tables } = await pool.query<{ table_name: string }>(
-    `select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
+    // Partitioned tables once, by their parent (a partition's rows are the parent's).
+    `select relname as table_name from pg_class
+      where relnamespace = 'public'::regnamespace and relkind in ('r', 'p') and not relispartition order by relname`,
   );
   const dump: Record<string, unknown[]> = {};
   for (const { table_name } of tables) {

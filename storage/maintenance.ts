@@ -1,0 +1,37 @@
+// The storage work `faultline start` does by itself (docs/decisions.md#storage-lifecycle): at start and then
+// daily, create the coming months' partitions, move rows out of the default partitions, and run retention.
+// Every process may run it; retention's advisory lock lets one do the work, the others skip.
+import type pg from 'pg';
+import { log } from '../config/log.js';
+import { monthsAhead } from '../domain/storage-months.js';
+import { adoptStrays, ensureMonths, MONTHS_AHEAD } from './partitions.js';
+import { runRetention } from './retention.js';
+
+const DAY_MS = 24 * 3_600_000;
+
+export async function maintainStorage(pool: pg.Pool, archiveDir: string, now = Date.now()): Promise<void> {
+  const made = await ensureMonths(pool, monthsAhead(now, MONTHS_AHEAD));
+  if (made) log.info({ component: 'storage', partitions: made }, 'month partitions created ahead');
+  const strays = await adoptStrays(pool);
+  if (strays.length) log.info({ component: 'storage', months: strays }, 'rows moved out of the default partitions');
+  const report = await runRetention(pool, { archiveDir, now, progress: (line) => log.info({ component: 'retention' }, line) });
+  if (report.failed.length) log.warn({ component: 'retention', failed: report.failed }, 'retention steps left for the next run');
+}
+
+export function startStorageMaintenance({ pool, archiveDir }: { pool: pg.Pool; archiveDir: string }): { stop(): Promise<void> } {
+  let running: Promise<void> | null = null;
+  const run = () => {
+    if (running) return;
+    running = maintainStorage(pool, archiveDir)
+      .catch((err: unknown) => log.warn({ component: 'storage', err: (err as Error).message }, 'storage maintenance failed; tried again in a day'))
+      .finally(() => { running = null; });
+  };
+  run();
+  const timer = setInterval(run, DAY_MS);
+  timer.unref();
+  return {
+    // Not waited for: a retention step cut short leaves its rows in the database (the drop or delete is one
+    // transaction after the archive is verified) and at most a `.partial` file, redone by the next run.
+    async stop() { clearInterval(timer); },
+  };
+}

@@ -1,0 +1,180 @@
+// Retention with archive (docs/decisions.md#storage-lifecycle): each organisation keeps RetentionMonths
+// months (null: everything). A month every organisation has expired goes whole: archived to one file, verified
+// (row count and checksum read back from disk), then its partition is dropped. A month only some organisations
+// have expired loses just their rows: archived to a file per organisation, verified, then deleted.
+// One process at a time runs it (a session advisory lock); others skip.
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type pg from 'pg';
+import { FAULT_EVENT_TYPES } from '../domain/fault-masking.js';
+import { expired, firstKeptMonth, monthDate } from '../domain/storage-months.js';
+import { exportUnit, unitCondition, type ArchiveUnit } from './archive.js';
+import { verifyArchiveFile } from './archive-file.js';
+import { monthPartitions, partitionedTables } from './partitions.js';
+
+const RETENTION_LOCK = 0x666c7274; // "flrt"
+
+export interface RetentionStep extends ArchiveUnit {
+  /** drop: the whole partition; delete: one organisation's rows. */
+  action: 'drop' | 'delete';
+  partition: string;
+  /** Rows the step removes (counted when planned). */
+  rows: number;
+}
+
+export interface RetentionOptions {
+  archiveDir: string;
+  now?: number;
+  dryRun?: boolean;
+  progress?: (line: string) => void;
+}
+
+export interface RetentionReport {
+  /** Another process held the lock: nothing was done. */
+  skipped: boolean;
+  steps: (RetentionStep & { file: string | null; checksum: string | null })[];
+}
+
+/** What retention would remove now, oldest month first. */
+export async function planRetention(pool: pg.Pool, now = Date.now()): Promise<RetentionStep[]> {
+  const { rows: orgs } = await pool.query<{ id: string; months: number | null }>('select "OrganizationID" as id, "RetentionMonths" as months from organizations order by 1');
+  const kept = orgs.map((o) => ({ id: o.id, firstKept: firstKeptMonth(o.months, now) }));
+  const columns = new Map((await partitionedTables(pool)).map((t) => [t.table, t.timeColumn]));
+  const steps: RetentionStep[] = [];
+  for (const p of await monthPartitions(pool)) {
+    const timeColumn = columns.get(p.table)!;
+    if (kept.length > 0 && kept.every((o) => expired(p.month, o.firstKept))) {
+      const { rows } = await pool.query<{ n: string }>(`select count(*) as n from "${p.partition}"`);
+      steps.push({ action: 'drop', table: p.table, timeColumn, month: p.month, org: null, partition: p.partition, rows: Number(rows[0]!.n) });
+      continue;
+    }
+    for (const o of kept.filter((k) => expired(p.month, k.firstKept))) {
+      const unit: ArchiveUnit = { table: p.table, timeColumn, month: p.month, org: o.id };
+      const where = unitCondition(unit);
+      const { rows } = await pool.query<{ n: string }>(`select count(*) as n from "${p.table}" where ${where.sql}`, where.values);
+      if (Number(rows[0]!.n) > 0) steps.push({ action: 'delete', ...unit, partition: p.partition, rows: Number(rows[0]!.n) });
+    }
+  }
+  return steps;
+}
+
+/** `<dir>/<table>/<YYYY-MM>[.org-<id>][.<n>].parquet`: a later archive of the same unit (late rows) gets the next n. */
+function archivePath(dir: string, unit: ArchiveUnit): string {
+  const base = join(dir, unit.table, `${unit.month}${unit.org === null ? '' : `.org-${encodeURIComponent(unit.org)}`}`);
+  let file = `${base}.parquet`;
+  for (let n = 2; existsSync(file); n++) file = `${base}.${n}.parquet`;
+  return file;
+}
+
+// Counters of migration 0004 that a dropped partition's rows were counted in (a DROP fires no trigger).
+async function uncount(client: pg.PoolClient, step: RetentionStep): Promise<void> {
+  if (step.table === 'device_records') {
+    await client.query(`update device_read_counts c set records = c.records - x.n
+      from (select "IMEINumber", count(*) as n from "${step.partition}" group by 1) x where c."IMEINumber" = x."IMEINumber"`);
+  } else if (step.table === 'event_records' || step.table === 'dm1_event_records') {
+    await client.query(`update device_read_counts c set critical_events = c.critical_events - x.n
+      from (select "IMEINumber", count(*) as n from "${step.partition}" where "EventType" = any($1::text[]) group by 1) x where c."IMEINumber" = x."IMEINumber"`, [FAULT_EVENT_TYPES]);
+  }
+}
+
+/** Removes the step's rows if they are exactly the `rows` archived; else changes nothing and says why. */
+async function remove(pool: pg.Pool, step: RetentionStep, archived: { rows: number; checksum: string }, file: string | null): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    // Wait briefly for the lock rather than queue every reader behind a drop (the next run tries again).
+    await client.query(`set local lock_timeout = '10s'`);
+    const where = unitCondition(step);
+    if (step.action === 'drop') {
+      await client.query(`lock table "${step.partition}" in access exclusive mode`);
+      const { rows } = await client.query<{ n: string }>(`select count(*) as n from "${step.partition}"`);
+      if (Number(rows[0]!.n) !== archived.rows) throw new Error(`${step.partition}: ${rows[0]!.n} rows now, ${archived.rows} archived; rows arrived meanwhile, the next run archives them`);
+      await uncount(client, step);
+      await client.query(`drop table "${step.partition}"`);
+    } else {
+      // No writer may add rows of this month between the count and the delete.
+      await client.query(`lock table "${step.partition}" in share row exclusive mode`);
+      const { rowCount } = await client.query(`delete from "${step.table}" where ${where.sql}`, where.values);
+      if (rowCount !== archived.rows) throw new Error(`${step.table} ${step.month} of ${step.org}: ${rowCount} rows to delete, ${archived.rows} archived; rows arrived meanwhile, the next run archives them`);
+    }
+    if (file) {
+      await client.query(`insert into storage_archives (table_name, month, "OrganizationID", file, row_count, checksum) values ($1, $2::date, $3, $4, $5, $6)`,
+        [step.table, monthDate(step.month), step.org, file, archived.rows, archived.checksum]);
+    }
+    await client.query('commit');
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+async function runStep(pool: pg.Pool, step: RetentionStep, archiveDir: string, progress: (line: string) => void): Promise<{ file: string | null; checksum: string | null }> {
+  const label = `${step.table} ${step.month}${step.org === null ? '' : ` (organisation ${step.org})`}`;
+  if (step.rows === 0 && step.action === 'drop') {
+    await remove(pool, step, { rows: 0, checksum: '' }, null);
+    progress(`${label}: empty partition dropped`);
+    return { file: null, checksum: null };
+  }
+  const file = archivePath(archiveDir, step);
+  mkdirSync(join(archiveDir, step.table), { recursive: true });
+  const partial = `${file}.partial`;
+  let done = 0, shown = 0;
+  const written = await exportUnit(pool, step, partial, (n) => {
+    done += n;
+    if (done - shown >= 100_000) { shown = done; progress(`${label}: archived ${done.toLocaleString('en')} of ~${step.rows.toLocaleString('en')} rows`); }
+  });
+  const read = await verifyArchiveFile(partial);
+  if (read.rows !== written.rows || read.checksum !== written.checksum) {
+    rmSync(partial, { force: true });
+    throw new Error(`${label}: the file read back (${read.rows} rows, ${read.checksum}) differs from what was written (${written.rows}, ${written.checksum}); nothing removed`);
+  }
+  renameSync(partial, file);
+  progress(`${label}: ${written.rows.toLocaleString('en')} rows in ${file}, verified (sha256 ${written.checksum.slice(0, 16)}...)`);
+  try {
+    await remove(pool, step, written, file);
+  } catch (err) {
+    // The data stays in the database; the file is a harmless extra copy, replaced by the next run's.
+    rmSync(file, { force: true });
+    throw err;
+  }
+  progress(`${label}: ${step.action === 'drop' ? `partition ${step.partition} dropped` : `${written.rows.toLocaleString('en')} rows deleted`}`);
+  return { file, checksum: written.checksum };
+}
+
+/**
+ * Plans and carries out retention. Steps that fail (a lock not granted in time, rows arriving while a month
+ * was archived) are reported and left for the next run; the others go on.
+ */
+export async function runRetention(pool: pg.Pool, { archiveDir, now = Date.now(), dryRun = false, progress = () => {} }: RetentionOptions): Promise<RetentionReport & { failed: string[] }> {
+  const lock = await pool.connect();
+  try {
+    const { rows } = await lock.query<{ ok: boolean }>('select pg_try_advisory_lock($1) as ok', [RETENTION_LOCK]);
+    if (!rows[0]!.ok) {
+      progress('another process is running retention; skipped');
+      return { skipped: true, steps: [], failed: [] };
+    }
+    try {
+      const plan = await planRetention(pool, now);
+      progress(plan.length === 0 ? 'nothing to remove' : `${plan.length} step(s): ${plan.map((s) => `${s.action} ${s.table} ${s.month}${s.org ? ` (${s.org})` : ''} ${s.rows} rows`).join('; ')}`);
+      const steps: RetentionReport['steps'] = [];
+      const failed: string[] = [];
+      for (const step of plan) {
+        if (dryRun) { steps.push({ ...step, file: null, checksum: null }); continue; }
+        try {
+          steps.push({ ...step, ...(await runStep(pool, step, archiveDir, progress)) });
+        } catch (err) {
+          const message = `${step.table} ${step.month}${step.org ? ` (${step.org})` : ''}: ${(err as Error).message}`;
+          failed.push(message);
+          progress(`failed: ${message}`);
+        }
+      }
+      return { skipped: false, steps, failed };
+    } finally {
+      await lock.query('select pg_advisory_unlock($1)', [RETENTION_LOCK]);
+    }
+  } finally {
+    lock.release();
+  }
+}
