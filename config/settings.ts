@@ -38,8 +38,83 @@ export interface Settings {
   lowCurrentA: number;
   /** Without a check-in for this long a device counts as offline / communication lost. */
   offlineAfterHours: number;
+  /** Alarm routing (alarms/, docs/decisions.md#alarm-routing). */
+  alarms: AlarmSettings;
   /** Where retention writes archive files (storage/retention.ts). */
   archiveDir: string;
+}
+
+export type WebhookAllowance = 'loopback' | 'private' | 'link-local';
+
+export interface AlarmSettings {
+  /** The learned check-in interval is at least this (domain/checkin-clock.ts); OFFLINE_AFTER_HOURS is the ceiling. */
+  checkinFloorS: number;
+  /** smtp://user:pass@host:port (STARTTLS required) or smtps:// (TLS from the start); null: no e-mail. */
+  smtpUrl: string | null;
+  smtpFrom: string;
+  /** Extra CA certificates (PEM file) the SMTP server's certificate may chain to. */
+  smtpCaFile: string | null;
+  /** The SMS gateway's URL; null: no SMS. */
+  smsUrl: string | null;
+  /** JSON request template file (alarms/channels/sms.ts); null: the form-post default. */
+  smsTemplateFile: string | null;
+  /** Put where the template says {{token}} (e.g. an Authorization header). */
+  smsToken: string | null;
+  smsFrom: string;
+  /** Private target ranges webhooks may reach (the tests allow loopback). */
+  webhookAllow: WebhookAllowance[];
+  /** Messages per recipient per 24 h unless the recipient sets its own. */
+  capPerDay: number;
+  /** More alarms than this within the window make a storm: digests instead of single messages. */
+  stormThreshold: number;
+  stormWindowMinutes: number;
+  /** A message still failing after this long is dead (listed by `faultline alarms`, GET /api/alarm-deliveries). */
+  maxAgeHours: number;
+  /** Base URL of the portal for links in messages; null: no link. */
+  portalUrl: string | null;
+}
+
+const WEBHOOK_ALLOWANCES: readonly WebhookAllowance[] = ['loopback', 'private', 'link-local'];
+
+function webhookAllow(text: string | undefined): WebhookAllowance[] {
+  const list = (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = list.filter((s) => !(WEBHOOK_ALLOWANCES as readonly string[]).includes(s));
+  if (bad.length) throw new Error(`ALARM_WEBHOOK_ALLOW: ${bad.join(', ')} is not one of ${WEBHOOK_ALLOWANCES.join(', ')}`);
+  return list as WebhookAllowance[];
+}
+
+function smtpUrl(text: string | undefined): string | null {
+  if (!text) return null;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error('ALARM_SMTP_URL is not a URL (smtp://user:password@host:587 or smtps://...)');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error(`ALARM_SMTP_URL must start with smtp:// or smtps://, not ${url.protocol}//`);
+  return text;
+}
+
+/** The alarm settings alone (tests and benches build them from their own environment). */
+export function loadAlarmSettings(env: NodeJS.ProcessEnv = process.env): AlarmSettings {
+  const positive = (n: number) => n > 0;
+  const whole = (n: number) => Number.isInteger(n) && n > 0;
+  return {
+    checkinFloorS: number(env, 'CHECKIN_INTERVAL_FLOOR_MINUTES', 5, positive) * 60,
+    smtpUrl: smtpUrl(env.ALARM_SMTP_URL),
+    smtpFrom: env.ALARM_SMTP_FROM || 'faultline <alarms@faultline.invalid>',
+    smtpCaFile: env.ALARM_SMTP_CA_FILE ? resolve(env.ALARM_SMTP_CA_FILE) : null,
+    smsUrl: env.ALARM_SMS_URL || null,
+    smsTemplateFile: env.ALARM_SMS_TEMPLATE_FILE ? resolve(env.ALARM_SMS_TEMPLATE_FILE) : null,
+    smsToken: env.ALARM_SMS_TOKEN || null,
+    smsFrom: env.ALARM_SMS_FROM || 'faultline',
+    webhookAllow: webhookAllow(env.ALARM_WEBHOOK_ALLOW),
+    capPerDay: number(env, 'ALARM_RECIPIENT_CAP_PER_DAY', 50, whole),
+    stormThreshold: number(env, 'ALARM_STORM_THRESHOLD', 20, whole),
+    stormWindowMinutes: number(env, 'ALARM_STORM_WINDOW_MINUTES', 10, positive),
+    maxAgeHours: number(env, 'ALARM_MAX_AGE_HOURS', 24, positive),
+    portalUrl: env.PORTAL_URL || null,
+  };
 }
 
 const DEFAULT_MODEL_MAP = new URL('../schemas/config/model-map.json', import.meta.url).pathname;
@@ -103,6 +178,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     modelMapFile,
     lowCurrentA: number(env, 'LOW_CURRENT_A', DEFAULT_LOW_CURRENT_A),
     offlineAfterHours: number(env, 'OFFLINE_AFTER_HOURS', 26, (n) => n > 0),
+    alarms: loadAlarmSettings(env),
     archiveDir: resolve(env.ARCHIVE_DIR || resolve(dataDir, 'archive')),
   };
 }

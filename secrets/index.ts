@@ -3,3 +3,4 @@ export { Keyring, loadKeyring, parseKeyList, newKeyLine, defaultKeyFile, KEY_BYT
 export { encryptCredentials, decryptCredentials, sameCredentials, type Credentials, type EncryptedCredentials } from './credentials.js';
 export { rotateCredentials, type RotationResult } from './rotate.js';
 export { SecretsError, SECRETS_ERRORS, type SecretsErrorCode } from './errors.js';
+export { encryptRecipientSecret, decryptRecipientSecret } from './recipient-secret.js';

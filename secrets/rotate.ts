@@ -1,4 +1,4 @@
-// `faultline secrets rotate`: re-encrypts every stored credential that is not under the current key, in
+// `faultline secrets rotate`: re-encrypts every stored credential (and alarm recipient secret) that is not under the current key, in
 // one transaction, so a failure (a key missing from the ring) leaves every row as it was. After it
 // reports `remaining: 0` the old keys can leave FAULTLINE_SECRET_KEYS.
 import type pg from 'pg';
@@ -6,6 +6,7 @@ import { decryptCredentials, encryptCredentials } from './credentials.js';
 import { SecretsError } from './errors.js';
 import type { Keyring } from './keyring.js';
 import { withTransaction } from '../db/transaction.js';
+import { decryptRecipientSecret, encryptRecipientSecret } from './recipient-secret.js';
 
 export interface RotationResult {
   /** The key everything is now encrypted with. */
@@ -51,6 +52,20 @@ export async function rotateCredentials(pool: pg.Pool, keyring: Keyring): Promis
         [ids, ciphertexts, current],
       );
     }
-    return { currentKeyId: current, rotated: ids.length, alreadyCurrent, fromKeys };
+    // Alarm recipients' secrets (webhook signing keys), the same way.
+    const { rows: recipients } = await client.query<{ id: string; secret: Buffer; secret_key_id: string }>(
+      'select id, secret, secret_key_id from alarm_recipients where secret is not null order by id for update',
+    );
+    let rotated = ids.length;
+    for (const row of recipients) {
+      if (row.secret_key_id === current) { alreadyCurrent++; continue; }
+      const plain = decryptRecipientSecret(keyring, row.id, row.secret, row.secret_key_id);
+      const sealed = encryptRecipientSecret(keyring, row.id, plain.toString('utf8'));
+      plain.fill(0);
+      await client.query('update alarm_recipients set secret = $2, secret_key_id = $3, updated_at = now() where id = $1', [row.id, sealed.ciphertext, sealed.keyId]);
+      fromKeys[row.secret_key_id] = (fromKeys[row.secret_key_id] ?? 0) + 1;
+      rotated++;
+    }
+    return { currentKeyId: current, rotated, alreadyCurrent, fromKeys };
   });
 }

@@ -8,10 +8,13 @@ import { isOperation, type Operation } from '../operations.js';
 import { isVersion, type Version } from '../versions.js';
 import { DeliveryError } from './errors.js';
 
-export interface TlsFiles { ca?: Buffer; cert?: Buffer; key?: Buffer }
+import type { TlsFiles } from '../../outbox/http-post.js';
+
+export type { TlsFiles };
 
 export interface Target {
   id: string;
+  organizationId: string;
   company: string;
   channel: string;
   endpoint: string;
@@ -39,7 +42,7 @@ function toTarget(s: MultiSpeakSettings): Target {
   if (!isOperation(s.operation)) throw new DeliveryError('BAD_INTEGRATION', `integration "${s.id}": operation ${String(s.operation)} is not one faultline sends`);
   if (!isVersion(s.version)) throw new DeliveryError('BAD_INTEGRATION', `integration "${s.id}": version ${String(s.version)} is not 3.0 or 4.1`);
   return {
-    id: s.id, company: s.company, channel: s.channel, endpoint: s.endpoint, operation: s.operation, version: s.version,
+    id: s.id, organizationId: s.OrganizationID, company: s.company, channel: s.channel, endpoint: s.endpoint, operation: s.operation, version: s.version,
     timeoutMs: s.timeoutMs, connectTimeoutMs: s.connectTimeoutMs, maxAgeMs: s.maxAgeHours * 3_600_000, resyncAfterOutage: s.resyncAfterOutage,
     tls: { ca: file(s.caFile, 'caFile', s.id), cert: file(s.clientCertFile, 'clientCertFile', s.id), key: file(s.clientKeyFile, 'clientKeyFile', s.id) },
     credentials: s.credentials,

@@ -1,4 +1,4 @@
-// notify: fi.persisted.v1 -> the device's DNP3 topic, and MultiSpeak outbox rows in Postgres.
+// notify: fi.persisted.v1 -> the device's DNP3 topic, MultiSpeak outbox rows and alarms in Postgres.
 import type pg from 'pg';
 import { CHAIN_INPUT } from '../shape.js';
 import type { PersistedCheckIn } from '../../schemas/avro/values.js';
@@ -7,6 +7,8 @@ import type { Transport } from '../runtime/transport/transport.js';
 import { notificationsFor, type MultiSpeakIntegration, type OutboxRow } from './handler.js';
 import { readIntegrations } from '../../integrations/store.js';
 import { multiSpeakSettings } from '../../multispeak/integration.js';
+import { checkInAlarms, type CheckInAlarms } from '../../alarms/check-in-alarms.js';
+import { applyCheckInAlarms } from '../../alarms/raise.js';
 
 const INTEGRATIONS_TTL_MS = 10_000;
 
@@ -37,7 +39,10 @@ export function notifyStage({ pool, transport }: { pool: pg.Pool; transport: Tra
       if (!integrations || Date.now() - integrations.at > INTEGRATIONS_TTL_MS) integrations = { at: Date.now(), list: await loadIntegrations(pool) };
       const result: StageResult = { produce: [], deadLetters: [] };
       const outbox: OutboxRow[] = [];
+      const alarms: CheckInAlarms[] = [];
       for (const { value } of batch.messages) {
+        const a = checkInAlarms(value);
+        if (a) alarms.push(a);
         const n = notificationsFor(value, integrations.list);
         if (n.dnp3) result.produce.push({ topic: n.dnp3.address, key: n.dnp3.payload.IMEINumber, value: n.dnp3.payload });
         outbox.push(...n.outbox);
@@ -49,6 +54,8 @@ export function notifyStage({ pool, transport }: { pool: pg.Pool; transport: Tra
         for (const t of fresh) knownTopics.add(t);
       }
       await insertOutbox(pool, outbox);
+      // Alarms (alarms/raise.ts): idempotent like the outbox, so a re-delivered batch raises nothing twice.
+      await applyCheckInAlarms(pool, alarms);
       return result;
     },
   };

@@ -1,0 +1,33 @@
+// The communication-lost clock (issue 20 point 2): raises the alarm of every registered device whose
+// learned deadline (domain/checkin-clock.ts offlineAtSql) passed. Safe with any number of processes running
+// it at once: the scan locks the clock rows it acts on (`for update`), so a check-in that advances a clock
+// meanwhile either waits for the scan (and then ends the alarm it raised) or makes the row fail the deadline
+// when the scan re-reads it; the alarm's unique (device, kind, episode) makes a second scanner's insert a
+// no-op. The episode is the last check-in before the silence: one alarm per device and outage.
+import type pg from 'pg';
+import { alarmLabel, COMMUNICATION_LOST } from '../domain/alarm-kinds.js';
+import { offlineAtSql } from '../domain/checkin-clock.js';
+
+export interface ClockLimitsS { floorS: number; ceilingS: number }
+
+/** Raises what is due at `nowMs`; resolves with the ids of the alarms raised by this call. */
+export async function scanCommunicationLost(pool: pg.Pool, { floorS, ceilingS }: ClockLimitsS, nowMs: number): Promise<number[]> {
+  const { rows } = await pool.query<{ id: number }>(`
+    with due as (
+      select c."IMEINumber", c.last_date, d."OrganizationID", d."PowerLineID", d."Real_Name"
+        from checkin_clock c join device_information d on d."IMEINumber" = c."IMEINumber" and d.deleted_at is null
+       where ${offlineAtSql('c.last_date', 'c.expected_interval_s', '$2', '$3')} < $1::timestamptz
+         and not exists (select 1 from alarms a where a."IMEINumber" = c."IMEINumber" and a.kind = $4 and a.cleared_at is null)
+       for update of c
+    ), raised as (
+      insert into alarms ("OrganizationID", "IMEINumber", kind, episode, "PowerLineID", detail, raised_at)
+      select "OrganizationID", "IMEINumber", $4,
+             to_char(last_date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), "PowerLineID",
+             jsonb_build_object('label', $5::text, 'deviceName', "Real_Name", 'lastCheckIn', last_date), $1::timestamptz
+        from due
+      on conflict do nothing
+      returning id, raised_at)
+    insert into alarm_changes (alarm_id, change, at) select id, 'raised', raised_at from raised returning alarm_id as id`,
+  [new Date(nowMs), floorS, ceilingS, COMMUNICATION_LOST, alarmLabel(COMMUNICATION_LOST)]);
+  return rows.map((r) => r.id);
+}

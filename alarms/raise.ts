@@ -1,0 +1,114 @@
+// Raising and ending alarms from the pipeline (the notify stage), in one transaction per batch. Exactly once
+// without coordination: an alarm's unique key (device, kind, episode) makes a re-delivered batch a no-op,
+// the partial unique index keeps one active alarm per device and kind, and each raise or end is one
+// alarm_changes row (unique per alarm and change) that the router sends on. The same transaction advances
+// each device's check-in clock; its row lock orders it against the communication-lost clock (alarms/clock.ts).
+import type pg from 'pg';
+import { advanceClock, type ClockState } from '../domain/checkin-clock.js';
+import { alarmLabel, COMMUNICATION_LOST, MODEL_CHANGE } from '../domain/alarm-kinds.js';
+import { ONGOING_FAULT_TEXT } from '../domain/ongoing-fault-codes.js';
+import type { CheckInAlarms } from './check-in-alarms.js';
+
+interface ClockRow { IMEINumber: string; last_date: Date; intervals: number[]; expected_interval_s: number | null }
+
+async function advanceClocks(client: pg.ClientBase, items: readonly CheckInAlarms[]): Promise<Set<CheckInAlarms>> {
+  const imeis = [...new Set(items.map((i) => i.IMEINumber))].sort();
+  const { rows } = await client.query<ClockRow>(
+    'select "IMEINumber", last_date, intervals, expected_interval_s from checkin_clock where "IMEINumber" = any($1) order by 1 for update', [imeis]);
+  const clocks = new Map<string, ClockState>(rows.map((r) => [r.IMEINumber, { lastMs: r.last_date.getTime(), intervals: r.intervals, expectedS: r.expected_interval_s }]));
+  // Only the newest check-in of a device so far speaks for its state: one that arrives late is history.
+  const current = new Set<CheckInAlarms>();
+  for (const item of items) {
+    const prev = clocks.get(item.IMEINumber) ?? null;
+    const next = advanceClock(prev, Date.parse(item.date));
+    if (next !== prev) current.add(item);
+    clocks.set(item.IMEINumber, next);
+  }
+  const changed = imeis.filter((i) => clocks.has(i));
+  await client.query(
+    `insert into checkin_clock ("IMEINumber", last_date, intervals, expected_interval_s)
+     select i, to_timestamp(l / 1000.0), coalesce((select array_agg(x::double precision) from jsonb_array_elements_text(v) x), '{}'), e
+       from unnest($1::text[], $2::double precision[], $3::jsonb[], $4::double precision[]) as u(i, l, v, e)
+     on conflict ("IMEINumber") do update set last_date = excluded.last_date, intervals = excluded.intervals, expected_interval_s = excluded.expected_interval_s`,
+    [changed, changed.map((i) => clocks.get(i)!.lastMs), changed.map((i) => JSON.stringify(clocks.get(i)!.intervals)), changed.map((i) => clocks.get(i)!.expectedS)],
+  );
+  return current;
+}
+
+/** Ends the open alarms of `kinds` of a device that began before `date`; one `cleared` change each. */
+async function endAlarms(client: pg.ClientBase, imei: string, kinds: readonly string[], date: string, nowMs: number): Promise<void> {
+  await client.query(
+    `with ended as (
+       update alarms set cleared_at = $4 where "IMEINumber" = $1 and kind = any($2) and cleared_at is null and episode::timestamptz < $3::timestamptz
+       returning id, cleared_at)
+     insert into alarm_changes (alarm_id, change, at) select id, 'cleared', cleared_at from ended on conflict do nothing`,
+    [imei, kinds, date, new Date(nowMs)],
+  );
+}
+
+/** A check-in ends its device's communication-lost alarm: one statement for the batch. */
+async function endSilences(client: pg.ClientBase, items: readonly CheckInAlarms[], nowMs: number): Promise<void> {
+  if (items.length === 0) return;
+  await client.query(
+    `with ended as (
+       update alarms a set cleared_at = $4 from unnest($1::text[], $2::timestamptz[]) as u(i, d)
+        where a."IMEINumber" = u.i and a.kind = $3 and a.cleared_at is null and a.episode::timestamptz < u.d
+       returning a.id, a.cleared_at)
+     insert into alarm_changes (alarm_id, change, at) select id, 'cleared', cleared_at from ended on conflict do nothing`,
+    [items.map((i) => i.IMEINumber), items.map((i) => i.date), COMMUNICATION_LOST, new Date(nowMs)],
+  );
+}
+
+export interface RaiseInput {
+  OrganizationID: string;
+  IMEINumber: string;
+  PowerLineID: string | null;
+  kind: string;
+  /** What began it; the same episode never raises twice. */
+  episode: string;
+  detail: Record<string, unknown>;
+}
+
+/** Raises an alarm unless the device already has one of this kind open or this episode was raised before. */
+export async function raiseAlarm(client: pg.ClientBase, a: RaiseInput, nowMs: number): Promise<number | null> {
+  const { rows } = await client.query<{ id: number }>(
+    `with raised as (
+       insert into alarms ("OrganizationID", "IMEINumber", kind, episode, "PowerLineID", detail, raised_at)
+       values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing returning id, raised_at)
+     insert into alarm_changes (alarm_id, change, at) select id, 'raised', raised_at from raised returning alarm_id as id`,
+    [a.OrganizationID, a.IMEINumber, a.kind, a.episode, a.PowerLineID, JSON.stringify({ label: alarmLabel(a.kind), ...a.detail }), new Date(nowMs)],
+  );
+  return rows[0]?.id ?? null;
+}
+
+/**
+ * An alarm of an `event` kind (domain/alarm-kinds.ts): raised once per episode, routed like every other,
+ * ended by acknowledgement. The entry point for kinds added to the table later.
+ */
+export const raiseEventAlarm = raiseAlarm;
+
+/** The alarm side of a notify batch: clocks, the end of silences, fault-code transitions, model changes. */
+export async function applyCheckInAlarms(pool: pg.Pool, items: readonly CheckInAlarms[], nowMs = Date.now()): Promise<void> {
+  if (items.length === 0) return;
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const current = await advanceClocks(client, items);
+    await endSilences(client, items.filter((i) => current.has(i)), nowMs);
+    for (const item of items) {
+      if (!current.has(item) || (!item.transition && !item.modelChange)) continue;
+      const detail = { deviceName: item.deviceName, code: item.code, codeText: ONGOING_FAULT_TEXT.get(item.code) ?? `Unknown (${item.code})`, at: item.date };
+      if (item.transition) {
+        await endAlarms(client, item.IMEINumber, item.transition.end, item.date, nowMs);
+        if (item.transition.raise) await raiseAlarm(client, { ...item, kind: item.transition.raise, episode: item.date, detail }, nowMs);
+      }
+      if (item.modelChange) await raiseAlarm(client, { ...item, kind: MODEL_CHANGE, episode: item.date, detail: { ...detail, ...item.modelChange } }, nowMs);
+    }
+    await client.query('commit');
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}

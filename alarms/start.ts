@@ -1,0 +1,118 @@
+// The `alarms` component of `faultline start`: the router and the communication-lost clock on a tick, and the
+// alarm outbox worker (the shared outbox loop) sending on e-mail, SMS and webhooks.
+import type pg from 'pg';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { log } from '../config/log.js';
+import type { AlarmSettings } from '../config/settings.js';
+import { startOutboxWorker, type OutboxWorker } from '../outbox/worker.js';
+import { loadKeyring } from '../secrets/keyring.js';
+import { SecretsError } from '../secrets/errors.js';
+import type { Keyring } from '../secrets/keyring.js';
+import { createMailer } from './channels/email.js';
+import { loadSmsTemplate } from './channels/sms.js';
+import { scanCommunicationLost } from './clock.js';
+import { alarmFailure, deliverAlarm, type Channels } from './deliver.js';
+import { alarmMetrics as m } from './metrics.js';
+import { alarmOutbox, type AlarmOutboxRow } from './outbox.js';
+import { routeAlarms } from './router.js';
+import { readRecipients, type StoredRecipient } from './store.js';
+
+export interface AlarmWorkerOptions {
+  pool: pg.Pool;
+  settings: AlarmSettings;
+  /** OFFLINE_AFTER_HOURS: the ceiling of the communication-lost clock. */
+  offlineAfterHours: number;
+  keyring: Keyring | null;
+  /** Router and clock period. */
+  tickMs?: number;
+  /** Outbox poll when idle. */
+  pollMs?: number;
+  backoff?: { initialMs?: number; maxMs?: number };
+  now?: () => number;
+}
+
+export interface AlarmWorker {
+  /** One router-and-clock round (tests drive it with their own clock). */
+  tick(): Promise<void>;
+  /** One claim-and-send round of the outbox. */
+  sendOnce(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export function startAlarmWorker(o: AlarmWorkerOptions, { loop = true } = {}): AlarmWorker {
+  const now = o.now ?? Date.now;
+  const mailer = o.settings.smtpUrl ? createMailer({ smtpUrl: o.settings.smtpUrl, from: o.settings.smtpFrom, caFile: o.settings.smtpCaFile }) : null;
+  const channels: Channels = { settings: o.settings, keyring: o.keyring, mailer, sms: loadSmsTemplate(o.settings.smsTemplateFile), nowMs: now };
+  const recipients = new Map<string, { at: number; r: StoredRecipient | null }>();
+  const recipient = async (id: string): Promise<StoredRecipient | null> => {
+    const hit = recipients.get(id);
+    if (hit && Date.now() - hit.at < 10_000) return hit.r;
+    const [r] = await readRecipients(o.pool, undefined, id);
+    recipients.set(id, { at: Date.now(), r: r ?? null });
+    return r ?? null;
+  };
+  const outbox: OutboxWorker = startOutboxWorker<AlarmOutboxRow>({
+    name: 'alarms', label: 'alarm', pool: o.pool, table: alarmOutbox, pollMs: o.pollMs ?? 250, backoff: o.backoff, now,
+    async send(row) {
+      const r = await recipient(row.recipient_id);
+      if (!r) throw Object.assign(new Error('the recipient no longer exists'), { code: 'NO_RECIPIENT' });
+      await deliverAlarm(row, r, channels);
+    },
+    failure: alarmFailure,
+    maxAgeMs: () => o.settings.maxAgeHours * 3_600_000,
+    onDelivered(row) {
+      m.sent.inc({ kind: row.kind });
+      m.latencySeconds.observe(Math.max(0, (Date.now() - row.created_at.getTime()) / 1000));
+    },
+    onFailed(_row, f, dead) {
+      m.failed.inc({ code: f.code });
+      if (dead) m.dead.inc();
+    },
+    onPending: (n) => m.pending.set(n),
+    describe: (row) => ({ recipient: row.recipient_id, alarm: row.alarm_id, kind: row.kind }),
+  }, { loop });
+
+  const limits = { floorS: o.settings.checkinFloorS, ceilingS: o.offlineAfterHours * 3600 };
+  async function tick(): Promise<void> {
+    const raised = await scanCommunicationLost(o.pool, limits, now());
+    if (raised.length) m.raised.inc({ kind: 'communication-lost' }, raised.length);
+    const r = await routeAlarms(o.pool, o.settings, now());
+    if (r.suppressed) m.suppressed.inc(r.suppressed);
+  }
+
+  let running = true;
+  const stopped = new AbortController();
+  const ticking = loop ? (async () => {
+    while (running) {
+      try {
+        await tick();
+      } catch (err) {
+        log.warn({ component: 'alarms', err: (err as Error).message }, 'alarm routing round failed');
+      }
+      await sleep(o.tickMs ?? 1_000, undefined, { signal: stopped.signal }).catch(() => {});
+    }
+  })() : Promise.resolve();
+
+  return {
+    tick,
+    sendOnce: () => outbox.runOnce(),
+    async stop() {
+      running = false;
+      stopped.abort();
+      await Promise.all([ticking, outbox.stop()]);
+      mailer?.close();
+    },
+  };
+}
+
+/** With the process's keyring; without one, webhooks with a secret wait, visibly, in the alarm outbox. */
+export function startAlarms({ pool, settings, embedded }: { pool: pg.Pool; settings: { dataDir: string; alarms: AlarmSettings; offlineAfterHours: number }; embedded: boolean }): AlarmWorker {
+  let keyring: Keyring | null = null;
+  try {
+    keyring = loadKeyring({ dataDir: settings.dataDir, embedded, onLog: (line) => log.warn({ component: 'alarms' }, line) });
+  } catch (err) {
+    if (!(err instanceof SecretsError)) throw err;
+    log.error({ component: 'alarms', code: err.code }, `alarm recipient secrets cannot be decrypted: ${err.message}`);
+  }
+  return startAlarmWorker({ pool, settings: settings.alarms, offlineAfterHours: settings.offlineAfterHours, keyring });
+}

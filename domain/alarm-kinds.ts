@@ -1,0 +1,55 @@
+// What an alarm rule can ask for (issue 20, "what"; docs/decisions.md#alarm-routing): one table, one row per
+// alarm kind. A kind says where its alarms come from and what ends them:
+//  - `fault-code`: raised while the device's latest ActualOngoingFault (spec 3.1) is one of `codes`, cleared
+//    when a newer check-in carries a code outside them;
+//  - `clock`: raised by the communication-lost clock (domain/checkin-clock.ts), cleared by the next check-in;
+//  - `event`: raised by something that happened once (a model change); there is no condition to clear, so
+//    it clears when acknowledged.
+// New kinds (feeder incidents, for instance) are rows here with source `event`, raised through
+// alarms/raise.ts raiseEventAlarm; rules, API, import and portal read this table and need no change.
+import { ONGOING_FAULT as C } from './ongoing-fault-codes.js';
+
+export type AlarmSource = 'fault-code' | 'clock' | 'event';
+export type AlarmClass = 'operations' | 'maintenance';
+
+export interface AlarmKind {
+  id: string;
+  /** What messages and the portal call it. */
+  label: string;
+  source: AlarmSource;
+  /** ActualOngoingFault codes of a `fault-code` kind. */
+  codes: readonly number[];
+}
+
+export const ALARM_KINDS: readonly AlarmKind[] = [
+  { id: 'permanent', label: 'Permanent fault', source: 'fault-code', codes: [C.PERMANENT, C.PERMANENT_ALT] },
+  { id: 'temporary', label: 'Temporary fault', source: 'fault-code', codes: [C.TEMPORARY] },
+  { id: 'probable-temporary', label: 'Probable temporary fault', source: 'fault-code', codes: [C.PROBABLE_TEMP_FAULT] },
+  { id: 'over-current', label: 'Over current', source: 'fault-code', codes: [C.OVER_CURRENT, C.OVER_CURRENT_NO_LOCAL_FAULT] },
+  { id: 'current-reset', label: 'Current reset', source: 'fault-code', codes: [C.CURRENT_RESET] },
+  { id: 'dm1-port-fault', label: 'DM1 port fault', source: 'fault-code', codes: [C.DM1_PORT_1_FAULT, C.DM1_PORT_2_FAULT, C.DM1_PORT_3_FAULT] },
+  { id: 'low-battery', label: 'Low battery', source: 'fault-code', codes: [C.LOW_BATTERY] },
+  { id: 'communication-lost', label: 'Communication lost', source: 'clock', codes: [] },
+  { id: 'model-change', label: 'Model change', source: 'event', codes: [] },
+];
+
+export const ALARM_KIND_IDS: readonly string[] = ALARM_KINDS.map((k) => k.id);
+export const ALARM_CLASSES: readonly AlarmClass[] = ['operations', 'maintenance'];
+export const COMMUNICATION_LOST = 'communication-lost';
+export const MODEL_CHANGE = 'model-change';
+
+const BY_ID = new Map(ALARM_KINDS.map((k) => [k.id, k]));
+const BY_CODE = new Map(ALARM_KINDS.flatMap((k) => k.codes.map((c) => [c, k] as const)));
+
+export const alarmKind = (id: string): AlarmKind | undefined => BY_ID.get(id);
+export const alarmLabel = (id: string): string => BY_ID.get(id)?.label ?? id;
+
+/** The `fault-code` kind a fault code raises, or null (None, Decision, Disconnected, No Data, unknown). */
+export function kindOfCode(code: number | null): string | null {
+  return code === null ? null : BY_CODE.get(code)?.id ?? null;
+}
+
+/** Kinds whose alarms end when a newer check-in no longer carries their code. */
+export const FAULT_CODE_KINDS: readonly string[] = ALARM_KINDS.filter((k) => k.source === 'fault-code').map((k) => k.id);
+/** Kinds whose alarms end when someone acknowledges them. */
+export const CLEARED_BY_ACKNOWLEDGEMENT: readonly string[] = ALARM_KINDS.filter((k) => k.source === 'event').map((k) => k.id);

@@ -1,0 +1,73 @@
+// What an alarm message says, per kind of message, for every channel: the webhook's JSON body, and the
+// subject and text that e-mail and SMS carry. Pure; alarms/channels/ send them.
+import { alarmLabel } from './alarm-kinds.js';
+import type { DigestCount } from './alarm-rules.js';
+
+export type MessageKind = 'raised' | 'cleared' | 'escalated' | 'digest' | 'digest-end';
+
+/** The alarm as messages describe it (alarm_outbox.payload). */
+export interface AlarmPayload {
+  type: MessageKind;
+  alarmId: number | null;
+  OrganizationID: string;
+  kind?: string;
+  label?: string;
+  class?: string | null;
+  IMEINumber?: string;
+  deviceName?: string | null;
+  PowerLineID?: string | null;
+  raisedAt?: string;
+  clearedAt?: string | null;
+  /** Escalation: which roster step this is (1-based). */
+  step?: number;
+  /** Digests: the period and its counts. */
+  from?: string;
+  to?: string;
+  total?: number;
+  counts?: DigestCount[];
+  link?: string | null;
+}
+
+const device = (p: AlarmPayload) => `${p.deviceName ?? p.IMEINumber ?? ''}${p.deviceName && p.IMEINumber ? ` (${p.IMEINumber})` : ''}`;
+const line = (p: AlarmPayload) => (p.PowerLineID ? ` on ${p.PowerLineID}` : '');
+
+export function messageSubject(p: AlarmPayload): string {
+  const label = p.label ?? alarmLabel(p.kind ?? '');
+  switch (p.type) {
+    case 'raised': return `ALARM ${label}: ${device(p)}${line(p)}`;
+    case 'escalated': return `ESCALATED (unacknowledged) ${label}: ${device(p)}${line(p)}`;
+    case 'cleared': return `CLEARED ${label}: ${device(p)}${line(p)}`;
+    case 'digest': return `Alarm storm: ${p.total ?? 0} alarms in ${p.OrganizationID}`;
+    case 'digest-end': return `Alarm storm over: ${p.total ?? 0} more alarms in ${p.OrganizationID}`;
+  }
+}
+
+/** Short enough for one or two SMS: the subject, the counts of a digest, the link. */
+export function messageText(p: AlarmPayload): string {
+  const parts = [messageSubject(p)];
+  if (p.type === 'raised' || p.type === 'escalated') parts.push(`at ${p.raisedAt ?? ''}`);
+  if (p.type === 'cleared') parts.push(`at ${p.clearedAt ?? ''}`);
+  if (p.counts?.length) parts.push(p.counts.slice(0, 5).map((c) => `${c.PowerLineID ?? 'no line'} ${c.class} ${c.count}`).join('; '));
+  if (p.link) parts.push(p.link);
+  return parts.join(' - ');
+}
+
+/** The e-mail body: every field, one a line. */
+export function messageBody(p: AlarmPayload): string {
+  const lines = [messageSubject(p), ''];
+  const field = (name: string, v: unknown) => { if (v !== undefined && v !== null && v !== '') lines.push(`${name}: ${String(v)}`); };
+  field('Alarm', p.alarmId);
+  field('Kind', p.label ?? p.kind);
+  field('Class', p.class);
+  field('Device', device(p) || undefined);
+  field('Power line', p.PowerLineID);
+  field('Raised', p.raisedAt);
+  field('Cleared', p.clearedAt);
+  field('Escalation step', p.step);
+  field('From', p.from);
+  field('To', p.to);
+  field('Alarms', p.total);
+  for (const c of p.counts ?? []) lines.push(`  ${c.PowerLineID ?? '(no power line)'} / ${c.class}: ${c.count}`);
+  field('Portal', p.link);
+  return `${lines.join('\n')}\n`;
+}
