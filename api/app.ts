@@ -18,6 +18,7 @@ import { healthRoutes, type ReadinessCheck } from './health/routes.js';
 import { integrationRoutes } from './dnp3/organization-devices.js';
 import { openApiDocument } from './openapi/document.js';
 import { soapRoutes } from './soap/routes.js';
+import { incidentRoutes } from './incidents/routes.js';
 import { pointMapRoutes } from './dnp3/point-map.js';
 import { portalRoutes } from './portal-static.js';
 import { shortCache } from './device-records/short-cache.js';
@@ -63,6 +64,7 @@ export function createApp({
   app.route('/', loginRoutes({ tokens, accounts, limiter: new LoginLimiter(loginLimits), clientAddress, now }));
   app.route('/', integrationRoutes({ pool, auth }));
   app.route('/', pointMapRoutes({ pool, auth }));
+  app.route('/', incidentRoutes({ pool, auth }));
   app.route('/', soapRoutes({ pool, accounts, clientAddress, now }));
   const records = deviceRecordRoutes({ deps: { pool, codeStrings, offlineAfterHours, now, shortCache: shortCache({ now }) }, auth });
   for (const prefix of READ_PREFIXES) app.route(prefix, records);

@@ -20,11 +20,12 @@ import { openRuntime } from './runtime.js';
 import { loadDemoData } from './demo.js';
 import { startSimulation } from './simulate.js';
 import { startDelivery } from '../multispeak/delivery/start.js';
+import { startIncidentWorker } from '../incidents/worker.js';
 import { startDemoOms } from './demo-oms.js';
 import { dnp3Unconfigured, startDnp3 } from './dnp3.js';
 import { startStorageMaintenance } from '../storage/maintenance.js';
 
-const OTHER_COMPONENTS = ['bridge', 'api', 'delivery', 'dnp3', 'simulate'] as const;
+const OTHER_COMPONENTS = ['bridge', 'api', 'delivery', 'dnp3', 'incidents', 'simulate'] as const;
 /** What `--only` runs: the pipeline's stages (whole segments of the shape) and the other components. */
 export const COMPONENTS = [...OTHER_COMPONENTS, ...STAGE_NAMES] as const;
 export type Component = (typeof COMPONENTS)[number];
@@ -129,6 +130,12 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
     const worker = startDelivery(runtime);
     drainFirst.push({ name: 'delivery', stop: () => worker.stop() });
     started.push('MultiSpeak delivery worker (outbox -> OMS)');
+  }
+
+  if (wants('incidents')) {
+    const incidents = startIncidentWorker({ pool, windowMs: settings.incidentWindowMs, offlineAfterHours: settings.offlineAfterHours });
+    drainFirst.push({ name: 'incidents', stop: () => incidents.stop() });
+    started.push(`incident worker (fault events -> feeder incidents, window ${settings.incidentWindowMs / 1000} s)`);
   }
 
   if (wants('dnp3')) {

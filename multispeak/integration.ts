@@ -2,7 +2,7 @@
 // notifications to write (operation, check-ins), the delivery worker how to send them (target.ts).
 import type { StoredIntegration } from '../integrations/store.js';
 
-export const DEFAULTS = { version: '4.1', checkins: true, timeoutMs: 15_000, connectTimeoutMs: 5_000, maxAgeHours: 24, resyncAfterOutage: false } as const;
+export const DEFAULTS = { version: '4.1', checkins: true, timeoutMs: 15_000, connectTimeoutMs: 5_000, maxAgeHours: 24, resyncAfterOutage: false, notifyPer: 'device' } as const;
 
 export interface MultiSpeakSettings {
   id: string;
@@ -21,6 +21,8 @@ export interface MultiSpeakSettings {
   maxAgeHours: number;
   /** Resend every device's current state when deliveries succeed again after failing (multispeak/resync.ts). */
   resyncAfterOutage: boolean;
+  /** 'incident': one notification per feeder incident (incidents/notifications.ts) instead of one per device on a power line. */
+  notifyPer: 'device' | 'incident';
   caFile: unknown;
   clientCertFile: unknown;
   clientKeyFile: unknown;
@@ -38,6 +40,7 @@ export function multiSpeakSettings(i: StoredIntegration): MultiSpeakSettings {
     timeoutMs: num(s.timeoutMs, DEFAULTS.timeoutMs), connectTimeoutMs: num(s.connectTimeoutMs, DEFAULTS.connectTimeoutMs),
     maxAgeHours: num(s.maxAgeHours, DEFAULTS.maxAgeHours),
     resyncAfterOutage: typeof s.resyncAfterOutage === 'boolean' ? s.resyncAfterOutage : DEFAULTS.resyncAfterOutage,
+    notifyPer: s.notifyPer === 'incident' ? 'incident' : DEFAULTS.notifyPer,
     caFile: s.caFile, clientCertFile: s.clientCertFile, clientKeyFile: s.clientKeyFile, credentials: i.credentials,
   };
 }

@@ -13,6 +13,7 @@ import { upsertGroups, upsertOrganizations, upsertPowerLines } from './upsert-hi
 import { upsertIntegrations } from './upsert-integrations.js';
 import { upsertUserChunk } from './upsert-users.js';
 import { parseImport, type ParsedImport } from './validate.js';
+import { checkImportTopology, loadTopology } from './topology.js';
 
 /** Two imports at once would each validate against a database the other is changing: one waits. */
 const IMPORT_LOCK = 0x66696d70; // "fimp"
@@ -61,7 +62,11 @@ export async function importReferenceData(pool: pg.Pool, data: unknown, options:
   return withTransaction(pool, async (client) => {
     await client.query('select pg_advisory_xact_lock($1)', [IMPORT_LOCK]);
     const existing = await loadExistingRefs(client, referencedKeys(parsed.data, parsed.declared));
-    const problems = [...parsed.problems, ...checkReferences(parsed.data, parsed.declared, existing, parsed.pathOf), ...missingKeyProblems(parsed, keyring)];
+    const stored = parsed.problems.length === 0 ? await loadTopology(client, parsed.data.devices) : [];
+    const problems = [
+      ...parsed.problems, ...checkReferences(parsed.data, parsed.declared, existing, parsed.pathOf), ...missingKeyProblems(parsed, keyring),
+      ...checkImportTopology(parsed.data.devices, stored, parsed.pathOf),
+    ];
     if (problems.length > 0) throw new ImportError('IMPORT_INVALID', problems);
     parsed.warnings.forEach(onWarning);
 

@@ -55,6 +55,7 @@ export const SETTINGS_BY_KIND: Record<IntegrationKind, Record<string, SettingRea
     connectTimeoutMs: integer(100, 300_000),
     maxAgeHours: (r, key) => r.number(key, { min: 0.01, max: 24 * 90 }),
     resyncAfterOutage: flag,
+    notifyPer: choice(['device', 'incident']),
     caFile: text(1000),
     clientCertFile: text(1000),
     clientKeyFile: text(1000),

@@ -1,5 +1,6 @@
 // The validated form of an import file (docs/decisions.md#import-format). Only `validateImport` makes these;
 // everything after it trusts them.
+import type { Phase } from '../domain/feeder-topology.js';
 import type { Credentials } from '../secrets/credentials.js';
 
 export interface OrganizationInput {
@@ -31,6 +32,10 @@ export interface DeviceInput {
   Long: number | null;
   serialNumber: string | null;
   dnp3QueueAddress: string | null;
+  /** Feeder topology (domain/feeder-topology.ts): the indicator directly upstream, the phase, the label below. */
+  UpstreamIMEI: string | null;
+  Phase: Phase | null;
+  Section: string | null;
   /** Exactly the device's groups after the import. */
   groups: string[];
   deleted: boolean;

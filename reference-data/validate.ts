@@ -12,15 +12,19 @@ import { eachObject, isPlainObject, ProblemList, show, type FieldReader } from '
 import type { Problem } from './errors.js';
 import type { DeviceInput, GroupInput, ImportData, IntegrationInput, IntegrationKind, OrganizationInput, PowerLineInput, UserInput } from './model.js';
 import { checkReferences, type DeclaredKeys, type ExistingRefs, NO_EXISTING_REFS, type PathOf } from './references.js';
+import { checkImportTopology } from './topology.js';
+import { PHASES } from '../domain/feeder-topology.js';
 
 export const TOP_LEVEL_KEYS = ['organizations', 'powerLines', 'groups', 'devices', 'users', 'integrations'] as const;
 const ORGANIZATION_KEYS = ['OrganizationID', 'name', 'MaskFaultDetails', 'timezone'];
 const POWER_LINE_KEYS = ['Id', 'OrganizationID', 'name'];
 const GROUP_KEYS = ['GroupID', 'OrganizationID', 'name'];
-const DEVICE_KEYS = ['IMEINumber', 'OrganizationID', 'PowerLineID', 'Real_Name', 'Lat', 'Long', 'serialNumber', 'groups', 'dnp3QueueAddress', 'deleted'];
+const DEVICE_KEYS = ['IMEINumber', 'OrganizationID', 'PowerLineID', 'Real_Name', 'Lat', 'Long', 'serialNumber', 'groups', 'dnp3QueueAddress', 'UpstreamIMEI', 'Phase', 'Section', 'deleted'];
 const USER_KEYS = ['email', 'password', 'OrganizationID', 'role', 'timezone', 'groups', 'deleted'];
 const INTEGRATION_KEYS = ['id', 'OrganizationID', 'kind', 'channel', 'enabled'];
 const CREDENTIAL_KEYS = ['userId', 'password'];
+// The operations that can name a faulted section (incidents/notifications.ts).
+const INCIDENT_OPERATIONS = ['ODEventNotification', 'AssessmentLocationChangedNotification'];
 
 const IMEI = /^\d{14,16}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
@@ -93,6 +97,9 @@ function readDevice(r: FieldReader): DeviceInput | undefined {
     Long: r.number('Long', { min: -180, max: 180 }),
     serialNumber: r.string('serialNumber', { max: 100 }),
     dnp3QueueAddress: r.string('dnp3QueueAddress', { max: 249, pattern: TOPIC, patternText: 'a topic name (letters, digits, . _ -)' }),
+    UpstreamIMEI: r.string('UpstreamIMEI', { pattern: IMEI, patternText: '14 to 16 digits' }),
+    Phase: r.oneOf('Phase', PHASES, false),
+    Section: r.string('Section', { max: 200 }),
     groups: r.idList('groups'),
     deleted: r.boolean('deleted', false),
   };
@@ -153,6 +160,10 @@ function readIntegration(r: FieldReader): IntegrationInput | undefined {
   const credentials = kind === 'multispeak' ? readCredentials(r) : null;
   if (settings && settings.checkins !== undefined && settings.operation !== 'SCADAAnalogChangedNotificationByPointID') {
     r.list.warn(r.at('checkins'), 'check-in notifications are only sent by SCADAAnalogChangedNotificationByPointID integrations');
+  }
+  if (settings && settings.notifyPer === 'incident' && !INCIDENT_OPERATIONS.includes(String(settings.operation))) {
+    r.list.add(r.at('notifyPer'), `"incident" needs operation ${INCIDENT_OPERATIONS.join(' or ')}`);
+    return undefined;
   }
   if (id === undefined || OrganizationID === undefined || !channel || enabled === undefined || !settings || credentials === undefined) return undefined;
   return { id, OrganizationID, kind, channel, enabled, settings, credentials };
@@ -239,6 +250,6 @@ export type ValidationResult =
  */
 export function validateImport(input: unknown, existing: ExistingRefs = NO_EXISTING_REFS): ValidationResult {
   const parsed = parseImport(input);
-  const problems = [...parsed.problems, ...checkReferences(parsed.data, parsed.declared, existing, parsed.pathOf)];
+  const problems = [...parsed.problems, ...checkReferences(parsed.data, parsed.declared, existing, parsed.pathOf), ...checkImportTopology(parsed.data.devices, [], parsed.pathOf)];
   return problems.length > 0 ? { ok: false, problems, warnings: parsed.warnings } : { ok: true, data: parsed.data, warnings: parsed.warnings };
 }

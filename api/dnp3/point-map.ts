@@ -11,6 +11,7 @@ import type { AuthEnv } from '../auth/caller.js';
 import { ApiError, badParameter } from '../errors.js';
 import { pointMapBanks, pointMapCsv, pointMapRows } from '../../dnp3/data/point-map.js';
 import { assignSlots, maxSlot, slotDevices } from '../../dnp3/data/store.js';
+import { assignPowerLineSlots, powerLinePointRows, slotPowerLines } from '../../dnp3/data/power-lines.js';
 import { integrationFromRow } from '../../dnp3/identity.js';
 import { readIntegrations } from '../../integrations/store.js';
 import { deviceProfileRoutes } from './device-profile.js';
@@ -21,7 +22,9 @@ export const POINT_MAP_PATH = '/api/dnp3/pointMap';
 export async function organisationPointMap(pool: pg.Pool, org: string) {
   // Slots are assigned here too, so the map is complete before the outstation has ever run.
   await assignSlots(pool, org);
+  await assignPowerLineSlots(pool, org);
   const devices = await slotDevices(pool, org);
+  const lines = await slotPowerLines(pool, org);
   const [stored] = await readIntegrations(pool, { kind: 'dnp3', organizationId: org });
   const integration = stored ? integrationFromRow(stored) : undefined;
   const analogOnly = integration?.analogOnly ?? false;
@@ -31,7 +34,8 @@ export async function organisationPointMap(pool: pg.Pool, org: string) {
   return {
     integration, analogOnly, outstationAddress,
     banks: pointMapBanks(highest, { analogOnly, outstationAddress }),
-    points: pointMapRows(devices, { analogOnly, outstationAddress, maxSlot: highest }),
+    points: [...pointMapRows(devices, { analogOnly, outstationAddress, maxSlot: highest }), ...powerLinePointRows(lines, { analogOnly, outstationAddress })]
+      .sort((a, b) => a.bank - b.bank || (a.type === b.type ? a.index - b.index : a.type === 'binary' ? -1 : 1)),
   };
 }
 

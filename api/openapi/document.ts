@@ -10,6 +10,7 @@ import { ORGANIZATION_DEVICES_PATH } from '../dnp3/organization-devices.js';
 import { POINT_MAP_PATH } from '../dnp3/point-map.js';
 import { DEVICE_PROFILE_PATH } from '../dnp3/device-profile.js';
 import { queryParameters } from './parameters.js';
+import { INCIDENT_OPENAPI_PATHS } from '../incidents/openapi.js';
 import { COMPONENT_SCHEMAS, ref } from './schemas.js';
 
 type Obj = Record<string, unknown>;
@@ -137,6 +138,7 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
           },
         },
       },
+      ...INCIDENT_OPENAPI_PATHS,
       ...Object.assign({}, ...READ_PREFIXES.map((prefix) => readOperations(codeStrings, prefix))),
       '/healthz': { get: { operationId: 'healthz', tags: ['health'], summary: 'The process is up', responses: { 200: { description: 'Up', ...json(ref('Health')) } } } },
       '/readyz': {

@@ -7,6 +7,7 @@
 import type pg from 'pg';
 import type { Outstation } from '../outstation/outstation.js';
 import { applyHeartbeat, applySnapshot, sizeBanks } from './apply.js';
+import { applyPowerLines, assignPowerLineSlots, loadPowerLines } from './power-lines.js';
 import { assignSlots, currentWatermark, loadSnapshots, maxSlot } from './store.js';
 import type { Watermark } from './store.js';
 
@@ -68,6 +69,7 @@ export class Dnp3Feed {
     const full = !this.watermark || now - this.lastFull >= (this.opts.fullEveryMs ?? 60_000);
     // Every run: a device imported a moment ago gets its slot (one insert-select; a no-op when none are new).
     await assignSlots(pool, organizationId);
+    await assignPowerLineSlots(pool, organizationId);
     sizeBanks(banks, await maxSlot(pool, organizationId), analogOnly, this.opts.createOutstation);
     // Watermark first: rows stored while we read are read again next time (updates are idempotent).
     const mark = await currentWatermark(pool);
@@ -76,6 +78,8 @@ export class Dnp3Feed {
     this.watermark = mark;
     let events = 0;
     for (const s of snapshots) events += applySnapshot(banks, s, now, offlineAfterHours, analogOnly);
+    // Per power line incident points (few rows: read on every run).
+    events += applyPowerLines(banks, await loadPowerLines(pool, organizationId), now, analogOnly);
     applyHeartbeat(banks, now, this.startMs);
     this.opts.onRefresh?.(events);
   }

@@ -77,7 +77,7 @@ export async function slotDevices(pool: pg.Pool, organizationId: string): Promis
   const { rows } = await pool.query<{ imei: string; slot: number; name: string | null }>(
     `select s."IMEINumber" as imei, s.slot, d."Real_Name" as name
        from dnp3_slots s left join device_information d on d."IMEINumber" = s."IMEINumber" and d."OrganizationID" = s."OrganizationID"
-      where s."OrganizationID" = $1 and d.deleted_at is null order by s.slot`,
+      where s."OrganizationID" = $1 and s."IMEINumber" is not null and d.deleted_at is null order by s.slot`,
     [organizationId],
   );
   return rows;

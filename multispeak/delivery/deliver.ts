@@ -5,6 +5,7 @@ import { SecretsError } from '../../secrets/errors.js';
 import type { Keyring } from '../../secrets/keyring.js';
 import { buildRequest } from '../build.js';
 import { notificationFromPayload } from '../outbox-payload.js';
+import { incidentNotification } from '../../incidents/notifications.js';
 import { checkAnswer } from './answer.js';
 import { DeliveryError } from './errors.js';
 import { postSoap } from './http-post.js';
@@ -17,7 +18,9 @@ export const messageIdOf = (row: Pick<ClaimedRow, 'id' | 'integration_id'>) => `
 export async function deliverRow(row: ClaimedRow, target: Target, keyring: Keyring | null, now: Date): Promise<void> {
   let notification;
   try {
-    notification = notificationFromPayload(messageIdOf(row), row.kind, row.payload);
+    notification = (row.kind as string) === 'incident'
+      ? incidentNotification(messageIdOf(row), row.payload)
+      : notificationFromPayload(messageIdOf(row), row.kind, row.payload);
   } catch (err) {
     throw new DeliveryError('BAD_PAYLOAD', (err as Error).message);
   }

@@ -15,7 +15,7 @@ export const FAULT_EVENT_TYPES: ReadonlySet<string> = new Set(['PFault', 'TFault
 export const CHECKIN_OPERATION = 'SCADAAnalogChangedNotificationByPointID';
 
 /** What notify reads of a MultiSpeak integration (multispeak/integration.ts applies the defaults). */
-export type MultiSpeakIntegration = Pick<MultiSpeakSettings, 'id' | 'OrganizationID' | 'operation' | 'checkins'>;
+export type MultiSpeakIntegration = Pick<MultiSpeakSettings, 'id' | 'OrganizationID' | 'operation' | 'checkins'> & Partial<Pick<MultiSpeakSettings, 'notifyPer'>>;
 
 export interface OutboxRow {
   integrationId: string;
@@ -59,7 +59,9 @@ export function notificationsFor(m: PersistedCheckIn, integrations: readonly Mul
     if (integration.operation === CHECKIN_OPERATION && integration.checkins) {
       outbox.push({ integrationId: integration.id, IMEINumber: imei, kind: 'checkin', dedupKey: `checkin:${imei}:${record.date}`, payload: outboxPayload(record, m.previousActualOngoingFault) });
     }
-    if (statusChanged || faultEvents.length > 0) {
+    // notifyPer "incident": the incident worker speaks for devices on a power line (incidents/notifications.ts).
+    const byIncident = integration.notifyPer === 'incident' && Boolean(m.device.PowerLineID) && !('test_fault' in m.checkIn && m.checkIn.test_fault);
+    if ((statusChanged || faultEvents.length > 0) && !byIncident) {
       outbox.push({ integrationId: integration.id, IMEINumber: imei, kind: 'status', dedupKey: `status:${imei}:${record.date}`, payload: outboxPayload(record, m.previousActualOngoingFault, faultEvents) });
     }
   }

@@ -1,0 +1,72 @@
+// The OpenAPI paths of the incident routes (routes.ts), merged into the document by api/openapi/document.ts
+// (which this file must not import: the document imports it).
+import { INCIDENT_PATH, INCIDENT_STATUSES, INCIDENTS_PATH } from './routes.js';
+
+type Obj = Record<string, unknown>;
+const json = (schema: Obj) => ({ content: { 'application/json': { schema } } });
+const error = (description: string) => ({ description, ...json({ $ref: '#/components/schemas/Error' }) });
+const time = { type: ['string', 'null'], format: 'date-time' };
+const end = { type: 'object', properties: { imei: { type: 'string' }, name: { type: ['string', 'null'] } }, required: ['imei', 'name'] };
+
+const section = {
+  type: 'object',
+  description: 'A faulted section: below the furthest-downstream tripped indicator (from), above the untripped indicators directly below it (to; empty: to the end of the line), widened over indicators that could not tell (spans, each with its reason).',
+  properties: {
+    phase: { type: 'string', enum: ['A', 'B', 'C', 'ABC'] }, from: end, to: { type: 'array', items: end },
+    spans: { type: 'array', items: { ...end, properties: { ...end.properties, reason: { type: 'string' } } } }, label: { type: 'string' },
+  },
+  required: ['phase', 'from', 'to', 'spans', 'label'],
+};
+
+const incident = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' }, powerLineId: { type: 'string' }, powerLineName: { type: ['string', 'null'] },
+    status: { type: 'string', enum: ['open', 'located', 'restored', 'closed'] }, kind: { type: 'string', enum: ['momentary', 'permanent', 'unknown'] },
+    firstTripAt: time, lastTripAt: time, openedAt: time, locatedAt: time, restoredAt: time, closedAt: time,
+    sections: { type: 'array', items: section }, trippedDevices: { type: 'integer', description: 'tripped indicators in the caller\'s reach' },
+  },
+  required: ['id', 'powerLineId', 'status', 'kind', 'firstTripAt', 'openedAt', 'sections', 'trippedDevices'],
+};
+
+const AUTH = { 401: error('Missing, malformed, expired or invalid bearer token.') };
+const query = (name: string, schema: Obj, description: string) => ({ name, in: 'query', required: false, description, schema });
+
+export const INCIDENT_OPENAPI_PATHS: Record<string, Obj> = {
+  [INCIDENTS_PATH]: {
+    get: {
+      operationId: 'incidents', tags: ['incidents'], summary: 'Feeder incidents, newest first (admin: organisation; user: with a tripped device in the user\'s groups)',
+      security: [{ bearerAuth: [] }],
+      parameters: [
+        query('page', { type: 'string', pattern: '^\\d{1,9}$' }, '0-based page'), query('limit', { type: 'string', pattern: '^\\d{1,3}$' }, '1 to 500 (default 50)'),
+        query('status', { type: 'string', enum: [...INCIDENT_STATUSES] }, 'one status, or active (every one not closed)'), query('powerLine', { type: 'string', maxLength: 100 }, 'a power line id'),
+      ],
+      responses: {
+        200: { description: 'OK', ...json({ type: 'object', properties: { data: { type: 'array', items: incident }, page: { type: 'integer' }, limit: { type: 'integer' }, total: { type: 'integer' } }, required: ['data', 'page', 'limit', 'total'] }) },
+        400: error('A query parameter is unknown, repeated or invalid; the message names it.'), ...AUTH,
+      },
+    },
+  },
+  [INCIDENT_PATH.replace(':id', '{id}')]: {
+    get: {
+      operationId: 'incident', tags: ['incidents'], summary: 'One incident with its tripped devices, sections and timeline',
+      security: [{ bearerAuth: [] }],
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^\\d{1,15}$' } }],
+      responses: {
+        200: {
+          description: 'OK',
+          ...json({
+            ...incident,
+            properties: {
+              ...incident.properties,
+              devices: { type: 'array', items: { type: 'object', properties: { IMEINumber: { type: 'string' }, name: { type: ['string', 'null'] }, eventType: { type: 'string' }, trippedAt: time, phase: { type: ['string', 'null'] }, section: { type: ['string', 'null'] }, Lat: { type: ['number', 'null'] }, Long: { type: ['number', 'null'] } } } },
+              timeline: { type: 'array', items: { type: 'object', properties: { at: time, what: { type: 'string', enum: ['opened', 'joined', 'located', 'section changed', 'restored', 'tripped again', 'closed'] }, detail: { type: 'object' } }, required: ['at', 'what', 'detail'] } },
+            },
+          }),
+        },
+        400: error('A query parameter was given (none is accepted).'), ...AUTH,
+        404: error('No such incident, or it is outside the caller\'s reach (the same answer).'),
+      },
+    },
+  },
+};

@@ -1,0 +1,92 @@
+// The incident worker (the `incidents` component of `faultline start`): runs incident steps (step.ts) when
+// persist stores a fault event (LISTEN incident_inbox, from the trigger of migration 0011) and at least every
+// `tickMs` (restoration and closing depend on later check-ins and on time). Any number of processes may run
+// it: the step's advisory lock lets one work at a time.
+import type pg from 'pg';
+import { log } from '../config/log.js';
+import { withTransaction } from '../db/transaction.js';
+import { DEFAULT_INCIDENT_WINDOW_MS } from '../domain/incident-rules.js';
+import { readIntegrations } from '../integrations/store.js';
+import { multiSpeakSettings } from '../multispeak/integration.js';
+import type { IncidentIntegration } from './notifications.js';
+import { incidentStep, type IncidentChange, type StepResult } from './step.js';
+
+export interface IncidentWorkerOptions {
+  pool: pg.Pool;
+  windowMs?: number;
+  offlineAfterHours?: number;
+  tickMs?: number;
+  batch?: number;
+  clock?: () => Date;
+  /** Called after each committed step with what changed (alarm rules, metrics). */
+  onChanges?: (changes: IncidentChange[]) => void | Promise<void>;
+}
+
+export interface IncidentWorker {
+  /** One step now (tests); resolves with what it did. */
+  runOnce(): Promise<StepResult>;
+  stop(): Promise<void>;
+}
+
+async function incidentIntegrations(pool: pg.Pool): Promise<IncidentIntegration[]> {
+  return (await readIntegrations(pool, { kind: 'multispeak' })).map(multiSpeakSettings)
+    .map((s) => ({ id: s.id, OrganizationID: s.OrganizationID, notifyPer: s.notifyPer }));
+}
+
+export function startIncidentWorker(o: IncidentWorkerOptions, { loop = true } = {}): IncidentWorker {
+  const { pool, windowMs = DEFAULT_INCIDENT_WINDOW_MS, offlineAfterHours = 26, tickMs = 1000, batch = 2000, clock = () => new Date() } = o;
+  let stopped = false;
+  let running: Promise<StepResult> | undefined;
+  let again = false;
+  let listener: pg.PoolClient | undefined;
+  let timer: NodeJS.Timeout | undefined;
+
+  const runOnce = async (): Promise<StepResult> => {
+    const integrations = await incidentIntegrations(pool);
+    const result = await withTransaction(pool, (client) => incidentStep(client, { windowMs, offlineAfterHours, batch, now: clock(), integrations }));
+    if (result.changes.length > 0) await o.onChanges?.(result.changes);
+    return result;
+  };
+
+  // Overlapping wake-ups collapse into one follow-up step; a full batch asks for another at once.
+  const kick = (): void => {
+    if (stopped) return;
+    if (running) { again = true; return; }
+    running = runOnce()
+      .then((r) => { if (r.taken >= batch) again = true; return r; })
+      .catch((err: unknown) => { log.error({ component: 'incidents', err: (err as Error).message }, 'incident step failed; retried on the next tick'); return { locked: false, taken: 0, changes: [] }; })
+      .finally(() => { running = undefined; if (again) { again = false; kick(); } });
+  };
+
+  if (loop) {
+    void (async () => {
+      try {
+        const client = await pool.connect();
+        if (stopped) { client.release(); return; }
+        listener = client;
+        listener.on('notification', kick);
+        listener.on('error', (err) => log.warn({ component: 'incidents', err: err.message }, 'incident listener lost; the tick keeps working'));
+        await listener.query('listen incident_inbox');
+      } catch (err) {
+        log.warn({ component: 'incidents', err: (err as Error).message }, 'cannot LISTEN incident_inbox; working on the tick only');
+      }
+      kick();
+    })();
+    timer = setInterval(kick, tickMs);
+    timer.unref();
+  }
+
+  return {
+    runOnce,
+    async stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      await running;
+      if (listener) {
+        await listener.query('unlisten incident_inbox').catch(() => {});
+        listener.release();
+        listener = undefined;
+      }
+    },
+  };
+}
