@@ -22,6 +22,8 @@ import { incidentRoutes } from './incidents/routes.js';
 import { pointMapRoutes } from './dnp3/point-map.js';
 import { portalRoutes } from './portal-static.js';
 import { shortCache } from './device-records/short-cache.js';
+import { testFaultRoutes } from './test-faults/routes.js';
+import type { TestFaultQueue } from '../test-faults/queue.js';
 
 export interface AppOptions {
   readiness: Record<string, ReadinessCheck>;
@@ -43,6 +45,8 @@ export interface AppOptions {
   accountCacheMs?: number;
   /** Directory of the built web portal (portal-static.ts); default portal/dist; null serves no portal. */
   portalDir?: string | null;
+  /** Where test faults send their check-ins (none: POST /api/test-faults answers 503) and their default clear time. */
+  testFaults?: { queue: TestFaultQueue | null; clearAfterMs: number };
 }
 
 /**
@@ -52,7 +56,7 @@ export interface AppOptions {
  */
 export function createApp({
   readiness, draining, pool, jwtSecret, codeStrings = loadCodeStrings(), offlineAfterHours = 26, loginLimits,
-  clientAddress = socketAddress, now = Date.now, accountCacheMs = 5_000, portalDir,
+  clientAddress = socketAddress, now = Date.now, accountCacheMs = 5_000, portalDir, testFaults = { queue: null, clearAfterMs: 120_000 },
 }: AppOptions): Hono {
   const tokens = createTokenService({ secret: jwtSecret, nowS: () => Math.floor(now() / 1000) });
   const accounts = pgAccountStore(pool);
@@ -66,6 +70,7 @@ export function createApp({
   app.route('/', pointMapRoutes({ pool, auth }));
   app.route('/', incidentRoutes({ pool, auth }));
   app.route('/', soapRoutes({ pool, accounts, clientAddress, now }));
+  app.route('/', testFaultRoutes({ pool, auth, ...testFaults }));
   const records = deviceRecordRoutes({ deps: { pool, codeStrings, offlineAfterHours, now, shortCache: shortCache({ now }) }, auth });
   for (const prefix of READ_PREFIXES) app.route(prefix, records);
   app.get('/openapi.json', (c) => c.json(document));

@@ -19,6 +19,7 @@ export const API_ERRORS = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  UNAVAILABLE: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;

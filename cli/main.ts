@@ -24,6 +24,9 @@ Commands:
   outbox resync <integration> [--all]
                                 queue every device's current state for the OMS (changed ones only
                                 unless --all)
+  test-fault <imei> [--clear-after S] [--timeout S]
+                                a synthetic fault through the queue to the DNP3 master and the OMS,
+                                cleared after S seconds; prints its delivery timeline
   retention [run] [--dry-run]   archive, verify and remove the months each organisation no longer keeps
   retention set <org> <months|keep>
                                 how many months an organisation keeps (default: keep everything)
@@ -48,6 +51,7 @@ async function main(argv: string[]): Promise<void> {
     case 'unregistered': return (await import('./commands/unregistered.js')).run();
     case 'secrets': return (await import('./commands/secrets.js')).run(rest);
     case 'outbox': return (await import('./commands/outbox.js')).run(rest);
+    case 'test-fault': return (await import('./commands/test-fault.js')).run(rest);
     case 'retention': return (await import('./commands/retention.js')).run(rest);
     case 'archive': return (await import('./commands/archive.js')).run(rest);
     case undefined: case 'help': case '--help': case '-h':

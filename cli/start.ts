@@ -23,6 +23,8 @@ import { startDelivery } from '../multispeak/delivery/start.js';
 import { startIncidentWorker } from '../incidents/worker.js';
 import { startDemoOms } from './demo-oms.js';
 import { dnp3Unconfigured, startDnp3 } from './dnp3.js';
+import { queueOfEnvironment } from '../test-faults/queue.js';
+import { startClearer } from '../test-faults/test-faults.js';
 import { startStorageMaintenance } from '../storage/maintenance.js';
 
 const OTHER_COMPONENTS = ['bridge', 'api', 'delivery', 'dnp3', 'incidents', 'simulate'] as const;
@@ -102,6 +104,10 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
   }
 
   if (wants('api')) {
+    // Test faults go to the queue the bridge reads; this process clears the ones that are due.
+    const testFaultQueue = queueOfEnvironment(settings.dataDir);
+    const clearer = startClearer(pool, testFaultQueue);
+    runtime.onClose(async () => { await clearer.stop(); await testFaultQueue.close(); });
     const app = createApp({
       // Every dependency this process talks to: an outage of any of them turns /readyz to 503 and names it.
       readiness: {
@@ -118,6 +124,7 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
       },
       pool, jwtSecret: resolveJwtSecret({ dataDir: settings.dataDir }), offlineAfterHours: settings.offlineAfterHours,
       clientAddress: clientAddressFromEnv(), draining: () => draining,
+      testFaults: { queue: testFaultQueue, clearAfterMs: settings.testFaultClearMs },
     });
     const server = await listen(app, { port: settings.httpPort, hostname: settings.httpHost, tls: settings.httpTls });
     drainLast = () => server.close();

@@ -38,6 +38,8 @@ export interface Settings {
   lowCurrentA: number;
   /** Without a check-in for this long a device counts as offline / communication lost. */
   offlineAfterHours: number;
+  /** How long a test fault stays before its clearing check-in (docs/decisions.md#test-faults). */
+  testFaultClearMs: number;
   /** Fault events of one power line within this window form one incident (domain/incident-rules.ts). */
   incidentWindowMs: number;
   /** Alarm routing (alarms/, docs/decisions.md#alarm-routing). */
@@ -180,6 +182,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     modelMapFile,
     lowCurrentA: number(env, 'LOW_CURRENT_A', DEFAULT_LOW_CURRENT_A),
     offlineAfterHours: number(env, 'OFFLINE_AFTER_HOURS', 26, (n) => n > 0),
+    testFaultClearMs: number(env, 'TEST_FAULT_CLEAR_SECONDS', 120, (n) => Number.isInteger(n) && n >= 5 && n <= 3600) * 1000,
     incidentWindowMs: number(env, 'INCIDENT_WINDOW_SECONDS', 120, (n) => n > 0 && n <= 86_400) * 1000,
     alarms: loadAlarmSettings(env),
     archiveDir: resolve(env.ARCHIVE_DIR || resolve(dataDir, 'archive')),

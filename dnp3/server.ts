@@ -13,6 +13,7 @@ import type { Dnp3Integration, IdentityRefusal } from './identity.js';
 import { OutstationSession } from './outstation/session.js';
 import type { SessionOptions } from './outstation/session.js';
 import type { Outstation } from './outstation/outstation.js';
+import type { DiscardReason } from './diagnostics/reasons.js';
 
 export const DEFAULT_DNP3_PORT = 20000;
 
@@ -34,6 +35,8 @@ export interface Dnp3ServerOptions {
   session?: SessionOptions;
   onRefused?: (reason: IdentityRefusal | 'handshake', detail?: string) => void;
   onSession?: (integration: Dnp3Integration, session: OutstationSession) => void;
+  /** A discarded or refused frame or request; `first`: the first of its reason on this connection. */
+  onDiscard?: (integration: Dnp3Integration, reason: DiscardReason, first: boolean) => void;
   /** NSS key-log lines, for decrypting test captures in tshark. Never enable in production. */
   onKeylog?: (line: Buffer) => void;
 }
@@ -50,12 +53,19 @@ export async function startDnp3Server(opts: Dnp3ServerOptions): Promise<Dnp3Serv
 
   const attach = (socket: Socket, integration: Dnp3Integration) => {
     sessions.get(integration.id)?.close('replaced by a new connection');
+    const seen = new Set<DiscardReason>();
+    const onDiscard = opts.onDiscard ? (reason: DiscardReason) => {
+      const first = !seen.has(reason);
+      seen.add(reason);
+      opts.onDiscard!(integration, reason, first);
+    } : undefined;
     const session = new OutstationSession(
       socket,
       { link: { address: integration.outstationAddress, masterAddress: integration.masterAddress } },
       () => opts.outstationsFor(integration),
       {
         ...opts.session,
+        ...(onDiscard ? { onDiscard } : {}),
         onClose: (reason) => {
           if (sessions.get(integration.id) === session) sessions.delete(integration.id);
           opts.session?.onClose?.(reason);

@@ -10,6 +10,11 @@ import { Outstation, outstationConfigFor } from './outstation/outstation.js';
 import { Dnp3Feed } from './data/feed.js';
 import { DEFAULT_DNP3_PORT, startDnp3Server } from './server.js';
 import type { Dnp3Server, Dnp3ServerOptions } from './server.js';
+import { log } from '../config/log.js';
+import { DISCARD_REASONS } from './diagnostics/reasons.js';
+import { DiscardLedger } from './diagnostics/store.js';
+import { eventTiming } from './event-timing.js';
+import { dnp3Metrics } from './metrics.js';
 
 export interface Dnp3ServiceOptions {
   pool: pg.Pool;
@@ -23,6 +28,8 @@ export interface Dnp3ServiceOptions {
   offlineAfterHours: number;
   onError?: (err: unknown) => void;
   onRefused?: Dnp3ServerOptions['onRefused'];
+  /** After a discard was counted (and, the first of its reason on a connection, logged). */
+  onDiscard?: Dnp3ServerOptions['onDiscard'];
 }
 
 interface Running { integration: Dnp3Integration; banks: Outstation[]; feed: Dnp3Feed }
@@ -46,11 +53,19 @@ export async function loadIntegrations(pool: pg.Pool, serviceCa?: string): Promi
 export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ server: Dnp3Server; close(): Promise<void> }> {
   const running = new Map<string, Running>();
   const integrations = await loadIntegrations(opts.pool, opts.tlsFiles?.ca);
+  const ledger = new DiscardLedger(opts.pool, (err) => log.warn({ component: 'dnp3', err: (err as Error).message }, 'DNP3 discard counts not written; kept for the next try'));
+  ledger.start();
   for (const integration of integrations) {
     // Grown by the feed as slots reach new banks; sessions read the same array.
     const banks: Outstation[] = [];
+    const createOutstation = () => {
+      const o = new Outstation(outstationConfigFor(integration));
+      const bank = banks.length; // sizeBanks appends it next
+      o.observer = eventTiming(opts.pool, integration, () => bank);
+      return o;
+    };
     const feed = new Dnp3Feed({
-      pool: opts.pool, organizationId: integration.organizationId, banks, createOutstation: () => new Outstation(outstationConfigFor(integration)),
+      pool: opts.pool, organizationId: integration.organizationId, banks, createOutstation,
       analogOnly: integration.analogOnly, offlineAfterHours: opts.offlineAfterHours, ...(opts.onError ? { onError: opts.onError } : {}),
     });
     await feed.start();
@@ -74,12 +89,21 @@ export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ serv
     integrations: () => [...running.values()].map((r) => r.integration),
     outstationsFor: (i) => running.get(i.id)!.banks,
     ...(opts.onRefused ? { onRefused: opts.onRefused } : {}),
+    // Diagnostics for the engineer at the other end (docs/decisions.md#dnp3-diagnostics): every discard counted,
+    // the first of each reason on a connection logged with the sentence that says what the master must do.
+    onDiscard: (integration, reason, first) => {
+      dnp3Metrics.discarded.inc({ integration: integration.id, reason });
+      ledger.count(integration.id, reason);
+      if (first) log.warn({ component: 'dnp3', integration: integration.id, reason }, `DNP3 master: ${DISCARD_REASONS[reason].text}`);
+      opts.onDiscard?.(integration, reason, first);
+    },
   });
   return {
     server,
     async close() {
       await server.close();
       for (const r of running.values()) await r.feed.stop();
+      await ledger.stop();
     },
   };
 }

@@ -2,6 +2,7 @@
 // they are also the stored column names and the API's field names (spec 4.2 "other fields keep the names in
 // section 2"). Timestamps are ISO 8601 strings in UTC (`2026-11-20T14:00:00.000Z`), normalised once at
 // validation, so every later stage can compare them as strings or parse them without guessing a zone.
+import type { TestFaultMark } from './test-fault.js';
 
 /** device_data of spec 2.2, as the device reported it (nullable where a device may leave a field out). */
 export interface DeviceData {
@@ -84,6 +85,8 @@ export interface CheckIn {
   events: DeviceEvent[];
   currents: Currents | null;
   dm1_device: boolean;
+  /** Set only on the synthetic check-ins of a test fault (docs/decisions.md#test-faults); absent or null otherwise. */
+  test_fault?: TestFaultMark | null;
 }
 
 /** Device information (spec 2.5) as the pipeline needs it: a snapshot taken at check-in time. */

@@ -26,6 +26,9 @@
 // - currents missing, null, or with none of its fields set (HourlyAverages [] counts as unset): null, so no
 //   device-currents row. Otherwise HourlyAverages must be exactly 24 finite numbers (spec 8).
 // - dm1_device missing or null: false (standard event table); otherwise it must be a boolean.
+// - test_fault missing or null: a real check-in. Otherwise {id: positive integer, phase: "fault" | "clear"}
+//   (a test fault's synthetic check-in, docs/decisions.md#test-faults); enrich checks that the id names a test
+//   fault started for this device.
 // - `imei` on a failure: device_data.IMEINumber when it is a valid IMEI; for MALFORMED bodies a best-effort
 //   scan of the raw text for `"IMEINumber": "<digits>"`, so a truncated message still keys its dead letter.
 import type { Temporal } from 'temporal-polyfill';
@@ -33,6 +36,7 @@ import type { CheckIn, Currents, DeviceData, DeviceEvent } from './checkin.js';
 import { DEVICE_NUMBER_FIELDS, DEVICE_STRING_FIELDS, HOURLY_AVERAGE_COUNT } from './checkin.js';
 import { RejectionError, type RejectionCode } from './errors.js';
 import { formatUtc, parseTimestamp, type NaiveTimestampPolicy } from './utc-timestamp.js';
+import { isTestFaultMark } from './test-fault.js';
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_FUTURE_MS = 24 * 60 * 60 * 1000;
@@ -116,9 +120,12 @@ export function validateQueueMessage(root: unknown, options: ParseOptions = {}):
   const currents = readCurrents(r, own(root, 'currents'));
   const dm1 = own(root, 'dm1_device');
   if (dm1 != null && typeof dm1 !== 'boolean') r.issue('dm1_device', `${describe(dm1)} is not true or false`);
+  const mark = own(root, 'test_fault');
+  if (mark != null && !isTestFaultMark(mark)) r.issue('test_fault', `${describe(mark)} is not {"id": <positive integer>, "phase": "fault" | "clear"}`);
 
   if (r.issues.length > 0 || !device || imei === undefined) return fail('INVALID', r.issues, imei);
-  return { ok: true, imei, value: { device_data: device, events, currents, dm1_device: dm1 === true } };
+  const value = { device_data: device, events, currents, dm1_device: dm1 === true };
+  return { ok: true, imei, value: isTestFaultMark(mark) ? { ...value, test_fault: { id: mark.id, phase: mark.phase } } : value };
 }
 
 function readDevice(r: Reader, raw: Record<string, unknown>): DeviceData | undefined {

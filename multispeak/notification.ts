@@ -1,5 +1,6 @@
 // What one outbox row says about a device, as every envelope builder takes it (read from the row's payload by
 // outbox-payload.ts).
+import type { TestFaultMark } from '../domain/test-fault.js';
 
 export interface FaultEvent {
   EventType: string;
@@ -26,6 +27,16 @@ export interface Notification {
   /** The device's location at the check-in, where known (AssessmentLocation carries it). */
   lat: number | null;
   long: number | null;
+  /** Set when a test fault sent the check-in. */
+  test?: TestFaultMark | null;
+}
+
+/**
+ * Every MultiSpeak object's `comments` (mspObject, both versions): a test fault's notification opens with
+ * TEST, so an OMS operator sees it for what it is (docs/decisions.md#test-faults).
+ */
+export function commentOf(n: Notification, text: string): string {
+  return n.test ? `TEST (faultline test fault ${n.test.id}, ${n.test.phase === 'fault' ? 'synthetic fault' : 'clearing it'}; not a real fault): ${text}` : text;
 }
 
 /** The newest fault event, which names the problem (ODEvent problemCode, assessment category). */

@@ -5,6 +5,7 @@
 import type { DeviceRecord } from '../domain/device-record.js';
 import type { EventRecord } from '../domain/event-record.js';
 import { ongoingFaultText } from '../domain/ongoing-fault-codes.js';
+import { isTestFaultMark, type TestFaultMark } from '../domain/test-fault.js';
 import type { FaultEvent, Notification } from './notification.js';
 
 export interface OutboxPayload {
@@ -23,18 +24,21 @@ export interface OutboxPayload {
   BatteryOrLine: number | null;
   /** Status rows only: the fault events this check-in stored. */
   events?: EventRecord[];
+  /** A test fault's check-in (docs/decisions.md#test-faults): the envelope says it is a test. */
+  test?: TestFaultMark;
 }
 
 /** The fields of a stored record a notification carries (notify has the whole record, a resync the stored row). */
 export type PayloadRecord = Pick<DeviceRecord, 'IMEINumber' | 'CurrentName' | 'CurrentLat' | 'CurrentLong' | 'date' | 'ActualOngoingFault' | 'AverageCurrent1m' | 'BatteryMCU' | 'BatteryOrLine'>;
 
 /** The writer: what a stored check-in tells the OMS. */
-export function outboxPayload(record: PayloadRecord, previousActualOngoingFault: number | null, events?: EventRecord[]): OutboxPayload {
+export function outboxPayload(record: PayloadRecord, previousActualOngoingFault: number | null, events?: EventRecord[], test?: TestFaultMark | null): OutboxPayload {
   return {
     IMEINumber: record.IMEINumber, Real_Name: record.CurrentName, CurrentLat: record.CurrentLat, CurrentLong: record.CurrentLong,
     date: record.date, ActualOngoingFault: record.ActualOngoingFault, ActualOngoingFaultText: ongoingFaultText(record.ActualOngoingFault),
     previousActualOngoingFault, AverageCurrent1m: record.AverageCurrent1m, BatteryMCU: record.BatteryMCU, BatteryOrLine: record.BatteryOrLine,
     ...(events ? { events } : {}),
+    ...(test ? { test: { id: test.id, phase: test.phase } } : {}),
   };
 }
 
@@ -63,6 +67,6 @@ export function notificationFromPayload(messageId: string, kind: 'checkin' | 'st
     messageId, kind, IMEINumber: imei, name: str(p.Real_Name), date: new Date(date).toISOString(), fault,
     faultText: str(p.ActualOngoingFaultText) ?? ongoingFaultText(fault), previousFault: num(p.previousActualOngoingFault),
     averageCurrent1m: num(p.AverageCurrent1m), batteryMCU: num(p.BatteryMCU), batteryOrLine: num(p.BatteryOrLine), events,
-    lat: num(p.CurrentLat), long: num(p.CurrentLong),
+    lat: num(p.CurrentLat), long: num(p.CurrentLong), test: isTestFaultMark(p.test) ? p.test : null,
   };
 }

@@ -24,13 +24,13 @@ const time = (v: unknown, ctx: PresentContext) => formatDisplayTimeOrNull((v as 
 const fault = (v: unknown) => (v === null || v === undefined ? null : ongoingFaultText(v as number));
 const code = (v: unknown, map: ReadonlyMap<number, string>) => codeText(map, (v as number | null) ?? null);
 
-/** Device-record columns of spec 2.2 in API order (the audit copy ReportedOngoingFault and ingest ids stay internal). */
+/** Device-record columns of spec 2.2 in API order (the audit copy ReportedOngoingFault and ingest ids stay internal); TestFaultID is set on a test fault's check-ins only. */
 export const RECORD_COLUMNS = [
   'RecordID', 'IMEINumber', 'model', 'version', 'date', 'rssi', 'current_status', 'master', 'statusPacket', 'eventPacket',
   'LEDDuration', 'LEDTimer', 'BatteryMCU', 'BatteryLED', 'State', 'FaultType', 'BatteryOrLine', 'FastMode', 'Calibrated',
   'AverageCurrent1m', 'PrefaultCurrent', 'AverageCurrent1h', 'PeakCurrent24h', 'Tempfault_Reset_Hours', 'Permfault_Reset_Hours',
   'SOTF', 'Brightness', 'Current_Reset', 'Block_Reset', 'Ongoing_fault', 'channel', 'gps_long', 'gps_lat', 'Program',
-  'ConnectTime', 'Temperature', 'ActualOngoingFault', 'CurrentName', 'CurrentLat', 'CurrentLong', 'CreatedDate',
+  'ConnectTime', 'Temperature', 'ActualOngoingFault', 'CurrentName', 'CurrentLat', 'CurrentLong', 'CreatedDate', 'TestFaultID',
 ] as const;
 
 /** `r."RecordID", r."IMEINumber", ...` for a select list. */

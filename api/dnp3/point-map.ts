@@ -2,7 +2,7 @@
 // `?format=csv` or `Accept: text/csv`, so SCADA engineers can configure their master before go-live.
 // Every row names its bank and link address; the JSON lists the banks (one master association each).
 // Mount with the API's auth middleware: app.route('/', pointMapRoutes({ pool, auth })); it carries
-// GET /api/dnp3/deviceProfile (device-profile.ts) beside it.
+// GET /api/dnp3/deviceProfile (device-profile.ts) and GET /api/dnp3/diagnostics (diagnostics.ts) beside it.
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
@@ -15,6 +15,7 @@ import { assignPowerLineSlots, powerLinePointRows, slotPowerLines } from '../../
 import { integrationFromRow } from '../../dnp3/identity.js';
 import { readIntegrations } from '../../integrations/store.js';
 import { deviceProfileRoutes } from './device-profile.js';
+import { diagnosticsRoutes } from './diagnostics.js';
 
 export const POINT_MAP_PATH = '/api/dnp3/pointMap';
 
@@ -66,5 +67,6 @@ export function pointMapRoutes({ pool, auth }: { pool: pg.Pool; auth: Middleware
     });
   });
   app.route('/', deviceProfileRoutes({ pool, auth }));
+  app.route('/', diagnosticsRoutes({ pool, auth }));
   return app;
 }

@@ -9,6 +9,7 @@ import { COUNT_CAP } from '../device-records/endpoint.js';
 import { ORGANIZATION_DEVICES_PATH } from '../dnp3/organization-devices.js';
 import { POINT_MAP_PATH } from '../dnp3/point-map.js';
 import { DEVICE_PROFILE_PATH } from '../dnp3/device-profile.js';
+import { COMMISSIONING_PATHS } from './commissioning.js';
 import { queryParameters } from './parameters.js';
 import { INCIDENT_OPENAPI_PATHS } from '../incidents/openapi.js';
 import { COMPONENT_SCHEMAS, ref } from './schemas.js';
@@ -139,6 +140,7 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
         },
       },
       ...INCIDENT_OPENAPI_PATHS,
+      ...COMMISSIONING_PATHS,
       ...Object.assign({}, ...READ_PREFIXES.map((prefix) => readOperations(codeStrings, prefix))),
       '/healthz': { get: { operationId: 'healthz', tags: ['health'], summary: 'The process is up', responses: { 200: { description: 'Up', ...json(ref('Health')) } } } },
       '/readyz': {

@@ -31,6 +31,7 @@ const RECORD_TYPES: Record<(typeof RECORD_COLUMNS)[number], Schema> = {
   Current_Reset: orNull('string'), Block_Reset: orNull('number'), Ongoing_fault: str, channel: orNull('number'), gps_long: orNull('number'),
   gps_lat: orNull('number'), Program: orNull('string'), ConnectTime: orNull('number'), Temperature: orNull('number'), ActualOngoingFault: str,
   CurrentName: orNull('string'), CurrentLat: orNull('number'), CurrentLong: orNull('number'), CreatedDate: displayTime,
+  TestFaultID: { ...orNull('integer'), description: 'set only on the synthetic check-ins of a test fault (POST /api/test-faults): not a real fault' },
 };
 
 const EVENT_FIELDS: Record<string, Schema> = {

@@ -3,6 +3,7 @@
 // wrapping, one step a second). Pure apart from mutating the outstations and the bank list.
 import { Flags } from '../objects/table.js';
 import { Outstation } from '../outstation/outstation.js';
+import type { EventOrigin } from '../outstation/database.js';
 import { ANALOG_POINTS, BANK_SLOTS, HEARTBEAT_INDEX, analogIndex, bankCount, bankOf, devicePoints, localSlot, pointCounts } from './point-map.js';
 import type { DeviceSnapshot } from './point-map.js';
 
@@ -34,12 +35,15 @@ export function sizeBanks(banks: Outstation[], maxSlot: number, analogOnly: bool
   return created;
 }
 
-/** Stores a device's values in its bank's outstation; returns how many events that produced. */
-export function applySnapshot(banks: readonly Outstation[], d: DeviceSnapshot, nowMs: number, offlineAfterHours: number, analogOnly: boolean): number {
+/**
+ * Stores a device's values in its bank's outstation; returns how many events that produced. `origin`: the
+ * stored check-in the values come from, when it is new (its events are then timed to the master's confirm).
+ */
+export function applySnapshot(banks: readonly Outstation[], d: DeviceSnapshot, nowMs: number, offlineAfterHours: number, analogOnly: boolean, origin?: EventOrigin): number {
   const o = banks[bankOf(d.slot)];
   if (!o) throw new RangeError(`slot ${d.slot} is in bank ${bankOf(d.slot)}, but only ${banks.length} bank(s) exist (sizeBanks first)`);
   let events = 0;
-  for (const u of devicePoints(d, nowMs, offlineAfterHours, analogOnly)) if (o.update(u.type, u.index, u.value)) events++;
+  for (const u of devicePoints(d, nowMs, offlineAfterHours, analogOnly)) if (o.update(u.type, u.index, u.value, origin)) events++;
   return events;
 }
 

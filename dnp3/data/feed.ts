@@ -9,7 +9,8 @@ import type { Outstation } from '../outstation/outstation.js';
 import { applyHeartbeat, applySnapshot, sizeBanks } from './apply.js';
 import { applyPowerLines, assignPowerLineSlots, loadPowerLines } from './power-lines.js';
 import { assignSlots, currentWatermark, loadSnapshots, maxSlot } from './store.js';
-import type { Watermark } from './store.js';
+import type { StoredSnapshot, Watermark } from './store.js';
+import type { EventOrigin } from '../outstation/database.js';
 
 export interface FeedOptions {
   pool: pg.Pool;
@@ -28,6 +29,22 @@ export interface FeedOptions {
   onRefresh?: (events: number) => void;
 }
 
+/**
+ * The origin of a snapshot's events: only a record stored since the feed last saw the device (never at the
+ * first load, whose events are the start-up's, not a check-in's). The phase of a test fault follows from
+ * the code: its fault check-in always reports a fault, its clearing one none.
+ */
+export function originOf(s: StoredSnapshot, known: Map<string, number>, firstLoad: boolean): EventOrigin | undefined {
+  if (!s.record) return undefined;
+  const before = known.get(s.imei);
+  known.set(s.imei, s.record.id);
+  if (firstLoad || before === s.record.id) return undefined;
+  return {
+    storedAtMs: s.record.storedAtMs, recordId: s.record.id,
+    ...(s.record.testFaultId !== null ? { testFault: { id: s.record.testFaultId, phase: (s.actualOngoingFault ?? 0) === 0 ? 'clear' as const : 'fault' as const } } : {}),
+  };
+}
+
 export class Dnp3Feed {
   private watermark: Watermark | undefined;
   private lastFull = 0;
@@ -37,6 +54,8 @@ export class Dnp3Feed {
   private again = false;
   private readonly startMs: number;
   private readonly clock: () => number;
+  /** The newest RecordID applied per IMEI. */
+  private readonly known = new Map<string, number>();
 
   constructor(private readonly opts: FeedOptions) {
     this.clock = opts.clock ?? Date.now;
@@ -66,7 +85,8 @@ export class Dnp3Feed {
   private async run(): Promise<void> {
     const { pool, organizationId, banks, analogOnly, offlineAfterHours } = this.opts;
     const now = this.clock();
-    const full = !this.watermark || now - this.lastFull >= (this.opts.fullEveryMs ?? 60_000);
+    const firstLoad = !this.watermark;
+    const full = firstLoad || now - this.lastFull >= (this.opts.fullEveryMs ?? 60_000);
     // Every run: a device imported a moment ago gets its slot (one insert-select; a no-op when none are new).
     await assignSlots(pool, organizationId);
     await assignPowerLineSlots(pool, organizationId);
@@ -77,7 +97,7 @@ export class Dnp3Feed {
     if (full) this.lastFull = now;
     this.watermark = mark;
     let events = 0;
-    for (const s of snapshots) events += applySnapshot(banks, s, now, offlineAfterHours, analogOnly);
+    for (const s of snapshots) events += applySnapshot(banks, s, now, offlineAfterHours, analogOnly, originOf(s, this.known, firstLoad));
     // Per power line incident points (few rows: read on every run).
     events += applyPowerLines(banks, await loadPowerLines(pool, organizationId), now, analogOnly);
     applyHeartbeat(banks, now, this.startMs);

@@ -24,7 +24,7 @@ export interface Watermark { record: number; event: number }
 
 const SNAPSHOT = `
   select s.slot, s."IMEINumber" as imei, d."Real_Name" as name,
-         r."date", r."ActualOngoingFault", r."BatteryOrLine", r."AverageCurrent1m", r."PrefaultCurrent",
+         r."RecordID", r."CreatedDate", r."TestFaultID", r."date", r."ActualOngoingFault", r."BatteryOrLine", r."AverageCurrent1m", r."PrefaultCurrent",
          r."PeakCurrent24h", r."AverageCurrent1h", r."BatteryMCU", r."Temperature",
          e."FaultCurrent", e."EventTimestamp"
     from dnp3_slots s
@@ -36,13 +36,22 @@ const SNAPSHOT = `
    where s."OrganizationID" = $1`;
 
 interface Row {
+  RecordID: string | null; CreatedDate: Date | null; TestFaultID: string | null;
   slot: number; imei: string; name: string | null; date: Date | null; ActualOngoingFault: number | null; BatteryOrLine: number | null;
   AverageCurrent1m: number | null; PrefaultCurrent: number | null; PeakCurrent24h: number | null; AverageCurrent1h: number | null;
   BatteryMCU: number | null; Temperature: number | null; FaultCurrent: number | null; EventTimestamp: Date | null;
 }
 
-function toSnapshot(r: Row): DeviceSnapshot {
+/** The stored record a snapshot shows: what caused the events it makes (dnp3/outstation/database.ts EventOrigin). */
+export interface SnapshotRecord { id: number; storedAtMs: number; testFaultId: number | null }
+
+export interface StoredSnapshot extends DeviceSnapshot {
+  record: SnapshotRecord | null;
+}
+
+function toSnapshot(r: Row): StoredSnapshot {
   return {
+    record: r.RecordID === null ? null : { id: Number(r.RecordID), storedAtMs: r.CreatedDate?.getTime() ?? 0, testFaultId: r.TestFaultID === null ? null : Number(r.TestFaultID) },
     imei: r.imei, slot: r.slot, name: r.name, date: r.date?.getTime() ?? null,
     actualOngoingFault: r.ActualOngoingFault, batteryOrLine: r.BatteryOrLine, averageCurrent1m: r.AverageCurrent1m,
     prefaultCurrent: r.PrefaultCurrent, faultCurrent: r.FaultCurrent, faultTime: r.EventTimestamp?.getTime() ?? null,
@@ -51,7 +60,7 @@ function toSnapshot(r: Row): DeviceSnapshot {
 }
 
 /** Snapshots of the organisation's devices; with `since`, only devices with records or events after it. */
-export async function loadSnapshots(pool: pg.Pool, organizationId: string, since?: Watermark): Promise<DeviceSnapshot[]> {
+export async function loadSnapshots(pool: pg.Pool, organizationId: string, since?: Watermark): Promise<StoredSnapshot[]> {
   if (!since) return (await pool.query<Row>(SNAPSHOT, [organizationId])).rows.map(toSnapshot);
   const { rows } = await pool.query<Row>(
     `${SNAPSHOT} and s."IMEINumber" in (select "IMEINumber" from device_records where "RecordID" > $2

@@ -14,11 +14,26 @@ export interface PointConfig {
   deadband?: number;
 }
 
+/**
+ * What caused an event, when a stored check-in did: shared by every event of that check-in (one object), so
+ * its first send and first confirm are noticed once (docs/decisions.md#latency-metrics).
+ */
+export interface EventOrigin {
+  /** When the check-in was stored (device_records.CreatedDate), ms. */
+  storedAtMs: number;
+  recordId: number;
+  /** Set when a test fault sent the check-in. */
+  testFault?: { id: number; phase: 'fault' | 'clear' };
+  sentAtMs?: number;
+  confirmedAtMs?: number;
+}
+
 export interface EventDraft {
   type: PointType;
   index: number;
   eventClass: 1 | 2 | 3;
   value: PointValue;
+  origin?: EventOrigin;
 }
 
 interface Slot {
@@ -57,7 +72,7 @@ export class Database {
    * Stores a value; returns the event to buffer, if the change is one. Binary: state or flags changed.
    * Analog: flags changed or the value moved past the deadband from the last reported value.
    */
-  update(type: PointType, index: number, value: PointValue): EventDraft | undefined {
+  update(type: PointType, index: number, value: PointValue, origin?: EventOrigin): EventDraft | undefined {
     const slot = this.points[type][index];
     if (!slot) return undefined;
     const before = slot.value;
@@ -69,6 +84,6 @@ export class Database {
       : flagsChanged || Math.abs(value.value - slot.reported.value) > (slot.config.deadband ?? 0);
     if (!changed) return undefined;
     slot.reported = { ...value };
-    return { type, index, eventClass: slot.config.eventClass, value: { ...value } };
+    return { type, index, eventClass: slot.config.eventClass, value: { ...value }, ...(origin ? { origin } : {}) };
   }
 }

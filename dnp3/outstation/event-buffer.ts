@@ -72,6 +72,13 @@ export class EventBuffer {
     for (const e of this.events) if (e.selected === by && (!ids || ids.has(e.id))) e.selected = null;
   }
 
+  /** The buffered events with these ids (for the observer of sends and confirms). */
+  byIds(ids: readonly number[]): BufferedEvent[] {
+    if (ids.length === 0) return [];
+    const set = new Set(ids);
+    return this.events.filter((e) => set.has(e.id));
+  }
+
   /** Deletes confirmed events. */
   remove(ids: readonly number[]): void {
     if (ids.length === 0) return;

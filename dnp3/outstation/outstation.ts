@@ -6,8 +6,10 @@ import { FunctionCode, Iin, parseRequest } from '../app/header.js';
 import type { BroadcastKind } from '../link/secondary.js';
 import { objectSpec } from '../objects/table.js';
 import { Database } from './database.js';
-import type { PointType, PointConfig } from './database.js';
+import type { EventOrigin, PointType, PointConfig } from './database.js';
 import { EventBuffer } from './event-buffer.js';
+import type { BufferedEvent } from './event-buffer.js';
+import type { DiscardReason } from '../diagnostics/reasons.js';
 import { handleRead } from './read.js';
 import { buildFragment, iterateFragments, packRuns } from './response.js';
 import type { Run } from './response.js';
@@ -41,6 +43,15 @@ export function outstationConfigFor(integration: { unsolicited: boolean }): Outs
 
 interface PendingFragment { bytes: Uint8Array; seq: number; eventIds: number[] }
 
+/**
+ * Told when events caused by a stored check-in (EventDraft.origin) leave in a fragment and when the master
+ * confirms that fragment: the one place the latency metrics and the test-fault timeline hook into DNP3.
+ */
+export interface EventObserver {
+  sent(events: readonly BufferedEvent[], nowMs: number, unsolicited: boolean): void;
+  confirmed(events: readonly BufferedEvent[], nowMs: number, unsolicited: boolean): void;
+}
+
 /** A solicited response waiting for CONFIRM; `next` encodes the following fragment on demand. */
 interface SolicitedWait { current: PendingFragment; next: () => PendingFragment | undefined; deadline: number }
 
@@ -65,6 +76,11 @@ export class Outstation {
   private nullUnsolConfirmed = false;
   private lastRequest: Uint8Array | undefined;
   private lastResponse: Uint8Array | undefined;
+  /** Discards since the stack last took them (takeDiscards): the stack reports them per connection. */
+  private discards: DiscardReason[] = [];
+  /** Events that carry an origin; none: no lookups on send and confirm. */
+  private originEvents = 0;
+  observer: EventObserver | undefined;
 
   constructor(config: Partial<OutstationConfig> = {}) {
     this.config = { ...DEFAULT_OUTSTATION_CONFIG, ...config };
@@ -76,11 +92,30 @@ export class Outstation {
     this.db.resize(type, count, config);
   }
 
-  /** Stores a value and buffers the event it causes, if any. */
-  update(type: PointType, index: number, value: PointValue): boolean {
-    const event = this.db.update(type, index, value);
-    if (event) this.events.push(event);
+  /** Stores a value and buffers the event it causes, if any; `origin`: the stored check-in that caused it. */
+  update(type: PointType, index: number, value: PointValue, origin?: EventOrigin): boolean {
+    const event = this.db.update(type, index, value, origin);
+    if (event) {
+      this.events.push(event);
+      if (event.origin) this.originEvents++;
+    }
     return event !== undefined;
+  }
+
+  /** What was discarded or refused since the last call (dnp3/diagnostics/reasons.ts). */
+  takeDiscards(): DiscardReason[] {
+    if (this.discards.length === 0) return [];
+    const out = this.discards;
+    this.discards = [];
+    return out;
+  }
+
+  private notice(kind: 'sent' | 'confirmed', eventIds: readonly number[], nowMs: number, unsolicited: boolean): void {
+    if (!this.observer || this.originEvents === 0 || eventIds.length === 0) return;
+    const events = this.events.byIds(eventIds).filter((e) => e.origin);
+    if (events.length === 0) return;
+    if (kind === 'confirmed') this.originEvents = Math.max(0, this.originEvents - events.length);
+    this.observer[kind](events, nowMs, unsolicited);
   }
 
   clockMs(now: Temporal.Instant): number {
@@ -107,15 +142,18 @@ export class Outstation {
     try {
       req = parseRequest(fragment);
     } catch {
+      this.discards.push('tooShort');
       return []; // fewer than two octets: nothing to answer
     }
     const { control, func } = req;
     if (func === FunctionCode.CONFIRM) {
-      if (control.uns) { this.onUnsolicitedConfirm(control.seq); return []; }
+      if (control.uns) { this.onUnsolicitedConfirm(control.seq, now); return []; }
       return this.onSolicitedConfirm(control.seq, now);
     }
     // Requests are single-fragment and never ask for confirmation (opendnp3 ignores anything else).
-    if (!control.fir || !control.fin || control.con || control.uns) return [];
+    if (!control.fir || !control.fin) { this.discards.push('requestNotSingleFragment'); return []; }
+    if (control.con) { this.discards.push('requestWithCon'); return []; }
+    if (control.uns) { this.discards.push('requestWithUns'); return []; }
     if (broadcast) {
       // Executed but never answered; the next response carries IIN1.0.
       this.execute(req.func, req.body, control.seq, now);
@@ -166,7 +204,7 @@ export class Outstation {
         return [];
       case FunctionCode.ENABLE_UNSOLICITED:
       case FunctionCode.DISABLE_UNSOLICITED: {
-        if (!this.config.unsolicited) return this.respond(seq, [], Iin.NO_FUNC_CODE_SUPPORT, now);
+        if (!this.config.unsolicited) { this.discards.push('unsolicitedOff'); return this.respond(seq, [], Iin.NO_FUNC_CODE_SUPPORT, now); }
         const parsed = parseHeadersOrIin(body, false);
         if ('iin' in parsed) return this.respond(seq, [], parsed.iin, now);
         const u = unsolicitedClasses(parsed.headers);
@@ -183,6 +221,7 @@ export class Outstation {
         this.recordedAtMs = ms(now);
         return this.respond(seq, [], 0, now);
       default:
+        this.discards.push('functionNotSupported');
         return this.respond(seq, [], Iin.NO_FUNC_CODE_SUPPORT, now);
     }
   }
@@ -207,6 +246,7 @@ export class Outstation {
     };
     const first = next()!;
     if (first.bytes[0]! & 0x20) this.sol = { current: first, next, deadline: ms(now) + this.config.confirmTimeoutMs };
+    this.notice('sent', first.eventIds, ms(now), false);
     return [first.bytes];
   }
 
@@ -219,21 +259,24 @@ export class Outstation {
   /** Returns the next fragment of a multi-fragment response, if any. */
   private onSolicitedConfirm(seq: number, now: Temporal.Instant): Uint8Array[] {
     const sol = this.sol;
-    if (!sol || sol.current.seq !== seq) return [];
+    if (!sol || sol.current.seq !== seq) { this.discards.push('unexpectedConfirm'); return []; }
+    this.notice('confirmed', sol.current.eventIds, ms(now), false);
     this.events.remove(sol.current.eventIds);
     this.lastRequest = undefined; // a CONFIRM ends duplicate detection (opendnp3)
     const next = sol.next();
     if (!next) { this.sol = undefined; return []; }
     sol.current = next;
+    this.notice('sent', next.eventIds, ms(now), false);
     // A last fragment without events needs no confirm.
     if (!(next.bytes[0]! & 0x20)) this.sol = undefined;
     else sol.deadline = ms(now) + this.config.confirmTimeoutMs;
     return [next.bytes];
   }
 
-  private onUnsolicitedConfirm(seq: number): void {
+  private onUnsolicitedConfirm(seq: number, now: Temporal.Instant): void {
     const u = this.unsol;
-    if (!u || u.fragment.seq !== seq) return;
+    if (!u || u.fragment.seq !== seq) { this.discards.push('unexpectedConfirm'); return; }
+    this.notice('confirmed', u.fragment.eventIds, ms(now), true);
     this.events.remove(u.fragment.eventIds);
     if (u.isNull) this.nullUnsolConfirmed = true;
     this.unsol = undefined;
@@ -258,11 +301,15 @@ export class Outstation {
   /** Timeouts, retries and new unsolicited responses. Call periodically and after updates. */
   tick(now: Temporal.Instant): Uint8Array[] {
     const t = ms(now);
-    if (this.sol && t >= this.sol.deadline) this.cancelSolicited();
+    if (this.sol && t >= this.sol.deadline) {
+      if (this.sol.current.eventIds.length > 0) this.discards.push('solicitedConfirmTimeout');
+      this.cancelSolicited();
+    }
     if (!this.config.unsolicited) return [];
     const u = this.unsol;
     if (u) {
       if (t < u.deadline) return [];
+      this.discards.push('unsolicitedConfirmTimeout');
       if (u.retries >= this.config.unsolMaxRetries) {
         this.events.unselect('unsol');
         this.unsol = undefined;
@@ -285,7 +332,9 @@ export class Outstation {
     const first = packed[0]!;
     // Only one fragment per unsolicited response: events that did not fit go back to the buffer.
     this.events.unselect('unsol', new Set(selected.map((e) => e.id).filter((id) => !first.eventIds.includes(id))));
-    return [this.sendUnsolicited(first.body, first.eventIds, false, t)];
+    const bytes = this.sendUnsolicited(first.body, first.eventIds, false, t);
+    this.notice('sent', first.eventIds, t, true);
+    return [bytes];
   }
 
   private sendUnsolicited(body: number[], eventIds: number[], isNull: boolean, t: number): Uint8Array {

@@ -6,6 +6,7 @@ import { Temporal } from 'temporal-polyfill';
 import { MultiDropStack } from './stack.js';
 import type { StackConfig } from './stack.js';
 import type { Outstation } from './outstation.js';
+import type { DiscardSink } from '../diagnostics/reasons.js';
 
 export interface SessionOptions {
   /** Close after this long without a single octet from the master (masters keep-alive every 30-60 s). */
@@ -18,6 +19,8 @@ export interface SessionOptions {
   onClose?: (reason: string) => void;
   /** Every octet received ('rx') and sent ('tx'), plaintext: for test captures (tshark) and debugging. */
   onTraffic?: (direction: 'rx' | 'tx', bytes: Uint8Array) => void;
+  /** Every frame or request this connection's stack discarded or refused (dnp3/diagnostics/reasons.ts). */
+  onDiscard?: DiscardSink;
 }
 
 export class OutstationSession {
@@ -35,7 +38,7 @@ export class OutstationSession {
    */
   constructor(private readonly socket: Duplex, config: StackConfig, outstations: Outstation | (() => readonly Outstation[]), private readonly opts: SessionOptions = {}) {
     const banks = typeof outstations === 'function' ? outstations : (() => { const one = [outstations]; return () => one; })();
-    this.stack = new MultiDropStack(config, banks);
+    this.stack = new MultiDropStack(opts.onDiscard ? { ...config, onDiscard: opts.onDiscard } : config, banks);
     this.idleTimeoutMs = opts.idleTimeoutMs ?? 120_000;
     this.maxQueued = opts.maxQueuedOctets ?? 1 << 20;
     this.clock = opts.clock ?? (() => Temporal.Now.instant());

@@ -38,6 +38,23 @@ const word = (n: number) => WORDS[n]!;
 const variationOf = (gv: string | null) => (gv ? Number(gv.split('v')[1]) : 0);
 const className = (c: number) => (c === 0 ? 'none' : word(c));
 
+/**
+ * The configuration of one input group of the database section: default variations, every event reported,
+ * always in class 0, then the group's own items. The schema names the two mode elements per group (the
+ * analog group's carry an `analog` prefix), and element order is schema order, so the names are passed in.
+ */
+function inputGroup(staticVariation: number, eventVariation: number, modes: { reporting: string; class0: string }, own: Record<string, Node>): Node {
+  return {
+    configuration: {
+      defaultStaticVariation: pick(word(staticVariation)),
+      defaultEventVariation: pick(word(eventVariation)),
+      [modes.reporting]: pick('allEvents'),
+      [modes.class0]: pick('always'),
+      ...own,
+    },
+  };
+}
+
 function point(r: PointMapRow): Node {
   const device = r.imei ? ` of ${r.deviceName ?? 'unnamed device'} (IMEI ${r.imei}, slot ${r.slot})` : '';
   const common = {
@@ -125,25 +142,13 @@ export function deviceProfileXml(p: ProfileInput): string {
           },
         },
         database: {
-          binaryInputGroup: {
-            configuration: {
-              defaultStaticVariation: pick(word(DEFAULT_VARIATION.binaryStatic)),
-              defaultEventVariation: pick(word(DEFAULT_VARIATION.binaryEvent)),
-              eventReportingMode: pick('allEvents'),
-              class0ResponseMode: pick('always'),
-              eventBufferPerObjectGroup: { currentValue: { numEvents: String(c.eventCapacityPerClass) } },
-            },
-          },
-          analogInputGroup: {
-            configuration: {
-              defaultStaticVariation: pick(word(DEFAULT_VARIATION.analogStatic)),
-              defaultEventVariation: pick(word(DEFAULT_VARIATION.analogEvent)),
-              analogEventReportingMode: pick('allEvents'),
-              analogInputClass0ResponseMode: pick('always'),
-              analogDeadbandAssignments: pick('basedOnPointIndex'),
-              analogDeadbandAlgorithm: pick('simple'),
-            },
-          },
+          binaryInputGroup: inputGroup(DEFAULT_VARIATION.binaryStatic, DEFAULT_VARIATION.binaryEvent, { reporting: 'eventReportingMode', class0: 'class0ResponseMode' }, {
+            eventBufferPerObjectGroup: { currentValue: { numEvents: String(c.eventCapacityPerClass) } },
+          }),
+          analogInputGroup: inputGroup(DEFAULT_VARIATION.analogStatic, DEFAULT_VARIATION.analogEvent, { reporting: 'analogEventReportingMode', class0: 'analogInputClass0ResponseMode' }, {
+            analogDeadbandAssignments: pick('basedOnPointIndex'),
+            analogDeadbandAlgorithm: pick('simple'),
+          }),
         },
         implementationTable: {
           table: {

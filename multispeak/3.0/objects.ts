@@ -1,7 +1,7 @@
 // MultiSpeak 3.0 (AC build) payload objects (docs/multispeak.md): no objectName, analog
 // `value` + `unit`, `outageDetect*` names, assessment `created`, location as `gpsLocation`.
 import { decimal, type Writer } from '../envelope.js';
-import { latestEvent, statusOf, type Notification } from '../notification.js';
+import { commentOf, latestEvent, statusOf, type Notification } from '../notification.js';
 
 const base = (n: Notification) => ({ objectID: n.IMEINumber, verb: 'Change' });
 
@@ -20,14 +20,14 @@ function extensions(w: Writer, n: Notification): void {
 
 export function scadaStatus(w: Writer, n: Notification): void {
   w.node('scadaStatus', base(n), (s) => {
-    s.leaf('comments', n.faultText);
+    s.leaf('comments', commentOf(n, n.faultText));
     s.leaf('quality', 'Measured').leaf('status', statusOf(n)).leaf('timeStamp', n.date);
   });
 }
 
 export function scadaAnalog(w: Writer, n: Notification): void {
   w.node('scadaAnalog', base(n), (a) => {
-    a.leaf('comments', n.faultText);
+    a.leaf('comments', commentOf(n, n.faultText));
     extensions(a, n);
     a.leaf('value', n.fault).leaf('quality', 'Measured').leaf('timeStamp', n.date);
   });
@@ -36,7 +36,7 @@ export function scadaAnalog(w: Writer, n: Notification): void {
 export function outageDetectionEvent(w: Writer, n: Notification): void {
   const event = latestEvent(n);
   w.node('outageDetectionEvent', base(n), (e) => {
-    e.leaf('comments', n.faultText);
+    e.leaf('comments', commentOf(n, n.faultText));
     e.leaf('eventTime', event ? new Date(event.EventTimestamp).toISOString() : n.date);
     e.leaf('outageEventType', n.fault > 0 ? 'Outage' : 'Restoration');
     e.leaf('outageDetectDeviceID', n.IMEINumber).leaf('outageDetectDeviceType', 'Other');
@@ -47,9 +47,9 @@ export function outageDetectionEvent(w: Writer, n: Notification): void {
 export function assessmentLocation(w: Writer, n: Notification): void {
   const event = latestEvent(n);
   w.node('assessmentLocation', base(n), (l) => {
-    l.leaf('comments', n.name ?? n.faultText);
+    l.leaf('comments', commentOf(n, n.name ?? n.faultText));
     l.node('assessmentList', {}, (list) => list.node('assessment', { objectID: `${n.IMEINumber}-${n.date}` }, (a) => {
-      a.leaf('comments', event?.EventType ?? n.faultText);
+      a.leaf('comments', commentOf(n, event?.EventType ?? n.faultText));
       a.leaf('category', n.fault > 0 ? 'Fault' : 'Normal').leaf('created', n.date);
       a.leaf('elementName', n.name).leaf('elementType', 'FaultIndicator').leaf('elementID', n.IMEINumber);
     }));

@@ -8,14 +8,15 @@ import { notificationFromPayload } from '../outbox-payload.js';
 import { incidentNotification } from '../../incidents/notifications.js';
 import { checkAnswer } from './answer.js';
 import { DeliveryError } from './errors.js';
-import { postSoap } from './http-post.js';
+import { postSoap, type PostResult } from './http-post.js';
 import type { ClaimedRow } from './outbox.js';
 import type { Target } from './target.js';
 
 /** Stable per row: every retry of a row carries the same MultiSpeakMsgHeader MessageID. */
 export const messageIdOf = (row: Pick<ClaimedRow, 'id' | 'integration_id'>) => `faultline-${row.integration_id}-${row.id}`;
 
-export async function deliverRow(row: ClaimedRow, target: Target, keyring: Keyring | null, now: Date): Promise<void> {
+/** Resolves with the OMS's answer when it accepted the notification; throws a DeliveryError otherwise. */
+export async function deliverRow(row: ClaimedRow, target: Target, keyring: Keyring | null, now: Date): Promise<PostResult> {
   let notification;
   try {
     notification = (row.kind as string) === 'incident'
@@ -35,5 +36,7 @@ export async function deliverRow(row: ClaimedRow, target: Target, keyring: Keyri
     }
   }
   const { xml, soapAction } = buildRequest(target.version, target.operation, notification, credentials, now, target.company);
-  checkAnswer(await postSoap(target.endpoint, xml, soapAction, target));
+  const answer = await postSoap(target.endpoint, xml, soapAction, target);
+  checkAnswer(answer);
+  return answer;
 }

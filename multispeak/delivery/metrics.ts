@@ -12,6 +12,11 @@ export const deliveryMetrics = {
     name: 'faultline_outbox_request_seconds', help: 'Time of one POST to the OMS', labelNames: ['integration'], registers: [registry],
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
   }),
+  acknowledgedSeconds: new Histogram({
+    name: 'faultline_oms_acknowledged_seconds', help: 'From a check-in stored (its notification written to the outbox) to the OMS accepting the notification, per organisation',
+    labelNames: ['organization'], registers: [registry],
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600, 21600],
+  }),
   latencySeconds: new Histogram({
     name: 'faultline_outbox_latency_seconds', help: 'From outbox insert to delivery', labelNames: ['integration'], registers: [registry],
     buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600, 21600, 86400],

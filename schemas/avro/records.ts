@@ -55,6 +55,10 @@ export const checkIn: AvroSchema = {
     required('events', { type: 'array', items: deviceEvent }),
     optional('currents', currents),
     required('dm1_device', 'boolean'),
+    optional('test_fault', {
+      type: 'record', name: 'TestFaultMark', namespace: NS, doc: 'set only on the synthetic check-ins of a test fault (docs/decisions.md#test-faults)',
+      fields: [required('id', 'long'), required('phase', 'string', 'fault | clear')],
+    }),
   ],
 };
 

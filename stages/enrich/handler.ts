@@ -42,3 +42,21 @@ export function enrichMessage(raw: RawMessage, device: DeviceSnapshot | null, ru
     },
   };
 }
+
+/**
+ * A test fault's check-in (docs/decisions.md#test-faults) is accepted only when its mark names a test fault
+ * started for this very device (`known` holds `id:IMEI`): a marked message from anywhere else would make a
+ * real-looking record read as a test, so it is a dead letter instead.
+ */
+export function checkTestFaultMark(value: EnrichedCheckIn, known: ReadonlySet<string>, body: string, now: number): EnrichOutcome {
+  const mark = value.checkIn.test_fault;
+  const imei = value.checkIn.device_data.IMEINumber;
+  if (!mark || known.has(`${mark.id}:${imei}`)) return { ok: true, value };
+  return {
+    ok: false,
+    deadLetter: {
+      messageId: value.messageId, source: value.source, imei, stage: 'enrich', code: 'INVALID',
+      reason: `test_fault: test fault ${mark.id} was not started for device ${imei}`, body, rejectedAt: now,
+    },
+  };
+}

@@ -7,7 +7,16 @@ import { CHAIN_INPUT } from '../shape.js';
 import type { RawMessage } from '../../schemas/avro/values.js';
 import type { Stage, StageResult } from '../runtime/stage.js';
 import { findDevices } from './devices.js';
-import { enrichMessage } from './handler.js';
+import { checkTestFaultMark, enrichMessage } from './handler.js';
+import type { EnrichedCheckIn } from '../../schemas/avro/values.js';
+
+/** `id:IMEI` of the test faults these marks name that exist (docs/decisions.md#test-faults). */
+async function knownTestFaults(pool: pg.Pool, values: readonly EnrichedCheckIn[]): Promise<Set<string>> {
+  const ids = [...new Set(values.flatMap((v) => (v.checkIn.test_fault ? [v.checkIn.test_fault.id] : [])))];
+  if (ids.length === 0) return new Set();
+  const { rows } = await pool.query<{ id: number; IMEINumber: string }>('select id, "IMEINumber" from test_faults where id = any($1)', [ids]);
+  return new Set(rows.map((r) => `${r.id}:${r.IMEINumber}`));
+}
 
 export interface EnrichStageOptions {
   pool: pg.Pool;
@@ -30,8 +39,10 @@ export function enrichStage({ pool, modelMap, source }: EnrichStageOptions): Sta
       const devices = await findDevices(pool, [...new Set(batch.messages.map((m) => m.value.imei).filter(isImei))]);
       const result: StageResult = { produce: [], deadLetters: [] };
       const now = Date.now();
-      for (const { value: raw } of batch.messages) {
-        const outcome = enrichMessage(source ? { ...raw, source } : raw, devices.get(raw.imei) ?? null, rules, now);
+      const outcomes = batch.messages.map(({ value: raw }) => ({ raw, outcome: enrichMessage(source ? { ...raw, source } : raw, devices.get(raw.imei) ?? null, rules, now) }));
+      const known = await knownTestFaults(pool, outcomes.flatMap((o) => (o.outcome.ok ? [o.outcome.value] : [])));
+      for (const { raw, outcome: first } of outcomes) {
+        const outcome = first.ok ? checkTestFaultMark(first.value, known, raw.body, now) : first;
         if (outcome.ok) result.produce.push({ topic: TOPICS.enriched, key: outcome.value.checkIn.device_data.IMEINumber, value: outcome.value });
         else result.deadLetters.push(outcome.deadLetter);
       }

@@ -57,12 +57,12 @@ export function notificationsFor(m: PersistedCheckIn, integrations: readonly Mul
   for (const integration of integrations) {
     if (integration.OrganizationID !== m.device.OrganizationID) continue;
     if (integration.operation === CHECKIN_OPERATION && integration.checkins) {
-      outbox.push({ integrationId: integration.id, IMEINumber: imei, kind: 'checkin', dedupKey: `checkin:${imei}:${record.date}`, payload: outboxPayload(record, m.previousActualOngoingFault) });
+      outbox.push({ integrationId: integration.id, IMEINumber: imei, kind: 'checkin', dedupKey: `checkin:${imei}:${record.date}`, payload: outboxPayload(record, m.previousActualOngoingFault, undefined, m.checkIn.test_fault) });
     }
     // notifyPer "incident": the incident worker speaks for devices on a power line (incidents/notifications.ts).
     const byIncident = integration.notifyPer === 'incident' && Boolean(m.device.PowerLineID) && !('test_fault' in m.checkIn && m.checkIn.test_fault);
     if ((statusChanged || faultEvents.length > 0) && !byIncident) {
-      outbox.push({ integrationId: integration.id, IMEINumber: imei, kind: 'status', dedupKey: `status:${imei}:${record.date}`, payload: outboxPayload(record, m.previousActualOngoingFault, faultEvents) });
+      outbox.push({ integrationId: integration.id, IMEINumber: imei, kind: 'status', dedupKey: `status:${imei}:${record.date}`, payload: outboxPayload(record, m.previousActualOngoingFault, faultEvents, m.checkIn.test_fault) });
     }
   }
   return { dnp3, outbox };

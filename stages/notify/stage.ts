@@ -7,6 +7,7 @@ import type { Transport } from '../runtime/transport/transport.js';
 import { notificationsFor, type MultiSpeakIntegration, type OutboxRow } from './handler.js';
 import { readIntegrations } from '../../integrations/store.js';
 import { multiSpeakSettings } from '../../multispeak/integration.js';
+import { recordStored } from '../../test-faults/steps.js';
 import { checkInAlarms, type CheckInAlarms } from '../../alarms/check-in-alarms.js';
 import { applyCheckInAlarms } from '../../alarms/raise.js';
 
@@ -54,6 +55,8 @@ export function notifyStage({ pool, transport }: { pool: pg.Pool; transport: Tra
         for (const t of fresh) knownTopics.add(t);
       }
       await insertOutbox(pool, outbox);
+      // A test fault's timeline: its check-in is stored (docs/decisions.md#test-faults).
+      await recordStored(pool, batch.messages.flatMap(({ value: m }) => (m.ownsRecord && m.checkIn.test_fault ? [{ recordId: m.DeviceRecordID, mark: m.checkIn.test_fault }] : [])));
       // Alarms (alarms/raise.ts): idempotent like the outbox, so a re-delivered batch raises nothing twice.
       await applyCheckInAlarms(pool, alarms);
       return result;

@@ -24,6 +24,8 @@ export const RECORD_COLUMNS: readonly Column[] = [
   dbl('CurrentLat'),
   dbl('CurrentLong'),
   col('source_message_id', 'text'),
+  // docs/decisions.md#test-faults: a test fault's synthetic check-in is marked as such where it is stored.
+  col('TestFaultID', 'bigint'),
 ];
 
 export const EVENT_COLUMNS: readonly Column[] = [
@@ -75,6 +77,7 @@ export function batchRows(messages: readonly ComputedCheckIn[]): BatchRows {
       ...DEVICE_STRING_FIELDS.map((f) => d[f]),
       ...DEVICE_NUMBER_FIELDS.map((f) => d[f]),
       m.ActualOngoingFault, m.ReportedOngoingFault, m.CurrentName, m.CurrentLat, m.CurrentLong, m.messageId,
+      m.checkIn.test_fault?.id ?? null,
     ]);
     // This message's events go in with their spec 3.4 timestamps (shiftedTimestamps); the shifts of events that
     // earlier messages stored are staged for persist's UPDATE (merge.ts).

@@ -17,6 +17,7 @@ import { toCsv } from './csv.js';
 import { copySql, createStagingSql, MERGE_RESULT, mergeScript, STAGING, type StagingName } from './merge.js';
 import { batchRows } from './rows.js';
 import { REPROCESS_SOURCE } from '../runtime/sources.js';
+import { observeStored } from './metrics.js';
 import { ensureMonths, monthsOfBatch } from '../../storage/partitions.js';
 
 const prepared = new WeakSet<pg.PoolClient>();
@@ -96,6 +97,7 @@ export function persistStage({ pool }: { pool: pg.Pool }): Stage<ComputedCheckIn
         }
       }
       // Batch order matters downstream only per device, and every group keeps it.
+      observeStored(result.produce);
       return result;
     },
   };

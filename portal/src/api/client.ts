@@ -53,6 +53,22 @@ export async function apiGet<T>(path: string, query: Query = {}, signal?: AbortS
   return (await res.json()) as T;
 }
 
+/** POST a JSON body (admin actions such as a test fault); errors as apiGet. */
+export async function apiPost<T>(path: string, body: unknown): Promise<T> {
+  const session = getSession();
+  const res = await send(path, {
+    method: 'POST',
+    headers: { accept: 'application/json', 'content-type': 'application/json', ...(session ? { authorization: `Bearer ${session.token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  if (res.status === 401) {
+    endSession(REJECTED_MESSAGE);
+    throw new ApiError('UNAUTHENTICATED', REJECTED_MESSAGE, 401);
+  }
+  if (!res.ok) throw await errorOf(res);
+  return (await res.json()) as T;
+}
+
 /** The login answer: the token, and whether the organisation masks fault details (which filters it may use). */
 export async function login(email: string, password: string): Promise<{ token: string; masked: boolean }> {
   const res = await send('/api/auth/login', {

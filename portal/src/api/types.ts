@@ -88,3 +88,16 @@ export interface DeviceEvent extends PresentedEvent {
 }
 
 export type LoadHistoryRow = Record<string, string | number | null> & { PacketTimestamp: string; PeakCurrent: number | null };
+
+/** GET /api/test-faults (admin): a test fault and its delivery timeline (README "Test faults"). */
+export interface TestFault {
+  id: number;
+  IMEINumber: string;
+  startedBy: string;
+  startedAt: string;
+  clearDueAt: string;
+  clearSentAt: string | null;
+  expects: { dnp3: boolean; oms: boolean };
+  complete: boolean;
+  timeline: { phase: 'fault' | 'clear'; step: string; text: string; at: string; sinceQueuedMs: number | null; sinceStepBeforeMs: number | null; detail: Record<string, unknown> }[];
+}

@@ -14,6 +14,7 @@ import { href, navigate } from '../router';
 import { displayTimeMs } from '../time';
 import { useApi } from '../use-api';
 import { DataLogView } from './data-log';
+import { TestFaultPanel } from '../components/test-fault';
 
 const HOURS = Array.from({ length: 24 }, (_, h) => `AverageCurrentH${h}`);
 
@@ -119,6 +120,7 @@ export function DeviceView({ imei, session, query }: { imei: string; session: Se
           <DataTable caption="Events of this device" columns={EVENT_COLUMNS} rows={events.data.data} rowKey={(e) => `${e.EventTable}:${e.Event_Record_ID}`} busy={events.loading} />
         </PagedRows>
       )}
+      {session.role === 'admin' && <TestFaultPanel imei={imei} timeZone={session.timeZone} />}
       <DataLogView session={session} query={query} path={`/api/device-records/device-information/data-log/${encodeURIComponent(imei)}`} base={base} embedded />
     </section>
   );

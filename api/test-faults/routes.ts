@@ -1,0 +1,84 @@
+// Test faults (admin; docs/decisions.md#test-faults): POST /api/test-faults starts one for a device of the
+// caller's organisation, GET /api/test-faults/{id} and GET /api/test-faults?imei= show its timeline. The
+// synthetic check-ins go to the queue this process is configured with; a process without one answers 503.
+import { Hono } from 'hono';
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type pg from 'pg';
+import { requireAdmin } from '../auth/require-auth.js';
+import type { AuthEnv } from '../auth/caller.js';
+import { ApiError, badParameter } from '../errors.js';
+import { isImei } from '../../domain/validate-message.js';
+import { listTestFaults, readTestFault, startTestFault, TestFaultError } from '../../test-faults/test-faults.js';
+import type { TestFaultQueue } from '../../test-faults/queue.js';
+
+export const TEST_FAULTS_PATH = '/api/test-faults';
+const BODY_LIMIT = 4096;
+/** Bounds of clearAfterSeconds: long enough for a master's poll cycle, short enough to stay a test. */
+export const CLEAR_AFTER_BOUNDS = { min: 5, max: 3600 } as const;
+
+export interface TestFaultRouteOptions {
+  pool: pg.Pool;
+  auth: MiddlewareHandler<AuthEnv>;
+  /** null: this process has no queue to send to (POST answers 503). */
+  queue: TestFaultQueue | null;
+  /** TEST_FAULT_CLEAR_SECONDS, in ms: the default time until the clearing check-in. */
+  clearAfterMs: number;
+}
+
+function parseBody(raw: unknown, defaultMs: number): { imei: string; clearAfterMs: number } {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ApiError('INVALID_BODY', 'The body must be a JSON object with "imei".', { field: 'body' });
+  const o = raw as Record<string, unknown>;
+  for (const key of Object.keys(o)) if (key !== 'imei' && key !== 'clearAfterSeconds') throw new ApiError('INVALID_BODY', `Field "${key}" is not accepted; only "imei" and "clearAfterSeconds" are.`, { field: key });
+  if (!isImei(o.imei)) throw new ApiError('INVALID_BODY', '"imei" must be the device\'s IMEI: a string of 14 to 16 digits.', { field: 'imei' });
+  const s = o.clearAfterSeconds;
+  if (s !== undefined && (typeof s !== 'number' || !Number.isInteger(s) || s < CLEAR_AFTER_BOUNDS.min || s > CLEAR_AFTER_BOUNDS.max)) {
+    throw new ApiError('INVALID_BODY', `"clearAfterSeconds" must be a whole number of seconds from ${CLEAR_AFTER_BOUNDS.min} to ${CLEAR_AFTER_BOUNDS.max}.`, { field: 'clearAfterSeconds' });
+  }
+  return { imei: o.imei, clearAfterMs: s === undefined ? defaultMs : s * 1000 };
+}
+
+const idOf = (text: string) => {
+  if (!/^\d{1,15}$/.test(text)) throw new ApiError('BAD_PARAMETER', 'Path parameter "id" must be a test fault id (a positive whole number).', { parameter: 'id' });
+  return Number(text);
+};
+
+export function testFaultRoutes({ pool, auth, queue, clearAfterMs }: TestFaultRouteOptions): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+  app.post(
+    TEST_FAULTS_PATH, auth, requireAdmin,
+    bodyLimit({ maxSize: BODY_LIMIT, onError: () => { throw new ApiError('PAYLOAD_TOO_LARGE', `The body must be at most ${BODY_LIMIT} bytes.`); } }),
+    async (c) => {
+      if (!/^application\/(?:[a-z0-9.+-]+\+)?json\s*(?:;.*)?$/i.test(c.req.header('content-type') ?? '')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The body must be sent as Content-Type: application/json.');
+      let raw: unknown;
+      try { raw = JSON.parse(await c.req.text()); } catch { throw new ApiError('INVALID_BODY', 'The body is not valid JSON.', { field: 'body' }); }
+      const body = parseBody(raw, clearAfterMs);
+      if (!queue) throw new ApiError('UNAVAILABLE', 'This API process has no device queue to send a test fault to (SQS_QUEUE_URL or INBOX_DIR); start it where the bridge\'s queue is configured.');
+      const caller = c.get('caller');
+      try {
+        const { id } = await startTestFault(pool, queue, { imei: body.imei, organizationId: caller.org, startedBy: `user ${caller.userId}`, clearAfterMs: body.clearAfterMs });
+        return c.json(await readTestFault(pool, caller.org, id), 202, { location: `${TEST_FAULTS_PATH}/${id}` });
+      } catch (err) {
+        if (err instanceof TestFaultError) throw new ApiError(err.code, err.message, { imei: body.imei });
+        throw err;
+      }
+    },
+  );
+  app.get(`${TEST_FAULTS_PATH}/:id`, auth, requireAdmin, async (c) => {
+    const caller = c.get('caller');
+    const view = await readTestFault(pool, caller.org, idOf(c.req.param('id')));
+    if (!view) throw new ApiError('NOT_FOUND', `Test fault ${c.req.param('id')} was not found.`);
+    return c.json(view);
+  });
+  app.get(TEST_FAULTS_PATH, auth, requireAdmin, async (c) => {
+    for (const key of Object.keys(c.req.queries())) {
+      if (key !== 'imei' && key !== 'limit') throw new ApiError('UNKNOWN_PARAMETER', `Query parameter "${key}" is not accepted here; only "imei" and "limit" are.`, { parameter: key, accepted: ['imei', 'limit'] });
+    }
+    const imei = c.req.query('imei') ?? null;
+    if (imei !== null && !isImei(imei)) throw badParameter('imei', 'must be 14 to 16 digits');
+    const limitText = c.req.query('limit') ?? '20';
+    if (!/^\d{1,3}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 100) throw badParameter('limit', 'must be a whole number from 1 to 100');
+    return c.json({ data: await listTestFaults(pool, c.get('caller').org, imei, Number(limitText)) });
+  });
+  return app;
+}
