@@ -1,6 +1,6 @@
 // The OpenAPI paths of the incident routes (routes.ts), merged into the document by api/openapi/document.ts
 // (which this file must not import: the document imports it).
-import { INCIDENT_PATH, INCIDENT_STATUSES, INCIDENTS_PATH } from './routes.js';
+import { INCIDENT_PATH, INCIDENT_STATUSES, INCIDENTS_PATH, TOPOLOGY_PATH } from './routes.js';
 
 type Obj = Record<string, unknown>;
 const json = (schema: Obj) => ({ content: { 'application/json': { schema } } });
@@ -66,6 +66,16 @@ export const INCIDENT_OPENAPI_PATHS: Record<string, Obj> = {
         },
         400: error('A query parameter was given (none is accepted).'), ...AUTH,
         404: error('No such incident, or it is outside the caller\'s reach (the same answer).'),
+      },
+    },
+  },
+  [TOPOLOGY_PATH]: {
+    get: {
+      operationId: 'feederTopology', tags: ['incidents'], summary: 'The imported feeder topology of the devices in the caller\'s reach',
+      security: [{ bearerAuth: [] }],
+      responses: {
+        200: { description: 'OK', ...json({ type: 'object', properties: { data: { type: 'array', items: { type: 'object', properties: { IMEINumber: { type: 'string' }, PowerLineID: { type: ['string', 'null'] }, UpstreamIMEI: { type: ['string', 'null'] }, Phase: { type: 'string', enum: ['A', 'B', 'C', 'ABC'] }, Section: { type: ['string', 'null'] } } } } }, required: ['data'] }) },
+        400: error('A query parameter was given (none is accepted).'), ...AUTH,
       },
     },
   },

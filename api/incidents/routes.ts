@@ -12,6 +12,7 @@ import { ApiError, badParameter } from '../errors.js';
 
 export const INCIDENTS_PATH = '/api/incidents';
 export const INCIDENT_PATH = '/api/incidents/:id';
+export const TOPOLOGY_PATH = '/api/feeder-topology';
 export const INCIDENT_STATUSES = ['open', 'located', 'restored', 'closed', 'active'] as const;
 const LIST_PARAMS = ['page', 'limit', 'status', 'powerLine'];
 
@@ -120,6 +121,17 @@ export function incidentRoutes({ pool, auth }: { pool: pg.Pool; auth: Middleware
       devices: devices.rows.map((d) => ({ IMEINumber: d.IMEINumber, name: d.Real_Name, eventType: d.EventType, trippedAt: iso(d.tripped_at), phase: d.Phase, section: d.Section, Lat: d.Lat, Long: d.Long })),
       timeline: timeline.rows.map((t) => ({ at: iso(t.at), what: t.what, detail: trimmed(t.detail) })),
     });
+  });
+  // The imported feeder topology of the devices in reach: the portal draws it instead of the approximate trace.
+  app.get(TOPOLOGY_PATH, auth, async (c) => {
+    onlyParams(c.req.queries(), []);
+    const p = new SqlParams();
+    const { rows } = await pool.query(
+      `select d."IMEINumber", d."PowerLineID", d."UpstreamIMEI", d."Phase", d."Section" from device_information d
+        where d."Phase" is not null and ${reachCondition(c.get('caller'), p)} order by d."PowerLineID", d."IMEINumber"`,
+      p.values,
+    );
+    return c.json({ data: rows });
   });
   return app;
 }

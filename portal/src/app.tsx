@@ -9,12 +9,14 @@ import { CriticalView } from './views/critical';
 import { DataLogView } from './views/data-log';
 import { DevicesView } from './views/devices';
 import { DeviceView } from './views/device';
+import { IncidentsView, IncidentView } from './views/incidents';
 
 // Leaflet and uPlot are loaded only by the views that draw with them.
 const MapView = lazy(() => import('./views/map').then((m) => ({ default: m.MapView })));
 
 const NAV = [
   { path: '/map', label: 'Map' },
+  { path: '/incidents', label: 'Incidents' },
   { path: '/critical', label: 'Critical faults' },
   { path: '/data-log', label: 'Data log' },
   { path: '/devices', label: 'Devices' },
@@ -35,7 +37,7 @@ export function App() {
   }, [session, loc.path]);
 
   useEffect(() => {
-    const name = NAV.find((n) => loc.path.startsWith(n.path))?.label ?? (loc.path.startsWith('/devices/') ? 'Device' : 'Sign in');
+    const name = NAV.find((n) => loc.path.startsWith(n.path))?.label ?? (loc.path.startsWith('/devices/') ? 'Device' : loc.path.startsWith('/incidents/') ? 'Incident' : 'Sign in');
     document.title = `${session ? name : 'Sign in'} · faultline`;
   }, [loc.path, session]);
 
@@ -43,8 +45,11 @@ export function App() {
 
   let view;
   const device = /^\/devices\/([^/]+)$/.exec(loc.path);
-  if (device) view = <DeviceView imei={decodeURIComponent(device[1]!)} session={session} query={loc.query} />;
+  const incident = /^\/incidents\/([^/]+)$/.exec(loc.path);
+  if (incident) view = <IncidentView id={decodeURIComponent(incident[1]!)} session={session} />;
+  else if (device) view = <DeviceView imei={decodeURIComponent(device[1]!)} session={session} query={loc.query} />;
   else if (loc.path === '/map') view = <Suspense fallback={<p class="status-line">Loading the map…</p>}><MapView session={session} query={loc.query} /></Suspense>;
+  else if (loc.path === '/incidents') view = <IncidentsView session={session} query={loc.query} />;
   else if (loc.path === '/critical') view = <CriticalView session={session} query={loc.query} />;
   else if (loc.path === '/data-log') view = <DataLogView session={session} query={loc.query} />;
   else if (loc.path === '/devices') view = <DevicesView session={session} query={loc.query} />;
@@ -56,7 +61,7 @@ export function App() {
       <header class="topbar">
         <span class="brand">faultline</span>
         <nav aria-label="Views" class="nav">
-          {NAV.map((n) => <Link key={n.path} href={n.path} class="nav-link" current={loc.path === n.path || (n.path === '/devices' && loc.path.startsWith('/devices/'))}>{n.label}</Link>)}
+          {NAV.map((n) => <Link key={n.path} href={n.path} class="nav-link" current={loc.path === n.path || ((n.path === '/devices' || n.path === '/incidents') && loc.path.startsWith(`${n.path}/`))}>{n.label}</Link>)}
         </nav>
         <span class="who" data-testid="who">{session.email} · {session.org} · {session.role}</span>
         <button type="button" class="button" onClick={() => endSession(null)}>Log out</button>

@@ -33,4 +33,13 @@ test('a line with one located device has no route', () => {
   assert.equal(feederRoutes([feeder('S', ['None'], [[0, 0]])]), []);
 });
 
+test('with an imported topology the route follows its links, not the approximate trace', () => {
+  // Four devices in a square: the trace would join neighbours; the topology makes a star from device 0.
+  const f: Feeder = { ...feeder('T', [], [[0, 0], [0, 1], [1, 0], [1, 1]]), links: [['T1', 'T0'], ['T2', 'T0'], ['T3', 'T0'], ['T9', 'T0']] };
+  const [route] = feederRoutes([f]);
+  assert.is(route!.feeders[0]!.topology, true);
+  assert.equal(route!.segments.map(([, b]) => b), [[0, 0], [0, 0], [0, 0]], 'every segment ends at device 0; a link to a device without a location drops out');
+  assert.is(feederRoutes([feeder('U', [], [[0, 0], [0, 1]])])[0]!.feeders[0]!.topology, false);
+});
+
 test.run();

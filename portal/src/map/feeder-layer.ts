@@ -15,7 +15,7 @@ const HEALTHY = '#5f6b77';
 const RANKING = { rank: stateRank, faultRank: stateRank('Fault') };
 
 function describe(route: FeederRoute): string {
-  const lines = route.feeders.map((f) => `${f.name}: approximate route through its ${f.devices} devices${f.faulted ? `; ${f.worst}` : ''}`);
+  const lines = route.feeders.map((f) => `${f.name}: ${f.topology ? 'feeder topology of' : 'approximate route through'} its ${f.devices} devices${f.faulted ? `; ${f.worst}` : ''}`);
   return route.feeders.length > 1 ? `Shared by ${route.feeders.length} power lines. ${lines.join('. ')}` : lines[0]!;
 }
 

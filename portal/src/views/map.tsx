@@ -2,9 +2,10 @@
 // API's fields. Tiles are optional: with no tile URL the map draws an offline base layer (boundaries shipped
 // in the build, map/offline-base-layer.ts), since control rooms often have no internet. The tile URL comes
 // from the build (VITE_MAP_TILE_URL) and can be changed per browser under "Map settings". Feeders are drawn
-// as each power line's approximate route through its devices (map/feeder-trace.ts), since the data holds no
-// line geometry. A scale bar and a "fit all devices" button orient a crew; `?device=<imei>` opens the map on
-// one device (the device page's "Show on map").
+// along their imported topology (GET /api/feeder-topology), else as each power line's approximate route through
+// its devices (map/feeder-trace.ts); the faulted sections of active incidents are drawn over them
+// (map/incident-layer.ts). A scale bar and a "fit all devices" button orient a crew; `?device=<imei>` opens the
+// map on one device (the device page's "Show on map"), `?incident=<id>` on an incident's section.
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
@@ -17,6 +18,8 @@ import { COMM_LOST, deviceState, isStale, powerText, stateColour, stateRank } fr
 import '../map/canvas-redraw-guard';
 import { DeviceLayer } from '../map/device-layer';
 import { FeederLayer, type Feeder } from '../map/feeder-layer';
+import { IncidentLayer, SECTION_COLOUR } from '../map/incident-layer';
+import type { Incident, TopologyRow } from '../api/incidents';
 import { OfflineBaseLayer } from '../map/offline-base-layer';
 import { powerLinesOf } from '../power-lines';
 import { navigate } from '../router';
@@ -77,6 +80,9 @@ export function MapView({ session, query }: { session: Session; query: URLSearch
   useMemo(() => performance.mark('faultline:map-start'), []);
   const res = useApi<{ data: MapDevice[] }>('/api/device-records/map-data', {}, { refreshMs: REFRESH_MS });
   const summary = useApi<DeviceSummary>('/api/device-records/device-summary');
+  const topology = useApi<{ data: TopologyRow[] }>('/api/feeder-topology');
+  const incidents = useApi<{ data: Incident[] }>('/api/incidents', { status: 'active', limit: 500 }, { refreshMs: REFRESH_MS });
+  const focusIncident = query.get('incident');
   const offlineAfterHours = summary.data?.offlineAfterHours ?? 26;
   const [line, setLine] = useState('');
   const [state, setState] = useState('');
@@ -85,7 +91,7 @@ export function MapView({ session, query }: { session: Session; query: URLSearch
   const [showFeeders, setShowFeeders] = useState(true);
   const [tiles, setTiles] = useState(tileUrl);
   const mapEl = useRef<HTMLDivElement>(null);
-  const mapRef = useRef<{ map: L.Map; layer: DeviceLayer; feeders: FeederLayer; tiles: L.TileLayer | null; base: OfflineBaseLayer | null; fitted: boolean; painted: boolean } | null>(null);
+  const mapRef = useRef<{ map: L.Map; layer: DeviceLayer; feeders: FeederLayer; incidents: IncidentLayer; tiles: L.TileLayer | null; base: OfflineBaseLayer | null; fitted: boolean; painted: boolean } | null>(null);
   const settingsRef = useRef<HTMLFormElement>(null);
   const focusImei = query.get('device');
 
@@ -98,14 +104,19 @@ export function MapView({ session, query }: { session: Session; query: URLSearch
   // A feeder's route joins all its located devices, whatever the state filter shows.
   const feeders: Feeder[] = useMemo(() => {
     const byLine = new Map<string, Feeder>();
+    // The imported topology replaces the approximate trace of its power line.
+    const links = new Map<string, [string, string][]>();
+    for (const t of topology.data?.data ?? []) {
+      if (t.PowerLineID && t.UpstreamIMEI) links.set(t.PowerLineID, [...(links.get(t.PowerLineID) ?? []), [t.IMEINumber, t.UpstreamIMEI]]);
+    }
     for (const d of all) {
       if (d.Lat === null || d.Long === null || !d.PowerLineID || (line && d.PowerLineID !== line)) continue;
       let f = byLine.get(d.PowerLineID);
-      if (!f) byLine.set(d.PowerLineID, f = { id: d.PowerLineID, name: d.PowerLineName ?? d.PowerLineID, devices: [] });
+      if (!f) byLine.set(d.PowerLineID, f = { id: d.PowerLineID, name: d.PowerLineName ?? d.PowerLineID, devices: [], links: links.get(d.PowerLineID) ?? [] });
       f.devices.push({ id: d.IMEINumber, lat: d.Lat, lng: d.Long, state: d.state });
     }
     return [...byLine.values()];
-  }, [all, line]);
+  }, [all, line, topology.data]);
   const counts = useMemo(() => {
     const m = new Map<string, number>();
     for (const d of all) m.set(d.state, (m.get(d.state) ?? 0) + 1);
@@ -122,9 +133,10 @@ export function MapView({ session, query }: { session: Session; query: URLSearch
       if (d) L.popup({ maxWidth: 320 }).setLatLng(at).setContent(popupHtml(d)).openOn(map);
     });
     const feederLayer = new FeederLayer(map, layer.renderer, (id) => setLine(id));
+    const incidentLayer = new IncidentLayer(map, layer.renderer);
     L.control.scale({ position: 'bottomleft', metric: true, imperial: true }).addTo(map);
     fitControl(() => fitAll(false)).addTo(map);
-    mapRef.current = { map, layer, feeders: feederLayer, tiles: null, base: null, fitted: false, painted: false };
+    mapRef.current = { map, layer, feeders: feederLayer, incidents: incidentLayer, tiles: null, base: null, fitted: false, painted: false };
     const ro = new ResizeObserver(() => map.invalidateSize());
     ro.observe(mapEl.current);
     return () => {
@@ -194,6 +206,19 @@ export function MapView({ session, query }: { session: Session; query: URLSearch
     mapEl.current?.setAttribute('data-feeders', String(m.feeders.drawn));
   }, [feeders, showFeeders, res.data]);
 
+  // The faulted sections of the active incidents; ?incident=<id> zooms to that one.
+  useEffect(() => {
+    const m = mapRef.current;
+    if (!m || !res.data || !incidents.data) return;
+    const at = (imei: string): [number, number] | null => { const d = byId.get(imei); return d && d.Lat !== null && d.Long !== null ? [d.Lat, d.Long] : null; };
+    const active = incidents.data.data.filter((i) => !line || i.powerLineId === line);
+    m.incidents.setIncidents(active, at);
+    mapEl.current?.setAttribute('data-incident-sections', String(m.incidents.drawn));
+    const focus = focusIncident ? active.find((i) => String(i.id) === focusIncident) : undefined;
+    const pts = focus ? focus.sections.flatMap((x) => [x.from, ...x.to, ...x.spans]).map((e) => at(e.imei)).filter((p): p is [number, number] => p !== null) : [];
+    if (pts.length > 0) m.map.fitBounds(L.latLngBounds(pts), { padding: [60, 60], maxZoom: 16, animate: false });
+  }, [incidents.data, res.data, byId, line, focusIncident]);
+
   const matches = search.trim().length >= 2
     ? all.filter((d) => (d.Real_Name ?? '').toLowerCase().includes(search.toLowerCase()) || d.IMEINumber.includes(search.trim())).slice(0, 8) : [];
   function focusOn(d: Shown) {
@@ -229,8 +254,9 @@ export function MapView({ session, query }: { session: Session; query: URLSearch
             ))}
           </ul>
           <label class="checkbox"><input type="checkbox" name="feeders" checked={showFeeders} onChange={(e) => setShowFeeders(e.currentTarget.checked)} />
-            Feeders (approximate route)</label>
-          <p class="muted small" data-testid="feeder-legend"><span class="feeder-swatch" aria-hidden="true" /> healthy feeder (thin grey), <span class="feeder-swatch faulted" aria-hidden="true" /> feeder with a fault (thick, in the fault's colour, drawn on top). Drawn as the shortest lines joining each power line's devices: the data holds no line geometry. Click a feeder to filter by it.</p>
+            Feeders (imported topology, else approximate route)</label>
+          <p class="muted small" data-testid="feeder-legend"><span class="feeder-swatch" aria-hidden="true" /> healthy feeder (thin grey), <span class="feeder-swatch faulted" aria-hidden="true" /> feeder with a fault (thick, in the fault's colour, drawn on top). Power lines with an imported feeder topology are drawn along it (each indicator to the one upstream); the others as the shortest lines joining their devices (an approximate route). Click a feeder to filter by it.</p>
+          <p class="muted small" data-testid="incident-legend"><span class="feeder-swatch" style={{ borderTop: `5px dashed ${SECTION_COLOUR}` }} aria-hidden="true" /> faulted section of an active incident (thick, dashed). <Link href="/incidents">Incidents</Link></p>
           <label>Find a device
             <input type="search" name="find" value={search} placeholder="Name or IMEI" onInput={(e) => setSearch(e.currentTarget.value)} />
           </label>

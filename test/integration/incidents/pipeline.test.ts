@@ -16,13 +16,13 @@ import { ImportError } from '../../../reference-data/errors.js';
 import { localAvroCodec } from '../../../stages/runtime/codec.js';
 import { memoryTransport } from '../../../stages/runtime/transport/memory.js';
 import type { Transport } from '../../../stages/runtime/transport/transport.js';
-import { fixtureText } from '../../helpers/checkins.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
 import { startTestPipeline, type TestPipeline } from '../../helpers/pipeline.js';
 import { importDemoData, testKeyring } from '../../helpers/reference-data.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { ensurePython } from '../../multispeak/python.js';
 import { addIntegration } from '../multispeak/integrations.js';
+import { checkInAt, IMEI, topologyFile, type Name } from './feeder.js';
 import { startOms, type Oms } from '../multispeak/oms.js';
 
 const test = suite('feeder incidents through the pipeline');
@@ -33,32 +33,9 @@ let incidents: IncidentWorker;
 let delivery: DeliveryWorker;
 let oms: Oms;
 
-// Feeder north-F9:  H - T1 - T2 (trunk, three-phase); T1 - LA1 - LA2 (lateral A); T1 - LB1 (lateral B).
-const IMEI = { H: '861000000009000', T1: '861000000009010', T2: '861000000009020', LA1: '861000000009030', LA2: '861000000009040', LB1: '861000000009050' };
-type Name = keyof typeof IMEI;
-const TOPOLOGY: [Name, Name | null, string, string | null, string][] = [
-  ['H', null, 'ABC', 'Substation exit', 'north-east'], ['T1', 'H', 'ABC', 'Trunk 1', 'north-east'], ['T2', 'T1', 'ABC', null, 'north-west'],
-  ['LA1', 'T1', 'A', 'Lateral A', 'north-east'], ['LA2', 'LA1', 'A', null, 'north-west'], ['LB1', 'T1', 'B', 'Lateral B', 'north-west'],
-];
-const topologyFile = (rows = TOPOLOGY) => ({
-  powerLines: [{ Id: 'north-F9', OrganizationID: 'north', name: 'Feeder 9' }],
-  devices: rows.map(([name, up, phase, section, group], i) => ({
-    IMEINumber: IMEI[name], OrganizationID: 'north', PowerLineID: 'north-F9', Real_Name: `F9 ${name}`, Lat: 41.9 + i * 0.01, Long: -87.6,
-    groups: [group], dnp3QueueAddress: 'dnp3.north', UpstreamIMEI: up ? IMEI[up] : null, Phase: phase, Section: section,
-  })),
-});
-
-let seq = 0;
 const base = Date.now() - 30 * 60_000;
-/** A check-in of the shipped fixture's shape, `minutes` after the suite's start, with the given fault and events. */
-function checkIn(name: Name, minutes: number, fault: number, events: { type: string; atMin: number }[] = []): { name: string; body: string } {
-  const m = JSON.parse(fixtureText('002-permanent-fault.json')) as { device_data: Record<string, unknown>; events: Record<string, unknown>[] };
-  m.device_data.IMEINumber = IMEI[name];
-  m.device_data.date = new Date(base + minutes * 60_000).toISOString();
-  m.device_data.Ongoing_fault = fault;
-  m.events = events.map((e) => ({ EventID: 1000 + seq++, EventTimestamp: new Date(base + e.atMin * 60_000).toISOString(), EventType: e.type, PrefaultCurrent: 140, FaultCurrent: 812, RecoverCurrent: 0 }));
-  return { name: `${name}-${seq++}.json`, body: JSON.stringify(m) };
-}
+const checkIn = checkInAt(base);
+const TOPOLOGY_FILE = topologyFile();
 
 async function feed(...messages: { name: string; body: string }[]): Promise<void> {
   for (const m of messages) await pipe.feed([m]);
@@ -98,13 +75,13 @@ test('import: topology stored, importing again changes nothing, broken topologie
     return [];
   };
   // A loop made by a later file, against the stored feeder.
-  const loop = await refused({ devices: [{ ...topologyFile().devices[0], UpstreamIMEI: IMEI.LA2 }] });
+  const loop = await refused({ devices: [{ ...TOPOLOGY_FILE.devices[0], UpstreamIMEI: IMEI.LA2 }] });
   assert.ok(loop.some((p) => p.startsWith('devices[0].UpstreamIMEI: forms a loop')), loop.join('\n'));
-  const twoHeads = await refused({ devices: [{ ...topologyFile().devices[5], UpstreamIMEI: null }] });
+  const twoHeads = await refused({ devices: [{ ...TOPOLOGY_FILE.devices[5], UpstreamIMEI: null }] });
   assert.ok(twoHeads.some((p) => p.includes('already has a head on phase B')), twoHeads.join('\n'));
-  const otherLine = await refused({ devices: [{ ...topologyFile().devices[5], PowerLineID: 'north-F12' }] });
+  const otherLine = await refused({ devices: [{ ...TOPOLOGY_FILE.devices[5], PowerLineID: 'north-F12' }] });
   assert.ok(otherLine.some((p) => p.startsWith('devices[0].UpstreamIMEI:') && p.includes('"north-F9", not "north-F12"')), otherLine.join('\n'));
-  const wrongPhase = await refused({ devices: [{ ...topologyFile().devices[4], Phase: 'B' }] });
+  const wrongPhase = await refused({ devices: [{ ...TOPOLOGY_FILE.devices[4], Phase: 'B' }] });
   assert.ok(wrongPhase.some((p) => p.startsWith('devices[0].Phase: B cannot hang below')), wrongPhase.join('\n'));
   assert.equal((await importReferenceData(db.pool, topologyFile())).devices.unchanged, 6, 'nothing of the refused files was written');
 });

@@ -1,0 +1,35 @@
+// Draws the faulted sections of the active incidents over the feeders: a thick dashed line from the tripped
+// indicator at the section's upstream end to each indicator bounding it below (or a ring round it when the
+// section runs to the end of the line), with the incident in the tooltip. Dashed and in its own colour, so it
+// reads as "the fault is here" over a feeder already drawn in the fault's colour.
+import L from 'leaflet';
+import { sectionText, type Incident } from '../api/incidents';
+
+export const SECTION_COLOUR = '#7b2cbf';
+
+export class IncidentLayer {
+  private readonly group = L.layerGroup();
+  /** Sections drawn by the last setIncidents (tests read it from the map element). */
+  drawn = 0;
+
+  constructor(map: L.Map, private readonly renderer: L.Canvas) {
+    this.group.addTo(map);
+  }
+
+  setIncidents(incidents: readonly Incident[], at: (imei: string) => [number, number] | null): void {
+    this.group.clearLayers();
+    this.drawn = 0;
+    for (const i of incidents) {
+      for (const s of i.sections) {
+        const from = at(s.from.imei);
+        if (!from) continue;
+        const tip = `Incident ${i.id} (${i.kind}, ${i.status}) on ${i.powerLineName ?? i.powerLineId}: ${sectionText(s)}`;
+        const ends = [...s.spans, ...s.to].map((e) => at(e.imei)).filter((p): p is [number, number] => p !== null);
+        const style = { renderer: this.renderer, color: SECTION_COLOUR, weight: 7, opacity: 0.9, dashArray: '10 8', interactive: true };
+        const shapes = ends.length > 0 ? ends.map((e) => L.polyline([from, e], style)) : [L.circleMarker(from, { ...style, radius: 16, fill: false })];
+        for (const shape of shapes) shape.bindTooltip(tip, { sticky: true, className: 'feeder-tooltip' }).addTo(this.group);
+        this.drawn++;
+      }
+    }
+  }
+}
