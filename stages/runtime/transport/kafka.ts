@@ -3,6 +3,7 @@
 import { Kafka, logLevel, type Admin, type Consumer, type EachBatchPayload, type Producer as KafkaProducer } from 'kafkajs';
 import type { Codec } from '../codec.js';
 import { backoff } from '../retry.js';
+import { acknowledgedSend } from './acknowledged-send.js';
 import { kafkaNames, type KafkaNames } from './names.js';
 import type { InMessage, OutMessage, Producer, SubscribeOptions, Subscription, Transport } from './transport.js';
 
@@ -62,12 +63,13 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
   // per-key order survives a broker hiccup. One per caller (each stage, each source): with one in-flight
   // request per producer, a shared one would make every stage wait for the others' round trips.
   const producers = new Set<Promise<KafkaProducer>>();
+  const acknowledged = acknowledgedSend();
   const connectProducer = (): (() => Promise<KafkaProducer>) => {
     let connecting: Promise<KafkaProducer> | null = null;
     return () => {
       if (!connecting) {
         const attempt: Promise<KafkaProducer> = (async () => {
-          const p = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+          const p = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: acknowledged.createPartitioner });
           await p.connect();
           return p;
         })();
@@ -113,7 +115,11 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
         }
         try {
           const p = await getProducer();
-          await p.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic: names.topic(topic), messages })) });
+          await acknowledged.send(
+            (topicMessages) => p.sendBatch({ acks: -1, topicMessages }),
+            [...byTopic].map(([topic, messages]) => ({ topic: names.topic(topic), messages })),
+            (unanswered) => log('warn', 'Kafka acknowledged a send without some of its partitions; sending their records again', { unanswered }),
+          );
           for (const g of group) g.done();
         } catch (err) {
           for (const g of group) g.done(err);
