@@ -25,7 +25,8 @@ test('a validated fixture check-in round-trips through fi.enriched.v1 and fi.per
     assert.ok(parsed.ok, file);
     if (!parsed.ok) continue;
     const enriched: EnrichedCheckIn = {
-      messageId: file, source: 'test', receivedAt: 1_763_647_200_000, checkIn: parsed.value, reportedModel: parsed.value.device_data.model,
+      // A real check-in has no test-fault mark; on the topics that is test_fault null (docs/decisions.md#test-faults).
+      messageId: file, source: 'test', receivedAt: 1_763_647_200_000, checkIn: { ...parsed.value, test_fault: null }, reportedModel: parsed.value.device_data.model,
       device: null, CurrentName: null, CurrentLat: null, CurrentLong: null,
     };
     const type = avro.Type.forSchema(TOPIC_SCHEMAS[TOPICS.enriched] as avro.Schema);
