@@ -105,14 +105,19 @@ export function startAlarmWorker(o: AlarmWorkerOptions, { loop = true } = {}): A
   };
 }
 
-/** With the process's keyring; without one, webhooks with a secret wait, visibly, in the alarm outbox. */
-export function startAlarms({ pool, settings, embedded }: { pool: pg.Pool; settings: { dataDir: string; alarms: AlarmSettings; offlineAfterHours: number }; embedded: boolean }): AlarmWorker {
-  let keyring: Keyring | null = null;
+/** The process's keyring for recipient secrets, or null (said once in the log) when none is configured. */
+export function alarmKeyring({ dataDir, embedded }: { dataDir: string; embedded: boolean }): Keyring | null {
   try {
-    keyring = loadKeyring({ dataDir: settings.dataDir, embedded, onLog: (line) => log.warn({ component: 'alarms' }, line) });
+    return loadKeyring({ dataDir, embedded, onLog: (line) => log.warn({ component: 'alarms' }, line) });
   } catch (err) {
     if (!(err instanceof SecretsError)) throw err;
-    log.error({ component: 'alarms', code: err.code }, `alarm recipient secrets cannot be decrypted: ${err.message}`);
+    log.error({ component: 'alarms', code: err.code }, `alarm recipient secrets cannot be sealed or opened: ${err.message}`);
+    return null;
   }
+}
+
+/** With the process's keyring; without one, webhooks with a secret wait, visibly, in the alarm outbox. */
+export function startAlarms({ pool, settings, embedded }: { pool: pg.Pool; settings: { dataDir: string; alarms: AlarmSettings; offlineAfterHours: number }; embedded: boolean }): AlarmWorker {
+  const keyring = alarmKeyring({ dataDir: settings.dataDir, embedded });
   return startAlarmWorker({ pool, settings: settings.alarms, offlineAfterHours: settings.offlineAfterHours, keyring });
 }

@@ -22,6 +22,9 @@ import { incidentRoutes } from './incidents/routes.js';
 import { pointMapRoutes } from './dnp3/point-map.js';
 import { portalRoutes } from './portal-static.js';
 import { shortCache } from './device-records/short-cache.js';
+import { alarmRoutes } from './alarms/routes.js';
+import type { Keyring } from '../secrets/keyring.js';
+import type { WebhookAllowance } from '../config/settings.js';
 import { testFaultRoutes } from './test-faults/routes.js';
 import type { TestFaultQueue } from '../test-faults/queue.js';
 
@@ -43,6 +46,8 @@ export interface AppOptions {
   now?: () => number;
   /** How long a token's account (role, organisation, MaskFaultDetails) is reused; 0 reads it on every request. */
   accountCacheMs?: number;
+  /** Alarm routes: the keyring that seals webhook secrets (null: none configured) and the webhook ranges allowed. */
+  alarms?: { keyring: Keyring | null; webhookAllow: readonly WebhookAllowance[] };
   /** Directory of the built web portal (portal-static.ts); default portal/dist; null serves no portal. */
   portalDir?: string | null;
   /** Where test faults send their check-ins (none: POST /api/test-faults answers 503) and their default clear time. */
@@ -56,7 +61,7 @@ export interface AppOptions {
  */
 export function createApp({
   readiness, draining, pool, jwtSecret, codeStrings = loadCodeStrings(), offlineAfterHours = 26, loginLimits,
-  clientAddress = socketAddress, now = Date.now, accountCacheMs = 5_000, portalDir, testFaults = { queue: null, clearAfterMs: 120_000 },
+  clientAddress = socketAddress, now = Date.now, accountCacheMs = 5_000, portalDir, alarms = { keyring: null, webhookAllow: [] }, testFaults = { queue: null, clearAfterMs: 120_000 },
 }: AppOptions): Hono {
   const tokens = createTokenService({ secret: jwtSecret, nowS: () => Math.floor(now() / 1000) });
   const accounts = pgAccountStore(pool);
@@ -68,6 +73,7 @@ export function createApp({
   app.route('/', loginRoutes({ tokens, accounts, limiter: new LoginLimiter(loginLimits), clientAddress, now }));
   app.route('/', integrationRoutes({ pool, auth }));
   app.route('/', pointMapRoutes({ pool, auth }));
+  app.route('/', alarmRoutes({ pool, auth, keyring: alarms.keyring, webhookAllow: alarms.webhookAllow, now }));
   app.route('/', incidentRoutes({ pool, auth }));
   app.route('/', soapRoutes({ pool, accounts, clientAddress, now }));
   app.route('/', testFaultRoutes({ pool, auth, ...testFaults }));

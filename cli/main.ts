@@ -6,7 +6,7 @@ const USAGE = `faultline <command> [options]
 
 Commands:
   start [--only a,b]            run the service (all components, or a subset: bridge, pipeline, api,
-                                delivery, dnp3, simulate, rejected, or segments of the pipeline such as
+                                delivery, alarms, dnp3, simulate, rejected, or segments of the pipeline such as
                                 enrich..fault-compute or persist..notify when PIPELINE_SPLIT cuts it)
   migrate                       apply database migrations
   import <file.json>            upsert organisations, power lines, groups, devices, users, integrations
@@ -21,6 +21,9 @@ Commands:
   outbox [list] [--state pending|dead|delivered|all] [--integration id]
                                 MultiSpeak notifications still to deliver, or given up
   outbox retry <id>             send a given-up notification again
+  alarms [list] [--state dead|pending|delivered|all] [--org id]
+                                alarm messages (e-mail, SMS, webhooks) still to deliver, or given up
+  alarms retry <id>             send a given-up alarm message again
   outbox resync <integration> [--all]
                                 queue every device's current state for the OMS (changed ones only
                                 unless --all)
@@ -51,6 +54,7 @@ async function main(argv: string[]): Promise<void> {
     case 'unregistered': return (await import('./commands/unregistered.js')).run();
     case 'secrets': return (await import('./commands/secrets.js')).run(rest);
     case 'outbox': return (await import('./commands/outbox.js')).run(rest);
+    case 'alarms': return (await import('./commands/alarms.js')).run(rest);
     case 'test-fault': return (await import('./commands/test-fault.js')).run(rest);
     case 'retention': return (await import('./commands/retention.js')).run(rest);
     case 'archive': return (await import('./commands/archive.js')).run(rest);

@@ -20,6 +20,7 @@ import { openRuntime } from './runtime.js';
 import { loadDemoData } from './demo.js';
 import { startSimulation } from './simulate.js';
 import { startDelivery } from '../multispeak/delivery/start.js';
+import { alarmKeyring, startAlarms } from '../alarms/start.js';
 import { startIncidentWorker } from '../incidents/worker.js';
 import { startDemoOms } from './demo-oms.js';
 import { dnp3Unconfigured, startDnp3 } from './dnp3.js';
@@ -27,7 +28,7 @@ import { queueOfEnvironment } from '../test-faults/queue.js';
 import { startClearer } from '../test-faults/test-faults.js';
 import { startStorageMaintenance } from '../storage/maintenance.js';
 
-const OTHER_COMPONENTS = ['bridge', 'api', 'delivery', 'dnp3', 'incidents', 'simulate'] as const;
+const OTHER_COMPONENTS = ['bridge', 'api', 'delivery', 'alarms', 'dnp3', 'incidents', 'simulate'] as const;
 /** What `--only` runs: the pipeline's stages (whole segments of the shape) and the other components. */
 export const COMPONENTS = [...OTHER_COMPONENTS, ...STAGE_NAMES] as const;
 export type Component = (typeof COMPONENTS)[number];
@@ -124,6 +125,7 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
       },
       pool, jwtSecret: resolveJwtSecret({ dataDir: settings.dataDir }), offlineAfterHours: settings.offlineAfterHours,
       clientAddress: clientAddressFromEnv(), draining: () => draining,
+      alarms: { keyring: alarmKeyring({ dataDir: settings.dataDir, embedded: runtime.embedded }), webhookAllow: settings.alarms.webhookAllow },
       testFaults: { queue: testFaultQueue, clearAfterMs: settings.testFaultClearMs },
     });
     const server = await listen(app, { port: settings.httpPort, hostname: settings.httpHost, tls: settings.httpTls });
@@ -143,6 +145,12 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
     const incidents = startIncidentWorker({ pool, windowMs: settings.incidentWindowMs, offlineAfterHours: settings.offlineAfterHours });
     drainFirst.push({ name: 'incidents', stop: () => incidents.stop() });
     started.push(`incident worker (fault events -> feeder incidents, window ${settings.incidentWindowMs / 1000} s)`);
+  }
+
+  if (wants('alarms')) {
+    const alarms = startAlarms(runtime);
+    drainFirst.push({ name: 'alarms', stop: () => alarms.stop() });
+    started.push('alarm router, communication-lost clock and alarm delivery (e-mail, SMS, webhooks)');
   }
 
   if (wants('dnp3')) {

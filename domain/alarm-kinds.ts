@@ -31,12 +31,19 @@ export const ALARM_KINDS: readonly AlarmKind[] = [
   { id: 'low-battery', label: 'Low battery', source: 'fault-code', codes: [C.LOW_BATTERY] },
   { id: 'communication-lost', label: 'Communication lost', source: 'clock', codes: [] },
   { id: 'model-change', label: 'Model change', source: 'event', codes: [] },
+  // Feeder incidents (incidents/alarms.ts): one alarm per fault, raised by the incident worker.
+  { id: 'incident-opened', label: 'Incident opened', source: 'event', codes: [] },
+  { id: 'incident-located', label: 'Incident located', source: 'event', codes: [] },
+  { id: 'incident-restored', label: 'Incident restored', source: 'event', codes: [] },
 ];
 
 export const ALARM_KIND_IDS: readonly string[] = ALARM_KINDS.map((k) => k.id);
 export const ALARM_CLASSES: readonly AlarmClass[] = ['operations', 'maintenance'];
 export const COMMUNICATION_LOST = 'communication-lost';
 export const MODEL_CHANGE = 'model-change';
+export const INCIDENT_OPENED = 'incident-opened';
+export const INCIDENT_LOCATED = 'incident-located';
+export const INCIDENT_RESTORED = 'incident-restored';
 
 const BY_ID = new Map(ALARM_KINDS.map((k) => [k.id, k]));
 const BY_CODE = new Map(ALARM_KINDS.flatMap((k) => k.codes.map((c) => [c, k] as const)));

@@ -9,6 +9,7 @@ import { faultedSections, type FeederDevice } from '../domain/faulted-section.js
 import {
   advanceIncident, assignTrips, currentBack, deviceHealth, incidentKind, type IncidentState, type TimelineEntry, type Trip,
 } from '../domain/incident-rules.js';
+import { incidentAlarms } from './alarms.js';
 import { incidentOutboxRows, type IncidentIntegration } from './notifications.js';
 import {
   activeIncidents, addIncidentDevices, addTimeline, insertIncident, lineDevices, takeInbox, updateIncident,
@@ -104,10 +105,12 @@ export async function incidentStep(client: pg.ClientBase, o: StepOptions): Promi
     await updateIncident(client, id, { ...s, firstTripAt: w.first, lastTripAt: w.last, now: o.now });
     await addTimeline(client, id, timeline, o.now);
     const hasTopology = lineDevs.some((d) => d.phase !== null);
-    await incidentOutboxRows(client, o.integrations, {
+    const info = {
       id, organizationId: w.org, powerLineId: w.line, state: s, timeline, hasTopology, devices: [...w.devices.values()],
       names: new Map(lineDevs.map((d) => [d.imei, d.name])), firstTripAt: w.first, now: o.now,
-    });
+    };
+    await incidentOutboxRows(client, o.integrations, info);
+    await incidentAlarms(client, info);
     changes.push({ id, organizationId: w.org, powerLineId: w.line, timeline, status: s.status });
   }
   return { locked: true, taken, changes };

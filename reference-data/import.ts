@@ -13,6 +13,8 @@ import { upsertGroups, upsertOrganizations, upsertPowerLines } from './upsert-hi
 import { upsertIntegrations } from './upsert-integrations.js';
 import { upsertUserChunk } from './upsert-users.js';
 import { parseImport, type ParsedImport } from './validate.js';
+import { checkAlarmReferences, upsertAlarmRecipients, upsertAlarmRules } from './alarms.js';
+import type { WebhookAllowance } from '../config/settings.js';
 import { checkImportTopology, loadTopology } from './topology.js';
 
 /** Two imports at once would each validate against a database the other is changing: one waits. */
@@ -27,6 +29,8 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
   /** Findings that do not stop the import (e.g. groups on an admin). Never carries a secret. */
   onWarning?: (warning: Problem) => void;
+  /** Private ranges alarm webhooks may reach (ALARM_WEBHOOK_ALLOW); default none. */
+  webhookAllow?: readonly WebhookAllowance[];
   /** Devices and users per multi-row statement (default 1,000). */
   chunkSize?: number;
 }
@@ -35,6 +39,13 @@ function missingKeyProblems(parsed: ParsedImport, keyring: Keyring | undefined):
   if (keyring) return [];
   return parsed.data.integrations.flatMap((row, i) => (row.credentials !== null && row.credentials !== 'keep'
     ? [{ path: `${parsed.pathOf('integrations', row, i)}.password`, message: 'credentials need a secret key: set FAULTLINE_SECRET_KEYS or FAULTLINE_SECRET_KEY_FILE' }]
+    : []));
+}
+
+function missingAlarmKeyProblems(parsed: ParsedImport, keyring: Keyring | undefined): Problem[] {
+  if (keyring) return [];
+  return parsed.data.alarmRecipients.flatMap((row, i) => (typeof row.secret === 'string' && row.secret !== 'keep'
+    ? [{ path: `${parsed.pathOf('alarmRecipients', row, i)}.secret`, message: 'a secret needs a secret key: set FAULTLINE_SECRET_KEYS or FAULTLINE_SECRET_KEY_FILE' }]
     : []));
 }
 
@@ -58,7 +69,7 @@ async function inChunks<T>(rows: readonly T[], size: number, write: (chunk: read
  */
 export async function importReferenceData(pool: pg.Pool, data: unknown, options: ImportOptions = {}): Promise<ImportCounts> {
   const { keyring, onProgress = () => {}, onWarning = () => {}, chunkSize = 1000 } = options;
-  const parsed = parseImport(data);
+  const parsed = parseImport(data, { webhookAllow: options.webhookAllow ?? [] });
   return withTransaction(pool, async (client) => {
     await client.query('select pg_advisory_xact_lock($1)', [IMPORT_LOCK]);
     const existing = await loadExistingRefs(client, referencedKeys(parsed.data, parsed.declared));
@@ -67,6 +78,8 @@ export async function importReferenceData(pool: pg.Pool, data: unknown, options:
       ...parsed.problems, ...checkReferences(parsed.data, parsed.declared, existing, parsed.pathOf), ...missingKeyProblems(parsed, keyring),
       ...checkImportTopology(parsed.data.devices, stored, parsed.pathOf),
     ];
+    problems.push(...await checkAlarmReferences(client, parsed.data.alarmRecipients, parsed.data.alarmRules, (row, i) => parsed.pathOf('alarmRules', row, i), parsed.declared.powerLines, parsed.declared.groups));
+    problems.push(...missingAlarmKeyProblems(parsed, keyring));
     if (problems.length > 0) throw new ImportError('IMPORT_INVALID', problems);
     parsed.warnings.forEach(onWarning);
 
@@ -77,7 +90,7 @@ export async function importReferenceData(pool: pg.Pool, data: unknown, options:
       return counts;
     };
     const integrationPath = new Map(integrations.map((row, i) => [row.id, parsed.pathOf('integrations', row, i)]));
-    const counts: ImportCounts = {
+    const counts: Omit<ImportCounts, 'alarmRecipients' | 'alarmRules'> & Partial<ImportCounts> = {
       organizations: await step('organizations', organizations.length, () => upsertOrganizations(client, organizations)),
       powerLines: await step('powerLines', powerLines.length, () => upsertPowerLines(client, powerLines)),
       groups: await step('groups', groups.length, () => upsertGroups(client, groups)),
@@ -86,6 +99,8 @@ export async function importReferenceData(pool: pg.Pool, data: unknown, options:
       integrations: await step('integrations', integrations.length, () => upsertIntegrations(client, integrations, keyring,
         (id, message) => onWarning({ path: integrationPath.get(id) ?? `integrations[id=${id}]`, message }))),
     };
-    return counts;
+    counts.alarmRecipients = await step('alarmRecipients', parsed.data.alarmRecipients.length, () => upsertAlarmRecipients(client, parsed.data.alarmRecipients, keyring));
+    counts.alarmRules = await step('alarmRules', parsed.data.alarmRules.length, () => upsertAlarmRules(client, parsed.data.alarmRules));
+    return counts as ImportCounts;
   });
 }

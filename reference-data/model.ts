@@ -2,6 +2,7 @@
 // everything after it trusts them.
 import type { Phase } from '../domain/feeder-topology.js';
 import type { Credentials } from '../secrets/credentials.js';
+import type { AlarmRecipientInput, AlarmRuleInput } from './alarms.js';
 
 export interface OrganizationInput {
   OrganizationID: string;
@@ -67,6 +68,8 @@ export interface IntegrationInput {
 }
 
 export interface ImportData {
+  alarmRecipients: AlarmRecipientInput[];
+  alarmRules: AlarmRuleInput[];
   organizations: OrganizationInput[];
   powerLines: PowerLineInput[];
   groups: GroupInput[];
@@ -75,7 +78,7 @@ export interface ImportData {
   integrations: IntegrationInput[];
 }
 
-export const KINDS = ['organizations', 'powerLines', 'groups', 'devices', 'users', 'integrations'] as const;
+export const KINDS = ['organizations', 'powerLines', 'groups', 'devices', 'users', 'integrations', 'alarmRecipients', 'alarmRules'] as const;
 export type Kind = (typeof KINDS)[number];
 
 export interface KindCounts { inserted: number; updated: number; unchanged: number }

@@ -10,12 +10,13 @@
 import { CHANNELS_BY_KIND, readSettings, SETTINGS_BY_KIND } from './integration-settings.js';
 import { eachObject, isPlainObject, ProblemList, show, type FieldReader } from './field-reader.js';
 import type { Problem } from './errors.js';
+import { readAlarmRecipient, readAlarmRule, type AlarmReadOptions } from './alarms.js';
 import type { DeviceInput, GroupInput, ImportData, IntegrationInput, IntegrationKind, OrganizationInput, PowerLineInput, UserInput } from './model.js';
 import { checkReferences, type DeclaredKeys, type ExistingRefs, NO_EXISTING_REFS, type PathOf } from './references.js';
 import { checkImportTopology } from './topology.js';
 import { PHASES } from '../domain/feeder-topology.js';
 
-export const TOP_LEVEL_KEYS = ['organizations', 'powerLines', 'groups', 'devices', 'users', 'integrations'] as const;
+export const TOP_LEVEL_KEYS = ['organizations', 'powerLines', 'groups', 'devices', 'users', 'integrations', 'alarmRecipients', 'alarmRules'] as const;
 const ORGANIZATION_KEYS = ['OrganizationID', 'name', 'MaskFaultDetails', 'timezone'];
 const POWER_LINE_KEYS = ['Id', 'OrganizationID', 'name'];
 const GROUP_KEYS = ['GroupID', 'OrganizationID', 'name'];
@@ -179,6 +180,7 @@ function findDuplicates(input: Record<string, unknown>, list: ProblemList): void
   const keys: [string, string, (v: string) => string][] = [
     ['organizations', 'OrganizationID', (v) => v], ['powerLines', 'Id', (v) => v], ['groups', 'GroupID', (v) => v],
     ['devices', 'IMEINumber', (v) => v], ['users', 'email', (v) => v.toLowerCase()], ['integrations', 'id', (v) => v],
+    ['alarmRecipients', 'id', (v) => v], ['alarmRules', 'id', (v) => v],
   ];
   for (const [name, key, normal] of keys) {
     const seen = new Map<string, number>();
@@ -212,11 +214,11 @@ export interface ParsedImport {
 }
 
 /** Shape, formats and duplicates inside the file; no references yet (they may need the database). */
-export function parseImport(input: unknown): ParsedImport {
+export function parseImport(input: unknown, alarmOptions: AlarmReadOptions = { webhookAllow: [] }): ParsedImport {
   const list = new ProblemList();
   const paths = new WeakMap<object, string>();
   const pathOf: PathOf = (kind, row, index) => paths.get(row) ?? `${kind}[${index}]`;
-  const empty: ImportData = { organizations: [], powerLines: [], groups: [], devices: [], users: [], integrations: [] };
+  const empty: ImportData = { organizations: [], powerLines: [], groups: [], devices: [], users: [], integrations: [], alarmRecipients: [], alarmRules: [] };
   if (!isPlainObject(input)) {
     list.add('(file)', `must be a JSON object with ${TOP_LEVEL_KEYS.join(', ')}`);
     return { data: empty, declared: { organizations: new Set(), powerLines: new Map(), groups: new Map() }, pathOf, problems: list.problems, warnings: list.warnings };
@@ -231,6 +233,8 @@ export function parseImport(input: unknown): ParsedImport {
     devices: eachObject(input.devices, 'devices', list, readDevice, paths),
     users: eachObject(input.users, 'users', list, readUser, paths),
     integrations: eachObject(input.integrations, 'integrations', list, readIntegration, paths),
+    alarmRecipients: eachObject(input.alarmRecipients, 'alarmRecipients', list, (r) => readAlarmRecipient(r, alarmOptions), paths),
+    alarmRules: eachObject(input.alarmRules, 'alarmRules', list, readAlarmRule, paths),
   };
   findDuplicates(input, list);
   return { data, declared: declaredKeys(input), pathOf, problems: list.problems, warnings: list.warnings };

@@ -11,6 +11,7 @@ import { POINT_MAP_PATH } from '../dnp3/point-map.js';
 import { DEVICE_PROFILE_PATH } from '../dnp3/device-profile.js';
 import { COMMISSIONING_PATHS } from './commissioning.js';
 import { queryParameters } from './parameters.js';
+import { alarmPaths } from './alarm-paths.js';
 import { INCIDENT_OPENAPI_PATHS } from '../incidents/openapi.js';
 import { COMPONENT_SCHEMAS, ref } from './schemas.js';
 
@@ -139,8 +140,10 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
           },
         },
       },
+      ...COMMISSIONING_PATHS,
       ...INCIDENT_OPENAPI_PATHS,
       ...COMMISSIONING_PATHS,
+      ...alarmPaths(),
       ...Object.assign({}, ...READ_PREFIXES.map((prefix) => readOperations(codeStrings, prefix))),
       '/healthz': { get: { operationId: 'healthz', tags: ['health'], summary: 'The process is up', responses: { 200: { description: 'Up', ...json(ref('Health')) } } } },
       '/readyz': {

@@ -14,6 +14,7 @@ export async function run(args: string[]): Promise<void> {
     const keyring = optionalKeyring(() => loadKeyring({ dataDir: runtime.settings.dataDir, embedded: runtime.embedded, onLog: (line) => log.info(line) }));
     const counts = await importReferenceData(runtime.pool, data, {
       ...(keyring ? { keyring } : {}),
+      webhookAllow: runtime.settings.alarms.webhookAllow,
       onProgress: ({ kind, done, total }) => process.stdout.write(`import: ${kind} ${done}/${total}\n`),
       onWarning: (w) => process.stderr.write(`import: warning: ${w.path}: ${w.message}\n`),
     });

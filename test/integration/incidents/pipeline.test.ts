@@ -106,6 +106,10 @@ test('a permanent fault on lateral A: one incident, located between LA1 and LA2,
   const whats = (await db.pool.query<{ what: string }>('select what from incident_timeline where incident_id = $1 order by id', [incident.id])).rows.map((r) => r.what);
   assert.equal(whats, ['opened', 'located', 'joined', 'section changed']);
 
+  // Alarm routing hears once per incident and step, at the indicator naming the section.
+  const alarms = (await db.pool.query<{ kind: string; IMEINumber: string }>(`select kind, "IMEINumber" from alarms where episode = $1 order by id`, [`incident:${incident.id}`])).rows;
+  assert.equal(alarms.map((a) => a.kind), ['incident-opened', 'incident-located']);
+  assert.is(alarms[1]!.IMEINumber, IMEI.T1, 'located first below T1');
   // No per-device notification for the incident integration; one per incident notice instead.
   const rows = (await db.pool.query<{ kind: string; IMEINumber: string; payload: { notice: string } }>(`select kind, "IMEINumber", payload from outbox where integration_id = 'per-incident' order by id`)).rows;
   assert.equal(rows.map((r) => [r.kind, r.IMEINumber, r.payload.notice]), [['incident', `incident-${incident.id}`, 'located'], ['incident', `incident-${incident.id}`, 'section changed']]);
@@ -193,6 +197,9 @@ test('closed one window after restoration; a later fault opens a new incident', 
   await later.runOnce();
   const [closed] = (await db.pool.query('select status, closed_at from incidents')).rows;
   assert.is(closed.status, 'closed');
+  const alarms = (await db.pool.query<{ kind: string; cleared_at: Date | null }>(`select kind, cleared_at from alarms where episode like 'incident:%' order by id`)).rows;
+  assert.equal(alarms.map((x) => x.kind), ['incident-opened', 'incident-located', 'incident-restored']);
+  assert.ok(alarms.every((x) => x.cleared_at !== null), 'a closed incident ends its alarms');
   // Two faults at once on different laterals, momentary: one incident, two sections, restored at once.
   await feed(checkIn('H', 25, 2, [{ type: 'TFault', atMin: 24.5 }]), checkIn('T1', 25, 2, [{ type: 'TFault', atMin: 24.5 }]),
     checkIn('LA1', 25, 2, [{ type: 'TFault', atMin: 24.5 }]), checkIn('LB1', 25, 2, [{ type: 'TFault', atMin: 24.6 }]));

@@ -1,0 +1,230 @@
+// The alarm API (issue 20): alarms of the caller's reach with acknowledgement (every user), and the
+// organisation's alarm rules, recipients and given-up messages (admins of that organisation only). Rule and
+// recipient bodies are read by the import's own readers (reference-data/alarms.ts), so the API and
+// `faultline import` accept the same rows; the organisation is always the caller's.
+import { Hono } from 'hono';
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type pg from 'pg';
+import type { WebhookAllowance } from '../../config/settings.js';
+import { ALARM_KINDS, CLEARED_BY_ACKNOWLEDGEMENT } from '../../domain/alarm-kinds.js';
+import { withTransaction } from '../../db/transaction.js';
+import { listAlarmDeliveries, retryAlarmDelivery } from '../../alarms/outbox.js';
+import { readRecipients, readRules } from '../../alarms/store.js';
+import { checkAlarmReferences, readAlarmRecipient, readAlarmRule, upsertAlarmRecipients, upsertAlarmRules } from '../../reference-data/alarms.js';
+import { FieldReader, isPlainObject, ProblemList } from '../../reference-data/field-reader.js';
+import type { Keyring } from '../../secrets/keyring.js';
+import { requireAdmin } from '../auth/require-auth.js';
+import type { AuthEnv, Caller } from '../auth/caller.js';
+import { reachCondition } from '../device-records/reach.js';
+import { SqlParams } from '../device-records/sql.js';
+import { ApiError, badParameter } from '../errors.js';
+
+export const ALARMS_PATH = '/api/alarms';
+export const ALARM_KINDS_PATH = '/api/alarm-kinds';
+export const ALARM_RULES_PATH = '/api/alarm-rules';
+export const ALARM_RECIPIENTS_PATH = '/api/alarm-recipients';
+export const ALARM_DELIVERIES_PATH = '/api/alarm-deliveries';
+const BODY_LIMIT = 16 * 1024;
+export const ALARM_STATES = ['active', 'acknowledged', 'cleared', 'all'] as const;
+type AlarmState = (typeof ALARM_STATES)[number];
+
+export interface AlarmRouteOptions {
+  pool: pg.Pool;
+  auth: MiddlewareHandler<AuthEnv>;
+  /** Seals webhook secrets; null: a recipient with a secret is refused (409) until keys are configured. */
+  keyring: Keyring | null;
+  webhookAllow: readonly WebhookAllowance[];
+  now: () => number;
+}
+
+const STATE_WHERE: Record<AlarmState, string> = {
+  active: 'a.cleared_at is null and a.acknowledged_at is null',
+  acknowledged: 'a.cleared_at is null and a.acknowledged_at is not null',
+  cleared: 'a.cleared_at is not null',
+  all: 'true',
+};
+
+function onlyParams(query: Record<string, string[]>, allowed: readonly string[]): void {
+  for (const key of Object.keys(query)) {
+    if (!allowed.includes(key)) throw new ApiError('UNKNOWN_PARAMETER', `Query parameter "${key}" is not accepted here; only ${allowed.map((a) => `"${a}"`).join(', ') || 'none'}.`, { parameter: key, accepted: allowed });
+  }
+}
+
+function limitOf(text: string | undefined): number {
+  const t = text ?? '100';
+  if (!/^\d{1,3}$/.test(t) || Number(t) < 1 || Number(t) > 500) throw badParameter('limit', 'must be a whole number from 1 to 500');
+  return Number(t);
+}
+
+const idOf = (text: string, what: string) => {
+  if (!/^\d{1,15}$/.test(text)) throw new ApiError('BAD_PARAMETER', `Path parameter "id" must be ${what} id (a positive whole number).`, { parameter: 'id' });
+  return Number(text);
+};
+
+const limitBody = bodyLimit({ maxSize: BODY_LIMIT, onError: () => { throw new ApiError('PAYLOAD_TOO_LARGE', `The body must be at most ${BODY_LIMIT} bytes.`); } });
+
+async function jsonBody(c: { req: { header(n: string): string | undefined; text(): Promise<string> } }): Promise<Record<string, unknown>> {
+  if (!/^application\/(?:[a-z0-9.+-]+\+)?json\s*(?:;.*)?$/i.test(c.req.header('content-type') ?? '')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The body must be sent as Content-Type: application/json.');
+  let raw: unknown;
+  try { raw = JSON.parse(await c.req.text()); } catch { throw new ApiError('INVALID_BODY', 'The body is not valid JSON.', { field: 'body' }); }
+  if (!isPlainObject(raw)) throw new ApiError('INVALID_BODY', 'The body must be a JSON object.', { field: 'body' });
+  return raw;
+}
+
+/** Problems of a body as one 400 naming every field. */
+function invalid(list: ProblemList): ApiError {
+  const problems = list.problems.map((p) => ({ field: p.path.replace(/^body\.?/, '') || 'body', message: p.message }));
+  return new ApiError('INVALID_BODY', `The body is invalid: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, { problems });
+}
+
+/** The body with the id of the path and the caller's organisation (a body naming another organisation is refused). */
+function withScope(body: Record<string, unknown>, id: string, caller: Caller): Record<string, unknown> {
+  if (body.id !== undefined && body.id !== id) throw new ApiError('INVALID_BODY', 'The body\'s "id" differs from the path.', { field: 'id' });
+  if (body.OrganizationID !== undefined && body.OrganizationID !== caller.org) throw new ApiError('FORBIDDEN', 'Rules and recipients belong to the caller\'s own organisation.');
+  return { ...body, id, OrganizationID: caller.org };
+}
+
+const presentRecipient = (r: Awaited<ReturnType<typeof readRecipients>>[number]) => ({
+  id: r.id, name: r.name, channel: r.channel, address: r.address, capPerDay: r.capPerDay, hasSecret: r.secret !== null,
+});
+const presentRule = (r: Awaited<ReturnType<typeof readRules>>[number]) => ({
+  id: r.id, name: r.name, class: r.class, what: r.kinds, where: { powerLines: r.powerLines, groups: r.groups, devices: r.devices },
+  who: r.recipients, when: r.hours ?? 'always', escalation: r.escalation, enabled: r.enabled,
+});
+
+export function alarmRoutes({ pool, auth, keyring, webhookAllow, now }: AlarmRouteOptions): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+
+  app.get(ALARM_KINDS_PATH, auth, (c) => {
+    onlyParams(c.req.queries(), []);
+    return c.json({ data: ALARM_KINDS.map((k) => ({ id: k.id, label: k.label, source: k.source })) });
+  });
+
+  app.get(ALARMS_PATH, auth, async (c) => {
+    onlyParams(c.req.queries(), ['state', 'limit']);
+    const state = (c.req.query('state') ?? 'active') as AlarmState;
+    if (!ALARM_STATES.includes(state)) throw badParameter('state', `must be one of ${ALARM_STATES.join(', ')}`);
+    const caller = c.get('caller');
+    const p = new SqlParams();
+    const reach = reachCondition(caller, p);
+    const limit = p.add(limitOf(c.req.query('limit')));
+    const { rows } = await pool.query(
+      `select a.id, a.kind, a.detail->>'label' as label, a.class, a."IMEINumber", d."Real_Name", a."PowerLineID", a.raised_at, a.acknowledged_at,
+              a.acknowledged_by, a.cleared_at, a.detail->>'codeText' as "codeText"
+         from alarms a join device_information d on d."IMEINumber" = a."IMEINumber"
+        where ${reach} and ${STATE_WHERE[state]}
+        order by a.raised_at desc, a.id desc limit ${limit}`, p.values);
+    return c.json({ data: rows.map((r: Record<string, unknown>) => ({
+      ...r, raised_at: (r.raised_at as Date).toISOString(), acknowledged_at: (r.acknowledged_at as Date | null)?.toISOString() ?? null,
+      cleared_at: (r.cleared_at as Date | null)?.toISOString() ?? null,
+      state: r.cleared_at ? 'cleared' : r.acknowledged_at ? 'acknowledged' : 'active',
+    })) });
+  });
+
+  app.post(`${ALARMS_PATH}/:id/acknowledge`, auth, async (c) => {
+    const caller = c.get('caller');
+    const id = idOf(c.req.param('id'), 'an alarm');
+    const p = new SqlParams();
+    const reach = reachCondition(caller, p);
+    const { rows: [who] } = await pool.query<{ email: string }>('select email from users where id = $1', [caller.userId]);
+    const by = who?.email ?? `user ${caller.userId}`;
+    const at = new Date(now());
+    // Acknowledging stops escalation (the router escalates only unacknowledged alarms); an `event` alarm has
+    // no condition to end, so acknowledging it ends it.
+    const updated = await withTransaction(pool, async (client) => {
+      const { rows } = await client.query<{ id: number; kind: string; acknowledged_at: Date }>(
+        `update alarms a set acknowledged_at = coalesce(a.acknowledged_at, ${p.add(at)}::timestamptz), acknowledged_by = coalesce(a.acknowledged_by, ${p.add(by)}::text),
+                cleared_at = case when a.kind = any(${p.add(CLEARED_BY_ACKNOWLEDGEMENT)}::text[]) then coalesce(a.cleared_at, ${p.add(at)}::timestamptz) else a.cleared_at end
+           from device_information d
+          where d."IMEINumber" = a."IMEINumber" and a.id = ${p.add(id)}::bigint and ${reach}
+          returning a.id, a.kind, a.acknowledged_at`, p.values);
+      if (rows[0] && CLEARED_BY_ACKNOWLEDGEMENT.includes(rows[0].kind)) {
+        await client.query(`insert into alarm_changes (alarm_id, change, at) values ($1, 'cleared', $2) on conflict do nothing`, [id, at]);
+      }
+      return rows[0];
+    });
+    if (!updated) throw new ApiError('NOT_FOUND', 'No such alarm.', { id });
+    return c.json({ id, acknowledged_at: updated.acknowledged_at.toISOString() });
+  });
+
+  app.get(ALARM_RULES_PATH, auth, requireAdmin, async (c) => {
+    onlyParams(c.req.queries(), []);
+    return c.json({ data: (await readRules(pool, c.get('caller').org)).map(presentRule) });
+  });
+  app.get(ALARM_RECIPIENTS_PATH, auth, requireAdmin, async (c) => {
+    onlyParams(c.req.queries(), []);
+    return c.json({ data: (await readRecipients(pool, c.get('caller').org)).map(presentRecipient) });
+  });
+
+  // Writes: the id may exist only in the caller's organisation (another organisation's id is a 409, not a takeover).
+  const ownedElsewhere = async (client: pg.ClientBase, table: 'alarm_rules' | 'alarm_recipients', id: string, org: string) =>
+    (await client.query(`select 1 from ${table} where id = $1 and "OrganizationID" <> $2`, [id, org])).rowCount! > 0;
+
+  app.put(`${ALARM_RECIPIENTS_PATH}/:id`, auth, requireAdmin, limitBody, async (c) => {
+    const caller = c.get('caller');
+    const body = withScope(await jsonBody(c), c.req.param('id'), caller);
+    const list = new ProblemList();
+    const row = readAlarmRecipient(new FieldReader(body, 'body', list), { webhookAllow });
+    if (!row || list.problems.length) throw invalid(list);
+    if (typeof row.secret === 'string' && row.secret !== 'keep' && !keyring) throw new ApiError('CONFLICT', 'No secret key is configured on this server (FAULTLINE_SECRET_KEYS or FAULTLINE_SECRET_KEY_FILE), so a secret cannot be stored.');
+    await withTransaction(pool, async (client) => {
+      if (await ownedElsewhere(client, 'alarm_recipients', row.id, caller.org)) throw new ApiError('CONFLICT', 'This id is taken; choose another.', { id: row.id });
+      await upsertAlarmRecipients(client, [row], keyring ?? undefined);
+    });
+    const [stored] = await readRecipients(pool, caller.org, row.id);
+    return c.json(presentRecipient(stored!));
+  });
+
+  app.put(`${ALARM_RULES_PATH}/:id`, auth, requireAdmin, limitBody, async (c) => {
+    const caller = c.get('caller');
+    const body = withScope(await jsonBody(c), c.req.param('id'), caller);
+    const list = new ProblemList();
+    const row = readAlarmRule(new FieldReader(body, 'body', list));
+    if (!row || list.problems.length) throw invalid(list);
+    await withTransaction(pool, async (client) => {
+      if (await ownedElsewhere(client, 'alarm_rules', row.id, caller.org)) throw new ApiError('CONFLICT', 'This id is taken; choose another.', { id: row.id });
+      const problems = await checkAlarmReferences(client, [], [row], () => 'body');
+      if (problems.length) {
+        const l = new ProblemList();
+        for (const p of problems) l.add(p.path, p.message);
+        throw invalid(l);
+      }
+      await upsertAlarmRules(client, [row]);
+    });
+    const [stored] = await readRules(pool, caller.org, row.id);
+    return c.json(presentRule(stored!));
+  });
+
+  const remove = (path: string, table: 'alarm_rules' | 'alarm_recipients', what: string) =>
+    app.delete(`${path}/:id`, auth, requireAdmin, async (c) => {
+      const caller = c.get('caller');
+      const id = c.req.param('id');
+      if (table === 'alarm_recipients') {
+        const { rows } = await pool.query<{ id: string }>('select id from alarm_rules where "OrganizationID" = $1 and ($2 = any(recipients) or escalation->\'roster\' ? $2)', [caller.org, id]);
+        if (rows.length) throw new ApiError('CONFLICT', `Rules still name this recipient: ${rows.map((r) => r.id).join(', ')}.`, { rules: rows.map((r) => r.id) });
+      }
+      const { rowCount } = await pool.query(`delete from ${table} where id = $1 and "OrganizationID" = $2`, [id, caller.org]);
+      if (!rowCount) throw new ApiError('NOT_FOUND', `No such ${what}.`, { id });
+      return c.body(null, 204);
+    });
+  remove(ALARM_RULES_PATH, 'alarm_rules', 'alarm rule');
+  remove(ALARM_RECIPIENTS_PATH, 'alarm_recipients', 'alarm recipient');
+
+  app.get(ALARM_DELIVERIES_PATH, auth, requireAdmin, async (c) => {
+    onlyParams(c.req.queries(), ['state', 'limit']);
+    const state = c.req.query('state') ?? 'dead';
+    if (!['pending', 'dead', 'delivered', 'all'].includes(state)) throw badParameter('state', 'must be one of pending, dead, delivered, all');
+    const rows = await listAlarmDeliveries(pool, { state: state as 'dead', limit: limitOf(c.req.query('limit')), org: c.get('caller').org });
+    return c.json({ data: rows.map((r) => ({
+      id: r.id, recipient: r.recipient_id, alarmId: r.alarm_id, kind: r.kind, attempts: r.attempts, lastError: r.last_error, suppressed: r.suppressed,
+      createdAt: r.created_at.toISOString(), deliveredAt: r.delivered_at?.toISOString() ?? null, deadAt: r.dead_at?.toISOString() ?? null,
+    })) });
+  });
+  app.post(`${ALARM_DELIVERIES_PATH}/:id/retry`, auth, requireAdmin, async (c) => {
+    const id = idOf(c.req.param('id'), 'an alarm message');
+    if (!(await retryAlarmDelivery(pool, id, c.get('caller').org))) throw new ApiError('NOT_FOUND', 'No undelivered alarm message with this id.', { id });
+    return c.json({ id, due: 'now' });
+  });
+  return app;
+}
