@@ -153,6 +153,15 @@ test('API: the list and one incident with devices, sections and timeline; a user
   assert.match(await bad.text(), 'status');
   assert.is((await get('/api/incidents?color=red', admin)).status, 400);
   assert.is((await get('/api/incidents/abc', admin)).status, 404);
+
+  // The power line's incident points are in the point map and the device profile the master is configured from.
+  const map = (await (await get('/api/dnp3/pointMap', admin)).json()) as { points: { point: string; slot: number; type: string; index: number }[] };
+  const linePoints = map.points.filter((p) => p.point.endsWith('on power line Feeder 9 (north-F9)'));
+  assert.equal(linePoints.map((p) => p.point.split(' on power line')[0]).slice(0, 2), ['incident open', 'incident located']);
+  assert.is(linePoints.length, 10);
+  const profile = await (await get('/api/dnp3/deviceProfile', admin)).text();
+  assert.match(profile, 'incident open on power line Feeder 9 (north-F9)');
+  assert.match(profile, 'faulted section (slot + 1 of the indicator at its upstream end; 0 none) on power line Feeder 9 (north-F9)');
 });
 
 test('DNP3: the power line slot shows the incident open and the faulted section as the slot of LA1 + 1', async () => {
