@@ -23,7 +23,7 @@ import type { ComputedCheckIn } from '../schemas/avro/values.js';
 import { persistBatch } from '../stages/persist/index.js';
 import { checkInOf, computed } from '../test/helpers/checkins.js';
 import { createTestDatabase, type TestDatabase } from '../test/helpers/database.js';
-import { generateDeviceData, registerDevices } from '../test/helpers/device-data.js';
+import { addMissingColumns, generateDeviceData, registerDevices, seedOrganization } from '../test/helpers/device-data.js';
 import { importDemoData } from '../test/helpers/reference-data.js';
 import { machineInfo } from './machine.js';
 import type { OpenLoopResult } from './open-loop.js';
@@ -160,14 +160,16 @@ async function twinComparisons(main: TestDatabase, report: Report): Promise<void
   console.log('today\'s schema (before migration 0008), the same rows:');
   const twin = await createTestDatabase('bench_storage_twin', { upTo: '0007' });
   try {
-    await importDemoData(twin.pool);
+    await seedOrganization(twin.pool, 'north');
     await registerDevices(twin.pool, { prefix: PREFIX, devices: DEVICES, org: 'north', powerLines: ['north-F12', 'north-F7'], groups: ['north-east', 'north-west'] });
     const first = SIZES[0]!;
     await load(twin, 0, first);
     await generateDeviceData(twin.pool, { prefix: PREFIX, devices: DEVICES, first: 100_000_000, count: Math.round(first / MONTHS), months: [REMOVED_MONTH] });
     await twin.pool.query('vacuum analyze');
-    // persist calls fl_ensure_month (migration 0008); today's schema has no partitions to make.
+    // persist calls fl_ensure_month (migration 0008); today's schema has no partitions to make. It writes the
+    // columns later migrations added, so the twin gets them too.
     await twin.pool.query(`create function fl_ensure_month(date) returns integer language sql as 'select 0'`);
+    await addMissingColumns(twin.pool, main.pool);
     // Three rounds, alternating, each on check-ins of its own (the same set for both), so machine noise
     // falls on both sides; the median of each.
     const rates = { partitioned: [] as number[], unpartitioned: [] as number[] };
@@ -186,8 +188,9 @@ async function twinComparisons(main: TestDatabase, report: Report): Promise<void
     const { rows } = await twin.pool.query<{ n: string }>('select count(*) as n from device_records where "date" >= $1 and "date" < $2', range);
     let t0 = process.hrtime.bigint();
     await twin.pool.query('begin');
-    await twin.pool.query('delete from event_records where "ReportedEventTimestamp" >= $1 and "ReportedEventTimestamp" < $2', range);
-    await twin.pool.query('delete from dm1_event_records where "ReportedEventTimestamp" >= $1 and "ReportedEventTimestamp" < $2', range);
+    // Events by their check-in's date (PacketTimestamp): the foreign key into device_records wants them gone first.
+    await twin.pool.query('delete from event_records where "PacketTimestamp" >= $1 and "PacketTimestamp" < $2', range);
+    await twin.pool.query('delete from dm1_event_records where "PacketTimestamp" >= $1 and "PacketTimestamp" < $2', range);
     await twin.pool.query('delete from device_currents where "PacketTimestamp" >= $1 and "PacketTimestamp" < $2', range);
     await twin.pool.query('delete from device_records where "date" >= $1 and "date" < $2', range);
     await twin.pool.query('commit');
@@ -271,7 +274,7 @@ function write(report: Report): void {
 async function main(): Promise<void> {
   const report: Report = { machine: machineInfo(), devices: DEVICES, months: MONTHS, rate: RATE, seconds: SECONDS, sizes: [] };
   console.log(`storage bench: sizes ${SIZES.join(', ')}; ${DEVICES} devices over ${MONTHS} months; ${RATE} req/s for ${SECONDS} s per endpoint and caller`);
-  const db = await createTestDatabase('bench_storage', { upTo: '0008' });
+  const db = await createTestDatabase('bench_storage');
   try {
     await importDemoData(db.pool);
     await registerDevices(db.pool, { prefix: PREFIX, devices: DEVICES, org: 'north', powerLines: ['north-F12', 'north-F7'], groups: ['north-east', 'north-west'] });

@@ -29,80 +29,97 @@ export const copySql = (name: StagingName) => {
   return `copy ${table} (${[...lead, ...columns.map((c) => q(c.name))].join(', ')}) from stdin with (format csv)`;
 };
 
-// A record row matching a staged message, whether this batch inserted it or an earlier message did.
-const stagedRecord = `join device_records r on r."IMEINumber" = s."IMEINumber" and r."date" = s."date"`;
+/**
+ * The batch's time span: the first and last check-in date, and of the reported times of the stored events
+ * the batch moves (null: none). Spelled into the SQL as constants so the planner keeps only the month
+ * partitions the batch can touch (docs/decisions.md#storage-lifecycle): a join on values from the staging
+ * tables alone would plan and open every partition of every month, for each statement of every batch.
+ */
+export interface BatchSpan { records: readonly [string, string]; shifts: readonly [string, string] | null }
 
-/** Each statement in order, inside one transaction. The last one returns what the stage forwards. */
-export const mergeSql = {
-  // In idx order, so within a batch the first of two same-date check-ins wins, as it would one by one.
-  records: `insert into device_records (${list(RECORD_COLUMNS)})
-    select ${list(RECORD_COLUMNS)} from fl_stage_records order by idx
-    on conflict ("IMEINumber", "date") do nothing`,
+// Re-printed from the parsed instant, so only digits and ISO punctuation reach the SQL text.
+const instant = (iso: string) => `'${new Date(iso).toISOString()}'::timestamptz`;
 
-  // `faultline replay --reprocess`: the derived columns of the record the same message stored are rewritten
-  // with the rules now running. The caller guarantees one row per (IMEINumber, date) per statement.
-  recordsReprocess: `insert into device_records (${list(RECORD_COLUMNS)})
-    select ${list(RECORD_COLUMNS)} from fl_stage_records order by idx
-    on conflict ("IMEINumber", "date") do update
-      set ${DERIVED_COLUMNS.map((c) => `${q(c)} = excluded.${q(c)}`).join(', ')}
-      where device_records.source_message_id = excluded.source_message_id
-        and (${DERIVED_COLUMNS.map((c) => `device_records.${q(c)}`).join(', ')}) is distinct from (${DERIVED_COLUMNS.map((c) => `excluded.${q(c)}`).join(', ')})`,
+/** Each statement in order, inside one transaction, for a batch spanning `span`. The last one returns what the stage forwards. */
+export function mergeStatements(span: BatchSpan) {
+  const [from, to] = span.records;
+  // A record row matching a staged message, whether this batch inserted it or an earlier message did.
+  const stagedRecord = `join device_records r on r."IMEINumber" = s."IMEINumber" and r."date" = s."date"
+    and r."date" between ${instant(from)} and ${instant(to)}`;
+  return {
+    // In idx order, so within a batch the first of two same-date check-ins wins, as it would one by one.
+    records: `insert into device_records (${list(RECORD_COLUMNS)})
+      select ${list(RECORD_COLUMNS)} from fl_stage_records order by idx
+      on conflict ("IMEINumber", "date") do nothing`,
 
-  events: `insert into event_records (${list(EVENT_COLUMNS)}, "DeviceRecordID")
-    select ${list(EVENT_COLUMNS, 'e.')}, r."RecordID" from fl_stage_events e
-    join fl_stage_records s on s.idx = e.idx ${stagedRecord}
-    order by e.idx, e.pos
-    on conflict ("IMEINumber", "EventID", "ReportedEventTimestamp") do nothing
-    returning "IMEINumber", "EventID", "DeviceRecordID"`,
+    // `faultline replay --reprocess`: the derived columns of the record the same message stored are rewritten
+    // with the rules now running. The caller guarantees one row per (IMEINumber, date) per statement.
+    recordsReprocess: `insert into device_records (${list(RECORD_COLUMNS)})
+      select ${list(RECORD_COLUMNS)} from fl_stage_records order by idx
+      on conflict ("IMEINumber", "date") do update
+        set ${DERIVED_COLUMNS.map((c) => `${q(c)} = excluded.${q(c)}`).join(', ')}
+        where device_records.source_message_id = excluded.source_message_id
+          and (${DERIVED_COLUMNS.map((c) => `device_records.${q(c)}`).join(', ')}) is distinct from (${DERIVED_COLUMNS.map((c) => `excluded.${q(c)}`).join(', ')})`,
 
-  dm1Events: `insert into dm1_event_records (${list(DM1_EVENT_COLUMNS)}, "DeviceRecordID")
-    select ${list(DM1_EVENT_COLUMNS, 'e.')}, r."RecordID" from fl_stage_dm1_events e
-    join fl_stage_records s on s.idx = e.idx ${stagedRecord}
-    order by e.idx, e.pos
-    on conflict ("IMEINumber", "EventID", "ReportedEventTimestamp") do nothing
-    returning "IMEINumber", "EventID", "DeviceRecordID"`,
+    events: `insert into event_records (${list(EVENT_COLUMNS)}, "DeviceRecordID")
+      select ${list(EVENT_COLUMNS, 'e.')}, r."RecordID" from fl_stage_events e
+      join fl_stage_records s on s.idx = e.idx ${stagedRecord}
+      order by e.idx, e.pos
+      on conflict ("IMEINumber", "EventID", "ReportedEventTimestamp") do nothing
+      returning "IMEINumber", "EventID", "DeviceRecordID"`,
 
-  // Spec 3.4 for a Fault <50 that an earlier message stored (this message's events were inserted already
-  // moved, rows.ts): move it back once; TimestampShifted makes a second move impossible.
-  shifts: `update event_records e set "EventTimestamp" = x."toTimestamp", "TimestampShifted" = true
-    from fl_stage_shifts x
-    where e."IMEINumber" = x."IMEINumber" and e."EventID" = x."EventID"
-      and e."ReportedEventTimestamp" = x."fromTimestamp" and not e."TimestampShifted"`,
+    dm1Events: `insert into dm1_event_records (${list(DM1_EVENT_COLUMNS)}, "DeviceRecordID")
+      select ${list(DM1_EVENT_COLUMNS, 'e.')}, r."RecordID" from fl_stage_dm1_events e
+      join fl_stage_records s on s.idx = e.idx ${stagedRecord}
+      order by e.idx, e.pos
+      on conflict ("IMEINumber", "EventID", "ReportedEventTimestamp") do nothing
+      returning "IMEINumber", "EventID", "DeviceRecordID"`,
 
-  currents: `insert into device_currents (${list(CURRENT_COLUMNS)})
-    select ${list(CURRENT_COLUMNS)} from fl_stage_currents order by idx
-    on conflict ("IMEINumber", "PacketTimestamp") do nothing`,
+    // Spec 3.4 for a Fault <50 that an earlier message stored (this message's events were inserted already
+    // moved, rows.ts): move it back once; TimestampShifted makes a second move impossible.
+    // (Nothing to move, the common case: a statement that plans no partition, keeping the results' positions.)
+    shifts: span.shifts === null ? 'select 0 where false' : `update event_records e set "EventTimestamp" = x."toTimestamp", "TimestampShifted" = true
+      from fl_stage_shifts x
+      where e."IMEINumber" = x."IMEINumber" and e."EventID" = x."EventID"
+        and e."ReportedEventTimestamp" = x."fromTimestamp" and not e."TimestampShifted"
+        and e."ReportedEventTimestamp" between ${instant(span.shifts[0])} and ${instant(span.shifts[1])}`,
 
-  alerts: `insert into model_change_alerts (${list(ALERT_COLUMNS)}, "DeviceRecordID")
-    select ${list(ALERT_COLUMNS, 'a.')}, r."RecordID" from fl_stage_alerts a
-    join fl_stage_records s on s.idx = a.idx ${stagedRecord}
-    on conflict ("IMEINumber", "at") do nothing`,
+    currents: `insert into device_currents (${list(CURRENT_COLUMNS)})
+      select ${list(CURRENT_COLUMNS)} from fl_stage_currents order by idx
+      on conflict ("IMEINumber", "PacketTimestamp") do nothing`,
 
-  // Spec 6.1 step 8: LastCheckInTime only moves forward (a late, older check-in does not pull it back).
-  lastCheckIn: `update device_information d set "LastCheckInTime" = x.latest
-    from (select "IMEINumber", max("date") as latest from fl_stage_records group by "IMEINumber") x
-    where d."IMEINumber" = x."IMEINumber" and (d."LastCheckInTime" is null or d."LastCheckInTime" < x.latest)`,
+    alerts: `insert into model_change_alerts (${list(ALERT_COLUMNS)}, "DeviceRecordID")
+      select ${list(ALERT_COLUMNS, 'a.')}, r."RecordID" from fl_stage_alerts a
+      join fl_stage_records s on s.idx = a.idx ${stagedRecord}
+      on conflict ("IMEINumber", "at") do nothing`,
 
-  // The newest record per IMEI of the batch, if it is at least as new as the one held (a late, older
-  // check-in does not replace it; `replay --reprocess` of the newest one does refresh it).
-  latest: `insert into device_latest ("IMEINumber", "RecordID", "date", "ActualOngoingFault", "BatteryOrLine")
-    select distinct on (r."IMEINumber") r."IMEINumber", r."RecordID", r."date", r."ActualOngoingFault", r."BatteryOrLine"
-      from fl_stage_records s ${stagedRecord}
-     order by r."IMEINumber", r."date" desc
-    on conflict ("IMEINumber") do update
-      set "RecordID" = excluded."RecordID", "date" = excluded."date", "ActualOngoingFault" = excluded."ActualOngoingFault", "BatteryOrLine" = excluded."BatteryOrLine"
-      where excluded."date" >= device_latest."date"
-        and (device_latest."RecordID", device_latest."ActualOngoingFault", device_latest."BatteryOrLine") is distinct from (excluded."RecordID", excluded."ActualOngoingFault", excluded."BatteryOrLine")`,
+    // Spec 6.1 step 8: LastCheckInTime only moves forward (a late, older check-in does not pull it back).
+    lastCheckIn: `update device_information d set "LastCheckInTime" = x.latest
+      from (select "IMEINumber", max("date") as latest from fl_stage_records group by "IMEINumber") x
+      where d."IMEINumber" = x."IMEINumber" and (d."LastCheckInTime" is null or d."LastCheckInTime" < x.latest)`,
 
-  outcome: `select s.idx, r."RecordID", r.source_message_id = s.source_message_id as owns
-    from fl_stage_records s ${stagedRecord} order by s.idx`,
-};
+    // The newest record per IMEI of the batch, if it is at least as new as the one held (a late, older
+    // check-in does not replace it; `replay --reprocess` of the newest one does refresh it).
+    latest: `insert into device_latest ("IMEINumber", "RecordID", "date", "ActualOngoingFault", "BatteryOrLine")
+      select distinct on (r."IMEINumber") r."IMEINumber", r."RecordID", r."date", r."ActualOngoingFault", r."BatteryOrLine"
+        from fl_stage_records s ${stagedRecord}
+       order by r."IMEINumber", r."date" desc
+      on conflict ("IMEINumber") do update
+        set "RecordID" = excluded."RecordID", "date" = excluded."date", "ActualOngoingFault" = excluded."ActualOngoingFault", "BatteryOrLine" = excluded."BatteryOrLine"
+        where excluded."date" >= device_latest."date"
+          and (device_latest."RecordID", device_latest."ActualOngoingFault", device_latest."BatteryOrLine") is distinct from (excluded."RecordID", excluded."ActualOngoingFault", excluded."BatteryOrLine")`,
+
+    outcome: `select s.idx, r."RecordID", r.source_message_id = s.source_message_id as owns
+      from fl_stage_records s ${stagedRecord} order by s.idx`,
+  };
+}
 
 /** The merges of one batch in order, ending with the commit: sent as one multi-statement query. */
 const MERGE_ORDER = ['records', 'events', 'dm1Events', 'shifts', 'currents', 'alerts', 'lastCheckIn', 'latest', 'outcome'] as const;
 /** Where each statement's result is in the answer to mergeScript. */
 export const MERGE_RESULT = Object.fromEntries(MERGE_ORDER.map((name, i) => [name, i])) as Record<(typeof MERGE_ORDER)[number], number>;
 
-export function mergeScript(reprocess: boolean): string {
-  return [...MERGE_ORDER.map((name) => (name === 'records' && reprocess ? mergeSql.recordsReprocess : mergeSql[name])), 'commit'].join(';\n');
+export function mergeScript(reprocess: boolean, span: BatchSpan): string {
+  const sql = mergeStatements(span);
+  return [...MERGE_ORDER.map((name) => (name === 'records' && reprocess ? sql.recordsReprocess : sql[name])), 'commit'].join(';\n');
 }

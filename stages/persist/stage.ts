@@ -14,7 +14,7 @@ import type { Stage, StageResult } from '../runtime/stage.js';
 import type { Batch } from '../runtime/transport/transport.js';
 import { isRetriableDatabaseError, publicDatabaseMessage } from '../../db/errors.js';
 import { toCsv } from './csv.js';
-import { copySql, createStagingSql, MERGE_RESULT, mergeScript, STAGING, type StagingName } from './merge.js';
+import { copySql, createStagingSql, MERGE_RESULT, mergeScript, STAGING, type BatchSpan, type StagingName } from './merge.js';
 import { batchRows } from './rows.js';
 import { REPROCESS_SOURCE } from '../runtime/sources.js';
 import { observeStored } from './metrics.js';
@@ -27,11 +27,29 @@ async function copyInto(client: pg.PoolClient, name: StagingName, rows: ReturnTy
   await pipeline(Readable.from([toCsv(rows)]), client.query(copyFrom(copySql(name))));
 }
 
+/** First and last check-in date of the batch, and of the stored events it moves (merge.ts BatchSpan). */
+export function batchSpan(messages: readonly ComputedCheckIn[]): BatchSpan {
+  let from = Infinity, to = -Infinity, shiftFrom = Infinity, shiftTo = -Infinity;
+  for (const m of messages) {
+    const t = Date.parse(m.checkIn.device_data.date);
+    if (t < from) from = t;
+    if (t > to) to = t;
+    for (const s of m.shifts) {
+      const f = Date.parse(s.fromTimestamp);
+      if (f < shiftFrom) shiftFrom = f;
+      if (f > shiftTo) shiftTo = f;
+    }
+  }
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return { records: [iso(from), iso(to)], shifts: shiftFrom === Infinity ? null : [iso(shiftFrom), iso(shiftTo)] };
+}
+
 /**
  * Writes one batch in one transaction; returns the forwarded records in batch order. `reprocess` rewrites
  * the derived columns of already stored records; its batch must hold each (IMEINumber, date) once.
  */
 export async function persistBatch(pool: pg.Pool, messages: readonly ComputedCheckIn[], { reprocess = false } = {}): Promise<PersistedCheckIn[]> {
+  if (messages.length === 0) return [];
   // The month partitions first, in their own short transactions (a no-op lookup for months seen before).
   await ensureMonths(pool, monthsOfBatch(messages));
   const client = await pool.connect();
@@ -46,7 +64,7 @@ export async function persistBatch(pool: pg.Pool, messages: readonly ComputedChe
     for (const name of Object.keys(STAGING) as StagingName[]) await copyInto(client, name, rows[name].rows);
     // Every merge and the commit in one round trip (a multi-statement simple query): on loopback each round
     // trip's socket write and wake-up cost more CPU than the statements themselves (README "Benchmarks").
-    const results = (await client.query(mergeScript(reprocess))) as unknown as pg.QueryResult[];
+    const results = (await client.query(mergeScript(reprocess, batchSpan(messages)))) as unknown as pg.QueryResult[];
     const [events, dm1, outcome] = [results[MERGE_RESULT.events]!, results[MERGE_RESULT.dm1Events]!, results[MERGE_RESULT.outcome]!] as [
       pg.QueryResult<{ IMEINumber: string; EventID: number; DeviceRecordID: number }>, pg.QueryResult<{ IMEINumber: string; EventID: number; DeviceRecordID: number }>, pg.QueryResult<{ idx: number; RecordID: number; owns: boolean }>,
     ];

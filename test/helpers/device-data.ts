@@ -16,6 +16,16 @@ export interface GeneratedData {
   months: string[];
 }
 
+/**
+ * An organisation with two power lines `<org>-F12`, `<org>-F7` and two groups `<org>-east`, `<org>-west`, in
+ * plain SQL: the import (reference-data/) writes columns of later migrations, so it cannot seed an old schema.
+ */
+export async function seedOrganization(pool: pg.Pool, org: string): Promise<void> {
+  await pool.query(`insert into organizations ("OrganizationID", name) values ($1, $1) on conflict do nothing`, [org]);
+  await pool.query(`insert into power_lines ("Id", "OrganizationID", name) values ($1 || '-F12', $1, 'F12'), ($1 || '-F7', $1, 'F7') on conflict do nothing`, [org]);
+  await pool.query(`insert into groups ("GroupID", "OrganizationID", name) values ($1 || '-east', $1, 'east'), ($1 || '-west', $1, 'west') on conflict do nothing`, [org]);
+}
+
 /** Registers `devices` devices in `org`, half of them in `groupA`, half in `groupB`. */
 export async function registerDevices(pool: pg.Pool, { prefix, devices, org, powerLines, groups }: { prefix: string; devices: number; org: string; powerLines: [string, string]; groups: [string, string] }): Promise<void> {
   await pool.query(`insert into device_information ("IMEINumber", "Real_Name", "Lat", "Long", "OrganizationID", "PowerLineID", "serialNumber")
@@ -88,17 +98,42 @@ export async function generateDeviceData(pool: pg.Pool, { prefix, devices, first
 
 export const DEVICE_DATA_TABLES = ['device_records', 'device_currents', 'event_records', 'dm1_event_records', 'model_change_alerts', 'device_latest', 'device_read_counts'] as const;
 
-/** Row count and an order-independent-of-storage checksum (md5 over every row's text in key order) per table. */
-export async function tableChecksums(pool: pg.Pool): Promise<Record<string, { rows: number; md5: string }>> {
+export type TableColumns = Record<string, string[]>;
+
+/** The columns of each device-data table now: later migrations may add some, which a comparison leaves out. */
+export async function deviceDataColumns(pool: pg.Pool): Promise<TableColumns> {
+  const { rows } = await pool.query<{ table_name: string; column_name: string }>(
+    `select table_name, column_name from information_schema.columns where table_schema = 'public' and table_name = any($1) order by table_name, ordinal_position`, [DEVICE_DATA_TABLES]);
+  const out: TableColumns = {};
+  for (const r of rows) (out[r.table_name] ??= []).push(r.column_name);
+  return out;
+}
+
+/** Row count and a checksum (md5 over every row's text of `columns`, in key order) per table. */
+export async function tableChecksums(pool: pg.Pool, columns?: TableColumns): Promise<Record<string, { rows: number; md5: string }>> {
+  const cols = columns ?? await deviceDataColumns(pool);
   const keys: Record<string, string> = {
     device_records: '"RecordID"', device_currents: '"IMEINumber", "PacketTimestamp"', event_records: '"Event_Record_ID"',
     dm1_event_records: '"Event_Record_ID"', model_change_alerts: 'id', device_latest: '"IMEINumber"', device_read_counts: '"IMEINumber"',
   };
   const out: Record<string, { rows: number; md5: string }> = {};
   for (const table of DEVICE_DATA_TABLES) {
+    const row = `row(${cols[table]!.map((c) => `t."${c}"`).join(', ')})::text`;
     const { rows } = await pool.query<{ n: string; md5: string | null }>(
-      `select count(*) as n, md5(string_agg(md5(t::text), '' order by ${keys[table]!.split(', ').map((k) => `t.${k}`).join(', ')})) as md5 from ${table} t`);
+      `select count(*) as n, md5(string_agg(md5(${row}), '' order by ${keys[table]!.split(', ').map((k) => `t.${k}`).join(', ')})) as md5 from ${table} t`);
     out[table] = { rows: Number(rows[0]!.n), md5: rows[0]!.md5 ?? '' };
   }
   return out;
+}
+
+/** Adds to `pool`'s device-data tables the columns `like` has and they lack (today's schema beside later migrations). */
+export async function addMissingColumns(pool: pg.Pool, like: pg.Pool): Promise<void> {
+  const { rows } = await like.query<{ table_name: string; column_name: string; type: string }>(`
+    select c.table_name, c.column_name, format_type(a.atttypid, a.atttypmod) as type
+      from information_schema.columns c join pg_attribute a on a.attrelid = c.table_name::regclass and a.attname = c.column_name
+     where c.table_schema = 'public' and c.table_name = any($1)`, [DEVICE_DATA_TABLES]);
+  const have = await deviceDataColumns(pool);
+  for (const r of rows) {
+    if (!have[r.table_name]?.includes(r.column_name)) await pool.query(`alter table ${r.table_name} add column "${r.column_name}" ${r.type}`);
+  }
 }

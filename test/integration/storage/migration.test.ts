@@ -9,15 +9,14 @@ import { persistBatch } from '../../../stages/persist/index.js';
 import { monthPartitions } from '../../../storage/partitions.js';
 import { checkInOf, computed } from '../../helpers/checkins.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
-import { generateDeviceData, registerDevices, tableChecksums } from '../../helpers/device-data.js';
-import { importDemoData } from '../../helpers/reference-data.js';
+import { deviceDataColumns, generateDeviceData, registerDevices, seedOrganization, tableChecksums } from '../../helpers/device-data.js';
 
 const test = suite('migration 0008 of a live database (real Postgres)');
 let db: TestDatabase;
 const MONTHS = Array.from({ length: 7 }, (_, i) => addMonths(monthOfMs(Date.now()), i - 6));
 test.before(async () => {
   db = await createTestDatabase('migration', { upTo: '0007' });
-  await importDemoData(db.pool);
+  await seedOrganization(db.pool, 'north');
   await registerDevices(db.pool, { prefix: '8650000', devices: 40, org: 'north', powerLines: ['north-F12', 'north-F7'], groups: ['north-east', 'north-west'] });
   await generateDeviceData(db.pool, { prefix: '8650000', devices: 40, count: 6000, months: MONTHS });
   await db.pool.query(`insert into model_change_alerts ("IMEINumber", "oldModel", "newModel", "at", "DeviceRecordID")
@@ -26,14 +25,16 @@ test.before(async () => {
 test.after(async () => { await db.drop(); });
 
 test('every row of every device-data table survives, exactly once, and the months are partitions', async () => {
-  const before = await tableChecksums(db.pool);
+  // Compared on the columns of today's schema: the migrations after 0008 may add some.
+  const columns = await deviceDataColumns(db.pool);
+  const before = await tableChecksums(db.pool, columns);
   assert.ok(before.device_records!.rows >= 5900 && before.event_records!.rows > 4000 && before.dm1_event_records!.rows > 400 && before.device_currents!.rows >= 5900, JSON.stringify(before));
   const t0 = Date.now();
-  const { applied } = await migrate(db.pool, { upTo: '0008' });
-  assert.equal(applied, ['0008_time_partitions']);
+  const { applied } = await migrate(db.pool);
+  assert.is(applied[0], '0008_time_partitions');
   const rows = Object.values(before).reduce((s, t) => s + t.rows, 0);
   console.log(`  migrated ${rows} rows in ${Date.now() - t0} ms`);
-  assert.equal(await tableChecksums(db.pool), before);
+  assert.equal(await tableChecksums(db.pool, columns), before);
   const { rows: kind } = await db.pool.query<{ relname: string; relkind: string }>(
     `select relname, relkind from pg_class where relname in ('device_records', 'device_currents', 'event_records', 'dm1_event_records') order by 1`);
   assert.ok(kind.every((k) => k.relkind === 'p'), JSON.stringify(kind));
