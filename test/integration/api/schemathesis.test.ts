@@ -8,9 +8,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../../api/app.js';
+import { openQueue } from '../../../test-faults/queue.js';
 import { serve, type ServerType } from '@hono/node-server';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
 import { fillDatabase, JWT_SECRET, login } from './seeded-api.js';
@@ -51,7 +53,9 @@ test.after(async () => {
 test('no 5xx and every response conforms to /openapi.json', async () => {
   // A generous login limit: the fuzzer sends many well-formed logins and 429 is documented, but a
   // limited run would test little else of the login operation.
-  const app = createApp({ readiness: {}, pool: db.pool, jwtSecret: JWT_SECRET, loginLimits: { perEmail: { max: 1000, windowMs: 60_000 }, perAddress: { max: 10_000, windowMs: 60_000 } } });
+  // Test faults need a queue, as in a deployment: a spool inbox nobody reads (the fuzzer's test faults stay there).
+  const testFaults = { queue: openQueue({ kind: 'spool', dir: mkdtempSync(join(tmpdir(), 'schemathesis-inbox-')) }), clearAfterMs: 120_000 };
+  const app = createApp({ readiness: {}, pool: db.pool, jwtSecret: JWT_SECRET, testFaults, loginLimits: { perEmail: { max: 1000, windowMs: 60_000 }, perAddress: { max: 10_000, windowMs: 60_000 } } });
   // Node's 16 KiB request-line limit answers 431 before the app runs; fuzzed filterBy lists exceed it,
   // and a 431 says nothing about the app (it is documented all the same). The app is what is tested here.
   const port = await new Promise<number>((resolve) => {
