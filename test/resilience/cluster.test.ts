@@ -1,0 +1,314 @@
+// Production shape (issue 18 point 2): the three-broker cluster (infra/kafka-cluster.sh, replication 3,
+// min.insync.replicas 2) and faultline split as a deployment runs it: two bridge processes, two pipeline
+// processes (chained) and two API processes, each `faultline start --only ...` with its own /readyz. While
+// CLUSTER_MESSAGES (default 20,000, the known-bad ones among them) flow from SQS, three faults hit in turn:
+//   1. SIGKILL of one broker (leaders move; producers and consumers carry on), started again later;
+//   2. SIGKILL of one pipeline process (its partitions move to the other within the session timeout);
+//   3. a rolling restart of every faultline process, one at a time, each drained with SIGTERM.
+// Afterwards every good message is stored exactly once, the bad ones dead-lettered once, lag is 0, and the
+// survivors' /readyz stayed ready throughout (a process is excused only while it is itself being restarted, or
+// while a broker is down for saying that Kafka is not whole: the dependency actually lost).
+// SQS-to-stored latency during each fault (send time to device_records."CreatedDate") is printed as p50/p99/max.
+// The MultiSpeak delivery worker and two DNP3 outstation processes run in the fleet too: REGISTERED of the
+// simulated devices belong to an organisation with an OMS (test/multispeak/py/oms_server.py) and an opendnp3
+// master (yadnp3). The OMS must receive every notification the pipeline wrote (a repeat only where a send was
+// cut short, counted); the master polls events every second, moves to the other outstation before its own is
+// restarted, and must end with every device's fault state as stored, having been told no state that was never
+// stored (repeats after a reconnect counted). docs/decisions.md#production-shape says why DNP3 is checked this way.
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { kafkaClusterBrokers } from '../../infra/endpoints.js';
+import { binaryIndex } from '../../dnp3/data/point-map.js';
+import { slotDevices } from '../../dnp3/data/store.js';
+import { startOms, type Oms } from '../integration/multispeak/oms.js';
+import { Yadnp3Master, type Item } from '../interop/dnp3/master.js';
+import { ensurePython } from '../multispeak/python.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { freePort } from '../helpers/process.js';
+import { importDemoData } from '../helpers/reference-data.js';
+import { resetPipelineTopics } from '../helpers/kafka.js';
+import { reportTally } from '../helpers/tally.js';
+import { fleetProcess, percentiles, type FleetProcess } from './fleet.js';
+import { buildMessages, compareWithSent, consumerLag, createQueue, dropQueue, log, newSqsClient, randomName, sleep, startSender, waitFor, type Outcome, type Sample } from './rig.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+const run = promisify(execFile);
+const cluster = (...args: string[]) => run('bash', ['infra/kafka-cluster.sh', ...args], { cwd: root, env: process.env, timeout: 180_000 });
+
+const TOTAL = Number(process.env.CLUSTER_MESSAGES ?? 20_000);
+const BAD = Math.max(4, Math.round(TOTAL / 500));
+const RATE = 200;
+// consumerLag and resetPipelineTopics read KAFKA_BROKERS: this suite's Kafka is the cluster.
+process.env.KAFKA_BROKERS = kafkaClusterBrokers();
+const BROKERS = process.env.KAFKA_BROKERS;
+
+const sqs = newSqsClient();
+let queueUrl = '';
+let db: TestDatabase;
+const fleet: FleetProcess[] = [];
+let outcome: Outcome | null = null;
+let faultsInjected = 0;
+const messages = buildMessages(TOTAL, BAD, 31);
+const goodCount = messages.filter((m) => m.good).length;
+// Devices of the organisation with the OMS and the SCADA master (a tenth of the fleet, so the OMS peer, which
+// validates every request against the WSDL, keeps up).
+const REGISTERED = [...new Set(messages.flatMap((m) => (m.good ? [m.good.imei] : [])))].slice(0, 40);
+const ORG = 'north';
+let oms: Oms;
+const certs = mkdtempSync(join(tmpdir(), 'cluster-certs-'));
+const pem = (n: string) => join(certs, `${n}.pem`);
+
+test.before(async () => {
+  await cluster('up');
+  await resetPipelineTopics();
+  db = await createTestDatabase('cluster');
+  queueUrl = await createQueue(sqs, randomName('cluster'));
+  await ensurePython();
+  oms = await startOms();
+  execFileSync('bash', [join(root, 'infra/certs.sh')], { env: { ...process.env, CERTS_DIR: certs }, stdio: 'ignore' });
+  // The demo organisations and integrations, the OMS integration pointed at the peer, and the registered devices.
+  await importDemoData(db.pool);
+  await db.pool.query(`update integrations set enabled = (id = 'north-oms' or kind = 'dnp3'),
+    settings = case when id = 'north-oms' then settings || jsonb_build_object('endpoint', $1::text) else settings end`, [oms.url]);
+  await db.pool.query(`insert into device_information ("IMEINumber", "OrganizationID", "PowerLineID", "Real_Name")
+    select imei, $1, 'north-F12', 'Cluster ' || imei from unnest($2::text[]) imei`, [ORG, REGISTERED]);
+});
+
+test.after(async () => {
+  await Promise.all(fleet.map((p) => p.close().catch(() => {})));
+  reportTally('resilience/cluster', { faultsInjected, messagesSent: TOTAL, messagesStored: outcome?.messagesStored ?? 0, duplicated: outcome?.duplicated ?? 0, lost: outcome ? outcome.lost : TOTAL });
+  await dropQueue(sqs, queueUrl);
+  sqs.destroy();
+  await oms?.stop();
+  rmSync(certs, { recursive: true, force: true });
+  await db?.drop().catch(() => {});
+  // The cluster's three JVMs are stopped again: the suites after this one use the single broker.
+  await cluster('down').catch((err: Error) => console.error(`kafka-cluster down failed: ${err.message}`));
+});
+
+const stored = async () => Number((await db.pool.query('select count(*) from device_records')).rows[0].count);
+
+test(`${TOTAL} messages on three brokers through a broker kill, a pipeline kill and a rolling restart: each stored once`, async () => {
+  const common = {
+    KAFKA_BROKERS: BROKERS, DATABASE_URL: db.url, SQS_QUEUE_URL: queueUrl, KAFKA_SESSION_TIMEOUT_MS: '10000',
+    FAULTLINE_SECRET_KEYS: `test:${Buffer.alloc(32, 7).toString('base64')}`, // testKeyring(), which encrypted the OMS password
+  };
+  const dnp3Ports = new Map([['dnp3-1', await freePort()], ['dnp3-2', await freePort()]]);
+  const dnp3Env = (name: string) => ({ DNP3_PORT: String(dnp3Ports.get(name)), DNP3_TLS_KEY: pem('outstation.test-key'), DNP3_TLS_CERT: pem('outstation.test'), DNP3_TLS_CA: pem('ca') });
+  const shape: [string, string, Record<string, string>][] = [
+    ['bridge-1', 'bridge,api', {}], ['bridge-2', 'bridge,api', {}], ['pipeline-1', 'pipeline,api', {}], ['pipeline-2', 'pipeline,api', {}],
+    ['api-1', 'api', {}], ['api-2', 'api', {}], ['delivery-1', 'delivery,api', {}], ['dnp3-1', 'dnp3,api', dnp3Env('dnp3-1')], ['dnp3-2', 'dnp3,api', dnp3Env('dnp3-2')],
+  ];
+  for (const [name, only, own] of shape) fleet.push(await fleetProcess(name, only, { ...common, ...own }));
+  const byName = (n: string) => fleet.find((p) => p.name === n)!;
+
+  // The SCADA master: events every second from one outstation; before that one is restarted it moves to the
+  // other (a new association: integrity poll first, then the buffered events, some of them seen before).
+  const masterCerts = { ca: pem('ca'), cert: pem('scada.north.example'), key: pem('scada.north.example-key') };
+  const dnp3Items: Item[] = [];
+  let masterOn = 'dnp3-1';
+  let master = new Yadnp3Master(dnp3Ports.get(masterOn)!, masterCerts);
+  let masterTurn: Promise<unknown> = master.startup().then((a) => dnp3Items.push(...a.items.filter((i) => i.event)));
+  const withMaster = <T>(f: () => Promise<T>): Promise<T> => { const next = masterTurn.then(f); masterTurn = next.catch(() => {}); return next; };
+  const switchMasterTo = (name: string) => withMaster(async () => {
+    await master.stop();
+    masterOn = name;
+    master = new Yadnp3Master(dnp3Ports.get(name)!, masterCerts);
+    dnp3Items.push(...(await master.startup()).items.filter((i) => i.event));
+    log(`  SCADA master now on ${name}`);
+  });
+  let polling = true;
+  const masterPolls = (async () => {
+    while (polling) {
+      await withMaster(async () => { dnp3Items.push(...(await master.command('events')).items.filter((i) => i.event)); })
+        .catch((err: Error) => log(`  SCADA master poll failed: ${err.message}`));
+      await sleep(1000);
+    }
+  })();
+
+  // /readyz of every process every 300 ms; `excused` names the process being restarted (its own gap is expected).
+  const samples = new Map<string, (Sample & { excused: boolean })[]>(fleet.map((p) => [p.name, []]));
+  let excused = '';
+  // While a broker is down, a process may say for a moment that Kafka is not whole (a partition without a
+  // leader until the election ends): that is the dependency actually lost, and only that is excused.
+  let brokerDown = false;
+  const KAFKA_CHECKS = new Set(['transport', 'kafkaPartitions']);
+  let probing = true;
+  const probe = (async () => {
+    while (probing) {
+      await Promise.all(fleet.map(async (p) => {
+        const at = Date.now();
+        const wasExcused = excused === p.name;
+        try {
+          const res = await fetch(`http://127.0.0.1:${p.port}/readyz`, { signal: AbortSignal.timeout(4000) });
+          const body = (await res.json()) as { checks: Record<string, string> };
+          const down = Object.entries(body.checks ?? {}).filter(([, v]) => v !== 'up').map(([k]) => k);
+          const kafkaOnly = brokerDown && down.length > 0 && down.every((k) => KAFKA_CHECKS.has(k));
+          samples.get(p.name)!.push({ at, state: res.status === 200 ? 'ready' : 'unavailable', down, excused: wasExcused || excused === p.name || kafkaOnly });
+        } catch {
+          samples.get(p.name)!.push({ at, state: 'unreachable', down: ['process'], excused: wasExcused || excused === p.name });
+        }
+      }));
+      await sleep(300);
+    }
+  })();
+
+  // When each message went to SQS: polled from the sender, good enough at 10 ms.
+  const sentAt = new Map<string, number>();
+  const sender = startSender(sqs, () => queueUrl, messages, RATE);
+  let stamped = 0;
+  const stamping = setInterval(() => {
+    const n = sender.sent();
+    for (; stamped < n; stamped++) {
+      const g = messages[stamped]!.good;
+      if (g) sentAt.set(`${g.imei}@${new Date(String(g.message.device_data.date)).toISOString()}`, Date.now());
+    }
+  }, 10);
+
+  const windows: { name: string; from: number; to: number }[] = [];
+  const fault = async (name: string, mark: number, inject: () => Promise<void>) => {
+    await waitFor(`${mark} stored before "${name}"`, async () => (await stored()) >= mark, { timeoutMs: 240_000, intervalMs: 250 });
+    log(`fault: ${name} (sent ${sender.sent()}, stored ${await stored()})`);
+    const from = Date.now();
+    faultsInjected++;
+    await inject();
+    windows.push({ name, from, to: Date.now() });
+    log(`  done after ${((Date.now() - from) / 1000).toFixed(1)} s; stored ${await stored()}`);
+  };
+
+  const t0 = Date.now();
+  try {
+    await fault('SIGKILL of broker 2, restarted 20 s later', Math.floor(goodCount * 0.15), async () => {
+      brokerDown = true;
+      await cluster('kill', '2');
+      await sleep(20_000);
+      await cluster('start', '2');
+      brokerDown = false;
+    });
+    await fault('SIGKILL of pipeline-1, restarted 5 s later', Math.floor(goodCount * 0.35), async () => {
+      const p = byName('pipeline-1');
+      excused = p.name;
+      await p.kill();
+      await sleep(5_000);
+      await p.start();
+      excused = '';
+    });
+    await fault('rolling restart of every process (SIGTERM, drained)', Math.floor(goodCount * 0.5), async () => {
+      for (const p of fleet) {
+        if (p.name === masterOn) await switchMasterTo(masterOn === 'dnp3-1' ? 'dnp3-2' : 'dnp3-1');
+        excused = p.name;
+        const { code, ms } = await p.term();
+        log(`  ${p.name}: drained, exit ${code} after ${ms} ms`);
+        assert.is(code, 0, `${p.name} drained and exited 0\n${p.output().slice(-2000)}`);
+        await p.start();
+        await sleep(1000);
+        excused = '';
+      }
+    });
+
+    await sender.done;
+    await waitFor(`all ${goodCount} good stored and ${BAD} bad dead-lettered`, async () =>
+      (await stored()) >= goodCount && Number((await db.pool.query('select count(*) from rejected_messages')).rows[0].count) >= BAD, { timeoutMs: 300_000, intervalMs: 500 })
+      .catch(async (err: Error) => {
+        // What is missing, and what each process said about it, before the cluster is torn down.
+        const missing = await compareWithSent(db, messages);
+        log(`missing: lost ${missing.lost}, duplicated ${missing.duplicated}\n${missing.problems.slice(0, 20).join('\n')}`);
+        for (const p of fleet) log(`${p.name} warnings:\n${p.output().split('\n').filter((l) => /"level":(40|50|60)/.test(l)).slice(-15).join('\n')}`);
+        throw err;
+      });
+    let lag: Record<string, number> = {};
+    await waitFor('zero lag', async () => { lag = await consumerLag(); return Object.values(lag).every((n) => n === 0); }, { timeoutMs: 60_000, intervalMs: 500 })
+      .catch((err: Error) => { throw new Error(`${err.message}: ${JSON.stringify(lag)}`); });
+    await sleep(3000);
+    lag = await consumerLag();
+    log(`consumer lag ${JSON.stringify(lag)}; run took ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    assert.ok(Object.values(lag).every((n) => n === 0), `lag 0: ${JSON.stringify(lag)}`);
+  } finally {
+    clearInterval(stamping);
+    sender.stop();
+    probing = false;
+    await probe;
+  }
+
+  // Every notification the pipeline wrote reached the OMS (delivery is at least once: a repeat is a send cut
+  // short by a restart, counted).
+  await waitFor('every outbox row delivered', async () => Number((await db.pool.query('select count(*) from outbox where delivered_at is null')).rows[0].count) === 0, { timeoutMs: 180_000, intervalMs: 500 });
+  const outboxIds = (await db.pool.query<{ id: string }>(`select id from outbox where integration_id = 'north-oms'`)).rows.map((r) => `faultline-north-oms-${r.id}`);
+  const omsIds = (await oms.received()).map((r) => r.header.MessageID);
+  const omsMissing = outboxIds.filter((id) => !omsIds.includes(id));
+  log(`OMS: ${outboxIds.length} notifications written, ${new Set(omsIds).size} received, ${omsMissing.length} missing, ${omsIds.length - new Set(omsIds).size} repeats`);
+  assert.ok(outboxIds.length > 0, 'the registered devices made notifications');
+  assert.equal(omsMissing, [], 'the OMS received every notification');
+  // Every change of a registered device's fault status has its notification (the notify stage's own rule is
+  // wider: fault events notify too).
+  const unnotified = (await db.pool.query(`
+    select r."IMEINumber", r."date" from (
+      select "IMEINumber", "date", "ActualOngoingFault" as aof, lag("ActualOngoingFault") over (partition by "IMEINumber" order by "date") as before
+      from device_records where "IMEINumber" = any($1)) r
+    where r.aof is distinct from coalesce(r.before, 0)
+      and not exists (select 1 from outbox o where o."IMEINumber" = r."IMEINumber" and o.kind = 'status' and (o.payload->>'date')::timestamptz = r."date")`, [REGISTERED])).rows;
+  assert.equal(unnotified, [], 'every fault status change made a notification');
+
+  // DNP3: the master ends with every registered device's fault state as stored, and was told no fault state
+  // that no stored record had (events carry the device's time).
+  polling = false;
+  await masterPolls;
+  const slots = new Map((await slotDevices(db.pool, ORG)).map((d) => [binaryIndex(d.slot, 0), d.imei]));
+  const records = (await db.pool.query<{ imei: string; date: Date; aof: number }>(`select "IMEINumber" as imei, "date", "ActualOngoingFault" as aof from device_records where "IMEINumber" = any($1) order by "date"`, [REGISTERED])).rows;
+  const latest = new Map(records.map((r) => [r.imei, r.aof > 0]));
+  const storedStates = new Set(records.map((r) => `${r.imei}@${new Date(r.date).getTime()}=${r.aof > 0}`));
+  await waitFor('the master sees every device as stored', async () => {
+    const picture = await withMaster(() => master.command('integrity'));
+    return [...slots].every(([index, imei]) => !latest.has(imei) || picture.items.some((i) => i.kind === 'binary' && !i.event && i.index === index && i.value === latest.get(imei)));
+  }, { timeoutMs: 30_000, intervalMs: 1000 });
+  await withMaster(() => master.stop());
+  const faultEvents = dnp3Items.filter((i) => i.kind === 'binary' && slots.has(i.index));
+  const phantom = faultEvents.filter((i) => !storedStates.has(`${slots.get(i.index)}@${i.time}=${i.value}`));
+  const distinct = new Set(faultEvents.map((i) => `${i.index}@${i.time}=${i.value}`));
+  // A stored change of fault state whose event the master never got: the outstation reports the state it reads
+  // (a device's newest record), so two records of one device read together make one event. Counted, not failed.
+  const before = new Map<string, boolean>();
+  const transitions = records.filter((r) => { const was = before.get(r.imei) ?? false; before.set(r.imei, r.aof > 0); return was !== r.aof > 0; });
+  const unseen = transitions.filter((r) => !distinct.has(`${[...slots].find(([, imei]) => imei === r.imei)?.[0]}@${new Date(r.date).getTime()}=${r.aof > 0}`));
+  log(`DNP3: ${distinct.size} fault-state events received (each device's first state included) for ${transitions.length} stored changes, ${unseen.length} changes folded into a later one, ${faultEvents.length - distinct.size} repeats after reconnects, ${phantom.length} not matching a stored record`);
+  assert.equal(phantom.slice(0, 5), [], 'every fault event names a state a stored record had');
+
+  // Latency from SQS to stored, for the messages sent during each fault window and outside them.
+  const rows = (await db.pool.query(`select "IMEINumber" as imei, "date", "CreatedDate" as created from device_records`)).rows as { imei: string; date: Date; created: Date }[];
+  const latency = rows.map((r) => {
+    const sent = sentAt.get(`${r.imei}@${new Date(r.date).toISOString()}`);
+    return sent === undefined ? null : { sent, ms: new Date(r.created).getTime() - sent };
+  }).filter((x): x is { sent: number; ms: number } => x !== null);
+  for (const w of windows) {
+    const p = percentiles(latency.filter((l) => l.sent >= w.from && l.sent <= w.to).map((l) => l.ms));
+    log(`LATENCY "${w.name}": ${p.n} messages, SQS to stored p50 ${p.p50} ms, p99 ${p.p99} ms, max ${p.max} ms`);
+  }
+  const calm = percentiles(latency.filter((l) => windows.every((w) => l.sent < w.from || l.sent > w.to)).map((l) => l.ms));
+  log(`LATENCY outside the faults: ${calm.n} messages, p50 ${calm.p50} ms, p99 ${calm.p99} ms, max ${calm.max} ms`);
+
+  // How often the transport had to repair a send kafkajs answered without some partitions (acknowledged-send.ts).
+  const repairs = fleet.reduce((n, p) => n + (p.output().match(/sending their records again/g)?.length ?? 0), 0);
+  log(`sends repaired after a partial answer from Kafka: ${repairs}`);
+  outcome = await compareWithSent(db, messages);
+  log(`sent ${outcome.messagesSent}, accounted for ${outcome.messagesStored}, duplicated ${outcome.duplicated}, lost ${outcome.lost}`);
+  if (outcome.problems.length) log(outcome.problems.slice(0, 20).join('\n'));
+  assert.is(outcome.lost, 0, 'nothing lost');
+  assert.is(outcome.duplicated, 0, 'nothing duplicated');
+  assert.equal(outcome.problems, []);
+  assert.is(outcome.messagesStored, TOTAL);
+
+  // Survivors stayed ready: every not-ready answer belongs to the process being restarted at that moment.
+  for (const [name, list] of samples) {
+    const bad = list.filter((s) => s.state !== 'ready' && !s.excused);
+    const kafka = list.filter((s) => s.state !== 'ready' && s.excused && s.down.every((k) => KAFKA_CHECKS.has(k))).length;
+    log(`/readyz ${name}: ${list.length} samples, ${kafka} said Kafka was not whole while a broker was down, ${bad.length} not ready outside its own restart${bad.length ? ` (${[...new Set(bad.flatMap((s) => s.down))].join(', ')})` : ''}`);
+    assert.is(bad.length, 0, `${name}'s /readyz stayed ready while it ran: ${JSON.stringify(bad.slice(0, 5))}`);
+  }
+});
+
+test.run();
