@@ -94,8 +94,10 @@ export async function routeAlarms(pool: pg.Pool, settings: AlarmSettings, nowMs:
     for (const id of new Set([...raisedInWindow.keys(), ...storms.keys()])) {
       const step = stormStep(storms.has(id), raisedInWindow.get(id) ?? 0, storm);
       if (step === 'start') {
-        await client.query('insert into alarm_storms ("OrganizationID", started_at, digest_at) values ($1, $2, $2)', [id, now]);
-        storms.set(id, { OrganizationID: id, started_at: now, digest_at: now, digests: 0 });
+        // The first digest covers the window that made the storm: those alarms were not sent one by one either.
+        const from = new Date(nowMs - storm.windowMs);
+        await client.query('insert into alarm_storms ("OrganizationID", started_at, digest_at) values ($1, $2, $3)', [id, now, from]);
+        storms.set(id, { OrganizationID: id, started_at: now, digest_at: from, digests: 0 });
       }
     }
 
@@ -166,7 +168,7 @@ export async function routeAlarms(pool: pg.Pool, settings: AlarmSettings, nowMs:
       const { rows: period } = await client.query<AlarmRow>(
         `select ${ALARM_COLUMNS} from alarms a ${ALARM_JOINS} where a."OrganizationID" = $1 and a.raised_at > $2 and a.raised_at <= $3`, [s.OrganizationID, s.digest_at, now]);
       const { rows: whole } = await client.query<AlarmRow>(
-        `select ${ALARM_COLUMNS} from alarms a ${ALARM_JOINS} where a."OrganizationID" = $1 and a.raised_at >= $2 and a.raised_at <= $3`, [s.OrganizationID, s.started_at, now]);
+        `select ${ALARM_COLUMNS} from alarms a ${ALARM_JOINS} where a."OrganizationID" = $1 and a.raised_at > $2 and a.raised_at <= $3`, [s.OrganizationID, new Date(s.started_at.getTime() - storm.windowMs), now]);
       // Who hears: every recipient of a rule that matched an alarm of the storm, within the rule's hours.
       const perRecipient = new Map<string, { recipient: StoredRecipient; alarms: { PowerLineID: string | null; class: AlarmClass }[] }>();
       for (const a of whole) {

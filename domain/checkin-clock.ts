@@ -55,5 +55,8 @@ export function isOffline(lastMs: number, expectedS: number | null, nowMs: numbe
  * columns and the placeholders of the floor and ceiling (seconds). `lastSql` null means never checked in.
  */
 export function offlineAtSql(lastSql: string, expectedSql: string, floorParam: string, ceilingParam: string): string {
-  return `(${lastSql} + least(coalesce(2 * greatest(${expectedSql}, ${floorParam}::double precision), ${ceilingParam}::double precision), ${ceilingParam}::double precision) * interval '1 second')`;
+  // `greatest` skips nulls in SQL, so the "too little history" case is spelled out.
+  const after = `case when ${expectedSql} is null then ${ceilingParam}::double precision
+    else least(2 * greatest(${expectedSql}, ${floorParam}::double precision), ${ceilingParam}::double precision) end`;
+  return `(${lastSql} + (${after}) * interval '1 second')`;
 }
