@@ -8,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
 const root = new URL('../..', import.meta.url).pathname;
-const PRODUCT = /^(api|cli|config|db|dnp3|domain|integrations|multispeak|reference-data|schemas|secrets|simulator|stages|bin)\//;
+const PRODUCT = /^(alarms|api|cli|config|db|dnp3|domain|integrations|multispeak|outbox|reference-data|schemas|secrets|simulator|stages|bin)\//;
 const files = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter((f) => PRODUCT.test(f) && /\.(ts|js)$/.test(f));
 
 const READS = [/\benv\.([A-Z][A-Z0-9_]+)/g, /\benv\[['"]([A-Z][A-Z0-9_]+)['"]\]/g, /\(\s*env\s*,\s*['"]([A-Z][A-Z0-9_]+)['"]/g];
