@@ -1,8 +1,12 @@
 // DNP3 metrics on the process registry served at /metrics (README "Latency" and "Commissioning a SCADA master").
-import { Counter, Histogram } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import { registry } from '../config/metrics.js';
 
 export const dnp3Metrics = {
+  sessions: new Gauge({
+    name: 'faultline_dnp3_sessions', help: 'SCADA master sessions connected to this process, per DNP3 integration (0 or 1; 0 for each configured integration until its master connects)',
+    labelNames: ['integration'], registers: [registry],
+  }),
   discarded: new Counter({
     name: 'faultline_dnp3_discarded_total', help: 'DNP3 frames and requests the outstation discarded or refused, by reason (GET /api/dnp3/diagnostics says what each means)',
     labelNames: ['integration', 'reason'], registers: [registry],

@@ -10,6 +10,7 @@ import { createServer as createNetServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
 import { matchIntegration, peerIdentity } from './identity.js';
 import type { Dnp3Integration, IdentityRefusal } from './identity.js';
+import { dnp3Metrics } from './metrics.js';
 import { OutstationSession } from './outstation/session.js';
 import type { SessionOptions } from './outstation/session.js';
 import type { Outstation } from './outstation/outstation.js';
@@ -50,6 +51,8 @@ export interface Dnp3Server {
 export async function startDnp3Server(opts: Dnp3ServerOptions): Promise<Dnp3Server> {
   const sessions = new Map<string, OutstationSession>();
   const sockets = new Set<Socket>();
+  // Every configured integration is a series from the start, so "no master connected" can alert before the first connection.
+  for (const integration of opts.integrations()) dnp3Metrics.sessions.set({ integration: integration.id }, 0);
 
   const attach = (socket: Socket, integration: Dnp3Integration) => {
     sessions.get(integration.id)?.close('replaced by a new connection');
@@ -67,12 +70,16 @@ export async function startDnp3Server(opts: Dnp3ServerOptions): Promise<Dnp3Serv
         ...opts.session,
         ...(onDiscard ? { onDiscard } : {}),
         onClose: (reason) => {
-          if (sessions.get(integration.id) === session) sessions.delete(integration.id);
+          if (sessions.get(integration.id) === session) {
+            sessions.delete(integration.id);
+            dnp3Metrics.sessions.set({ integration: integration.id }, 0);
+          }
           opts.session?.onClose?.(reason);
         },
       },
     );
     sessions.set(integration.id, session);
+    dnp3Metrics.sessions.set({ integration: integration.id }, 1);
     opts.onSession?.(integration, session);
   };
 

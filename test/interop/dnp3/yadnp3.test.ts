@@ -16,6 +16,7 @@ import { applySnapshot, sizeBanks } from '../../../dnp3/data/apply.js';
 import { analogIndex, binaryIndex } from '../../../dnp3/data/point-map.js';
 import type { DeviceSnapshot } from '../../../dnp3/data/point-map.js';
 import { Yadnp3Master, find } from './master.js';
+import { registry } from '../../../config/metrics.js';
 
 const root = new URL('../../../', import.meta.url).pathname;
 const certs = mkdtempSync(join(tmpdir(), 'dnp3-interop-'));
@@ -86,6 +87,15 @@ test('integrity poll after the fault shows the new static values', async () => {
   const a = await master.command('integrity');
   assert.is(find(a, 'binary', binaryIndex(0, 1), false)!.value, true);
   assert.is(find(a, 'analog', analogIndex(0, 0), false)!.value, 4);
+});
+
+test('the sessions gauge says which integration has its master connected', async () => {
+  const sessions = async () => (await registry.getSingleMetricAsString('faultline_dnp3_sessions')).split('\n').filter((l) => !l.startsWith('#'));
+  assert.equal(await sessions(), ['faultline_dnp3_sessions{integration="north-scada"} 1']);
+  server.sessions.get('north-scada')!.close('test');
+  assert.equal(await sessions(), ['faultline_dnp3_sessions{integration="north-scada"} 0']);
+  await master.command('integrity'); // opendnp3 reconnects
+  assert.equal(await sessions(), ['faultline_dnp3_sessions{integration="north-scada"} 1']);
 });
 
 test('tshark dissects the session: DNP3 frames, every CRC good, nothing malformed', async () => {
