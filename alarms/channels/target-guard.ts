@@ -24,6 +24,12 @@ export function addressRange(address: string): AddressRange {
   if (isIP(a) === 4) return v4Range(a);
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a);
   if (mapped) return v4Range(mapped[1]!);
+  // The URL parser writes a mapped IPv4 address in hex (::ffff:7f00:1).
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(a);
+  if (hex) {
+    const [hi, lo] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
+    return v4Range(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`);
+  }
   if (a === '::1') return 'loopback';
   if (a === '::') return 'unspecified';
   if (/^fe[89ab]/.test(a)) return 'link-local';
