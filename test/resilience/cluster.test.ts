@@ -60,6 +60,7 @@ const goodCount = messages.filter((m) => m.good).length;
 const REGISTERED = [...new Set(messages.flatMap((m) => (m.good ? [m.good.imei] : [])))].slice(0, 40);
 const ORG = 'north';
 let oms: Oms;
+let activeMaster: Yadnp3Master | null = null; // the SCADA master of the moment, stopped in test.after whatever happened
 const certs = mkdtempSync(join(tmpdir(), 'cluster-certs-'));
 const pem = (n: string) => join(certs, `${n}.pem`);
 
@@ -80,6 +81,9 @@ test.before(async () => {
 });
 
 test.after(async () => {
+  const stopping = activeMaster;
+  activeMaster = null; // ends the poll loop too
+  await stopping?.stop();
   await Promise.all(fleet.map((p) => p.close().catch(() => {})));
   reportTally('resilience/cluster', { faultsInjected, messagesSent: TOTAL, messagesStored: outcome?.messagesStored ?? 0, duplicated: outcome?.duplicated ?? 0, lost: outcome ? outcome.lost : TOTAL });
   await dropQueue(sqs, queueUrl);
@@ -112,19 +116,19 @@ test(`${TOTAL} messages on three brokers through a broker kill, a pipeline kill 
   const masterCerts = { ca: pem('ca'), cert: pem('scada.north.example'), key: pem('scada.north.example-key') };
   const dnp3Items: Item[] = [];
   let masterOn = 'dnp3-1';
-  let master = new Yadnp3Master(dnp3Ports.get(masterOn)!, masterCerts);
+  let master = activeMaster = new Yadnp3Master(dnp3Ports.get(masterOn)!, masterCerts);
   let masterTurn: Promise<unknown> = master.startup().then((a) => dnp3Items.push(...a.items.filter((i) => i.event)));
   const withMaster = <T>(f: () => Promise<T>): Promise<T> => { const next = masterTurn.then(f); masterTurn = next.catch(() => {}); return next; };
   const switchMasterTo = (name: string) => withMaster(async () => {
     await master.stop();
     masterOn = name;
-    master = new Yadnp3Master(dnp3Ports.get(name)!, masterCerts);
+    master = activeMaster = new Yadnp3Master(dnp3Ports.get(name)!, masterCerts);
     dnp3Items.push(...(await master.startup()).items.filter((i) => i.event));
     log(`  SCADA master now on ${name}`);
   });
   let polling = true;
   const masterPolls = (async () => {
-    while (polling) {
+    while (polling && activeMaster) {
       await withMaster(async () => { dnp3Items.push(...(await master.command('events')).items.filter((i) => i.event)); })
         .catch((err: Error) => log(`  SCADA master poll failed: ${err.message}`));
       await sleep(1000);
