@@ -90,10 +90,9 @@ export function incidentNotification(messageId: string, payload: unknown): Notif
     throw new Error('incident payload lacks incidentId, description, from or times');
   }
   const restored = p.notice === 'restored';
-  const label = p.sections?.[0]?.label ?? `power line ${p.PowerLineID}`;
   const text = `Incident ${p.incidentId} (${p.kind}, ${restored ? 'restored' : p.status}): ${p.description}`;
   return {
-    messageId, kind: 'status', IMEINumber: p.from.imei, name: `Incident ${p.incidentId}: ${label}`, date: new Date(p.at).toISOString(),
+    messageId, kind: 'status', IMEINumber: p.from.imei, name: `Incident ${p.incidentId}: ${p.description}`, date: new Date(p.at).toISOString(),
     fault: restored ? 0 : p.kind === 'momentary' ? 2 : 4, faultText: text, previousFault: null,
     averageCurrent1m: null, batteryMCU: null, batteryOrLine: null,
     events: [{ EventType: `Feeder incident ${p.incidentId} ${p.notice ?? ''}`.trim(), EventTimestamp: restored ? p.at : p.firstTripAt }],

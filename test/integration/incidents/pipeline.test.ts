@@ -49,6 +49,7 @@ test.before(async () => {
   await db.pool.query(`update integrations set enabled = false where kind = 'multispeak'`);
   oms = await startOms();
   await addIntegration(db.pool, { id: 'per-incident', operation: 'ODEventNotification', version: '4.1', endpoint: oms.url, settings: { notifyPer: 'incident' } });
+  await addIntegration(db.pool, { id: 'per-incident-30', operation: 'AssessmentLocationChangedNotification', version: '3.0', endpoint: oms.url, settings: { notifyPer: 'incident' } });
   transport = memoryTransport({ codec: localAvroCodec(), partitions: 4 });
   pipe = await startTestPipeline(transport, db.pool);
   incidents = startIncidentWorker({ pool: db.pool, windowMs: 120_000 }, { loop: false });
@@ -113,8 +114,8 @@ test('a permanent fault on lateral A: one incident, located between LA1 and LA2,
   // No per-device notification for the incident integration; one per incident notice instead.
   const rows = (await db.pool.query<{ kind: string; IMEINumber: string; payload: { notice: string } }>(`select kind, "IMEINumber", payload from outbox where integration_id = 'per-incident' order by id`)).rows;
   assert.equal(rows.map((r) => [r.kind, r.IMEINumber, r.payload.notice]), [['incident', `incident-${incident.id}`, 'located'], ['incident', `incident-${incident.id}`, 'section changed']]);
-  await waitFor('delivered', async () => (await delivery.runOnce()) === 0 && (await db.pool.query(`select 1 from outbox where integration_id = 'per-incident' and delivered_at is null`)).rowCount === 0, { timeoutMs: 20_000 });
-  const received = await oms.received();
+  await waitFor('delivered', async () => (await delivery.runOnce()) === 0 && (await db.pool.query(`select 1 from outbox where integration_id like 'per-incident%' and delivered_at is null`)).rowCount === 0, { timeoutMs: 20_000 });
+  const received = (await oms.received()).filter((r) => r.operation === 'ODEventNotification');
   assert.is(received.length, 2);
   for (const r of received) {
     assert.is(r.operation, 'ODEventNotification');
@@ -194,8 +195,13 @@ test('DNP3: the power line slot shows the incident open and the faulted section 
     await feedDnp3.stop();
   }
   // The OMS hears the restoration once.
-  await waitFor('delivered', async () => { await delivery.runOnce(); return (await db.pool.query(`select 1 from outbox where integration_id = 'per-incident' and delivered_at is null`)).rowCount === 0; }, { timeoutMs: 20_000 });
-  const received = await oms.received();
+  await waitFor('delivered', async () => { await delivery.runOnce(); return (await db.pool.query(`select 1 from outbox where integration_id like 'per-incident%' and delivered_at is null`)).rowCount === 0; }, { timeoutMs: 20_000 });
+  const all = await oms.received();
+  const received = all.filter((r) => r.operation === 'ODEventNotification');
+  // The same notices as AssessmentLocationChangedNotification in MultiSpeak 3.0, valid against that schema.
+  const assessments = all.filter((r) => r.operation === 'AssessmentLocationChangedNotification');
+  assert.equal(assessments.map((r) => [r.version, r.schemaErrors]), [['3.0', []], ['3.0', []], ['3.0', []]]);
+  assert.match(JSON.stringify(assessments[1]!.body), 'Lateral A (phase A): below F9 LA1, above F9 LA2');
   assert.equal((await db.pool.query<{ n: string }>(`select payload->>'notice' as n from outbox where integration_id = 'per-incident' order by id`)).rows.map((r) => r.n), ['located', 'section changed', 'restored']);
   assert.is(received.length, 3);
   assert.match(JSON.stringify(received[2]!.body), 'Restoration');
