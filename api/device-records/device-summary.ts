@@ -1,9 +1,11 @@
 // /device-records/device-summary: counts over the reachable devices (docs/decisions.md): by latest fault state
 // (routes.ts masks them per spec 3.5, so a masked organisation sees only None / Fault buckets), online / offline
-// (no check-in for OFFLINE_AFTER_HOURS), never checked in, low battery (latest ActualOngoingFault 402).
+// (the learned check-in clock, OFFLINE_AFTER_HOURS its ceiling), never checked in, low battery (latest ActualOngoingFault 402).
 import { ONGOING_FAULT } from '../../domain/ongoing-fault-codes.js';
 import { text, type FieldTable } from './fields.js';
-import { offlineSince, type ReadEndpoint } from './endpoint.js';
+import { type ReadEndpoint } from './endpoint.js';
+import { offlineAtSql } from '../../domain/checkin-clock.js';
+import { DEFAULT_CHECKIN_FLOOR_S } from './endpoint.js';
 import { displayFault } from './present.js';
 import { reachCondition } from './reach.js';
 import { filterConditions, SqlParams, whereClause } from './sql.js';
@@ -13,21 +15,25 @@ const FILTERABLE: FieldTable = { PowerLineID: text('d."PowerLineID"'), IMEINumbe
 export const deviceSummary: ReadEndpoint = {
   path: '/device-summary',
   summary: 'Device summary statistics',
-  description: 'Counts over the devices in reach: total, online / offline (no check-in for OFFLINE_AFTER_HOURS), never checked in, low battery (latest ActualOngoingFault Low Battery), and devices by latest ActualOngoingFault (masked per spec 3.5).',
+  description: 'Counts over the devices in reach: total, online / offline (no check-in within two learned check-in intervals, at most OFFLINE_AFTER_HOURS), never checked in, low battery (latest ActualOngoingFault Low Battery), and devices by latest ActualOngoingFault (masked per spec 3.5).',
   params: { accepts: ['filterBy'], sortable: {}, filterable: FILTERABLE },
   schema: 'DeviceSummary', shape: 'object',
   async run(deps, caller, q) {
     const { pool, codeStrings, offlineAfterHours } = deps;
     const p = new SqlParams();
-    const since = p.add(offlineSince(deps));
+    // Online until the device's learned deadline (domain/checkin-clock.ts): the rule the DNP3 point and the
+    // communication-lost alarm use; OFFLINE_AFTER_HOURS is its ceiling.
+    const now = p.add(new Date(deps.now()));
+    const offlineAt = offlineAtSql('d."LastCheckInTime"', 'c.expected_interval_s', p.add(deps.checkinFloorS ?? DEFAULT_CHECKIN_FLOOR_S), p.add(offlineAfterHours * 3600));
     const lowBattery = p.add(ONGOING_FAULT.LOW_BATTERY);
     const conditions = [reachCondition(caller, p), ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p)];
     const { rows } = await pool.query<{ code: number | null; n: number; online: number; never: number; low: number }>(`
       select r."ActualOngoingFault" as code, count(*)::int as n,
-             count(*) filter (where d."LastCheckInTime" >= ${since}::timestamptz)::int as online,
+             count(*) filter (where ${offlineAt} >= ${now}::timestamptz)::int as online,
              count(*) filter (where d."LastCheckInTime" is null)::int as never,
              count(*) filter (where r."ActualOngoingFault" = ${lowBattery}::int)::int as low
         from device_information d left join device_latest r on r."IMEINumber" = d."IMEINumber"
+        left join checkin_clock c on c."IMEINumber" = d."IMEINumber"
         ${whereClause(conditions)}
        group by 1`, p.values);
     const byFault = new Map<string, number>();

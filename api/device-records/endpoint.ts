@@ -13,10 +13,14 @@ export interface ReadDeps {
   codeStrings: CodeStrings;
   /** OFFLINE_AFTER_HOURS (docs/decisions.md#read-interface-conventions): no check-in for this long is offline. */
   offlineAfterHours: number;
+  /** CHECKIN_INTERVAL_FLOOR_MINUTES in seconds (domain/checkin-clock.ts); default 300. */
+  checkinFloorS?: number;
   now: () => number;
   /** The app's one-second cache for fleet-wide answers (short-cache.ts). */
   shortCache: ShortCache<unknown>;
 }
+
+export const DEFAULT_CHECKIN_FLOOR_S = 300;
 
 /** The instant before which a last check-in means offline (device-summary's count, all-devices' filter). */
 export const offlineSince = ({ now, offlineAfterHours }: Pick<ReadDeps, 'now' | 'offlineAfterHours'>) => new Date(now() - offlineAfterHours * 3_600_000);
