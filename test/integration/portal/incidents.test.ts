@@ -65,7 +65,7 @@ test.after(async () => {
 
 test('incidents list: the located incident with its faulted section, linked to its page', async () => {
   const page = await browserAs('northAdmin');
-  await page.getByRole('link', { name: 'Incidents' }).click();
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Incidents' }).click();
   await page.waitForURL(`${base}/incidents`);
   const row = page.locator('table.data-table tbody tr').first();
   await row.waitFor();
