@@ -152,9 +152,9 @@ test('map (admin): every device of map-data, legend by state, popup with the API
   await page.waitForFunction((n: string) => document.querySelector('[data-testid="map"]')?.getAttribute('data-devices') === n, String(placed.filter((x) => x.PowerLineID === line).length));
   assert.is(await page.getByTestId('map').getAttribute('data-feeders'), perLine.get(line)! >= 2 ? '1' : '0', 'only the chosen power line is traced');
   await page.getByLabel('Power line').selectOption('');
-  await page.getByLabel('Feeders (approximate route)').uncheck();
+  await page.getByLabel('Feeders (imported topology, else approximate route)').uncheck();
   await page.waitForSelector('[data-testid="map"][data-feeders="0"]');
-  await page.getByLabel('Feeders (approximate route)').check();
+  await page.getByLabel('Feeders (imported topology, else approximate route)').check();
   await page.waitForSelector(`[data-testid="map"][data-feeders="${traced}"]`);
   await page.waitForTimeout(300);
   await screenshot(page, 'portal-map');
