@@ -10,6 +10,7 @@ import { DataLogView } from './views/data-log';
 import { DevicesView } from './views/devices';
 import { DeviceView } from './views/device';
 import { IncidentsView, IncidentView } from './views/incidents';
+import { AlarmsView } from './views/alarms';
 
 // Leaflet and uPlot are loaded only by the views that draw with them.
 const MapView = lazy(() => import('./views/map').then((m) => ({ default: m.MapView })));
@@ -17,6 +18,7 @@ const MapView = lazy(() => import('./views/map').then((m) => ({ default: m.MapVi
 const NAV = [
   { path: '/map', label: 'Map' },
   { path: '/incidents', label: 'Incidents' },
+  { path: '/alarms', label: 'Alarms' },
   { path: '/critical', label: 'Critical faults' },
   { path: '/data-log', label: 'Data log' },
   { path: '/devices', label: 'Devices' },
@@ -50,6 +52,7 @@ export function App() {
   else if (device) view = <DeviceView imei={decodeURIComponent(device[1]!)} session={session} query={loc.query} />;
   else if (loc.path === '/map') view = <Suspense fallback={<p class="status-line">Loading the map…</p>}><MapView session={session} query={loc.query} /></Suspense>;
   else if (loc.path === '/incidents') view = <IncidentsView session={session} query={loc.query} />;
+  else if (loc.path === '/alarms') view = <AlarmsView session={session} query={loc.query} />;
   else if (loc.path === '/critical') view = <CriticalView session={session} query={loc.query} />;
   else if (loc.path === '/data-log') view = <DataLogView session={session} query={loc.query} />;
   else if (loc.path === '/devices') view = <DevicesView session={session} query={loc.query} />;
