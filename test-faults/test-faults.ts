@@ -42,9 +42,12 @@ const dateAfter = (now: Date, latest: Date | undefined) => new Date(Math.max(now
 async function send(pool: pg.Pool, queue: TestFaultQueue, id: number, imei: string, phase: TestFaultPhase, faultCode: number, now: Date): Promise<void> {
   const latest = await latestOf(pool, imei);
   const body = syntheticCheckIn(imei, latest?.values ?? {}, { id, phase }, dateAfter(now, latest?.date), faultCode);
+  // Queued is the moment the check-in was handed to the queue, recorded once the queue accepted it: the
+  // bridge and the pipeline may store it before the queue's answer reaches us, and stored must not come first.
+  const handedAt = new Date();
   // Names sort after the simulator's and the devices' own in a spool inbox read in name order.
   await queue.send(`test-fault-${String(id).padStart(10, '0')}-${phase}`, JSON.stringify(body));
-  await recordStep(pool, id, phase, 'queued', new Date(), { queue: queue.description });
+  await recordStep(pool, id, phase, 'queued', handedAt, { queue: queue.description });
 }
 
 /**

@@ -8,11 +8,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isImei } from '../../domain/validate-message.js';
 import { queueOfEnvironment } from '../../test-faults/queue.js';
 import { readTestFault, sendDueClears, startTestFault } from '../../test-faults/test-faults.js';
-import type { TimelineEntry } from '../../domain/test-fault.js';
+import { STEP_TEXT, type TimelineEntry } from '../../domain/test-fault.js';
 import { openRuntime } from '../runtime.js';
 
+const TEXT_WIDTH = Math.max(...Object.values(STEP_TEXT).map((t) => t.length));
 const line = (e: TimelineEntry) =>
-  `  ${e.phase.padEnd(5)} ${e.text.padEnd(44)} ${e.at}  +${e.sinceQueuedMs ?? 0} ms${e.sinceStepBeforeMs === null ? '' : ` (${e.sinceStepBeforeMs} ms after the step before)`}${e.step.startsWith('oms') ? `  ${JSON.stringify(e.detail)}` : ''}\n`;
+  `  ${e.phase.padEnd(5)} ${e.text.padEnd(TEXT_WIDTH)} ${e.at}  +${e.sinceQueuedMs ?? 0} ms${e.sinceStepBeforeMs === null ? '' : ` (${e.sinceStepBeforeMs} ms after the step before)`}${e.step.startsWith('oms') ? `  ${JSON.stringify(e.detail)}` : ''}\n`;
 
 export async function run(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'clear-after': { type: 'string' }, timeout: { type: 'string', default: '600' } } });
@@ -43,6 +44,8 @@ export async function run(args: string[]): Promise<void> {
       }
       if (Date.now() > deadline) {
         process.stdout.write(`test fault ${id}: not complete after ${timeoutMs / 1000} s; GET /api/test-faults/${id} shows it later\n`);
+        // Leaving before the clearing check-in is due leaves it to the clearer of a process running the API.
+        if (!view.clearSentAt) process.stdout.write(`test fault ${id}: its clearing check-in is due at ${view.clearDueAt}; a running \`faultline start\` with the API sends it\n`);
         process.exitCode = 3;
         return;
       }
