@@ -41,7 +41,7 @@ const none: KindCounts = { inserted: 0, updated: 0, unchanged: 0 };
 function unchanged(c: ImportCounts): Record<string, number> {
   return Object.fromEntries(Object.entries(c).map(([k, v]) => [k, v.inserted + v.updated]));
 }
-const ZERO_CHANGES = { organizations: 0, powerLines: 0, groups: 0, devices: 0, users: 0, integrations: 0 };
+const ZERO_CHANGES = { organizations: 0, powerLines: 0, groups: 0, devices: 0, users: 0, integrations: 0, alarmRecipients: 0, alarmRules: 0 };
 
 async function resetDatabase(): Promise<void> {
   await pool.query('truncate organizations, power_lines, groups, device_information, group_device_links, users, user_groups, integrations cascade');
@@ -59,6 +59,7 @@ test('the fixture imports: 2 orgs, 4 power lines, 4 groups, 16 devices (1 soft-d
   assert.equal(counts, {
     organizations: { ...none, inserted: 2 }, powerLines: { ...none, inserted: 4 }, groups: { ...none, inserted: 4 },
     devices: { ...none, inserted: 16 }, users: { ...none, inserted: 4 }, integrations: { ...none, inserted: 4 },
+    alarmRecipients: none, alarmRules: none, // the fixture has no alarm routing
   });
   const { rows } = await pool.query<{ imei: string }>('select "IMEINumber" as imei from device_information where deleted_at is not null');
   assert.equal(rows.map((r) => r.imei), ['861000000000700']);
