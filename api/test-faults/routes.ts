@@ -55,8 +55,10 @@ export function testFaultRoutes({ pool, auth, queue, clearAfterMs }: TestFaultRo
       const body = parseBody(raw, clearAfterMs);
       if (!queue) throw new ApiError('UNAVAILABLE', 'This API process has no device queue to send a test fault to (SQS_QUEUE_URL or INBOX_DIR); start it where the bridge\'s queue is configured.');
       const caller = c.get('caller');
+      // Who started it, as the timeline shows it: the user's email (their id if the account is gone meanwhile).
+      const { rows: [who] } = await pool.query<{ email: string }>('select email from users where id = $1', [caller.userId]);
       try {
-        const { id } = await startTestFault(pool, queue, { imei: body.imei, organizationId: caller.org, startedBy: `user ${caller.userId}`, clearAfterMs: body.clearAfterMs });
+        const { id } = await startTestFault(pool, queue, { imei: body.imei, organizationId: caller.org, startedBy: who?.email ?? `user ${caller.userId}`, clearAfterMs: body.clearAfterMs });
         return c.json(await readTestFault(pool, caller.org, id), 202, { location: `${TEST_FAULTS_PATH}/${id}` });
       } catch (err) {
         if (err instanceof TestFaultError) throw new ApiError(err.code, err.message, { imei: body.imei });

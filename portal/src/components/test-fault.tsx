@@ -1,10 +1,9 @@
 // The device page's test fault (admins only; README "Test faults"): a button that starts one and the
-// timeline of the newest, refreshed every 2 s until both phases are complete. Each step shows its time in the
+// timeline of the newest, refreshed every 2 s until both phases are complete (then every 30 s). Each step shows its time in the
 // user's zone and its latency since the check-in was queued and since the step it follows.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { apiPost, type ApiError } from '../api/client';
 import type { TestFault } from '../api/types';
-import { ErrorState } from './states';
 import { useApi } from '../use-api';
 
 const ms = (v: number | null) => (v === null ? '—' : v < 1000 ? `${v} ms` : `${(v / 1000).toFixed(1)} s`);
@@ -16,8 +15,13 @@ function timeIn(iso: string, timeZone: string): string {
 export function TestFaultPanel({ imei, timeZone }: { imei: string; timeZone: string }) {
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
-  const list = useApi<{ data: TestFault[] }>('/api/test-faults', { imei, limit: 1 }, { refreshMs: 2_000 });
+  // Every 2 s while the newest test fault runs; once it is complete (or there is none), every 30 s like the
+  // device's details, which is enough to notice one started elsewhere (the command, another admin).
+  const [settled, setSettled] = useState(false);
+  const list = useApi<{ data: TestFault[] }>('/api/test-faults', { imei, limit: 1 }, { refreshMs: settled ? 30_000 : 2_000 });
   const latest = list.data?.data[0];
+  const nowSettled = list.data !== null && (latest === undefined || latest.complete);
+  useEffect(() => setSettled(nowSettled), [nowSettled]);
   const start = async () => {
     setBusy(true);
     setError(null);
@@ -40,7 +44,8 @@ export function TestFaultPanel({ imei, timeZone }: { imei: string; timeZone: str
       <button type="button" class="button" onClick={() => void start()} disabled={busy || (latest !== undefined && !latest.clearSentAt)} data-testid="start-test-fault">
         {busy ? 'Starting…' : 'Start test fault'}
       </button>
-      {error && <ErrorState error={error} />}
+      {/* The API's refusal says why (a device in a fault, a test still running, no queue): not a server failure. */}
+      {error && <div class="notice notice-error" role="alert"><strong>Not started.</strong> <span>{error.message}</span></div>}
       {latest && (
         <table class="timeline" data-testid="test-fault-timeline">
           <caption>
