@@ -39,6 +39,8 @@ export interface AppOptions {
   codeStrings?: CodeStrings;
   /** Settings.offlineAfterHours (OFFLINE_AFTER_HOURS, default 26). */
   offlineAfterHours?: number;
+  /** Settings.alarms.checkinFloorS (CHECKIN_INTERVAL_FLOOR_MINUTES): with the above, the communication-lost rule. */
+  checkinFloorS?: number;
   loginLimits?: LoginLimitOptions;
   /** Address for the per-address login limit; default the socket peer (client-address.ts). */
   clientAddress?: (c: Context) => string;
@@ -60,7 +62,7 @@ export interface AppOptions {
  *   await listen(app, { port: 8080, hostname: '0.0.0.0' });
  */
 export function createApp({
-  readiness, draining, pool, jwtSecret, codeStrings = loadCodeStrings(), offlineAfterHours = 26, loginLimits,
+  readiness, draining, pool, jwtSecret, codeStrings = loadCodeStrings(), offlineAfterHours = 26, checkinFloorS, loginLimits,
   clientAddress = socketAddress, now = Date.now, accountCacheMs = 5_000, portalDir, alarms = { keyring: null, webhookAllow: [] }, testFaults = { queue: null, clearAfterMs: 120_000 },
 }: AppOptions): Hono {
   const tokens = createTokenService({ secret: jwtSecret, nowS: () => Math.floor(now() / 1000) });
@@ -77,7 +79,7 @@ export function createApp({
   app.route('/', incidentRoutes({ pool, auth }));
   app.route('/', soapRoutes({ pool, accounts, clientAddress, now }));
   app.route('/', testFaultRoutes({ pool, auth, ...testFaults }));
-  const records = deviceRecordRoutes({ deps: { pool, codeStrings, offlineAfterHours, now, shortCache: shortCache({ now }) }, auth });
+  const records = deviceRecordRoutes({ deps: { pool, codeStrings, offlineAfterHours, ...(checkinFloorS !== undefined ? { checkinFloorS } : {}), now, shortCache: shortCache({ now }) }, auth });
   for (const prefix of READ_PREFIXES) app.route(prefix, records);
   app.get('/openapi.json', (c) => c.json(document));
   // Last: the portal answers only what no API route took (portal-static.ts).

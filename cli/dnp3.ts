@@ -37,7 +37,7 @@ export async function startDnp3(runtime: Runtime, env = process.env): Promise<{ 
   const port = dnp3Port(env);
   const files = tlsFiles(runtime, env);
   const service = await startDnp3Service({
-    pool: runtime.pool, port, offlineAfterHours: runtime.settings.offlineAfterHours,
+    pool: runtime.pool, port, offlineAfterHours: runtime.settings.offlineAfterHours, checkinFloorS: runtime.settings.alarms.checkinFloorS,
     ...(files ? { tlsFiles: files } : {}),
     ...(env.DNP3_PLAIN_INTEGRATION ? { plainIntegrationId: env.DNP3_PLAIN_INTEGRATION } : {}),
     onError: (err) => log.warn({ component: 'dnp3', err: (err as Error).message }, 'outstation error'),

@@ -123,7 +123,7 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
           return { up: health.unavailable.length === 0, detail: health };
         } } : {}),
       },
-      pool, jwtSecret: resolveJwtSecret({ dataDir: settings.dataDir }), offlineAfterHours: settings.offlineAfterHours,
+      pool, jwtSecret: resolveJwtSecret({ dataDir: settings.dataDir }), offlineAfterHours: settings.offlineAfterHours, checkinFloorS: settings.alarms.checkinFloorS,
       clientAddress: clientAddressFromEnv(), draining: () => draining,
       alarms: { keyring: alarmKeyring({ dataDir: settings.dataDir, embedded: runtime.embedded }), webhookAllow: settings.alarms.webhookAllow },
       testFaults: { queue: testFaultQueue, clearAfterMs: settings.testFaultClearMs },

@@ -26,6 +26,8 @@ export interface Dnp3ServiceOptions {
   /** Development only (DNP3_PLAIN_INTEGRATION): plain TCP, no certificate, one integration. */
   plainIntegrationId?: string;
   offlineAfterHours: number;
+  /** CHECKIN_INTERVAL_FLOOR_MINUTES in seconds (the communication-lost rule, domain/checkin-clock.ts). */
+  checkinFloorS?: number;
   onError?: (err: unknown) => void;
   onRefused?: Dnp3ServerOptions['onRefused'];
   /** After a discard was counted (and, the first of its reason on a connection, logged). */
@@ -66,7 +68,8 @@ export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ serv
     };
     const feed = new Dnp3Feed({
       pool: opts.pool, organizationId: integration.organizationId, banks, createOutstation,
-      analogOnly: integration.analogOnly, offlineAfterHours: opts.offlineAfterHours, ...(opts.onError ? { onError: opts.onError } : {}),
+      analogOnly: integration.analogOnly, offlineAfterHours: opts.offlineAfterHours,
+      ...(opts.checkinFloorS !== undefined ? { checkinFloorS: opts.checkinFloorS } : {}), ...(opts.onError ? { onError: opts.onError } : {}),
     });
     await feed.start();
     running.set(integration.id, { integration, banks, feed });

@@ -4,6 +4,9 @@
 // rule for a device with too little history). The DNP3 communication-lost point, device-summary's offline
 // count, the portal and the alarm clock all use `offlineAfterS` / `offlineAtSql` below: one rule.
 
+/** CHECKIN_INTERVAL_FLOOR_MINUTES' default in seconds, for callers built without settings (tests, tools). */
+export const DEFAULT_FLOOR_S = 300;
+
 /** Intervals kept per device; the median is taken over them. */
 export const CLOCK_SAMPLES = 8;
 /** Fewer intervals than this and the device is judged by the ceiling alone. */

@@ -1,6 +1,6 @@
 // /device-records/all-devices: paginated device information with the latest status (docs/decisions.md).
 import { fault, num, text, type FieldTable } from './fields.js';
-import { offlineSince, pageOf, type ReadEndpoint } from './endpoint.js';
+import { CLOCK_JOIN, onlineSql, pageOf, type ReadEndpoint } from './endpoint.js';
 import { GROUPS_COLUMN, latestRecordJoin } from './latest-record.js';
 import { deviceSelectList, presentContext, presentDevice, presentStatus, STATUS_COLUMNS } from './present.js';
 import { reachCondition } from './reach.js';
@@ -29,12 +29,12 @@ export const allDevices: ReadEndpoint = {
   async run(deps, caller, q) {
     const { pool, codeStrings } = deps;
     const p = new SqlParams();
-    const conditions = [reachCondition(caller, p), ...filterConditions(q.filters, FILTERABLE, { codeStrings, offlineSince: offlineSince(deps) }, p)];
+    const conditions = [reachCondition(caller, p), ...filterConditions(q.filters, FILTERABLE, { codeStrings, online: (pp) => onlineSql(deps, pp) }, p)];
     // The latest-record lookup is needed for the count only when a filter reads it.
     const needsStatus = q.filters.some((f) => FILTERABLE[f.field]!.sql.startsWith('r.'));
     const where = whereClause(conditions);
-    const fromWhere = `from device_information d left join power_lines pl on pl."Id" = d."PowerLineID" ${latestRecordJoin(STATUS_COLUMNS)} ${where}`;
-    const count = needsStatus ? undefined : { sql: `select count(*) as n from device_information d ${where}`, values: [...p.values] };
+    const fromWhere = `from device_information d left join power_lines pl on pl."Id" = d."PowerLineID" ${CLOCK_JOIN} ${latestRecordJoin(STATUS_COLUMNS)} ${where}`;
+    const count = needsStatus ? undefined : { sql: `select count(*) as n from device_information d ${CLOCK_JOIN} ${where}`, values: [...p.values] };
     const select = `${deviceSelectList()}, ${GROUPS_COLUMN}, ${STATUS_COLUMNS.map((c) => `r."${c}"`).join(', ')}`;
     const ctx = presentContext(caller, codeStrings);
     return pageOf(pool, p, { selectList: select, fromWhere, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), count }, q,

@@ -3,9 +3,7 @@
 // (the learned check-in clock, OFFLINE_AFTER_HOURS its ceiling), never checked in, low battery (latest ActualOngoingFault 402).
 import { ONGOING_FAULT } from '../../domain/ongoing-fault-codes.js';
 import { text, type FieldTable } from './fields.js';
-import { type ReadEndpoint } from './endpoint.js';
-import { offlineAtSql } from '../../domain/checkin-clock.js';
-import { DEFAULT_CHECKIN_FLOOR_S } from './endpoint.js';
+import { CLOCK_JOIN, onlineSql, type ReadEndpoint } from './endpoint.js';
 import { displayFault } from './present.js';
 import { reachCondition } from './reach.js';
 import { filterConditions, SqlParams, whereClause } from './sql.js';
@@ -23,17 +21,16 @@ export const deviceSummary: ReadEndpoint = {
     const p = new SqlParams();
     // Online until the device's learned deadline (domain/checkin-clock.ts): the rule the DNP3 point and the
     // communication-lost alarm use; OFFLINE_AFTER_HOURS is its ceiling.
-    const now = p.add(new Date(deps.now()));
-    const offlineAt = offlineAtSql('d."LastCheckInTime"', 'c.expected_interval_s', p.add(deps.checkinFloorS ?? DEFAULT_CHECKIN_FLOOR_S), p.add(offlineAfterHours * 3600));
+    const isOnline = onlineSql(deps, p);
     const lowBattery = p.add(ONGOING_FAULT.LOW_BATTERY);
     const conditions = [reachCondition(caller, p), ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p)];
     const { rows } = await pool.query<{ code: number | null; n: number; online: number; never: number; low: number }>(`
       select r."ActualOngoingFault" as code, count(*)::int as n,
-             count(*) filter (where ${offlineAt} >= ${now}::timestamptz)::int as online,
+             count(*) filter (where ${isOnline})::int as online,
              count(*) filter (where d."LastCheckInTime" is null)::int as never,
              count(*) filter (where r."ActualOngoingFault" = ${lowBattery}::int)::int as low
         from device_information d left join device_latest r on r."IMEINumber" = d."IMEINumber"
-        left join checkin_clock c on c."IMEINumber" = d."IMEINumber"
+        ${CLOCK_JOIN}
         ${whereClause(conditions)}
        group by 1`, p.values);
     const byFault = new Map<string, number>();

@@ -2,6 +2,7 @@
 // routes.ts mounts every endpoint from this description and openapi/ documents it from the same object,
 // so the document cannot drift from the routes.
 import type pg from 'pg';
+import { DEFAULT_FLOOR_S, offlineAtSql } from '../../domain/checkin-clock.js';
 import type { CodeStrings } from '../../domain/code-strings.js';
 import type { Caller } from '../auth/caller.js';
 import type { ListQuery, ParameterSpec, SortKey } from './list-params.js';
@@ -11,19 +12,28 @@ import type { ShortCache } from './short-cache.js';
 export interface ReadDeps {
   pool: pg.Pool;
   codeStrings: CodeStrings;
-  /** OFFLINE_AFTER_HOURS (docs/decisions.md#read-interface-conventions): no check-in for this long is offline. */
+  /** OFFLINE_AFTER_HOURS (docs/decisions.md#read-interface-conventions): the ceiling of the communication-lost rule. */
   offlineAfterHours: number;
-  /** CHECKIN_INTERVAL_FLOOR_MINUTES in seconds (domain/checkin-clock.ts); default 300. */
+  /** CHECKIN_INTERVAL_FLOOR_MINUTES in seconds (domain/checkin-clock.ts); default DEFAULT_FLOOR_S. */
   checkinFloorS?: number;
   now: () => number;
   /** The app's one-second cache for fleet-wide answers (short-cache.ts). */
   shortCache: ShortCache<unknown>;
 }
 
-export const DEFAULT_CHECKIN_FLOOR_S = 300;
+/** Joins each device `d` to its learned check-in clock `c` (domain/checkin-clock.ts), for onlineSql. */
+export const CLOCK_JOIN = 'left join checkin_clock c on c."IMEINumber" = d."IMEINumber"';
 
-/** The instant before which a last check-in means offline (device-summary's count, all-devices' filter). */
-export const offlineSince = ({ now, offlineAfterHours }: Pick<ReadDeps, 'now' | 'offlineAfterHours'>) => new Date(now() - offlineAfterHours * 3_600_000);
+/**
+ * SQL that is true while device `d` is online by the communication-lost rule (domain/checkin-clock.ts: two
+ * learned check-in intervals, OFFLINE_AFTER_HOURS the ceiling), the one DNP3's point and the alarm use; null
+ * before its first check-in. device-summary's count, all-devices' Connectivity filter and map-data's
+ * `Offline` read it. Needs CLOCK_JOIN.
+ */
+export function onlineSql(deps: Pick<ReadDeps, 'now' | 'offlineAfterHours' | 'checkinFloorS'>, p: SqlParams): string {
+  const at = offlineAtSql('d."LastCheckInTime"', 'c.expected_interval_s', p.add(deps.checkinFloorS ?? DEFAULT_FLOOR_S), p.add(deps.offlineAfterHours * 3600));
+  return `(${at} >= ${p.add(new Date(deps.now()))}::timestamptz)`;
+}
 
 export interface ReadEndpoint {
   /** Hono path under /device-records; `:imei` is the spec's `<imei_number>`. */

@@ -1,7 +1,7 @@
 // /device-records/map-data: every reachable device with its place and latest status, for the map view
 // (docs/decisions.md). Not paginated: a map shows the whole fleet at once; filterBy narrows it.
 import { fault, num, text, type FieldTable } from './fields.js';
-import type { ReadDeps, ReadEndpoint } from './endpoint.js';
+import { CLOCK_JOIN, onlineSql, type ReadDeps, type ReadEndpoint } from './endpoint.js';
 import type { Caller } from '../auth/caller.js';
 import type { ListQuery } from './list-params.js';
 import { displayFault, displayTime, presentContext } from './present.js';
@@ -16,7 +16,7 @@ const FILTERABLE: FieldTable = {
 export const mapData: ReadEndpoint = {
   path: '/map-data',
   summary: 'Device locations and latest status for the map view',
-  description: 'Every device in reach with Lat, Long, name, power line, latest ActualOngoingFault (masked per spec 3.5), BatteryOrLine and last check-in; ordered by IMEINumber; not paginated.',
+  description: 'Every device in reach with Lat, Long, name, power line, latest ActualOngoingFault (masked per spec 3.5), BatteryOrLine, last check-in and Offline (checked in, but not within two of its learned check-in intervals, at most OFFLINE_AFTER_HOURS: the rule of device-summary and the DNP3 communication-lost point); ordered by IMEINumber; not paginated.',
   params: { accepts: ['filterBy'], sortable: {}, filterable: FILTERABLE },
   schema: 'MapDevice', shape: 'list',
   async run(deps, caller, q) {
@@ -25,13 +25,16 @@ export const mapData: ReadEndpoint = {
   },
 };
 
-async function compute({ pool, codeStrings }: ReadDeps, caller: Caller, q: ListQuery): Promise<unknown> {
+async function compute(deps: ReadDeps, caller: Caller, q: ListQuery): Promise<unknown> {
+  const { pool, codeStrings } = deps;
   const p = new SqlParams();
+  const online = onlineSql(deps, p);
   const conditions = [reachCondition(caller, p), ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p)];
   const { rows } = await pool.query(`
     select d."IMEINumber", d."Real_Name", d."Lat", d."Long", d."PowerLineID", pl.name as "PowerLineName", d."LastCheckInTime",
-           r."ActualOngoingFault", r."BatteryOrLine"
+           r."ActualOngoingFault", r."BatteryOrLine", d."LastCheckInTime" is not null and not coalesce(${online}, false) as "Offline"
       from device_information d
+      ${CLOCK_JOIN}
       left join power_lines pl on pl."Id" = d."PowerLineID"
       left join device_latest r on r."IMEINumber" = d."IMEINumber"
       ${whereClause(conditions)}
@@ -42,7 +45,7 @@ async function compute({ pool, codeStrings }: ReadDeps, caller: Caller, q: ListQ
       IMEINumber: row.IMEINumber, Real_Name: row.Real_Name ?? null, Lat: row.Lat ?? null, Long: row.Long ?? null,
       PowerLineID: row.PowerLineID ?? null, PowerLineName: row.PowerLineName ?? null,
       ActualOngoingFault: displayFault(row.ActualOngoingFault), BatteryOrLine: row.BatteryOrLine ?? null,
-      LastCheckInTime: displayTime(row.LastCheckInTime, ctx),
+      LastCheckInTime: displayTime(row.LastCheckInTime, ctx), Offline: row.Offline === true,
     })),
   };
 }

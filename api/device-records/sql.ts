@@ -20,8 +20,8 @@ export class SqlParams {
 /** What a filter needs to know: the configured code strings. (The mask judged the query before: routes.ts.) */
 export interface FilterContext {
   codeStrings: CodeStrings;
-  /** Endpoints with a connectivity field: a check-in before this instant is offline (OFFLINE_AFTER_HOURS). */
-  offlineSince?: Date;
+  /** Endpoints with a connectivity field: SQL true while the device is online (endpoint.ts onlineSql). */
+  online?: (p: SqlParams) => string;
 }
 
 export const CONNECTIVITY = ['online', 'offline', 'never'] as const;
@@ -30,9 +30,9 @@ export const CONNECTIVITY = ['online', 'offline', 'never'] as const;
 function connectivityCondition(def: FieldDef, f: Filter, ctx: FilterContext, p: SqlParams): string {
   const v = String(f.values[0]).toLowerCase();
   if (v === 'never') return `${def.sql} is null`;
-  const since = `${p.add(ctx.offlineSince)}::timestamptz`;
-  if (v === 'online') return `${def.sql} >= ${since}`;
-  if (v === 'offline') return `(${def.sql} is null or ${def.sql} < ${since})`;
+  if ((v === 'online' || v === 'offline') && !ctx.online) throw new Error('a connectivity field needs FilterContext.online');
+  if (v === 'online') return `coalesce(${ctx.online!(p)}, false)`;
+  if (v === 'offline') return `not coalesce(${ctx.online!(p)}, false)`;
   throw badParameter(`filterBy[${f.field}]`, `takes ${CONNECTIVITY.join(', ')}, not ${JSON.stringify(f.values[0])}.`, { field: f.field, known: CONNECTIVITY });
 }
 

@@ -95,6 +95,7 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   MapDevice: closed({
     IMEINumber: str, Real_Name: orNull('string'), Lat: orNull('number'), Long: orNull('number'), PowerLineID: orNull('string'),
     PowerLineName: orNull('string'), ActualOngoingFault: orNull('string'), BatteryOrLine: orNull('number'), LastCheckInTime: displayTimeOrNull,
+    Offline: { type: 'boolean', description: 'Checked in, but not within two of its learned check-in intervals (at most OFFLINE_AFTER_HOURS): communication lost.' },
   }),
   Device: closed({
     ...DEVICE_FIELDS, date: displayTimeOrNull, model: orNull('string'), Ongoing_fault: orNull('string'), ActualOngoingFault: orNull('string'),

@@ -1,6 +1,7 @@
 // Applying the point map to an organisation's outstations, one per bank (point-map.ts): sizes and per-point
 // classes/deadbands, device snapshots to their bank, and the heartbeat (analog 0 of every bank, 0..100
 // wrapping, one step a second). Pure apart from mutating the outstations and the bank list.
+import type { ClockLimits } from '../../domain/checkin-clock.js';
 import { Flags } from '../objects/table.js';
 import { Outstation } from '../outstation/outstation.js';
 import type { EventOrigin } from '../outstation/database.js';
@@ -39,11 +40,11 @@ export function sizeBanks(banks: Outstation[], maxSlot: number, analogOnly: bool
  * Stores a device's values in its bank's outstation; returns how many events that produced. `origin`: the
  * stored check-in the values come from, when it is new (its events are then timed to the master's confirm).
  */
-export function applySnapshot(banks: readonly Outstation[], d: DeviceSnapshot, nowMs: number, offlineAfterHours: number, analogOnly: boolean, origin?: EventOrigin): number {
+export function applySnapshot(banks: readonly Outstation[], d: DeviceSnapshot, nowMs: number, clock: ClockLimits, analogOnly: boolean, origin?: EventOrigin): number {
   const o = banks[bankOf(d.slot)];
   if (!o) throw new RangeError(`slot ${d.slot} is in bank ${bankOf(d.slot)}, but only ${banks.length} bank(s) exist (sizeBanks first)`);
   let events = 0;
-  for (const u of devicePoints(d, nowMs, offlineAfterHours, analogOnly)) if (o.update(u.type, u.index, u.value, origin)) events++;
+  for (const u of devicePoints(d, nowMs, clock, analogOnly)) if (o.update(u.type, u.index, u.value, origin)) events++;
   return events;
 }
 

@@ -4,6 +4,7 @@
 // either way. A full reload every `fullEveryMs` catches devices going offline (no row marks that moment).
 // A bank's outstation is created when the highest slot first reaches it; sessions already connected pick it up
 // from the same `banks` array on their next frame or tick.
+import { DEFAULT_FLOOR_S } from '../../domain/checkin-clock.js';
 import type pg from 'pg';
 import type { Outstation } from '../outstation/outstation.js';
 import { applyHeartbeat, applySnapshot, sizeBanks } from './apply.js';
@@ -20,7 +21,10 @@ export interface FeedOptions {
   /** Makes a new bank's outstation (default: `new Outstation()`). */
   createOutstation?: () => Outstation;
   analogOnly: boolean;
+  /** OFFLINE_AFTER_HOURS: the ceiling of the communication-lost rule (domain/checkin-clock.ts). */
   offlineAfterHours: number;
+  /** CHECKIN_INTERVAL_FLOOR_MINUTES in seconds (default DEFAULT_FLOOR_S). */
+  checkinFloorS?: number;
   pollMs?: number;
   fullEveryMs?: number;
   clock?: () => number;
@@ -84,6 +88,7 @@ export class Dnp3Feed {
 
   private async run(): Promise<void> {
     const { pool, organizationId, banks, analogOnly, offlineAfterHours } = this.opts;
+    const clock = { floorS: this.opts.checkinFloorS ?? DEFAULT_FLOOR_S, ceilingS: offlineAfterHours * 3600 };
     const now = this.clock();
     const firstLoad = !this.watermark;
     const full = firstLoad || now - this.lastFull >= (this.opts.fullEveryMs ?? 60_000);
@@ -97,7 +102,7 @@ export class Dnp3Feed {
     if (full) this.lastFull = now;
     this.watermark = mark;
     let events = 0;
-    for (const s of snapshots) events += applySnapshot(banks, s, now, offlineAfterHours, analogOnly, originOf(s, this.known, firstLoad));
+    for (const s of snapshots) events += applySnapshot(banks, s, now, clock, analogOnly, originOf(s, this.known, firstLoad));
     // Per power line incident points (few rows: read on every run).
     events += applyPowerLines(banks, await loadPowerLines(pool, organizationId), now, analogOnly);
     applyHeartbeat(banks, now, this.startMs);

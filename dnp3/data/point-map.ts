@@ -7,6 +7,7 @@
 // bank b is its own logical outstation at link address `outstationAddress + b` (multi-drop on the same
 // connection) and applies the layout to the slot's local number (s mod BANK_SLOTS), with its own heartbeat at
 // analog 0. Under BANK_SLOTS devices there is bank 0 only: exactly the map of docs/decisions.md#dnp3-outstation.
+import { isOffline, type ClockLimits } from '../../domain/checkin-clock.js';
 import { Flags } from '../objects/table.js';
 import type { PointValue } from '../objects/codec.js';
 import type { EventClass } from '../outstation/database.js';
@@ -18,6 +19,8 @@ export interface DeviceSnapshot {
   name: string | null;
   /** Device time of the latest check-in (ms), null if it never checked in. */
   date: number | null;
+  /** The learned check-in interval (s, checkin_clock); null or absent: too little history, the ceiling alone judges. */
+  expectedIntervalS?: number | null;
   actualOngoingFault: number | null;
   batteryOrLine: number | null;
   averageCurrent1m: number | null;
@@ -95,10 +98,11 @@ export interface PointUpdate {
  * Point values of one device, indexed within its bank (bankOf(d.slot) says which outstation). A device that never checked in keeps RESTART (no real value yet); a value the
  * device did not report is COMM_LOST-free but not ONLINE. Timestamps are the device's own.
  */
-export function devicePoints(d: DeviceSnapshot, nowMs: number, offlineAfterHours: number, analogOnly = false): PointUpdate[] {
+export function devicePoints(d: DeviceSnapshot, nowMs: number, clock: ClockLimits, analogOnly = false): PointUpdate[] {
   const out: PointUpdate[] = [];
   if (d.date === null) return out;
-  const offline = nowMs - d.date > offlineAfterHours * 3_600_000;
+  // Communication lost by the one rule (domain/checkin-clock.ts) the alarm, device-summary and the portal use.
+  const offline = isOffline(d.date, d.expectedIntervalS ?? null, nowMs, clock);
   const local = localSlot(d.slot);
   if (!analogOnly) {
     for (const p of BINARY_POINTS) {

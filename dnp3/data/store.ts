@@ -26,13 +26,14 @@ const SNAPSHOT = `
   select s.slot, s."IMEINumber" as imei, d."Real_Name" as name,
          r."RecordID", r."CreatedDate", r."TestFaultID", r."date", r."ActualOngoingFault", r."BatteryOrLine", r."AverageCurrent1m", r."PrefaultCurrent",
          r."PeakCurrent24h", r."AverageCurrent1h", r."BatteryMCU", r."Temperature",
-         e."FaultCurrent", e."EventTimestamp"
+         e."FaultCurrent", e."EventTimestamp", c.expected_interval_s
     from dnp3_slots s
     join device_information d on d."IMEINumber" = s."IMEINumber" and d."OrganizationID" = s."OrganizationID" and d.deleted_at is null
     left join lateral (select * from device_records x where x."IMEINumber" = s."IMEINumber" order by x."date" desc limit 1) r on true
     left join lateral (select "FaultCurrent", "EventTimestamp" from event_records y
                         where y."IMEINumber" = s."IMEINumber" and y."FaultCurrent" is not null
                         order by y."EventTimestamp" desc limit 1) e on true
+    left join checkin_clock c on c."IMEINumber" = s."IMEINumber"
    where s."OrganizationID" = $1`;
 
 interface Row {
@@ -40,6 +41,7 @@ interface Row {
   slot: number; imei: string; name: string | null; date: Date | null; ActualOngoingFault: number | null; BatteryOrLine: number | null;
   AverageCurrent1m: number | null; PrefaultCurrent: number | null; PeakCurrent24h: number | null; AverageCurrent1h: number | null;
   BatteryMCU: number | null; Temperature: number | null; FaultCurrent: number | null; EventTimestamp: Date | null;
+  expected_interval_s: number | null;
 }
 
 /** The stored record a snapshot shows: what caused the events it makes (dnp3/outstation/database.ts EventOrigin). */
@@ -52,7 +54,7 @@ export interface StoredSnapshot extends DeviceSnapshot {
 function toSnapshot(r: Row): StoredSnapshot {
   return {
     record: r.RecordID === null ? null : { id: Number(r.RecordID), storedAtMs: r.CreatedDate?.getTime() ?? 0, testFaultId: r.TestFaultID === null ? null : Number(r.TestFaultID) },
-    imei: r.imei, slot: r.slot, name: r.name, date: r.date?.getTime() ?? null,
+    imei: r.imei, slot: r.slot, name: r.name, date: r.date?.getTime() ?? null, expectedIntervalS: r.expected_interval_s,
     actualOngoingFault: r.ActualOngoingFault, batteryOrLine: r.BatteryOrLine, averageCurrent1m: r.AverageCurrent1m,
     prefaultCurrent: r.PrefaultCurrent, faultCurrent: r.FaultCurrent, faultTime: r.EventTimestamp?.getTime() ?? null,
     peakCurrent24h: r.PeakCurrent24h, averageCurrent1h: r.AverageCurrent1h, batteryMcu: r.BatteryMCU, temperature: r.Temperature,

@@ -1,9 +1,9 @@
 // How the portal groups and colours a device's state. The fault strings are the API's (masked organisations
-// send only None / Fault); "Communication lost" is the portal's reading of an old last check-in (older than
-// the API's offlineAfterHours) or of the Disconnected / No Data codes.
+// send only None / Fault); "Communication lost" is the portal's reading of the API's `Offline` (no check-in
+// within two of the device's learned intervals, at most OFFLINE_AFTER_HOURS: the rule of DNP3 and the alarms)
+// or of the Disconnected / No Data codes.
 import { ONGOING_FAULT_TEXT } from '../../domain/ongoing-fault-codes';
 import { MASKED_FAULT, MASKED_NONE } from '../../domain/fault-masking';
-import { displayTimeMs } from './time';
 
 export const COMM_LOST = 'Communication lost';
 export const NO_CHECKIN = 'No check-in yet';
@@ -40,21 +40,14 @@ export function stateRank(state: string): number {
   return 4;
 }
 
-/** No check-in for longer than offlineAfterHours (the API's definition of offline). */
-export function isStale(lastCheckIn: string | null, timeZone: string, offlineAfterHours: number, now = Date.now()): boolean {
-  if (lastCheckIn === null) return false;
-  const at = displayTimeMs(lastCheckIn, timeZone);
-  return at !== null && now - at > offlineAfterHours * 3_600_000;
-}
-
 /**
  * The state a device is shown in. A reported fault wins over a silent device (the fault is what the crew
  * must see; the popup says the device is also silent); a silent healthy device is "Communication lost".
  */
-export function deviceState(fault: string | null, lastCheckIn: string | null, timeZone: string, offlineAfterHours: number, now = Date.now()): string {
+export function deviceState(fault: string | null, lastCheckIn: string | null, offline: boolean): string {
   if (lastCheckIn === null || fault === null) return NO_CHECKIN;
   if (fault === 'Disconnected' || fault === 'No Data') return COMM_LOST;
-  if (stateRank(fault) < 4 && isStale(lastCheckIn, timeZone, offlineAfterHours, now)) return COMM_LOST;
+  if (stateRank(fault) < 4 && offline) return COMM_LOST;
   return fault;
 }
 

@@ -12,6 +12,8 @@ export interface MapDevice {
   ActualOngoingFault: string | null;
   BatteryOrLine: string | number | null;
   LastCheckInTime: string | null;
+  /** Communication lost by the server's one rule (two learned check-in intervals, at most OFFLINE_AFTER_HOURS). */
+  Offline: boolean;
 }
 
 /** An event as the API presents it (spec 3.4 applied), in both the critical list and a device's events. */

@@ -86,7 +86,7 @@ export function DevicesView({ session, query }: { session: Session; query: URLSe
       <div class="cards" aria-label="Summary; each card filters the list">
         {card('card-total', 'Devices', s?.totalDevices, null)}
         {card('card-online', 'Online', s?.online, { Connectivity: { eq: 'online' } }, 'ok')}
-        {card('card-offline', `Offline (no check-in for ${s?.offlineAfterHours ?? '…'} h)`, s?.offline, { Connectivity: { eq: 'offline' } }, 'warn')}
+        {card('card-offline', `Offline (missed two check-ins, or none for ${s?.offlineAfterHours ?? '…'} h)`, s?.offline, { Connectivity: { eq: 'offline' } }, 'warn')}
         {card('card-never', 'Never checked in', s?.neverCheckedIn, { Connectivity: { eq: 'never' } })}
         {card('card-low-battery', 'Low battery', s?.lowBattery, { ActualOngoingFault: { eq: 'Low Battery' } }, 'warn')}
         {s?.byActualOngoingFault.map((b) => card(`card-state-${b.ActualOngoingFault}`, `State: ${b.ActualOngoingFault}`, b.count, { ActualOngoingFault: { eq: b.ActualOngoingFault } }, b.ActualOngoingFault === 'None' ? 'ok' : 'bad'))}

@@ -14,7 +14,7 @@ import type { DeviceSummary, MapDevice } from '../api/types';
 import { FaultBadge } from '../components/fault-badge';
 import { Link } from '../components/link';
 import { EmptyState, ErrorState, StatusLine } from '../components/states';
-import { COMM_LOST, deviceState, isStale, powerText, stateColour, stateRank } from '../fault-state';
+import { COMM_LOST, deviceState, powerText, stateColour, stateRank } from '../fault-state';
 import '../map/canvas-redraw-guard';
 import { DeviceLayer } from '../map/device-layer';
 import { FeederLayer, type Feeder } from '../map/feeder-layer';
@@ -95,8 +95,8 @@ export function MapView({ session, query }: { session: Session; query: URLSearch
   const settingsRef = useRef<HTMLFormElement>(null);
   const focusImei = query.get('device');
 
-  const all: Shown[] = useMemo(() => (res.data?.data ?? []).map((d) => ({ ...d, state: deviceState(d.ActualOngoingFault, d.LastCheckInTime, session.timeZone, offlineAfterHours), stale: isStale(d.LastCheckInTime, session.timeZone, offlineAfterHours) })),
-    [res.data, session.timeZone, offlineAfterHours]);
+  const all: Shown[] = useMemo(() => (res.data?.data ?? []).map((d) => ({ ...d, state: deviceState(d.ActualOngoingFault, d.LastCheckInTime, d.Offline), stale: d.Offline })),
+    [res.data]);
   const byId = useMemo(() => new Map(all.map((d) => [d.IMEINumber, d])), [all]);
   const lines = useMemo(() => powerLinesOf(all), [all]);
   const shown = useMemo(() => all.filter((d) => (!line || d.PowerLineID === line) && (!state || d.state === state)), [all, line, state]);
@@ -265,7 +265,7 @@ export function MapView({ session, query }: { session: Session; query: URLSearch
               {matches.map((d) => <li key={d.IMEINumber}><button type="button" class="link-button" onClick={() => focusOn(d)}>{d.Real_Name ?? d.IMEINumber}</button> <FaultBadge value={d.ActualOngoingFault} /></li>)}
             </ul>
           )}
-          <p class="muted small">Communication lost: no check-in for {offlineAfterHours} h, or Disconnected / No Data. Times in {session.timeZone}.</p>
+          <p class="muted small">Communication lost: no check-in within two of the device's usual check-in intervals (at most {offlineAfterHours} h), or Disconnected / No Data. Times in {session.timeZone}.</p>
           <button type="button" class="link-button" aria-expanded={settings} onClick={() => { setSettings(!settings); requestAnimationFrame(() => settingsRef.current?.scrollIntoView({ block: 'nearest' })); }}>Map settings</button>
           {settings && (
             <form ref={settingsRef} class="tile-form" onSubmit={(e) => { e.preventDefault(); const v = (new FormData(e.currentTarget).get('tiles') as string).trim(); if (v) localStorage.setItem(TILE_KEY, v); else localStorage.setItem(TILE_KEY, ''); setTiles(v); }}>

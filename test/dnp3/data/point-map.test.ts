@@ -6,13 +6,15 @@ import {
 import type { DeviceSnapshot } from '../../../dnp3/data/point-map.js';
 import { applyHeartbeat, applySnapshot, heartbeatValue, sizeBanks } from '../../../dnp3/data/apply.js';
 import type { Outstation } from '../../../dnp3/outstation/outstation.js';
+/** OFFLINE_AFTER_HOURS 26 as the communication-lost ceiling, the default floor (domain/checkin-clock.ts). */
+const CLOCK_26H = { floorS: 300, ceilingS: 26 * 3600 };
 
 const T = Date.parse('2026-11-20T14:05:00Z');
 const d = (over: Partial<DeviceSnapshot>): DeviceSnapshot => ({
   imei: '861', slot: 2, name: 'Pole', date: T, actualOngoingFault: 0, batteryOrLine: 1, averageCurrent1m: 1, prefaultCurrent: 2,
   faultCurrent: 3, faultTime: T - 1000, peakCurrent24h: 4, averageCurrent1h: 5, batteryMcu: 6, temperature: 7, ...over,
 });
-const bits = (s: DeviceSnapshot, now = T) => devicePoints(s, now, 26).filter((p) => p.type === 'binary').map((p) => p.value.value);
+const bits = (s: DeviceSnapshot, now = T) => devicePoints(s, now, CLOCK_26H).filter((p) => p.type === 'binary').map((p) => p.value.value);
 
 // docs/decisions.md: k = fault active, permanent, temporary, over current, current reset, low battery, comm lost, line powered.
 const TABLE: [number, number[]][] = [
@@ -38,17 +40,17 @@ test('line powered when BatteryOrLine = 0; comm lost after OFFLINE_AFTER_HOURS w
 });
 
 test('indices 8s+k and 1+8s+k, device timestamps, fault current at its event time', () => {
-  const pts = devicePoints(d({}), T, 26);
+  const pts = devicePoints(d({}), T, CLOCK_26H);
   assert.equal(pts.filter((p) => p.type === 'binary').map((p) => p.index), [16, 17, 18, 19, 20, 21, 22, 23]);
   const analog = pts.filter((p) => p.type === 'analog');
   assert.equal(analog.map((p) => p.index), [17, 18, 19, 20, 21, 22, 23, 24]);
   assert.equal(analog.map((p) => p.value.value), [0, 1, 2, 3, 4, 5, 6, 7]);
   assert.equal(analog.map((p) => p.value.time), [T, T, T, T - 1000, T, T, T, T]);
-  assert.equal(devicePoints(d({ date: null }), T, 26), []); // never checked in: points keep RESTART
+  assert.equal(devicePoints(d({ date: null }), T, CLOCK_26H), []); // never checked in: points keep RESTART
 });
 
 test('analog-only mode: same analogs, no binaries', () => {
-  assert.ok(devicePoints(d({}), T, 26, true).every((p) => p.type === 'analog'));
+  assert.ok(devicePoints(d({}), T, CLOCK_26H, true).every((p) => p.type === 'analog'));
   assert.equal(pointCounts(2, true), { binary: 0, analog: 25 });
 });
 
@@ -78,7 +80,7 @@ test('banks: 8,000 slots each, local slot numbering, addresses from the outstati
 });
 
 test('a device in bank 1 gets its local indexes: slot 8002 -> binary 16..23, analog 17..24', () => {
-  const pts = devicePoints(d({ slot: 8002 }), T, 26);
+  const pts = devicePoints(d({ slot: 8002 }), T, CLOCK_26H);
   assert.equal(pts.filter((p) => p.type === 'binary').map((p) => p.index), [16, 17, 18, 19, 20, 21, 22, 23]);
   assert.equal(pts.filter((p) => p.type === 'analog').map((p) => p.index), [17, 18, 19, 20, 21, 22, 23, 24]);
 });
@@ -115,11 +117,11 @@ test('sizeBanks grows the bank list; snapshots go to their bank; the heartbeat t
   assert.is(sizeBanks(banks, 8001, false), 1);
   assert.equal(banks.map((o) => [o.db.count('binary'), o.db.count('analog')]), [[64_000, 64_001], [16, 17]]);
   assert.is(sizeBanks(banks, 8001, false), 0);
-  assert.equal(applySnapshot(banks, d({ slot: 8001, actualOngoingFault: 4 }), T, 26, false) > 0, true);
+  assert.equal(applySnapshot(banks, d({ slot: 8001, actualOngoingFault: 4 }), T, CLOCK_26H, false) > 0, true);
   assert.is(banks[1]!.db.get('binary', 9)!.value, 1); // local slot 1, k=1 permanent
   assert.is(banks[1]!.db.get('analog', 9)!.value, 4); // analog 1+8+0
   assert.is(banks[0]!.db.get('binary', 9)!.flags & 1, 0); // bank 0's slot 1 untouched
-  assert.throws(() => applySnapshot(banks, d({ slot: 16_000 }), T, 26, false), /bank 2/);
+  assert.throws(() => applySnapshot(banks, d({ slot: 16_000 }), T, CLOCK_26H, false), /bank 2/);
   applyHeartbeat(banks, T + 5000, T);
   assert.equal(banks.map((o) => o.db.get('analog', 0)!.value), [5, 5]);
   // The new bank's heartbeat is class 0 like bank 0's: no events from it.

@@ -15,6 +15,8 @@ import { sizeBanks, applySnapshot } from '../../../dnp3/data/apply.js';
 import { analogIndex, binaryIndex, localSlot } from '../../../dnp3/data/point-map.js';
 import type { DeviceSnapshot } from '../../../dnp3/data/point-map.js';
 import { checkFrameCrcs, hex, toHex } from '../helpers/hex.js';
+/** OFFLINE_AFTER_HOURS 26 as the communication-lost ceiling, the default floor (domain/checkin-clock.ts). */
+const CLOCK_26H = { floorS: 300, ceilingS: 26 * 3600 };
 
 const NOW = Temporal.Instant.from('2026-11-20T14:05:00Z');
 const T = NOW.epochMilliseconds - 60_000;
@@ -115,7 +117,7 @@ test('point-map banks: device slot 8001 is read at address 11, local binary 8..1
     imei: '358990000080019', slot: 8001, name: 'bank 1 device', date: T, actualOngoingFault: 4, batteryOrLine: 0, averageCurrent1m: 123.5,
     prefaultCurrent: 118, faultCurrent: 812, faultTime: T, peakCurrent24h: 210, averageCurrent1h: 121, batteryMcu: 3.5, temperature: 21,
   };
-  applySnapshot(banks, device, T, 26, false);
+  applySnapshot(banks, device, T, CLOCK_26H, false);
   assert.is(localSlot(8001), 1);
   const stack = new MultiDropStack({ link: { address: 10, masterAddress: 1 } }, () => banks);
   // READ g30v5 (float) analog 9..9 (qualifier 00, 1-octet start/stop) at address 11.

@@ -22,6 +22,8 @@ import { deviceProfileXml } from '../../../dnp3/profile/profile.js';
 import { startDnp3Server, type Dnp3Server } from '../../../dnp3/server.js';
 import { TransportReceiver } from '../../../dnp3/transport/transport.js';
 import { Yadnp3Master, type Answer } from './master.js';
+/** OFFLINE_AFTER_HOURS 26 as the communication-lost ceiling, the default floor (domain/checkin-clock.ts). */
+const CLOCK_26H = { floorS: 300, ceilingS: 26 * 3600 };
 
 const root = new URL('../../../', import.meta.url).pathname;
 const certs = mkdtempSync(join(tmpdir(), 'dnp3-profile-'));
@@ -69,7 +71,7 @@ async function start(unsolicited: boolean): Promise<Session> {
   const banks = [outstation];
   const tx: Uint8Array[] = [];
   sizeBanks(banks, 2, false);
-  for (const d of devices) applySnapshot(banks, snapshot(d.slot), now, 26, false);
+  for (const d of devices) applySnapshot(banks, snapshot(d.slot), now, CLOCK_26H, false);
   const xml = deviceProfileXml({
     integration: i, sharedPort: 20000, config: outstation.config, banks: pointMapBanks(2, { outstationAddress: 10 }), bank: 0,
     points: pointMapRows(devices, { outstationAddress: 10 }), softwareVersion: 'test', generatedAt: '2026-11-24',
@@ -152,7 +154,7 @@ function sentSince(x: Session, mark: number): { func: number; groups: number[] }
 
 test('a fault: events at the named points in the claimed classes and event variations; a class 1 poll answers class 1, class 2 comes unsolicited (the master enabled it)', async () => {
   const imei = devices[1]!.imei;
-  applySnapshot(on.banks, snapshot(1, { actualOngoingFault: 4, faultCurrent: 812, faultTime: now - 500, date: now }), now, 26, false);
+  applySnapshot(on.banks, snapshot(1, { actualOngoingFault: 4, faultCurrent: 812, faultTime: now - 500, date: now }), now, CLOCK_26H, false);
   const mark = on.tx.length;
   const got = events(await on.master.read(60, 2));
   const sent = sentSince(on, mark);
@@ -177,9 +179,9 @@ test('deadbands: a change within the profile\'s deadband makes no event, one bey
   const p = byName(on.analogs, 'AverageCurrent1m', devices[2]!.imei);
   const deadband = Number(/deadband ([\d.]+)/.exec(p.description)![1]);
   assert.is(deadband, 1);
-  applySnapshot(on.banks, snapshot(2, { averageCurrent1m: 120.5 + deadband * 0.5 }), now, 26, false);
+  applySnapshot(on.banks, snapshot(2, { averageCurrent1m: 120.5 + deadband * 0.5 }), now, CLOCK_26H, false);
   assert.is(events(await on.master.command('events')).filter((e) => e.index === p.index).length, 0);
-  applySnapshot(on.banks, snapshot(2, { averageCurrent1m: 120.5 + deadband * 1.5 }), now, 26, false);
+  applySnapshot(on.banks, snapshot(2, { averageCurrent1m: 120.5 + deadband * 1.5 }), now, CLOCK_26H, false);
   assert.equal(events(await on.master.command('events')).filter((e) => e.index === p.index).map((e) => e.value), [120.5 + deadband * 1.5]);
 });
 
@@ -212,7 +214,7 @@ second('implementation table: every READ row of groups 1, 2, 30 and 32 answered 
     if (event) {
       // Make one event of the group's type, then read it with this variation.
       toggle++;
-      applySnapshot(off.banks, snapshot(0, g === 2 ? { actualOngoingFault: toggle % 2 ? 2 : 0 } : { temperature: 21 + 5 * toggle }), now, 26, false);
+      applySnapshot(off.banks, snapshot(0, g === 2 ? { actualOngoingFault: toggle % 2 ? 2 : 0 } : { temperature: 21 + 5 * toggle }), now, CLOCK_26H, false);
     }
     const a = await off.master.read(g, v);
     const got = a.items.filter((i) => i.event === event && i.kind === (g < 3 ? 'binary' : 'analog'));

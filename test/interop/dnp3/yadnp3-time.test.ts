@@ -16,6 +16,8 @@ import { analogIndex, binaryIndex, type DeviceSnapshot } from '../../../dnp3/dat
 import { Outstation } from '../../../dnp3/outstation/outstation.js';
 import { startDnp3Server } from '../../../dnp3/server.js';
 import { Yadnp3Master, find } from './master.js';
+/** OFFLINE_AFTER_HOURS 26 as the communication-lost ceiling, the default floor (domain/checkin-clock.ts). */
+const CLOCK_26H = { floorS: 300, ceilingS: 26 * 3600 };
 
 const root = new URL('../../../', import.meta.url).pathname;
 const certs = mkdtempSync(join(tmpdir(), 'dnp3-time-'));
@@ -37,7 +39,7 @@ for (const mode of ['LAN', 'NonLAN'] as const) {
     const banks = [outstation];
     const now = Date.now();
     sizeBanks(banks, 1, false);
-    applySnapshot(banks, device(now - 60_000), now, 26, false);
+    applySnapshot(banks, device(now - 60_000), now, CLOCK_26H, false);
     assert.ok(outstation.iin() & Iin.NEED_TIME, 'NEED_TIME before any sync');
     const server = await startDnp3Server({
       port: 0, host: '127.0.0.1',
@@ -54,7 +56,7 @@ for (const mode of ['LAN', 'NonLAN'] as const) {
       assert.ok(Math.abs(skew) < 1_000, `outstation clock within 1 s of the master's (${skew} ms)`);
       // A fault the device stamped with its own clock (an hour behind the master's) keeps that time.
       const faultAt = Date.now() - 5_000;
-      applySnapshot(banks, device(faultAt, { actualOngoingFault: 4, faultCurrent: 812, faultTime: faultAt - 500 }), Date.now(), 26, false);
+      applySnapshot(banks, device(faultAt, { actualOngoingFault: 4, faultCurrent: 812, faultTime: faultAt - 500 }), Date.now(), CLOCK_26H, false);
       const e = await master.command('events');
       assert.is(find(e, 'binary', binaryIndex(0, 0), true)!.time, faultAt);
       assert.is(find(e, 'analog', analogIndex(0, 3), true)!.time, faultAt - 500);

@@ -17,6 +17,8 @@ import { analogIndex, binaryIndex } from '../../../dnp3/data/point-map.js';
 import type { DeviceSnapshot } from '../../../dnp3/data/point-map.js';
 import { Yadnp3Master, find } from './master.js';
 import { registry } from '../../../config/metrics.js';
+/** OFFLINE_AFTER_HOURS 26 as the communication-lost ceiling, the default floor (domain/checkin-clock.ts). */
+const CLOCK_26H = { floorS: 300, ceilingS: 26 * 3600 };
 
 const root = new URL('../../../', import.meta.url).pathname;
 const certs = mkdtempSync(join(tmpdir(), 'dnp3-interop-'));
@@ -38,7 +40,7 @@ const traffic: Chunk[] = [];
 
 test.before(async () => {
   sizeBanks(banks, 1, false);
-  for (const d of [device(0), device(1)]) applySnapshot(banks, d, now, 26, false);
+  for (const d of [device(0), device(1)]) applySnapshot(banks, d, now, CLOCK_26H, false);
   server = await startDnp3Server({
     port: 0, host: '127.0.0.1',
     transport: { tls: { key: readFileSync(pem('outstation.test-key')), cert: readFileSync(pem('outstation.test')), ca: [readFileSync(pem('ca'))] } },
@@ -72,7 +74,7 @@ test('start-up: integrity poll delivers every point; restart cleared, time synce
 
 test('a permanent fault check-in: class 1 binary events and class 2 analog events with the device time', async () => {
   const faultAt = now + 1_000;
-  applySnapshot(banks, device(0, { date: faultAt, actualOngoingFault: 4, faultCurrent: 812, faultTime: faultAt - 500 }), now, 26, false);
+  applySnapshot(banks, device(0, { date: faultAt, actualOngoingFault: 4, faultCurrent: 812, faultTime: faultAt - 500 }), now, CLOCK_26H, false);
   const a = await master.command('events');
   assert.equal(find(a, 'binary', binaryIndex(0, 0), true), { outstation: 10, kind: 'binary', event: true, gv: find(a, 'binary', 0, true)!.gv, index: 0, value: true, flags: 0x81, time: faultAt });
   assert.is(find(a, 'binary', binaryIndex(0, 1), true)!.value, true);
