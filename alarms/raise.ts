@@ -4,6 +4,7 @@
 // alarm_changes row (unique per alarm and change) that the router sends on. The same transaction advances
 // each device's check-in clock; its row lock orders it against the communication-lost clock (alarms/clock.ts).
 import type pg from 'pg';
+import { withTransaction } from '../db/transaction.js';
 import { advanceClock, type ClockState } from '../domain/checkin-clock.js';
 import { alarmLabel, COMMUNICATION_LOST, MODEL_CHANGE } from '../domain/alarm-kinds.js';
 import { ONGOING_FAULT_TEXT } from '../domain/ongoing-fault-codes.js';
@@ -90,9 +91,7 @@ export const raiseEventAlarm = raiseAlarm;
 /** The alarm side of a notify batch: clocks, the end of silences, fault-code transitions, model changes. */
 export async function applyCheckInAlarms(pool: pg.Pool, items: readonly CheckInAlarms[], nowMs = Date.now()): Promise<void> {
   if (items.length === 0) return;
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
+  await withTransaction(pool, async (client) => {
     const current = await advanceClocks(client, items);
     await endSilences(client, items.filter((i) => current.has(i)), nowMs);
     for (const item of items) {
@@ -104,11 +103,5 @@ export async function applyCheckInAlarms(pool: pg.Pool, items: readonly CheckInA
       }
       if (item.modelChange) await raiseAlarm(client, { ...item, kind: MODEL_CHANGE, episode: item.date, detail: { ...detail, ...item.modelChange } }, nowMs);
     }
-    await client.query('commit');
-  } catch (err) {
-    await client.query('rollback').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }

@@ -5,6 +5,7 @@
 // marked routed in the same transaction as the rows it made, so every change is routed exactly once.
 import type pg from 'pg';
 import type { AlarmSettings } from '../config/settings.js';
+import { withTransaction } from '../db/transaction.js';
 import { ALARM_CLASSES, alarmLabel, type AlarmClass } from '../domain/alarm-kinds.js';
 import { digestCounts, digestDue, escalationStepsDue, ruleMatches, stormStep, underCap, withinHours, type AlarmRule, type StormLimits } from '../domain/alarm-rules.js';
 import type { AlarmPayload, MessageKind } from '../domain/alarm-message.js';
@@ -51,13 +52,11 @@ function classOf(rules: readonly AlarmRule[]): AlarmClass | null {
 
 export async function routeAlarms(pool: pg.Pool, settings: AlarmSettings, nowMs: number): Promise<RouteResult> {
   const result: RouteResult = { routed: 0, messages: 0, suppressed: 0, escalations: 0, digests: 0, skipped: false };
-  const client = await pool.connect();
   const now = new Date(nowMs);
   const storm: StormLimits = { threshold: settings.stormThreshold, windowMs: settings.stormWindowMinutes * 60_000 };
-  try {
-    await client.query('begin');
+  return withTransaction(pool, async (client) => {
     const { rows: [lock] } = await client.query<{ ok: boolean }>('select pg_try_advisory_xact_lock($1) as ok', [ROUTER_LOCK]);
-    if (!lock?.ok) { result.skipped = true; await client.query('rollback'); return result; }
+    if (!lock?.ok) { result.skipped = true; return result; } // another process routes; its transaction ends with nothing done
 
     const orgs = new Map<string, Org>();
     const org = async (id: string): Promise<Org> => {
@@ -195,12 +194,6 @@ export async function routeAlarms(pool: pg.Pool, settings: AlarmSettings, nowMs:
       else await client.query('update alarm_storms set digest_at = $2, digests = digests + 1 where "OrganizationID" = $1', [s.OrganizationID, now]);
     }
 
-    await client.query('commit');
     return result;
-  } catch (err) {
-    await client.query('rollback').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
