@@ -1,14 +1,17 @@
 // Feeder incidents end to end (issue 22): topology imported with `faultline import`'s code, check-ins through
 // the real stages (in-process transport, Postgres), the incident worker, the API, one MultiSpeak notification
 // per incident delivered by the outbox worker to the zeep OMS (official WSDL), and the per power line DNP3
-// points in the outstation the feed keeps.
+// points as an opendnp3 master (yadnp3) polls them from the DNP3 service over mutual TLS.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createApp } from '../../../api/app.js';
-import { Dnp3Feed } from '../../../dnp3/data/feed.js';
 import { LINE_ANALOG_POINTS, LINE_BINARY_POINTS } from '../../../dnp3/data/power-lines.js';
 import { analogIndex, binaryIndex, localSlot } from '../../../dnp3/data/point-map.js';
-import { Outstation } from '../../../dnp3/outstation/outstation.js';
+import { startDnp3Service } from '../../../dnp3/service.js';
 import { startIncidentWorker, type IncidentWorker } from '../../../incidents/worker.js';
 import { startDeliveryWorker, type DeliveryWorker } from '../../../multispeak/delivery/index.js';
 import { importReferenceData } from '../../../reference-data/index.js';
@@ -24,6 +27,7 @@ import { ensurePython } from '../../multispeak/python.js';
 import { addIntegration } from '../multispeak/integrations.js';
 import { checkInAt, IMEI, topologyFile, type Name } from './feeder.js';
 import { startOms, type Oms } from '../multispeak/oms.js';
+import { find, Yadnp3Master } from '../../interop/dnp3/master.js';
 
 const test = suite('feeder incidents through the pipeline');
 let db: TestDatabase;
@@ -165,10 +169,16 @@ test('API: the list and one incident with devices, sections and timeline; a user
   assert.match(profile, 'faulted section (slot + 1 of the indicator at its upstream end; 0 none) on power line Feeder 9 (north-F9)');
 });
 
-test('DNP3: the power line slot shows the incident open and the faulted section as the slot of LA1 + 1', async () => {
-  const outstation = new Outstation({ unsolicited: false });
-  const feedDnp3 = new Dnp3Feed({ pool: db.pool, organizationId: 'north', banks: [outstation], analogOnly: false, offlineAfterHours: 26, pollMs: 60_000 });
-  await feedDnp3.start();
+test('DNP3: an opendnp3 master polls the power line slot: incident open, the faulted section as the slot of LA1 + 1', async () => {
+  const root = new URL('../../../', import.meta.url).pathname;
+  const certs = mkdtempSync(join(tmpdir(), 'incidents-dnp3-'));
+  execFileSync('bash', [join(root, 'infra/certs.sh')], { env: { ...process.env, CERTS_DIR: certs }, stdio: 'ignore' });
+  const pem = (n: string) => join(certs, `${n}.pem`);
+  const service = await startDnp3Service({
+    pool: db.pool, port: 0, host: '127.0.0.1', offlineAfterHours: 26,
+    tlsFiles: { key: pem('outstation.test-key'), cert: pem('outstation.test'), ca: pem('ca') },
+  });
+  const master = new Yadnp3Master(service.server.port, { ca: pem('ca'), cert: pem('scada.north.example'), key: pem('scada.north.example-key') });
   try {
     const slots = (await db.pool.query<{ IMEINumber: string | null; PowerLineID: string | null; slot: number }>(`select "IMEINumber", "PowerLineID", slot from dnp3_slots where "OrganizationID" = 'north'`)).rows;
     const line = slots.find((s) => s.PowerLineID === 'north-F9')!;
@@ -178,21 +188,24 @@ test('DNP3: the power line slot shows the incident open and the faulted section 
     const local = localSlot(line.slot);
     const open = LINE_BINARY_POINTS.find((p) => p.name === 'incident open')!;
     const section = LINE_ANALOG_POINTS[0]!;
-    assert.is(outstation.db.get('binary', binaryIndex(local, open.k))!.value, 1);
-    assert.is(outstation.db.get('analog', analogIndex(local, section.k))!.value, la1.slot + 1);
-    assert.is(outstation.db.get('analog', analogIndex(local, 1))!.value, la1.slot + 1, 'phase A');
-    assert.is(outstation.db.get('analog', analogIndex(local, 2))!.value, 0, 'phase B: nothing');
+    const polled = await master.startup(); // integrity poll
+    assert.is(find(polled, 'binary', binaryIndex(local, open.k), false)!.value, true);
+    assert.is(find(polled, 'analog', analogIndex(local, section.k), false)!.value, la1.slot + 1);
+    assert.is(find(polled, 'analog', analogIndex(local, 1), false)!.value, la1.slot + 1, 'phase A');
+    assert.is(find(polled, 'analog', analogIndex(local, 2), false)!.value, 0, 'phase B: nothing');
 
-    // Current back on every tripped indicator: restored, the binary drops (through LISTEN dnp3_change).
+    // Current back on every tripped indicator: restored, and the master reads the binary's drop as an event.
     await feed(checkIn('H', 20, 0), checkIn('T1', 20, 0), checkIn('LA1', 20, 0));
     await incidents.runOnce();
     const [incident] = (await db.pool.query('select * from incidents')).rows;
     assert.is(incident.status, 'restored');
     assert.ok(incident.restored_at);
-    await waitFor('the binary drops', () => outstation.db.get('binary', binaryIndex(local, open.k))!.value === 0, { timeoutMs: 5_000 });
-    assert.is(outstation.db.get('analog', analogIndex(local, section.k))!.value, 0);
+    await waitFor('the master reads the binary drop', async () => find(await master.command('events'), 'binary', binaryIndex(local, open.k), true)?.value === false, { timeoutMs: 10_000, intervalMs: 500 });
+    assert.is(find(await master.command('integrity'), 'analog', analogIndex(local, section.k), false)!.value, 0);
   } finally {
-    await feedDnp3.stop();
+    await master.stop();
+    await service.close();
+    rmSync(certs, { recursive: true, force: true });
   }
   // The OMS hears the restoration once.
   await waitFor('delivered', async () => { await delivery.runOnce(); return (await db.pool.query(`select 1 from outbox where integration_id like 'per-incident%' and delivered_at is null`)).rowCount === 0; }, { timeoutMs: 20_000 });
