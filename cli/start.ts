@@ -142,7 +142,7 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
   }
 
   if (wants('incidents')) {
-    const incidents = startIncidentWorker({ pool, windowMs: settings.incidentWindowMs, offlineAfterHours: settings.offlineAfterHours });
+    const incidents = startIncidentWorker({ pool, windowMs: settings.incidentWindowMs, offlineAfterHours: settings.offlineAfterHours, checkinFloorS: settings.alarms.checkinFloorS });
     drainFirst.push({ name: 'incidents', stop: () => incidents.stop() });
     started.push(`incident worker (fault events -> feeder incidents, window ${settings.incidentWindowMs / 1000} s)`);
   }

@@ -3,6 +3,7 @@
 // Pure: times are numbers (ms), `now` is an argument.
 import type { FaultedSection, Health } from './faulted-section.js';
 import { ONGOING_FAULT } from './ongoing-fault-codes.js';
+import { isOffline, type ClockLimits } from './checkin-clock.js';
 
 /** Event types that mean "this indicator saw fault current" (the same set notify reports as faults). */
 export const TRIP_EVENT_TYPES: ReadonlySet<string> = new Set(['PFault', 'TFault', 'SOTF', 'Fault Like', 'Fault <50', 'Overcurrent', 'FAULT_INITIAL']);
@@ -69,15 +70,19 @@ export function assignTrips<K>(active: readonly ActiveIncident<K>[], trips: read
 }
 
 /** The latest stored check-in of a device (device_latest), as the incident rules read it. */
-export interface LatestCheckIn { date: number; actualOngoingFault: number }
+/** `expectedS`: the device's learned check-in interval (domain/checkin-clock.ts), null with too little history. */
+export interface LatestCheckIn { date: number; actualOngoingFault: number; expectedS: number | null }
 
-/** An indicator bounds a section only when it reports: it checked in recently and is not Disconnected / No Data. */
-export function deviceHealth(latest: LatestCheckIn | null, now: number, offlineAfterHours: number): Health {
+/**
+ * An indicator bounds a section only when it reports: it is not offline by the communication-lost rule every
+ * other output uses (domain/checkin-clock.ts) and is not Disconnected / No Data.
+ */
+export function deviceHealth(latest: LatestCheckIn | null, now: number, limits: ClockLimits): Health {
   if (latest === null) return { ok: false, reason: 'never checked in' };
   if (latest.actualOngoingFault === ONGOING_FAULT.DISCONNECTED || latest.actualOngoingFault === ONGOING_FAULT.NO_DATA) {
     return { ok: false, reason: 'communication lost' };
   }
-  if (now - latest.date > offlineAfterHours * 3_600_000) return { ok: false, reason: `silent since ${new Date(latest.date).toISOString()}` };
+  if (isOffline(latest.date, latest.expectedS, now, limits)) return { ok: false, reason: `silent since ${new Date(latest.date).toISOString()}` };
   return { ok: true };
 }
 

@@ -15,13 +15,15 @@ import {
   activeIncidents, addIncidentDevices, addTimeline, insertIncident, lineDevices, takeInbox, updateIncident,
   type IncidentDevice, type IncidentRow, type InboxTrip, type LineDevice,
 } from './store.js';
+import type { ClockLimits } from '../domain/checkin-clock.js';
 
 /** pg_try_advisory_xact_lock key of the incident step ("finc"). */
 export const INCIDENT_LOCK = 0x66696e63;
 
 export interface StepOptions {
   windowMs: number;
-  offlineAfterHours: number;
+  /** When a silent indicator counts as offline: the communication-lost rule's floor and ceiling. */
+  clockLimits: ClockLimits;
   /** Fault events taken per step (a storm is worked through in several steps). */
   batch: number;
   now: Date;
@@ -39,9 +41,9 @@ export interface IncidentChange {
 
 export interface StepResult { locked: boolean; taken: number; changes: IncidentChange[] }
 
-function feederOf(devices: readonly LineDevice[], now: number, offlineAfterHours: number): FeederDevice[] {
+function feederOf(devices: readonly LineDevice[], now: number, limits: ClockLimits): FeederDevice[] {
   return devices.flatMap((d) => (d.phase === null ? [] : [{
-    imei: d.imei, name: d.name, upstream: d.upstream, phase: d.phase, section: d.section, health: deviceHealth(d.latest, now, offlineAfterHours),
+    imei: d.imei, name: d.name, upstream: d.upstream, phase: d.phase, section: d.section, health: deviceHealth(d.latest, now, limits),
   }]));
 }
 
@@ -96,7 +98,7 @@ export async function incidentStep(client: pg.ClientBase, o: StepOptions): Promi
       if (w.joined.length > 0) timeline.push({ what: 'joined', detail: { trips: w.joined.map(tripDetail) } });
     }
     if (w.joined.length > 0) await addIncidentDevices(client, id, w.joined.map((t) => w.devices.get(t.imei)!).filter((d, i, all) => all.indexOf(d) === i));
-    const sections = faultedSections(feederOf(lineDevs, now, o.offlineAfterHours), new Set(w.devices.keys()));
+    const sections = faultedSections(feederOf(lineDevs, now, o.clockLimits), new Set(w.devices.keys()));
     const restored = [...w.devices.values()].every((d) => currentBack(d.trippedAt, latest.get(d.imei) ?? null));
     const step = advanceIncident(prev, { kind, sections, restored, joined: w.joined.length, now, windowMs: o.windowMs });
     timeline.push(...step.timeline);

@@ -3,7 +3,7 @@
 import type pg from 'pg';
 import type { Phase } from '../domain/feeder-topology.js';
 import type { FaultedSection } from '../domain/faulted-section.js';
-import type { IncidentKind, IncidentStatus, TimelineEntry } from '../domain/incident-rules.js';
+import type { IncidentKind, IncidentStatus, LatestCheckIn, TimelineEntry } from '../domain/incident-rules.js';
 
 export interface InboxTrip {
   imei: string;
@@ -62,21 +62,22 @@ export interface LineDevice {
   upstream: string | null;
   phase: Phase | null;
   section: string | null;
-  latest: { date: number; actualOngoingFault: number } | null;
+  latest: LatestCheckIn | null;
 }
 
 /** Every device of the power lines, with its topology and latest check-in. */
 export async function lineDevices(client: pg.ClientBase, lines: readonly string[]): Promise<LineDevice[]> {
-  const { rows } = await client.query<{ imei: string; name: string | null; line: string; upstream: string | null; phase: Phase | null; section: string | null; date: Date | null; aof: number | null }>(
+  const { rows } = await client.query<{ imei: string; name: string | null; line: string; upstream: string | null; phase: Phase | null; section: string | null; date: Date | null; aof: number | null; expected: number | null }>(
     `select d."IMEINumber" as imei, d."Real_Name" as name, d."PowerLineID" as line, d."UpstreamIMEI" as upstream, d."Phase" as phase,
-            d."Section" as section, l."date", l."ActualOngoingFault" as aof
+            d."Section" as section, l."date", l."ActualOngoingFault" as aof, c.expected_interval_s as expected
        from device_information d left join device_latest l on l."IMEINumber" = d."IMEINumber"
+       left join checkin_clock c on c."IMEINumber" = d."IMEINumber"
       where d."PowerLineID" = any($1::text[]) and d.deleted_at is null`,
     [lines],
   );
   return rows.map((r) => ({
     imei: r.imei, name: r.name, powerLineId: r.line, upstream: r.upstream, phase: r.phase, section: r.section,
-    latest: r.date === null ? null : { date: r.date.getTime(), actualOngoingFault: r.aof ?? 0 },
+    latest: r.date === null ? null : { date: r.date.getTime(), actualOngoingFault: r.aof ?? 0, expectedS: r.expected },
   }));
 }
 

@@ -10,11 +10,14 @@ import { readIntegrations } from '../integrations/store.js';
 import { multiSpeakSettings } from '../multispeak/integration.js';
 import type { IncidentIntegration } from './notifications.js';
 import { incidentStep, type IncidentChange, type StepResult } from './step.js';
+import { DEFAULT_FLOOR_S } from '../domain/checkin-clock.js';
 
 export interface IncidentWorkerOptions {
   pool: pg.Pool;
   windowMs?: number;
+  /** OFFLINE_AFTER_HOURS and CHECKIN_INTERVAL_FLOOR_MINUTES (in seconds): when a silent indicator counts as offline. */
   offlineAfterHours?: number;
+  checkinFloorS?: number;
   tickMs?: number;
   batch?: number;
   clock?: () => Date;
@@ -34,7 +37,7 @@ async function incidentIntegrations(pool: pg.Pool): Promise<IncidentIntegration[
 }
 
 export function startIncidentWorker(o: IncidentWorkerOptions, { loop = true } = {}): IncidentWorker {
-  const { pool, windowMs = DEFAULT_INCIDENT_WINDOW_MS, offlineAfterHours = 26, tickMs = 1000, batch = 2000, clock = () => new Date() } = o;
+  const { pool, windowMs = DEFAULT_INCIDENT_WINDOW_MS, offlineAfterHours = 26, checkinFloorS = DEFAULT_FLOOR_S, tickMs = 1000, batch = 2000, clock = () => new Date() } = o;
   let stopped = false;
   let running: Promise<StepResult> | undefined;
   let again = false;
@@ -43,7 +46,7 @@ export function startIncidentWorker(o: IncidentWorkerOptions, { loop = true } = 
 
   const runOnce = async (): Promise<StepResult> => {
     const integrations = await incidentIntegrations(pool);
-    const result = await withTransaction(pool, (client) => incidentStep(client, { windowMs, offlineAfterHours, batch, now: clock(), integrations }));
+    const result = await withTransaction(pool, (client) => incidentStep(client, { windowMs, clockLimits: { floorS: checkinFloorS, ceilingS: offlineAfterHours * 3600 }, batch, now: clock(), integrations }));
     if (result.changes.length > 0) await o.onChanges?.(result.changes);
     return result;
   };

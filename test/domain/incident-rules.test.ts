@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { FaultedSection } from '../../domain/faulted-section.js';
 import {
-  advanceIncident, assignTrips, currentBack, deviceHealth, incidentKind, type IncidentFacts, type IncidentKind, type IncidentState, type Trip,
+  advanceIncident, assignTrips, currentBack, deviceHealth, incidentKind, type IncidentFacts, type IncidentKind, type IncidentState, type LatestCheckIn, type Trip,
 } from '../../domain/incident-rules.js';
 
 const MIN = 60_000;
@@ -32,19 +32,24 @@ const kindRows: [string[], IncidentKind][] = [
 for (const [types, kind] of kindRows) test(`kind: ${types.join(' + ')} -> ${kind}`, () => assert.is(incidentKind(types), kind));
 
 const NOW = Date.UTC(2026, 10, 20, 12);
-test('health: recent check-in reports; silent, comm lost and never seen do not', () => {
-  assert.equal(deviceHealth({ date: NOW - 3_600_000, actualOngoingFault: 0 }, NOW, 26), { ok: true });
-  assert.equal(deviceHealth({ date: NOW - 27 * 3_600_000, actualOngoingFault: 0 }, NOW, 26), { ok: false, reason: `silent since ${new Date(NOW - 27 * 3_600_000).toISOString()}` });
-  assert.equal(deviceHealth({ date: NOW, actualOngoingFault: 400 }, NOW, 26), { ok: false, reason: 'communication lost' });
-  assert.equal(deviceHealth({ date: NOW, actualOngoingFault: 401 }, NOW, 26), { ok: false, reason: 'communication lost' });
-  assert.equal(deviceHealth(null, NOW, 26), { ok: false, reason: 'never checked in' });
+const LIMITS = { floorS: 300, ceilingS: 26 * 3600 }; // CHECKIN_INTERVAL_FLOOR_MINUTES 5, OFFLINE_AFTER_HOURS 26
+const seen = (agoMs: number, over: Partial<LatestCheckIn> = {}): LatestCheckIn => ({ date: NOW - agoMs, actualOngoingFault: 0, expectedS: null, ...over });
+test('health: recent check-in reports; silent (by the communication-lost rule), comm lost and never seen do not', () => {
+  assert.equal(deviceHealth(seen(3_600_000), NOW, LIMITS), { ok: true });
+  assert.equal(deviceHealth(seen(27 * 3_600_000), NOW, LIMITS), { ok: false, reason: `silent since ${new Date(NOW - 27 * 3_600_000).toISOString()}` });
+  // A device that checks in every 15 minutes is silent after two missed intervals; an hourly one is not yet.
+  assert.equal(deviceHealth(seen(31 * 60_000, { expectedS: 900 }), NOW, LIMITS), { ok: false, reason: `silent since ${new Date(NOW - 31 * 60_000).toISOString()}` });
+  assert.equal(deviceHealth(seen(31 * 60_000, { expectedS: 3600 }), NOW, LIMITS), { ok: true });
+  assert.equal(deviceHealth(seen(0, { actualOngoingFault: 400 }), NOW, LIMITS), { ok: false, reason: 'communication lost' });
+  assert.equal(deviceHealth(seen(0, { actualOngoingFault: 401 }), NOW, LIMITS), { ok: false, reason: 'communication lost' });
+  assert.equal(deviceHealth(null, NOW, LIMITS), { ok: false, reason: 'never checked in' });
 });
 
 test('current back: a check-in after the trip with None or Current Reset', () => {
-  assert.ok(currentBack(NOW, { date: NOW + 1, actualOngoingFault: 0 }));
-  assert.ok(currentBack(NOW, { date: NOW + 1, actualOngoingFault: 10 }));
-  assert.not.ok(currentBack(NOW, { date: NOW + 1, actualOngoingFault: 4 }), 'still faulted');
-  assert.not.ok(currentBack(NOW, { date: NOW - 1, actualOngoingFault: 0 }), 'the check-in before the trip');
+  assert.ok(currentBack(NOW, { date: NOW + 1, actualOngoingFault: 0, expectedS: null }));
+  assert.ok(currentBack(NOW, { date: NOW + 1, actualOngoingFault: 10, expectedS: null }));
+  assert.not.ok(currentBack(NOW, { date: NOW + 1, actualOngoingFault: 4, expectedS: null }), 'still faulted');
+  assert.not.ok(currentBack(NOW, { date: NOW - 1, actualOngoingFault: 0, expectedS: null }), 'the check-in before the trip');
   assert.not.ok(currentBack(NOW, null));
 });
 
