@@ -6,7 +6,6 @@
 // for both phases, and the latency histograms of point 4 count the traffic.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,13 +22,12 @@ import { ensurePython } from '../multispeak/python.js';
 import { addIntegration } from '../integration/multispeak/integrations.js';
 import { startOms, type Oms } from '../integration/multispeak/oms.js';
 import { Yadnp3Master, type Item } from './dnp3/master.js';
+import { devCerts, type DevCerts } from '../helpers/dev-certs.js';
 
-const root = new URL('../../', import.meta.url).pathname;
 const env = { ...infraEnv(), ...process.env } as Record<string, string>;
 const sqs = createSqsClient({ queueUrl: env.SQS_QUEUE_URL!, endpoint: env.SQS_ENDPOINT! });
-const certs = mkdtempSync(join(tmpdir(), 'test-fault-certs-'));
+let certs: DevCerts;
 const dataDir = mkdtempSync(join(tmpdir(), 'test-fault-data-'));
-const pem = (n: string) => join(certs, `${n}.pem`);
 
 let db: TestDatabase;
 let oms: Oms;
@@ -43,7 +41,7 @@ let slot = 0;
 const seen: Item[] = [];
 
 test.before(async () => {
-  execFileSync('bash', [join(root, 'infra/certs.sh')], { env: { ...process.env, CERTS_DIR: certs }, stdio: 'ignore' });
+  certs = devCerts('test-fault-certs-');
   await ensurePython();
   db = await createTestDatabase('testfault');
   await importDemoData(db.pool);
@@ -58,7 +56,7 @@ test.before(async () => {
     KAFKA_BROKERS: env.KAFKA_BROKERS!, SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL!, KAFKA_NAMESPACE: randomName('testfault'), KAFKA_PARTITIONS: '2',
     DATABASE_URL: db.url, SQS_QUEUE_URL: queueUrl, SQS_ENDPOINT: env.SQS_ENDPOINT!, DATA_DIR: dataDir,
     PORT: String(port), HOST: '127.0.0.1', DNP3_PORT: String(dnp3Port),
-    DNP3_TLS_KEY: pem('outstation.test-key'), DNP3_TLS_CERT: pem('outstation.test'), DNP3_TLS_CA: pem('ca'),
+    DNP3_TLS_KEY: certs.outstation.key, DNP3_TLS_CERT: certs.outstation.cert, DNP3_TLS_CA: certs.outstation.ca,
     FAULTLINE_SECRET_KEYS: `test:${Buffer.alloc(32, 7).toString('base64')}`, FAULTLINE_FAST_RETRY: '1', LOG_LEVEL: 'warn',
   });
   await waitFor('faultline ready', async () => (await fetch(`${base}/readyz`).catch(() => null))?.ok ?? false, { timeoutMs: 120_000, intervalMs: 250 })
@@ -68,7 +66,7 @@ test.before(async () => {
   // A north device and its DNP3 slot, as the point map gives them to the SCADA engineer.
   const map = (await (await fetch(`${base}/api/dnp3/pointMap`, { headers: { authorization: `Bearer ${token}` } })).json()) as { points: { imei: string; slot: number }[] };
   ({ imei, slot } = map.points.find((p) => p.imei)!);
-  master = new Yadnp3Master(dnp3Port, { ca: pem('ca'), cert: pem('scada.north.example'), key: pem('scada.north.example-key') }, { indexes: [binaryIndex(slot, 0), analogIndex(slot, 0)] });
+  master = new Yadnp3Master(dnp3Port, certs.master('north'), { indexes: [binaryIndex(slot, 0), analogIndex(slot, 0)] });
   await master.startup();
 });
 
@@ -79,7 +77,7 @@ test.after(async () => {
   if (queueUrl) await sqs.send(new DeleteQueueCommand({ QueueUrl: queueUrl })).catch(() => {});
   sqs.destroy();
   await db?.drop();
-  rmSync(certs, { recursive: true, force: true });
+  certs?.remove();
   rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -15,10 +15,7 @@
 // cut short, counted); the master polls events every second, moves to the other outstation before its own is
 // restarted, and must end with every device's fault state as stored, having been told no state that was never
 // stored (repeats after a reconnect counted). docs/decisions.md#production-shape says why DNP3 is checked this way.
-import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -35,6 +32,7 @@ import { resetPipelineTopics } from '../helpers/kafka.js';
 import { reportTally } from '../helpers/tally.js';
 import { fleetProcess, percentiles, type FleetProcess } from './fleet.js';
 import { buildMessages, compareWithSent, consumerLag, createQueue, dropQueue, log, newSqsClient, randomName, sleep, startSender, waitFor, type Outcome, type Sample } from './rig.js';
+import { devCerts, type DevCerts } from '../helpers/dev-certs.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const run = promisify(execFile);
@@ -61,8 +59,7 @@ const REGISTERED = [...new Set(messages.flatMap((m) => (m.good ? [m.good.imei] :
 const ORG = 'north';
 let oms: Oms;
 let activeMaster: Yadnp3Master | null = null; // the SCADA master of the moment, stopped in test.after whatever happened
-const certs = mkdtempSync(join(tmpdir(), 'cluster-certs-'));
-const pem = (n: string) => join(certs, `${n}.pem`);
+let certs: DevCerts;
 
 test.before(async () => {
   await cluster('up');
@@ -71,7 +68,7 @@ test.before(async () => {
   queueUrl = await createQueue(sqs, randomName('cluster'));
   await ensurePython();
   oms = await startOms();
-  execFileSync('bash', [join(root, 'infra/certs.sh')], { env: { ...process.env, CERTS_DIR: certs }, stdio: 'ignore' });
+  certs = devCerts('cluster-certs-');
   // The demo organisations and integrations, the OMS integration pointed at the peer, and the registered devices.
   await importDemoData(db.pool);
   await db.pool.query(`update integrations set enabled = (id = 'north-oms' or kind = 'dnp3'),
@@ -89,7 +86,7 @@ test.after(async () => {
   await dropQueue(sqs, queueUrl);
   sqs.destroy();
   await oms?.stop();
-  rmSync(certs, { recursive: true, force: true });
+  certs?.remove();
   await db?.drop().catch(() => {});
   // The cluster's three JVMs are stopped again: the suites after this one use the single broker.
   await cluster('down').catch((err: Error) => console.error(`kafka-cluster down failed: ${err.message}`));
@@ -103,7 +100,7 @@ test(`${TOTAL} messages on three brokers through a broker kill, a pipeline kill 
     FAULTLINE_SECRET_KEYS: `test:${Buffer.alloc(32, 7).toString('base64')}`, // testKeyring(), which encrypted the OMS password
   };
   const dnp3Ports = new Map([['dnp3-1', await freePort()], ['dnp3-2', await freePort()]]);
-  const dnp3Env = (name: string) => ({ DNP3_PORT: String(dnp3Ports.get(name)), DNP3_TLS_KEY: pem('outstation.test-key'), DNP3_TLS_CERT: pem('outstation.test'), DNP3_TLS_CA: pem('ca') });
+  const dnp3Env = (name: string) => ({ DNP3_PORT: String(dnp3Ports.get(name)), DNP3_TLS_KEY: certs.outstation.key, DNP3_TLS_CERT: certs.outstation.cert, DNP3_TLS_CA: certs.outstation.ca });
   const shape: [string, string, Record<string, string>][] = [
     ['bridge-1', 'bridge,api', {}], ['bridge-2', 'bridge,api', {}], ['pipeline-1', 'pipeline,api', {}], ['pipeline-2', 'pipeline,api', {}],
     ['api-1', 'api', {}], ['api-2', 'api', {}], ['delivery-1', 'delivery,api', {}], ['dnp3-1', 'dnp3,api', dnp3Env('dnp3-1')], ['dnp3-2', 'dnp3,api', dnp3Env('dnp3-2')],
@@ -113,7 +110,7 @@ test(`${TOTAL} messages on three brokers through a broker kill, a pipeline kill 
 
   // The SCADA master: events every second from one outstation; before that one is restarted it moves to the
   // other (a new association: integrity poll first, then the buffered events, some of them seen before).
-  const masterCerts = { ca: pem('ca'), cert: pem('scada.north.example'), key: pem('scada.north.example-key') };
+  const masterCerts = certs.master('north');
   const dnp3Items: Item[] = [];
   let masterOn = 'dnp3-1';
   let master = activeMaster = new Yadnp3Master(dnp3Ports.get(masterOn)!, masterCerts);

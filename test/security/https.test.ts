@@ -1,7 +1,6 @@
 // HTTPS on the API (issue 18 point 4): with HTTP_TLS_CERT/HTTP_TLS_KEY the API serves TLS 1.2+ only; a client
 // that verifies the certificate (the dev CA from infra/certs.sh) gets /healthz; TLS 1.0 and 1.1 are refused;
 // a certificate written over the old files is served to the next handshake without a restart.
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -13,17 +12,17 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { listen, type Listening } from '../../api/server.js';
 import { reportTally } from '../helpers/tally.js';
+import { devCerts, type DevCerts } from '../helpers/dev-certs.js';
 
-const root = new URL('../../', import.meta.url).pathname;
-const certs = mkdtempSync(join(tmpdir(), 'faultline-https-'));
+let certs: DevCerts;
 const live = mkdtempSync(join(tmpdir(), 'faultline-https-live-'));
 let server: Listening;
 let refused = 0;
 
 test.before(async () => {
-  execFileSync('bash', [join(root, 'infra/certs.sh')], { env: { ...process.env, CERTS_DIR: certs }, stdio: 'ignore' });
-  copyFileSync(join(certs, 'outstation.test.pem'), join(live, 'cert.pem'));
-  copyFileSync(join(certs, 'outstation.test-key.pem'), join(live, 'key.pem'));
+  certs = devCerts('faultline-https-');
+  copyFileSync(certs.pem('outstation.test'), join(live, 'cert.pem'));
+  copyFileSync(certs.pem('outstation.test-key'), join(live, 'key.pem'));
   const app = new Hono().get('/healthz', (c) => c.json({ status: 'ok' }));
   server = await listen(app, { port: 0, hostname: '127.0.0.1', tls: { certFile: join(live, 'cert.pem'), keyFile: join(live, 'key.pem') } });
 });
@@ -31,7 +30,7 @@ test.before(async () => {
 test.after(async () => {
   await server?.close();
   reportTally('security/https', { attacksTried: 2, attacksRefused: refused });
-  rmSync(certs, { recursive: true, force: true });
+  certs?.remove();
   rmSync(live, { recursive: true, force: true });
 });
 
@@ -55,14 +54,14 @@ function handshake(options: { maxVersion?: 'TLSv1' | 'TLSv1.1'; ca?: Buffer }): 
 }
 
 test('a client that verifies the certificate gets /healthz over TLS 1.3', async () => {
-  const { status, protocol } = await get(readFileSync(join(certs, 'ca.pem')));
+  const { status, protocol } = await get(readFileSync(certs.pem('ca')));
   assert.is(status, 200);
   assert.is(protocol, 'TLSv1.3');
   assert.is(server.protocol, 'https');
 });
 
 test('a client that trusts another CA refuses the server (the check can fail)', async () => {
-  await get(readFileSync(join(certs, 'rogue-ca.pem'))).then(() => assert.unreachable('must not verify'), (err: Error) => assert.match(err.message, /self.signed|unable to verify|certificate/i));
+  await get(readFileSync(certs.pem('rogue-ca'))).then(() => assert.unreachable('must not verify'), (err: Error) => assert.match(err.message, /self.signed|unable to verify|certificate/i));
 });
 
 test('TLS 1.0 and 1.1 are refused', async () => {
@@ -76,8 +75,8 @@ test('TLS 1.0 and 1.1 are refused', async () => {
 test('a certificate written over the files is served to the next handshake without a restart', async () => {
   assert.is((await handshake({})).issuer, 'faultline dev ca');
   // rogue.example is signed by the other CA: after the swap, new handshakes present it.
-  copyFileSync(join(certs, 'rogue.example.pem'), join(live, 'cert.pem'));
-  copyFileSync(join(certs, 'rogue.example-key.pem'), join(live, 'key.pem'));
+  copyFileSync(certs.pem('rogue.example'), join(live, 'cert.pem'));
+  copyFileSync(certs.pem('rogue.example-key'), join(live, 'key.pem'));
   let issuer: string | undefined;
   for (let i = 0; i < 40 && issuer !== 'faultline dev rogue-ca'; i++) { await sleep(100); issuer = (await handshake({})).issuer; }
   assert.is(issuer, 'faultline dev rogue-ca');

@@ -2,12 +2,10 @@
 // certificates from infra/certs.sh in a temporary folder, two organisations (north, south) with one
 // integration each, and an outstation per organisation whose analog 0 tells them apart (north 111,
 // south 222), so a master that reads the wrong one is caught.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Dnp3Integration } from '../../../dnp3/identity.js';
 import { Outstation } from '../../../dnp3/outstation/outstation.js';
+import { devCerts } from '../../helpers/dev-certs.js';
 
 type TlsMin = Dnp3Integration['tlsMinVersion'];
 
@@ -20,8 +18,7 @@ export interface TwoOrganisations {
 }
 
 export function twoOrganisations(prefix: string, tls: { north: TlsMin; south: TlsMin }): TwoOrganisations {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  execFileSync('bash', [new URL('../../../infra/certs.sh', import.meta.url).pathname], { env: { ...process.env, CERTS_DIR: dir }, stdio: 'ignore' });
+  const certs = devCerts(prefix);
   const base = { outstationAddress: 10, masterAddress: 1, unsolicited: false, certificateMode: 'ca', analogOnly: false } as const;
   const integrations: Dnp3Integration[] = [
     { ...base, id: 'north-scada', organizationId: 'north', masterIdentity: 'scada.north.example', tlsMinVersion: tls.north },
@@ -34,5 +31,5 @@ export function twoOrganisations(prefix: string, tls: { north: TlsMin; south: Tl
     o.update('analog', 0, { flags: 1, value, time: 0 });
     outstations.set(org, o);
   }
-  return { dir, pem: (name) => readFileSync(join(dir, `${name}.pem`)), integrations, outstations };
+  return { dir: certs.dir, pem: (name) => readFileSync(certs.pem(name)), integrations, outstations };
 }

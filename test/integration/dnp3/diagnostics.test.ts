@@ -7,11 +7,8 @@
 // the one logged.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { connect, type TLSSocket } from 'node:tls';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createMiddleware } from 'hono/factory';
 import { registry } from '../../../config/metrics.js';
 import { encodeFrame } from '../../../dnp3/link/frame.js';
@@ -24,11 +21,10 @@ import { DIAGNOSTICS_PATH } from '../../../api/dnp3/diagnostics.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
 import { importDemoData } from '../../helpers/reference-data.js';
 import { waitFor } from '../../helpers/wait-for.js';
+import { devCerts } from '../../helpers/dev-certs.js';
 
-const root = new URL('../../../', import.meta.url).pathname;
-const certs = mkdtempSync(join(tmpdir(), 'dnp3-diag-'));
-execFileSync('bash', [join(root, 'infra/certs.sh')], { env: { ...process.env, CERTS_DIR: certs }, stdio: 'ignore' });
-const pem = (n: string) => join(certs, `${n}.pem`);
+const certs = devCerts('dnp3-diag-');
+const { pem } = certs;
 
 let db: TestDatabase;
 let service: Awaited<ReturnType<typeof startDnp3Service>>;
@@ -74,7 +70,7 @@ test.before(async () => {
   await importDemoData(db.pool);
   service = await startDnp3Service({
     pool: db.pool, port: 0, host: '127.0.0.1', offlineAfterHours: 26,
-    tlsFiles: { key: pem('outstation.test-key'), cert: pem('outstation.test'), ca: pem('ca') },
+    tlsFiles: certs.outstation,
     onDiscard: (_i, reason, first) => heard.push({ reason, first }),
   });
 });
@@ -82,7 +78,7 @@ test.before(async () => {
 test.after(async () => {
   await service.close();
   await db.drop();
-  rmSync(certs, { recursive: true, force: true });
+  certs.remove();
 });
 
 test('CONFIRMED_USER_DATA without RESET_LINK_STATES: no answer at all, counted as notReset; the first one per connection is the one logged', async () => {

@@ -2,10 +2,6 @@
 // the real stages (in-process transport, Postgres), the incident worker, the API, one MultiSpeak notification
 // per incident delivered by the outbox worker to the zeep OMS (official WSDL), and the per power line DNP3
 // points as an opendnp3 master (yadnp3) polls them from the DNP3 service over mutual TLS.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createApp } from '../../../api/app.js';
@@ -28,6 +24,7 @@ import { addIntegration } from '../multispeak/integrations.js';
 import { checkInAt, IMEI, topologyFile, type Name } from './feeder.js';
 import { startOms, type Oms } from '../multispeak/oms.js';
 import { find, Yadnp3Master } from '../../interop/dnp3/master.js';
+import { devCerts } from '../../helpers/dev-certs.js';
 
 const test = suite('feeder incidents through the pipeline');
 let db: TestDatabase;
@@ -170,15 +167,12 @@ test('API: the list and one incident with devices, sections and timeline; a user
 });
 
 test('DNP3: an opendnp3 master polls the power line slot: incident open, the faulted section as the slot of LA1 + 1', async () => {
-  const root = new URL('../../../', import.meta.url).pathname;
-  const certs = mkdtempSync(join(tmpdir(), 'incidents-dnp3-'));
-  execFileSync('bash', [join(root, 'infra/certs.sh')], { env: { ...process.env, CERTS_DIR: certs }, stdio: 'ignore' });
-  const pem = (n: string) => join(certs, `${n}.pem`);
+  const certs = devCerts('incidents-dnp3-');
   const service = await startDnp3Service({
     pool: db.pool, port: 0, host: '127.0.0.1', offlineAfterHours: 26,
-    tlsFiles: { key: pem('outstation.test-key'), cert: pem('outstation.test'), ca: pem('ca') },
+    tlsFiles: certs.outstation,
   });
-  const master = new Yadnp3Master(service.server.port, { ca: pem('ca'), cert: pem('scada.north.example'), key: pem('scada.north.example-key') });
+  const master = new Yadnp3Master(service.server.port, certs.master('north'));
   try {
     const slots = (await db.pool.query<{ IMEINumber: string | null; PowerLineID: string | null; slot: number }>(`select "IMEINumber", "PowerLineID", slot from dnp3_slots where "OrganizationID" = 'north'`)).rows;
     const line = slots.find((s) => s.PowerLineID === 'north-F9')!;
@@ -205,7 +199,7 @@ test('DNP3: an opendnp3 master polls the power line slot: incident open, the fau
   } finally {
     await master.stop();
     await service.close();
-    rmSync(certs, { recursive: true, force: true });
+    certs.remove();
   }
   // The OMS hears the restoration once.
   await waitFor('delivered', async () => { await delivery.runOnce(); return (await db.pool.query(`select 1 from outbox where integration_id like 'per-incident%' and delivered_at is null`)).rowCount === 0; }, { timeoutMs: 20_000 });

@@ -5,10 +5,6 @@
 // a bank-0 device's (from 10), and a check-in stored afterwards reaching address 11 as events.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createTestDatabase } from '../../helpers/database.js';
 import type { TestDatabase } from '../../helpers/database.js';
 import { testKeyring } from '../../helpers/reference-data.js';
@@ -17,11 +13,9 @@ import { startDnp3Service } from '../../../dnp3/service.js';
 import { assignSlots } from '../../../dnp3/data/store.js';
 import { BANK_SLOTS, analogIndex, binaryIndex, localSlot } from '../../../dnp3/data/point-map.js';
 import { Yadnp3Master, find } from './master.js';
+import { devCerts } from '../../helpers/dev-certs.js';
 
-const root = new URL('../../../', import.meta.url).pathname;
-const certs = mkdtempSync(join(tmpdir(), 'dnp3-banks-'));
-execFileSync('bash', [join(root, 'infra/certs.sh')], { env: { ...process.env, CERTS_DIR: certs }, stdio: 'ignore' });
-const pem = (n: string) => join(certs, `${n}.pem`);
+const certs = devCerts('dnp3-banks-');
 
 const ORG = 'north';
 const DEVICES = BANK_SLOTS + 100; // 8,100: bank 0 full (slots 0..7999), bank 1 slots 8000..8099
@@ -64,17 +58,17 @@ test.before(async () => {
   await checkIn(imeiOf.get(BANK1_SLOT)!, '2026-11-20T14:00:00Z', 0, 22.5);
   service = await startDnp3Service({
     pool: db.pool, port: 0, host: '127.0.0.1', offlineAfterHours: 1e6,
-    tlsFiles: { key: pem('outstation.test-key'), cert: pem('outstation.test'), ca: pem('ca') },
+    tlsFiles: certs.outstation,
   });
   const indexes = [0, ...[0, 1, 7].map((k) => binaryIndex(LOCAL, k)), ...[0, 1].map((k) => analogIndex(LOCAL, k))];
-  master = new Yadnp3Master(service.server.port, { ca: pem('ca'), cert: pem('scada.north.example'), key: pem('scada.north.example-key') }, { addresses: [10, 11], indexes });
+  master = new Yadnp3Master(service.server.port, certs.master('north'), { addresses: [10, 11], indexes });
 });
 
 test.after(async () => {
   await master?.stop();
   await service?.close();
   await db?.drop();
-  rmSync(certs, { recursive: true, force: true });
+  certs.remove();
 });
 
 test('start-up integrity polls of both addresses: bank 0 full at 10, bank 1 at 11, each device at its local indexes', async () => {

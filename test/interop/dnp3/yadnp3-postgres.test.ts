@@ -3,10 +3,6 @@
 // master per organisation checking values and device timestamps before and after a permanent fault.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createTestDatabase } from '../../helpers/database.js';
 import type { TestDatabase } from '../../helpers/database.js';
 import { importDemoData } from '../../helpers/reference-data.js';
@@ -15,12 +11,10 @@ import { persistBatch } from '../../../stages/persist/index.js';
 import { startDnp3Service } from '../../../dnp3/service.js';
 import { analogIndex, binaryIndex } from '../../../dnp3/data/point-map.js';
 import { Yadnp3Master, find } from './master.js';
+import { devCerts } from '../../helpers/dev-certs.js';
 
-const root = new URL('../../../', import.meta.url).pathname;
-const certs = mkdtempSync(join(tmpdir(), 'dnp3-e2e-'));
-execFileSync('bash', [join(root, 'infra/certs.sh')], { env: { ...process.env, CERTS_DIR: certs }, stdio: 'ignore' });
-const pem = (n: string) => join(certs, `${n}.pem`);
-const masterCerts = (org: string) => ({ ca: pem('ca'), cert: pem(`scada.${org}.example`), key: pem(`scada.${org}.example-key`) });
+const certs = devCerts('dnp3-e2e-');
+const masterCerts = certs.master;
 
 let db: TestDatabase;
 let service: Awaited<ReturnType<typeof startDnp3Service>>;
@@ -32,7 +26,7 @@ test.before(async () => {
   await persistBatch(db.pool, [computed(checkInOf('001-plain-checkin.json'))]); // 861000000000000, slot 0
   service = await startDnp3Service({
     pool: db.pool, port: 0, host: '127.0.0.1', offlineAfterHours: 1e6,
-    tlsFiles: { key: pem('outstation.test-key'), cert: pem('outstation.test'), ca: pem('ca') },
+    tlsFiles: certs.outstation,
   });
   north = new Yadnp3Master(service.server.port, masterCerts('north'));
 });
@@ -41,7 +35,7 @@ test.after(async () => {
   await north.stop();
   await service.close();
   await db.drop();
-  rmSync(certs, { recursive: true, force: true });
+  certs.remove();
 });
 
 test('north integrity poll: fixture 001 values at slot 0; heartbeat at analog 0', async () => {

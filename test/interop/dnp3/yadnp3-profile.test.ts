@@ -6,10 +6,7 @@
 // buffer behaviour per class.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { convert } from 'xmlbuilder2';
 import { Iin, parseResponse } from '../../../dnp3/app/header.js';
 import { parseObjectHeaders } from '../../../dnp3/app/object-header.js';
@@ -22,13 +19,12 @@ import { deviceProfileXml } from '../../../dnp3/profile/profile.js';
 import { startDnp3Server, type Dnp3Server } from '../../../dnp3/server.js';
 import { TransportReceiver } from '../../../dnp3/transport/transport.js';
 import { Yadnp3Master, type Answer } from './master.js';
+import { devCerts } from '../../helpers/dev-certs.js';
 /** OFFLINE_AFTER_HOURS 26 as the communication-lost ceiling, the default floor (domain/checkin-clock.ts). */
 const CLOCK_26H = { floorS: 300, ceilingS: 26 * 3600 };
 
-const root = new URL('../../../', import.meta.url).pathname;
-const certs = mkdtempSync(join(tmpdir(), 'dnp3-profile-'));
-execFileSync('bash', [join(root, 'infra/certs.sh')], { env: { ...process.env, CERTS_DIR: certs }, stdio: 'ignore' });
-const pem = (n: string) => join(certs, `${n}.pem`);
+const certs = devCerts('dnp3-profile-');
+const { pem } = certs;
 
 const integration: Dnp3Integration = {
   id: 'north-scada', organizationId: 'north', masterIdentity: 'scada.north.example', outstationAddress: 10, masterAddress: 1,
@@ -85,7 +81,7 @@ async function start(unsolicited: boolean): Promise<Session> {
     integrations: () => [i], outstationsFor: () => banks,
     session: { onTraffic: (direction, bytes) => { if (direction === 'tx') tx.push(bytes.slice()); } },
   });
-  const master = new Yadnp3Master(server.port, { ca: pem('ca'), cert: pem('scada.north.example'), key: pem('scada.north.example-key') });
+  const master = new Yadnp3Master(server.port, certs.master('north'));
   return {
     outstation, banks, server, master, tx, profile, startup: await master.startup(),
     binaries: points(((dpl.binaryInputPoints as X).dataPoints as X).binaryInput), analogs: points(((dpl.analogInputPoints as X).dataPoints as X).analogInput),
@@ -192,7 +188,7 @@ let off: Session;
 second.before(async () => { off = await start(false); });
 second.after(async () => {
   await stop(off);
-  rmSync(certs, { recursive: true, force: true });
+  certs.remove();
 });
 
 second('unsolicited off in the profile: the outstation refuses ENABLE_UNSOLICITED and never sends an unsolicited response', () => {

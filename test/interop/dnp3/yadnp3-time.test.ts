@@ -5,10 +5,7 @@
 // timestamps (docs/decisions.md#dnp3-time).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { Temporal } from 'temporal-polyfill';
 import { Iin } from '../../../dnp3/app/header.js';
 import { applySnapshot, sizeBanks } from '../../../dnp3/data/apply.js';
@@ -16,13 +13,12 @@ import { analogIndex, binaryIndex, type DeviceSnapshot } from '../../../dnp3/dat
 import { Outstation } from '../../../dnp3/outstation/outstation.js';
 import { startDnp3Server } from '../../../dnp3/server.js';
 import { Yadnp3Master, find } from './master.js';
+import { devCerts } from '../../helpers/dev-certs.js';
 /** OFFLINE_AFTER_HOURS 26 as the communication-lost ceiling, the default floor (domain/checkin-clock.ts). */
 const CLOCK_26H = { floorS: 300, ceilingS: 26 * 3600 };
 
-const root = new URL('../../../', import.meta.url).pathname;
-const certs = mkdtempSync(join(tmpdir(), 'dnp3-time-'));
-execFileSync('bash', [join(root, 'infra/certs.sh')], { env: { ...process.env, CERTS_DIR: certs }, stdio: 'ignore' });
-const pem = (n: string) => join(certs, `${n}.pem`);
+const certs = devCerts('dnp3-time-');
+const { pem } = certs;
 const HOUR = 3_600_000;
 
 const device = (date: number, over: Partial<DeviceSnapshot> = {}): DeviceSnapshot => ({
@@ -31,7 +27,7 @@ const device = (date: number, over: Partial<DeviceSnapshot> = {}): DeviceSnapsho
 });
 
 const test = suite('dnp3 time');
-test.after(() => rmSync(certs, { recursive: true, force: true }));
+test.after(() => certs.remove());
 
 for (const mode of ['LAN', 'NonLAN'] as const) {
   test(`${mode} time sync by the opendnp3 master clears NEED_TIME; the outstation keeps the master's clock, events the device's`, async () => {
@@ -47,7 +43,7 @@ for (const mode of ['LAN', 'NonLAN'] as const) {
       integrations: () => [{ id: 'north-scada', organizationId: 'north', masterIdentity: 'scada.north.example', outstationAddress: 10, masterAddress: 1, unsolicited: true, tlsMinVersion: 'TLSv1.2', certificateMode: 'ca', analogOnly: false }],
       outstationsFor: () => banks,
     });
-    const master = new Yadnp3Master(server.port, { ca: pem('ca'), cert: pem('scada.north.example'), key: pem('scada.north.example-key') }, { timeSync: mode, clockOffsetMs: HOUR });
+    const master = new Yadnp3Master(server.port, certs.master('north'), { timeSync: mode, clockOffsetMs: HOUR });
     try {
       const a = await master.startup();
       assert.is(a.iin.needTime, false, 'NEED_TIME cleared by the sync');

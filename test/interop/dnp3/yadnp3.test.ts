@@ -4,9 +4,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { toPcap } from './pcap.js';
 import type { Chunk } from './pcap.js';
 import { startDnp3Server } from '../../../dnp3/server.js';
@@ -17,13 +16,13 @@ import { analogIndex, binaryIndex } from '../../../dnp3/data/point-map.js';
 import type { DeviceSnapshot } from '../../../dnp3/data/point-map.js';
 import { Yadnp3Master, find } from './master.js';
 import { registry } from '../../../config/metrics.js';
+import { devCerts } from '../../helpers/dev-certs.js';
 /** OFFLINE_AFTER_HOURS 26 as the communication-lost ceiling, the default floor (domain/checkin-clock.ts). */
 const CLOCK_26H = { floorS: 300, ceilingS: 26 * 3600 };
 
 const root = new URL('../../../', import.meta.url).pathname;
-const certs = mkdtempSync(join(tmpdir(), 'dnp3-interop-'));
-execFileSync('bash', [join(root, 'infra/certs.sh')], { env: { ...process.env, CERTS_DIR: certs }, stdio: 'ignore' });
-const pem = (n: string) => join(certs, `${n}.pem`);
+const certs = devCerts('dnp3-interop-');
+const { pem } = certs;
 
 const now = Date.now();
 const device = (slot: number, over: Partial<DeviceSnapshot> = {}): DeviceSnapshot => ({
@@ -48,13 +47,13 @@ test.before(async () => {
     outstationsFor: () => banks,
     session: { onTraffic: (direction, bytes) => traffic.push({ direction, bytes: bytes.slice(), timeMs: Date.now() }) },
   });
-  master = new Yadnp3Master(server.port, { ca: pem('ca'), cert: pem('scada.north.example'), key: pem('scada.north.example-key') });
+  master = new Yadnp3Master(server.port, certs.master('north'));
 });
 
 test.after(async () => {
   await master.stop();
   await server.close();
-  rmSync(certs, { recursive: true, force: true });
+  certs.remove();
 });
 
 // Static objects (g1v2, g30v5) carry no time; device timestamps travel with events (g2v2, g32v7).
@@ -102,7 +101,7 @@ test('the sessions gauge says which integration has its master connected', async
 
 test('tshark dissects the session: DNP3 frames, every CRC good, nothing malformed', async () => {
   const tshark = execFileSync('bash', [join(root, 'test/interop/dnp3/setup-tshark.sh')], { encoding: 'utf8' }).trim().split('\n').pop()!;
-  const file = join(certs, 'session.pcap');
+  const file = join(certs.dir, 'session.pcap');
   writeFileSync(file, toPcap(traffic));
   const count = (filter: string) => execFileSync(tshark, ['-r', file, '-Y', filter, '-T', 'fields', '-e', 'frame.number'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
     .split('\n').filter(Boolean).length;
