@@ -12,7 +12,10 @@ export interface PoolOptions {
 }
 
 export function createPool({ connectionString, max = 10, applicationName = 'faultline' }: PoolOptions): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, application_name: applicationName, connectionTimeoutMillis: 10_000 });
+  // Prepared (named) statements keep one generic plan per connection: the read API's lists over the month
+  // partitions took 20-50 ms to plan and 2-7 ms to run (docs/decisions.md#storage-lifecycle); partitions are
+  // still pruned at run time. Unnamed queries, everything else, are planned each time as before.
+  const pool = new pg.Pool({ connectionString, max, application_name: applicationName, connectionTimeoutMillis: 10_000, options: '-c plan_cache_mode=force_generic_plan' });
   // An idle client losing its connection (database restart) must not crash the process; the next
   // checkout reconnects.
   pool.on('error', () => {});

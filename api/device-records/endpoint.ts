@@ -1,6 +1,7 @@
 // One read endpoint: its path, what it accepts, what it answers (for the OpenAPI document) and how it runs.
 // routes.ts mounts every endpoint from this description and openapi/ documents it from the same object,
 // so the document cannot drift from the routes.
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { DEFAULT_FLOOR_S, offlineAtSql } from '../../domain/checkin-clock.js';
 import type { CodeStrings } from '../../domain/code-strings.js';
@@ -88,13 +89,21 @@ export interface PageSql {
  */
 async function cappedTotal(pool: pg.Pool, { parts, values }: { parts: string[]; values: unknown[] }): Promise<{ total: number; estimated: boolean }> {
   const { rows } = await pool.query<Record<string, string>>(
-    `select ${parts.map((fw, i) => `(select count(*) from (select 1 ${fw} limit ${COUNT_CAP + 1}) s) as n${i}`).join(', ')}`, values);
+    prepared(`select ${parts.map((fw, i) => `(select count(*) from (select 1 ${fw} limit ${COUNT_CAP + 1}) s) as n${i}`).join(', ')}`, values));
   const counted = parts.map((_, i) => Number(rows[0]![`n${i}`]));
   const floor = counted.reduce((a, b) => a + b, 0);
   if (counted.every((n) => n <= COUNT_CAP)) return { total: floor, estimated: false };
   const plan = await pool.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
     `explain (format json) ${parts.map((fw) => `select 1 ${fw}`).join(' union all ')}`, values);
   return { total: Math.max(floor, Math.round(plan.rows[0]!['QUERY PLAN'][0].Plan['Plan Rows'])), estimated: true };
+}
+
+/**
+ * A prepared statement named by its text: each connection plans a list's SQL once (db/pool.ts keeps generic
+ * plans) instead of on every request; the values still change per request.
+ */
+export function prepared(text: string, values: unknown[]): pg.QueryConfig {
+  return { name: `fl_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`, text, values };
 }
 
 /**
@@ -114,9 +123,9 @@ export async function pageOf<T>(pool: pg.Pool, p: SqlParams, sql: PageSql, q: Li
        order by ${sql.order}`
     : `select ${sql.selectList} ${sql.fromWhere} order by ${sql.order} limit ${limit} offset ${offset}`;
   const [rows, count] = await Promise.all([
-    pool.query(page, p.values),
+    pool.query(prepared(page, p.values)),
     exact
-      ? pool.query<{ n: string }>(exact.sql, exact.values).then((r) => ({ total: Number(r.rows[0]!.n), estimated: false }))
+      ? pool.query<{ n: string }>(prepared(exact.sql, exact.values)).then((r) => ({ total: Number(r.rows[0]!.n), estimated: false }))
       : cappedTotal(pool, parts),
   ]);
   return { data: rows.rows.map(present), page: q.page, limit: q.limit, total: count.total, totalIsEstimate: count.estimated };

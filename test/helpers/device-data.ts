@@ -61,8 +61,8 @@ export async function generateDeviceData(pool: pg.Pool, { prefix, devices, first
   const seq = `(case when r.source_message_id like 'gen-%' then substr(r.source_message_id, 5)::bigint end)`;
   const mine = `${seq} between $1::bigint and $1::bigint + $2::bigint - 1`;
   const range = [first, count];
-  // 3 of 4 check-ins carry an event; 1 of 12 a DM1 event (every device's every 12th round, so every group
-  // of devices has some); every one a currents row.
+  // 3 of 4 check-ins carry an event; 1 of 12 a DM1 event (round + device number a multiple of 12, so every
+  // month and every group of devices has some); every one a currents row.
   const events = await pool.query(`
     insert into event_records ("EventID", "EventTimestamp", "EventType", "PrefaultCurrent", "FaultCurrent", "RecoverCurrent",
       "PacketTimestamp", "IMEINumber", "DeviceRecordID", "ReportedEventTimestamp")
@@ -75,7 +75,7 @@ export async function generateDeviceData(pool: pg.Pool, { prefix, devices, first
     insert into dm1_event_records ("EventID", "EventTimestamp", "EventType", "PhaseAEvent", "PhaseBEvent", "PhaseCEvent",
       "PacketTimestamp", "IMEINumber", "DeviceRecordID", "ReportedEventTimestamp")
     select r."RecordID", r."date" - interval '5 seconds', 'FAULT_INITIAL', 'Fault', 'Normal', 'Normal', r."date", r."IMEINumber", r."RecordID", r."date" - interval '5 seconds'
-      from device_records r where ${mine} and (${seq} / $3::int) % 12 = 0
+      from device_records r where ${mine} and (${seq} / $3::int + ${seq} % $3::int) % 12 = 0
     on conflict do nothing`, [...range, devices]);
   const currents = await pool.query(`
     insert into device_currents ("PacketTimestamp", "IMEINumber", "PeakCurrent", "PeakCurrentTimestamp",
