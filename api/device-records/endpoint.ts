@@ -113,8 +113,12 @@ export function prepared(text: string, values: unknown[]): pg.QueryConfig {
 export async function pageOf<T>(pool: pg.Pool, p: SqlParams, sql: PageSql, q: ListQuery, present: (row: Record<string, unknown>) => T): Promise<Page<T>> {
   const exact = sql.count;
   const parts = sql.countParts ?? { parts: [sql.fromWhere], values: [...p.values] };
-  const limit = p.add(q.limit);
-  const offset = p.add(q.page * q.limit);
+  // The first page, most requests, is a prepared statement with its limit spelled in: a generic plan of
+  // `limit $n` would be planned for an unknown limit (a tenth of the rows) and sort them all. Deeper pages
+  // are planned per request, as their offsets are many.
+  const first = q.page === 0;
+  const limit = first ? String(q.limit) : p.add(q.limit);
+  const offset = first ? '0' : p.add(q.page * q.limit);
   // Deferred keys may be several columns (the partition key beside the id, so each row is found in its
   // partition only): `(a, b) in (select a, b ...)`.
   const page = sql.deferred
@@ -123,7 +127,7 @@ export async function pageOf<T>(pool: pg.Pool, p: SqlParams, sql: PageSql, q: Li
        order by ${sql.order}`
     : `select ${sql.selectList} ${sql.fromWhere} order by ${sql.order} limit ${limit} offset ${offset}`;
   const [rows, count] = await Promise.all([
-    pool.query(prepared(page, p.values)),
+    pool.query(first ? prepared(page, p.values) : { text: page, values: p.values }),
     exact
       ? pool.query<{ n: string }>(prepared(exact.sql, exact.values)).then((r) => ({ total: Number(r.rows[0]!.n), estimated: false }))
       : cappedTotal(pool, parts),
