@@ -246,13 +246,18 @@ test(`${TOTAL} messages on three brokers through a broker kill, a pipeline kill 
   assert.ok(outboxIds.length > 0, 'the registered devices made notifications');
   assert.equal(omsMissing, [], 'the OMS received every notification');
   // Every change of a registered device's fault status has its notification (the notify stage's own rule is
-  // wider: fault events notify too).
+  // wider: fault events notify too). "Change" as the pipeline judges it: against the device's latest record
+  // dated before it among those stored before it (RecordID order). A check-in SQS delivers again after a
+  // failed publish can arrive after a later one of its device; a comparison in date order alone would then
+  // expect a notification the pipeline rightly never made.
   const unnotified = (await db.pool.query(`
-    select r."IMEINumber", r."date" from (
-      select "IMEINumber", "date", "ActualOngoingFault" as aof, lag("ActualOngoingFault") over (partition by "IMEINumber" order by "date") as before
-      from device_records where "IMEINumber" = any($1)) r
-    where r.aof is distinct from coalesce(r.before, 0)
-      and not exists (select 1 from outbox o where o."IMEINumber" = r."IMEINumber" and o.kind = 'status' and (o.payload->>'date')::timestamptz = r."date")`, [REGISTERED])).rows;
+    select r."IMEINumber", r."date" from device_records r
+     where r."IMEINumber" = any($1)
+       and r."ActualOngoingFault" is distinct from coalesce((
+         select p."ActualOngoingFault" from device_records p
+          where p."IMEINumber" = r."IMEINumber" and p."date" < r."date" and p."RecordID" < r."RecordID"
+          order by p."date" desc limit 1), 0)
+       and not exists (select 1 from outbox o where o."IMEINumber" = r."IMEINumber" and o.kind = 'status' and (o.payload->>'date')::timestamptz = r."date")`, [REGISTERED])).rows;
   assert.equal(unnotified, [], 'every fault status change made a notification');
 
   // DNP3: the master ends with every registered device's fault state as stored, and was told no fault state

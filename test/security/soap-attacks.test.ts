@@ -53,7 +53,8 @@ async function refusedAttack(label: string, body: string | Buffer | ReadableStre
   assert.ok((r.status === 500 && fault) || (r.status >= 400 && r.status < 500), `${label}: refused (${r.status} ${r.text.slice(0, 300)})`);
   assert.not.match(r.text, /objectID|8610000000|root:x:0|<scadaPoint/i, `${label}: no data in the refusal`);
   assert.not.match(r.text, /\bat .+\.(ts|js):\d+|node_modules/, `${label}: no stack`);
-  assert.ok(r.ms < 5000, `${label}: refused in ${r.ms} ms`);
+  // Refused, not left hanging (a password check takes a moment; 5 s was passed on a loaded CI machine).
+  assert.ok(r.ms < 10_000, `${label}: refused in ${r.ms} ms`);
   refused++;
   return r.text;
 }
