@@ -80,7 +80,9 @@ export async function runAlarms({ messages, devices, rate, faultShare }: { messa
   const hook = await receiver();
   await importAlarms(db.pool, {
     recipients: [{ id: 'bench-hook', OrganizationID: 'bench', channel: 'webhook', address: hook.url, secret: WEBHOOK_SECRET }],
-    rules: [{ id: 'bench-faults', OrganizationID: 'bench', class: 'operations', what: ['permanent'], who: ['bench-hook'] }],
+    // The rule takes every kind a reported permanent fault can become: the ActualOngoingFault rule makes some of
+    // them probable temporary (code 11), and each still raises one alarm.
+    rules: [{ id: 'bench-faults', OrganizationID: 'bench', class: 'operations', what: ['permanent', 'probable-temporary'], who: ['bench-hook'] }],
   });
   const queue = await benchQueue('bench-alarms');
   const env = infraEnv();
