@@ -50,13 +50,16 @@ export async function openLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
   let non2xx = 0;
   let errors = 0;
   const errorKinds = new Set<string>();
+  const conditional = Object.keys(o.headers).some((h) => h.toLowerCase() === 'if-none-match');
 
   const send = (dueAt: number) => new Promise<void>((resolve) => {
     const req = http.request(url, { agent, headers: o.headers }, (res) => {
       res.on('data', () => {});
       res.on('end', () => {
         latencies.push(performance.now() - dueAt);
-        if ((res.statusCode ?? 0) < 200 || (res.statusCode ?? 0) > 299) non2xx++;
+        const status = res.statusCode ?? 0;
+        // 304 is the answer a conditional request (If-None-Match) asks for.
+        if ((status < 200 || status > 299) && !(status === 304 && conditional)) non2xx++;
         resolve();
       });
     });

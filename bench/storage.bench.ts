@@ -63,10 +63,10 @@ interface Report {
 
 const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
 
-function openLoop(url: string, token: string): Promise<OpenLoopResult> {
+function openLoop(url: string, headers: Record<string, string>): Promise<OpenLoopResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', OPEN_LOOP, url, '--connections', String(CONNECTIONS), '--seconds', String(SECONDS),
-      '--rate', String(RATE), '--header', `authorization=Bearer ${token}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+      '--rate', String(RATE), ...Object.entries(headers).flatMap(([k, v]) => ['--header', `${k}=${v}`])], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
     child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as OpenLoopResult) : reject(new Error(`open-loop exited ${code}`))));
@@ -106,7 +106,8 @@ async function latencies(db: TestDatabase): Promise<Latency[]> {
     const mid = monthBounds(SPAN[Math.floor(SPAN.length / 2)]!).fromMs;
     const day = (t: number) => new Date(t).toISOString().slice(0, 10).replaceAll('-', '');
     const week = `from=${day(mid)}&to=${day(mid + 6 * 86_400_000)}`;
-    const paths: [string, string][] = [
+    // Rows with headers: a browser asks for gzip, and a map that polls sends back the ETag it holds.
+    const paths: [string, string, Record<string, string>?][] = [
       ['data-log first page', '/device-records/data-log'],
       // A deep page: 10,000 rows skipped (page 2,000 skips 100,000, about 20 ms of one core each: 200 of
       // them a second is more than two cores, so that row would measure the queue, not the page).
@@ -121,11 +122,16 @@ async function latencies(db: TestDatabase): Promise<Latency[]> {
       ['load-history (one device, 7 days)', `/device-records/device-information/load-history/${device}?${week}`],
       ['device-summary', '/device-records/device-summary'],
       ['map-data', '/device-records/map-data'],
+      ['map-data (gzip)', '/device-records/map-data', { 'accept-encoding': 'gzip' }],
+      ['map-data (poll, If-None-Match)', '/device-records/map-data', { 'if-none-match': 'ETAG' }],
     ];
     const out: Latency[] = [];
-    for (const [endpoint, path] of paths) {
+    for (const [endpoint, path, extra = {}] of paths) {
       for (const caller of ['admin', 'user'] as const) {
-        const r = await openLoop(`http://127.0.0.1:${server.port}${path}`, callers[caller]);
+        const url = `http://127.0.0.1:${server.port}${path}`;
+        const headers: Record<string, string> = { authorization: `Bearer ${callers[caller]}`, ...extra };
+        if (headers['if-none-match']) headers['if-none-match'] = (await fetch(url, { headers: { authorization: headers.authorization! } })).headers.get('etag')!;
+        const r = await openLoop(url, headers);
         out.push({ endpoint, caller, p50: r.p50, p99: r.p99, max: r.max, requests: r.requests, failed: r.non2xx + r.errors });
         console.log(`  ${endpoint.padEnd(36)} ${caller.padEnd(5)} p50 ${r.p50} ms  p99 ${r.p99} ms  (${r.requests} requests, ${r.non2xx + r.errors} failed${r.errorKinds.length ? `: ${r.errorKinds.join('; ')}` : ''})`);
       }

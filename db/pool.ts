@@ -12,10 +12,14 @@ export interface PoolOptions {
 }
 
 export function createPool({ connectionString, max = 10, applicationName = 'faultline' }: PoolOptions): pg.Pool {
-  // Prepared (named) statements keep one generic plan per connection: the read API's lists over the month
-  // partitions took 20-50 ms to plan and 2-7 ms to run (docs/decisions.md#storage-lifecycle); partitions are
-  // still pruned at run time. Unnamed queries, everything else, are planned each time as before.
-  const pool = new pg.Pool({ connectionString, max, application_name: applicationName, connectionTimeoutMillis: 10_000, options: '-c plan_cache_mode=force_generic_plan' });
+  // Generic plans: prepared (named) statements keep one plan per connection: the read API's lists over the
+  // month partitions took 20-50 ms to plan and 2-7 ms to run (docs/decisions.md#storage-lifecycle); partitions
+  // are still pruned at run time. Unnamed statements with parameters are planned each time, but generically
+  // too, without their values: a value that changes the plan (a limit, an offset) belongs in the SQL text.
+  // No parallel workers: faultline's statements are many, small and concurrent; starting a gather's workers
+  // cost more than it saved (a week of critical-data) and takes the cores other requests and stages need.
+  const options = '-c plan_cache_mode=force_generic_plan -c max_parallel_workers_per_gather=0';
+  const pool = new pg.Pool({ connectionString, max, application_name: applicationName, connectionTimeoutMillis: 10_000, options });
   // An idle client losing its connection (database restart) must not crash the process; the next
   // checkout reconnects.
   pool.on('error', () => {});

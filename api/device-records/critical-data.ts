@@ -60,10 +60,14 @@ function sources(modelChange: string): string[] {
 
 const COLUMNS = `c."Source", c."SourceID", c."EventID", c."EventTimestamp", c."EventType", c."PrefaultCurrent", c."FaultCurrent",
   c."RecoverCurrent", c."PhaseAEvent", c."PhaseBEvent", c."PhaseCEvent", c."oldModel", c."newModel", c."PacketTimestamp",
-  c."DeviceRecordID", c."IMEINumber", d."Real_Name", d."Lat", d."Long", d."PowerLineID", pl.name as "PowerLineName",
-  r."Ongoing_fault", r."ActualOngoingFault"`;
+  c."DeviceRecordID", c."IMEINumber", d."Real_Name", d."Lat", d."Long", d."PowerLineID"`;
+const CHECK_IN_JOIN = (alias: string) => `left join device_records r on r."RecordID" = ${alias}."DeviceRecordID" and r."date" = ${alias}."PacketTimestamp"`;
 
-/** `from <source> join ... where <reach, range, filters>` for each source, built on `p`. */
+/**
+ * `from <source> join ... where <reach, range, filters>` for each source, built on `p`. The check-in `r` is
+ * joined here only when a filter reads it; otherwise after the merge, for the page's rows alone (a week's
+ * fault events are thousands of rows, each a lookup in device_records).
+ */
 function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams): string[] {
   const range = calendarDayRange(q.from, q.to, caller.timeZone);
   const where = whereClause([
@@ -74,10 +78,11 @@ function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams): s
   ]);
   return sources(`${p.add(MODEL_CHANGE_EVENT_TYPE)}::text`).map((source) => `from ${source}
       join device_information d on d."IMEINumber" = c."IMEINumber"
-      left join power_lines pl on pl."Id" = d."PowerLineID"
-      left join device_records r on r."RecordID" = c."DeviceRecordID" and r."date" = c."PacketTimestamp"
+      ${readsCheckIn(q) ? CHECK_IN_JOIN('c') : ''}
       ${where}`);
 }
+
+const readsCheckIn = (q: ListQuery) => q.filters.some((f) => FILTERABLE[f.field]?.sql.startsWith('r.'));
 
 export const criticalData: ReadEndpoint = {
   path: '/critical-data',
@@ -90,13 +95,15 @@ export const criticalData: ReadEndpoint = {
     // early), then the few survivors are merged: sorting the union of millions of events would not stop.
     const p = new SqlParams();
     const parts = branches(deps, caller, q, p);
-    const top = p.add(q.page * q.limit + q.limit);
+    const top = String(Math.trunc(q.page * q.limit + q.limit)); // spelled in, as pageOf does (endpoint.ts)
     const inner = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
     const merged = parts.map((fromWhere) => `(select ${COLUMNS} ${fromWhere} order by ${inner} limit ${top})`).join(' union all ');
     const cp = new SqlParams();
     const count = countersAnswer(q) ? { count: counterTotal('critical_events', caller) } : { countParts: { parts: branches(deps, caller, q, cp), values: cp.values } };
     const ctx = presentContext(caller, deps.codeStrings);
-    return pageOf(deps.pool, p, { selectList: 'u.*', fromWhere: `from (${merged}) u`, order: orderBy(q.sort, MERGED, DEFAULT_SORT, MERGED_TIE_BREAKER), ...count }, q, (row) => {
+    const fromWhere = `from (${merged}) u left join power_lines pl on pl."Id" = u."PowerLineID" ${CHECK_IN_JOIN('u')}`;
+    const selectList = 'u.*, pl.name as "PowerLineName", r."Ongoing_fault", r."ActualOngoingFault"';
+    return pageOf(deps.pool, p, { selectList, fromWhere, order: orderBy(q.sort, MERGED, DEFAULT_SORT, MERGED_TIE_BREAKER), ...count }, q, (row) => {
       const { EventTable: _table, Event_Record_ID: _id, ...event } = presentEventRow({ ...row, EventTable: null, Event_Record_ID: null }, ctx);
       return {
         Source: row.Source, SourceID: row.SourceID, ...event,

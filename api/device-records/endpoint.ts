@@ -9,6 +9,7 @@ import type { Caller } from '../auth/caller.js';
 import type { ListQuery, ParameterSpec, SortKey } from './list-params.js';
 import type { SqlParams } from './sql.js';
 import type { ShortCache } from './short-cache.js';
+import type { FleetAnswer } from './fleet-answer.js';
 
 export interface ReadDeps {
   pool: pg.Pool;
@@ -18,8 +19,8 @@ export interface ReadDeps {
   /** CHECKIN_INTERVAL_FLOOR_MINUTES in seconds (domain/checkin-clock.ts); default DEFAULT_FLOOR_S. */
   checkinFloorS?: number;
   now: () => number;
-  /** The app's one-second cache for fleet-wide answers (short-cache.ts). */
-  shortCache: ShortCache<unknown>;
+  /** The app's one-second cache for fleet-wide answers, serialized (short-cache.ts, routes.ts). */
+  shortCache: ShortCache<FleetAnswer>;
 }
 
 /** Joins each device `d` to its learned check-in clock `c` (domain/checkin-clock.ts), for onlineSql. */
@@ -48,6 +49,8 @@ export interface ReadEndpoint {
   /** Component schema name of one item (paginated / list) or of the whole body (object). */
   schema: string;
   shape: 'paginated' | 'list' | 'object';
+  /** The whole fleet at once (map-data): answered from the one-second cache with an ETag (routes.ts). */
+  fleetWide?: true;
   run(deps: ReadDeps, caller: Caller, query: ListQuery, imei: string | undefined): Promise<unknown>;
 }
 
@@ -113,12 +116,13 @@ export function prepared(text: string, values: unknown[]): pg.QueryConfig {
 export async function pageOf<T>(pool: pg.Pool, p: SqlParams, sql: PageSql, q: ListQuery, present: (row: Record<string, unknown>) => T): Promise<Page<T>> {
   const exact = sql.count;
   const parts = sql.countParts ?? { parts: [sql.fromWhere], values: [...p.values] };
-  // The first page, most requests, is a prepared statement with its limit spelled in: a generic plan of
-  // `limit $n` would be planned for an unknown limit (a tenth of the rows) and sort them all. Deeper pages
-  // are planned per request, as their offsets are many.
+  // Limit and offset are spelled into the text (integers parseListQuery checked): the pool plans generically
+  // (db/pool.ts), and a plan for an unknown `limit $n offset $m` assumes a tenth of the rows and hashes or sorts
+  // them all (a deep page took 300-500 ms at 1M check-ins instead of 16). The first page, most requests, is a
+  // prepared statement; deeper pages are planned per request, as their offsets are many.
   const first = q.page === 0;
-  const limit = first ? String(q.limit) : p.add(q.limit);
-  const offset = first ? '0' : p.add(q.page * q.limit);
+  const limit = String(Math.trunc(q.limit));
+  const offset = String(Math.trunc(q.page * q.limit));
   // Deferred keys may be several columns (the partition key beside the id, so each row is found in its
   // partition only): `(a, b) in (select a, b ...)`.
   const page = sql.deferred

@@ -16,13 +16,10 @@ const FILTERABLE: FieldTable = {
 export const mapData: ReadEndpoint = {
   path: '/map-data',
   summary: 'Device locations and latest status for the map view',
-  description: 'Every device in reach with Lat, Long, name, power line, latest ActualOngoingFault (masked per spec 3.5), BatteryOrLine, last check-in and Offline (checked in, but not within two of its learned check-in intervals, at most OFFLINE_AFTER_HOURS: the rule of device-summary and the DNP3 communication-lost point); ordered by IMEINumber; not paginated.',
+  description: 'Every device in reach with Lat, Long, name, power line, latest ActualOngoingFault (masked per spec 3.5), BatteryOrLine, last check-in and Offline (checked in, but not within two of its learned check-in intervals, at most OFFLINE_AFTER_HOURS: the rule of device-summary and the DNP3 communication-lost point); ordered by IMEINumber; not paginated. Computed at most once a second per caller and filter, sent with a strong ETag (a matching If-None-Match gets 304 Not Modified) and gzip-encoded when Accept-Encoding allows.',
   params: { accepts: ['filterBy'], sortable: {}, filterable: FILTERABLE },
-  schema: 'MapDevice', shape: 'list',
-  async run(deps, caller, q) {
-    const key = JSON.stringify([caller.userId, caller.org, caller.role, caller.timeZone, caller.maskFaultDetails, q.filters]);
-    return deps.shortCache(`map-data ${key}`, () => compute(deps, caller, q));
-  },
+  schema: 'MapDevice', shape: 'list', fleetWide: true,
+  run: compute,
 };
 
 async function compute(deps: ReadDeps, caller: Caller, q: ListQuery): Promise<unknown> {

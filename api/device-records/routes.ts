@@ -1,7 +1,8 @@
 // Mounts the read endpoints: GET only, bearer token required, query validated into a typed ListQuery
 // before the handler runs (Hono's validator), the body answered as JSON. For a caller whose organisation
 // masks fault details, this is the one place the mask is applied (domain/fault-masking.ts): a query that
-// would reveal the fault class is refused, and every answer passes through the mask.
+// would reveal the fault class is refused, and every answer passes through the mask. Fleet-wide answers
+// (map-data) come from the one-second cache as serialized JSON with an ETag (fleet-answer.ts).
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import { validator } from 'hono/validator';
@@ -10,6 +11,7 @@ import { maskedQueryProblem, maskFaultClass } from '../../domain/fault-masking.j
 import type { AuthEnv } from '../auth/caller.js';
 import { badParameter } from '../errors.js';
 import type { ReadDeps } from './endpoint.js';
+import { acceptsGzip, FleetAnswer, matchesEtag } from './fleet-answer.js';
 import { READ_ENDPOINTS } from './endpoints.js';
 import { parseListQuery } from './list-params.js';
 
@@ -24,10 +26,22 @@ export function deviceRecordRoutes({ deps, auth }: { deps: ReadDeps; auth: Middl
       async (c) => {
         const caller = c.get('caller');
         const query = c.req.valid('query');
-        if (!caller.maskFaultDetails) return c.json(await endpoint.run(deps, caller, query, c.req.param('imei')));
-        const problem = maskedQueryProblem(query);
+        const problem = caller.maskFaultDetails ? maskedQueryProblem(query) : undefined;
         if (problem) throw badParameter(problem.parameter, problem.message, { field: problem.field });
-        return c.json(maskFaultClass(await endpoint.run(deps, caller, query, c.req.param('imei')), unmaskedNames));
+        const answer = async () => {
+          const value = await endpoint.run(deps, caller, query, c.req.param('imei'));
+          return caller.maskFaultDetails ? maskFaultClass(value, unmaskedNames) : value;
+        };
+        if (!endpoint.fleetWide) return c.json(await answer());
+        // The key holds everything the answer depends on, so nobody gets an answer made for someone else.
+        const key = JSON.stringify([endpoint.path, caller.userId, caller.org, caller.role, caller.timeZone, caller.maskFaultDetails, query]);
+        const fleet = await deps.shortCache(key, async () => new FleetAnswer(JSON.stringify(await answer())));
+        // private: per caller; no-cache: a client may keep it but asks again (and gets 304 while unchanged).
+        const headers = { etag: fleet.etag, vary: 'Accept-Encoding', 'cache-control': 'private, no-cache' };
+        if (matchesEtag(c.req.header('if-none-match'), fleet.etag)) return c.body(null, 304, headers);
+        const json = { ...headers, 'content-type': 'application/json' };
+        if (acceptsGzip(c.req.header('accept-encoding'))) return c.body(await fleet.gzip(), 200, { ...json, 'content-encoding': 'gzip' });
+        return c.body(fleet.json, 200, json);
       },
     );
   }

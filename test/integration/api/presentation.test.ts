@@ -1,6 +1,7 @@
 // Response formatting over a database filled by the real stages (spec 4.2 "Response formatting"): the
 // event transformations of spec 3.4, the masking of spec 3.5 (the `south` organisation masks), fault codes,
 // State and FaultType as strings, and timestamps in the caller's zone including daylight-saving days.
+import { gunzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { seededApi, type SeededApi, type UserName } from './seeded-api.js';
@@ -92,6 +93,31 @@ test('codes as strings, unmasked (north): Ongoing_fault, ActualOngoingFault, Sta
   assert.equal([rec.Ongoing_fault, rec.ActualOngoingFault, rec.State, rec.FaultType], ['Probable Temp Fault', 'Probable Temp Fault', 'Normal', 'None']);
   const map = await data('/device-records/map-data', 'northAdmin');
   assert.equal(map.map((d) => d.ActualOngoingFault), ['Probable Temp Fault', 'Permanent', 'Current Reset', 'Over Current', 'Permanent', 'Temporary', 'None']);
+});
+
+test('map-data goes out with an ETag: 304 to a poll that holds it, gzip to a client that takes it, per caller', async () => {
+  const plain = await api.get('/device-records/map-data', 'northAdmin');
+  const etag = plain.headers.get('etag');
+  assert.ok(etag && /^"[\w-]+"$/.test(etag), `strong ETag: ${etag}`);
+  assert.is(plain.headers.get('cache-control'), 'private, no-cache');
+  const body = await plain.text();
+  assert.ok((JSON.parse(body) as { data: unknown[] }).data.length > 0);
+
+  const poll = await api.get('/device-records/map-data', 'northAdmin', { 'if-none-match': `"other", ${etag}` });
+  assert.is(poll.status, 304);
+  assert.is(await poll.text(), '');
+  assert.is((await api.get('/device-records/map-data', 'northAdmin', { 'if-none-match': '"stale"' })).status, 200);
+
+  const zipped = await api.get('/device-records/map-data', 'northAdmin', { 'accept-encoding': 'br;q=1, gzip;q=0.5' });
+  assert.is(zipped.headers.get('content-encoding'), 'gzip');
+  assert.is(gunzipSync(Buffer.from(await zipped.arrayBuffer())).toString(), body);
+  const refused = await api.get('/device-records/map-data', 'northAdmin', { 'accept-encoding': 'gzip;q=0' });
+  assert.is(refused.headers.get('content-encoding'), null);
+
+  // Another caller's view is another answer: its ETag does not match, its body is its own.
+  const east = await api.get('/device-records/map-data', 'northEast', { 'if-none-match': etag! });
+  assert.is(east.status, 200);
+  assert.is.not(east.headers.get('etag'), etag);
 });
 
 // Spec 3.5 and its principle (docs/decisions.md#masking): south masks. Every field of MASKED_FIELDS, on every
