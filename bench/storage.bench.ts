@@ -51,7 +51,8 @@ const SPAN = Array.from({ length: MONTHS }, (_, i) => addMonths(monthOfMs(NOW), 
 const REMOVED_MONTH = addMonths(SPAN[0]!, -6);
 const TABLES = ['device_records', 'device_currents', 'event_records', 'dm1_event_records'];
 
-interface Latency { endpoint: string; caller: string; p50: number; p99: number; max: number; requests: number; failed: number }
+/** p50/p99/max at RATE open loop; `alone`: the median of SEQUENTIAL requests one at a time (the service time). */
+interface Latency { endpoint: string; caller: string; p50: number; p99: number; max: number; requests: number; failed: number; alone: number }
 interface SizeReport { records: number; loadSeconds: number; bytes: number; bytesPerCheckIn: number; latencies: Latency[] }
 interface Report {
   machine: ReturnType<typeof machineInfo>; devices: number; months: number; rate: number; seconds: number; sizes: SizeReport[];
@@ -131,15 +132,32 @@ async function latencies(db: TestDatabase): Promise<Latency[]> {
         const url = `http://127.0.0.1:${server.port}${path}`;
         const headers: Record<string, string> = { authorization: `Bearer ${callers[caller]}`, ...extra };
         if (headers['if-none-match']) headers['if-none-match'] = (await fetch(url, { headers: { authorization: headers.authorization! } })).headers.get('etag')!;
+        const alone = await serviceTime(url, headers);
         const r = await openLoop(url, headers);
-        out.push({ endpoint, caller, p50: r.p50, p99: r.p99, max: r.max, requests: r.requests, failed: r.non2xx + r.errors });
-        console.log(`  ${endpoint.padEnd(36)} ${caller.padEnd(5)} p50 ${r.p50} ms  p99 ${r.p99} ms  (${r.requests} requests, ${r.non2xx + r.errors} failed${r.errorKinds.length ? `: ${r.errorKinds.join('; ')}` : ''})`);
+        out.push({ endpoint, caller, p50: r.p50, p99: r.p99, max: r.max, requests: r.requests, failed: r.non2xx + r.errors, alone });
+        console.log(`  ${endpoint.padEnd(36)} ${caller.padEnd(5)} alone ${alone} ms; at ${RATE}/s p50 ${r.p50} ms  p99 ${r.p99} ms  (${r.requests} requests, ${r.non2xx + r.errors} failed${r.errorKinds.length ? `: ${r.errorKinds.join('; ')}` : ''})`);
       }
     }
     return out;
   } finally {
     await server.close();
   }
+}
+
+const SEQUENTIAL = 21;
+
+/**
+ * The median of SEQUENTIAL requests, each sent when the previous one is answered (after one to warm up): what
+ * a request costs with no queue, so the report tells a slow endpoint from a machine the open loop overloads.
+ */
+async function serviceTime(url: string, headers: Record<string, string>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i <= SEQUENTIAL; i++) {
+    const t0 = process.hrtime.bigint();
+    await (await fetch(url, { headers })).arrayBuffer();
+    if (i > 0) times.push(ms(t0));
+  }
+  return Math.round(median(times) * 10) / 10;
 }
 
 /** Check-ins for the persist comparison (fresh IMEIs, dates in the current month); `round` makes another set. */
@@ -259,15 +277,15 @@ function write(report: Report): void {
   writeFileSync(new URL(`results/${values.report}.json`, import.meta.url), JSON.stringify(report, null, 2) + '\n');
   const sizes = report.sizes;
   const keys = sizes[0]?.latencies.map((l) => `${l.endpoint}|${l.caller}`) ?? [];
-  const head = `| endpoint | caller | ${sizes.map((s) => `${s.records.toLocaleString('en')}: p50 / p99`).join(' | ')} |`;
+  const head = `| endpoint | caller | ${sizes.map((s) => `${s.records.toLocaleString('en')}: alone / p50 / p99`).join(' | ')} |`;
   const rows = keys.map((k) => {
     const [endpoint, caller] = k.split('|');
-    return `| ${endpoint} | ${caller} | ${sizes.map((s) => { const l = s.latencies.find((x) => `${x.endpoint}|${x.caller}` === k); return l ? `${l.p50} / ${l.p99}${l.failed ? ` (${l.failed} failed)` : ''}` : '-'; }).join(' | ')} |`;
+    return `| ${endpoint} | ${caller} | ${sizes.map((s) => { const l = s.latencies.find((x) => `${x.endpoint}|${x.caller}` === k); return l ? `${l.alone} / ${l.p50} / ${l.p99}${l.failed ? ` (${l.failed} failed)` : ''}` : '-'; }).join(' | ')} |`;
   });
   const m = report.machine;
   writeFileSync(new URL(`results/${values.report}.md`, import.meta.url), [
     `# Storage at scale (${m.date})`, '',
-    `${report.devices.toLocaleString('en')} devices, check-ins spread over ${report.months} months, with events, DM1 events and currents in the fixtures' proportions; open loop ${report.rate} req/s for ${report.seconds} s per row, ${CONNECTIONS} connections. Node ${m.node}, ${m.cpu} (${m.cores} cores, ${m.memoryGiB} GiB), commit ${m.commit}; ${m.servers}. Latencies in ms.`, '',
+    `${report.devices.toLocaleString('en')} devices, check-ins spread over ${report.months} months, with events, DM1 events and currents in the fixtures' proportions; "alone": the median of ${SEQUENTIAL} requests sent one at a time (no queue); p50 / p99: open loop ${report.rate} req/s for ${report.seconds} s per row, ${CONNECTIONS} connections. Node ${m.node}, ${m.cpu} (${m.cores} cores, ${m.memoryGiB} GiB), commit ${m.commit}; ${m.servers}. Latencies in ms.`, '',
     `| check-ins | load s | bytes on disk (4 tables) | bytes per check-in |`, '|---|---|---|---|',
     ...sizes.map((s) => `| ${s.records.toLocaleString('en')} | ${s.loadSeconds} | ${(s.bytes / 1073741824).toFixed(2)} GiB | ${s.bytesPerCheckIn} |`), '',
     head, `|---|---|${sizes.map(() => '---').join('|')}|`, ...rows, '',

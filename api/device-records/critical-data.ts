@@ -72,8 +72,8 @@ function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams): s
   const range = calendarDayRange(q.from, q.to, caller.timeZone);
   const where = whereClause([
     reachCondition(caller, p),
-    ...rangeConditions('c."EventTimestamp"', range.fromMs, range.untilMs, p),
-    ...reportedRange('c', range, p),
+    ...rangeConditions('c."EventTimestamp"', range.fromMs, range.untilMs),
+    ...reportedRange('c', range),
     ...filterConditions(q.filters, FILTERABLE, { codeStrings: deps.codeStrings }, p),
   ]);
   return sources(`${p.add(MODEL_CHANGE_EVENT_TYPE)}::text`).map((source) => `from ${source}

@@ -40,7 +40,7 @@ export const dataLog: ReadEndpoint = {
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
     const conditions = [
       reachCondition(caller, p),
-      ...rangeConditions('r."date"', range.fromMs, range.untilMs, p),
+      ...rangeConditions('r."date"', range.fromMs, range.untilMs),
       ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),
     ];
     const ctx = presentContext(caller, codeStrings);
@@ -62,7 +62,7 @@ export const deviceDataLog: ReadEndpoint = {
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
     const conditions = [
       `r."IMEINumber" = ${p.add(imei)}::text`,
-      ...rangeConditions('r."date"', range.fromMs, range.untilMs, p),
+      ...rangeConditions('r."date"', range.fromMs, range.untilMs),
       ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),
     ];
     const ctx = presentContext(caller, codeStrings);

@@ -90,9 +90,9 @@ export interface PageSql {
  * parts together (one EXPLAIN of their UNION ALL, which uses every value the parts share), and at least what
  * was counted.
  */
-async function cappedTotal(pool: pg.Pool, { parts, values }: { parts: string[]; values: unknown[] }): Promise<{ total: number; estimated: boolean }> {
-  const { rows } = await pool.query<Record<string, string>>(
-    prepared(`select ${parts.map((fw, i) => `(select count(*) from (select 1 ${fw} limit ${COUNT_CAP + 1}) s) as n${i}`).join(', ')}`, values));
+async function cappedTotal(pool: pg.Pool, { parts, values }: { parts: string[]; values: unknown[] }, planOnce: boolean): Promise<{ total: number; estimated: boolean }> {
+  const text = `select ${parts.map((fw, i) => `(select count(*) from (select 1 ${fw} limit ${COUNT_CAP + 1}) s) as n${i}`).join(', ')}`;
+  const { rows } = await pool.query<Record<string, string>>(planOnce ? prepared(text, values) : { text, values });
   const counted = parts.map((_, i) => Number(rows[0]![`n${i}`]));
   const floor = counted.reduce((a, b) => a + b, 0);
   if (counted.every((n) => n <= COUNT_CAP)) return { total: floor, estimated: false };
@@ -119,8 +119,10 @@ export async function pageOf<T>(pool: pg.Pool, p: SqlParams, sql: PageSql, q: Li
   // Limit and offset are spelled into the text (integers parseListQuery checked): the pool plans generically
   // (db/pool.ts), and a plan for an unknown `limit $n offset $m` assumes a tenth of the rows and hashes or sorts
   // them all (a deep page took 300-500 ms at 1M check-ins instead of 16). The first page, most requests, is a
-  // prepared statement; deeper pages are planned per request, as their offsets are many.
+  // prepared statement; deeper pages and day ranges (their instants are in the text too, sql.ts
+  // rangeConditions) are planned per request, as their texts are many.
   const first = q.page === 0;
+  const planOnce = first && q.from === null && q.to === null;
   const limit = String(Math.trunc(q.limit));
   const offset = String(Math.trunc(q.page * q.limit));
   // Deferred keys may be several columns (the partition key beside the id, so each row is found in its
@@ -131,10 +133,10 @@ export async function pageOf<T>(pool: pg.Pool, p: SqlParams, sql: PageSql, q: Li
        order by ${sql.order}`
     : `select ${sql.selectList} ${sql.fromWhere} order by ${sql.order} limit ${limit} offset ${offset}`;
   const [rows, count] = await Promise.all([
-    pool.query(first ? prepared(page, p.values) : { text: page, values: p.values }),
+    pool.query(planOnce ? prepared(page, p.values) : { text: page, values: p.values }),
     exact
       ? pool.query<{ n: string }>(prepared(exact.sql, exact.values)).then((r) => ({ total: Number(r.rows[0]!.n), estimated: false }))
-      : cappedTotal(pool, parts),
+      : cappedTotal(pool, parts, planOnce),
   ]);
   return { data: rows.rows.map(present), page: q.page, limit: q.limit, total: count.total, totalIsEstimate: count.estimated };
 }

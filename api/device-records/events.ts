@@ -38,8 +38,8 @@ export function eventsOf(imei: string): string {
  * EventTimestamp is the reported one, or FAULT_SHIFT_MS before it (spec 3.4): an event in [from, until) was
  * reported in [from, until + FAULT_SHIFT_MS).
  */
-export function reportedRange(alias: string, range: InstantRange, p: SqlParams): string[] {
-  return rangeConditions(`${alias}."ReportedEventTimestamp"`, range.fromMs, range.untilMs === null ? null : range.untilMs + FAULT_SHIFT_MS, p);
+export function reportedRange(alias: string, range: InstantRange): string[] {
+  return rangeConditions(`${alias}."ReportedEventTimestamp"`, range.fromMs, range.untilMs === null ? null : range.untilMs + FAULT_SHIFT_MS);
 }
 
 export const deviceEvents: ReadEndpoint = {
@@ -54,8 +54,8 @@ export const deviceEvents: ReadEndpoint = {
     const source = eventsOf(`${p.add(imei)}::text`);
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
     const conditions = [
-      ...rangeConditions('ev."EventTimestamp"', range.fromMs, range.untilMs, p),
-      ...reportedRange('ev', range, p),
+      ...rangeConditions('ev."EventTimestamp"', range.fromMs, range.untilMs),
+      ...reportedRange('ev', range),
       ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),
     ];
     const ctx = presentContext(caller, codeStrings);

@@ -27,7 +27,7 @@ export const loadHistory: ReadEndpoint = {
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
     const conditions = [
       `c."IMEINumber" = ${p.add(imei)}::text`,
-      ...rangeConditions('c."PacketTimestamp"', range.fromMs, range.untilMs, p),
+      ...rangeConditions('c."PacketTimestamp"', range.fromMs, range.untilMs),
       ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),
     ];
     const ctx = presentContext(caller, codeStrings);

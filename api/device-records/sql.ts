@@ -113,11 +113,19 @@ export function orderBy(sort: readonly SortKey[], table: FieldTable, fallback: r
   return [...keys, ...tieBreaker].join(', ');
 }
 
-/** `col >= $a and col < $b` for the optional bounds. */
-export function rangeConditions(column: string, fromMs: number | null, untilMs: number | null, p: SqlParams): string[] {
+/**
+ * `col >= '<from>' and col < '<until>'` for the optional bounds, spelled into the text (instants we computed,
+ * written by toISOString: no caller text reaches the SQL). The pool plans generically (db/pool.ts): with
+ * `$n` bounds the planner neither prunes the months nor sees how many rows a range holds, so a week of
+ * critical-data sorted all its events (40-60 ms at 5M check-ins, growing with the table); with the instants in
+ * the text it plans for the months in range and walks the index. Such statements are planned per request,
+ * never prepared (pageOf).
+ */
+export function rangeConditions(column: string, fromMs: number | null, untilMs: number | null): string[] {
+  const instant = (ms: number) => `'${new Date(ms).toISOString()}'::timestamptz`;
   const out: string[] = [];
-  if (fromMs !== null) out.push(`${column} >= ${p.add(new Date(fromMs))}::timestamptz`);
-  if (untilMs !== null) out.push(`${column} < ${p.add(new Date(untilMs))}::timestamptz`);
+  if (fromMs !== null) out.push(`${column} >= ${instant(fromMs)}`);
+  if (untilMs !== null) out.push(`${column} < ${instant(untilMs)}`);
   return out;
 }
 
