@@ -12,7 +12,7 @@ export function reachCondition(caller: Caller, p: SqlParams, d = 'd'): string {
   const base = `${d}.deleted_at is null and ${d}."OrganizationID" = ${p.add(caller.org)}::text`;
   if (caller.role === 'admin') return base;
   // The user's live groups are computed once per statement (an InitPlan), so each device costs one probe of
-  // group_device_links' primary key: lists walk thousands of rows (a deep data-log page 56 ms to ~35 ms at
+  // group_device_links' primary key: lists walk thousands of rows (a deep data-log page 56 ms to ~40 ms at
   // 1M check-ins, docs/decisions.md#storage-lifecycle).
   return `${base} and exists (
     select 1 from group_device_links l
