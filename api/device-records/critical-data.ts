@@ -2,6 +2,7 @@
 // PFault, TFault, SOTF, Fault Like, Fault <50, Overcurrent, FAULT_INITIAL, from both event tables) and the
 // model-change alerts as EventType `Model Change`, joined with device name, place and power line.
 // Each row carries the device's Ongoing_fault / ActualOngoingFault of the check-in that brought it (masked).
+import { integerLiteral } from '../../db/sql-literal.js';
 import { calendarDayRange } from '../../domain/calendar-days.js';
 import { FAULT_EVENT_TYPES } from '../../domain/fault-masking.js';
 import { MODEL_CHANGE_EVENT_TYPE } from '../../domain/model-change-alert.js';
@@ -62,6 +63,8 @@ const COLUMNS = `c."Source", c."SourceID", c."EventID", c."EventTimestamp", c."E
   c."RecoverCurrent", c."PhaseAEvent", c."PhaseBEvent", c."PhaseCEvent", c."oldModel", c."newModel", c."PacketTimestamp",
   c."DeviceRecordID", c."IMEINumber", d."Real_Name", d."Lat", d."Long", d."PowerLineID"`;
 const CHECK_IN_JOIN = (alias: string) => `left join device_records r on r."RecordID" = ${alias}."DeviceRecordID" and r."date" = ${alias}."PacketTimestamp"`;
+/** Whether a filter reads the check-in `r` (FILTERABLE's columns on `r.`). */
+const readsCheckIn = (q: ListQuery) => q.filters.some((f) => FILTERABLE[f.field]?.sql.startsWith('r.'));
 
 /**
  * `from <source> join ... where <reach, range, filters>` for each source, built on `p`. The check-in `r` is
@@ -82,8 +85,6 @@ function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams): s
       ${where}`);
 }
 
-const readsCheckIn = (q: ListQuery) => q.filters.some((f) => FILTERABLE[f.field]?.sql.startsWith('r.'));
-
 export const criticalData: ReadEndpoint = {
   path: '/critical-data',
   summary: 'Fault events and model-change alerts with device information',
@@ -95,7 +96,7 @@ export const criticalData: ReadEndpoint = {
     // early), then the few survivors are merged: sorting the union of millions of events would not stop.
     const p = new SqlParams();
     const parts = branches(deps, caller, q, p);
-    const top = String(Math.trunc(q.page * q.limit + q.limit)); // spelled in, as pageOf does (endpoint.ts)
+    const top = integerLiteral(q.page * q.limit + q.limit); // spelled in, as pageOf does (endpoint.ts)
     const inner = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
     const merged = parts.map((fromWhere) => `(select ${COLUMNS} ${fromWhere} order by ${inner} limit ${top})`).join(' union all ');
     const cp = new SqlParams();

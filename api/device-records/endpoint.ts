@@ -3,6 +3,7 @@
 // so the document cannot drift from the routes.
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import { integerLiteral } from '../../db/sql-literal.js';
 import { DEFAULT_FLOOR_S, offlineAtSql } from '../../domain/checkin-clock.js';
 import type { CodeStrings } from '../../domain/code-strings.js';
 import type { Caller } from '../auth/caller.js';
@@ -123,8 +124,8 @@ export async function pageOf<T>(pool: pg.Pool, p: SqlParams, sql: PageSql, q: Li
   // rangeConditions) are planned per request, as their texts are many.
   const first = q.page === 0;
   const planOnce = first && q.from === null && q.to === null;
-  const limit = String(Math.trunc(q.limit));
-  const offset = String(Math.trunc(q.page * q.limit));
+  const limit = integerLiteral(q.limit);
+  const offset = integerLiteral(q.page * q.limit);
   // Deferred keys may be several columns (the partition key beside the id, so each row is found in its
   // partition only): `(a, b) in (select a, b ...)`.
   const page = sql.deferred

@@ -1,5 +1,6 @@
 // Building a statement from a validated ListQuery: the SQL text is assembled only from whitelisted
 // constants (fields.ts, the endpoint's own query); every value a caller sent is a $n parameter.
+import { timestamptzLiteral } from '../../db/sql-literal.js';
 import type { CodeStrings } from '../../domain/code-strings.js';
 import { FAULT_EVENT_TYPES, MASKED_FAULT } from '../../domain/fault-masking.js';
 import { ONGOING_FAULT_TEXT } from '../../domain/ongoing-fault-codes.js';
@@ -114,18 +115,16 @@ export function orderBy(sort: readonly SortKey[], table: FieldTable, fallback: r
 }
 
 /**
- * `col >= '<from>' and col < '<until>'` for the optional bounds, spelled into the text (instants we computed,
- * written by toISOString: no caller text reaches the SQL). The pool plans generically (db/pool.ts): with
+ * `col >= '<from>' and col < '<until>'` for the optional bounds, spelled into the text (db/sql-literal.ts). The pool plans generically (db/pool.ts): with
  * `$n` bounds the planner neither prunes the months nor sees how many rows a range holds, so a week of
  * critical-data sorted all its events (40-60 ms at 5M check-ins, growing with the table); with the instants in
  * the text it plans for the months in range and walks the index. Such statements are planned per request,
  * never prepared (pageOf).
  */
 export function rangeConditions(column: string, fromMs: number | null, untilMs: number | null): string[] {
-  const instant = (ms: number) => `'${new Date(ms).toISOString()}'::timestamptz`;
   const out: string[] = [];
-  if (fromMs !== null) out.push(`${column} >= ${instant(fromMs)}`);
-  if (untilMs !== null) out.push(`${column} < ${instant(untilMs)}`);
+  if (fromMs !== null) out.push(`${column} >= ${timestamptzLiteral(fromMs)}`);
+  if (untilMs !== null) out.push(`${column} < ${timestamptzLiteral(untilMs)}`);
   return out;
 }
 

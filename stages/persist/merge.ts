@@ -2,6 +2,7 @@
 // statements that move one batch from staging into the real tables. No user text is ever part of this SQL:
 // identifiers come from the column lists in rows.ts, values travel through COPY.
 import { ALERT_COLUMNS, CURRENT_COLUMNS, DM1_EVENT_COLUMNS, EVENT_COLUMNS, RECORD_COLUMNS, SHIFT_COLUMNS, type Column } from './rows.js';
+import { timestamptzLiteral } from '../../db/sql-literal.js';
 
 const q = (name: string) => `"${name}"`;
 
@@ -37,15 +38,12 @@ export const copySql = (name: StagingName) => {
  */
 export interface BatchSpan { records: readonly [string, string]; shifts: readonly [string, string] | null }
 
-// Re-printed from the parsed instant, so only digits and ISO punctuation reach the SQL text.
-const instant = (iso: string) => `'${new Date(iso).toISOString()}'::timestamptz`;
-
 /** Each statement in order, inside one transaction, for a batch spanning `span`. The last one returns what the stage forwards. */
 export function mergeStatements(span: BatchSpan) {
   const [from, to] = span.records;
   // A record row matching a staged message, whether this batch inserted it or an earlier message did.
   const stagedRecord = `join device_records r on r."IMEINumber" = s."IMEINumber" and r."date" = s."date"
-    and r."date" between ${instant(from)} and ${instant(to)}`;
+    and r."date" between ${timestamptzLiteral(from)} and ${timestamptzLiteral(to)}`;
   return {
     // In idx order, so within a batch the first of two same-date check-ins wins, as it would one by one.
     records: `insert into device_records (${list(RECORD_COLUMNS)})
@@ -82,7 +80,7 @@ export function mergeStatements(span: BatchSpan) {
       from fl_stage_shifts x
       where e."IMEINumber" = x."IMEINumber" and e."EventID" = x."EventID"
         and e."ReportedEventTimestamp" = x."fromTimestamp" and not e."TimestampShifted"
-        and e."ReportedEventTimestamp" between ${instant(span.shifts[0])} and ${instant(span.shifts[1])}`,
+        and e."ReportedEventTimestamp" between ${timestamptzLiteral(span.shifts[0])} and ${timestamptzLiteral(span.shifts[1])}`,
 
     currents: `insert into device_currents (${list(CURRENT_COLUMNS)})
       select ${list(CURRENT_COLUMNS)} from fl_stage_currents order by idx
