@@ -82,7 +82,7 @@ export async function runAlarms({ messages, devices, rate, faultShare }: { messa
     recipients: [{ id: 'bench-hook', OrganizationID: 'bench', channel: 'webhook', address: hook.url, secret: WEBHOOK_SECRET }],
     // The rule takes every kind a reported permanent fault can become: the ActualOngoingFault rule makes some of
     // them probable temporary (code 11), and each still raises one alarm.
-    rules: [{ id: 'bench-faults', OrganizationID: 'bench', class: 'operations', what: ['permanent', 'probable-temporary'], who: ['bench-hook'] }],
+    rules: [{ id: 'bench-faults', OrganizationID: 'bench', class: 'operations', what: ['permanent', 'temporary'], who: ['bench-hook'] }],
   });
   const queue = await benchQueue('bench-alarms');
   const env = infraEnv();

@@ -7,7 +7,7 @@
 //    it clears when acknowledged.
 // New kinds (feeder incidents, for instance) are rows here with source `event`, raised through
 // alarms/raise.ts raiseEventAlarm; rules, API, import and portal read this table and need no change.
-import { ONGOING_FAULT as C } from './ongoing-fault-codes.js';
+import { FAULT_CODE_CLASSES as C } from './ongoing-fault-codes.js';
 
 export type AlarmSource = 'fault-code' | 'clock' | 'event';
 export type AlarmClass = 'operations' | 'maintenance';
@@ -22,13 +22,12 @@ export interface AlarmKind {
 }
 
 export const ALARM_KINDS: readonly AlarmKind[] = [
-  { id: 'permanent', label: 'Permanent fault', source: 'fault-code', codes: [C.PERMANENT, C.PERMANENT_ALT] },
-  { id: 'temporary', label: 'Temporary fault', source: 'fault-code', codes: [C.TEMPORARY] },
-  { id: 'probable-temporary', label: 'Probable temporary fault', source: 'fault-code', codes: [C.PROBABLE_TEMP_FAULT] },
-  { id: 'over-current', label: 'Over current', source: 'fault-code', codes: [C.OVER_CURRENT, C.OVER_CURRENT_NO_LOCAL_FAULT] },
-  { id: 'current-reset', label: 'Current reset', source: 'fault-code', codes: [C.CURRENT_RESET] },
-  { id: 'dm1-port-fault', label: 'DM1 port fault', source: 'fault-code', codes: [C.DM1_PORT_1_FAULT, C.DM1_PORT_2_FAULT, C.DM1_PORT_3_FAULT] },
-  { id: 'low-battery', label: 'Low battery', source: 'fault-code', codes: [C.LOW_BATTERY] },
+  { id: 'permanent', label: 'Permanent fault', source: 'fault-code', codes: C.permanent },
+  { id: 'temporary', label: 'Temporary fault', source: 'fault-code', codes: C.temporary },
+  { id: 'over-current', label: 'Over current', source: 'fault-code', codes: C.overCurrent },
+  { id: 'current-reset', label: 'Current reset', source: 'fault-code', codes: C.currentReset },
+  { id: 'dm1-port-fault', label: 'DM1 port fault', source: 'fault-code', codes: C.dm1PortFault },
+  { id: 'low-battery', label: 'Low battery', source: 'fault-code', codes: C.lowBattery },
   { id: 'communication-lost', label: 'Communication lost', source: 'clock', codes: [] },
   { id: 'model-change', label: 'Model change', source: 'event', codes: [] },
   // Feeder incidents (incidents/alarms.ts): one alarm per fault, raised by the incident worker.
@@ -44,6 +43,13 @@ export const MODEL_CHANGE = 'model-change';
 export const INCIDENT_OPENED = 'incident-opened';
 export const INCIDENT_LOCATED = 'incident-located';
 export const INCIDENT_RESTORED = 'incident-restored';
+
+/**
+ * Kinds of earlier releases and what they are now (migration 0012 rewrote the stored ones): an import file
+ * that still names one keeps working.
+ */
+export const RETIRED_KINDS: Readonly<Record<string, string>> = { 'probable-temporary': 'temporary' };
+export const currentKindId = (id: string): string => RETIRED_KINDS[id] ?? id;
 
 const BY_ID = new Map(ALARM_KINDS.map((k) => [k.id, k]));
 const BY_CODE = new Map(ALARM_KINDS.flatMap((k) => k.codes.map((c) => [c, k] as const)));

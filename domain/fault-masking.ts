@@ -4,8 +4,7 @@
 // so no endpoint can forget them. The integration outputs (DNP3, MultiSpeak, dnp3OrganizationDevices) serve
 // the utility's own systems and never come here.
 
-/** The event types that name a class of fault (critical-data lists exactly these). */
-export const FAULT_EVENT_TYPES = ['PFault', 'TFault', 'SOTF', 'Fault Like', 'Fault <50', 'Overcurrent', 'FAULT_INITIAL'] as const;
+import { isFaultEventType } from './fault-events.js';
 
 export const MASKED_FAULT = 'Fault';
 export const MASKED_NONE = 'None';
@@ -26,9 +25,6 @@ export const MASKED_FIELDS = {
 const NONE_OR_FAULT_FIELDS = new Set(['Ongoing_fault', 'ActualOngoingFault', 'FaultType']);
 /** Fields nobody may sort by under the mask: the order of the hidden values would reveal them. */
 const UNSORTABLE_FIELDS = new Set([...NONE_OR_FAULT_FIELDS, 'EventType']);
-const FAULT_TYPES_LOWER = new Set<string>(FAULT_EVENT_TYPES.map((t) => t.toLowerCase()));
-
-export const isFaultEventType = (t: unknown): boolean => typeof t === 'string' && FAULT_TYPES_LOWER.has(t.toLowerCase());
 
 /** What the answers say before the mask: the text of code 0 of each None / Fault field. */
 export interface UnmaskedNames {

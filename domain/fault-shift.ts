@@ -4,9 +4,8 @@
 // message or in two, so the caller passes the device's recent stored standard events as well.
 import { epochMs, shiftUtc } from './utc-timestamp.js';
 
-export const FAULT_LT50_TYPE = 'Fault <50';
-/** Event types that pull a preceding Fault <50 back (spec 3.4). */
-export const SHIFT_TRIGGER_TYPES: ReadonlySet<string> = new Set(['SOTF', 'PFault', 'TFault']);
+import { SHIFT_EARLY_TYPE, SHIFT_TRIGGER_TYPES } from './fault-events.js';
+
 export const FAULT_SHIFT_MS = 30 * 1000;
 /** Inclusive: exactly 6:00.000 apart still applies, 6:00.001 does not. */
 export const FAULT_SHIFT_WINDOW_MS = 6 * 60 * 1000;
@@ -57,7 +56,7 @@ export function planFaultShifts(newEvents: readonly ShiftableEvent[], stored: re
   const triggers = items.filter((e) => SHIFT_TRIGGER_TYPES.has(e.EventType));
   const shifts: TimestampShift[] = [];
   for (const fault of items) {
-    if (fault.EventType !== FAULT_LT50_TYPE || fault.shifted) continue;
+    if (fault.EventType !== SHIFT_EARLY_TYPE || fault.shifted) continue;
     const followed = triggers.some((t) => (t.stored === false || fault.stored === false)
       && (t.at > fault.at || (t.at === fault.at && t.EventID > fault.EventID))
       && t.at - fault.at <= FAULT_SHIFT_WINDOW_MS);

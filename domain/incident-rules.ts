@@ -4,16 +4,7 @@
 import type { FaultedSection, Health } from './faulted-section.js';
 import { ONGOING_FAULT } from './ongoing-fault-codes.js';
 import { isOffline, type ClockLimits } from './checkin-clock.js';
-
-/** Event types that mean "this indicator saw fault current" (the same set notify reports as faults). */
-export const TRIP_EVENT_TYPES: ReadonlySet<string> = new Set(['PFault', 'TFault', 'SOTF', 'Fault Like', 'Fault <50', 'Overcurrent', 'FAULT_INITIAL']);
-
-export type FaultClass = 'momentary' | 'permanent';
-// A temporary fault (and the short one a TFault follows, spec 3.4) cleared itself; a permanent one, or closing
-// onto a fault, did not. Fault Like, Overcurrent and the DM1 initial fault say nothing about duration.
-const CLASS_OF: Readonly<Record<string, FaultClass>> = { PFault: 'permanent', SOTF: 'permanent', TFault: 'momentary', 'Fault <50': 'momentary' };
-
-export const faultClass = (eventType: string): FaultClass | null => CLASS_OF[eventType] ?? null;
+import { faultClassOf, type FaultClass } from './fault-events.js';
 
 export type IncidentKind = FaultClass | 'unknown';
 
@@ -21,7 +12,7 @@ export type IncidentKind = FaultClass | 'unknown';
 export function incidentKind(eventTypes: Iterable<string>): IncidentKind {
   let kind: IncidentKind = 'unknown';
   for (const t of eventTypes) {
-    const c = faultClass(t);
+    const c = faultClassOf(t);
     if (c === 'permanent') return 'permanent';
     if (c === 'momentary') kind = 'momentary';
   }

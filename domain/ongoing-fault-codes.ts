@@ -23,6 +23,28 @@ export const ONGOING_FAULT = {
 export type OngoingFaultName = keyof typeof ONGOING_FAULT;
 export type OngoingFaultCode = (typeof ONGOING_FAULT)[OngoingFaultName];
 
+/**
+ * The classes of ActualOngoingFault codes (docs/decisions.md#fault-facts): the one table the DNP3 binaries,
+ * the alarm kinds and the 104 points read. Code 11 is temporary: spec 3.2 turns a reported permanent fault
+ * into it when the line was already dead before, i.e. the fault cleared itself.
+ */
+export const FAULT_CODE_CLASSES = {
+  permanent: [ONGOING_FAULT.PERMANENT, ONGOING_FAULT.PERMANENT_ALT],
+  temporary: [ONGOING_FAULT.TEMPORARY, ONGOING_FAULT.PROBABLE_TEMP_FAULT],
+  overCurrent: [ONGOING_FAULT.OVER_CURRENT, ONGOING_FAULT.OVER_CURRENT_NO_LOCAL_FAULT],
+  currentReset: [ONGOING_FAULT.CURRENT_RESET],
+  dm1PortFault: [ONGOING_FAULT.DM1_PORT_1_FAULT, ONGOING_FAULT.DM1_PORT_2_FAULT, ONGOING_FAULT.DM1_PORT_3_FAULT],
+  lowBattery: [ONGOING_FAULT.LOW_BATTERY],
+  noCommunication: [ONGOING_FAULT.DISCONNECTED, ONGOING_FAULT.NO_DATA],
+} as const satisfies Record<string, readonly OngoingFaultCode[]>;
+
+export type FaultCodeClass = keyof typeof FAULT_CODE_CLASSES;
+
+/** Whether `code` is of `cls` (null, the device never reported: no). */
+export function inCodeClass(cls: FaultCodeClass, code: number | null): boolean {
+  return code !== null && (FAULT_CODE_CLASSES[cls] as readonly number[]).includes(code);
+}
+
 /** docs/decisions.md#codes-to-strings; codes 0 and 4 are the spec's own (3.1). */
 export const ONGOING_FAULT_TEXT: ReadonlyMap<number, string> = new Map<OngoingFaultCode, string>([
   [0, 'None'],

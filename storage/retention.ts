@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type pg from 'pg';
-import { FAULT_EVENT_TYPES } from '../domain/fault-masking.js';
+import { FAULT_EVENT_TYPES } from '../domain/fault-events.js';
 import { expired, firstKeptMonth, monthDate } from '../domain/storage-months.js';
 import { exportUnit, unitCondition, type ArchiveUnit } from './archive.js';
 import { verifyArchiveFile } from './archive-file.js';

@@ -4,7 +4,7 @@
 // Each row carries the device's Ongoing_fault / ActualOngoingFault of the check-in that brought it (masked).
 import { integerLiteral } from '../../db/sql-literal.js';
 import { calendarDayRange } from '../../domain/calendar-days.js';
-import { FAULT_EVENT_TYPES } from '../../domain/fault-masking.js';
+import { FAULT_EVENT_TYPES, sqlTypeList } from '../../domain/fault-events.js';
 import { MODEL_CHANGE_EVENT_TYPE } from '../../domain/model-change-alert.js';
 import type { Caller } from '../auth/caller.js';
 import { eventType, fault, num, text, type FieldTable } from './fields.js';
@@ -16,11 +16,8 @@ import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } fr
 import { counterTotal, countersAnswer } from './totals.js';
 import { reportedRange } from './events.js';
 
-export const CRITICAL_EVENT_TYPES = FAULT_EVENT_TYPES;
-
-// The list is a constant of this module, spelled into the SQL text (never caller input) so the planner
-// matches the partial indexes of migration 0004, which a $n array parameter would not.
-const TYPES_SQL = `(${CRITICAL_EVENT_TYPES.map((t) => `'${t.replace(/'/g, "''")}'`).join(', ')})`;
+// Spelled into the SQL text so the planner matches the partial indexes of migration 0004 (sqlTypeList).
+const TYPES_SQL = sqlTypeList(FAULT_EVENT_TYPES);
 
 // Sort and filter inside each source (c = the source row, d = its device, r = its check-in) ...
 const SORTABLE: FieldTable = {
@@ -88,7 +85,7 @@ function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams): s
 export const criticalData: ReadEndpoint = {
   path: '/critical-data',
   summary: 'Fault events and model-change alerts with device information',
-  description: `Paginated fault events (EventType in ${CRITICAL_EVENT_TYPES.join(', ')}; standard and DM1 tables) and model-change alerts (EventType "${MODEL_CHANGE_EVENT_TYPE}") of every device in reach, with device name, location and power line; spec 3.4 applied; Ongoing_fault / ActualOngoingFault are those of the check-in that brought the event, masked per spec 3.5. EventType "Fault" filters every fault event type.`,
+  description: `Paginated fault events (EventType in ${FAULT_EVENT_TYPES.join(', ')}; standard and DM1 tables) and model-change alerts (EventType "${MODEL_CHANGE_EVENT_TYPE}") of every device in reach, with device name, location and power line; spec 3.4 applied; Ongoing_fault / ActualOngoingFault are those of the check-in that brought the event, masked per spec 3.5. EventType "Fault" filters every fault event type.`,
   params: { accepts: ['page', 'limit', 'from', 'to', 'sortBy', 'filterBy'], sortable: SORTABLE, filterable: FILTERABLE },
   defaultSort: DEFAULT_SORT, rangeField: 'EventTimestamp', schema: 'CriticalEvent', shape: 'paginated',
   async run(deps, caller, q) {

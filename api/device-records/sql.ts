@@ -2,7 +2,8 @@
 // constants (fields.ts, the endpoint's own query); every value a caller sent is a $n parameter.
 import { timestamptzLiteral } from '../../db/sql-literal.js';
 import type { CodeStrings } from '../../domain/code-strings.js';
-import { FAULT_EVENT_TYPES, MASKED_FAULT } from '../../domain/fault-masking.js';
+import { FAULT_EVENT_TYPES } from '../../domain/fault-events.js';
+import { MASKED_FAULT } from '../../domain/fault-masking.js';
 import { ONGOING_FAULT_TEXT } from '../../domain/ongoing-fault-codes.js';
 import { badParameter } from '../errors.js';
 import type { FieldDef, FieldTable } from './fields.js';

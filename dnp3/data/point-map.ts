@@ -8,6 +8,7 @@
 // connection) and applies the layout to the slot's local number (s mod BANK_SLOTS), with its own heartbeat at
 // analog 0. Under BANK_SLOTS devices there is bank 0 only: exactly the map of docs/decisions.md#dnp3-outstation.
 import { isOffline, type ClockLimits } from '../../domain/checkin-clock.js';
+import { inCodeClass } from '../../domain/ongoing-fault-codes.js';
 import { Flags } from '../objects/table.js';
 import type { PointValue } from '../objects/codec.js';
 import type { EventClass } from '../outstation/database.js';
@@ -42,16 +43,14 @@ export interface PointDefinition {
   unit?: string;
 }
 
-const has = (codes: number[]) => (aof: number | null) => aof !== null && codes.includes(aof);
-
 export const BINARY_POINTS: readonly (PointDefinition & { test: (d: DeviceSnapshot, offline: boolean) => boolean })[] = [
   { k: 0, name: 'fault active', eventClass: 1, test: (d) => (d.actualOngoingFault ?? 0) > 0 },
-  { k: 1, name: 'permanent fault', eventClass: 1, test: (d) => has([4, 5])(d.actualOngoingFault) },
-  { k: 2, name: 'temporary fault', eventClass: 1, test: (d) => has([2, 11])(d.actualOngoingFault) },
-  { k: 3, name: 'over current', eventClass: 1, test: (d) => has([3, 6])(d.actualOngoingFault) },
-  { k: 4, name: 'current reset', eventClass: 1, test: (d) => has([10])(d.actualOngoingFault) },
-  { k: 5, name: 'low battery', eventClass: 1, test: (d) => has([402])(d.actualOngoingFault) },
-  { k: 6, name: 'communication lost', eventClass: 1, test: (d, offline) => offline || has([400, 401])(d.actualOngoingFault) },
+  { k: 1, name: 'permanent fault', eventClass: 1, test: (d) => inCodeClass('permanent', d.actualOngoingFault) },
+  { k: 2, name: 'temporary fault', eventClass: 1, test: (d) => inCodeClass('temporary', d.actualOngoingFault) },
+  { k: 3, name: 'over current', eventClass: 1, test: (d) => inCodeClass('overCurrent', d.actualOngoingFault) },
+  { k: 4, name: 'current reset', eventClass: 1, test: (d) => inCodeClass('currentReset', d.actualOngoingFault) },
+  { k: 5, name: 'low battery', eventClass: 1, test: (d) => inCodeClass('lowBattery', d.actualOngoingFault) },
+  { k: 6, name: 'communication lost', eventClass: 1, test: (d, offline) => offline || inCodeClass('noCommunication', d.actualOngoingFault) },
   { k: 7, name: 'line powered', eventClass: 1, test: (d) => d.batteryOrLine === 0 },
 ];
 

@@ -2,6 +2,7 @@
 // 4) and its recent standard events that the Fault <50 rule may still pair (spec 3.4). Rebuilt from
 // Postgres on first sight of a device after an assignment.
 import type pg from 'pg';
+import { SHIFT_TYPES, sqlTypeList } from '../../domain/fault-events.js';
 import type { StoredShiftCandidate } from '../../domain/fault-shift.js';
 
 export interface RecordSummary {
@@ -31,7 +32,7 @@ const eventsSql = `
   select i.imei, e."EventID", e."ReportedEventTimestamp" as ts, e."EventType", e."TimestampShifted"
     from unnest($1::text[]) as i(imei)
     cross join lateral (select "EventID", "ReportedEventTimestamp", "EventType", "TimestampShifted" from event_records
-                         where "IMEINumber" = i.imei and "EventType" in ('Fault <50', 'SOTF', 'PFault', 'TFault')
+                         where "IMEINumber" = i.imei and "EventType" in ${sqlTypeList(SHIFT_TYPES)}
                          order by "Event_Record_ID" desc limit ${EVENTS_KEPT}) e`;
 
 export async function loadFaultState(pool: pg.Pool, imeis: readonly string[]): Promise<Map<string, FaultState>> {

@@ -4,14 +4,13 @@
 import { buildDeviceRecord, type DeviceRecord } from '../../domain/device-record.js';
 import { dnp3Delivery, type Dnp3Output } from '../../domain/dnp3-output.js';
 import { eventTable, type EventRecord } from '../../domain/event-record.js';
+import { isFaultEventType } from '../../domain/fault-events.js';
 import { shiftedTimestamps } from '../../domain/fault-shift.js';
 import type { MultiSpeakSettings } from '../../multispeak/integration.js';
 import { outboxPayload, type OutboxPayload } from '../../multispeak/outbox-payload.js';
 import type { PersistedCheckIn } from '../../schemas/avro/values.js';
 import { isReread } from '../runtime/sources.js';
 
-/** Event types that make a fault/status notification (docs/decisions.md#multispeak-notifications). */
-export const FAULT_EVENT_TYPES: ReadonlySet<string> = new Set(['PFault', 'TFault', 'SOTF', 'Fault Like', 'Fault <50', 'Overcurrent', 'FAULT_INITIAL']);
 export const CHECKIN_OPERATION = 'SCADAAnalogChangedNotificationByPointID';
 
 /** What notify reads of a MultiSpeak integration (multispeak/integration.ts applies the defaults). */
@@ -51,7 +50,7 @@ export function notificationsFor(m: PersistedCheckIn, integrations: readonly Mul
   const { record, events } = storedView(m);
   const dnp3 = dnp3Delivery(m.device, record, events, true);
   const imei = record.IMEINumber;
-  const faultEvents = events.filter((e) => FAULT_EVENT_TYPES.has(e.EventType));
+  const faultEvents = events.filter((e) => isFaultEventType(e.EventType));
   const statusChanged = m.previousActualOngoingFault === null ? m.ActualOngoingFault !== 0 : m.previousActualOngoingFault !== m.ActualOngoingFault;
   const outbox: OutboxRow[] = [];
   for (const integration of integrations) {

@@ -2,7 +2,8 @@
 // every answer shape the device-records interface has, and the queries a masked caller may not send.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FAULT_EVENT_TYPES, MASKED_FIELDS, maskedQueryProblem, maskFaultClass } from '../../domain/fault-masking.js';
+import { FAULT_EVENT_TYPES } from '../../domain/fault-events.js';
+import { MASKED_FIELDS, maskedQueryProblem, maskFaultClass } from '../../domain/fault-masking.js';
 
 const names = { faultTypeNone: 'No fault' };
 const mask = (v: unknown) => maskFaultClass(v, names);

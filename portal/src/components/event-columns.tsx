@@ -12,7 +12,7 @@ export const EVENT_HEAD_COLUMNS: Column<PresentedEvent>[] = [
 
 function qualified(field: 'PrefaultCurrent' | 'RecoverCurrent') {
   return (e: PresentedEvent) => {
-    const labelled = e.PostEventRef !== null && postEventRefField(e.EventType) === field;
+    const labelled = postEventRefField(e.PostEventRef) === field;
     return labelled ? <><span class="value-ref" data-testid="post-event-ref">{e.PostEventRef}</span> {cell(e[field])}</> : cell(e[field]);
   };
 }

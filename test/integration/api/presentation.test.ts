@@ -6,7 +6,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { seededApi, type SeededApi, type UserName } from './seeded-api.js';
 import { EXTRA } from './extra-messages.js';
-import { MASKED_FIELDS, isFaultEventType } from '../../../domain/fault-masking.js';
+import { isFaultEventType } from '../../../domain/fault-events.js';
+import { MASKED_FIELDS } from '../../../domain/fault-masking.js';
 import { imeiPaths, json, listPaths, type Json } from './paths.js';
 
 const test = suite('presentation');
