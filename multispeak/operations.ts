@@ -12,6 +12,9 @@ export const OPERATIONS = [
 ] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
+/** The operation that may carry every check-in (an integration's `checkins` setting), not only status changes. */
+export const CHECKIN_OPERATION: Operation = 'SCADAAnalogChangedNotificationByPointID';
+
 export function isOperation(value: unknown): value is Operation {
   return typeof value === 'string' && (OPERATIONS as readonly string[]).includes(value);
 }

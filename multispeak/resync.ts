@@ -7,8 +7,9 @@
 // before an older resync row.
 import type pg from 'pg';
 import { readIntegrations } from '../integrations/store.js';
-import { CHECKIN_OPERATION } from '../stages/notify/handler.js';
+import { enqueue } from './delivery/outbox.js';
 import { multiSpeakSettings } from './integration.js';
+import { CHECKIN_OPERATION } from './operations.js';
 import { outboxPayload } from './outbox-payload.js';
 
 export interface ResyncResult {
@@ -73,13 +74,10 @@ export async function resyncIntegration(pool: pg.Pool, integrationId: string, { 
     const { rows } = await client.query<StateRow>(STATES, [s.id, s.OrganizationID]);
     const due = all ? rows : rows.filter((r) => !alreadyHas(r, checkins));
     if (due.length > 0) {
-      const payloads = due.map((r) => outboxPayload({ ...r, date: r.date.toISOString() }, null, kind === 'status' ? [] : undefined));
-      await client.query(
-        `insert into outbox (integration_id, "IMEINumber", kind, dedup_key, payload)
-         select $1, p->>'IMEINumber', $2, 'resync:' || $3 || ':' || (p->>'IMEINumber'), p from jsonb_array_elements($4::jsonb) p
-         on conflict (integration_id, dedup_key) do nothing`,
-        [s.id, kind, run, JSON.stringify(payloads)],
-      );
+      await enqueue(client, due.map((r) => ({
+        integrationId: s.id, IMEINumber: r.IMEINumber, kind, dedupKey: `resync:${run}:${r.IMEINumber}`,
+        payload: outboxPayload({ ...r, date: r.date.toISOString() }, null, kind === 'status' ? [] : undefined),
+      })));
     }
     await client.query('commit');
     return { integration: s.id, devices: rows.length, queued: due.length };

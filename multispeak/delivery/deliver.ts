@@ -5,7 +5,7 @@ import { SecretsError } from '../../secrets/errors.js';
 import type { Keyring } from '../../secrets/keyring.js';
 import { buildRequest } from '../build.js';
 import { notificationFromPayload } from '../outbox-payload.js';
-import { incidentNotification } from '../../incidents/notifications.js';
+import { incidentNotification } from '../incident-payload.js';
 import { checkAnswer } from './answer.js';
 import { DeliveryError } from './errors.js';
 import { postSoap, type PostResult } from './http-post.js';
@@ -19,7 +19,7 @@ export const messageIdOf = (row: Pick<ClaimedRow, 'id' | 'integration_id'>) => `
 export async function deliverRow(row: ClaimedRow, target: Target, keyring: Keyring | null, now: Date): Promise<PostResult> {
   let notification;
   try {
-    notification = (row.kind as string) === 'incident'
+    notification = row.kind === 'incident'
       ? incidentNotification(messageIdOf(row), row.payload)
       : notificationFromPayload(messageIdOf(row), row.kind, row.payload);
   } catch (err) {

@@ -7,23 +7,18 @@ import { eventTable, type EventRecord } from '../../domain/event-record.js';
 import { isFaultEventType } from '../../domain/fault-events.js';
 import { shiftedTimestamps } from '../../domain/fault-shift.js';
 import type { MultiSpeakSettings } from '../../multispeak/integration.js';
-import { outboxPayload, type OutboxPayload } from '../../multispeak/outbox-payload.js';
+import type { NewOutboxRow } from '../../multispeak/delivery/outbox.js';
+import { CHECKIN_OPERATION } from '../../multispeak/operations.js';
+import { outboxPayload } from '../../multispeak/outbox-payload.js';
 import type { PersistedCheckIn } from '../../schemas/avro/values.js';
 import { isReread } from '../runtime/sources.js';
 
-export const CHECKIN_OPERATION = 'SCADAAnalogChangedNotificationByPointID';
 
 /** What notify reads of a MultiSpeak integration (multispeak/integration.ts applies the defaults). */
 export type MultiSpeakIntegration = Pick<MultiSpeakSettings, 'id' | 'OrganizationID' | 'operation' | 'checkins'> & Partial<Pick<MultiSpeakSettings, 'notifyPer'>>;
 
-export interface OutboxRow {
-  integrationId: string;
-  IMEINumber: string;
-  kind: 'checkin' | 'status';
-  /** Unique per integration: a re-processed message adds no second notification. */
-  dedupKey: string;
-  payload: OutboxPayload;
-}
+/** The rows notify writes: a check-in or a status change (the incident worker writes the third kind). */
+export type OutboxRow = Extract<NewOutboxRow, { kind: 'checkin' | 'status' }>;
 
 export interface Notifications {
   dnp3: { address: string; payload: Dnp3Output } | null;

@@ -6,6 +6,7 @@ import type { Stage, StageResult } from '../runtime/stage.js';
 import type { Transport } from '../runtime/transport/transport.js';
 import { notificationsFor, type MultiSpeakIntegration, type OutboxRow } from './handler.js';
 import { readIntegrations } from '../../integrations/store.js';
+import { enqueue } from '../../multispeak/delivery/outbox.js';
 import { multiSpeakSettings } from '../../multispeak/integration.js';
 import { recordStored } from '../../test-faults/steps.js';
 import { checkInAlarms, type CheckInAlarms } from '../../alarms/check-in-alarms.js';
@@ -15,18 +16,6 @@ const INTEGRATIONS_TTL_MS = 10_000;
 
 async function loadIntegrations(pool: pg.Pool): Promise<MultiSpeakIntegration[]> {
   return (await readIntegrations(pool, { kind: 'multispeak' })).map(multiSpeakSettings);
-}
-
-async function insertOutbox(pool: pg.Pool, rows: readonly OutboxRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  // In batch order, so the delivery worker (which sends in id order per device) keeps the device's order.
-  await pool.query(
-    `insert into outbox (integration_id, "IMEINumber", kind, dedup_key, payload)
-       select i, m, k, d, p from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::jsonb[]) with ordinality as x(i, m, k, d, p, n)
-       order by n
-     on conflict (integration_id, dedup_key) do nothing`,
-    [rows.map((r) => r.integrationId), rows.map((r) => r.IMEINumber), rows.map((r) => r.kind), rows.map((r) => r.dedupKey), rows.map((r) => JSON.stringify(r.payload))],
-  );
 }
 
 export function notifyStage({ pool, transport }: { pool: pg.Pool; transport: Transport }): Stage<PersistedCheckIn> {
@@ -54,7 +43,8 @@ export function notifyStage({ pool, transport }: { pool: pg.Pool; transport: Tra
         await transport.ensureTopics(fresh);
         for (const t of fresh) knownTopics.add(t);
       }
-      await insertOutbox(pool, outbox);
+      // In batch order, so the delivery worker keeps each device's order.
+      await enqueue(pool, outbox);
       // A test fault's timeline: its check-in is stored (docs/decisions.md#test-faults).
       await recordStored(pool, batch.messages.flatMap(({ value: m }) => (m.ownsRecord && m.checkIn.test_fault ? [{ recordId: m.DeviceRecordID, mark: m.checkIn.test_fault }] : [])));
       // Alarms (alarms/raise.ts): idempotent like the outbox, so a re-delivered batch raises nothing twice.

@@ -2,7 +2,8 @@
 // to the device's DNP3 topic and into the MultiSpeak outbox.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CHECKIN_OPERATION, notificationsFor, type MultiSpeakIntegration } from '../../stages/notify/handler.js';
+import { CHECKIN_OPERATION } from '../../multispeak/operations.js';
+import { notificationsFor, type MultiSpeakIntegration } from '../../stages/notify/handler.js';
 import { REPLAY_SOURCE, REPROCESS_SOURCE } from '../../stages/runtime/sources.js';
 import type { PersistedCheckIn } from '../../schemas/avro/values.js';
 import { enriched, ev, persisted } from './handler-messages.js';
