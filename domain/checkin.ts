@@ -2,7 +2,6 @@
 // they are also the stored column names and the API's field names (spec 4.2 "other fields keep the names in
 // section 2"). Timestamps are ISO 8601 strings in UTC (`2026-11-20T14:00:00.000Z`), normalised once at
 // validation, so every later stage can compare them as strings or parse them without guessing a zone.
-import type { TestFaultMark } from './test-fault.js';
 
 /** device_data of spec 2.2, as the device reported it (nullable where a device may leave a field out). */
 export interface DeviceData {
@@ -77,6 +76,20 @@ export interface Currents {
   PeakCurrent: number | null;
   PeakCurrentTimestamp: string | null;
   HourlyAverages: number[];
+}
+
+export type TestFaultPhase = 'fault' | 'clear';
+
+/** The queue message's `test_fault` member (domain/test-fault.ts): which test fault sent it, and which of its two check-ins. */
+export interface TestFaultMark {
+  id: number;
+  phase: TestFaultPhase;
+}
+
+export function isTestFaultMark(v: unknown): v is TestFaultMark {
+  if (typeof v !== 'object' || v === null) return false;
+  const { id, phase } = v as Record<string, unknown>;
+  return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 && (phase === 'fault' || phase === 'clear');
 }
 
 /** A validated queue message (spec 2.1). */

@@ -1,15 +1,7 @@
 // Test faults (docs/decisions.md#test-faults): the synthetic check-ins a test fault sends through the real queue,
 // the mark that makes the stored record a test, and the timeline with its latencies. Pure: plain data in,
 // plain data out; the sending, storing and clock are the callers'.
-import { DEVICE_NUMBER_FIELDS, DEVICE_STRING_FIELDS, type DeviceData } from './checkin.js';
-
-export type TestFaultPhase = 'fault' | 'clear';
-
-/** The queue message's `test_fault` member: which test fault sent it, and which of its two check-ins. */
-export interface TestFaultMark {
-  id: number;
-  phase: TestFaultPhase;
-}
+import { DEVICE_NUMBER_FIELDS, DEVICE_STRING_FIELDS, type DeviceData, type TestFaultMark, type TestFaultPhase } from './checkin.js';
 
 /** The reported Ongoing_fault of a test fault's check-in: 4 (Permanent) by default, so it is an outage. */
 export const DEFAULT_TEST_FAULT_CODE = 4;
@@ -34,12 +26,6 @@ export const STEP_TEXT: Record<TimelineStep, string> = {
   omsAnswered: 'OMS answered the notification',
   omsFailed: 'OMS delivery failed (retried)',
 };
-
-export function isTestFaultMark(v: unknown): v is TestFaultMark {
-  if (typeof v !== 'object' || v === null) return false;
-  const { id, phase } = v as Record<string, unknown>;
-  return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 && (phase === 'fault' || phase === 'clear');
-}
 
 /** What a synthetic check-in copies of the device's newest stored record, so no reading jumps. */
 export type LatestValues = Partial<Pick<DeviceData, (typeof DEVICE_NUMBER_FIELDS)[number] | (typeof DEVICE_STRING_FIELDS)[number]>>;

@@ -33,10 +33,9 @@
 //   scan of the raw text for `"IMEINumber": "<digits>"`, so a truncated message still keys its dead letter.
 import type { Temporal } from 'temporal-polyfill';
 import type { CheckIn, Currents, DeviceData, DeviceEvent } from './checkin.js';
-import { DEVICE_NUMBER_FIELDS, DEVICE_STRING_FIELDS, HOURLY_AVERAGE_COUNT } from './checkin.js';
+import { DEVICE_NUMBER_FIELDS, DEVICE_STRING_FIELDS, HOURLY_AVERAGE_COUNT, isTestFaultMark } from './checkin.js';
 import { RejectionError, type RejectionCode } from './errors.js';
 import { formatUtc, parseTimestamp, type NaiveTimestampPolicy } from './utc-timestamp.js';
-import { isTestFaultMark } from './test-fault.js';
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_FUTURE_MS = 24 * 60 * 60 * 1000;

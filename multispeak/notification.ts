@@ -1,6 +1,6 @@
 // What one outbox row says about a device, as every envelope builder takes it (read from the row's payload by
 // outbox-payload.ts).
-import type { TestFaultMark } from '../domain/test-fault.js';
+import type { TestFaultMark } from '../domain/checkin.js';
 
 export interface FaultEvent {
   EventType: string;

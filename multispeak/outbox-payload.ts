@@ -5,7 +5,7 @@
 import type { DeviceRecord } from '../domain/device-record.js';
 import type { EventRecord } from '../domain/event-record.js';
 import { ongoingFaultText } from '../domain/ongoing-fault-codes.js';
-import { isTestFaultMark, type TestFaultMark } from '../domain/test-fault.js';
+import { isTestFaultMark, type TestFaultMark } from '../domain/checkin.js';
 import type { FaultEvent, Notification } from './notification.js';
 
 export interface OutboxPayload {

@@ -20,33 +20,7 @@ import { SecretsError } from '../secrets/errors.js';
 import type { Keyring } from '../secrets/keyring.js';
 import { FieldReader, isPlainObject, show, type ProblemList } from './field-reader.js';
 import { countedUpsert } from './upsert-hierarchy.js';
-import type { KindCounts } from './model.js';
-
-export type RecipientChannel = 'email' | 'sms' | 'webhook';
-
-export interface AlarmRecipientInput {
-  id: string;
-  OrganizationID: string;
-  name: string | null;
-  channel: RecipientChannel;
-  address: string;
-  capPerDay: number | null;
-  /** 'keep': not in the file, the stored one stays; null: none. */
-  secret: string | null | 'keep';
-}
-
-export interface AlarmRuleInput {
-  id: string;
-  OrganizationID: string;
-  name: string | null;
-  class: AlarmClass;
-  what: string[];
-  where: { powerLines: string[]; groups: string[]; devices: string[] };
-  who: string[];
-  when: AlarmHours | null;
-  escalation: AlarmEscalation | null;
-  enabled: boolean;
-}
+import type { AlarmRecipientInput, AlarmRuleInput, KindCounts } from './model.js';
 
 const RECIPIENT_KEYS = ['id', 'OrganizationID', 'name', 'channel', 'address', 'capPerDay', 'secret'];
 const RULE_KEYS = ['id', 'OrganizationID', 'name', 'class', 'what', 'where', 'who', 'when', 'escalation', 'enabled'];

@@ -2,7 +2,34 @@
 // everything after it trusts them.
 import type { Phase } from '../domain/feeder-topology.js';
 import type { Credentials } from '../secrets/credentials.js';
-import type { AlarmRecipientInput, AlarmRuleInput } from './alarms.js';
+import type { AlarmClass } from '../domain/alarm-kinds.js';
+import type { AlarmEscalation, AlarmHours } from '../domain/alarm-rules.js';
+
+export type RecipientChannel = 'email' | 'sms' | 'webhook';
+
+export interface AlarmRecipientInput {
+  id: string;
+  OrganizationID: string;
+  name: string | null;
+  channel: RecipientChannel;
+  address: string;
+  capPerDay: number | null;
+  /** 'keep': not in the file, the stored one stays; null: none. */
+  secret: string | null | 'keep';
+}
+
+export interface AlarmRuleInput {
+  id: string;
+  OrganizationID: string;
+  name: string | null;
+  class: AlarmClass;
+  what: string[];
+  where: { powerLines: string[]; groups: string[]; devices: string[] };
+  who: string[];
+  when: AlarmHours | null;
+  escalation: AlarmEscalation | null;
+  enabled: boolean;
+}
 
 export interface OrganizationInput {
   OrganizationID: string;

@@ -2,7 +2,8 @@
 // fault's check-in pass records its step here, the first occurrence wins; the API and the CLI read it back.
 import type pg from 'pg';
 import { log } from '../config/log.js';
-import { isTestFaultMark, type StepRow, type TestFaultPhase, type TimelineStep } from '../domain/test-fault.js';
+import { isTestFaultMark, type TestFaultPhase } from '../domain/checkin.js';
+import type { StepRow, TimelineStep } from '../domain/test-fault.js';
 
 /**
  * Records one step. `omsFailed` keeps the latest failure (each retry overwrites it); every other step keeps

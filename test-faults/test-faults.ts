@@ -4,7 +4,8 @@
 import type pg from 'pg';
 import { log } from '../config/log.js';
 import { DEVICE_NUMBER_FIELDS, DEVICE_STRING_FIELDS } from '../domain/checkin.js';
-import { DEFAULT_TEST_FAULT_CODE, missingSteps, presentTimeline, syntheticCheckIn, type LatestValues, type TestFaultPhase, type TimelineEntry } from '../domain/test-fault.js';
+import type { TestFaultPhase } from '../domain/checkin.js';
+import { DEFAULT_TEST_FAULT_CODE, missingSteps, presentTimeline, syntheticCheckIn, type LatestValues, type TimelineEntry } from '../domain/test-fault.js';
 import type { TestFaultQueue } from './queue.js';
 import { readSteps, recordStep } from './steps.js';
 

@@ -12,7 +12,7 @@ import { outstationConfigFor } from '../../dnp3/outstation/outstation.js';
 import { dnp3Port } from '../../dnp3/port.js';
 import { deviceProfileXml } from '../../dnp3/profile/profile.js';
 import { APP_VERSION } from '../../multispeak/header.js';
-import { organisationPointMap } from './point-map.js';
+import { organisationPointMap } from '../../dnp3/data/organisation-map.js';
 
 export const DEVICE_PROFILE_PATH = '/api/dnp3/deviceProfile';
 

@@ -9,36 +9,12 @@ import type pg from 'pg';
 import { requireAdmin } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
 import { ApiError, badParameter } from '../errors.js';
-import { pointMapBanks, pointMapCsv, pointMapRows } from '../../dnp3/data/point-map.js';
-import { assignSlots, maxSlot, slotDevices } from '../../dnp3/data/store.js';
-import { assignPowerLineSlots, powerLinePointRows, slotPowerLines } from '../../dnp3/data/power-lines.js';
-import { integrationFromRow } from '../../dnp3/identity.js';
-import { readIntegrations } from '../../integrations/store.js';
+import { organisationPointMap } from '../../dnp3/data/organisation-map.js';
+import { pointMapCsv } from '../../dnp3/data/point-map.js';
 import { deviceProfileRoutes } from './device-profile.js';
 import { diagnosticsRoutes } from './diagnostics.js';
 
 export const POINT_MAP_PATH = '/api/dnp3/pointMap';
-
-/** The organisation's DNP3 integration, banks and point rows, as the outstation serves them (also read by the device profile). */
-export async function organisationPointMap(pool: pg.Pool, org: string) {
-  // Slots are assigned here too, so the map is complete before the outstation has ever run.
-  await assignSlots(pool, org);
-  await assignPowerLineSlots(pool, org);
-  const devices = await slotDevices(pool, org);
-  const lines = await slotPowerLines(pool, org);
-  const [stored] = await readIntegrations(pool, { kind: 'dnp3', organizationId: org });
-  const integration = stored ? integrationFromRow(stored) : undefined;
-  const analogOnly = integration?.analogOnly ?? false;
-  const outstationAddress = integration?.outstationAddress ?? 10;
-  // The outstation sizes its banks by the highest slot ever given (deleted devices keep theirs), so does the map.
-  const highest = await maxSlot(pool, org);
-  return {
-    integration, analogOnly, outstationAddress,
-    banks: pointMapBanks(highest, { analogOnly, outstationAddress }),
-    points: [...pointMapRows(devices, { analogOnly, outstationAddress, maxSlot: highest }), ...powerLinePointRows(lines, { analogOnly, outstationAddress })]
-      .sort((a, b) => a.bank - b.bank || (a.type === b.type ? a.index - b.index : a.type === 'binary' ? -1 : 1)),
-  };
-}
 
 export function pointMapRoutes({ pool, auth }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();

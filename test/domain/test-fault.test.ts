@@ -2,7 +2,8 @@
 // and the timeline's latencies. Table-driven.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { isTestFaultMark, missingSteps, presentTimeline, syntheticCheckIn, type StepRow } from '../../domain/test-fault.js';
+import { isTestFaultMark } from '../../domain/checkin.js';
+import { missingSteps, presentTimeline, syntheticCheckIn, type StepRow } from '../../domain/test-fault.js';
 import { parseQueueMessage } from '../../domain/validate-message.js';
 
 const IMEI = '861000000000000';
