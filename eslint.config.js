@@ -2,6 +2,7 @@
 // and a second type-checked pass would double the time on a 2-core machine.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { floorsPlugin } from './lint/floors.js';
 
 export default tseslint.config(
   { ignores: ['node_modules/**', '.data/**', '.infra/**', '.scratch/**', 'dist/**', 'bench/results/**', 'portal/dist/**'] },
@@ -32,6 +33,12 @@ export default tseslint.config(
         { group: ['hono', 'hono/*', '@hono/*'], message: 'dnp3/ stays free of HTTP: put routes in api/dnp3/.' },
       ] }],
     },
+  },
+  {
+    // Floors (lint/floors.js, docs/architecture.md#floors): every import runs downward.
+    files: ['**/*.{ts,tsx}'],
+    plugins: { floors: floorsPlugin },
+    rules: { 'floors/downward-only': 'error' },
   },
   {
     files: ['**/*.js'],

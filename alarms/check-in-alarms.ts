@@ -1,7 +1,7 @@
 // What one stored check-in does to a device's alarms (pure; alarms/raise.ts writes it): the fault-code kind it
 // raises and the fault-code kinds it ends, whether it is a model change, and that it ends a silence.
 import { FAULT_CODE_KINDS, kindOfCode } from '../domain/alarm-kinds.js';
-import { isReread } from '../stages/runtime/sources.js';
+import { isReread } from '../plumbing/sources.js';
 import type { PersistedCheckIn } from '../schemas/avro/values.js';
 
 export interface CheckInAlarms {

@@ -26,7 +26,7 @@ import { alarmRoutes } from './alarms/routes.js';
 import type { Keyring } from '../secrets/keyring.js';
 import type { WebhookAllowance } from '../config/settings.js';
 import { testFaultRoutes } from './test-faults/routes.js';
-import type { TestFaultQueue } from '../test-faults/queue.js';
+import type { TestFaultQueue } from '../commissioning/queue.js';
 
 export interface AppOptions {
   readiness: Record<string, ReadinessCheck>;

@@ -18,8 +18,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { verifyWebhook } from '../alarms/channels/webhook.js';
 import { infraEnv } from '../infra/endpoints.js';
-import { resetPipelineTopics } from '../test/helpers/kafka.js';
-import { importAlarms, TEST_KEYS, WEBHOOK_SECRET } from '../test/integration/alarms/setup.js';
+import { resetPipelineTopics } from '../support/kafka.js';
+import { importAlarms, TEST_KEYS, WEBHOOK_SECRET } from '../support/alarm-setup.js';
 import { benchDatabase, benchFleet, benchQueue, countRows, generateMessages, preload, progress } from './common.js';
 import { percentile } from './stats.js';
 

@@ -16,9 +16,9 @@ import type pg from 'pg';
 import { createApp } from '../api/app.js';
 import { listen } from '../api/server.js';
 import { createPool } from '../db/pool.js';
-import { createTestDatabase, type TestDatabase } from '../test/helpers/database.js';
-import { importDemoData } from '../test/helpers/reference-data.js';
-import { machineInfo } from './machine.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { importDemoData } from '../support/reference-data.js';
+import { machineInfo } from '../support/machine.js';
 import type { OpenLoopResult } from './open-loop.js';
 
 const { values } = parseArgs({

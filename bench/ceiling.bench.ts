@@ -1,6 +1,6 @@
 // Scenario **ceiling**: the same rows written straight into the real Postgres tables with COPY, no Kafka,
 // no rules, no staging-table merge: how fast the database itself takes these check-ins. Rows come from
-// stages/persist/rows.ts (`batchRows`) and travel as stages/persist/csv.ts CSV, as in the persist stage.
+// stages/persist/rows.ts (`batchRows`) and travel as plumbing/csv.ts CSV, as in the persist stage.
 // Messages are parsed before the clock starts; the clock covers only the COPYs.
 //
 //   node --import tsx bench/ceiling.bench.ts [--messages 20000] [--devices 1000] [--runs 1]
@@ -13,8 +13,9 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type pg from 'pg';
 import { parseQueueMessage } from '../domain/validate-message.js';
 import type { ComputedCheckIn } from '../schemas/avro/values.js';
-import { toCsv } from '../stages/persist/csv.js';
-import { batchRows, CURRENT_COLUMNS, DM1_EVENT_COLUMNS, EVENT_COLUMNS, RECORD_COLUMNS, type Cell } from '../stages/persist/rows.js';
+import { toCsv } from '../plumbing/csv.js';
+import { batchRows, CURRENT_COLUMNS, DM1_EVENT_COLUMNS, EVENT_COLUMNS, RECORD_COLUMNS } from '../stages/persist/rows.js';
+import type { Cell } from '../plumbing/csv.js';
 import { benchDatabase, benchFleet, countRows, generateMessages, progress, scenarioArgs, type ScenarioOptions, type ScenarioResult } from './common.js';
 import { stats } from './stats.js';
 import { withTransaction } from '../db/transaction.js';

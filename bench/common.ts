@@ -11,7 +11,7 @@ import { importReferenceData } from '../reference-data/index.js';
 import { Keyring } from '../secrets/keyring.js';
 import { createFleet, sqsSink, type Fleet, type SimulatedMessage } from '../simulator/index.js';
 import { createSqsClient } from '../stages/bridge/index.js';
-import { createTestDatabase, type TestDatabase } from '../test/helpers/database.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import type { Stats } from './stats.js';
 
 export interface ScenarioOptions { messages: number; devices: number; runs: number }

@@ -47,12 +47,12 @@ import { percentile, stats } from './stats.js';
 import { startDnp3Service } from '../dnp3/service.js';
 import { bankAddress, bankOf, binaryIndex, localSlot, pointMapBanks } from '../dnp3/data/point-map.js';
 import type { PointMapBank } from '../dnp3/data/point-map.js';
-import { computed } from '../test/helpers/checkins.js';
-import { resetPipelineTopics } from '../test/helpers/kafka.js';
-import { pythonWithYadnp3 } from '../test/interop/dnp3/master.js';
-import { machineInfo } from './machine.js';
+import { computed } from '../support/checkins.js';
+import { resetPipelineTopics } from '../support/kafka.js';
+import { pythonWithYadnp3 } from '../support/dnp3-master.js';
+import { machineInfo } from '../support/machine.js';
 import { cpuDelta, cpuSnapshot, treeCpuSeconds } from './process-cpu.js';
-import { createTestDatabase } from '../test/helpers/database.js';
+import { createTestDatabase } from '../support/database.js';
 
 const { values } = parseArgs({
   options: {

@@ -17,11 +17,11 @@ import { startIncidentWorker } from '../incidents/worker.js';
 import { importReferenceData } from '../reference-data/index.js';
 import { localAvroCodec } from '../stages/runtime/codec.js';
 import { memoryTransport } from '../stages/runtime/transport/memory.js';
-import { fixtureText } from '../test/helpers/checkins.js';
-import { createTestDatabase } from '../test/helpers/database.js';
-import { startTestPipeline } from '../test/helpers/pipeline.js';
+import { fixtureText } from '../support/checkins.js';
+import { createTestDatabase } from '../support/database.js';
+import { startTestPipeline } from '../support/pipeline.js';
 import { progress } from './common.js';
-import { machineInfo } from './machine.js';
+import { machineInfo } from '../support/machine.js';
 import { percentile } from './stats.js';
 
 const { values } = parseArgs({

@@ -23,13 +23,13 @@ import { createFleet } from '../simulator/index.js';
 import { startPipeline } from '../stages/pipeline.js';
 import { registryCodec } from '../stages/runtime/codec.js';
 import { kafkaTransport } from '../stages/runtime/transport/kafka.js';
-import { resetPipelineTopics } from '../test/helpers/kafka.js';
-import { machineInfo } from './machine.js';
+import { resetPipelineTopics } from '../support/kafka.js';
+import { machineInfo } from '../support/machine.js';
 import { registry } from '../config/metrics.js';
 import { cpuDelta, cpuSnapshot } from './process-cpu.js';
 import { stats } from './stats.js';
-import { createTestDatabase } from '../test/helpers/database.js';
-import { CHAIN } from '../stages/shape.js';
+import { createTestDatabase } from '../support/database.js';
+import { CHAIN } from '../config/pipeline-split.js';
 import { progress, type ScenarioOptions, type ScenarioResult } from './common.js';
 import type { Stats } from './stats.js';
 

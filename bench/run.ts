@@ -23,7 +23,7 @@ import type { ScenarioOptions, ScenarioResult } from './common.js';
 import { progress } from './common.js';
 import { runEndToEnd } from './end-to-end.bench.js';
 import { svgChart } from './chart.js';
-import { machineInfo } from './machine.js';
+import { machineInfo } from '../support/machine.js';
 import { runStages, stagesMarkdown, type StagesResult } from './stages.bench.js';
 import { runPipelineAlone } from './pipeline.bench.js';
 

@@ -23,7 +23,7 @@ import { buildStages, type StageName } from '../stages/pipeline.js';
 import { registryCodec } from '../stages/runtime/codec.js';
 import { runStage } from '../stages/runtime/runner.js';
 import { kafkaTransport } from '../stages/runtime/transport/kafka.js';
-import { resetPipelineTopics } from '../test/helpers/kafka.js';
+import { resetPipelineTopics } from '../support/kafka.js';
 import { benchDatabase, benchFleet, generateMessages, progress, scenarioArgs, type ScenarioOptions, type ScenarioResult } from './common.js';
 import { stats, type Stats } from './stats.js';
 import { cpuDelta, cpuSnapshot } from './process-cpu.js';

@@ -4,7 +4,7 @@
 //   npm run bench:storage -- [--sizes 1000000,5000000,20000000] [--devices 10000] [--months 24] [--rate 200] [--seconds 10]
 //
 // Per size (loaded incrementally into one database, generated inside PostgreSQL with events, DM1 events and
-// currents in the fixtures' proportions, test/helpers/device-data.ts): read API p50/p99 at `rate` requests/s
+// currents in the fixtures' proportions, support/device-data.ts): read API p50/p99 at `rate` requests/s
 // open loop (bench/open-loop.ts) for each endpoint as an admin and as a group user, and bytes on disk per
 // check-in. At the first size also: a twin database on today's (pre-0008) schema with the same rows, the
 // persist stage's rate into each (the same generated batches), removing one month there by DELETE against
@@ -21,11 +21,11 @@ import { migrate } from '../db/migrate.js';
 import { addMonths, monthOfMs, monthBounds } from '../domain/storage-months.js';
 import type { ComputedCheckIn } from '../schemas/avro/values.js';
 import { persistBatch } from '../stages/persist/index.js';
-import { checkInOf, computed } from '../test/helpers/checkins.js';
-import { createTestDatabase, type TestDatabase } from '../test/helpers/database.js';
-import { addMissingColumns, generateDeviceData, registerDevices, seedOrganization } from '../test/helpers/device-data.js';
-import { importDemoData } from '../test/helpers/reference-data.js';
-import { machineInfo } from './machine.js';
+import { checkInOf, computed } from '../support/checkins.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { addMissingColumns, generateDeviceData, registerDevices, seedOrganization } from '../support/device-data.js';
+import { importDemoData } from '../support/reference-data.js';
+import { machineInfo } from '../support/machine.js';
 import type { OpenLoopResult } from './open-loop.js';
 
 const { values } = parseArgs({

@@ -24,8 +24,8 @@ import { alarmKeyring, startAlarms } from '../alarms/start.js';
 import { startIncidentWorker } from '../incidents/worker.js';
 import { startDemoOms } from './demo-oms.js';
 import { dnp3Unconfigured, startDnp3 } from './dnp3.js';
-import { queueOfEnvironment } from '../test-faults/queue.js';
-import { startClearer } from '../test-faults/test-faults.js';
+import { queueOfEnvironment } from '../commissioning/queue.js';
+import { startClearer } from '../commissioning/test-faults.js';
 import { startStorageMaintenance } from '../storage/maintenance.js';
 
 const OTHER_COMPONENTS = ['bridge', 'api', 'delivery', 'alarms', 'dnp3', 'incidents', 'simulate'] as const;

@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_LOW_CURRENT_A } from '../domain/ongoing-fault.js';
 import { validateModelMap, type ModelMap } from '../domain/model-replacement.js';
-import { checkNamespace } from '../stages/runtime/transport/names.js';
-import { parseSplit, type ChainStage } from '../stages/shape.js';
+import { checkNamespace } from './kafka-namespace.js';
+import { parseSplit, type ChainStage } from './pipeline-split.js';
 
 export interface Settings {
   dataDir: string;

@@ -7,7 +7,7 @@ import type { EventObserver } from './outstation/outstation.js';
 import type { BufferedEvent } from './outstation/event-buffer.js';
 import type { EventOrigin } from './outstation/database.js';
 import { dnp3Metrics } from './metrics.js';
-import { recordStep } from '../test-faults/steps.js';
+import { recordStep } from '../plumbing/test-fault-timeline.js';
 
 /** The origins these events carry, each once (the events of one check-in share one origin object). */
 const originsOf = (events: readonly BufferedEvent[]): EventOrigin[] => [...new Set(events.flatMap((e) => (e.origin ? [e.origin] : [])))];

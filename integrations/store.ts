@@ -3,7 +3,9 @@
 // `settings` (multispeak/delivery/target.ts, dnp3/identity.ts); what the keys are is reference-data's
 // (reference-data/integration-settings.ts), which writes them.
 import type pg from 'pg';
-import type { IntegrationKind } from '../reference-data/model.js';
+
+/** The machine integrations an organisation may have (its import file's `integrations`). */
+export type IntegrationKind = 'multispeak' | 'dnp3';
 
 export interface StoredIntegration {
   id: string;

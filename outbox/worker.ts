@@ -1,12 +1,12 @@
 // The delivery loop every durable outbox shares (MultiSpeak notifications, alarm messages): claim the due
 // heads of the lanes, send them on `concurrency` lanes at once, mark each delivered or failed with
-// exponential back-off (stages/runtime/retry.ts), dead past the maximum age or when the failure is not worth
+// exponential back-off (plumbing/retry.ts), dead past the maximum age or when the failure is not worth
 // retrying. At least once: a row is marked delivered after the peer answered; a crash between the two
 // re-sends it, with the same idempotency key (each sender derives it from the row).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { log } from '../config/log.js';
-import { backoffDelay } from '../stages/runtime/retry.js';
+import { backoffDelay } from '../plumbing/retry.js';
 import type { ClaimedBase, OutboxTable } from './table.js';
 
 /** How a sender reports a failure: a code, and whether another try can help. */

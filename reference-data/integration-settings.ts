@@ -2,7 +2,7 @@
 // stored as given in `integrations.settings`; consumers (notify stage, MultiSpeak sender, DNP3 server) apply
 // defaults. `userId` and `password` are not settings: they go encrypted into `credentials` only.
 import type { FieldReader } from './field-reader.js';
-import type { IntegrationKind } from './model.js';
+import type { IntegrationKind } from '../integrations/store.js';
 import { OPERATIONS } from '../multispeak/operations.js';
 
 type SettingValue = string | number | boolean;

@@ -1,6 +1,7 @@
 // The validated form of an import file (docs/decisions.md#import-format). Only `validateImport` makes these;
 // everything after it trusts them.
 import type { Phase } from '../domain/feeder-topology.js';
+import type { IntegrationKind } from '../integrations/store.js';
 import type { Credentials } from '../secrets/credentials.js';
 import type { AlarmClass } from '../domain/alarm-kinds.js';
 import type { AlarmEscalation, AlarmHours } from '../domain/alarm-rules.js';
@@ -80,7 +81,6 @@ export interface UserInput {
   deleted: boolean;
 }
 
-export type IntegrationKind = 'multispeak' | 'dnp3';
 
 export interface IntegrationInput {
   id: string;

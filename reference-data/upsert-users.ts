@@ -1,7 +1,7 @@
 // Users and their groups. A password is re-hashed only when it no longer verifies against the stored hash:
 // a fresh salt on every import would rewrite every row and make re-imports look like changes.
 import type pg from 'pg';
-import { hashPassword, verifyPassword } from '../api/auth/password.js';
+import { hashPassword, verifyPassword } from '../secrets/password.js';
 import { syncMemberships } from './memberships.js';
 import type { KindCounts, UserInput } from './model.js';
 

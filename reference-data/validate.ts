@@ -11,7 +11,8 @@ import { CHANNELS_BY_KIND, readSettings, SETTINGS_BY_KIND } from './integration-
 import { eachObject, isPlainObject, ProblemList, show, type FieldReader } from './field-reader.js';
 import type { Problem } from './errors.js';
 import { readAlarmRecipient, readAlarmRule, type AlarmReadOptions } from './alarms.js';
-import type { DeviceInput, GroupInput, ImportData, IntegrationInput, IntegrationKind, OrganizationInput, PowerLineInput, UserInput } from './model.js';
+import type { IntegrationKind } from '../integrations/store.js';
+import type { DeviceInput, GroupInput, ImportData, IntegrationInput, OrganizationInput, PowerLineInput, UserInput } from './model.js';
 import { checkReferences, type DeclaredKeys, type ExistingRefs, NO_EXISTING_REFS, type PathOf } from './references.js';
 import { checkImportTopology } from './topology.js';
 import { PHASES } from '../domain/feeder-topology.js';

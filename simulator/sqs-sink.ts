@@ -2,7 +2,7 @@
 // refuses for a transient reason, and whole calls that fail, are retried with the runtime's back-off.
 import { SendMessageBatchCommand, type SendMessageBatchRequestEntry, type SQSClient } from '@aws-sdk/client-sqs';
 import { createSqsClient, type SqsConnectionOptions } from '../stages/bridge/sqs-client.js';
-import { retry } from '../stages/runtime/retry.js';
+import { retry } from '../plumbing/retry.js';
 import type { OutgoingMessage, Sink } from './sink.js';
 
 export interface SqsSinkOptions extends SqsConnectionOptions {

@@ -13,7 +13,8 @@ import { chainStages } from './runtime/chain.js';
 import { runStage } from './runtime/runner.js';
 import type { Stage } from './runtime/stage.js';
 import type { Subscription, Transport } from './runtime/transport/transport.js';
-import { CHAIN, segmentLabel, segmentsFor, type ChainStage } from './shape.js';
+import { CHAIN, type ChainStage } from '../config/pipeline-split.js';
+import { segmentLabel, segmentsFor } from './shape.js';
 
 export const STAGE_NAMES = [...CHAIN, 'rejected'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];

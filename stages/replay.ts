@@ -14,10 +14,11 @@
 import { TOPICS } from '../schemas/avro/topics.js';
 import type { RawMessage } from '../schemas/avro/values.js';
 import { runStage } from './runtime/runner.js';
-import { isReread, REPLAY_SOURCE, REPROCESS_SOURCE } from './runtime/sources.js';
+import { isReread, REPLAY_SOURCE, REPROCESS_SOURCE } from '../plumbing/sources.js';
 import type { Stage } from './runtime/stage.js';
 import type { Transport } from './runtime/transport/transport.js';
-import { CHAIN_INPUT, segmentsOf, type ChainStage } from './shape.js';
+import type { ChainStage } from '../config/pipeline-split.js';
+import { CHAIN_INPUT, segmentsOf } from './shape.js';
 
 export type ReplayProgress =
   | { phase: 'reading'; reread: number; total: number }

@@ -3,37 +3,13 @@
 // memory; between segments the records go through a Kafka topic. Chained (no cut) is the default; a cut is a
 // deployment choice (PIPELINE_SPLIT), e.g. to scale persist on its own or to keep an intermediate topic.
 // Pure: no I/O.
+import { CHAIN, isChainStage, type ChainStage } from '../config/pipeline-split.js';
 import { TOPICS } from '../schemas/avro/topics.js';
-
-export const CHAIN = ['enrich', 'dedup', 'fault-compute', 'persist', 'notify'] as const;
-export type ChainStage = (typeof CHAIN)[number];
 
 /** The topic each stage reads: the one a segment starting at that stage consumes (and replay waits on). */
 export const CHAIN_INPUT: Record<ChainStage, string> = {
   enrich: TOPICS.raw, dedup: TOPICS.enriched, 'fault-compute': TOPICS.deduped, persist: TOPICS.computed, notify: TOPICS.persisted,
 };
-
-/** Every cut at once: each stage its own consumer (the shape before chaining). */
-export const EVERY_BOUNDARY = 'every';
-
-const isChainStage = (s: string): s is ChainStage => (CHAIN as readonly string[]).includes(s);
-
-/**
- * PIPELINE_SPLIT: empty for the chained default, `every` for every boundary, or the stages that start a new
- * segment, comma separated (`persist` gives enrich..fault-compute and persist..notify). Returns the cuts in
- * chain order.
- */
-export function parseSplit(text: string | undefined): ChainStage[] {
-  const value = (text ?? '').trim();
-  if (value === '') return [];
-  if (value === EVERY_BOUNDARY) return CHAIN.slice(1);
-  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
-  for (const n of names) {
-    if (!isChainStage(n)) throw new Error(`PIPELINE_SPLIT: "${n}" is not a stage; give ${EVERY_BOUNDARY}, or the stages that start a segment, from ${CHAIN.slice(1).join(', ')}`);
-    if (n === CHAIN[0]) throw new Error(`PIPELINE_SPLIT: the chain always starts at ${CHAIN[0]}; name the stages after a cut, from ${CHAIN.slice(1).join(', ')}`);
-  }
-  return CHAIN.filter((s) => names.includes(s));
-}
 
 /** The segments of a shape, in chain order; each is a run of consecutive stages. */
 export function segmentsOf(cuts: readonly ChainStage[]): ChainStage[][] {

@@ -6,8 +6,8 @@ import { Readable } from 'node:stream';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { monthBounds, monthDate } from '../domain/storage-months.js';
-import { toCsv } from '../stages/persist/csv.js';
-import type { Cell } from '../stages/persist/rows.js';
+import { toCsv } from '../plumbing/csv.js';
+import type { Cell } from '../plumbing/csv.js';
 import { ArchiveWriter, kindOf, readArchiveHeader, readArchiveRows, type ArchiveColumn, type ArchiveValue } from './archive-file.js';
 
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;

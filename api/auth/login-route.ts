@@ -8,7 +8,7 @@ import { createMiddleware } from 'hono/factory';
 import { log } from '../../config/log.js';
 import { ApiError } from '../errors.js';
 import { isStorableText } from '../text-input.js';
-import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from './password.js';
+import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '../../secrets/password.js';
 import type { AccountStore } from './accounts.js';
 import type { LoginLimiter } from './rate-limit.js';
 import type { TokenService } from './tokens.js';

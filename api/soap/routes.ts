@@ -10,7 +10,7 @@ import type pg from 'pg';
 import { log } from '../../config/log.js';
 import { isVersion, type Version } from '../../multispeak/versions.js';
 import type { AccountStore } from '../auth/accounts.js';
-import { verifyAgainstDummy, verifyPassword } from '../auth/password.js';
+import { verifyAgainstDummy, verifyPassword } from '../../secrets/password.js';
 import { LoginLimiter } from '../auth/rate-limit.js';
 import { faultResponse, SoapFault } from './fault.js';
 import { getMethodsAnswer, pingUrlAnswer } from './methods.js';

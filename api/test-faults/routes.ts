@@ -9,8 +9,8 @@ import { requireAdmin } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
 import { ApiError, badParameter } from '../errors.js';
 import { isImei } from '../../domain/validate-message.js';
-import { listTestFaults, readTestFault, startTestFault, TestFaultError } from '../../test-faults/test-faults.js';
-import type { TestFaultQueue } from '../../test-faults/queue.js';
+import { listTestFaults, readTestFault, startTestFault, TestFaultError } from '../../commissioning/test-faults.js';
+import type { TestFaultQueue } from '../../commissioning/queue.js';
 
 export const TEST_FAULTS_PATH = '/api/test-faults';
 const BODY_LIMIT = 4096;

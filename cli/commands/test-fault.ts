@@ -6,8 +6,8 @@
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isImei } from '../../domain/validate-message.js';
-import { queueOfEnvironment } from '../../test-faults/queue.js';
-import { readTestFault, sendDueClears, startTestFault } from '../../test-faults/test-faults.js';
+import { queueOfEnvironment } from '../../commissioning/queue.js';
+import { readTestFault, sendDueClears, startTestFault } from '../../commissioning/test-faults.js';
 import { STEP_TEXT, type TimelineEntry } from '../../domain/test-fault.js';
 import { openRuntime } from '../runtime.js';
 

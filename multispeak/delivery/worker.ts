@@ -13,7 +13,7 @@ import { DEFAULTS } from '../integration.js';
 import { resyncIntegration } from '../resync.js';
 import { OutageTracker } from './outage.js';
 import { targetCache, type Target } from './target.js';
-import { noteTestFaultAnswer } from '../../test-faults/steps.js';
+import { noteTestFaultAnswer } from '../../plumbing/test-fault-timeline.js';
 
 export interface DeliveryWorkerOptions {
   pool: pg.Pool;
@@ -26,7 +26,7 @@ export interface DeliveryWorkerOptions {
   concurrency?: number;
   /** How long a claimed row is hidden from other workers; longer than any send. */
   leaseMs?: number;
-  /** Back-off between attempts of one row: exponential with full jitter (stages/runtime/retry.ts). */
+  /** Back-off between attempts of one row: exponential with full jitter (plumbing/retry.ts). */
   backoff?: { initialMs?: number; maxMs?: number };
   /** How long integration settings are cached; a re-import is seen after at most this. */
   integrationsTtlMs?: number;

@@ -13,7 +13,7 @@ import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TOPICS } from '../../schemas/avro/topics.js';
-import { backoffDelay, type BackoffOptions } from '../runtime/retry.js';
+import { backoffDelay, type BackoffOptions } from '../../plumbing/retry.js';
 import type { Transport } from '../runtime/transport/transport.js';
 import { createBridge, type ReceivedMessage } from './bridge.js';
 import { emptyStats, errorText, stderrLog, type Log, type Source, type SourceStats } from './source.js';

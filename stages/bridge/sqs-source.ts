@@ -11,7 +11,7 @@
 import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, type DeleteMessageBatchRequestEntry, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TOPICS } from '../../schemas/avro/topics.js';
-import { backoffDelay, retry, type BackoffOptions } from '../runtime/retry.js';
+import { backoffDelay, retry, type BackoffOptions } from '../../plumbing/retry.js';
 import type { Transport } from '../runtime/transport/transport.js';
 import { createBridge, type ReceivedMessage } from './bridge.js';
 import { createSqsClient, type SqsConnectionOptions } from './sqs-client.js';

@@ -4,7 +4,7 @@ import { isDuplicateCheckIn } from '../../domain/duplicate-checkin.js';
 import { filterNewEvents } from '../../domain/event-filter.js';
 import { filterStateBefore, type KeptEvent } from '../../domain/event-history.js';
 import type { DedupedCheckIn, EnrichedCheckIn } from '../../schemas/avro/values.js';
-import { REPROCESS_SOURCE } from '../runtime/sources.js';
+import { REPROCESS_SOURCE } from '../../plumbing/sources.js';
 import { HISTORY_KEPT, RECENT_DATES_KEPT, type DedupState, type EventTableKey } from './state.js';
 
 export interface DedupDecision {

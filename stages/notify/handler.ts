@@ -11,7 +11,7 @@ import type { NewOutboxRow } from '../../multispeak/delivery/outbox.js';
 import { CHECKIN_OPERATION } from '../../multispeak/operations.js';
 import { outboxPayload } from '../../multispeak/outbox-payload.js';
 import type { PersistedCheckIn } from '../../schemas/avro/values.js';
-import { isReread } from '../runtime/sources.js';
+import { isReread } from '../../plumbing/sources.js';
 
 
 /** What notify reads of a MultiSpeak integration (multispeak/integration.ts applies the defaults). */

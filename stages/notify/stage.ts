@@ -8,7 +8,7 @@ import { notificationsFor, type MultiSpeakIntegration, type OutboxRow } from './
 import { readIntegrations } from '../../integrations/store.js';
 import { enqueue } from '../../multispeak/delivery/outbox.js';
 import { multiSpeakSettings } from '../../multispeak/integration.js';
-import { recordStored } from '../../test-faults/steps.js';
+import { recordStored } from '../../plumbing/test-fault-timeline.js';
 import { checkInAlarms, type CheckInAlarms } from '../../alarms/check-in-alarms.js';
 import { applyCheckInAlarms } from '../../alarms/raise.js';
 

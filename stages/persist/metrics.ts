@@ -3,7 +3,7 @@
 // duplicate, a replay or an unregistered device's check-in would blur what a utility reads from it.
 import { Histogram } from 'prom-client';
 import { registry } from '../../config/metrics.js';
-import { isReread } from '../runtime/sources.js';
+import { isReread } from '../../plumbing/sources.js';
 import type { PersistedCheckIn } from '../../schemas/avro/values.js';
 
 const storedSeconds = new Histogram({

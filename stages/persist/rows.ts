@@ -3,8 +3,8 @@
 import { DEVICE_NUMBER_FIELDS, DEVICE_STRING_FIELDS, HOURLY_AVERAGE_COUNT } from '../../domain/checkin.js';
 import { shiftedTimestamps } from '../../domain/fault-shift.js';
 import type { ComputedCheckIn } from '../../schemas/avro/values.js';
+import type { Cell } from '../../plumbing/csv.js';
 
-export type Cell = string | number | boolean | null;
 export interface Column { name: string; type: string }
 export interface TableRows { columns: readonly Column[]; rows: Cell[][] }
 

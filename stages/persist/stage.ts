@@ -13,10 +13,10 @@ import type { ComputedCheckIn, DeadLetter, PersistedCheckIn } from '../../schema
 import type { Stage, StageResult } from '../runtime/stage.js';
 import type { Batch } from '../runtime/transport/transport.js';
 import { isRetriableDatabaseError, publicDatabaseMessage } from '../../db/errors.js';
-import { toCsv } from './csv.js';
+import { toCsv } from '../../plumbing/csv.js';
 import { copySql, createStagingSql, MERGE_RESULT, mergeScript, STAGING, type BatchSpan, type StagingName } from './merge.js';
 import { batchRows } from './rows.js';
-import { REPROCESS_SOURCE } from '../runtime/sources.js';
+import { REPROCESS_SOURCE } from '../../plumbing/sources.js';
 import { observeStored } from './metrics.js';
 import { ensureMonths, monthsOfBatch } from '../../storage/partitions.js';
 

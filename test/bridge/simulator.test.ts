@@ -13,7 +13,7 @@ import type { OutgoingMessage, Sink } from '../../simulator/sink.js';
 import { spoolSource } from '../../stages/bridge/spool-source.js';
 import { localAvroCodec } from '../../stages/runtime/codec.js';
 import { memoryTransport } from '../../stages/runtime/transport/memory.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { waitFor } from '../../support/wait-for.js';
 import { cleanupList } from './cleanup.js';
 import { collect } from './collector.js';
 

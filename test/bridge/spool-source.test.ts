@@ -10,7 +10,7 @@ import { spoolSource } from '../../stages/bridge/spool-source.js';
 import type { Log } from '../../stages/bridge/source.js';
 import type { Transport } from '../../stages/runtime/transport/transport.js';
 import { expectedFor, messageBody, messageFiles } from '../domain/fixtures.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { waitFor } from '../../support/wait-for.js';
 import { cleanupList } from './cleanup.js';
 import { collect } from './collector.js';
 import { flakyTransport } from './flaky-transport.js';

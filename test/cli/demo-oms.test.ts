@@ -7,7 +7,7 @@ import { servableEndpoints, soapOperation, startDemoOms } from '../../cli/demo-o
 import { DEMO_DATA_FILE } from '../../cli/demo.js';
 import { checkAnswer } from '../../multispeak/delivery/answer.js';
 import { postSoap } from '../../multispeak/delivery/http-post.js';
-import { freePort } from '../helpers/process.js';
+import { freePort } from '../../support/process.js';
 
 const RECORDED = new URL('../multispeak/recorded/', import.meta.url);
 const POST = { timeoutMs: 5000, connectTimeoutMs: 2000, tls: {} };

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { TOPICS } from '../../schemas/avro/topics.js';
 import type { RawMessage } from '../../schemas/avro/values.js';
 import type { InMessage, Transport } from '../../stages/runtime/transport/transport.js';
-import { randomName, waitFor } from '../helpers/wait-for.js';
+import { randomName, waitFor } from '../../support/wait-for.js';
 
 export interface ContractContext {
   /** A fresh transport; `topic` is a fresh name for tests that need their own topic. */

@@ -1,6 +1,6 @@
 // The repository explains itself: no tracked file points readers to design documents that a clone does not
 // contain, and every `docs/<page>.md#anchor` cited names a heading that exists. Fixture files under
-// ../shared/fixtures are test data, read by test/helpers/shared-dir.ts, and stay allowed.
+// ../shared/fixtures are test data, read by support/shared-dir.ts, and stay allowed.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

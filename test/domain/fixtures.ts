@@ -1,7 +1,7 @@
-// Reads the shared fixtures (never edited; test/helpers/shared-dir.ts says where). Test-only I/O.
+// Reads the shared fixtures (never edited; support/shared-dir.ts says where). Test-only I/O.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { FIXTURES_PATH } from '../helpers/shared-dir.js';
+import { FIXTURES_PATH } from '../../support/shared-dir.js';
 
 export const FIXTURES_DIR = FIXTURES_PATH;
 

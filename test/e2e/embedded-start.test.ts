@@ -8,9 +8,9 @@ import { copyFileSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { FIXTURES_DIR, fixtureNames } from '../helpers/checkins.js';
-import { freePort, startFaultline, type FaultlineProcess } from '../helpers/process.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { FIXTURES_DIR, fixtureNames } from '../../support/checkins.js';
+import { freePort, startFaultline, type FaultlineProcess } from '../../support/process.js';
+import { waitFor } from '../../support/wait-for.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'faultline-e2e-'));
 let proc: FaultlineProcess;

@@ -4,10 +4,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { FIXTURES_DIR } from '../helpers/checkins.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { FIXTURES_DIR } from '../../support/checkins.js';
+import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { persistBatch } from '../../stages/persist/index.js';
-import { checkInOf, computed } from '../helpers/checkins.js';
+import { checkInOf, computed } from '../../support/checkins.js';
 
 const run = promisify(execFile);
 const root = new URL('../../', import.meta.url).pathname;

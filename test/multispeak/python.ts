@@ -3,7 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHARED_DIR } from '../helpers/shared-dir.js';
+import { SHARED_DIR } from '../../support/shared-dir.js';
 
 export const ZEEP_VERSION = '4.3.1';
 const LXML_VERSION = '6.1.3';

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { freePort, startFaultline, type FaultlineProcess } from '../helpers/process.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { freePort, startFaultline, type FaultlineProcess } from '../../support/process.js';
+import { waitFor } from '../../support/wait-for.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 let proc: FaultlineProcess | null = null;

@@ -7,11 +7,11 @@ import * as assert from 'uvu/assert';
 import type pg from 'pg';
 import { presentEvent } from '../../domain/event-presentation.js';
 import type { Transport } from '../../stages/runtime/transport/transport.js';
-import { expectedFixture, fixtureText } from '../helpers/checkins.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { importDemoData } from '../helpers/reference-data.js';
-import { startTestPipeline, type TestPipeline } from '../helpers/pipeline.js';
-import type { ChainStage } from '../../stages/shape.js';
+import { expectedFixture, fixtureText } from '../../support/checkins.js';
+import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { importDemoData } from '../../support/reference-data.js';
+import { startTestPipeline, type TestPipeline } from '../../support/pipeline.js';
+import type { ChainStage } from '../../config/pipeline-split.js';
 
 type Row = Record<string, unknown>;
 

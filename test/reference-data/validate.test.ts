@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { validateImport } from '../../reference-data/validate.js';
 import { NO_EXISTING_REFS, type ExistingRefs } from '../../reference-data/references.js';
 import type { Problem } from '../../reference-data/errors.js';
-import { FIXTURES_PATH } from '../helpers/shared-dir.js';
+import { FIXTURES_PATH } from '../../support/shared-dir.js';
 
 const FIXTURES = FIXTURES_PATH;
 type Json = Record<string, unknown>;

@@ -12,9 +12,10 @@ import pg from 'pg';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { reportTally } from '../helpers/tally.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { resetPipelineTopics } from '../helpers/kafka.js';
-import { CHAIN, segmentLabel } from '../../stages/shape.js';
+import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { resetPipelineTopics } from '../../support/kafka.js';
+import { CHAIN } from '../../config/pipeline-split.js';
+import { segmentLabel } from '../../stages/shape.js';
 import {
   buildMessages, compareWithSent, consumerLag, createQueue, dropQueue, log, metric, newSqsClient, pipelineProcess, queueDepth,
   randomName, rssBytes, sleep, startSender, waitFor, waitWhileAlive, type Outcome, type PipelineRig,

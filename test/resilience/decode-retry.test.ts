@@ -8,7 +8,7 @@ import { RegistryError } from '../../schemas/registry.js';
 import type { Codec } from '../../stages/runtime/codec.js';
 import { kafkaTransport } from '../../stages/runtime/transport/kafka.js';
 import type { InMessage } from '../../stages/runtime/transport/transport.js';
-import { brokers } from '../helpers/kafka.js';
+import { brokers } from '../../support/kafka.js';
 import { randomName, waitFor } from './rig.js';
 
 test('a decode that fails while the registry is away is retried, not dead-lettered; real poison still is', async () => {

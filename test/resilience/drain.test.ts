@@ -6,8 +6,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { TOPICS } from '../../schemas/avro/topics.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { brokers, resetPipelineTopics } from '../helpers/kafka.js';
+import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { brokers, resetPipelineTopics } from '../../support/kafka.js';
 import { reportTally } from '../helpers/tally.js';
 import { committedOffsets, fleetProcess, groupAssignment, type FleetProcess } from './fleet.js';
 import { buildMessages, compareWithSent, consumerLag, createQueue, dropQueue, env, log, newSqsClient, randomName, sleep, startSender, waitFor, type Outcome } from './rig.js';

@@ -16,8 +16,8 @@ import { writeFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { reportTally } from '../helpers/tally.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { resetPipelineTopics } from '../helpers/kafka.js';
+import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { resetPipelineTopics } from '../../support/kafka.js';
 import {
   buildMessages, compareWithSent, consumerLag, createQueue, dropQueue, infra, infraPid, log, newSqsClient, pipelineProcess, queueDepth,
   randomName, readinessProbe, sleep, startSender, waitFor, waitWhileAlive, type Component, type Outcome, type PipelineRig,

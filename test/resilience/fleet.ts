@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AssignerProtocol, Kafka, logLevel } from 'kafkajs';
-import { freePort, startFaultline, type FaultlineProcess } from '../helpers/process.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { freePort, startFaultline, type FaultlineProcess } from '../../support/process.js';
+import { waitFor } from '../../support/wait-for.js';
 import { env } from './rig.js';
 
 export interface FleetProcess {

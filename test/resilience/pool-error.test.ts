@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
 import { isRetriableDatabaseError } from '../../db/errors.js';
 import { createPool } from '../../db/pool.js';
-import { serverUrl } from '../helpers/database.js';
+import { serverUrl } from '../../support/database.js';
 import { sleep } from './rig.js';
 
 test('a checked-out client whose connection the server terminates fails its next query retriably; the process lives', async () => {

@@ -16,10 +16,10 @@ import { createSqsClient } from '../../stages/bridge/index.js';
 import { STAGE_NAMES } from '../../stages/pipeline.js';
 import { CHAIN_INPUT } from '../../stages/shape.js';
 import { createFleet, type FleetMessage } from '../../simulator/index.js';
-import type { TestDatabase } from '../helpers/database.js';
-import { brokers } from '../helpers/kafka.js';
-import { freePort, startFaultline, type FaultlineProcess } from '../helpers/process.js';
-import { randomName, waitFor } from '../helpers/wait-for.js';
+import type { TestDatabase } from '../../support/database.js';
+import { brokers } from '../../support/kafka.js';
+import { freePort, startFaultline, type FaultlineProcess } from '../../support/process.js';
+import { randomName, waitFor } from '../../support/wait-for.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const run = promisify(execFile);

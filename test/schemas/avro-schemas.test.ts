@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import avro from 'avsc';
 import { readFileSync } from 'node:fs';
-import { FIXTURES_URL } from '../helpers/shared-dir.js';
+import { FIXTURES_URL } from '../../support/shared-dir.js';
 import { TOPIC_SCHEMAS, TOPICS } from '../../schemas/avro/topics.js';
 import { driftedSchemas } from '../../schemas/generate.js';
 import { parseQueueMessage } from '../../domain/validate-message.js';

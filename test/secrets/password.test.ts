@@ -1,8 +1,8 @@
-// api/auth/password.ts: the slow salted hash of portal passwords. (Here with the other secrets-at-rest
+// secrets/password.ts: the slow salted hash of portal passwords. (Here with the other secrets-at-rest
 // tests; it moves to test/api/auth/ when that folder exists.)
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DUMMY_HASH, hashPassword, needsRehash, SCRYPT_COST, verifyAgainstDummy, verifyPassword } from '../../api/auth/password.js';
+import { DUMMY_HASH, hashPassword, needsRehash, SCRYPT_COST, verifyAgainstDummy, verifyPassword } from '../../secrets/password.js';
 
 test('hash format: scrypt$N$r$p$salt$hash, base64, parameters of today', async () => {
   const stored = await hashPassword('north-Admin-Pass-1');

@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { sendWebhook } from '../../alarms/channels/webhook.js';
 import { HttpSendError } from '../../outbox/http-post.js';
 import { seededApi, type SeededApi, type UserName } from '../integration/api/seeded-api.js';
-import { testKeyring } from '../helpers/reference-data.js';
+import { testKeyring } from '../../support/reference-data.js';
 import { reportTally } from '../helpers/tally.js';
 import { startHttpPeer } from '../integration/alarms/peers.js';
 

@@ -14,12 +14,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { infraEnv } from '../../infra/endpoints.js';
 import { createSqsClient } from '../../stages/bridge/sqs-client.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { resetPipelineTopics } from '../helpers/kafka.js';
-import { startFaultline, type FaultlineProcess } from '../helpers/process.js';
-import { importDemoData } from '../helpers/reference-data.js';
+import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { resetPipelineTopics } from '../../support/kafka.js';
+import { startFaultline, type FaultlineProcess } from '../../support/process.js';
+import { importDemoData } from '../../support/reference-data.js';
 import { reportTally } from '../helpers/tally.js';
-import { randomName, waitFor } from '../helpers/wait-for.js';
+import { randomName, waitFor } from '../../support/wait-for.js';
 import { corpus, good, IMEIS, type Entry, type HostileEntry } from './queue-corpus.js';
 import { findSecrets } from './secrets.js';
 

@@ -6,7 +6,7 @@
 // `good(...)` builds plain check-ins for the same IMEIs, sent among and after the corpus to prove that no
 // partition is blocked. Every dated entry gets its own date, so no two stored messages share (IMEI, date).
 import { DEVICE_NUMBER_FIELDS, DEVICE_STRING_FIELDS } from '../../domain/checkin.js';
-import { fixtureText } from '../helpers/checkins.js';
+import { fixtureText } from '../../support/checkins.js';
 
 export type Code = 'MALFORMED' | 'INVALID' | 'TOO_LARGE';
 

@@ -11,11 +11,11 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { NAMESPACE } from '../../multispeak/versions.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { freePort, startFaultline, type FaultlineProcess } from '../helpers/process.js';
-import { FIXTURES_URL } from '../helpers/shared-dir.js';
+import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { freePort, startFaultline, type FaultlineProcess } from '../../support/process.js';
+import { FIXTURES_URL } from '../../support/shared-dir.js';
 import { reportTally } from '../helpers/tally.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { waitFor } from '../../support/wait-for.js';
 import { Capture, findSecrets, fixtureSecrets } from './secrets.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

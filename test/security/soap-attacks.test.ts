@@ -10,8 +10,8 @@ import { Readable } from 'node:stream';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from '../../api/app.js';
 import { NAMESPACE } from '../../multispeak/versions.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { importDemoData } from '../helpers/reference-data.js';
+import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { importDemoData } from '../../support/reference-data.js';
 import { reportTally } from '../helpers/tally.js';
 import { Capture, findSecrets } from './secrets.js';
 

@@ -10,7 +10,7 @@ import { Temporal } from 'temporal-polyfill';
 import { DEVICE_NUMBER_FIELDS, DEVICE_STRING_FIELDS } from '../../domain/checkin.js';
 import { isRejectionCode } from '../../domain/errors.js';
 import { parseQueueMessage, validateQueueMessage, type ParseResult } from '../../domain/validate-message.js';
-import { fixtureNames, fixtureText } from '../helpers/checkins.js';
+import { fixtureNames, fixtureText } from '../../support/checkins.js';
 import { reportTally } from '../helpers/tally.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);

@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { dedupMessage } from '../../stages/dedup/handler.js';
 import type { DedupState } from '../../stages/dedup/state.js';
-import { REPROCESS_SOURCE } from '../../stages/runtime/sources.js';
+import { REPROCESS_SOURCE } from '../../plumbing/sources.js';
 import { enriched, ev } from './handler-messages.js';
 
 const DATE = '2026-11-20T14:00:00.000Z';

@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CHECKIN_OPERATION } from '../../multispeak/operations.js';
 import { notificationsFor, type MultiSpeakIntegration } from '../../stages/notify/handler.js';
-import { REPLAY_SOURCE, REPROCESS_SOURCE } from '../../stages/runtime/sources.js';
+import { REPLAY_SOURCE, REPROCESS_SOURCE } from '../../plumbing/sources.js';
 import type { PersistedCheckIn } from '../../schemas/avro/values.js';
 import { enriched, ev, persisted } from './handler-messages.js';
 

@@ -1,7 +1,8 @@
 // The pipeline's shape: where PIPELINE_SPLIT cuts the chain, and which segments `start --only` runs.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CHAIN, parseSplit, segmentLabel, segmentsFor, segmentsOf, stagesOfLabel } from '../../stages/shape.js';
+import { CHAIN, parseSplit } from '../../config/pipeline-split.js';
+import { segmentLabel, segmentsFor, segmentsOf, stagesOfLabel } from '../../stages/shape.js';
 
 const labels = (cuts: Parameters<typeof segmentsOf>[0]) => segmentsOf(cuts).map(segmentLabel);
 

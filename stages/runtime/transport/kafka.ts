@@ -2,7 +2,7 @@
 // contract; the notes here say how kafkajs is made to keep it.
 import { Kafka, logLevel, type Admin, type Consumer, type EachBatchPayload, type Producer as KafkaProducer } from 'kafkajs';
 import type { Codec } from '../codec.js';
-import { backoff } from '../retry.js';
+import { backoff } from '../../../plumbing/retry.js';
 import { acknowledgedSend } from './acknowledged-send.js';
 import { kafkaNames, type KafkaNames } from './names.js';
 import type { InMessage, OutMessage, Producer, SubscribeOptions, Subscription, Transport } from './transport.js';

@@ -13,7 +13,7 @@
 import type { Codec } from '../codec.js';
 import type { Batch, InMessage, OutMessage, Producer, SubscribeOptions, Subscription, Transport } from './transport.js';
 import { partitionFor } from './partitioner.js';
-import { backoff } from '../retry.js';
+import { backoff } from '../../../plumbing/retry.js';
 
 interface Entry { key: string; value: Buffer; timestamp: number }
 

@@ -7,18 +7,12 @@
 // subject `north-prod.fi.raw.v1-value`. Empty (the default): the names as they are, so an existing
 // deployment keeps its topics.
 
+import { checkNamespace } from '../../../config/kafka-namespace.js';
+
 export interface KafkaNames {
   readonly namespace: string;
   topic(logical: string): string;
   group(logical: string): string;
-}
-
-/** Kafka's legal topic characters; the dot that joins it to the name is added here. */
-const NAMESPACE = /^[A-Za-z0-9_-]{1,100}$/;
-
-export function checkNamespace(namespace: string): string | null {
-  if (namespace === '') return null;
-  return NAMESPACE.test(namespace) ? null : 'must be 1 to 100 letters, digits, "_" or "-" (it prefixes Kafka topic names)';
 }
 
 export function kafkaNames(namespace = ''): KafkaNames {

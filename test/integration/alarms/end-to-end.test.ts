@@ -8,13 +8,13 @@ import { CreateQueueCommand, DeleteQueueCommand, SendMessageCommand } from '@aws
 import { infraEnv } from '../../../infra/endpoints.js';
 import { createSqsClient } from '../../../stages/bridge/sqs-client.js';
 import { verifyWebhook, IDEMPOTENCY_HEADER } from '../../../alarms/channels/webhook.js';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
-import { importDemoData } from '../../helpers/reference-data.js';
-import { fixtureText } from '../../helpers/checkins.js';
-import { startFaultline, type FaultlineProcess } from '../../helpers/process.js';
-import { randomName, waitFor } from '../../helpers/wait-for.js';
+import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
+import { importDemoData } from '../../../support/reference-data.js';
+import { fixtureText } from '../../../support/checkins.js';
+import { startFaultline, type FaultlineProcess } from '../../../support/process.js';
+import { randomName, waitFor } from '../../../support/wait-for.js';
 import { startHttpPeer, startSmtp, type HttpPeer, type SmtpPeer } from './peers.js';
-import { everyChannel, importAlarms, TEST_KEYS, WEBHOOK_SECRET } from './setup.js';
+import { everyChannel, importAlarms, TEST_KEYS, WEBHOOK_SECRET } from '../../../support/alarm-setup.js';
 
 const test = suite('alarms end to end');
 const endpoint = process.env.SQS_ENDPOINT ?? infraEnv().SQS_ENDPOINT!;

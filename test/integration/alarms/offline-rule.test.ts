@@ -11,10 +11,10 @@ import { slotDevices } from '../../../dnp3/data/store.js';
 import { Outstation } from '../../../dnp3/outstation/outstation.js';
 import { localAvroCodec } from '../../../stages/runtime/codec.js';
 import { memoryTransport } from '../../../stages/runtime/transport/memory.js';
-import { fixtureText } from '../../helpers/checkins.js';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
-import { startTestPipeline } from '../../helpers/pipeline.js';
-import { importDemoData } from '../../helpers/reference-data.js';
+import { fixtureText } from '../../../support/checkins.js';
+import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
+import { startTestPipeline } from '../../../support/pipeline.js';
+import { importDemoData } from '../../../support/reference-data.js';
 import { JWT_SECRET, login } from '../api/seeded-api.js';
 
 const test = suite('one communication-lost rule');

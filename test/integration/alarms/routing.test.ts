@@ -11,9 +11,9 @@ import { applyCheckInAlarms } from '../../../alarms/raise.js';
 import { routeAlarms } from '../../../alarms/router.js';
 import type { CheckInAlarms } from '../../../alarms/check-in-alarms.js';
 import { FAULT_CODE_KINDS } from '../../../domain/alarm-kinds.js';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
-import { importDemoData } from '../../helpers/reference-data.js';
-import { importAlarms } from './setup.js';
+import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
+import { importDemoData } from '../../../support/reference-data.js';
+import { importAlarms } from '../../../support/alarm-setup.js';
 
 const test = suite('alarm routing and the communication-lost clock');
 const root = new URL('../../../', import.meta.url).pathname;

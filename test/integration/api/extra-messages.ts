@@ -1,7 +1,7 @@
 // Queue messages the API suites feed after shared/fixtures/messages (which cover only the north
 // organisation, no DST day, no SOTF / Fault Like and no model change). Built from fixture 001 so they
 // go through the same validation and stages; every one is pushed through the real pipeline.
-import { fixtureText } from '../../helpers/checkins.js';
+import { fixtureText } from '../../../support/checkins.js';
 
 interface Extra {
   imei: string;

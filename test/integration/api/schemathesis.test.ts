@@ -12,9 +12,9 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../../api/app.js';
-import { openQueue } from '../../../test-faults/queue.js';
+import { openQueue } from '../../../commissioning/queue.js';
 import { serve, type ServerType } from '@hono/node-server';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
+import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { fillDatabase, JWT_SECRET, login } from './seeded-api.js';
 
 const SCHEMATHESIS_VERSION = '4.32.5';

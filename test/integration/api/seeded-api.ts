@@ -5,10 +5,10 @@ import type { Hono } from 'hono';
 import { createApp, type AppOptions } from '../../../api/app.js';
 import { localAvroCodec } from '../../../stages/runtime/codec.js';
 import { memoryTransport } from '../../../stages/runtime/transport/memory.js';
-import { fixtureNames, fixtureText } from '../../helpers/checkins.js';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
-import { startTestPipeline } from '../../helpers/pipeline.js';
-import { importDemoData } from '../../helpers/reference-data.js';
+import { fixtureNames, fixtureText } from '../../../support/checkins.js';
+import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
+import { startTestPipeline } from '../../../support/pipeline.js';
+import { importDemoData } from '../../../support/reference-data.js';
 import { extraMessages } from './extra-messages.js';
 
 export const USERS = {

@@ -17,7 +17,7 @@ import { cleanupList } from '../../bridge/cleanup.js';
 import { collect } from '../../bridge/collector.js';
 import { flakyTransport } from '../../bridge/flaky-transport.js';
 import { expectedFor, messageBody, messageFiles } from '../../domain/fixtures.js';
-import { randomName, waitFor } from '../../helpers/wait-for.js';
+import { randomName, waitFor } from '../../../support/wait-for.js';
 
 const endpoint = process.env.SQS_ENDPOINT ?? infraEnv().SQS_ENDPOINT!;
 const FAST = { initialMs: 20, maxMs: 200 };

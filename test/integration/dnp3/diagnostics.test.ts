@@ -18,9 +18,9 @@ import { ApiError } from '../../../api/errors.js';
 import type { AuthEnv } from '../../../api/auth/caller.js';
 import { pointMapRoutes } from '../../../api/dnp3/point-map.js';
 import { DIAGNOSTICS_PATH } from '../../../api/dnp3/diagnostics.js';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
-import { importDemoData } from '../../helpers/reference-data.js';
-import { waitFor } from '../../helpers/wait-for.js';
+import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
+import { importDemoData } from '../../../support/reference-data.js';
+import { waitFor } from '../../../support/wait-for.js';
 import { devCerts } from '../../helpers/dev-certs.js';
 
 const certs = devCerts('dnp3-diag-');

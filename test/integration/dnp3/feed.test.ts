@@ -2,8 +2,8 @@
 // and a stored check-in reaching the event buffer within a second through LISTEN/NOTIFY.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createTestDatabase } from '../../helpers/database.js';
-import type { TestDatabase } from '../../helpers/database.js';
+import { createTestDatabase } from '../../../support/database.js';
+import type { TestDatabase } from '../../../support/database.js';
 import { Outstation } from '../../../dnp3/outstation/outstation.js';
 import { Dnp3Feed } from '../../../dnp3/data/feed.js';
 import { assignSlots, slotDevices } from '../../../dnp3/data/store.js';

@@ -3,9 +3,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createMiddleware } from 'hono/factory';
-import { createTestDatabase } from '../../helpers/database.js';
-import type { TestDatabase } from '../../helpers/database.js';
-import { importDemoData } from '../../helpers/reference-data.js';
+import { createTestDatabase } from '../../../support/database.js';
+import type { TestDatabase } from '../../../support/database.js';
+import { importDemoData } from '../../../support/reference-data.js';
 import { ApiError } from '../../../api/errors.js';
 import type { AuthEnv, Role } from '../../../api/auth/caller.js';
 import { pointMapRoutes, POINT_MAP_PATH } from '../../../api/dnp3/point-map.js';

@@ -1,6 +1,6 @@
 // The test feeder of the incident suites (pipeline, portal): power line north-F9 with an imported topology,
 // and check-ins of the shipped fixture's shape with a chosen fault and events.
-import { fixtureText } from '../../helpers/checkins.js';
+import { fixtureText } from '../../../support/checkins.js';
 
 // H - T1 - T2 (trunk, three-phase); T1 - LA1 - LA2 (lateral A); T1 - LB1 (lateral B).
 export const IMEI = { H: '861000000009000', T1: '861000000009010', T2: '861000000009020', LA1: '861000000009030', LA2: '861000000009040', LB1: '861000000009050' };

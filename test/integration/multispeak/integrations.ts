@@ -2,7 +2,7 @@
 // credentials AES-256-GCM under the test key), pointed at the loopback OMS.
 import type pg from 'pg';
 import { encryptCredentials } from '../../../secrets/credentials.js';
-import { testKeyring } from '../../helpers/reference-data.js';
+import { testKeyring } from '../../../support/reference-data.js';
 
 export interface TestIntegration {
   id: string;

@@ -2,8 +2,8 @@
 // parses every request with zeep against the official OA_Server WSDL and validates it with lxml.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { freePort } from '../../helpers/process.js';
-import { waitFor } from '../../helpers/wait-for.js';
+import { freePort } from '../../../support/process.js';
+import { waitFor } from '../../../support/wait-for.js';
 import { PY_DIR, PY_ENV, python, WSDL_DIR } from '../../multispeak/python.js';
 
 export interface Received {

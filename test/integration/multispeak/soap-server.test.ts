@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from '../../../api/app.js';
 import { NAMESPACE, type Version } from '../../../multispeak/versions.js';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
-import { importDemoData } from '../../helpers/reference-data.js';
+import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
+import { importDemoData } from '../../../support/reference-data.js';
 import { ensurePython, PY_DIR, PY_ENV, python, runPythonJson, WSDL_DIR } from '../../multispeak/python.js';
 
 const test = suite('soap server');

@@ -3,8 +3,8 @@
 // message sent after them is stored.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fixtureText } from '../../helpers/checkins.js';
-import { startKafkaRig, type KafkaRig } from '../../helpers/pipeline.js';
+import { fixtureText } from '../../../support/checkins.js';
+import { startKafkaRig, type KafkaRig } from '../../../support/pipeline.js';
 
 let rig: KafkaRig;
 test.before(async () => { rig = await startKafkaRig('badinput'); });

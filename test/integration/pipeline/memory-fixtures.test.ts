@@ -2,7 +2,7 @@
 // default, cut at one boundary (persist) and fully split.
 import { localAvroCodec } from '../../../stages/runtime/codec.js';
 import { memoryTransport } from '../../../stages/runtime/transport/memory.js';
-import { CHAIN } from '../../../stages/shape.js';
+import { CHAIN } from '../../../config/pipeline-split.js';
 import { fixtureWalk } from '../../pipeline/fixtures.case.js';
 
 fixtureWalk('in-process transport', async () => memoryTransport({ codec: localAvroCodec(), partitions: 4 }));

@@ -8,11 +8,11 @@ import { infraEnv } from '../../../infra/endpoints.js';
 import { TOPICS } from '../../../schemas/avro/topics.js';
 import { loadSettings } from '../../../config/settings.js';
 import type { Transport } from '../../../stages/runtime/transport/transport.js';
-import { fixtureNames, fixtureText } from '../../helpers/checkins.js';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
-import { brokers, listGroups, testKafkaTransport } from '../../helpers/kafka.js';
-import { startTestPipeline, type TestPipeline } from '../../helpers/pipeline.js';
-import { importDemoData } from '../../helpers/reference-data.js';
+import { fixtureNames, fixtureText } from '../../../support/checkins.js';
+import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
+import { brokers, listGroups, testKafkaTransport } from '../../../support/kafka.js';
+import { startTestPipeline, type TestPipeline } from '../../../support/pipeline.js';
+import { importDemoData } from '../../../support/reference-data.js';
 
 interface Deployment { namespace: string; db: TestDatabase; transport: Transport; pipe: TestPipeline }
 const deployments: Deployment[] = [];

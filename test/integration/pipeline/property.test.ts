@@ -11,10 +11,10 @@ import { memoryTransport } from '../../../stages/runtime/transport/memory.js';
 import type { SubscribeOptions, Transport } from '../../../stages/runtime/transport/transport.js';
 import { importReferenceData } from '../../../reference-data/index.js';
 import { seededRandom, createFleet, type FleetMessage } from '../../../simulator/index.js';
-import { createTestDatabase } from '../../helpers/database.js';
-import { startTestPipeline } from '../../helpers/pipeline.js';
-import { CHAIN, type ChainStage } from '../../../stages/shape.js';
-import { testKeyring } from '../../helpers/reference-data.js';
+import { createTestDatabase } from '../../../support/database.js';
+import { startTestPipeline } from '../../../support/pipeline.js';
+import { CHAIN, type ChainStage } from '../../../config/pipeline-split.js';
+import { testKeyring } from '../../../support/reference-data.js';
 
 const DEVICES = 50;
 const CHECKINS_PER_DEVICE = 8;

@@ -5,12 +5,12 @@ import * as assert from 'uvu/assert';
 import { loadModelMap, loadSettings } from '../../../config/settings.js';
 import { replay, ReplayError, type ReplayProgress } from '../../../stages/replay.js';
 import { infraEnv } from '../../../infra/endpoints.js';
-import { listGroups } from '../../helpers/kafka.js';
-import { startFaultline } from '../../helpers/process.js';
-import { fixtureNames, fixtureText } from '../../helpers/checkins.js';
-import { dumpTables } from '../../helpers/database.js';
-import { startKafkaRig, startTestPipeline, type KafkaRig } from '../../helpers/pipeline.js';
-import { CHAIN } from '../../../stages/shape.js';
+import { listGroups } from '../../../support/kafka.js';
+import { startFaultline } from '../../../support/process.js';
+import { fixtureNames, fixtureText } from '../../../support/checkins.js';
+import { dumpTables } from '../../../support/database.js';
+import { startKafkaRig, startTestPipeline, type KafkaRig } from '../../../support/pipeline.js';
+import { CHAIN } from '../../../config/pipeline-split.js';
 
 let rig: KafkaRig;
 test.before(async () => { rig = await startKafkaRig('replay'); });

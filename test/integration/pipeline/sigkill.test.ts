@@ -9,9 +9,9 @@ import { CreateQueueCommand, DeleteQueueCommand, GetQueueAttributesCommand } fro
 import { infraEnv } from '../../../infra/endpoints.js';
 import { createSqsClient } from '../../../stages/bridge/index.js';
 import { createFleet, simulate, type FleetMessage } from '../../../simulator/index.js';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
-import { startFaultline, type FaultlineProcess } from '../../helpers/process.js';
-import { randomName, waitFor } from '../../helpers/wait-for.js';
+import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
+import { startFaultline, type FaultlineProcess } from '../../../support/process.js';
+import { randomName, waitFor } from '../../../support/wait-for.js';
 
 const TOTAL = 10_000;
 const env = { ...infraEnv(), ...process.env } as Record<string, string>;

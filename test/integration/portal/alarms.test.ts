@@ -14,9 +14,9 @@ import type { CheckInAlarms } from '../../../alarms/check-in-alarms.js';
 import { loadAlarmSettings } from '../../../config/settings.js';
 import { FAULT_CODE_KINDS } from '../../../domain/alarm-kinds.js';
 import { ensurePortalBuilt } from '../../../portal/build.js';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
-import { importDemoData } from '../../helpers/reference-data.js';
-import { importAlarms } from '../alarms/setup.js';
+import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
+import { importDemoData } from '../../../support/reference-data.js';
+import { importAlarms } from '../../../support/alarm-setup.js';
 import { JWT_SECRET, login, USERS } from '../api/seeded-api.js';
 import { assertNoPageErrors, ensureChromium, launch, screenshot, signIn, type Browser } from './browser.js';
 

@@ -12,7 +12,7 @@ import { createApp } from '../../../api/app.js';
 import { createTokenService } from '../../../api/auth/tokens.js';
 import { listen } from '../../../api/server.js';
 import { ensurePortalBuilt } from '../../../portal/build.js';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
+import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { fillDatabase, JWT_SECRET, USERS } from '../api/seeded-api.js';
 import { assertNoPageErrors, ensureChromium, launch, screenshot, signIn, type Browser } from './browser.js';
 

@@ -14,11 +14,11 @@ import { CreateQueueCommand, DeleteQueueCommand, SendMessageCommand } from '@aws
 import { infraEnv } from '../../../infra/endpoints.js';
 import { ensurePortalBuilt } from '../../../portal/build.js';
 import { createSqsClient } from '../../../stages/bridge/index.js';
-import type { TestFaultView } from '../../../test-faults/test-faults.js';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
-import { freePort, startFaultline, type FaultlineProcess } from '../../helpers/process.js';
-import { importDemoData } from '../../helpers/reference-data.js';
-import { randomName, waitFor } from '../../helpers/wait-for.js';
+import type { TestFaultView } from '../../../commissioning/test-faults.js';
+import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
+import { freePort, startFaultline, type FaultlineProcess } from '../../../support/process.js';
+import { importDemoData } from '../../../support/reference-data.js';
+import { randomName, waitFor } from '../../../support/wait-for.js';
 import { ensurePython } from '../../multispeak/python.js';
 import { addIntegration } from '../multispeak/integrations.js';
 import { startOms, type Oms } from '../multispeak/oms.js';

@@ -6,14 +6,14 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type pg from 'pg';
-import { verifyPassword } from '../../../api/auth/password.js';
+import { verifyPassword } from '../../../secrets/password.js';
 import { importReferenceData } from '../../../reference-data/import.js';
 import { ImportError } from '../../../reference-data/errors.js';
 import type { ImportCounts, KindCounts } from '../../../reference-data/model.js';
 import { decryptCredentials } from '../../../secrets/credentials.js';
 import { Keyring } from '../../../secrets/keyring.js';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
-import { FIXTURES_PATH } from '../../helpers/shared-dir.js';
+import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
+import { FIXTURES_PATH } from '../../../support/shared-dir.js';
 
 const FIXTURES = FIXTURES_PATH;
 type Json = Record<string, unknown>;

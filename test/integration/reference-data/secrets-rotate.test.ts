@@ -10,8 +10,8 @@ import { decryptCredentials } from '../../../secrets/credentials.js';
 import { SecretsError } from '../../../secrets/errors.js';
 import { Keyring } from '../../../secrets/keyring.js';
 import { rotateCredentials } from '../../../secrets/rotate.js';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
-import { FIXTURES_PATH } from '../../helpers/shared-dir.js';
+import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
+import { FIXTURES_PATH } from '../../../support/shared-dir.js';
 
 const FIXTURES = FIXTURES_PATH;
 const K1 = { id: 'k1', key: randomBytes(32) };

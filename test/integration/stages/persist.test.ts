@@ -3,8 +3,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { persistBatch } from '../../../stages/persist/index.js';
-import { checkInOf, computed } from '../../helpers/checkins.js';
-import { createTestDatabase, dumpTables, type TestDatabase } from '../../helpers/database.js';
+import { checkInOf, computed } from '../../../support/checkins.js';
+import { createTestDatabase, dumpTables, type TestDatabase } from '../../../support/database.js';
 
 const test = suite('persist stage (real Postgres)');
 let db: TestDatabase;

@@ -7,9 +7,9 @@ import { migrate } from '../../../db/migrate.js';
 import { addMonths, monthOfMs } from '../../../domain/storage-months.js';
 import { persistBatch } from '../../../stages/persist/index.js';
 import { monthPartitions } from '../../../storage/partitions.js';
-import { checkInOf, computed } from '../../helpers/checkins.js';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
-import { deviceDataColumns, generateDeviceData, registerDevices, seedOrganization, tableChecksums } from '../../helpers/device-data.js';
+import { checkInOf, computed } from '../../../support/checkins.js';
+import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
+import { deviceDataColumns, generateDeviceData, registerDevices, seedOrganization, tableChecksums } from '../../../support/device-data.js';
 
 const test = suite('migration 0008 of a live database (real Postgres)');
 let db: TestDatabase;

@@ -7,8 +7,8 @@ import { monthsAhead } from '../../../domain/storage-months.js';
 import { persistBatch } from '../../../stages/persist/index.js';
 import { adoptStrays, MONTHS_AHEAD, monthPartitions, strayMonths } from '../../../storage/partitions.js';
 import { maintainStorage } from '../../../storage/maintenance.js';
-import { checkInOf, computed } from '../../helpers/checkins.js';
-import { createTestDatabase, dumpTables, type TestDatabase } from '../../helpers/database.js';
+import { checkInOf, computed } from '../../../support/checkins.js';
+import { createTestDatabase, dumpTables, type TestDatabase } from '../../../support/database.js';
 
 const test = suite('time partitions (real Postgres)');
 let db: TestDatabase;

@@ -13,9 +13,9 @@ import { verifyArchiveFile } from '../../../storage/archive-file.js';
 import { restoreFile } from '../../../storage/archive.js';
 import { monthPartitions } from '../../../storage/partitions.js';
 import { runRetention } from '../../../storage/retention.js';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
-import { generateDeviceData, registerDevices, tableChecksums } from '../../helpers/device-data.js';
-import { importDemoData } from '../../helpers/reference-data.js';
+import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
+import { generateDeviceData, registerDevices, tableChecksums } from '../../../support/device-data.js';
+import { importDemoData } from '../../../support/reference-data.js';
 
 const test = suite('retention with archive (real Postgres)');
 const root = new URL('../../../', import.meta.url).pathname;

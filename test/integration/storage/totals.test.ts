@@ -6,9 +6,9 @@ import * as assert from 'uvu/assert';
 import { createApp } from '../../../api/app.js';
 import { COUNT_CAP } from '../../../api/device-records/endpoint.js';
 import { addMonths, monthBounds, monthOfMs } from '../../../domain/storage-months.js';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
-import { generateDeviceData, registerDevices } from '../../helpers/device-data.js';
-import { importDemoData } from '../../helpers/reference-data.js';
+import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
+import { generateDeviceData, registerDevices } from '../../../support/device-data.js';
+import { importDemoData } from '../../../support/reference-data.js';
 
 const test = suite('estimated totals (real Postgres)');
 let db: TestDatabase;

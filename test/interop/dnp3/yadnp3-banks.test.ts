@@ -5,14 +5,14 @@
 // a bank-0 device's (from 10), and a check-in stored afterwards reaching address 11 as events.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createTestDatabase } from '../../helpers/database.js';
-import type { TestDatabase } from '../../helpers/database.js';
-import { testKeyring } from '../../helpers/reference-data.js';
+import { createTestDatabase } from '../../../support/database.js';
+import type { TestDatabase } from '../../../support/database.js';
+import { testKeyring } from '../../../support/reference-data.js';
 import { importReferenceData } from '../../../reference-data/index.js';
 import { startDnp3Service } from '../../../dnp3/service.js';
 import { assignSlots } from '../../../dnp3/data/store.js';
 import { BANK_SLOTS, analogIndex, binaryIndex, localSlot } from '../../../dnp3/data/point-map.js';
-import { Yadnp3Master, find } from './master.js';
+import { Yadnp3Master, find } from '../../../support/dnp3-master.js';
 import { devCerts } from '../../helpers/dev-certs.js';
 
 const certs = devCerts('dnp3-banks-');

@@ -3,14 +3,14 @@
 // master per organisation checking values and device timestamps before and after a permanent fault.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createTestDatabase } from '../../helpers/database.js';
-import type { TestDatabase } from '../../helpers/database.js';
-import { importDemoData } from '../../helpers/reference-data.js';
-import { checkInOf, computed } from '../../helpers/checkins.js';
+import { createTestDatabase } from '../../../support/database.js';
+import type { TestDatabase } from '../../../support/database.js';
+import { importDemoData } from '../../../support/reference-data.js';
+import { checkInOf, computed } from '../../../support/checkins.js';
 import { persistBatch } from '../../../stages/persist/index.js';
 import { startDnp3Service } from '../../../dnp3/service.js';
 import { analogIndex, binaryIndex } from '../../../dnp3/data/point-map.js';
-import { Yadnp3Master, find } from './master.js';
+import { Yadnp3Master, find } from '../../../support/dnp3-master.js';
 import { devCerts } from '../../helpers/dev-certs.js';
 
 const certs = devCerts('dnp3-e2e-');

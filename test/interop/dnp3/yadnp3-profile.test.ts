@@ -18,7 +18,7 @@ import { DEFAULT_OUTSTATION_CONFIG, Outstation, outstationConfigFor } from '../.
 import { deviceProfileXml } from '../../../dnp3/profile/profile.js';
 import { startDnp3Server, type Dnp3Server } from '../../../dnp3/server.js';
 import { TransportReceiver } from '../../../dnp3/transport/transport.js';
-import { Yadnp3Master, type Answer } from './master.js';
+import { Yadnp3Master, type Answer } from '../../../support/dnp3-master.js';
 import { devCerts } from '../../helpers/dev-certs.js';
 /** OFFLINE_AFTER_HOURS 26 as the communication-lost ceiling, the default floor (domain/checkin-clock.ts). */
 const CLOCK_26H = { floorS: 300, ceilingS: 26 * 3600 };

@@ -12,7 +12,7 @@ import { applySnapshot, sizeBanks } from '../../../dnp3/data/apply.js';
 import { analogIndex, binaryIndex, type DeviceSnapshot } from '../../../dnp3/data/point-map.js';
 import { Outstation } from '../../../dnp3/outstation/outstation.js';
 import { startDnp3Server } from '../../../dnp3/server.js';
-import { Yadnp3Master, find } from './master.js';
+import { Yadnp3Master, find } from '../../../support/dnp3-master.js';
 import { devCerts } from '../../helpers/dev-certs.js';
 /** OFFLINE_AFTER_HOURS 26 as the communication-lost ceiling, the default floor (domain/checkin-clock.ts). */
 const CLOCK_26H = { floorS: 300, ceilingS: 26 * 3600 };

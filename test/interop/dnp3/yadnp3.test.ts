@@ -14,7 +14,7 @@ import { Outstation } from '../../../dnp3/outstation/outstation.js';
 import { applySnapshot, sizeBanks } from '../../../dnp3/data/apply.js';
 import { analogIndex, binaryIndex } from '../../../dnp3/data/point-map.js';
 import type { DeviceSnapshot } from '../../../dnp3/data/point-map.js';
-import { Yadnp3Master, find } from './master.js';
+import { Yadnp3Master, find } from '../../../support/dnp3-master.js';
 import { registry } from '../../../config/metrics.js';
 import { devCerts } from '../../helpers/dev-certs.js';
 /** OFFLINE_AFTER_HOURS 26 as the communication-lost ceiling, the default floor (domain/checkin-clock.ts). */

@@ -1,15 +1,15 @@
 // Running the pipeline in a test: every stage on a transport, a bridge to feed queue messages in, and
 // `drain()` that returns once everything fed has gone through every stage.
 import type pg from 'pg';
-import type { ModelMap } from '../../domain/model-replacement.js';
-import { loadModelMap, loadSettings } from '../../config/settings.js';
-import { createBridge, type ReceivedMessage } from '../../stages/bridge/index.js';
-import { startPipeline, type Pipeline } from '../../stages/pipeline.js';
-import type { ChainStage } from '../../stages/shape.js';
-import { localAvroCodec } from '../../stages/runtime/codec.js';
-import { memoryTransport } from '../../stages/runtime/transport/memory.js';
+import type { ModelMap } from '../domain/model-replacement.js';
+import { loadModelMap, loadSettings } from '../config/settings.js';
+import { createBridge, type ReceivedMessage } from '../stages/bridge/index.js';
+import { startPipeline, type Pipeline } from '../stages/pipeline.js';
+import type { ChainStage } from '../config/pipeline-split.js';
+import { localAvroCodec } from '../stages/runtime/codec.js';
+import { memoryTransport } from '../stages/runtime/transport/memory.js';
 import { fixtureNames, fixtureText } from './checkins.js';
-import type { Transport } from '../../stages/runtime/transport/transport.js';
+import type { Transport } from '../stages/runtime/transport/transport.js';
 import { waitFor } from './wait-for.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { resetPipelineTopics, testKafkaTransport } from './kafka.js';

@@ -7,7 +7,7 @@ import { DEVICE_NUMBER_FIELDS, DEVICE_STRING_FIELDS } from '../domain/checkin.js
 import type { TestFaultPhase } from '../domain/checkin.js';
 import { DEFAULT_TEST_FAULT_CODE, missingSteps, presentTimeline, syntheticCheckIn, type LatestValues, type TimelineEntry } from '../domain/test-fault.js';
 import type { TestFaultQueue } from './queue.js';
-import { readSteps, recordStep } from './steps.js';
+import { readSteps, recordStep } from '../plumbing/test-fault-timeline.js';
 
 export class TestFaultError extends Error {
   constructor(readonly code: 'NOT_FOUND' | 'CONFLICT', message: string) {

@@ -1,9 +1,9 @@
 // A fresh, migrated database per test file (and per benchmark run) on the infra/ Postgres, dropped at the
 // end, so suites never see each other's rows.
 import pg from 'pg';
-import { infraEnv } from '../../infra/endpoints.js';
-import { migrate } from '../../db/migrate.js';
-import { createPool } from '../../db/pool.js';
+import { infraEnv } from '../infra/endpoints.js';
+import { migrate } from '../db/migrate.js';
+import { createPool } from '../db/pool.js';
 import { randomName } from './wait-for.js';
 
 export interface TestDatabase {

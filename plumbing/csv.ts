@@ -1,6 +1,7 @@
-// Rows -> CSV text for `COPY ... FROM STDIN (FORMAT csv)`. In that format an unquoted empty field is NULL
+// Rows -> CSV text for `COPY ... FROM STDIN (FORMAT csv)` (persist's staging, the storage lifecycle). In that format an unquoted empty field is NULL
 // and a quoted "" is the empty string, so null and '' survive the trip distinctly.
-import type { Cell } from './rows.js';
+/** One value of a row: what COPY and the Parquet archive (storage/archive.ts) write. */
+export type Cell = string | number | boolean | null;
 
 const NEEDS_QUOTES = /[",\r\n]/;
 

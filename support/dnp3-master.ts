@@ -4,7 +4,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 
-const root = new URL('../../../', import.meta.url).pathname;
+const root = new URL('../', import.meta.url).pathname;
 
 export interface Item { outstation: number; kind: 'binary' | 'analog'; event: boolean; gv: string; index: number; value: number | boolean; flags: number; time: number }
 interface Iin { restart?: boolean; needTime?: boolean }

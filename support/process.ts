@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 
-const root = new URL('../../', import.meta.url).pathname;
+const root = new URL('../', import.meta.url).pathname;
 
 export interface FaultlineProcess {
   child: ChildProcess;

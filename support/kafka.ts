@@ -2,13 +2,13 @@
 // before they start, so records left by an earlier (crashed) run never reach this run's database.
 import { Kafka, logLevel } from 'kafkajs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { infraEnv } from '../../infra/endpoints.js';
-import { TOPICS } from '../../schemas/avro/topics.js';
-import { createRegistry } from '../../schemas/registry.js';
-import { registryCodec } from '../../stages/runtime/codec.js';
-import { kafkaTransport } from '../../stages/runtime/transport/kafka.js';
-import { kafkaNames } from '../../stages/runtime/transport/names.js';
-import type { Transport } from '../../stages/runtime/transport/transport.js';
+import { infraEnv } from '../infra/endpoints.js';
+import { TOPICS } from '../schemas/avro/topics.js';
+import { createRegistry } from '../schemas/registry.js';
+import { registryCodec } from '../stages/runtime/codec.js';
+import { kafkaTransport } from '../stages/runtime/transport/kafka.js';
+import { kafkaNames } from '../stages/runtime/transport/names.js';
+import type { Transport } from '../stages/runtime/transport/transport.js';
 
 export const brokers = () => (process.env.KAFKA_BROKERS ?? infraEnv().KAFKA_BROKERS!).split(',');
 

@@ -1,8 +1,8 @@
 // Alarm recipients and rules for the alarm suites, imported the way an operator does (`faultline import`'s
 // importer), pointed at the suite's own SMTP server and HTTP peers.
 import type pg from 'pg';
-import { importReferenceData } from '../../../reference-data/index.js';
-import { testKeyring } from '../../helpers/reference-data.js';
+import { importReferenceData } from '../reference-data/index.js';
+import { testKeyring } from './reference-data.js';
 
 export const WEBHOOK_SECRET = 'whsec-test-0123456789abcdef';
 export const TEST_KEYS = `test:${Buffer.alloc(32, 7).toString('base64')}`;

@@ -1,7 +1,7 @@
 // Loads shared/fixtures/import.json into a test database, with a fixed test key for the credentials.
 import type pg from 'pg';
-import { importReferenceData } from '../../reference-data/index.js';
-import { Keyring } from '../../secrets/keyring.js';
+import { importReferenceData } from '../reference-data/index.js';
+import { Keyring } from '../secrets/keyring.js';
 import { importFixture } from './checkins.js';
 
 export const testKeyring = () => new Keyring([{ id: 'test', key: Buffer.alloc(32, 7) }]);

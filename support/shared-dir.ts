@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const beside = new URL('../../../shared/', import.meta.url).pathname;
+const beside = new URL('../../shared/', import.meta.url).pathname;
 
 export const SHARED_DIR = process.env.FAULTLINE_SHARED ?? (existsSync(beside) ? beside : '/work/shared/');
 export const FIXTURES_PATH = process.env.FAULTLINE_FIXTURES ?? join(SHARED_DIR, 'fixtures');

@@ -3,7 +3,7 @@
 // 12 currents rows), spread over whole UTC months, deterministic for the same arguments. Works on the schema
 // before and after migration 0008 (plain INSERTs through the tables).
 import type pg from 'pg';
-import { monthBounds } from '../../domain/storage-months.js';
+import { monthBounds } from '../domain/storage-months.js';
 
 export interface GeneratedData {
   /** IMEIs `<prefix><8 digits>`, one per device. */

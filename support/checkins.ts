@@ -2,9 +2,9 @@
 // envelope fields each stage adds set to plain defaults that a test overrides.
 import { readFileSync, readdirSync } from 'node:fs';
 import { FIXTURES_URL } from './shared-dir.js';
-import { parseQueueMessage } from '../../domain/validate-message.js';
-import type { CheckIn } from '../../domain/checkin.js';
-import type { ComputedCheckIn } from '../../schemas/avro/values.js';
+import { parseQueueMessage } from '../domain/validate-message.js';
+import type { CheckIn } from '../domain/checkin.js';
+import type { ComputedCheckIn } from '../schemas/avro/values.js';
 
 export const FIXTURES_DIR = FIXTURES_URL;
 export const fixtureText = (name: string) => readFileSync(new URL(`messages/${name}`, FIXTURES_DIR), 'utf8');

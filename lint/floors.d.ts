@@ -1,0 +1,6 @@
+// Types of lint/floors.js (plain JavaScript, as eslint.config.js loads it without a TypeScript loader).
+import type { ESLint } from 'eslint';
+
+export const FLOORS: readonly (readonly string[])[];
+export function upwardProblem(from: string, to: string): string | null;
+export const floorsPlugin: ESLint.Plugin;

@@ -1,0 +1,49 @@
+// The floors of the house hold (lint/floors.js, docs/architecture.md#floors): the lint rule that `npm test`
+// runs refuses an import that runs back up, shown here on fixtures the real ESLint configuration lints, and
+// every folder of code stands on a floor, so a folder added later is placed or lint fails.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ESLint } from 'eslint';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { FLOORS, upwardProblem } from '../../lint/floors.js';
+
+const test = suite('floors');
+const root = new URL('../..', import.meta.url).pathname;
+const eslint = new ESLint({ cwd: root });
+
+async function floorErrors(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: join(root, file) });
+  return result!.messages.filter((m) => m.ruleId === 'floors/downward-only').map((m) => m.message);
+}
+
+test('an import that runs back up fails lint, one that runs down passes', async () => {
+  const up = await floorErrors('domain/upward-fixture.ts', "import { createApp } from '../api/app.js';\nexport const x = createApp;\n");
+  assert.is(up.length, 1);
+  assert.match(up[0]!, /domain\/ \(floor 0\) must not import api\//);
+  assert.equal(await floorErrors('api/downward-fixture.ts', "import { FAULT_EVENTS } from '../domain/fault-events.js';\nexport const x = FAULT_EVENTS;\n"), []);
+  // Plumbing may not reach into the stages it serves (the arrows this structure removed).
+  assert.is((await floorErrors('plumbing/upward-fixture.ts', "import { CHAIN_INPUT } from '../stages/shape.js';\nexport const x = CHAIN_INPUT;\n")).length, 1);
+  // Nor a dynamic import, nor a re-export.
+  assert.is((await floorErrors('config/upward-fixture.ts', "export { CHAIN_INPUT } from '../stages/shape.js';\nexport const f = () => import('../api/app.js');\n")).length, 2);
+});
+
+test('folders on one floor stay apart; the portal reads only the pure rules', () => {
+  assert.match(upwardProblem('stages', 'incidents') ?? '', /one floor/);
+  assert.is(upwardProblem('stages', 'alarms'), null);
+  assert.match(upwardProblem('portal', 'api') ?? '', /portal\/ may import only domain/);
+  assert.is(upwardProblem('portal', 'domain'), null);
+});
+
+test('every folder that holds code stands on a floor', () => {
+  const placed = new Set([...FLOORS.flat(), 'portal']);
+  const IGNORED = new Set(['node_modules', 'docs', 'ops', 'lint']);
+  const hasCode = (dir: string): boolean => readdirSync(dir).some((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? n !== 'node_modules' && n !== 'dist' && hasCode(p) : /\.(ts|tsx)$/.test(n);
+  });
+  const unplaced = readdirSync(root).filter((n) => !n.startsWith('.') && !IGNORED.has(n) && statSync(join(root, n)).isDirectory() && hasCode(join(root, n)) && !placed.has(n));
+  assert.equal(unplaced, [], 'give these folders a floor in lint/floors.js');
+});
+
+test.run();
