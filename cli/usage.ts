@@ -77,32 +77,31 @@ export function readCommandLine(argv: readonly string[], version: string): Invoc
 }
 
 /**
- * The problems of a command line as docs write it (`outbox list --state dead`, `retention set <org>
- * <months|keep>`, `replay (--from <ISO> | --from-beginning)`): the command, its subcommand and every --option
- * must exist, and each option must belong to that subcommand. Placeholders and values are not checked.
+ * A command line as docs write it (`outbox list --state dead`, `retention set <org> <months|keep>`,
+ * `replay (--from <ISO> | --from-beginning)`), read against the table: the command, its subcommand (the default
+ * one when none is named) and the problems found: a command, subcommand or --option that does not exist, or an
+ * option of another subcommand. Placeholders and values are not checked.
  */
-export function commandLineProblems(line: string): string[] {
-  const words = line.replace(/\\\|/g, '|').replace(/[[\]()]/g, ' ').split(/\s+/).filter((w) => w && w !== '|' && w !== '...');
-  const [name, ...rest] = words;
-  if (!name) return [];
+export function readDocCommandLine(line: string): { command: string; subcommand: string | null; problems: string[] } {
+  const words = line.replace(/\\\|/g, '|').replace(/[[\]()|]/g, ' ').split(/\s+/).filter((w) => w && w !== '...');
+  if (words[0] === 'help') words.shift();
+  const [name = '', ...rest] = words;
+  if (['--help', '-h', '--version', '-V', ''].includes(name)) return { command: '', subcommand: null, problems: [] };
   const spec = commandSpec(name);
-  if (!spec) return [`"${line}": no command "${name}"`];
+  if (!spec) return { command: name, subcommand: null, problems: [`"${line}": no command "${name}"`] };
   const problems: string[] = [];
   let sub: string | null = null;
-  const firstWord = rest.find((w) => !w.startsWith('-'));
   if (spec.subcommands) {
-    if (firstWord !== undefined && /^[a-z][a-z-]*$/.test(firstWord) && rest.indexOf(firstWord) === 0) {
-      if (Object.hasOwn(spec.subcommands, firstWord)) sub = firstWord;
-      else problems.push(`"${line}": ${name} has no subcommand "${firstWord}"`);
-    } else {
-      sub = spec.defaultSubcommand ?? null;
-    }
+    const named = rest[0] !== undefined && /^[a-z][a-z-]*$/.test(rest[0]) ? rest[0] : undefined;
+    if (named !== undefined && Object.hasOwn(spec.subcommands, named)) sub = named;
+    else if (named !== undefined) problems.push(`"${line}": ${name} has no subcommand "${named}"`);
+    else sub = spec.defaultSubcommand ?? null;
   }
   for (const w of rest) {
     const m = /^--?([A-Za-z][\w-]*)/.exec(w);
-    if (!m) continue;
+    if (!m || m[1] === 'help' || m[1] === 'h') continue;
     const problem = sub === null && spec.subcommands ? (Object.hasOwn(spec.options, m[1]!) ? null : `unknown option --${m[1]}`) : optionProblem(name, spec, sub, m[1]!);
     if (problem) problems.push(`"${line}": ${problem}`);
   }
-  return problems;
+  return { command: name, subcommand: sub, problems };
 }
