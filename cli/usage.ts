@@ -73,7 +73,7 @@ export function readCommandLine(argv: readonly string[], version: string): Invoc
     throw new UsageError(`faultline ${where}: unexpected argument "${positionals.at(-1)}"${args ? `; it takes ${args}` : '; it takes none'} (faultline ${where} --help)`);
   }
   const { values } = parseArgs({ args: [...rest], options, allowPositionals: true, strict: true });
-  return { kind: 'run', command: name, args: [...rest], values: values as Record<string, string | boolean | undefined> };
+  return { kind: 'run', command: name, args: [...rest], values: { ...values } as Record<string, string | boolean | undefined> };
 }
 
 /**
