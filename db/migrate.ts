@@ -8,9 +8,14 @@ const LOCK_ID = 0x6661756c; // "faul"
 
 export interface MigrationResult { applied: string[]; alreadyApplied: number }
 
+/** This release's migration files (`0011_feeder_incidents.sql`), in order; `upTo` ('0007') stops after that one. */
+export async function migrationFiles({ upTo }: { upTo?: string } = {}): Promise<string[]> {
+  return (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f) && (upTo === undefined || f.slice(0, 4) <= upTo)).sort();
+}
+
 /** `upTo` ('0007'): stop after that migration, for tests and benches that need an older schema. */
 export async function migrate(pool: pg.Pool, { upTo }: { upTo?: string } = {}): Promise<MigrationResult> {
-  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f) && (upTo === undefined || f.slice(0, 4) <= upTo)).sort();
+  const files = await migrationFiles({ upTo });
   const client = await pool.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [LOCK_ID]);

@@ -2,6 +2,7 @@
 // `faultline alarms retry <id>`: alarm messages (e-mail, SMS, webhooks) still to deliver or given up after
 // ALARM_MAX_AGE_HOURS, and a way to send one again. Never prints a payload or a secret.
 import { parseArgs } from 'node:util';
+import { COMMANDS } from '../command-table.js';
 import { listAlarmDeliveries, retryAlarmDelivery } from '../../alarms/outbox.js';
 import type { OutboxState } from '../../outbox/table.js';
 import { openRuntime } from '../runtime.js';
@@ -11,7 +12,7 @@ const STATES: readonly OutboxState[] = ['pending', 'dead', 'delivered', 'all'];
 export async function run(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args, allowPositionals: true,
-    options: { state: { type: 'string', default: 'dead' }, org: { type: 'string' }, limit: { type: 'string', default: '50' } },
+    options: COMMANDS.alarms.options,
   });
   const [action = 'list', id] = positionals;
   const state = values.state as OutboxState;

@@ -1,7 +1,7 @@
 import { openRuntime } from '../runtime.js';
 
 export async function run(): Promise<void> {
-  const runtime = await openRuntime({ migrations: false });
+  const runtime = await openRuntime({ schema: 'none' });
   try {
     const { migrate } = await import('../../db/migrate.js');
     const { applied, alreadyApplied } = await migrate(runtime.pool);

@@ -3,6 +3,7 @@
 // way to send a given-up one again once the OMS is fixed, or every device's current state. Never prints payload credentials (there are
 // none in the outbox: they live encrypted on the integration).
 import { parseArgs } from 'node:util';
+import { COMMANDS } from '../command-table.js';
 import { listOutbox, retryOutbox, type OutboxState } from '../../multispeak/delivery/admin.js';
 import { resyncIntegration } from '../../multispeak/resync.js';
 import { openRuntime } from '../runtime.js';
@@ -12,7 +13,7 @@ const STATES: readonly OutboxState[] = ['pending', 'dead', 'delivered', 'all'];
 export async function run(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args, allowPositionals: true,
-    options: { state: { type: 'string', default: 'pending' }, integration: { type: 'string' }, limit: { type: 'string', default: '50' }, all: { type: 'boolean', default: false } },
+    options: COMMANDS.outbox.options,
   });
   const [action = 'list', id] = positionals;
   const state = values.state as OutboxState;

@@ -1,6 +1,7 @@
 // `faultline rejected`: what the pipeline refused and why; `rejected resubmit <id>` sends the raw body
 // through the pipeline again (after the device was registered, or a rule was fixed).
 import { parseArgs } from 'node:util';
+import { COMMANDS } from '../command-table.js';
 import { randomUUID } from 'node:crypto';
 import { TOPICS } from '../../schemas/avro/topics.js';
 import type { RawMessage } from '../../schemas/avro/values.js';
@@ -8,7 +9,7 @@ import { transportFromSettings } from '../../stages/runtime/transport/from-setti
 import { openRuntime } from '../runtime.js';
 
 export async function run(args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { limit: { type: 'string', default: '50' } } });
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: COMMANDS.rejected.options });
   const [action = 'list', id] = positionals;
   const runtime = await openRuntime();
   try {

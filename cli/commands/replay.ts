@@ -2,6 +2,7 @@
 // stages/replay.ts and README "Replay". Needs Kafka and a running pipeline (`faultline start`) to carry the
 // re-sent records through every stage; says so at once when there is none.
 import { parseArgs } from 'node:util';
+import { COMMANDS } from '../command-table.js';
 import { replay, ReplayError, type ReplayProgress } from '../../stages/replay.js';
 import { transportFromSettings } from '../../stages/runtime/transport/from-settings.js';
 import { kafkaNames } from '../../stages/runtime/transport/names.js';
@@ -11,10 +12,7 @@ import { loadSettings } from '../../config/settings.js';
 const say = (line: string) => process.stdout.write(`replay: ${line}\n`);
 
 export async function run(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: {
-    from: { type: 'string' }, 'from-beginning': { type: 'boolean', default: false },
-    reprocess: { type: 'boolean', default: false }, timeout: { type: 'string', default: '600' },
-  } });
+  const { values } = parseArgs({ args, options: COMMANDS.replay.options });
   if (!values.from && !values['from-beginning']) throw new Error('replay: give --from <ISO 8601 time> or --from-beginning');
   const from = values['from-beginning'] ? 0 : Date.parse(values.from!);
   if (Number.isNaN(from)) throw new Error(`replay --from: "${values.from}" is not an ISO 8601 time`);

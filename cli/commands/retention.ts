@@ -2,13 +2,14 @@
 // (docs/decisions.md#storage-lifecycle), printing each step as it goes. `retention status` lists the months
 // stored and the retention of each organisation; `retention set <org> <months|keep>` changes one.
 import { parseArgs } from 'node:util';
+import { COMMANDS } from '../command-table.js';
 import { firstKeptMonth } from '../../domain/storage-months.js';
 import { monthPartitions } from '../../storage/partitions.js';
 import { runRetention } from '../../storage/retention.js';
 import { openRuntime } from '../runtime.js';
 
 export async function run(args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'dry-run': { type: 'boolean', default: false } } });
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: COMMANDS.retention.options });
   const [action = 'run'] = positionals;
   const runtime = await openRuntime();
   const say = (line: string) => process.stdout.write(`${line}\n`);

@@ -1,21 +1,13 @@
 // `faultline simulate`: a fleet of devices writing check-ins and faults to the spool inbox or SQS, with
 // progress. Defaults follow the environment: SQS when SQS_QUEUE_URL is set, else the spool inbox.
 import { parseArgs } from 'node:util';
+import { COMMANDS } from '../command-table.js';
 import { simulate } from '../../simulator/index.js';
 
 export async function run(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
-    options: {
-      devices: { type: 'string', default: '100' },
-      rate: { type: 'string', default: '100' },
-      count: { type: 'string' },
-      duration: { type: 'string' },
-      to: { type: 'string' },
-      events: { type: 'string' },
-      seed: { type: 'string', default: '1' },
-      'imei-prefix': { type: 'string' },
-    },
+    options: COMMANDS.simulate.options,
   });
   const num = (name: string, text: string | undefined) => {
     if (text === undefined) return undefined;

@@ -4,6 +4,7 @@
 // it waits it also sends the clearing check-in when due, so it works beside a running `faultline start` or
 // with only the pipeline running; Ctrl-C leaves the clearing to the running API's clearer.
 import { parseArgs } from 'node:util';
+import { COMMANDS } from '../command-table.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isImei } from '../../domain/validate-message.js';
 import { queueOfEnvironment } from '../../commissioning/queue.js';
@@ -16,7 +17,7 @@ const line = (e: TimelineEntry) =>
   `  ${e.phase.padEnd(5)} ${e.text.padEnd(TEXT_WIDTH)} ${e.at}  +${e.sinceQueuedMs ?? 0} ms${e.sinceStepBeforeMs === null ? '' : ` (${e.sinceStepBeforeMs} ms after the step before)`}${e.step.startsWith('oms') ? `  ${JSON.stringify(e.detail)}` : ''}\n`;
 
 export async function run(args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { 'clear-after': { type: 'string' }, timeout: { type: 'string', default: '600' } } });
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: COMMANDS['test-fault'].options });
   const imei = positionals[0];
   if (!imei || !isImei(imei)) throw new Error('test-fault: give the device\'s IMEI (14 to 16 digits): faultline test-fault <imei> [--clear-after S] [--timeout S]');
   const runtime = await openRuntime();
