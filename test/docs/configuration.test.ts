@@ -6,10 +6,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { FLOORS } from '../../lint/floors.js';
 
 const root = new URL('../..', import.meta.url).pathname;
-const PRODUCT = /^(alarms|api|cli|config|db|dnp3|domain|integrations|multispeak|outbox|reference-data|schemas|secrets|simulator|stages|bin)\//;
-const files = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter((f) => PRODUCT.test(f) && /\.(ts|js)$/.test(f));
+// The product's folders are every folder on a floor (lint/floors.js), so a folder added later is read too.
+const NOT_PRODUCT = new Set(['test', 'bench', 'support', 'infra']);
+const PRODUCT = new Set(FLOORS.flat().filter((f) => !NOT_PRODUCT.has(f)));
+const files = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter((f) => PRODUCT.has(f.split('/')[0]!) && /\.(ts|js)$/.test(f));
 
 const READS = [/\benv\.([A-Z][A-Z0-9_]+)/g, /\benv\[['"]([A-Z][A-Z0-9_]+)['"]\]/g, /\(\s*env\s*,\s*['"]([A-Z][A-Z0-9_]+)['"]/g];
 

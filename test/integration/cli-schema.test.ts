@@ -8,10 +8,10 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { COMMANDS, EXIT, commandNames, type CommandSpec } from '../../cli/command-table.js';
 import { migrationFiles } from '../../db/migrate.js';
-import { FIXTURES_DIR } from '../helpers/checkins.js';
-import { createTestDatabase, dumpTables, type TestDatabase } from '../helpers/database.js';
-import { freePort, startFaultline } from '../helpers/process.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { FIXTURES_DIR } from '../../support/checkins.js';
+import { createTestDatabase, dumpTables, type TestDatabase } from '../../support/database.js';
+import { freePort, startFaultline } from '../../support/process.js';
+import { waitFor } from '../../support/wait-for.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 let behind: TestDatabase;
