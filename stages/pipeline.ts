@@ -2,6 +2,7 @@
 // (shape.ts), plus `rejected`, the dead-letter topic's reader. `faultline start --only` runs a subset of
 // segments, so each segment can also be its own process (segments meet only through the topics).
 import type pg from 'pg';
+import { databaseReady } from '../db/pool.js';
 import type { ModelMap } from '../domain/model-replacement.js';
 import { dedupStage } from './dedup/index.js';
 import { enrichStage } from './enrich/index.js';
@@ -27,6 +28,8 @@ export interface PipelineOptions {
   split?: readonly ChainStage[];
   /** The stages this process runs (whole segments of the shape); default: all. */
   stages?: readonly StageName[];
+  /** Attempts at a poison record before it is dead-lettered (runtime/runner.ts); default 5. */
+  maxRecordAttempts?: number;
 }
 
 /**
@@ -63,7 +66,10 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
   const consumers = pipelineConsumers(options);
   const subscriptions = new Map<string, Subscription>();
   // Downstream first, so each segment's output already has a reader when the upstream one starts.
-  for (const consumer of [...consumers].reverse()) subscriptions.set(consumer.name, await runStage(consumer, { transport: options.transport }));
+  // A poison record is dead-lettered only while the database and the transport answer (runtime/runner.ts).
+  const dependenciesUp = async () => (await databaseReady(options.pool)) && (await options.transport.ready());
+  const run = { transport: options.transport, dependenciesUp, ...(options.maxRecordAttempts !== undefined ? { maxRecordAttempts: options.maxRecordAttempts } : {}) };
+  for (const consumer of [...consumers].reverse()) subscriptions.set(consumer.name, await runStage(consumer, run));
   return {
     subscriptions: new Map(consumers.map((c) => [c.name, subscriptions.get(c.name)!])),
     async stop() {
