@@ -13,6 +13,7 @@ import { rejectedStage } from './rejected/index.js';
 import { chainStages } from './runtime/chain.js';
 import { runStage } from './runtime/runner.js';
 import type { Stage } from './runtime/stage.js';
+import { withTestSeam } from './runtime/test-seam.js';
 import type { Subscription, Transport } from './runtime/transport/transport.js';
 import { CHAIN, segmentLabel, segmentsFor, type ChainStage } from './shape.js';
 
@@ -37,7 +38,7 @@ export interface PipelineOptions {
  * side by side as `Stage<never>`, which the runner accepts without knowing the type.
  */
 export function buildStages({ transport, pool, modelMap, lowCurrentA }: PipelineOptions): Record<StageName, Stage<never>> {
-  return {
+  const stages = {
     enrich: enrichStage({ pool, modelMap }),
     dedup: dedupStage({ pool }),
     'fault-compute': faultComputeStage({ pool, rules: { modelMap, lowCurrentA } }),
@@ -45,6 +46,8 @@ export function buildStages({ transport, pool, modelMap, lowCurrentA }: Pipeline
     notify: notifyStage({ pool, transport }),
     rejected: rejectedStage({ pool }),
   } as Record<StageName, Stage<never>>;
+  // Unchanged unless a test installed its hook in this process (runtime/test-seam.ts).
+  return Object.fromEntries(Object.entries(stages).map(([name, stage]) => [name, withTestSeam(stage)])) as Record<StageName, Stage<never>>;
 }
 
 export interface Pipeline {
