@@ -98,6 +98,12 @@ export async function runStage<In>(stage: Stage<In>, options: RunOptions): Promi
       const kind = classifyFailure(err);
       const step = afterRecordFailure(kind, n, maxRecordAttempts, kind === 'record' && n >= maxRecordAttempts ? await dependenciesUp().catch(() => false) : true);
       if (step === 'wait') throw err;
+      if (step === 'dead-letter' && stage.input === TOPICS.dlq) {
+        // The dead-letter reader cannot dead-letter into the topic it reads (the letter would come back to it
+        // for ever): it keeps the record and tries again, as before poison records were isolated.
+        log.error({ stage: stage.name, topic, partition, offset: m.offset, attempts: n, err: describe(err).message }, 'a dead letter cannot be stored; retrying it, its partition waits');
+        throw err;
+      }
       if (step === 'dead-letter') {
         const letter = processingFailed(m, err, n);
         log.error({ stage: letter.stage, topic, partition, offset: m.offset, imei: letter.imei, attempts: n, err: describe(err).message }, 'record dead-lettered as PROCESSING_FAILED; the partition goes on');

@@ -166,4 +166,33 @@ test('in a chained segment the dead letter names the inner stage that threw, and
   }
 });
 
+test('the dead-letter reader never dead-letters into the topic it reads: it keeps the letter and tries again', async () => {
+  const transport = memoryTransport({ codec: localAvroCodec(), partitions: 1, retryDelayMs: 10 });
+  let failures = 0;
+  const stored: string[] = [];
+  const reader: Stage<never> = {
+    name: 'dlq-reader', input: TOPICS.dlq, outputs: [],
+    async handle(batch) {
+      for (const m of batch.messages) {
+        const l = m.value as DeadLetter;
+        if (l.messageId === 'bad' && failures < 6) { failures++; throw new Error('cannot store'); }
+      }
+      stored.push(...batch.messages.map((m) => (m.value as DeadLetter).messageId));
+      return { produce: [], deadLetters: [] };
+    },
+  };
+  const sub = await runStage(reader, { transport, groupPrefix: 'dlq-reader', maxRecordAttempts: 2 });
+  const letter = (messageId: string): DeadLetter => ({ messageId, source: 'test', imei: null, stage: 'x', code: 'INVALID', reason: 'r', body: '', rejectedAt: 0 });
+  await transport.producer().send(['a', 'bad', 'b'].map((id) => ({ topic: TOPICS.dlq, key: id, value: letter(id) })));
+  try {
+    await waitFor('every letter stored', () => ['a', 'bad', 'b'].every((id) => stored.includes(id)), { timeoutMs: 60_000 });
+    assert.is(failures, 6, 'tried past MAX_RECORD_ATTEMPTS');
+    const lag = await sub.lag();
+    assert.is(lag.reduce((n, p) => n + Number(p.end), 0), 3, 'nothing of its own was appended to the dead-letter topic');
+  } finally {
+    await sub.stop();
+    await transport.close();
+  }
+});
+
 test.run();
