@@ -109,10 +109,15 @@ export const COMMANDS = {
     summary: 'messages the pipeline refused, with their reasons',
     subcommands: {
       list: { summary: 'the refused messages, newest first, with stage, code and reason' },
-      resubmit: { args: '<id>', summary: 'send a refused message through the pipeline again (Kafka)' },
+      resubmit: { args: '[<id>]', summary: 'send refused messages through the pipeline again (Kafka): one by id, or every one --code (and --since) select; says how many' },
     },
     defaultSubcommand: 'list',
-    options: { limit: LIMIT },
+    options: {
+      limit: LIMIT,
+      code: { type: 'string', value: 'CODE', help: 'only messages refused with this code (e.g. PROCESSING_FAILED, UNKNOWN_DEVICE)' },
+      since: { type: 'string', value: 'T', help: 'only messages refused since T: an ISO 8601 time or an age such as 30m, 12h, 7d' },
+      stack: { type: 'boolean', default: false, help: 'show the stack of a PROCESSING_FAILED message', for: ['list'] },
+    },
     exitCodes: { ...SCHEMA_BEHIND },
   },
   unregistered: {

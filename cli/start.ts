@@ -85,7 +85,7 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
 
   const stages = STAGE_NAMES.filter((s: StageName) => wants(s));
   if (stages.length) {
-    const pipeline = await startPipeline({ transport, pool, modelMap: settings.modelMap, lowCurrentA: settings.lowCurrentA, split: settings.pipelineSplit, stages });
+    const pipeline = await startPipeline({ transport, pool, modelMap: settings.modelMap, lowCurrentA: settings.lowCurrentA, split: settings.pipelineSplit, stages, maxRecordAttempts: settings.maxRecordAttempts });
     drainFirst.push({ name: 'pipeline', stop: () => pipeline.stop() });
     exposeConsumerLag(pipeline.subscriptions);
     started.push(`pipeline: ${[...pipeline.subscriptions.keys()].join(', ')} (${settings.pipelineSplit.length ? `PIPELINE_SPLIT=${settings.pipelineSplit.join(',')}` : 'chained'})`);

@@ -27,6 +27,8 @@ export interface Settings {
   kafkaMinInsyncReplicas: number | null;
   /** How long the group waits for a silent consumer before giving its partitions to another. */
   kafkaSessionTimeoutMs: number;
+  /** Attempts at a record a stage keeps failing on (not an outage) before it is dead-lettered as PROCESSING_FAILED. */
+  maxRecordAttempts: number;
   httpPort: number;
   httpHost: string;
   /** HTTPS certificate and key files (HTTP_TLS_CERT, HTTP_TLS_KEY); null: plain HTTP (loopback, or TLS ends at a balancer). */
@@ -174,6 +176,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     kafkaReplicationFactor: replicas,
     kafkaMinInsyncReplicas: minInsync,
     kafkaSessionTimeoutMs: number(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000, (n) => Number.isInteger(n) && n >= 6000),
+    maxRecordAttempts: number(env, 'MAX_RECORD_ATTEMPTS', 5, (n) => Number.isInteger(n) && n >= 1 && n <= 100),
     httpPort: number(env, 'PORT', 8080, port),
     httpHost: env.HOST || '0.0.0.0',
     httpTls: httpTls(env.HTTP_TLS_CERT, env.HTTP_TLS_KEY),

@@ -45,7 +45,7 @@ export const INCIDENT_LOCATED = 'incident-located';
 export const INCIDENT_RESTORED = 'incident-restored';
 
 /**
- * Kinds of earlier releases and what they are now (migration 0012 rewrote the stored ones): an import file
+ * Kinds of earlier releases and what they are now (migration 0013 rewrote the stored ones): an import file
  * that still names one keeps working.
  */
 export const RETIRED_KINDS: Readonly<Record<string, string>> = { 'probable-temporary': 'temporary' };

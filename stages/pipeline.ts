@@ -2,6 +2,7 @@
 // (shape.ts), plus `rejected`, the dead-letter topic's reader. `faultline start --only` runs a subset of
 // segments, so each segment can also be its own process (segments meet only through the topics).
 import type pg from 'pg';
+import { databaseReady } from '../db/pool.js';
 import type { ModelMap } from '../domain/model-replacement.js';
 import { dedupStage } from './dedup/index.js';
 import { enrichStage } from './enrich/index.js';
@@ -12,6 +13,7 @@ import { rejectedStage } from './rejected/index.js';
 import { chainStages } from './runtime/chain.js';
 import { runStage } from './runtime/runner.js';
 import type { Stage } from './runtime/stage.js';
+import { withTestSeam } from './runtime/test-seam.js';
 import type { Subscription, Transport } from './runtime/transport/transport.js';
 import { CHAIN, type ChainStage } from '../config/pipeline-split.js';
 import { segmentLabel, segmentsFor } from './shape.js';
@@ -28,6 +30,8 @@ export interface PipelineOptions {
   split?: readonly ChainStage[];
   /** The stages this process runs (whole segments of the shape); default: all. */
   stages?: readonly StageName[];
+  /** Attempts at a poison record before it is dead-lettered (runtime/runner.ts); default 5. */
+  maxRecordAttempts?: number;
 }
 
 /**
@@ -35,7 +39,7 @@ export interface PipelineOptions {
  * side by side as `Stage<never>`, which the runner accepts without knowing the type.
  */
 export function buildStages({ transport, pool, modelMap, lowCurrentA }: PipelineOptions): Record<StageName, Stage<never>> {
-  return {
+  const stages = {
     enrich: enrichStage({ pool, modelMap }),
     dedup: dedupStage({ pool }),
     'fault-compute': faultComputeStage({ pool, rules: { modelMap, lowCurrentA } }),
@@ -43,6 +47,8 @@ export function buildStages({ transport, pool, modelMap, lowCurrentA }: Pipeline
     notify: notifyStage({ pool, transport }),
     rejected: rejectedStage({ pool }),
   } as Record<StageName, Stage<never>>;
+  // Unchanged unless a test installed its hook in this process (runtime/test-seam.ts).
+  return Object.fromEntries(Object.entries(stages).map(([name, stage]) => [name, withTestSeam(stage)])) as Record<StageName, Stage<never>>;
 }
 
 export interface Pipeline {
@@ -64,7 +70,10 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
   const consumers = pipelineConsumers(options);
   const subscriptions = new Map<string, Subscription>();
   // Downstream first, so each segment's output already has a reader when the upstream one starts.
-  for (const consumer of [...consumers].reverse()) subscriptions.set(consumer.name, await runStage(consumer, { transport: options.transport }));
+  // A poison record is dead-lettered only while the database and the transport answer (runtime/runner.ts).
+  const dependenciesUp = async () => (await databaseReady(options.pool)) && (await options.transport.ready());
+  const run = { transport: options.transport, dependenciesUp, ...(options.maxRecordAttempts !== undefined ? { maxRecordAttempts: options.maxRecordAttempts } : {}) };
+  for (const consumer of [...consumers].reverse()) subscriptions.set(consumer.name, await runStage(consumer, run));
   return {
     subscriptions: new Map(consumers.map((c) => [c.name, subscriptions.get(c.name)!])),
     async stop() {

@@ -1,4 +1,7 @@
-// GET /healthz: the process is up. GET /readyz: every dependency answers (docs/decisions.md#names-and-places).
+// GET /healthz: the process is up. GET /readyz: every dependency answers (docs/decisions.md#names-and-places),
+// as decided in docs/decisions.md#readiness-under-load: a dependency that has answered once is reported down only
+// after FAILURES_TO_DOWN consecutive failed checks, so one check starved of CPU on a loaded host does not pull the
+// process (and, since every process shares the dependency, every process at once) out of the balancer.
 // GET /metrics: Prometheus text format.
 import { Hono } from 'hono';
 import { registry } from '../../config/metrics.js';
@@ -15,7 +18,24 @@ export type ReadinessCheck = () => Promise<boolean | { up: boolean; detail: unkn
  */
 export const READINESS_TIMEOUT_MS = 2500;
 
+/** Consecutive failed checks after which a dependency that had answered is reported down. */
+export const FAILURES_TO_DOWN = 3;
+
 type Answer = Awaited<ReturnType<ReadinessCheck>>;
+
+/** What /readyz remembers of one dependency between checks. */
+export interface CheckMemory { everUp: boolean; failures: number }
+
+/**
+ * Pure: the state reported for a dependency after one more check. Until it has answered once (a process
+ * starting) it is down at once; after that only `failuresToDown` failures in a row make it down, and one
+ * answer makes it up again.
+ */
+export function afterCheck(memory: CheckMemory, answeredUp: boolean, failuresToDown: number): { memory: CheckMemory; up: boolean } {
+  if (answeredUp) return { memory: { everUp: true, failures: 0 }, up: true };
+  const failures = memory.failures + 1;
+  return { memory: { everUp: memory.everUp, failures }, up: memory.everUp && failures < failuresToDown };
+}
 
 function withinTimeout(check: ReadinessCheck, timeoutMs: number): Promise<Answer> {
   let timer: NodeJS.Timeout | undefined;
@@ -25,22 +45,35 @@ function withinTimeout(check: ReadinessCheck, timeoutMs: number): Promise<Answer
 
 export interface HealthOptions {
   timeoutMs?: number;
+  failuresToDown?: number;
   /** True once the process is shutting down: /readyz answers 503 `draining`, so balancers send no new work. */
   draining?: () => boolean;
 }
 
-export function healthRoutes(checks: Record<string, ReadinessCheck>, { timeoutMs = READINESS_TIMEOUT_MS, draining = () => false }: HealthOptions = {}): Hono {
+export function healthRoutes(checks: Record<string, ReadinessCheck>, { timeoutMs = READINESS_TIMEOUT_MS, failuresToDown = FAILURES_TO_DOWN, draining = () => false }: HealthOptions = {}): Hono {
   const app = new Hono();
+  const memory = new Map<string, CheckMemory>(Object.keys(checks).map((n) => [n, { everUp: false, failures: 0 }]));
+  // One round of checks at a time: probes that arrive while one runs share its answers, so "consecutive
+  // failed checks" counts rounds, not however many balancers happen to ask at once.
+  let round: Promise<{ reported: [string, boolean][]; details: Record<string, unknown> }> | null = null;
+  const checkAll = async () => {
+    const entries = await Promise.all(Object.entries(checks).map(async ([name, check]) => [name, await withinTimeout(check, timeoutMs)] as const));
+    const reported = entries.map(([name, a]): [string, boolean] => {
+      const next = afterCheck(memory.get(name)!, typeof a === 'boolean' ? a : a.up, failuresToDown);
+      memory.set(name, next.memory);
+      return [name, next.up];
+    });
+    return { reported, details: Object.fromEntries(entries.filter(([, a]) => typeof a !== 'boolean').map(([n, a]) => [n, (a as { detail: unknown }).detail])) };
+  };
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
     if (draining()) return c.json({ status: 'draining', checks: {} }, 503);
-    const entries = await Promise.all(Object.entries(checks).map(async ([name, check]) => [name, await withinTimeout(check, timeoutMs)] as const));
-    const up = (a: Answer) => (typeof a === 'boolean' ? a : a.up);
-    const ready = entries.every(([, a]) => up(a));
-    const details = Object.fromEntries(entries.filter(([, a]) => typeof a !== 'boolean').map(([n, a]) => [n, (a as { detail: unknown }).detail]));
+    round ??= checkAll().finally(() => { round = null; });
+    const { reported, details } = await round;
+    const ready = reported.every(([, up]) => up);
     return c.json({
       status: ready ? 'ready' : 'unavailable',
-      checks: Object.fromEntries(entries.map(([n, a]) => [n, up(a) ? 'up' : 'down'])),
+      checks: Object.fromEntries(reported.map(([n, up]) => [n, up ? 'up' : 'down'])),
       ...(Object.keys(details).length ? { details } : {}),
     }, ready ? 200 : 503);
   });

@@ -74,6 +74,8 @@ const dlq = record('DeadLetter', 'a message no stage could process, with the rea
   required('reason', 'string', 'a human sentence naming the problem'),
   required('body', 'string', 'the raw message body, unchanged'),
   required('rejectedAt', { type: 'long', logicalType: 'timestamp-millis' }),
+  optional('topic', 'string', 'PROCESSING_FAILED: the topic the record was read from (body then holds its value as JSON unless it is fi.raw.v1); null: the queue'),
+  optional('detail', 'string', 'PROCESSING_FAILED: the error and its stack, for the operator (never shown by the API)'),
 ]);
 
 export const TOPIC_SCHEMAS: Record<TopicName, AvroSchema> = {

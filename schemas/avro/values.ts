@@ -55,4 +55,7 @@ export interface DeadLetter {
   reason: string;
   body: string;
   rejectedAt: number;
+  /** PROCESSING_FAILED only (stages/runtime/runner.ts): where the record came from, and the error with its stack. */
+  topic?: string | null;
+  detail?: string | null;
 }

@@ -11,13 +11,14 @@ export async function storeRejected(pool: pg.Pool, letters: readonly DeadLetter[
   // message claims (its Kafka key) may carry one too, and one such letter would fail its batch forever.
   // Everything else is kept byte for byte.
   const clean = (s: string | null) => s?.replaceAll('\u0000', '\uFFFD') ?? null;
-  const col = (k: 'messageId' | 'source' | 'stage' | 'imei' | 'code' | 'reason' | 'body') => letters.map((l) => clean(l[k]));
+  const col = (k: 'messageId' | 'source' | 'stage' | 'imei' | 'code' | 'reason' | 'body' | 'topic' | 'detail') => letters.map((l) => clean(l[k] ?? null));
   await pool.query(
-    `insert into rejected_messages (message_id, source, stage, imei, code, reason, body, rejected_at)
-       select m, s, st, i, c, r, b, to_timestamp(t / 1000.0)
-         from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[]) as x(m, s, st, i, c, r, b, t)
+    `insert into rejected_messages (message_id, source, stage, imei, code, reason, body, rejected_at, topic, detail)
+       select m, s, st, i, c, r, b, to_timestamp(t / 1000.0), tp, d
+         from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::float8[], $9::text[], $10::text[])
+           as x(m, s, st, i, c, r, b, t, tp, d)
      on conflict (message_id, stage) do nothing`,
-    [col('messageId'), col('source'), col('stage'), col('imei'), col('code'), col('reason'), col('body'), letters.map((l) => l.rejectedAt)],
+    [col('messageId'), col('source'), col('stage'), col('imei'), col('code'), col('reason'), col('body'), letters.map((l) => l.rejectedAt), col('topic'), col('detail')],
   );
 }
 

@@ -5,6 +5,7 @@
 // is every stage's onSent called and the input offset committed, so a failure anywhere in the chain
 // redelivers the batch and each stage meets the state from before it.
 import type { Stage, StageResult } from './stage.js';
+import { blame } from './failure.js';
 import { stageMetrics } from './metrics.js';
 import type { Batch, InMessage, OutMessage } from './transport/transport.js';
 
@@ -28,7 +29,8 @@ export function chainStages(name: string, stages: readonly Stage<never>[]): Stag
       for (const [i, stage] of stages.entries()) {
         if (current.messages.length === 0) break;
         const stop = metrics[i]!.batchTimer();
-        const result = await stage.handle(current);
+        // A failure names the inner stage that threw, so a poison record's dead letter does (runner.ts).
+        const result = await stage.handle(current).catch((err: unknown) => { blame(err, stage.name); throw err; });
         stop();
         metrics[i]!.processed(current.messages.length);
         deadLetters.push(...result.deadLetters);

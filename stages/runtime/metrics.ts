@@ -5,6 +5,9 @@ import { registry } from '../../config/metrics.js';
 const records = new Counter({ name: 'faultline_stage_records_total', help: 'Records a stage handled', labelNames: ['stage'], registers: [registry] });
 const rejected = new Counter({ name: 'faultline_stage_rejected_total', help: 'Records a stage dead-lettered, by reason code', labelNames: ['stage', 'code'], registers: [registry] });
 const failures = new Counter({ name: 'faultline_stage_batch_failures_total', help: 'Batches that failed and will be redelivered', labelNames: ['stage'], registers: [registry] });
+const recordRetries = new Counter({
+  name: 'faultline_stage_record_retries_total', help: 'Retries of one record isolated from a failed batch (a poison record holds its partition meanwhile)', labelNames: ['stage'], registers: [registry],
+});
 const inFlight = new Gauge({
   name: 'faultline_stage_in_flight_records', help: 'Records a stage holds in a batch it is handling (not yet committed)', labelNames: ['stage'], registers: [registry],
 });
@@ -26,6 +29,7 @@ export function stageMetrics(stage: string) {
   return {
     processed: (n: number) => records.inc(labels, n),
     failed: () => failures.inc(labels),
+    recordRetried: () => recordRetries.inc(labels),
     batchTimer: () => batchSeconds.startTimer(labels),
     /** Counts `n` records in flight until the returned function is called. */
     holding: (n: number) => { inFlight.inc(labels, n); return () => inFlight.dec(labels, n); },

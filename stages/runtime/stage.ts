@@ -23,8 +23,11 @@ export interface Stage<In> {
   /** Topics the stage may write besides the dead-letter topic (created at start). */
   readonly outputs: readonly string[];
   /**
-   * One batch of one partition, in offset order. Throw only for trouble worth retrying (database or broker
-   * away): the runner then redelivers the whole batch. A record that can never succeed becomes a dead letter.
+   * One batch of one partition, in offset order. A record that can never succeed for its data becomes a dead
+   * letter with its code. Throw for trouble worth retrying (database or broker away): the runner redelivers the
+   * whole batch. Anything else thrown is taken for a poison record: the runner narrows the batch down to it,
+   * retries it alone and dead-letters it as PROCESSING_FAILED (runner.ts), so `handle` may be called again
+   * with a part of a batch it already saw.
    */
   handle(batch: Batch<In>): Promise<StageResult>;
   /** Per-device caches: dropped on revoke, rebuilt (lazily or eagerly) on assign. */

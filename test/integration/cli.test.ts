@@ -64,6 +64,19 @@ test('rejected: lists refused messages with code and reason', async () => {
   assert.match(stdout, /device_data.IMEINumber: missing/);
 });
 
+test('rejected --code --since --stack: only that code and age, with the topic and the error\'s stack', async () => {
+  await db.pool.query(`insert into rejected_messages (message_id, source, stage, imei, code, reason, body, rejected_at, topic, detail) values
+    ('m2', 'sqs', 'persist', '861234567890123', 'PROCESSING_FAILED', 'persist failed on this record 5 times: boom', '{}', now(), 'fi.raw.v1', 'TypeError: boom\n    at persist (stages/persist/stage.ts:1:1)'),
+    ('m3', 'sqs', 'persist', '861234567890124', 'PROCESSING_FAILED', 'persist failed on this record 5 times: old', '{}', now() - interval '3 days', 'fi.raw.v1', 'Error: old')`);
+  const { stdout } = await faultline('rejected', '--code', 'PROCESSING_FAILED', '--since', '1d', '--stack');
+  assert.match(stdout, /persist PROCESSING_FAILED imei=861234567890123 from=fi.raw.v1/);
+  assert.match(stdout, /persist failed on this record 5 times: boom\n\s+TypeError: boom\n\s+at persist/);
+  assert.not.match(stdout, /INVALID/, 'other codes left out');
+  assert.not.match(stdout, /old/, 'older than --since left out');
+  const error = await failure(faultline('rejected', 'resubmit'));
+  assert.match(error.stderr ?? '', /give an id, or --code C/);
+});
+
 test('an unknown command exits 2 with the usage', async () => {
   const error = await failure(faultline('frobnicate'));
   assert.is(error.code, 2);
