@@ -25,7 +25,7 @@ test('registers a schema under <topic>-value and returns the same id again', asy
   id1 = await registry.register(subject, v1);
   assert.ok(Number.isInteger(id1) && id1 > 0, `bad id ${id1}`);
   assert.is(await registry.register(subject, v1), id1);
-  assert.is(await registry.compatibility(subject), 'BACKWARD');
+  assert.is(await registry.compatibility(subject), 'BACKWARD_TRANSITIVE');
 });
 
 test('encodes in the Confluent wire format and decodes it back', async () => {
