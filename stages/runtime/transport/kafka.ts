@@ -1,11 +1,12 @@
 // The Kafka transport (kafkajs): what production and the real-infra tests run. See transport.ts for the
 // contract; the notes here say how kafkajs is made to keep it.
-import { Kafka, logLevel, type Admin, type Consumer, type EachBatchPayload, type Producer as KafkaProducer } from 'kafkajs';
+import { Kafka, logLevel, type Admin, type Consumer, type EachBatchPayload, type LogEntry, type Producer as KafkaProducer } from 'kafkajs';
 import type { Codec } from '../codec.js';
 import { backoff } from '../retry.js';
 import { acknowledgedSend } from './acknowledged-send.js';
+import { kafkaGroupMetrics } from './kafka-metrics.js';
 import { kafkaNames, type KafkaNames } from './names.js';
-import type { InMessage, OutMessage, Producer, SubscribeOptions, Subscription, Transport } from './transport.js';
+import type { InMessage, OutMessage, PartitionLag, Producer, SubscribeOptions, Subscription, Transport } from './transport.js';
 
 const MAX_RECORD_BATCH_BYTES = 16 * 1024 * 1024;
 /** ConfigResourceTypes.TOPIC: kafkajs declares the enum in its types only, its ESM build has no such export. */
@@ -34,7 +35,17 @@ export interface KafkaTransportOptions {
   minInsyncReplicas?: number | null;
   /** Deployed topic and group names (names.ts). Default: the logical names. */
   names?: KafkaNames;
+  /** Where this transport's warnings go, and kafkajs's own warnings and errors (its INFO and DEBUG are dropped). */
   log?: (level: 'warn' | 'error', message: string, extra?: Record<string, unknown>) => void;
+}
+
+/** kafkajs's log entries at WARN and ERROR, as this transport's log lines (component kafka, kafkajs namespace). */
+export function kafkajsLogCreator(log: NonNullable<KafkaTransportOptions['log']>) {
+  return () => ({ namespace, level, log: entry }: LogEntry) => {
+    if (level !== logLevel.ERROR && level !== logLevel.WARN) return;
+    const { message, timestamp: _t, logger: _l, ...extra } = entry;
+    log(level === logLevel.ERROR ? 'error' : 'warn', message, { ...extra, kafkajs: namespace });
+  };
 }
 
 export function kafkaTransport(options: KafkaTransportOptions): Transport {
@@ -44,7 +55,9 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
   const kafka = new Kafka({
     clientId,
     brokers,
-    logLevel: logLevel.NOTHING,
+    // Without a log the caller wants none (tests); with one, kafkajs's warnings and errors reach it.
+    logLevel: options.log ? logLevel.WARN : logLevel.NOTHING,
+    ...(options.log ? { logCreator: kafkajsLogCreator(options.log) } : {}),
     // Connection failures are retried here; longer outages surface as errors the caller backs off from.
     retry: { initialRetryTime: 200, retries: 8, maxRetryTime: 10_000 },
   });
@@ -153,6 +166,9 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
       maxWaitTimeInMs: 500,
     });
     consumers.add(consumer);
+    const groupMetrics = kafkaGroupMetrics(groupId, topic);
+    // Per partition, the first record of the batch in hand: while it is not committed, the oldest unprocessed one.
+    const heads = new Map<number, { offset: string; timestamp: number }>();
 
     // Partition ownership: kafkajs reports the new assignment on every join. Revoke what is gone and
     // assign what is new before any batch of those partitions runs (eachBatch awaits `membership`).
@@ -168,6 +184,7 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
       const gone = [...owned].filter((p) => !assigned.has(p));
       const fresh = [...assigned].filter((p) => !owned.has(p));
       owned = assigned;
+      groupMetrics.joined(assigned.size);
       for (const partition of fresh) {
         const offset = startAt?.get(partition);
         // Kafka answers -1 for "nothing at or after that time", which is also seek's "the end".
@@ -196,6 +213,7 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
       // Out of the group, it owns nothing: caches of its partitions go, and are rebuilt on the next assignment.
       const gone = [...owned];
       owned = new Set();
+      groupMetrics.left();
       membership = membership.then(async () => { if (gone.length) await opts.onRevoke?.(gone); });
       void (async () => {
         for (let attempt = 1; running; attempt++) {
@@ -217,6 +235,8 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
     // thrown out of its group, and the stage stopped for good (found by test/resilience/backpressure).
     // So the membership is kept alive for as long as a batch is being handled.
     const eachBatch = async (payload: EachBatchPayload) => {
+      const first = payload.batch.messages[0];
+      if (first) heads.set(payload.batch.partition, { offset: first.offset, timestamp: Number(first.timestamp) });
       const keepAlive = setInterval(() => { payload.heartbeat().catch(() => {}); }, Math.max(500, Math.floor(sessionTimeoutMs / 5)));
       try {
         await handleBatch(payload);
@@ -278,7 +298,12 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
     await join();
 
     return {
-      lag: () => groupLag(opts.groupId, opts.topic),
+      async lag(): Promise<PartitionLag[]> {
+        return (await groupLag(opts.groupId, opts.topic)).map((p) => {
+          const head = heads.get(p.partition);
+          return head?.offset === p.next && BigInt(p.next) < BigInt(p.end) ? { ...p, oldestTimestamp: head.timestamp } : p;
+        });
+      },
       async stop() {
         if (!running) return;
         running = false;
@@ -287,6 +312,7 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
         await membership;
         if (owned.size) await opts.onRevoke?.([...owned]);
         owned = new Set();
+        groupMetrics.left();
       },
     };
   }
@@ -300,7 +326,7 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
     return { replicas, minInsync };
   }
 
-  async function groupLag(logicalGroup: string, logicalTopic: string): Promise<{ partition: number; next: string; end: string }[]> {
+  async function groupLag(logicalGroup: string, logicalTopic: string): Promise<PartitionLag[]> {
     const a = await getAdmin();
     const [topic, groupId] = [names.topic(logicalTopic), names.group(logicalGroup)];
     const [committed] = await a.fetchOffsets({ groupId, topics: [topic] });
