@@ -12,7 +12,7 @@ Commands:
   import <file.json>            upsert organisations, power lines, groups, devices, users, integrations
   simulate [--devices N] [--rate R] [--count C] [--to spool|sqs] [--events E]
                                 a fleet of devices writing check-ins to the configured source
-  replay [--from ISO|--from-beginning] [--reprocess]
+  replay [--from ISO|--from-beginning] [--to ISO] [--imei IMEI|FILE] [--dry-run] [--reprocess]
                                 send fi.raw.v1 through the running pipeline again (Kafka only)
   rejected [list] [--limit N]   messages the pipeline refused, with reasons
   rejected resubmit <id>        send a refused message through the pipeline again

@@ -27,6 +27,8 @@ export interface Settings {
   kafkaMinInsyncReplicas: number | null;
   /** How long the group waits for a silent consumer before giving its partitions to another. */
   kafkaSessionTimeoutMs: number;
+  /** How long fi.raw.v1 keeps check-ins (retention.ms): how far back a replay reaches (README "Replay"). */
+  rawRetentionDays: number;
   httpPort: number;
   httpHost: string;
   /** HTTPS certificate and key files (HTTP_TLS_CERT, HTTP_TLS_KEY); null: plain HTTP (loopback, or TLS ends at a balancer). */
@@ -174,6 +176,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     kafkaReplicationFactor: replicas,
     kafkaMinInsyncReplicas: minInsync,
     kafkaSessionTimeoutMs: number(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000, (n) => Number.isInteger(n) && n >= 6000),
+    rawRetentionDays: number(env, 'RAW_RETENTION_DAYS', 30, (n) => n > 0 && n <= 36_500),
     httpPort: number(env, 'PORT', 8080, port),
     httpHost: env.HOST || '0.0.0.0',
     httpTls: httpTls(env.HTTP_TLS_CERT, env.HTTP_TLS_KEY),

@@ -11,6 +11,8 @@ import type { InMessage, OutMessage, PartitionLag, Producer, SubscribeOptions, S
 const MAX_RECORD_BATCH_BYTES = 16 * 1024 * 1024;
 /** ConfigResourceTypes.TOPIC: kafkajs declares the enum in its types only, its ESM build has no such export. */
 const TOPIC_RESOURCE = 2;
+/** ConfigSource.TOPIC_CONFIG (DYNAMIC_TOPIC_CONFIG): a setting made on the topic itself, not inherited. */
+const TOPIC_CONFIG_SOURCE = 1;
 
 export interface KafkaTransportOptions {
   brokers: string[];
@@ -33,6 +35,11 @@ export interface KafkaTransportOptions {
    */
   replicationFactor?: number | null;
   minInsyncReplicas?: number | null;
+  /**
+   * retention.ms of topics by logical name (fi.raw.v1: RAW_RETENTION_DAYS): set when the topic is created, and
+   * an existing topic's is changed to it (with a warning naming both values). Others keep the broker's default.
+   */
+  retentionMs?: Readonly<Record<string, number>>;
   /** Deployed topic and group names (names.ts). Default: the logical names. */
   names?: KafkaNames;
   /** Where this transport's warnings go, and kafkajs's own warnings and errors (its INFO and DEBUG are dropped). */
@@ -326,6 +333,25 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
     return { replicas, minInsync };
   }
 
+  /** An existing topic whose retention.ms is not the one wanted gets it; its other settings stay as they are. */
+  async function reconcileRetention(a: Admin, logicalTopics: string[]): Promise<void> {
+    const wanted = [...new Set(logicalTopics)].filter((t) => options.retentionMs?.[t] !== undefined);
+    if (wanted.length === 0) return;
+    const { resources } = await a.describeConfigs({ includeSynonyms: false, resources: wanted.map((t) => ({ type: TOPIC_RESOURCE, name: names.topic(t) })) });
+    for (const r of resources) {
+      const logical = wanted.find((t) => names.topic(t) === r.resourceName)!;
+      const want = String(options.retentionMs![logical]);
+      const now = r.configEntries.find((e) => e.configName === 'retention.ms')?.configValue;
+      if (now === want) continue;
+      // AlterConfigs replaces the topic's overrides as a whole: send the others back unchanged.
+      const overrides = r.configEntries.filter((e) => e.configSource === TOPIC_CONFIG_SOURCE && e.configName !== 'retention.ms');
+      await a.alterConfigs({ validateOnly: false, resources: [{ type: TOPIC_RESOURCE, name: r.resourceName, configEntries: [
+        ...overrides.map((e) => ({ name: e.configName, value: e.configValue })), { name: 'retention.ms', value: want },
+      ] }] });
+      log('warn', `topic ${r.resourceName}: retention.ms changed from ${now ?? 'the broker default'} to ${want}`, { topic: r.resourceName, from: now, to: want });
+    }
+  }
+
   async function groupLag(logicalGroup: string, logicalTopic: string): Promise<PartitionLag[]> {
     const a = await getAdmin();
     const [topic, groupId] = [names.topic(logicalTopic), names.group(logicalGroup)];
@@ -376,8 +402,10 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
     async ensureTopics(topics) {
       const a = await getAdmin();
       const existing = new Set(await a.listTopics());
+      await reconcileRetention(a, topics.filter((t) => existing.has(names.topic(t))));
       const missing = [...new Set(topics.map(names.topic))].filter((t) => !existing.has(t));
       if (missing.length === 0) return;
+      const retentionOf = (topic: string) => Object.entries(options.retentionMs ?? {}).find(([t]) => names.topic(t) === topic)?.[1];
       try {
         // A batch of a few large check-ins (a body may be up to MAX_MESSAGE_BYTES) must fit a record batch.
         const { replicas, minInsync } = replication((await a.describeCluster()).brokers.length);
@@ -385,7 +413,10 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
           { name: 'max.message.bytes', value: String(MAX_RECORD_BATCH_BYTES) },
           { name: 'min.insync.replicas', value: String(minInsync) },
         ];
-        await a.createTopics({ waitForLeaders: true, topics: missing.map((topic) => ({ topic, numPartitions: partitions, replicationFactor: replicas, configEntries })) });
+        await a.createTopics({ waitForLeaders: true, topics: missing.map((topic) => {
+          const retention = retentionOf(topic);
+          return { topic, numPartitions: partitions, replicationFactor: replicas, configEntries: retention === undefined ? configEntries : [...configEntries, { name: 'retention.ms', value: String(retention) }] };
+        }) });
       } catch (err) {
         // Another process may have created it between list and create, or (on a cluster) the leaders' wait
         // met a broker that does not know the new topic yet: fine, as long as it exists now.
@@ -429,6 +460,12 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
         }
       }
       return health;
+    },
+    async retentionMs(logicalTopic) {
+      const a = await getAdmin();
+      const { resources } = await a.describeConfigs({ includeSynonyms: false, resources: [{ type: TOPIC_RESOURCE, name: names.topic(logicalTopic), configNames: ['retention.ms'] }] });
+      const ms = Number(resources[0]?.configEntries.find((e) => e.configName === 'retention.ms')?.configValue ?? NaN);
+      return Number.isFinite(ms) && ms >= 0 ? ms : null;
     },
     async ready() {
       try {

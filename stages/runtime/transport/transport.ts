@@ -101,6 +101,8 @@ export interface Transport {
    * Topics that do not exist are left out.
    */
   partitionHealth?(topics: string[]): Promise<PartitionHealth>;
+  /** Kafka only: the topic's retention.ms as the broker applies it (null: kept forever). */
+  retentionMs?(topic: string): Promise<number | null>;
   /** True when the broker (and registry, for Kafka) answer: for /readyz. */
   ready(): Promise<boolean>;
   close(): Promise<void>;
