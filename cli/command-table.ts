@@ -10,6 +10,8 @@
 
 export interface OptionSpec {
   type: 'string' | 'boolean';
+  /** The option may be given more than once (its value is then a list). */
+  multiple?: boolean;
   /** What the command uses when the option is absent; a string option without one has a default described in `help`. */
   default?: string | boolean;
   /** The value's placeholder in help (`--limit N`). */
@@ -99,11 +101,14 @@ export const COMMANDS = {
     options: {
       from: { type: 'string', value: 'ISO', help: 'from the first record the broker appended at or after this ISO 8601 time' },
       'from-beginning': { type: 'boolean', default: false, help: 'the whole log Kafka still retains' },
+      to: { type: 'string', value: 'ISO', help: 'up to (not including) the first record appended at or after this ISO 8601 time' },
+      imei: { type: 'string', multiple: true, value: 'IMEI|file', help: 'only this device, or the devices a file names (one IMEI a line); may be repeated' },
+      'dry-run': { type: 'boolean', default: false, help: 'count what would be re-sent, per day and device, and send nothing (needs no running pipeline)' },
       reprocess: { type: 'boolean', default: false, help: 'recompute the derived columns of rows already stored' },
       timeout: { type: 'string', default: '600', value: 'S', help: 'seconds to wait for the running pipeline to apply what was re-sent' },
     },
     exitCodes: { 3: 'the running pipeline had not caught up within --timeout (the re-sent records are applied later)', 130: 'interrupted (Ctrl-C); the replay\'s consumer group was removed' },
-    notes: 'Give --from or --from-beginning. Opens no database.',
+    notes: 'Give --from or --from-beginning. First says how far back fi.raw.v1 reaches. Opens no database.',
   },
   rejected: {
     summary: 'messages the pipeline refused, with their reasons',

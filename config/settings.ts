@@ -29,6 +29,8 @@ export interface Settings {
   kafkaSessionTimeoutMs: number;
   /** Attempts at a record a stage keeps failing on (not an outage) before it is dead-lettered as PROCESSING_FAILED. */
   maxRecordAttempts: number;
+  /** How long fi.raw.v1 keeps check-ins (retention.ms): how far back a replay reaches (README "Replay"). */
+  rawRetentionDays: number;
   httpPort: number;
   httpHost: string;
   /** HTTPS certificate and key files (HTTP_TLS_CERT, HTTP_TLS_KEY); null: plain HTTP (loopback, or TLS ends at a balancer). */
@@ -177,6 +179,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     kafkaMinInsyncReplicas: minInsync,
     kafkaSessionTimeoutMs: number(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000, (n) => Number.isInteger(n) && n >= 6000),
     maxRecordAttempts: number(env, 'MAX_RECORD_ATTEMPTS', 5, (n) => Number.isInteger(n) && n >= 1 && n <= 100),
+    rawRetentionDays: number(env, 'RAW_RETENTION_DAYS', 30, (n) => n > 0 && n <= 36_500),
     httpPort: number(env, 'PORT', 8080, port),
     httpHost: env.HOST || '0.0.0.0',
     httpTls: httpTls(env.HTTP_TLS_CERT, env.HTTP_TLS_KEY),

@@ -10,6 +10,8 @@ export const REGISTRY_ERROR_CODES = {
   NOT_FOUND: { retriable: false, message: 'The subject or schema id is not registered.' },
   /** The value does not match the schema it is encoded with. */
   VALUE_INVALID: { retriable: false, message: 'The value does not match the schema.' },
+  /** The record's schema cannot be resolved into the reader's (a change the compatibility rule should have refused). */
+  SCHEMA_UNREADABLE: { retriable: false, message: 'Records of this schema cannot be read into the current schema.' },
   /** The bytes are not in the Confluent wire format (magic byte 0, 4-byte schema id, payload). */
   WIRE_FORMAT_INVALID: { retriable: false, message: 'The bytes are not in the Confluent wire format.' },
   /** No answer: connection refused or reset, DNS failure, timeout. */

@@ -4,9 +4,12 @@
 //
 // Registration is a plain POST rather than @kafkajs/confluent-schema-registry's register(): that one
 // PUTs /config/{subject} before the subject exists, which older Apicurio versions answer with 404
-// (kafkajs/confluent-schema-registry#200, Apicurio#1097). The compatibility rule is set right after the
-// first version exists. Encoding and decoding are the library's (schema lookup by id, cache, avsc).
+// (kafkajs/confluent-schema-registry#200, Apicurio#1097). The compatibility rule is set before the version
+// is registered (an existing subject is checked under the rule this release wants), or right after the first
+// version exists where the registry refuses rules on unknown subjects. Encoding and the schema lookup by id
+// are the library's (cache, avsc); decoding resolves the writer's schema into the reader's (docs/decisions.md#schema-evolution).
 import { SchemaRegistry } from '@kafkajs/confluent-schema-registry';
+import type avro from 'avsc';
 import { RegistryError, codeForStatus } from './registry-errors.js';
 
 export { RegistryError } from './registry-errors.js';
@@ -25,14 +28,26 @@ export interface RegistryClient {
   register(subject: string, schema: object | string): Promise<number>;
   /** The value in the Confluent wire format, written with schema `id`. Throws VALUE_INVALID on a mismatch. */
   encode(id: number, value: unknown): Promise<Buffer>;
-  /** The value in a wire-format buffer, read with the schema it was written with. */
-  decode<T = unknown>(buffer: Buffer): Promise<T>;
+  /**
+   * The value in a wire-format buffer. With `reader`, resolved into that schema (fields the writer lacks take
+   * their defaults, fields the reader lacks are dropped); without, read with the schema it was written with.
+   * Throws SCHEMA_UNREADABLE when the writer's schema cannot be resolved into the reader's.
+   */
+  decode<T = unknown>(buffer: Buffer, reader?: avro.Type): Promise<T>;
+  /**
+   * Whether `schema` may be registered under `subject` by the subject's rule (with a *_TRANSITIVE rule:
+   * against every version). True for a subject that does not exist yet.
+   */
+  compatible(subject: string, schema: object | string): Promise<boolean>;
   /** The subject's compatibility level, or the registry's global one when the subject has none. */
   compatibility(subject: string): Promise<string>;
 }
 
 export interface RegistryOptions {
-  /** Rule set on every subject this client registers to. Default BACKWARD (consumers upgrade first). */
+  /**
+   * Rule set on every subject this client registers to. Default BACKWARD_TRANSITIVE: consumers upgrade first,
+   * and today's reader reads records of every earlier version, so a replay of the whole log runs.
+   */
   compatibility?: Compatibility;
   /** Per-request timeout of the REST calls this module makes itself. Default 5000 ms. */
   timeoutMs?: number;
@@ -48,12 +63,18 @@ const WIRE_HEADER_BYTES = 5; // magic byte + 4-byte schema id
 
 export function createRegistry(url: string, options: RegistryOptions = {}): RegistryClient {
   const base = url.replace(/\/+$/, '');
-  const rule = options.compatibility ?? 'BACKWARD';
+  const rule = options.compatibility ?? 'BACKWARD_TRANSITIVE';
   const timeoutMs = options.timeoutMs ?? 5000;
   // Few quick retries inside the library: the caller (a stage) owns the real retry policy.
   const library = new SchemaRegistry({ host: base, clientId: 'faultline', retry: { retries: 2, maxRetryTimeInSecs: 2 } });
   // Subjects whose rule this client already set: one PUT per subject per process, not per register().
   const ruled = new Set<string>();
+  // Per reader type, per writer schema id: how to read the one into the other (built once, used per record).
+  const resolvers = new WeakMap<avro.Type, Map<number, avro.Resolver | null>>();
+  const setRule = async (subject: string) => {
+    await call('PUT', `/config/${subjectPath(subject)}`, { compatibility: rule });
+    ruled.add(subject);
+  };
 
   async function call<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> {
     let res: Response;
@@ -91,12 +112,16 @@ export function createRegistry(url: string, options: RegistryOptions = {}): Regi
 
     async register(subject, schema) {
       const schemaText = typeof schema === 'string' ? schema : JSON.stringify(schema);
+      if (!ruled.has(subject)) {
+        try {
+          await setRule(subject);
+        } catch (err) {
+          if (!(err instanceof RegistryError && err.code === 'NOT_FOUND')) throw err;
+        }
+      }
       const { id } = await call<{ id?: unknown }>('POST', `/subjects/${subjectPath(subject)}/versions`, { schema: schemaText });
       if (typeof id !== 'number') throw new RegistryError('REGISTRY_ERROR', `register ${subject}: no numeric id in the answer`);
-      if (!ruled.has(subject)) {
-        await call('PUT', `/config/${subjectPath(subject)}`, { compatibility: rule });
-        ruled.add(subject);
-      }
+      if (!ruled.has(subject)) await setRule(subject);
       return id;
     },
 
@@ -109,14 +134,52 @@ export function createRegistry(url: string, options: RegistryOptions = {}): Regi
       }
     },
 
-    async decode<T>(buffer: Buffer): Promise<T> {
+    async decode<T>(buffer: Buffer, reader?: avro.Type): Promise<T> {
       if (!Buffer.isBuffer(buffer) || buffer.length < WIRE_HEADER_BYTES || buffer[0] !== 0) {
         throw new RegistryError('WIRE_FORMAT_INVALID', 'expected magic byte 0 and a 4-byte schema id');
       }
+      const id = buffer.readInt32BE(1);
+      if (!reader) {
+        try {
+          return (await library.decode(buffer)) as T;
+        } catch (err) {
+          throw fromLibrary(err, `decode with schema ${id}`);
+        }
+      }
+      let writer: avro.Type;
       try {
-        return (await library.decode(buffer)) as T;
+        writer = (await library.getSchema(id)) as unknown as avro.Type;
       } catch (err) {
-        throw fromLibrary(err, `decode with schema ${buffer.readInt32BE(1)}`);
+        throw fromLibrary(err, `decode with schema ${id}`);
+      }
+      let byWriter = resolvers.get(reader);
+      if (!byWriter) resolvers.set(reader, (byWriter = new Map()));
+      let resolver = byWriter.get(id);
+      if (resolver === undefined) {
+        try {
+          // null: the writer's schema is the reader's, read directly.
+          resolver = reader.equals(writer) ? null : reader.createResolver(writer);
+        } catch (err) {
+          throw new RegistryError('SCHEMA_UNREADABLE', `schema ${id} cannot be read as ${reader.name ?? 'the current schema'}: ${(err as Error).message}`, { cause: err });
+        }
+        byWriter.set(id, resolver);
+      }
+      try {
+        return reader.fromBuffer(buffer.subarray(WIRE_HEADER_BYTES), resolver ?? undefined) as T;
+      } catch (err) {
+        throw fromLibrary(err, `decode with schema ${id}`);
+      }
+    },
+
+    async compatible(subject, schema) {
+      const schemaText = typeof schema === 'string' ? schema : JSON.stringify(schema);
+      try {
+        // No version in the path: checked against the versions the subject's rule names (all, when transitive).
+        const { is_compatible: ok } = await call<{ is_compatible?: unknown }>('POST', `/compatibility/subjects/${subjectPath(subject)}/versions`, { schema: schemaText });
+        return ok === true;
+      } catch (err) {
+        if (err instanceof RegistryError && err.code === 'NOT_FOUND') return true;
+        throw err;
       }
     },
 

@@ -1,5 +1,6 @@
 // The value schema of every topic, by versioned topic name. A breaking change is a new topic (`.v2`), never
-// an edit here; additions are optional fields with defaults (the registry enforces BACKWARD).
+// an edit here; additions are optional fields with defaults (the registry enforces BACKWARD_TRANSITIVE, and
+// schemas/released.ts checks every released version).
 import { checkIn, deviceSnapshot, optional, origin, required, type AvroSchema } from './records.js';
 
 export const TOPICS = {

@@ -3,6 +3,7 @@
 // transports check every record against its schema. Other topics (a device's DNP3 queue address) carry
 // JSON, because their readers are customer systems.
 import avro from 'avsc';
+import type { AvroSchema } from '../../schemas/avro/records.js';
 import { TOPIC_SCHEMAS, type TopicName } from '../../schemas/avro/topics.js';
 import { kafkaNames, type KafkaNames } from './transport/names.js';
 
@@ -39,24 +40,35 @@ export function localAvroCodec(): Codec {
 export interface WireFormatRegistry {
   register(subject: string, schema: object): Promise<number>;
   encode(id: number, value: unknown): Promise<Buffer>;
-  decode<T>(bytes: Buffer): Promise<T>;
+  decode<T>(bytes: Buffer, reader?: avro.Type): Promise<T>;
 }
 
 /**
  * Confluent wire format (magic byte, schema id, Avro body). Every pipeline schema is registered once, at
  * construction, so the hot path only encodes. Subjects follow the deployed topic name (TopicNameStrategy,
  * `<deployed topic>-value`), so deployments with different namespaces keep their own subjects on one registry.
+ *
+ * Records are decoded into this release's schema whatever schema wrote them (docs/decisions.md#schema-evolution):
+ * a field added since takes its default, a field removed since is dropped, so a replay of records written by
+ * any earlier release reaches the stages in the shape they are written for. `schemas` is what this release
+ * writes and reads (a test passes the next release's).
  */
-export async function registryCodec(registry: WireFormatRegistry, names: KafkaNames = kafkaNames()): Promise<Codec> {
+export async function registryCodec(
+  registry: WireFormatRegistry, names: KafkaNames = kafkaNames(), schemas: Readonly<Record<TopicName, AvroSchema>> = TOPIC_SCHEMAS,
+): Promise<Codec> {
   const ids = new Map<string, number>();
-  for (const [topic, schema] of Object.entries(TOPIC_SCHEMAS)) ids.set(topic, await registry.register(`${names.topic(topic)}-value`, schema));
+  const readers = new Map<string, avro.Type>();
+  for (const [topic, schema] of Object.entries(schemas)) {
+    ids.set(topic, await registry.register(`${names.topic(topic)}-value`, schema));
+    readers.set(topic, avro.Type.forSchema(schema as avro.Schema));
+  }
   return {
     async encode(topic, value) {
       const id = ids.get(topic);
       return id === undefined ? json.encode(value) : registry.encode(id, value);
     },
     async decode<V>(topic: string, bytes: Buffer) {
-      return isPipelineTopic(topic) ? registry.decode<V>(bytes) : json.decode<V>(bytes);
+      return isPipelineTopic(topic) ? registry.decode<V>(bytes, readers.get(topic)) : json.decode<V>(bytes);
     },
   };
 }

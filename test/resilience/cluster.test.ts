@@ -161,6 +161,22 @@ test(`${TOTAL} messages on three brokers through a broker kill, a pipeline kill 
     }
   })();
 
+  // The Kafka layer as pipeline-2's /metrics shows it, every second (issue 29 point 4): rebalances of its groups
+  // and the age of the oldest unprocessed record. pipeline-2 runs through the broker kill and pipeline-1's kill.
+  const series = (text: string, name: string) => [...text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'gm'))].map((m) => Number(m[1]));
+  const scrapeKafka = async () => {
+    const text = await (await fetch(`http://127.0.0.1:${byName('pipeline-2').port}/metrics`, { signal: AbortSignal.timeout(4000) })).text();
+    return { rebalances: series(text, 'faultline_kafka_rebalances_total').reduce((a, b) => a + b, 0), lagSeconds: Math.max(0, ...series(text, 'faultline_consumer_lag_seconds')), text };
+  };
+  const kafkaSamples: { at: number; rebalances: number; lagSeconds: number }[] = [];
+  const kafkaWatch = (async () => {
+    while (probing) {
+      await scrapeKafka().then(({ rebalances, lagSeconds }) => { kafkaSamples.push({ at: Date.now(), rebalances, lagSeconds }); }, () => {});
+      await sleep(1000);
+    }
+  })();
+  let kafkaAtEnd: Awaited<ReturnType<typeof scrapeKafka>> | undefined;
+
   // When each message went to SQS: polled from the sender, good enough at 10 ms.
   const sentAt = new Map<string, number>();
   const sender = startSender(sqs, () => queueUrl, messages, RATE);
@@ -231,12 +247,28 @@ test(`${TOTAL} messages on three brokers through a broker kill, a pipeline kill 
     lag = await consumerLag();
     log(`consumer lag ${JSON.stringify(lag)}; run took ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     assert.ok(Object.values(lag).every((n) => n === 0), `lag 0: ${JSON.stringify(lag)}`);
+    kafkaAtEnd = await scrapeKafka();
   } finally {
     clearInterval(stamping);
     sender.stop();
     probing = false;
     await probe;
+    await kafkaWatch;
   }
+
+  // The Kafka metrics: served; pipeline-1's kill and return counted as rebalances on pipeline-2; records waited
+  // (lag in seconds above 0) while brokers and processes were killed, and the age is 0 again once caught up.
+  // Counters restart with the process, so only samples before the rolling restart are compared.
+  for (const name of ['faultline_kafka_rebalances_total', 'faultline_kafka_assigned_partitions', 'faultline_consumer_partition_lag_records', 'faultline_consumer_lag_seconds']) {
+    assert.match(kafkaAtEnd!.text, `# TYPE ${name} `);
+  }
+  const lastBefore = (t: number) => kafkaSamples.filter((x) => x.at < t).at(-1);
+  const [beforeKill, beforeRolling] = [lastBefore(windows[1]!.from), lastBefore(windows[2]!.from)];
+  const peakAge = Math.max(0, ...kafkaSamples.filter((x) => x.at < windows[2]!.from).map((x) => x.lagSeconds));
+  log(`Kafka metrics of pipeline-2: rebalances ${beforeKill?.rebalances} before pipeline-1's kill, ${beforeRolling?.rebalances} before the rolling restart; oldest unprocessed record up to ${peakAge.toFixed(1)} s during the faults, ${kafkaAtEnd!.lagSeconds} s at the end`);
+  assert.ok(beforeKill && beforeRolling && beforeRolling.rebalances > beforeKill.rebalances, 'pipeline-1 leaving and joining again was counted as rebalances');
+  assert.ok(peakAge > 0, 'lag in seconds rose during the faults');
+  assert.is(kafkaAtEnd!.lagSeconds, 0, 'and fell to 0 once everything was stored');
 
   // Every notification the pipeline wrote reached the OMS (delivery is at least once: a repeat is a send cut
   // short by a restart, counted).

@@ -1,6 +1,7 @@
 // Picks the transport: Kafka with the schema registry when KAFKA_BROKERS is set, else in-process.
 import type { Settings } from '../../../config/settings.js';
 import { log } from '../../../config/log.js';
+import { TOPICS } from '../../../schemas/avro/topics.js';
 import { createRegistry } from '../../../schemas/registry.js';
 import { localAvroCodec, registryCodec } from '../codec.js';
 import { kafkaTransport } from './kafka.js';
@@ -30,6 +31,7 @@ export async function transportFromSettings(settings: Settings, clientId = 'faul
     sessionTimeoutMs: settings.kafkaSessionTimeoutMs,
     replicationFactor: settings.kafkaReplicationFactor,
     minInsyncReplicas: settings.kafkaMinInsyncReplicas,
+    retentionMs: { [TOPICS.raw]: Math.round(settings.rawRetentionDays * 86_400_000) },
     log: (level, message, extra) => log[level]({ ...extra, component: 'kafka' }, message),
   });
   const ready = transport.ready.bind(transport);

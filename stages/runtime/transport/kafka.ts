@@ -1,15 +1,18 @@
 // The Kafka transport (kafkajs): what production and the real-infra tests run. See transport.ts for the
 // contract; the notes here say how kafkajs is made to keep it.
-import { Kafka, logLevel, type Admin, type Consumer, type EachBatchPayload, type Producer as KafkaProducer } from 'kafkajs';
+import { Kafka, logLevel, type Admin, type Consumer, type EachBatchPayload, type LogEntry, type Producer as KafkaProducer } from 'kafkajs';
 import type { Codec } from '../codec.js';
 import { backoff } from '../../../plumbing/retry.js';
 import { acknowledgedSend } from './acknowledged-send.js';
+import { kafkaGroupMetrics } from './kafka-metrics.js';
 import { kafkaNames, type KafkaNames } from './names.js';
-import type { InMessage, OutMessage, Producer, SubscribeOptions, Subscription, Transport } from './transport.js';
+import type { InMessage, OutMessage, PartitionLag, Producer, SubscribeOptions, Subscription, Transport } from './transport.js';
 
 const MAX_RECORD_BATCH_BYTES = 16 * 1024 * 1024;
 /** ConfigResourceTypes.TOPIC: kafkajs declares the enum in its types only, its ESM build has no such export. */
 const TOPIC_RESOURCE = 2;
+/** ConfigSource.TOPIC_CONFIG (DYNAMIC_TOPIC_CONFIG): a setting made on the topic itself, not inherited. */
+const TOPIC_CONFIG_SOURCE = 1;
 
 export interface KafkaTransportOptions {
   brokers: string[];
@@ -32,9 +35,24 @@ export interface KafkaTransportOptions {
    */
   replicationFactor?: number | null;
   minInsyncReplicas?: number | null;
+  /**
+   * retention.ms of topics by logical name (fi.raw.v1: RAW_RETENTION_DAYS): set when the topic is created, and
+   * an existing topic's is changed to it (with a warning naming both values). Others keep the broker's default.
+   */
+  retentionMs?: Readonly<Record<string, number>>;
   /** Deployed topic and group names (names.ts). Default: the logical names. */
   names?: KafkaNames;
+  /** Where this transport's warnings go, and kafkajs's own warnings and errors (its INFO and DEBUG are dropped). */
   log?: (level: 'warn' | 'error', message: string, extra?: Record<string, unknown>) => void;
+}
+
+/** kafkajs's log entries at WARN and ERROR, as this transport's log lines (component kafka, kafkajs namespace). */
+export function kafkajsLogCreator(log: NonNullable<KafkaTransportOptions['log']>) {
+  return () => ({ namespace, level, log: entry }: LogEntry) => {
+    if (level !== logLevel.ERROR && level !== logLevel.WARN) return;
+    const { message, timestamp: _t, logger: _l, ...extra } = entry;
+    log(level === logLevel.ERROR ? 'error' : 'warn', message, { ...extra, kafkajs: namespace });
+  };
 }
 
 export function kafkaTransport(options: KafkaTransportOptions): Transport {
@@ -44,7 +62,9 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
   const kafka = new Kafka({
     clientId,
     brokers,
-    logLevel: logLevel.NOTHING,
+    // Without a log the caller wants none (tests); with one, kafkajs's warnings and errors reach it.
+    logLevel: options.log ? logLevel.WARN : logLevel.NOTHING,
+    ...(options.log ? { logCreator: kafkajsLogCreator(options.log) } : {}),
     // Connection failures are retried here; longer outages surface as errors the caller backs off from.
     retry: { initialRetryTime: 200, retries: 8, maxRetryTime: 10_000 },
   });
@@ -153,6 +173,9 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
       maxWaitTimeInMs: 500,
     });
     consumers.add(consumer);
+    const groupMetrics = kafkaGroupMetrics(groupId, topic);
+    // Per partition, the first record of the batch in hand: while it is not committed, the oldest unprocessed one.
+    const heads = new Map<number, { offset: string; timestamp: number }>();
 
     // Partition ownership: kafkajs reports the new assignment on every join. Revoke what is gone and
     // assign what is new before any batch of those partitions runs (eachBatch awaits `membership`).
@@ -168,6 +191,7 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
       const gone = [...owned].filter((p) => !assigned.has(p));
       const fresh = [...assigned].filter((p) => !owned.has(p));
       owned = assigned;
+      groupMetrics.joined(assigned.size);
       for (const partition of fresh) {
         const offset = startAt?.get(partition);
         // Kafka answers -1 for "nothing at or after that time", which is also seek's "the end".
@@ -196,6 +220,7 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
       // Out of the group, it owns nothing: caches of its partitions go, and are rebuilt on the next assignment.
       const gone = [...owned];
       owned = new Set();
+      groupMetrics.left();
       membership = membership.then(async () => { if (gone.length) await opts.onRevoke?.(gone); });
       void (async () => {
         for (let attempt = 1; running; attempt++) {
@@ -217,6 +242,8 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
     // thrown out of its group, and the stage stopped for good (found by test/resilience/backpressure).
     // So the membership is kept alive for as long as a batch is being handled.
     const eachBatch = async (payload: EachBatchPayload) => {
+      const first = payload.batch.messages[0];
+      if (first) heads.set(payload.batch.partition, { offset: first.offset, timestamp: Number(first.timestamp) });
       const keepAlive = setInterval(() => { payload.heartbeat().catch(() => {}); }, Math.max(500, Math.floor(sessionTimeoutMs / 5)));
       try {
         await handleBatch(payload);
@@ -278,7 +305,12 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
     await join();
 
     return {
-      lag: () => groupLag(opts.groupId, opts.topic),
+      async lag(): Promise<PartitionLag[]> {
+        return (await groupLag(opts.groupId, opts.topic)).map((p) => {
+          const head = heads.get(p.partition);
+          return head?.offset === p.next && BigInt(p.next) < BigInt(p.end) ? { ...p, oldestTimestamp: head.timestamp } : p;
+        });
+      },
       async stop() {
         if (!running) return;
         running = false;
@@ -287,6 +319,7 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
         await membership;
         if (owned.size) await opts.onRevoke?.([...owned]);
         owned = new Set();
+        groupMetrics.left();
       },
     };
   }
@@ -300,7 +333,26 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
     return { replicas, minInsync };
   }
 
-  async function groupLag(logicalGroup: string, logicalTopic: string): Promise<{ partition: number; next: string; end: string }[]> {
+  /** An existing topic whose retention.ms is not the one wanted gets it; its other settings stay as they are. */
+  async function reconcileRetention(a: Admin, logicalTopics: string[]): Promise<void> {
+    const wanted = [...new Set(logicalTopics)].filter((t) => options.retentionMs?.[t] !== undefined);
+    if (wanted.length === 0) return;
+    const { resources } = await a.describeConfigs({ includeSynonyms: false, resources: wanted.map((t) => ({ type: TOPIC_RESOURCE, name: names.topic(t) })) });
+    for (const r of resources) {
+      const logical = wanted.find((t) => names.topic(t) === r.resourceName)!;
+      const want = String(options.retentionMs![logical]);
+      const now = r.configEntries.find((e) => e.configName === 'retention.ms')?.configValue;
+      if (now === want) continue;
+      // AlterConfigs replaces the topic's overrides as a whole: send the others back unchanged.
+      const overrides = r.configEntries.filter((e) => e.configSource === TOPIC_CONFIG_SOURCE && e.configName !== 'retention.ms');
+      await a.alterConfigs({ validateOnly: false, resources: [{ type: TOPIC_RESOURCE, name: r.resourceName, configEntries: [
+        ...overrides.map((e) => ({ name: e.configName, value: e.configValue })), { name: 'retention.ms', value: want },
+      ] }] });
+      log('warn', `topic ${r.resourceName}: retention.ms changed from ${now ?? 'the broker default'} to ${want}`, { topic: r.resourceName, from: now, to: want });
+    }
+  }
+
+  async function groupLag(logicalGroup: string, logicalTopic: string): Promise<PartitionLag[]> {
     const a = await getAdmin();
     const [topic, groupId] = [names.topic(logicalTopic), names.group(logicalGroup)];
     const [committed] = await a.fetchOffsets({ groupId, topics: [topic] });
@@ -350,8 +402,10 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
     async ensureTopics(topics) {
       const a = await getAdmin();
       const existing = new Set(await a.listTopics());
+      await reconcileRetention(a, topics.filter((t) => existing.has(names.topic(t))));
       const missing = [...new Set(topics.map(names.topic))].filter((t) => !existing.has(t));
       if (missing.length === 0) return;
+      const retentionOf = (topic: string) => Object.entries(options.retentionMs ?? {}).find(([t]) => names.topic(t) === topic)?.[1];
       try {
         // A batch of a few large check-ins (a body may be up to MAX_MESSAGE_BYTES) must fit a record batch.
         const { replicas, minInsync } = replication((await a.describeCluster()).brokers.length);
@@ -359,7 +413,10 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
           { name: 'max.message.bytes', value: String(MAX_RECORD_BATCH_BYTES) },
           { name: 'min.insync.replicas', value: String(minInsync) },
         ];
-        await a.createTopics({ waitForLeaders: true, topics: missing.map((topic) => ({ topic, numPartitions: partitions, replicationFactor: replicas, configEntries })) });
+        await a.createTopics({ waitForLeaders: true, topics: missing.map((topic) => {
+          const retention = retentionOf(topic);
+          return { topic, numPartitions: partitions, replicationFactor: replicas, configEntries: retention === undefined ? configEntries : [...configEntries, { name: 'retention.ms', value: String(retention) }] };
+        }) });
       } catch (err) {
         // Another process may have created it between list and create, or (on a cluster) the leaders' wait
         // met a broker that does not know the new topic yet: fine, as long as it exists now.
@@ -403,6 +460,12 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
         }
       }
       return health;
+    },
+    async retentionMs(logicalTopic) {
+      const a = await getAdmin();
+      const { resources } = await a.describeConfigs({ includeSynonyms: false, resources: [{ type: TOPIC_RESOURCE, name: names.topic(logicalTopic), configNames: ['retention.ms'] }] });
+      const ms = Number(resources[0]?.configEntries.find((e) => e.configName === 'retention.ms')?.configValue ?? NaN);
+      return Number.isFinite(ms) && ms >= 0 ? ms : null;
     },
     async ready() {
       try {

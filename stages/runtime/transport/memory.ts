@@ -11,7 +11,7 @@
 // the embedded default a crash loses what was still between stages. That is the price of running without a
 // broker; the README says so, and production runs on Kafka.
 import type { Codec } from '../codec.js';
-import type { Batch, InMessage, OutMessage, Producer, SubscribeOptions, Subscription, Transport } from './transport.js';
+import type { Batch, InMessage, OutMessage, PartitionLag, Producer, SubscribeOptions, Subscription, Transport } from './transport.js';
 import { partitionFor } from './partitioner.js';
 import { backoff } from '../../../plumbing/retry.js';
 
@@ -134,8 +134,12 @@ export function memoryTransport({ codec, partitions = 8, maxBacklog = 5_000, ret
     }
   }
 
-  const groupLag = async (groupId: string, name: string) =>
-    topic(name).map((p, partition) => ({ partition, next: String(p.positions.get(groupId) ?? p.base), end: String(p.end) }));
+  const groupLag = async (groupId: string, name: string): Promise<PartitionLag[]> =>
+    topic(name).map((p, partition) => {
+      const next = p.positions.get(groupId) ?? p.base;
+      const oldest = p.log[next - p.base]?.timestamp;
+      return { partition, next: String(next), end: String(p.end), ...(oldest === undefined ? {} : { oldestTimestamp: oldest }) };
+    });
 
   return {
     kind: 'memory',

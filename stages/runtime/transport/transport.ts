@@ -56,9 +56,18 @@ export interface SubscribeOptions<V> {
   onPoison?(message: InMessage<Buffer>, error: Error): Promise<void>;
 }
 
+/** Where a group stands on one partition: lag = end - next. */
+export interface PartitionLag {
+  partition: number;
+  next: string;
+  end: string;
+  /** Append time (ms) of the record at `next`, when the transport knows it (the oldest unprocessed record). */
+  oldestTimestamp?: number;
+}
+
 export interface Subscription {
-  /** Per partition, the next offset to read and the end of the log: lag = end - next. */
-  lag(): Promise<{ partition: number; next: string; end: string }[]>;
+  /** Per partition, the next offset to read and the end of the log. */
+  lag(): Promise<PartitionLag[]>;
   stop(): Promise<void>;
 }
 
@@ -76,7 +85,7 @@ export interface Transport {
   /** What a consumer starting at `fromTimestamp` (ms; 0: the beginning) would read of `topic` today. */
   topicRange(topic: string, fromTimestamp: number): Promise<TopicRange[]>;
   /** Where consumer group `groupId` stands on `topic`, as Subscription.lag. */
-  groupLag(groupId: string, topic: string): Promise<{ partition: number; next: string; end: string }[]>;
+  groupLag(groupId: string, topic: string): Promise<PartitionLag[]>;
   /** How many consumers are members of the group now (0: nobody is consuming). */
   groupMembers(groupId: string): Promise<number>;
   /** Forgets a group that has no member any more (its committed offsets go with it). */
@@ -92,6 +101,8 @@ export interface Transport {
    * Topics that do not exist are left out.
    */
   partitionHealth?(topics: string[]): Promise<PartitionHealth>;
+  /** Kafka only: the topic's retention.ms as the broker applies it (null: kept forever). */
+  retentionMs?(topic: string): Promise<number | null>;
   /** True when the broker (and registry, for Kafka) answer: for /readyz. */
   ready(): Promise<boolean>;
   close(): Promise<void>;

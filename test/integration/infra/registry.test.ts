@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import avro from 'avsc';
 import { infraEnv } from '../../../infra/endpoints.js';
 import { RegistryError, createRegistry, valueSubject } from '../../../schemas/registry.js';
 
@@ -25,7 +26,7 @@ test('registers a schema under <topic>-value and returns the same id again', asy
   id1 = await registry.register(subject, v1);
   assert.ok(Number.isInteger(id1) && id1 > 0, `bad id ${id1}`);
   assert.is(await registry.register(subject, v1), id1);
-  assert.is(await registry.compatibility(subject), 'BACKWARD');
+  assert.is(await registry.compatibility(subject), 'BACKWARD_TRANSITIVE');
 });
 
 test('encodes in the Confluent wire format and decodes it back', async () => {
@@ -77,6 +78,17 @@ test('bytes that are not in the wire format are WIRE_FORMAT_INVALID; an unknown 
   assert.is(await codeOf(Buffer.from([0, 0x7f, 0xff, 0xff, 0xf0, 2])), 'NOT_FOUND');
 });
 
+test('decoded into a reader schema: a field the writer lacks takes its default; a reader that cannot read the writer is SCHEMA_UNREADABLE, not retriable', async () => {
+  const bytes = await registry.encode(id1, { imei: '3', current: 3 });
+  const reader = avro.Type.forSchema({ ...v1, fields: [...v1.fields, { name: 'phase', type: 'string', default: 'A' }] } as avro.Schema);
+  assert.equal({ ...(await registry.decode<object>(bytes, reader)) }, { imei: '3', current: 3, phase: 'A' });
+  const unreadable = avro.Type.forSchema(incompatible as avro.Schema);
+  const err = await registry.decode(bytes, unreadable).then(() => null, (e: unknown) => e);
+  assert.instance(err, RegistryError);
+  assert.is((err as RegistryError).code, 'SCHEMA_UNREADABLE');
+  assert.is((err as RegistryError).retriable, false);
+});
+
 test('an unreachable registry is REGISTRY_UNAVAILABLE and retriable', async () => {
   const down = createRegistry('http://127.0.0.1:9/apis/ccompat/v7', { timeoutMs: 1000 });
   try {
@@ -87,6 +99,10 @@ test('an unreachable registry is REGISTRY_UNAVAILABLE and retriable', async () =
     assert.is(err.code, 'REGISTRY_UNAVAILABLE');
     assert.is(err.retriable, true);
   }
+  // Decoding into a reader schema asks the registry for the writer's: unavailable, so retried by the stage.
+  const bytes = Buffer.concat([Buffer.from([0, 0, 0, 0, 7]), avro.Type.forSchema(v1 as avro.Schema).toBuffer({ imei: '1', current: 1 })]);
+  const err = await down.decode(bytes, avro.Type.forSchema(v1 as avro.Schema)).then(() => null, (e: unknown) => e);
+  assert.is((err as RegistryError | null)?.code, 'REGISTRY_UNAVAILABLE');
 });
 
 test.run();
