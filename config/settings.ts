@@ -28,6 +28,7 @@ export interface Settings {
   /** How long the group waits for a silent consumer before giving its partitions to another. */
   kafkaSessionTimeoutMs: number;
   httpPort: number;
+  /** HOST: the address every listener binds (API, DNP3). Unset: loopback on the embedded default, every interface with DATABASE_URL. */
   httpHost: string;
   /** HTTPS certificate and key files (HTTP_TLS_CERT, HTTP_TLS_KEY); null: plain HTTP (loopback, or TLS ends at a balancer). */
   httpTls: { certFile: string; keyFile: string } | null;
@@ -175,7 +176,9 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     kafkaMinInsyncReplicas: minInsync,
     kafkaSessionTimeoutMs: number(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000, (n) => Number.isInteger(n) && n >= 6000),
     httpPort: number(env, 'PORT', 8080, port),
-    httpHost: env.HOST || '0.0.0.0',
+    // The embedded default is a newcomer's laptop: nothing it opens is reachable from the network unless
+    // HOST says so (docs/decisions.md#safe-to-start-on-a-network).
+    httpHost: env.HOST || (env.DATABASE_URL ? '0.0.0.0' : '127.0.0.1'),
     httpTls: httpTls(env.HTTP_TLS_CERT, env.HTTP_TLS_KEY),
     shutdownTimeoutMs: number(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, positiveInt),
     modelMap: loadModelMap(modelMapFile),
