@@ -107,7 +107,8 @@ export async function startEmbeddedPostgres({ dataDir, port, passwordFile, onLog
     persistent: true,
     // Needed as root: creates the `postgres` system user once, and chowns the data folder to it.
     createPostgresUser: true,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+    // TCP on loopback only, and no unix socket (its default folder is shared by every local user).
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
     onLog: (m) => onLog(String(m).trim()),
     onError: (m) => onLog(String(m).trim()),
   });
