@@ -111,6 +111,36 @@ function headerFloodRequest(seq: number, transportSeq: number): { bytes: Buffer;
   return { bytes: Buffer.concat(frames), nextSeq };
 }
 
+test('connections over the connection cap are closed at once, sessions and handshakes counted together', async () => {
+  const seen: Dnp3Refusal[] = [];
+  const small = await startDnp3Server({
+    port: 0, host: '127.0.0.1', limits: { ...LIMITS, handshakesPerAddress: 100, handshakeTimeoutMs: 120_000, connections: 3 },
+    transport: { tls: { key: pem('outstation.test-key'), cert: pem('outstation.test'), ca: [pem('ca')] } },
+    integrations: () => integrations,
+    outstationsFor: (i) => [outstations.get(i.organizationId)!],
+    onRefused: (reason) => seen.push(reason),
+  });
+  const held: Socket[] = [];
+  try {
+    const closed: boolean[] = [];
+    for (let i = 0; i < 10; i++) {
+      const s = tcpConnect({ host: '127.0.0.1', port: small.port, localAddress: '127.0.0.5' });
+      const k = closed.push(false) - 1;
+      s.on('error', () => {});
+      s.on('close', () => { closed[k] = true; });
+      held.push(s);
+    }
+    tried++;
+    await waitFor('seven connections closed by the server', () => closed.filter(Boolean).length >= 7, { timeoutMs: 30_000, intervalMs: 100 });
+    assert.is(closed.filter((c) => !c).length, 3, 'three kept: the cap');
+    assert.ok(seen.filter((r) => r === 'busy').length >= 7, 'each reported busy');
+    refused++;
+  } finally {
+    for (const s of held) s.destroy();
+    await small.close();
+  }
+});
+
 /** The application fragments of the complete single-segment frames in `bytes` (a partial frame at the end waits). */
 function responses(bytes: Buffer): string[] {
   const out: string[] = [];
