@@ -23,6 +23,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import type pg from 'pg';
 import { createPool } from '../db/pool.js';
+import { embeddedDatabaseUrl } from '../db/embedded.js';
 import { infraEnv } from '../infra/endpoints.js';
 import type { Fleet } from '../simulator/index.js';
 import { resetPipelineTopics } from '../support/kafka.js';
@@ -79,7 +80,7 @@ async function embeddedStore(fleet: Fleet): Promise<Store> {
   if (imported.status !== 0) throw new Error(`embedded: faultline import exited ${imported.status}`);
   let pool: pg.Pool | undefined;
   return {
-    get pool() { return (pool ??= createPool({ connectionString: `postgres://postgres:faultline-embedded@127.0.0.1:${port}/faultline`, max: 2 })); },
+    get pool() { return (pool ??= createPool({ connectionString: embeddedDatabaseUrl(dataDir, port), max: 2 })); },
     env,
     async drop() { await pool?.end(); rmSync(dataDir, { recursive: true, force: true }); },
   };

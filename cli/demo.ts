@@ -3,6 +3,9 @@
 // and users to log in with; its MultiSpeak integrations deliver to the demo OMS (demo-oms.ts). A database that
 // already holds an organisation is left as it is: a restart must not undo what the user changed with
 // `faultline import` (an edited integration, a removed device).
+import { readFileSync } from 'node:fs';
+import type pg from 'pg';
+import { verifyPassword } from '../secrets/password.js';
 import { log } from '../config/log.js';
 import { importReferenceData, readImportFile } from '../reference-data/index.js';
 import { loadKeyring } from '../secrets/keyring.js';
@@ -22,4 +25,19 @@ export async function loadDemoData(runtime: Runtime): Promise<{ summary: string;
     summary: `imported ${Object.entries(counts).map(([kind, c]) => `${c.inserted + c.updated + c.unchanged} ${kind}`).join(', ')}`,
     omsEndpoints,
   };
+}
+
+/**
+ * The demo users whose published demo password still logs in (docs/decisions.md#safe-to-start-on-a-network):
+ * the start-up list warns until each is changed or the user removed. Checked on every database, so demo data
+ * imported by hand into a deployment is caught too.
+ */
+export async function demoPasswordsInUse(pool: pg.Pool): Promise<string[]> {
+  const { users = [] } = JSON.parse(readFileSync(DEMO_DATA_FILE, 'utf8')) as { users?: { email: string; password?: string }[] };
+  const demo = new Map(users.filter((u) => typeof u.password === 'string').map((u) => [u.email.toLowerCase(), u.password!]));
+  const { rows } = await pool.query<{ email: string; password_hash: string }>(
+    'select email, password_hash from users where lower(email) = any($1) and deleted_at is null order by email', [[...demo.keys()]]);
+  const working: string[] = [];
+  for (const row of rows) if (await verifyPassword(demo.get(row.email.toLowerCase())!, row.password_hash)) working.push(row.email);
+  return working;
 }

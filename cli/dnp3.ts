@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { log } from '../config/log.js';
 import { dnp3Port } from '../dnp3/port.js';
 import { startDnp3Service } from '../dnp3/service.js';
+import { whereListening } from './listening.js';
 import type { Runtime } from './runtime.js';
 
 const TLS_VARIABLES = ['DNP3_TLS_KEY', 'DNP3_TLS_CERT', 'DNP3_TLS_CA'] as const;
@@ -37,11 +38,11 @@ export async function startDnp3(runtime: Runtime, env = process.env): Promise<{ 
   const port = dnp3Port(env);
   const files = tlsFiles(runtime, env);
   const service = await startDnp3Service({
-    pool: runtime.pool, port, offlineAfterHours: runtime.settings.offlineAfterHours, checkinFloorS: runtime.settings.alarms.checkinFloorS,
+    pool: runtime.pool, port, host: runtime.settings.httpHost, offlineAfterHours: runtime.settings.offlineAfterHours, checkinFloorS: runtime.settings.alarms.checkinFloorS,
     ...(files ? { tlsFiles: files } : {}),
     ...(env.DNP3_PLAIN_INTEGRATION ? { plainIntegrationId: env.DNP3_PLAIN_INTEGRATION } : {}),
     onError: (err) => log.warn({ component: 'dnp3', err: (err as Error).message }, 'outstation error'),
   });
   const mode = files ? `mutual TLS, CA ${files.ca}` : `plain TCP for ${env.DNP3_PLAIN_INTEGRATION} (development only)`;
-  return { description: `DNP3 outstation on TCP ${port} (${mode})`, close: () => service.close() };
+  return { description: `DNP3 outstation on TCP ${whereListening(runtime.settings.httpHost, service.server.port)} (${mode})`, close: () => service.close() };
 }

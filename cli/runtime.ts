@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import { log } from '../config/log.js';
 import { loadSettings, type Settings } from '../config/settings.js';
-import { startEmbeddedPostgres } from '../db/embedded.js';
+import { embeddedPasswordFile, startEmbeddedPostgres } from '../db/embedded.js';
 import { migrate } from '../db/migrate.js';
 import { createPool } from '../db/pool.js';
 import { assertSchemaCurrent } from '../db/schema-version.js';
@@ -41,7 +41,7 @@ export async function openRuntime({ schema = 'check', exclusive = false }: Runti
       const release = claimDataDir(settings.dataDir);
       closers.push(async () => release());
     }
-    const db = await startEmbeddedPostgres({ dataDir: `${settings.dataDir}/postgres`, port: settings.embeddedPgPort, onLog: (line) => log.debug({ component: 'postgres' }, line) });
+    const db = await startEmbeddedPostgres({ dataDir: `${settings.dataDir}/postgres`, port: settings.embeddedPgPort, passwordFile: embeddedPasswordFile(settings.dataDir), onLog: (line) => log.debug({ component: 'postgres' }, line) });
     closers.push(() => db.stop());
     databaseUrl = db.url;
     if (db.sharedWith) log.info({ pid: db.sharedWith.pid }, `using the embedded database already running on ${settings.dataDir}`);

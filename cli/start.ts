@@ -1,6 +1,6 @@
 // `faultline start`: every component in one process, or `--only a,b` for a subset so each can run as its
 // own process. With no environment it is the embedded default (docs/decisions.md#embedded-default): embedded Postgres, in-process
-// transport, spool inbox, demo data, simulator, API on :8080.
+// transport, spool inbox, demo data, simulator, API on 127.0.0.1:8080 (every listener on loopback unless HOST is set).
 import { mkdirSync } from 'node:fs';
 import { log } from '../config/log.js';
 import { createApp } from '../api/app.js';
@@ -17,7 +17,9 @@ import { exposeConsumerLag } from '../stages/runtime/lag-metric.js';
 import { registryReady, transportFromSettings } from '../stages/runtime/transport/from-settings.js';
 import type { Source } from '../stages/bridge/source.js';
 import { openRuntime } from './runtime.js';
-import { loadDemoData } from './demo.js';
+import { demoPasswordsInUse, loadDemoData } from './demo.js';
+import { whereListening } from './listening.js';
+import { embeddedPasswordFile } from '../db/embedded.js';
 import { startSimulation } from './simulate.js';
 import { startDelivery } from '../multispeak/delivery/start.js';
 import { alarmKeyring, startAlarms } from '../alarms/start.js';
@@ -61,7 +63,9 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
   const runtime = await openRuntime({ exclusive: true, schema: 'start' });
   const { settings, pool } = runtime;
   const wants = (c: Component) => (only ? only.has(c) : c !== 'simulate' || (runtime.embedded && process.env.SIMULATE !== '0'));
-  started.push(runtime.embedded ? `embedded PostgreSQL (${settings.dataDir}/postgres, port ${settings.embeddedPgPort})` : 'PostgreSQL (DATABASE_URL)');
+  started.push(runtime.embedded
+    ? `embedded PostgreSQL (${settings.dataDir}/postgres on 127.0.0.1:${settings.embeddedPgPort}, loopback only; superuser password in ${embeddedPasswordFile(settings.dataDir)}, mode 0600)`
+    : 'PostgreSQL (DATABASE_URL)');
 
   if (runtime.embedded && process.env.DEMO_DATA !== '0') {
     const demo = await loadDemoData(runtime);
@@ -71,6 +75,12 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
       runtime.onClose(oms.close);
       if (oms.serving.length) started.push(`demo OMS for ${oms.serving.map((e) => `${e.integration} (${e.endpoint})`).join(', ')}`);
     }
+  }
+  const demoLogins = await demoPasswordsInUse(pool);
+  if (demoLogins.length) {
+    const warning = `WARNING: the published demo password still logs in as ${demoLogins.join(', ')} (schemas/config/demo-data.json); change it (faultline import with a new password) or remove the user before anyone else can reach this service`;
+    log.warn({ users: demoLogins }, 'demo passwords still work');
+    started.push(warning);
   }
 
   // Partitions ahead, strays out of the default partitions, retention: at start and daily, in every process
@@ -132,7 +142,7 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
     drainLast = () => server.close();
     // SIGHUP reads the certificate and key again (a change to either file does too).
     if (settings.httpTls) process.on('SIGHUP', () => { try { server.reloadCertificate(); log.info('HTTPS certificate reloaded'); } catch (err) { log.error({ err: (err as Error).message }, 'HTTPS certificate reload failed; the old one stays'); } });
-    started.push(`API on ${server.protocol}://${settings.httpHost === '0.0.0.0' ? 'localhost' : settings.httpHost}:${server.port} (/healthz, /readyz, /metrics)${settings.httpTls ? ' (TLS 1.2+, certificate reloaded on change or SIGHUP)' : ''}`);
+    started.push(`API on ${server.protocol}://${whereListening(settings.httpHost, server.port)} (/healthz, /readyz, /metrics)${settings.httpTls ? ' (TLS 1.2+, certificate reloaded on change or SIGHUP)' : ''}`);
   }
 
   if (wants('delivery')) {

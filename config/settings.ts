@@ -32,6 +32,7 @@ export interface Settings {
   /** How long fi.raw.v1 keeps check-ins (retention.ms): how far back a replay reaches (README "Replay"). */
   rawRetentionDays: number;
   httpPort: number;
+  /** HOST: the address every listener binds (API, DNP3). Unset: loopback on the embedded default, every interface with DATABASE_URL. */
   httpHost: string;
   /** HTTPS certificate and key files (HTTP_TLS_CERT, HTTP_TLS_KEY); null: plain HTTP (loopback, or TLS ends at a balancer). */
   httpTls: { certFile: string; keyFile: string } | null;
@@ -181,7 +182,9 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     maxRecordAttempts: number(env, 'MAX_RECORD_ATTEMPTS', 5, (n) => Number.isInteger(n) && n >= 1 && n <= 100),
     rawRetentionDays: number(env, 'RAW_RETENTION_DAYS', 30, (n) => n > 0 && n <= 36_500),
     httpPort: number(env, 'PORT', 8080, port),
-    httpHost: env.HOST || '0.0.0.0',
+    // The embedded default is a newcomer's laptop: nothing it opens is reachable from the network unless
+    // HOST says so (docs/decisions.md#safe-to-start-on-a-network).
+    httpHost: env.HOST || (env.DATABASE_URL ? '0.0.0.0' : '127.0.0.1'),
     httpTls: httpTls(env.HTTP_TLS_CERT, env.HTTP_TLS_KEY),
     shutdownTimeoutMs: number(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, positiveInt),
     modelMap: loadModelMap(modelMapFile),

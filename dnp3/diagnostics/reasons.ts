@@ -3,6 +3,8 @@
 // the first one per connection). IEEE 1815 lets an outstation stay silent in most of these cases, and the
 // master then sees only time-outs: the sentence says what the master must do instead.
 
+import { MAX_READ_HEADERS } from '../outstation/read.js';
+
 export interface DiscardReasonInfo {
   layer: 'link' | 'transport' | 'application';
   text: string;
@@ -35,6 +37,7 @@ export const DISCARD_REASONS = {
   solicitedConfirmTimeout: { layer: 'application', text: 'response with events not confirmed within 5 s: its events stay buffered and are reported again; the master must CONFIRM every response that sets CON' },
   unsolicitedConfirmTimeout: { layer: 'application', text: 'unsolicited response not confirmed within 5 s: sent again; the master must CONFIRM unsolicited responses (the first one, at start-up, is a null UNSOLICITED_RESPONSE, function 130, not the answer to a READ), or the integration must have unsolicited off' },
   unsolicitedOff: { layer: 'application', text: 'ENABLE/DISABLE_UNSOLICITED while the integration has unsolicited responses off: answered IIN2.0 (not supported); turn unsolicited off in the master, or on in the integration' },
+  readTooManyHeaders: { layer: 'application', text: `READ with more than ${MAX_READ_HEADERS} object headers: answered IIN2.2 (parameter error) without data; poll with fewer headers (an integrity poll needs four: class 1, 2, 3 and 0)` },
   functionNotSupported: { layer: 'application', text: 'request with a function code the outstation does not support: answered IIN2.0; the device profile lists the functions it answers' },
 } as const satisfies Record<string, DiscardReasonInfo>;
 

@@ -176,6 +176,7 @@ export class Outstation {
         const parsed = parseHeadersOrIin(body, false);
         if ('iin' in parsed) return this.respond(seq, [], parsed.iin, now);
         const r = handleRead({ db: this.db, events: this.events, clockMs: this.clockMs(now) }, parsed.headers);
+        if (r.refused) this.discards.push(r.refused);
         return this.respond(seq, [...r.eventRuns, ...r.staticRuns], r.iin, now);
       }
       case FunctionCode.WRITE: {

@@ -1,6 +1,10 @@
 // READ: turn object headers into runs. Events are selected here (marked, not deleted) and placed before
 // static data, as opendnp3 does. Unknown objects add OBJECT_UNKNOWN, bad qualifiers or ranges partly outside
 // the database add PARAMETER_ERROR; whatever exists is still returned.
+//
+// One request cannot make the outstation build more than its database (docs/decisions.md#dnp3-listener-limits):
+// each point goes into a response at most once however many headers name it (opendnp3 marks selected points
+// the same way), and a READ with more than MAX_READ_HEADERS headers is refused whole with IIN2.2.
 import { Iin } from '../app/header.js';
 import { Qualifier } from '../app/object-header.js';
 import type { ObjectHeader } from '../app/object-header.js';
@@ -15,7 +19,18 @@ export interface ReadResult {
   eventRuns: Run[];
   staticRuns: Run[];
   iin: number;
+  /** Set when the request was refused whole (answered with `iin`, nothing built). */
+  refused?: 'readTooManyHeaders';
 }
+
+/**
+ * The most object headers one READ may carry. Masters send a handful (opendnp3's integrity poll: class 1, 2,
+ * 3, 0); a 2048-octet fragment could carry 680 headers that each name every point of a bank.
+ */
+export const MAX_READ_HEADERS = 32;
+
+/** Points of each type already in this response. */
+type Taken = Record<PointType, Uint8Array>;
 
 export interface ReadContext {
   db: Database;
@@ -26,18 +41,35 @@ export interface ReadContext {
 
 const spec = (g: number, v: number): ObjectSpec => objectSpec(g, v)!;
 
-function staticRuns(ctx: ReadContext, type: PointType, sp: ObjectSpec, h: ObjectHeader | null): { runs: Run[]; iin: number } {
+function staticRuns(ctx: ReadContext, type: PointType, sp: ObjectSpec, h: ObjectHeader | null, taken: Taken): { runs: Run[]; iin: number } {
   const count = ctx.db.count(type);
+  if (taken[type].length !== count) taken[type] = new Uint8Array(count);
+  const seen = taken[type];
   const value = (i: number): PointValue => ctx.db.get(type, i)!;
-  const range = (start: number, stop: number): Run[] =>
-    stop < start ? [] : [{ kind: 'range', spec: sp, start, values: Array.from({ length: stop - start + 1 }, (_, k) => value(start + k)) }];
+  // The points of start..stop not yet in the response, as runs of consecutive indexes.
+  const range = (start: number, stop: number): Run[] => {
+    const runs: Run[] = [];
+    let from = -1;
+    for (let i = start; i <= stop + 1; i++) {
+      if (i <= stop && !seen[i]) {
+        seen[i] = 1;
+        if (from < 0) from = i;
+      } else if (from >= 0) {
+        const first = from;
+        runs.push({ kind: 'range', spec: sp, start: first, values: Array.from({ length: i - first }, (_, k) => value(first + k)) });
+        from = -1;
+      }
+    }
+    return runs;
+  };
   if (!h || h.range.kind === 'all') return { runs: range(0, count - 1), iin: 0 };
   if (h.indices) {
     if (sp.size === 'bits') return { runs: [], iin: Iin.PARAMETER_ERROR };
-    const ok = h.indices.filter((i) => i < count);
+    const inRange = h.indices.filter((i) => i < count);
+    const fresh = inRange.filter((i) => !seen[i] && (seen[i] = 1));
     return {
-      runs: ok.length ? [{ kind: 'indexed', spec: sp, entries: ok.map((index) => ({ index, value: value(index) })) }] : [],
-      iin: ok.length === h.indices.length ? 0 : Iin.PARAMETER_ERROR,
+      runs: fresh.length ? [{ kind: 'indexed', spec: sp, entries: fresh.map((index) => ({ index, value: value(index) })) }] : [],
+      iin: inRange.length === h.indices.length ? 0 : Iin.PARAMETER_ERROR,
     };
   }
   const start = h.range.kind === 'range' ? h.range.start : 0;
@@ -71,7 +103,10 @@ const ALL_EVENT_CLASSES = new Set([1, 2, 3]);
 const DEFAULTS = { binary: DEFAULT_VARIATION.binaryEvent, analog: DEFAULT_VARIATION.analogEvent };
 
 export function handleRead(ctx: ReadContext, headers: readonly ObjectHeader[]): ReadResult {
+  // IIN2.2: the request's parameters are beyond what the outstation accepts; nothing is read.
+  if (headers.length > MAX_READ_HEADERS) return { eventRuns: [], staticRuns: [], iin: Iin.PARAMETER_ERROR, refused: 'readTooManyHeaders' };
   const out: ReadResult = { eventRuns: [], staticRuns: [], iin: 0 };
+  const taken: Taken = { binary: new Uint8Array(0), analog: new Uint8Array(0) };
   for (const h of headers) {
     const sp = objectSpec(h.group, h.variation);
     if (!sp) { out.iin |= Iin.OBJECT_UNKNOWN; continue; }
@@ -79,8 +114,8 @@ export function handleRead(ctx: ReadContext, headers: readonly ObjectHeader[]): 
       case 'class': {
         if (h.variation === 1) {
           if (h.range.kind !== 'all') { out.iin |= Iin.PARAMETER_ERROR; break; }
-          out.staticRuns.push(...staticRuns(ctx, 'binary', spec(1, DEFAULT_VARIATION.binaryStatic), null).runs);
-          out.staticRuns.push(...staticRuns(ctx, 'analog', spec(30, DEFAULT_VARIATION.analogStatic), null).runs);
+          out.staticRuns.push(...staticRuns(ctx, 'binary', spec(1, DEFAULT_VARIATION.binaryStatic), null, taken).runs);
+          out.staticRuns.push(...staticRuns(ctx, 'analog', spec(30, DEFAULT_VARIATION.analogStatic), null, taken).runs);
           break;
         }
         const limit = eventLimit(h);
@@ -94,7 +129,7 @@ export function handleRead(ctx: ReadContext, headers: readonly ObjectHeader[]): 
         const type: PointType = sp.kind === 'binaryStatic' ? 'binary' : 'analog';
         const v = h.variation !== 0 ? sp : spec(h.group, type === 'binary' ? DEFAULT_VARIATION.binaryStatic : DEFAULT_VARIATION.analogStatic);
         if (h.qualifier === Qualifier.COUNT_8 || h.qualifier === Qualifier.COUNT_16) { out.iin |= Iin.PARAMETER_ERROR; break; }
-        const r = staticRuns(ctx, type, v, h);
+        const r = staticRuns(ctx, type, v, h, taken);
         out.staticRuns.push(...r.runs);
         out.iin |= r.iin;
         break;

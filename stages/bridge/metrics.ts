@@ -11,7 +11,7 @@ export function exposeSourceStats(kind: string, source: Source): void {
     registers: [registry],
     collect() {
       const stats = source.stats();
-      for (const outcome of Object.keys(stats) as (keyof SourceStats)[]) this.set({ source: kind, outcome }, stats[outcome]);
+      for (const outcome of Object.keys(stats) as (keyof SourceStats)[]) this.set({ source: kind, outcome }, stats[outcome] ?? 0);
     },
   });
 }

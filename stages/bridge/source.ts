@@ -14,6 +14,8 @@ export interface SourceStats {
   deleted: number;
   /** Failed calls: receive, publish, delete, file reads. Each was logged and retried or left for re-delivery. */
   errors: number;
+  /** Spool only: looks at a file that did not parse yet and was still changing, left for a later pass. */
+  held?: number;
 }
 
 export interface Source {

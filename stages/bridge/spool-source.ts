@@ -4,12 +4,14 @@
 //
 // Writers write `<name>.tmp` (or a dotfile) and rename it to `<name>.json`: a rename is atomic, so the source
 // never reads half a file. Names that sort in write order (a zero-padded counter or timestamp) keep each
-// device's messages in order.
+// device's messages in order. A writer that writes `<name>.json` in place anyway loses nothing either: a file
+// that does not parse and changed within the last second (settle.ts) is still being written, so it is read
+// again on a later pass instead of being dead-lettered as MALFORMED.
 //
 // fs.watch wakes the loop at once; a 100 ms poll backs it up, because fs.watch misses events on some file
 // systems (network mounts, some containers).
 import { watch, type FSWatcher } from 'node:fs';
-import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TOPICS } from '../../schemas/avro/topics.js';
@@ -17,6 +19,7 @@ import { backoffDelay, type BackoffOptions } from '../../plumbing/retry.js';
 import type { Transport } from '../runtime/transport/transport.js';
 import { createBridge, type ReceivedMessage } from './bridge.js';
 import { emptyStats, errorText, stderrLog, type Log, type Source, type SourceStats } from './source.js';
+import { SETTLE_MS, settling, type SeenState } from './settle.js';
 
 export interface SpoolSourceOptions {
   transport: Transport;
@@ -43,7 +46,7 @@ export function spoolSource(options: SpoolSourceOptions): Source {
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer, got ${batchSize}`);
   const bridge = createBridge({ producer: transport.producer(), ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }) });
 
-  const stats = emptyStats();
+  const stats: SourceStats = { ...emptyStats(), held: 0 };
   let running = false;
   let loop: Promise<void> = Promise.resolve();
   let watcher: FSWatcher | null = null;
@@ -53,6 +56,10 @@ export function spoolSource(options: SpoolSourceOptions): Source {
   let wakeIdle: (() => void) | null = null;
   /** Files that could not be read or removed: skipped (and logged once) until restart, instead of looping. */
   const skip = new Set<string>();
+  /** Files that did not parse: how they looked and since when (settle.ts). */
+  const unsettled = new Map<string, SeenState>();
+  /** Held files are not read again before this time, so a file still being written is not re-read in a loop. */
+  const notBefore = new Map<string, number>();
 
   const pause = (ms: number) => sleep(ms, undefined, { signal: wake.signal }).catch(() => {});
 
@@ -64,8 +71,41 @@ export function spoolSource(options: SpoolSourceOptions): Source {
     wakeIdle = done;
   });
 
-  const list = async (): Promise<string[]> =>
-    (await readdir(dir)).filter((name) => name.endsWith('.json') && !name.startsWith('.') && !skip.has(name)).sort();
+  const list = async (): Promise<string[]> => {
+    const names = (await readdir(dir)).filter((name) => name.endsWith('.json') && !name.startsWith('.') && !skip.has(name));
+    const present = new Set(names);
+    for (const name of unsettled.keys()) if (!present.has(name)) { unsettled.delete(name); notBefore.delete(name); }
+    const now = Date.now();
+    return names.filter((name) => (notBefore.get(name) ?? 0) <= now).sort();
+  };
+
+  /** True when `body` is incomplete yet: it does not parse and its file changed within SETTLE_MS. */
+  async function stillWriting(name: string, body: string): Promise<boolean> {
+    try {
+      JSON.parse(body);
+      unsettled.delete(name);
+      return false;
+    } catch { /* below */ }
+    let info;
+    try {
+      info = await stat(join(dir, name));
+    } catch {
+      return true; // gone or unreadable now: the next listing decides
+    }
+    const now = Date.now();
+    const state: SeenState = { size: info.size, mtimeMs: info.mtimeMs, since: now };
+    const seen = unsettled.get(name);
+    const current = seen && seen.size === state.size && seen.mtimeMs === state.mtimeMs ? seen : state;
+    if (!settling(current, now)) {
+      unsettled.delete(name);
+      notBefore.delete(name);
+      return false;
+    }
+    unsettled.set(name, current);
+    notBefore.set(name, now + Math.min(pollIntervalMs, SETTLE_MS));
+    stats.held!++;
+    return true;
+  }
 
   const giveUp = (name: string, what: string, err: unknown) => {
     skip.add(name);
@@ -84,10 +124,11 @@ export function spoolSource(options: SpoolSourceOptions): Source {
       }
     }));
     const batch: ReceivedMessage[] = [];
-    names.forEach((name, i) => {
+    for (const [i, name] of names.entries()) {
       const body = bodies[i];
-      if (body !== null && body !== undefined) batch.push({ messageId: name, body, source: 'spool' });
-    });
+      if (body === null || body === undefined || await stillWriting(name, body)) continue;
+      batch.push({ messageId: name, body, source: 'spool' });
+    }
     return batch;
   }
 

@@ -43,6 +43,7 @@ test('link, transport and application discards, one reason each', () => {
     ['application fragment of one octet', frame({ func: 4, data: [0xc0, 0xc0] }), ['tooShort']],
     ['CONFIRM nobody waits for', frame({ func: 4, data: [0xc0, 0xc3, 0x00] }), ['unexpectedConfirm']],
     ['COLD_RESTART', frame({ func: 4, data: [0xc0, 0xc1, 0x0d] }), ['functionNotSupported']],
+    ['READ with 33 object headers', frame({ func: 4, data: [0xc0, 0xc1, 0x01, ...Array.from({ length: 33 }, () => [0x3c, 0x01, 0x06]).flat()] }), ['readTooManyHeaders']],
     ['ENABLE_UNSOLICITED with unsolicited off', frame({ func: 4, data: [0xc0, 0xc1, 0x14, 0x3c, 0x02, 0x06] }), ['unsolicitedOff']],
   ];
   for (const [name, hex, reasons] of cases) {

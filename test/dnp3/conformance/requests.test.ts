@@ -2,6 +2,7 @@
 // controls (no outputs here), duplicates, broadcast, multi-fragment responses.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { MAX_READ_HEADERS } from '../../../dnp3/outstation/read.js';
 import { Pipe } from './harness.js';
 
 const pipe = (cfg = {}) => new Pipe({ outstation: { unsolicited: false, ...cfg } }).withFixture();
@@ -67,6 +68,28 @@ test('a response larger than the fragment size is split; each next fragment foll
   const frags = p.send('C5 01 3C 01 06');
   assert.equal(frags, ['A5 81 90 00 01 02 00 00 01 81 01']); // FIR, CON (more follow), seq 5
   assert.equal(p.send('C5 00'), ['46 81 90 00 1E 05 00 00 01 01 00 00 28 42 01 00 00 F1 42']); // FIN, seq 6
+});
+
+test('a READ naming the same points again and again answers each point once (the response is at most the database)', () => {
+  const once = pipe().send('C1 01 3C 01 06');
+  assert.equal(pipe().send('C1 01 3C 01 06 3C 01 06 3C 01 06'), once, 'class 0 three times');
+  assert.equal(pipe().send('C1 01 01 02 00 00 01 01 02 00 00 01 01 02 06'), ['C1 81 90 00 01 02 00 00 01 81 01']);
+  // Overlapping headers: the second gives only what the first did not.
+  assert.equal(pipe().send('C1 01 1E 01 00 00 00 1E 01 06'), ['C1 81 90 00 1E 01 00 00 00 01 2A 00 00 00 1E 01 00 01 01 01 78 00 00 00']);
+  // Index prefixes naming one point many times: once.
+  assert.equal(pipe().send('C1 01 1E 02 17 04 01 01 01 01'), ['C1 81 90 00 1E 02 28 01 00 01 00 01 78 00']);
+});
+
+test(`a READ with more than ${MAX_READ_HEADERS} object headers: IIN2.2 PARAMETER_ERROR, no objects, counted; ${MAX_READ_HEADERS} are answered`, () => {
+  const seen: string[] = [];
+  const p = new Pipe({ outstation: { unsolicited: false }, onDiscard: (r) => seen.push(r) }).withFixture();
+  const headers = (n: number) => Array.from({ length: n }, () => '3C 01 06').join(' ');
+  assert.equal(p.send(`C1 01 ${headers(MAX_READ_HEADERS + 1)}`), ['C1 81 90 04']);
+  assert.equal(seen, ['readTooManyHeaders']);
+  assert.equal(p.send(`C2 01 ${headers(MAX_READ_HEADERS)}`), pipe().send('C2 01 3C 01 06'));
+  // A frame full of headers (80 class 0 reads) is refused just the same (test/security/dnp3-attacks.test.ts: a
+  // whole 2048-octet fragment of them over TLS).
+  assert.equal(p.send(`C3 01 ${headers(80)}`), ['C3 81 90 04']);
 });
 
 test.run();
