@@ -1,6 +1,8 @@
-// Login rate limit (docs/decisions.md: per email and per client address). An in-process sliding window:
-// the times of recent failed attempts per key. A process restart forgets them, which is acceptable for a
+// Login rate limit (docs/decisions.md: per email and per client address; #hostile-callers: one limiter shared
+// by REST and SOAP, IPv6 counted per /64). An in-process sliding window: the times of recent failed attempts
+// per key. A process restart forgets them, which is acceptable for a
 // limit whose job is to make password guessing slow; several API processes each keep their own window.
+import { isIPv4, isIPv6 } from 'node:net';
 
 export interface SlidingWindowOptions {
   /** Attempts allowed inside one window. */
@@ -43,6 +45,14 @@ export class SlidingWindow {
     this.hits.set(key, times);
     while (this.hits.size > this.maxKeys) this.hits.delete(this.hits.keys().next().value!);
   }
+
+  /** Takes back one attempt recorded at `at` (a login that turned out right). */
+  forget(key: string, at: number): void {
+    const times = this.hits.get(key);
+    const i = times?.lastIndexOf(at) ?? -1;
+    if (i >= 0) times!.splice(i, 1);
+    if (times?.length === 0) this.hits.delete(key);
+  }
 }
 
 export interface LoginLimitOptions {
@@ -56,6 +66,36 @@ export const DEFAULT_LOGIN_LIMITS: Required<LoginLimitOptions> = {
   perAddress: { max: 50, windowMs: 15 * 60_000 },
 };
 
+/** The eight 16-bit groups of an IPv6 address (`::` expanded, a dotted IPv4 tail read as two groups). */
+function ipv6Groups(address: string): number[] | null {
+  let text = address.split('%')[0]!.toLowerCase();
+  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4[1]!.split('.').map(Number) as [number, number, number, number];
+    text = text.slice(0, -v4[1]!.length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::') as [string, string | undefined];
+  const part = (s: string | undefined) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
+  const left = part(head), right = part(tail);
+  const groups = tail === undefined ? left : [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : null;
+}
+
+/**
+ * The key an address is counted under: an IPv4 address as itself, an IPv6 address by its /64 (one subscriber
+ * usually holds a whole /64, so rotating through it must not reset the count), an IPv4-mapped IPv6 address as
+ * its IPv4. Anything else (no socket in tests) as given.
+ */
+export function addressKey(address: string): string {
+  const trimmed = address.trim();
+  if (isIPv4(trimmed)) return trimmed;
+  if (!isIPv6(trimmed)) return trimmed;
+  const g = ipv6Groups(trimmed);
+  if (!g) return trimmed;
+  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return `${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`;
+  return `${g.slice(0, 4).map((x) => x.toString(16)).join(':')}::/64`;
+}
+
 export class LoginLimiter {
   private readonly email: SlidingWindow;
   private readonly address: SlidingWindow;
@@ -67,7 +107,7 @@ export class LoginLimiter {
 
   /** Seconds to wait (rounded up, at least 1) when either window is full, else 0. */
   retryAfterS(email: string, address: string, now: number): number {
-    const ms = Math.max(this.email.retryAfterMs(email.toLowerCase(), now), this.address.retryAfterMs(address, now));
+    const ms = Math.max(this.email.retryAfterMs(email.toLowerCase(), now), this.address.retryAfterMs(addressKey(address), now));
     return ms > 0 ? Math.max(1, Math.ceil(ms / 1000)) : 0;
   }
 
@@ -75,6 +115,13 @@ export class LoginLimiter {
    * before each run must not lock itself out. */
   failed(email: string, address: string, now: number): void {
     this.email.record(email.toLowerCase(), now);
-    this.address.record(address, now);
+    this.address.record(addressKey(address), now);
+  }
+
+  /** Takes back an attempt counted with `failed` at `at` before its password was checked (login-check.ts counts
+   * first, so a burst of concurrent guesses cannot all pass the limit before the first one fails). */
+  succeeded(email: string, address: string, at: number): void {
+    this.email.forget(email.toLowerCase(), at);
+    this.address.forget(addressKey(address), at);
   }
 }
