@@ -3,6 +3,7 @@
 // per key. A process restart forgets them, which is acceptable for a
 // limit whose job is to make password guessing slow; several API processes each keep their own window.
 import { isIPv4, isIPv6 } from 'node:net';
+import { embeddedV4, ipv6Groups } from '../../domain/ip-address.js';
 
 export interface SlidingWindowOptions {
   /** Attempts allowed inside one window. */
@@ -66,21 +67,6 @@ export const DEFAULT_LOGIN_LIMITS: Required<LoginLimitOptions> = {
   perAddress: { max: 50, windowMs: 15 * 60_000 },
 };
 
-/** The eight 16-bit groups of an IPv6 address (`::` expanded, a dotted IPv4 tail read as two groups). */
-function ipv6Groups(address: string): number[] | null {
-  let text = address.split('%')[0]!.toLowerCase();
-  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (v4) {
-    const [a, b, c, d] = v4[1]!.split('.').map(Number) as [number, number, number, number];
-    text = text.slice(0, -v4[1]!.length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head, tail] = text.split('::') as [string, string | undefined];
-  const part = (s: string | undefined) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
-  const left = part(head), right = part(tail);
-  const groups = tail === undefined ? left : [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
-  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : null;
-}
-
 /**
  * The key an address is counted under: an IPv4 address as itself, an IPv6 address by its /64 (one subscriber
  * usually holds a whole /64, so rotating through it must not reset the count), an IPv4-mapped IPv6 address as
@@ -92,7 +78,7 @@ export function addressKey(address: string): string {
   if (!isIPv6(trimmed)) return trimmed;
   const g = ipv6Groups(trimmed);
   if (!g) return trimmed;
-  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return `${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`;
+  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return embeddedV4(g);
   return `${g.slice(0, 4).map((x) => x.toString(16)).join(':')}::/64`;
 }
 
