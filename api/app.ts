@@ -23,6 +23,7 @@ import { soapRoutes } from './soap/routes.js';
 import { incidentRoutes } from './incidents/routes.js';
 import { pointMapRoutes } from './dnp3/point-map.js';
 import { portalRoutes } from './portal-static.js';
+import { opsRoutes } from './ops-routes.js';
 import { shortCache } from './device-records/short-cache.js';
 import { alarmRoutes } from './alarms/routes.js';
 import type { Keyring } from '../secrets/keyring.js';
@@ -54,6 +55,8 @@ export interface AppOptions {
   accountCacheMs?: number;
   /** Alarm routes: the keyring that seals webhook secrets (null: none configured) and the webhook ranges allowed. */
   alarms?: { keyring: Keyring | null; webhookAllow: readonly WebhookAllowance[] };
+  /** false: /metrics and /openapi.json are not on this app (METRICS_PORT serves them: ops-routes.ts createOpsApp). */
+  opsRoutes?: boolean;
   /** Directory of the built web portal (portal-static.ts); default portal/dist; null serves no portal. */
   portalDir?: string | null;
   /** Where test faults send their check-ins (none: POST /api/test-faults answers 503) and their default clear time. */
@@ -67,7 +70,7 @@ export interface AppOptions {
  */
 export function createApp({
   readiness, draining, pool, jwtSecret, codeStrings = loadCodeStrings(), offlineAfterHours = 26, checkinFloorS, loginLimits, hashGate,
-  clientAddress = socketAddress, now = Date.now, accountCacheMs = 5_000, portalDir, alarms = { keyring: null, webhookAllow: [] }, testFaults = { queue: null, clearAfterMs: 120_000 },
+  clientAddress = socketAddress, now = Date.now, accountCacheMs = 5_000, portalDir, opsRoutes: withOps = true, alarms = { keyring: null, webhookAllow: [] }, testFaults = { queue: null, clearAfterMs: 120_000 },
 }: AppOptions): Hono {
   const tokens = createTokenService({ secret: jwtSecret, nowS: () => Math.floor(now() / 1000) });
   const accounts = pgAccountStore(pool);
@@ -87,7 +90,7 @@ export function createApp({
   app.route('/', testFaultRoutes({ pool, auth, ...testFaults }));
   const records = deviceRecordRoutes({ deps: { pool, codeStrings, offlineAfterHours, ...(checkinFloorS !== undefined ? { checkinFloorS } : {}), now, shortCache: shortCache({ now }) }, auth });
   for (const prefix of READ_PREFIXES) app.route(prefix, records);
-  app.get('/openapi.json', (c) => c.json(document));
+  if (withOps) app.route('/', opsRoutes(document));
   // Last: the portal answers only what no API route took (portal-static.ts).
   if (portalDir !== null) app.route('/', portalRoutes(portalDir === undefined ? {} : { dir: portalDir }));
   app.notFound(notFound);

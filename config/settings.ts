@@ -29,6 +29,8 @@ export interface Settings {
   kafkaSessionTimeoutMs: number;
   httpPort: number;
   httpHost: string;
+  /** METRICS_PORT: /metrics and /openapi.json on this port instead of the public one (api/ops-routes.ts); null: on PORT. */
+  metricsPort: number | null;
   /** HTTPS certificate and key files (HTTP_TLS_CERT, HTTP_TLS_KEY); null: plain HTTP (loopback, or TLS ends at a balancer). */
   httpTls: { certFile: string; keyFile: string } | null;
   /** How long SIGTERM/SIGINT may take to drain before the process exits anyway (exit code 1). */
@@ -176,6 +178,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     kafkaSessionTimeoutMs: number(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000, (n) => Number.isInteger(n) && n >= 6000),
     httpPort: number(env, 'PORT', 8080, port),
     httpHost: env.HOST || '0.0.0.0',
+    metricsPort: optionalNumber(env, 'METRICS_PORT', port),
     httpTls: httpTls(env.HTTP_TLS_CERT, env.HTTP_TLS_KEY),
     shutdownTimeoutMs: number(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, positiveInt),
     modelMap: loadModelMap(modelMapFile),

@@ -1,7 +1,6 @@
 // GET /healthz: the process is up. GET /readyz: every dependency answers (docs/decisions.md#names-and-places).
-// GET /metrics: Prometheus text format.
+// GET /metrics is in api/ops-routes.ts (it may move to METRICS_PORT).
 import { Hono } from 'hono';
-import { registry } from '../../config/metrics.js';
 
 /**
  * A named dependency check; true when reachable. A check may also say what it saw (`detail`, shown under
@@ -44,6 +43,5 @@ export function healthRoutes(checks: Record<string, ReadinessCheck>, { timeoutMs
       ...(Object.keys(details).length ? { details } : {}),
     }, ready ? 200 : 503);
   });
-  app.get('/metrics', async (c) => c.body(await registry.metrics(), 200, { 'content-type': registry.contentType }));
   return app;
 }
