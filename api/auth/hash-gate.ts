@@ -24,8 +24,9 @@ export class HashGate {
   readonly concurrent: number;
   readonly waiting: number;
   readonly maxWaitMs: number;
-  /** Checks refused since start (for tests and logs). */
+  /** Checks refused since start, and the most that ever ran at once (for tests and logs). */
   refused = 0;
+  peak = 0;
 
   constructor({ concurrent = Math.max(1, Math.min(4, availableParallelism())), waiting = 16, maxWaitMs = 2_000 }: HashGateOptions = {}) {
     this.concurrent = concurrent;
@@ -46,6 +47,7 @@ export class HashGate {
   private acquire(): Promise<void> {
     if (this.running < this.concurrent) {
       this.running++;
+      this.peak = Math.max(this.peak, this.running);
       return Promise.resolve();
     }
     const retryAfterS = Math.max(1, Math.ceil(this.maxWaitMs / 1000));
