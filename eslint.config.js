@@ -27,6 +27,7 @@ export default tseslint.config(
       'no-restricted-syntax': ['error',
         { selector: "CallExpression[callee.property.name=/^(bindTooltip|bindPopup|setContent|setTooltipContent|setPopupContent)$/][arguments.0.type!='CallExpression']", message: 'Leaflet takes a string as HTML: pass textContent(text) (portal/src/map/text-content.ts) or a built element.' },
         { selector: "AssignmentExpression[left.property.name=/^(innerHTML|outerHTML)$/]", message: 'Set textContent or build elements; innerHTML would run markup from imported names.' },
+        { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'Render text; markup from imported names must never become HTML.' },
       ],
     },
   },
