@@ -22,6 +22,15 @@ export default tseslint.config(
     languageOptions: {
       globals: { window: 'readonly', document: 'readonly', localStorage: 'readonly', fetch: 'readonly', performance: 'readonly', navigator: 'readonly', requestAnimationFrame: 'readonly', ResizeObserver: 'readonly' },
     },
+    // Leaflet reads a string as HTML: tooltips and popups take an element built from text (map/text-content.ts,
+    // views/map.tsx popupHtml), never a string, and nothing writes innerHTML (docs/decisions.md#hostile-callers).
+    rules: {
+      'no-restricted-syntax': ['error',
+        { selector: "CallExpression[callee.property.name=/^(bindTooltip|bindPopup|setContent|setTooltipContent|setPopupContent)$/][arguments.0.type!='CallExpression']", message: 'Leaflet takes a string as HTML: pass textContent(text) (portal/src/map/text-content.ts) or a built element.' },
+        { selector: "AssignmentExpression[left.property.name=/^(innerHTML|outerHTML)$/]", message: 'Set textContent or build elements; innerHTML would run markup from imported names.' },
+        { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'Render text; markup from imported names must never become HTML.' },
+      ],
+    },
   },
   {
     // dnp3/ is the protocol and its data feed; HTTP routes that show DNP3 data live in api/dnp3/. Imports run

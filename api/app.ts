@@ -7,6 +7,8 @@ import type { CodeStrings } from '../domain/code-strings.js';
 import { cachedCallers, pgAccountStore } from './auth/accounts.js';
 import { loginRoutes } from './auth/login-route.js';
 import { LoginLimiter, type LoginLimitOptions } from './auth/rate-limit.js';
+import { loginCheck } from './auth/login-check.js';
+import type { HashGate } from './auth/hash-gate.js';
 import { requireAuth } from './auth/require-auth.js';
 import { createTokenService } from './auth/tokens.js';
 import { socketAddress } from './client-address.js';
@@ -21,6 +23,7 @@ import { soapRoutes } from './soap/routes.js';
 import { incidentRoutes } from './incidents/routes.js';
 import { pointMapRoutes } from './dnp3/point-map.js';
 import { portalRoutes } from './portal-static.js';
+import { opsRoutes } from './ops-routes.js';
 import { shortCache } from './device-records/short-cache.js';
 import { alarmRoutes } from './alarms/routes.js';
 import type { Keyring } from '../secrets/keyring.js';
@@ -42,6 +45,8 @@ export interface AppOptions {
   /** Settings.alarms.checkinFloorS (CHECKIN_INTERVAL_FLOOR_MINUTES): with the above, the communication-lost rule. */
   checkinFloorS?: number;
   loginLimits?: LoginLimitOptions;
+  /** Bound on concurrent password checks (auth/hash-gate.ts); default one sized to the cores. */
+  hashGate?: HashGate;
   /** Address for the per-address login limit; default the socket peer (client-address.ts). */
   clientAddress?: (c: Context) => string;
   /** Clock (epoch ms) for tokens, limits, caches and online/offline; tests pass a fixed one. */
@@ -50,6 +55,8 @@ export interface AppOptions {
   accountCacheMs?: number;
   /** Alarm routes: the keyring that seals webhook secrets (null: none configured) and the webhook ranges allowed. */
   alarms?: { keyring: Keyring | null; webhookAllow: readonly WebhookAllowance[] };
+  /** false: /metrics and /openapi.json are not on this app (METRICS_PORT serves them: ops-routes.ts createOpsApp). */
+  opsRoutes?: boolean;
   /** Directory of the built web portal (portal-static.ts); default portal/dist; null serves no portal. */
   portalDir?: string | null;
   /** Where test faults send their check-ins (none: POST /api/test-faults answers 503) and their default clear time. */
@@ -62,26 +69,28 @@ export interface AppOptions {
  *   await listen(app, { port: 8080, hostname: '0.0.0.0' });
  */
 export function createApp({
-  readiness, draining, pool, jwtSecret, codeStrings = loadCodeStrings(), offlineAfterHours = 26, checkinFloorS, loginLimits,
-  clientAddress = socketAddress, now = Date.now, accountCacheMs = 5_000, portalDir, alarms = { keyring: null, webhookAllow: [] }, testFaults = { queue: null, clearAfterMs: 120_000 },
+  readiness, draining, pool, jwtSecret, codeStrings = loadCodeStrings(), offlineAfterHours = 26, checkinFloorS, loginLimits, hashGate,
+  clientAddress = socketAddress, now = Date.now, accountCacheMs = 5_000, portalDir, opsRoutes: withOps = true, alarms = { keyring: null, webhookAllow: [] }, testFaults = { queue: null, clearAfterMs: 120_000 },
 }: AppOptions): Hono {
   const tokens = createTokenService({ secret: jwtSecret, nowS: () => Math.floor(now() / 1000) });
   const accounts = pgAccountStore(pool);
   const auth = requireAuth({ tokens, accounts: cachedCallers(accounts, { ttlMs: accountCacheMs, now }) });
   const document = openApiDocument({ codeStrings });
+  // One failed-login limit and one hash gate for REST and SOAP logins.
+  const check = loginCheck({ accounts, limiter: new LoginLimiter(loginLimits), ...(hashGate ? { gate: hashGate } : {}), now });
 
   const app = new Hono();
   app.route('/', healthRoutes(readiness, { draining }));
-  app.route('/', loginRoutes({ tokens, accounts, limiter: new LoginLimiter(loginLimits), clientAddress, now }));
+  app.route('/', loginRoutes({ tokens, accounts, check, clientAddress }));
   app.route('/', integrationRoutes({ pool, auth }));
   app.route('/', pointMapRoutes({ pool, auth }));
   app.route('/', alarmRoutes({ pool, auth, keyring: alarms.keyring, webhookAllow: alarms.webhookAllow, now }));
   app.route('/', incidentRoutes({ pool, auth }));
-  app.route('/', soapRoutes({ pool, accounts, clientAddress, now }));
+  app.route('/', soapRoutes({ pool, accounts, clientAddress, check, now }));
   app.route('/', testFaultRoutes({ pool, auth, ...testFaults }));
   const records = deviceRecordRoutes({ deps: { pool, codeStrings, offlineAfterHours, ...(checkinFloorS !== undefined ? { checkinFloorS } : {}), now, shortCache: shortCache({ now }) }, auth });
   for (const prefix of READ_PREFIXES) app.route(prefix, records);
-  app.get('/openapi.json', (c) => c.json(document));
+  if (withOps) app.route('/', opsRoutes(document));
   // Last: the portal answers only what no API route took (portal-static.ts).
   if (portalDir !== null) app.route('/', portalRoutes(portalDir === undefined ? {} : { dir: portalDir }));
   app.notFound(notFound);

@@ -14,6 +14,17 @@ export const RESERVED_PREFIXES = ['/api', '/device-records', '/healthz', '/ready
 
 export const DEFAULT_PORTAL_DIR = new URL('../portal/dist/', import.meta.url).pathname;
 
+/**
+ * The portal's Content-Security-Policy (docs/decisions.md#hostile-callers): scripts, styles, fonts and data
+ * only from this origin, so markup that reached the page from imported names could run nothing. Images also
+ * from any http(s) origin: the map's tile server is chosen per browser ("Map settings"). Inline style
+ * attributes stay allowed (Leaflet positions every marker and tile with them); no inline script is.
+ */
+export const PORTAL_CSP = [
+  "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob: https: http:",
+  "connect-src 'self'", "font-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+].join('; ');
+
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.json': 'application/json', '.woff2': 'font/woff2',
@@ -65,12 +76,13 @@ export function portalRoutes({ dir = DEFAULT_PORTAL_DIR }: PortalOptions = {}): 
         'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
         'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
         'x-content-type-options': 'nosniff',
+        'content-security-policy': PORTAL_CSP,
       });
     }
     const wantsPage = path === '/' || (extname(path) === '' && (c.req.header('accept') ?? '').includes('text/html'));
     if (!wantsPage) return next();
     const index = fileIn(root, '/index.html');
-    const headers = { 'content-type': TYPES['.html']!, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY' };
+    const headers = { 'content-type': TYPES['.html']!, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'content-security-policy': PORTAL_CSP };
     if (!index) return c.body(NOT_BUILT, 503, headers);
     return c.body(readFileSync(index), 200, headers);
   });

@@ -7,6 +7,9 @@ import { createApp } from '../api/app.js';
 import { resolveJwtSecret } from '../api/auth/jwt-secret.js';
 import { clientAddressFromEnv } from '../api/client-address.js';
 import { listen } from '../api/server.js';
+import { createOpsApp } from '../api/ops-routes.js';
+import { openApiDocument } from '../api/openapi/document.js';
+import { loadCodeStrings } from '../api/device-records/code-strings-file.js';
 import { databaseReady } from '../db/pool.js';
 import { sourceFromEnv } from '../stages/bridge/index.js';
 import { exposeSourceStats } from '../stages/bridge/metrics.js';
@@ -134,15 +137,21 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
         } } : {}),
       },
       pool, jwtSecret: resolveJwtSecret({ dataDir: settings.dataDir }), offlineAfterHours: settings.offlineAfterHours, checkinFloorS: settings.alarms.checkinFloorS,
-      clientAddress: clientAddressFromEnv(), draining: () => draining,
+      clientAddress: clientAddressFromEnv(), draining: () => draining, opsRoutes: settings.metricsPort === null,
       alarms: { keyring: alarmKeyring({ dataDir: settings.dataDir, embedded: runtime.embedded }), webhookAllow: settings.alarms.webhookAllow },
       testFaults: { queue: testFaultQueue, clearAfterMs: settings.testFaultClearMs },
     });
     const server = await listen(app, { port: settings.httpPort, hostname: settings.httpHost, tls: settings.httpTls });
     drainLast = () => server.close();
+    if (settings.metricsPort !== null) {
+      // /metrics and /openapi.json off the public port (api/ops-routes.ts): plain HTTP, for a firewalled network.
+      const ops = await listen(createOpsApp(openApiDocument({ codeStrings: loadCodeStrings() })), { port: settings.metricsPort, hostname: settings.httpHost });
+      drainLast = () => Promise.all([server.close(), ops.close()]).then(() => undefined);
+      started.push(`/metrics and /openapi.json on http://${whereListening(settings.httpHost, ops.port)} (METRICS_PORT), not on the public port`);
+    }
     // SIGHUP reads the certificate and key again (a change to either file does too).
     if (settings.httpTls) process.on('SIGHUP', () => { try { server.reloadCertificate(); log.info('HTTPS certificate reloaded'); } catch (err) { log.error({ err: (err as Error).message }, 'HTTPS certificate reload failed; the old one stays'); } });
-    started.push(`API on ${server.protocol}://${whereListening(settings.httpHost, server.port)} (/healthz, /readyz, /metrics)${settings.httpTls ? ' (TLS 1.2+, certificate reloaded on change or SIGHUP)' : ''}`);
+    started.push(`API on ${server.protocol}://${whereListening(settings.httpHost, server.port)} (/healthz, /readyz${settings.metricsPort === null ? ', /metrics' : ''})${settings.httpTls ? ' (TLS 1.2+, certificate reloaded on change or SIGHUP)' : ''}`);
   }
 
   if (wants('delivery')) {

@@ -34,6 +34,8 @@ export interface Settings {
   httpPort: number;
   /** HOST: the address every listener binds (API, DNP3). Unset: loopback on the embedded default, every interface with DATABASE_URL. */
   httpHost: string;
+  /** METRICS_PORT: /metrics and /openapi.json on this port instead of the public one (api/ops-routes.ts); null: on PORT. */
+  metricsPort: number | null;
   /** HTTPS certificate and key files (HTTP_TLS_CERT, HTTP_TLS_KEY); null: plain HTTP (loopback, or TLS ends at a balancer). */
   httpTls: { certFile: string; keyFile: string } | null;
   /** How long SIGTERM/SIGINT may take to drain before the process exits anyway (exit code 1). */
@@ -185,6 +187,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     // The embedded default is a newcomer's laptop: nothing it opens is reachable from the network unless
     // HOST says so (docs/decisions.md#safe-to-start-on-a-network).
     httpHost: env.HOST || (env.DATABASE_URL ? '0.0.0.0' : '127.0.0.1'),
+    metricsPort: optionalNumber(env, 'METRICS_PORT', port),
     httpTls: httpTls(env.HTTP_TLS_CERT, env.HTTP_TLS_KEY),
     shutdownTimeoutMs: number(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, positiveInt),
     modelMap: loadModelMap(modelMapFile),

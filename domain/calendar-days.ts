@@ -6,6 +6,20 @@ import { Temporal } from 'temporal-polyfill';
 
 const YYYYMMDD = /^(\d{4})(\d{2})(\d{2})$/;
 
+/**
+ * The days a `from` / `to` may name (docs/decisions.md#hostile-callers): nothing is stored before 2000
+ * (domain/validate-message.ts EARLIEST_TIMESTAMP), and far years would turn into instants PostgreSQL or the
+ * clock cannot spell (year 10000), a 500 instead of an answer. Outside them: a 400 naming the parameter.
+ */
+export const FIRST_SUPPORTED_DAY = '20000101';
+export const LAST_SUPPORTED_DAY = '29991231';
+
+/** Is `day` inside FIRST_SUPPORTED_DAY .. LAST_SUPPORTED_DAY? */
+export function isSupportedDay(day: Temporal.PlainDate): boolean {
+  const text = day.toString().replaceAll('-', '');
+  return text.length === 8 && text >= FIRST_SUPPORTED_DAY && text <= LAST_SUPPORTED_DAY;
+}
+
 /** The calendar day of `YYYYMMDD`, or null when the text is not one (wrong shape, 20260230). */
 export function parseCalendarDay(text: string): Temporal.PlainDate | null {
   const m = YYYYMMDD.exec(text);

@@ -40,3 +40,17 @@ export function firstKeptMonth(retentionMonths: number | null, nowMs: number): s
 
 /** Has `month` expired for an organisation whose first kept month is `firstKept`? */
 export const expired = (month: string, firstKept: string | null): boolean => firstKept !== null && month < firstKept;
+
+/** Months before the current one for which a partition is still made on demand (docs/decisions.md#hostile-callers). */
+export const ON_DEMAND_MONTHS_BACK = 24;
+
+/**
+ * May a device's timestamp make a partition for `month`? Only from ON_DEMAND_MONTHS_BACK before the current
+ * month to `ahead` after it: a device clock cannot make the tables grow a partition for any month it likes
+ * (each one costs planning time on every unpruned read). Rows of other months are still stored, in the
+ * default partition.
+ */
+export function mayCreateMonth(month: string, nowMs: number, ahead: number): boolean {
+  const current = monthOfMs(nowMs);
+  return isMonth(month) && month >= addMonths(current, -ON_DEMAND_MONTHS_BACK) && month <= addMonths(current, ahead);
+}

@@ -4,7 +4,7 @@
 // names the kind of failure, never the request or its headers.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 
 /** An answer is a status and a few lines; more than this is not worth reading. */
 const MAX_ANSWER = 1024 * 1024;
@@ -15,7 +15,8 @@ export interface HttpPostOptions {
   timeoutMs: number;
   connectTimeoutMs: number;
   tls?: TlsFiles;
-  /** Resolves (and may refuse) the host name at connect time. */
+  /** Resolves (and may refuse) the host name at connect time; an address literal is passed through it too,
+   * before connecting (Node connects to a literal without any lookup). */
   lookup?: LookupFunction;
 }
 
@@ -32,7 +33,23 @@ export class HttpSendError extends Error {
 
 const TLS_CODES = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|HOSTNAME|ERR_TLS/;
 
-export function postHttp(url: string, payload: string | Buffer, headers: Record<string, string>, { timeoutMs, connectTimeoutMs, tls = {}, lookup }: HttpPostOptions): Promise<PostResult> {
+/** Runs an address literal through `lookup` (a guard refuses it with TARGET_REFUSED). */
+function checkLiteral(lookup: LookupFunction, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    lookup(host, { all: true }, (err) => {
+      if (!err) return resolve();
+      reject(new HttpSendError(err.code === 'TARGET_REFUSED' ? 'TARGET_REFUSED' : 'CONNECT_FAILED', err.message.slice(0, 200)));
+    });
+  });
+}
+
+export async function postHttp(url: string, payload: string | Buffer, headers: Record<string, string>, options: HttpPostOptions): Promise<PostResult> {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  if (options.lookup && isIP(host)) await checkLiteral(options.lookup, host);
+  return send(url, payload, headers, options);
+}
+
+function send(url: string, payload: string | Buffer, headers: Record<string, string>, { timeoutMs, connectTimeoutMs, tls = {}, lookup }: HttpPostOptions): Promise<PostResult> {
   const target = new URL(url);
   const secure = target.protocol === 'https:';
   const body = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload;

@@ -10,9 +10,9 @@ import { runRetention } from './retention.js';
 const DAY_MS = 24 * 3_600_000;
 
 export async function maintainStorage(pool: pg.Pool, archiveDir: string, now = Date.now()): Promise<void> {
-  const made = await ensureMonths(pool, monthsAhead(now, MONTHS_AHEAD));
+  const made = await ensureMonths(pool, monthsAhead(now, MONTHS_AHEAD), now);
   if (made) log.info({ component: 'storage', partitions: made }, 'month partitions created ahead');
-  const strays = await adoptStrays(pool);
+  const strays = await adoptStrays(pool, now);
   if (strays.length) log.info({ component: 'storage', months: strays }, 'rows moved out of the default partitions');
   const report = await runRetention(pool, { archiveDir, now, progress: (line) => log.info({ component: 'retention' }, line) });
   if (report.failed.length) log.warn({ component: 'retention', failed: report.failed }, 'retention steps left for the next run');

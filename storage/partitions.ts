@@ -1,9 +1,12 @@
 // The month partitions of the device-data tables (migration 0008, docs/decisions.md#storage-lifecycle).
 // The service creates them itself: MONTHS_AHEAD in advance (storage/maintenance.ts) and on demand for any
 // month a batch brings (persist). A row whose month has no partition still lands in the table's default
-// partition and is moved out when its month is created (fl_ensure_month), so nothing is refused.
+// partition and is moved out when its month is created (fl_ensure_month), so nothing is refused. Months far
+// from now (domain/storage-months.ts mayCreateMonth) are never created from device data: their rows stay in
+// the default partition (docs/decisions.md#hostile-callers).
 import type pg from 'pg';
-import { monthDate, monthOfTimestamp } from '../domain/storage-months.js';
+import { log } from '../config/log.js';
+import { mayCreateMonth, monthDate, monthOfTimestamp } from '../domain/storage-months.js';
 import type { ComputedCheckIn } from '../schemas/avro/values.js';
 
 /** Months after the current one that always exist, so ordinary traffic never waits on DDL. */
@@ -13,12 +16,18 @@ export const MONTHS_AHEAD = 3;
 // its late rows go to the default partition and the next maintenance run moves them out.
 const known = new WeakMap<pg.Pool, Set<string>>();
 
-/** Creates the partitions of every month in `months` that this process has not seen; returns how many it made. */
-export async function ensureMonths(pool: pg.Pool, months: Iterable<string>): Promise<number> {
+/**
+ * Creates the partitions of every month in `months` that this process has not seen and that may be created
+ * (mayCreateMonth); returns how many it made. Months outside are left to the default partition.
+ */
+export async function ensureMonths(pool: pg.Pool, months: Iterable<string>, nowMs: number = Date.now()): Promise<number> {
   let seen = known.get(pool);
   if (!seen) known.set(pool, (seen = new Set()));
   let made = 0;
-  for (const month of [...new Set(months)].filter((m) => !seen.has(m)).sort()) {
+  const wanted = [...new Set(months)].filter((m) => !seen.has(m));
+  const outside = wanted.filter((m) => !mayCreateMonth(m, nowMs, MONTHS_AHEAD));
+  if (outside.length) log.warn({ months: outside.sort() }, 'rows dated far from now: stored in the default partition, no month partition made');
+  for (const month of wanted.filter((m) => mayCreateMonth(m, nowMs, MONTHS_AHEAD)).sort()) {
     const { rows } = await pool.query<{ made: number }>('select fl_ensure_month($1::date) as made', [monthDate(month)]);
     made += rows[0]!.made;
     seen.add(month);
@@ -70,9 +79,9 @@ export async function strayMonths(pool: pg.Pool): Promise<string[]> {
   return [...months].sort();
 }
 
-/** Moves every row of the default partitions into a partition of its month. */
-export async function adoptStrays(pool: pg.Pool): Promise<string[]> {
-  const months = await strayMonths(pool);
+/** Moves every row of the default partitions into a partition of its month, for months that may be created. */
+export async function adoptStrays(pool: pg.Pool, nowMs: number = Date.now()): Promise<string[]> {
+  const months = (await strayMonths(pool)).filter((m) => mayCreateMonth(m, nowMs, MONTHS_AHEAD));
   for (const month of months) await pool.query('select fl_ensure_month($1::date)', [monthDate(month)]);
   return months;
 }

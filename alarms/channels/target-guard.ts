@@ -1,10 +1,13 @@
 // Webhook targets on loopback, link-local or private ranges are refused unless ALARM_WEBHOOK_ALLOW names
 // the range (docs/decisions.md#alarm-routing): an organisation admin must not make faultline call into
-// the network it runs in. Checked when a recipient is saved (a literal address) and again at connect time
-// on the address the name resolved to, so a DNS answer cannot move a public name onto a private address.
+// the network it runs in. Checked when a recipient is saved (a literal address) and again at send time: on
+// the address a name resolved to, so a DNS answer cannot move a public name onto a private address, and on
+// an address literal too (outbox/http-post.ts), so a recipient saved before the setting changed, or written
+// past the API, is refused when it is sent.
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import type { WebhookAllowance } from '../../config/settings.js';
+import { embeddedV4, ipv6Groups } from '../../domain/ip-address.js';
 
 export type AddressRange = 'public' | WebhookAllowance | 'unspecified';
 
@@ -18,22 +21,35 @@ function v4Range(a: string): AddressRange {
   return 'public';
 }
 
-/** Which range an IP address lies in (IPv4, IPv6, IPv4-mapped IPv6). */
+/**
+ * Which range an IP address lies in (IPv4, IPv6, IPv4-mapped IPv6). IPv6 that carries an IPv4 address
+ * (mapped, compatible, 6to4, NAT64) is classed by it; NAT64 (64:ff9b::/96, 64:ff9b:1::/48) and the old
+ * site-local fec0::/10 count as private at least, whatever they carry: a NAT64 gateway reaches the network
+ * faultline runs in (docs/decisions.md#hostile-callers).
+ */
 export function addressRange(address: string): AddressRange {
   const a = address.toLowerCase().replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   if (isIP(a) === 4) return v4Range(a);
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a);
-  if (mapped) return v4Range(mapped[1]!);
-  // The URL parser writes a mapped IPv4 address in hex (::ffff:7f00:1).
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(a);
-  if (hex) {
-    const [hi, lo] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
-    return v4Range(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`);
+  const g = isIP(a) === 6 ? ipv6Groups(a) : null;
+  if (!g) return 'private'; // not an address we can read: never a target
+  const zeros = (n: number) => g.slice(0, n).every((x) => x === 0);
+  if (zeros(8)) return 'unspecified';
+  if (zeros(7) && g[7] === 1) return 'loopback';
+  if (zeros(5) && g[5] === 0xffff) return v4Range(embeddedV4(g)); // ::ffff:a.b.c.d (mapped)
+  if (zeros(6)) return v4Range(embeddedV4(g)); // ::a.b.c.d (IPv4-compatible, deprecated)
+  const nat64 = (g[0] === 0x64 && g[1] === 0xff9b && ((g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0) || g[2] === 1));
+  if (nat64) {
+    const inner = g[2] === 0 ? v4Range(embeddedV4(g)) : 'private';
+    return inner === 'public' ? 'private' : inner;
   }
-  if (a === '::1') return 'loopback';
-  if (a === '::') return 'unspecified';
-  if (/^fe[89ab]/.test(a)) return 'link-local';
-  if (/^f[cd]/.test(a) || /^ff/.test(a)) return 'private';
+  if (g[0] === 0x2002) { // 6to4: the IPv4 address in groups 1 and 2
+    const inner = v4Range(`${g[1]! >> 8}.${g[1]! & 255}.${g[2]! >> 8}.${g[2]! & 255}`);
+    if (inner !== 'public') return inner;
+  }
+  if ((g[0]! & 0xffc0) === 0xfe80) return 'link-local';
+  if ((g[0]! & 0xffc0) === 0xfec0) return 'private'; // site-local (deprecated, still routed on some networks)
+  if ((g[0]! & 0xfe00) === 0xfc00) return 'private'; // unique local
+  if ((g[0]! & 0xff00) === 0xff00) return 'private'; // multicast: never a webhook
   return 'public';
 }
 

@@ -1,6 +1,6 @@
 // POST /api/auth/login (spec 4.1, 5.1): JSON {email, password} -> {accessToken, maskFaultDetails}. A wrong email and a wrong
 // password give the same 401 after the same scrypt work (verifyAgainstDummy), and both count against the
-// rate limit of the email and of the client address.
+// rate limit of the email and of the client address, shared with SOAP (login-check.ts).
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -8,9 +8,9 @@ import { createMiddleware } from 'hono/factory';
 import { log } from '../../config/log.js';
 import { ApiError } from '../errors.js';
 import { isStorableText } from '../text-input.js';
-import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from '../../secrets/password.js';
+import { hashPassword, needsRehash } from '../../secrets/password.js';
 import type { AccountStore } from './accounts.js';
-import type { LoginLimiter } from './rate-limit.js';
+import type { LoginCheck } from './login-check.js';
 import type { TokenService } from './tokens.js';
 
 /** Emails and passwords are short; anything larger than this is not a login. */
@@ -50,13 +50,13 @@ const requireJson = createMiddleware(async (c, next) => {
 export interface LoginRouteOptions {
   tokens: TokenService;
   accounts: AccountStore;
-  limiter: LoginLimiter;
+  /** The shared login check (limit, hash gate, password). */
+  check: LoginCheck;
   /** The client address for the per-address limit. */
   clientAddress: (c: Context) => string;
-  now?: () => number;
 }
 
-export function loginRoutes({ tokens, accounts, limiter, clientAddress, now = Date.now }: LoginRouteOptions): Hono {
+export function loginRoutes({ tokens, accounts, check, clientAddress }: LoginRouteOptions): Hono {
   const app = new Hono();
   app.post(
     '/api/auth/login',
@@ -71,17 +71,20 @@ export function loginRoutes({ tokens, accounts, limiter, clientAddress, now = Da
       }
       const { email, password } = parseLoginBody(raw);
       const address = clientAddress(c);
-      const wait = limiter.retryAfterS(email, address, now());
-      if (wait > 0) {
+      const outcome = await check(email, password, address);
+      if (!outcome.ok && outcome.reason === 'rate-limited') {
+        const wait = outcome.retryAfterS;
         throw new ApiError('RATE_LIMITED', `Too many failed logins; try again in ${wait} s.`, { retryAfterSeconds: wait }, { 'Retry-After': String(wait) });
       }
-      const account = await accounts.findForLogin(email);
-      const ok = account ? await verifyPassword(password, account.passwordHash) : await verifyAgainstDummy(password);
-      if (!account || !ok) {
-        limiter.failed(email, address, now());
-        log.info({ address, known: account !== null }, 'login refused');
+      if (!outcome.ok && outcome.reason === 'busy') {
+        const wait = outcome.retryAfterS;
+        throw new ApiError('UNAVAILABLE', `Too many logins at once; try again in ${wait} s.`, { retryAfterSeconds: wait }, { 'Retry-After': String(wait) });
+      }
+      if (!outcome.ok) {
+        log.info({ address }, 'login refused');
         throw new ApiError('INVALID_CREDENTIALS', 'The email or the password is wrong.');
       }
+      const { account } = outcome;
       if (needsRehash(account.passwordHash)) {
         // Cost raised since this hash was made: store one at today's cost while the password is at hand.
         await accounts.updatePasswordHash(account.userId, await hashPassword(password));

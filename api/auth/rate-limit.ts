@@ -1,6 +1,9 @@
-// Login rate limit (docs/decisions.md: per email and per client address). An in-process sliding window:
-// the times of recent failed attempts per key. A process restart forgets them, which is acceptable for a
+// Login rate limit (docs/decisions.md: per email and per client address; #hostile-callers: one limiter shared
+// by REST and SOAP, IPv6 counted per /64). An in-process sliding window: the times of recent failed attempts
+// per key. A process restart forgets them, which is acceptable for a
 // limit whose job is to make password guessing slow; several API processes each keep their own window.
+import { isIPv4, isIPv6 } from 'node:net';
+import { embeddedV4, ipv6Groups } from '../../domain/ip-address.js';
 
 export interface SlidingWindowOptions {
   /** Attempts allowed inside one window. */
@@ -43,6 +46,14 @@ export class SlidingWindow {
     this.hits.set(key, times);
     while (this.hits.size > this.maxKeys) this.hits.delete(this.hits.keys().next().value!);
   }
+
+  /** Takes back one attempt recorded at `at` (a login that turned out right). */
+  forget(key: string, at: number): void {
+    const times = this.hits.get(key);
+    const i = times?.lastIndexOf(at) ?? -1;
+    if (i >= 0) times!.splice(i, 1);
+    if (times?.length === 0) this.hits.delete(key);
+  }
 }
 
 export interface LoginLimitOptions {
@@ -56,6 +67,21 @@ export const DEFAULT_LOGIN_LIMITS: Required<LoginLimitOptions> = {
   perAddress: { max: 50, windowMs: 15 * 60_000 },
 };
 
+/**
+ * The key an address is counted under: an IPv4 address as itself, an IPv6 address by its /64 (one subscriber
+ * usually holds a whole /64, so rotating through it must not reset the count), an IPv4-mapped IPv6 address as
+ * its IPv4. Anything else (no socket in tests) as given.
+ */
+export function addressKey(address: string): string {
+  const trimmed = address.trim();
+  if (isIPv4(trimmed)) return trimmed;
+  if (!isIPv6(trimmed)) return trimmed;
+  const g = ipv6Groups(trimmed);
+  if (!g) return trimmed;
+  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return embeddedV4(g);
+  return `${g.slice(0, 4).map((x) => x.toString(16)).join(':')}::/64`;
+}
+
 export class LoginLimiter {
   private readonly email: SlidingWindow;
   private readonly address: SlidingWindow;
@@ -67,7 +93,7 @@ export class LoginLimiter {
 
   /** Seconds to wait (rounded up, at least 1) when either window is full, else 0. */
   retryAfterS(email: string, address: string, now: number): number {
-    const ms = Math.max(this.email.retryAfterMs(email.toLowerCase(), now), this.address.retryAfterMs(address, now));
+    const ms = Math.max(this.email.retryAfterMs(email.toLowerCase(), now), this.address.retryAfterMs(addressKey(address), now));
     return ms > 0 ? Math.max(1, Math.ceil(ms / 1000)) : 0;
   }
 
@@ -75,6 +101,13 @@ export class LoginLimiter {
    * before each run must not lock itself out. */
   failed(email: string, address: string, now: number): void {
     this.email.record(email.toLowerCase(), now);
-    this.address.record(address, now);
+    this.address.record(addressKey(address), now);
+  }
+
+  /** Takes back an attempt counted with `failed` at `at` before its password was checked (login-check.ts counts
+   * first, so a burst of concurrent guesses cannot all pass the limit before the first one fails). */
+  succeeded(email: string, address: string, at: number): void {
+    this.email.forget(email.toLowerCase(), at);
+    this.address.forget(addressKey(address), at);
   }
 }

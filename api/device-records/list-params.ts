@@ -2,7 +2,7 @@
 // validated once into a typed value. Every endpoint names the parameters it takes; any other, a repeated
 // one, or a bad value is a 400 naming it.
 import type { Temporal } from 'temporal-polyfill';
-import { parseCalendarDay } from '../../domain/calendar-days.js';
+import { FIRST_SUPPORTED_DAY, isSupportedDay, LAST_SUPPORTED_DAY, parseCalendarDay } from '../../domain/calendar-days.js';
 import { ApiError, badParameter } from '../errors.js';
 import { isStorableText } from '../text-input.js';
 import { OPERATORS, OPERATORS_OF, type FieldTable, type Operator } from './fields.js';
@@ -59,6 +59,7 @@ function day(name: string, text: string | undefined): Temporal.PlainDate | null 
   if (text === undefined) return null;
   const d = parseCalendarDay(text);
   if (!d) throw badParameter(name, 'must be a calendar day as YYYYMMDD.', { value: text });
+  if (!isSupportedDay(d)) throw badParameter(name, `must be a day from ${FIRST_SUPPORTED_DAY} to ${LAST_SUPPORTED_DAY}.`, { value: text });
   return d;
 }
 

@@ -2,9 +2,8 @@
 // as decided in docs/decisions.md#readiness-under-load: a dependency that has answered once is reported down only
 // after FAILURES_TO_DOWN consecutive failed checks, so one check starved of CPU on a loaded host does not pull the
 // process (and, since every process shares the dependency, every process at once) out of the balancer.
-// GET /metrics: Prometheus text format.
+// GET /metrics is in api/ops-routes.ts (it may move to METRICS_PORT).
 import { Hono } from 'hono';
-import { registry } from '../../config/metrics.js';
 
 /**
  * A named dependency check; true when reachable. A check may also say what it saw (`detail`, shown under
@@ -77,6 +76,5 @@ export function healthRoutes(checks: Record<string, ReadinessCheck>, { timeoutMs
       ...(Object.keys(details).length ? { details } : {}),
     }, ready ? 200 : 503);
   });
-  app.get('/metrics', async (c) => c.body(await registry.metrics(), 200, { 'content-type': registry.contentType }));
   return app;
 }

@@ -13,13 +13,15 @@ export const SOAP_FAULTS = {
   UNSUPPORTED_VERSION: ['Client', 'The operation element is not in a supported MultiSpeak namespace (Version_4.1_Release or Version_3.0).'],
   UNKNOWN_OPERATION: ['Client', `Unknown operation: this endpoint serves ${SERVED_OPERATIONS.join(', ')}.`],
   RATE_LIMITED: ['Client', 'Too many failed logins; try again later.'],
+  BUSY: ['Server', 'Too many logins at once; try again shortly.'],
   INTERNAL: ['Server', 'An internal error occurred; it has been logged.'],
 } as const satisfies Record<string, readonly ['Client' | 'Server', string]>;
 
 export type SoapFaultCode = keyof typeof SOAP_FAULTS;
 
 export class SoapFault extends Error {
-  constructor(readonly code: SoapFaultCode, readonly detail?: string) {
+  /** retryAfterS: sent as Retry-After (a rate limit or a busy password check). */
+  constructor(readonly code: SoapFaultCode, readonly detail?: string, readonly retryAfterS?: number) {
     super(SOAP_FAULTS[code][1]);
     this.name = 'SoapFault';
   }
@@ -34,5 +36,6 @@ export function faultXml(fault: SoapFault): string {
 }
 
 export function faultResponse(fault: SoapFault): Response {
-  return new Response(faultXml(fault), { status: 500, headers: { 'content-type': 'text/xml; charset=utf-8' } });
+  const retry: Record<string, string> = fault.retryAfterS ? { 'retry-after': String(fault.retryAfterS) } : {};
+  return new Response(faultXml(fault), { status: 500, headers: { 'content-type': 'text/xml; charset=utf-8', ...retry } });
 }

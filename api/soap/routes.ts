@@ -3,15 +3,15 @@
 // GetAllSCADAPoints (api/soap/operations.ts). Every call, PingURL too, needs a valid MultiSpeakMsgHeader login
 // (docs/decisions.md#multispeak-server-calls).
 // Credentials are a portal login (UserID = email, Pwd = password), checked like POST /api/auth/login:
-// the same scrypt work for a wrong email as for a wrong password, and the same failed-login limit.
+// the same scrypt work for a wrong email as for a wrong password, and the same failed-login limit: one
+// LoginCheck (api/auth/login-check.ts) shared with REST, so a guesser gains nothing by switching.
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type pg from 'pg';
 import { log } from '../../config/log.js';
 import { isVersion, type Version } from '../../multispeak/versions.js';
 import type { AccountStore } from '../auth/accounts.js';
-import { verifyAgainstDummy, verifyPassword } from '../../secrets/password.js';
-import { LoginLimiter } from '../auth/rate-limit.js';
+import { loginCheck, type LoginCheck } from '../auth/login-check.js';
 import { faultResponse, SoapFault } from './fault.js';
 import { getMethodsAnswer, pingUrlAnswer } from './methods.js';
 import { isServedOperation } from './operations.js';
@@ -23,7 +23,8 @@ export interface SoapRouteOptions {
   pool: pg.Pool;
   accounts: AccountStore;
   clientAddress: (c: Context) => string;
-  limiter?: LoginLimiter;
+  /** The app's login check, shared with POST /api/auth/login; default one of its own. */
+  check?: LoginCheck;
   now?: () => number;
 }
 
@@ -37,22 +38,17 @@ function serveWsdl(c: Context): Response {
   return new Response(wsdlDocument(version, address), { headers: XML });
 }
 
-export function soapRoutes({ pool, accounts, clientAddress, limiter = new LoginLimiter(), now = Date.now }: SoapRouteOptions): Hono {
+export function soapRoutes({ pool, accounts, clientAddress, check = loginCheck({ accounts }), now = Date.now }: SoapRouteOptions): Hono {
   const app = new Hono();
 
   async function organisationOf(c: Context, header: Record<string, string>): Promise<string> {
     const email = header.UserID?.trim();
     const password = header.Pwd;
     if (!email || !password || email.length > MAX_FIELD || password.length > MAX_FIELD) throw new SoapFault('MISSING_CREDENTIALS');
-    const address = clientAddress(c);
-    if (limiter.retryAfterS(email, address, now()) > 0) throw new SoapFault('RATE_LIMITED');
-    const account = await accounts.findForLogin(email);
-    const ok = account ? await verifyPassword(password, account.passwordHash) : await verifyAgainstDummy(password);
-    if (!account || !ok) {
-      limiter.failed(email, address, now());
-      throw new SoapFault('BAD_CREDENTIALS');
-    }
-    return account.org;
+    const outcome = await check(email, password, clientAddress(c));
+    if (outcome.ok) return outcome.account.org;
+    if (outcome.reason === 'wrong') throw new SoapFault('BAD_CREDENTIALS');
+    throw new SoapFault(outcome.reason === 'busy' ? 'BUSY' : 'RATE_LIMITED', undefined, outcome.retryAfterS);
   }
 
   async function handle(c: Context): Promise<Response> {

@@ -8,7 +8,11 @@ import { verifyWebhook, webhookSignature } from '../../alarms/channels/webhook.j
 test('address ranges', () => {
   for (const [a, r] of [['127.0.0.1', 'loopback'], ['10.0.0.1', 'private'], ['172.16.5.4', 'private'], ['172.32.0.1', 'public'], ['192.168.0.1', 'private'], ['100.64.0.1', 'private'],
     ['169.254.169.254', 'link-local'], ['8.8.8.8', 'public'], ['0.0.0.0', 'unspecified'], ['::1', 'loopback'], ['fe80::1', 'link-local'], ['fd00::1', 'private'],
-    ['::ffff:10.0.0.1', 'private'], ['::ffff:7f00:1', 'loopback'], ['2001:db8::1', 'public'], ['224.0.0.1', 'private']] as const) {
+    ['::ffff:10.0.0.1', 'private'], ['::ffff:7f00:1', 'loopback'], ['2001:db8::1', 'public'], ['224.0.0.1', 'private'],
+    // NAT64 and site-local count as private at least; IPv6 carrying an IPv4 address is classed by it.
+    ['64:ff9b::8.8.8.8', 'private'], ['64:ff9b::a00:1', 'private'], ['64:ff9b::127.0.0.1', 'loopback'], ['64:ff9b:1::808:808', 'private'],
+    ['fec0::1', 'private'], ['FEC0:0:0:1::5', 'private'], ['feff::1', 'private'], ['::127.0.0.1', 'loopback'], ['2002:c0a8:101::1', 'private'],
+    ['2002:808:808::1', 'public'], ['0:0:0:0:0:0:0:1', 'loopback'], ['[::1]', 'loopback'], ['ff02::1', 'private'], ['fe80::1%eth0', 'link-local']] as const) {
     assert.is(addressRange(a), r, a);
   }
 });

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { addMonths, expired, firstKeptMonth, isMonth, monthBounds, monthOfMs, monthOfTimestamp, monthsAhead } from '../../domain/storage-months.js';
+import { addMonths, expired, firstKeptMonth, isMonth, mayCreateMonth, monthBounds, monthOfMs, monthOfTimestamp, monthsAhead, ON_DEMAND_MONTHS_BACK } from '../../domain/storage-months.js';
 import { microsToIso } from '../../storage/archive.js';
 
 test('addMonths across year ends, both ways', () => {
@@ -32,6 +32,16 @@ test('retention keeps the current month and RetentionMonths whole months before 
     [6, '2026-05', false], [6, '2026-04', true],
   ];
   for (const [months, month, want] of rows) assert.is(expired(month, firstKeptMonth(months, now)), want, `${months} ${month}`);
+});
+
+test('partitions made from device data: 24 months back to the months kept ahead, nothing further', () => {
+  const now = Date.parse('2026-11-25T12:00:00Z');
+  assert.is(ON_DEMAND_MONTHS_BACK, 24);
+  const rows: [string, boolean][] = [
+    ['2026-11', true], ['2027-02', true], ['2027-03', false], ['2024-11', true], ['2024-10', false],
+    ['2090-05', false], ['2003-07', false], ['2026-13', false], ['junk', false],
+  ];
+  for (const [month, want] of rows) assert.is(mayCreateMonth(month, now, 3), want, month);
 });
 
 test('microseconds since the epoch print exactly, before and after 1970', () => {

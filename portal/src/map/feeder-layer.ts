@@ -8,6 +8,7 @@
 import L from 'leaflet';
 import { stateColour, stateRank } from '../fault-state';
 import { feederRoutes, type Feeder, type FeederRoute } from './feeder-routes';
+import { textContent } from './text-content';
 
 export type { Feeder } from './feeder-routes';
 
@@ -38,7 +39,7 @@ export class FeederLayer {
         renderer: this.renderer, interactive: true,
         color: route.faulted ? stateColour(route.worst) : HEALTHY, weight: route.faulted ? 5 : 2, opacity: 1,
       });
-      line.bindTooltip(describe(route), { sticky: true, className: 'feeder-tooltip' });
+      line.bindTooltip(textContent(describe(route)), { sticky: true, className: 'feeder-tooltip' });
       line.on('click', () => this.onFeeder(route.feeders[0]!.id));
       line.addTo(this.group);
       return line;

@@ -4,6 +4,7 @@
 // reads as "the fault is here" over a feeder already drawn in the fault's colour.
 import L from 'leaflet';
 import { sectionText, type Incident } from '../api/incidents';
+import { textContent } from './text-content';
 
 export const SECTION_COLOUR = '#7b2cbf';
 
@@ -27,7 +28,7 @@ export class IncidentLayer {
         const ends = [...s.spans, ...s.to].map((e) => at(e.imei)).filter((p): p is [number, number] => p !== null);
         const style = { renderer: this.renderer, color: SECTION_COLOUR, weight: 7, opacity: 0.9, dashArray: '10 8', interactive: true };
         const shapes = ends.length > 0 ? ends.map((e) => L.polyline([from, e], style)) : [L.circleMarker(from, { ...style, radius: 16, fill: false })];
-        for (const shape of shapes) shape.bindTooltip(tip, { sticky: true, className: 'feeder-tooltip' }).addTo(this.group);
+        for (const shape of shapes) shape.bindTooltip(textContent(tip), { sticky: true, className: 'feeder-tooltip' }).addTo(this.group);
         this.drawn++;
       }
     }

@@ -3,7 +3,7 @@
 // and moved out later, the idempotency keys still hold, and the parents take new columns.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { monthsAhead } from '../../../domain/storage-months.js';
+import { addMonths, monthOfMs, monthsAhead } from '../../../domain/storage-months.js';
 import { persistBatch } from '../../../stages/persist/index.js';
 import { adoptStrays, MONTHS_AHEAD, monthPartitions, strayMonths } from '../../../storage/partitions.js';
 import { maintainStorage } from '../../../storage/maintenance.js';
@@ -29,18 +29,22 @@ test('a fresh database has the current month and three ahead for each table, and
 
 test('persist makes the month a check-in brings; its rows land there; the same batch again changes nothing', async () => {
   const template = checkInOf('002-permanent-fault.json');
-  const date = '2019-03-10T08:00:00.000Z';
-  const checkIn = { ...template, device_data: { ...template.device_data, date }, events: template.events.map((e) => ({ ...e, EventTimestamp: '2019-02-28T23:59:50.000Z' })) };
+  // A late check-in from a year ago (inside ON_DEMAND_MONTHS_BACK): a month that no longer exists ahead.
+  const month = addMonths(monthOfMs(Date.now()), -12);
+  const before = addMonths(month, -1);
+  const p = (m: string) => m.replace('-', '');
+  const date = `${month}-10T08:00:00.000Z`;
+  const checkIn = { ...template, device_data: { ...template.device_data, date }, events: template.events.map((e) => ({ ...e, EventTimestamp: `${before}-28T23:59:50.000Z` })) };
   const [out] = await persistBatch(db.pool, [computed(checkIn)]);
   assert.ok(out!.ownsRecord);
-  assert.equal(await partitionOf('device_records where "RecordID" = $1', [out!.DeviceRecordID]), ['device_records_p201903']);
-  assert.equal(await partitionOf('device_currents where "PacketTimestamp" = $1', [date]), ['device_currents_p201903']);
+  assert.equal(await partitionOf('device_records where "RecordID" = $1', [out!.DeviceRecordID]), [`device_records_p${p(month)}`]);
+  assert.equal(await partitionOf('device_currents where "PacketTimestamp" = $1', [date]), [`device_currents_p${p(month)}`]);
   // An event is kept by the month it was reported in, which may be the month before its check-in's.
-  assert.equal(await partitionOf('event_records where "DeviceRecordID" = $1', [out!.DeviceRecordID]), ['event_records_p201902']);
-  const before = await dumpTables(db.pool);
+  assert.equal(await partitionOf('event_records where "DeviceRecordID" = $1', [out!.DeviceRecordID]), [`event_records_p${p(before)}`]);
+  const tables = await dumpTables(db.pool);
   const [again] = await persistBatch(db.pool, [computed(checkIn)]);
   assert.is(again!.DeviceRecordID, out!.DeviceRecordID);
-  assert.equal(await dumpTables(db.pool), before, 'ON CONFLICT still dedupes across the partitioned unique keys');
+  assert.equal(await dumpTables(db.pool), tables, 'ON CONFLICT still dedupes across the partitioned unique keys');
 });
 
 test('a row dated where no partition exists is kept in the default partition, then moved into its month with counters intact', async () => {
@@ -50,10 +54,21 @@ test('a row dated where no partition exists is kept in the default partition, th
   assert.equal(await strayMonths(db.pool), ['2015-05']);
   const counted = async () => (await db.pool.query(`select records from device_read_counts where "IMEINumber" = '861000000000999'`)).rows[0]?.records;
   assert.is(await counted(), 1);
-  assert.equal(await adoptStrays(db.pool), ['2015-05']);
+  assert.equal(await adoptStrays(db.pool), [], 'a month far from now is not made from device data (mayCreateMonth)');
+  assert.equal(await adoptStrays(db.pool, Date.parse('2016-01-10T00:00:00Z')), ['2015-05'], 'in its time it was');
   assert.equal(await partitionOf(`device_records where "IMEINumber" = '861000000000999'`), ['device_records_p201505']);
   assert.is(await counted(), 1, 'moved, not counted twice');
   assert.equal(await strayMonths(db.pool), []);
+});
+
+test('a check-in from a month far from now is stored in the default partition; no partition is made for it', async () => {
+  const template = checkInOf('002-permanent-fault.json');
+  const date = '2003-07-10T08:00:00.000Z';
+  const checkIn = { ...template, device_data: { ...template.device_data, IMEINumber: '861000000000777', date }, events: template.events.map((e) => ({ ...e, EventTimestamp: date })) };
+  const [out] = await persistBatch(db.pool, [computed(checkIn)]);
+  assert.ok(out!.ownsRecord, 'stored, not refused');
+  assert.equal(await partitionOf('device_records where "RecordID" = $1', [out!.DeviceRecordID]), ['device_records_default']);
+  assert.not.ok((await monthPartitions(db.pool)).some((m) => m.month === '2003-07'), 'no 2003-07 partition');
 });
 
 test('maintenance (as `start` runs it) creates months ahead and adopts strays, and runs again harmlessly', async () => {

@@ -1,0 +1,160 @@
+// Imported names are text in the portal (issue 28, point 4; docs/decisions.md#hostile-callers): an
+// organisation's admin imports a power line, sections and devices whose names are HTML; in chromium the map's
+// feeder and incident tooltips (Leaflet) and the incident page show those characters, no element of them
+// exists and no handler of them ran. The portal is served with a Content-Security-Policy that it runs under
+// without a single violation.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Page } from 'playwright-core';
+import { createApp } from '../../api/app.js';
+import { PORTAL_CSP } from '../../api/portal-static.js';
+import { listen } from '../../api/server.js';
+import { startIncidentWorker } from '../../incidents/worker.js';
+import { ensurePortalBuilt } from '../../portal/build.js';
+import { importReferenceData } from '../../reference-data/index.js';
+import { localAvroCodec } from '../../stages/runtime/codec.js';
+import { memoryTransport } from '../../stages/runtime/transport/memory.js';
+import { createTestDatabase, type TestDatabase } from '../../support/database.js';
+import { startTestPipeline } from '../../support/pipeline.js';
+import { importDemoData } from '../../support/reference-data.js';
+import { reportTally } from '../helpers/tally.js';
+import { JWT_SECRET, USERS } from '../integration/api/seeded-api.js';
+import { checkInAt, IMEI, topologyFile, type Name } from '../integration/incidents/feeder.js';
+import { assertNoPageErrors, ensureChromium, launch, screenshot, signIn, type Browser } from '../integration/portal/browser.js';
+
+const portalDist = new URL('../../portal/dist/', import.meta.url).pathname;
+const LINE = 'Feeder <img src=x onerror="document.body.dataset.pwned=1"> 9';
+const SECTION = '<b>Lateral</b> A<script>document.body.dataset.pwned=2</script>';
+const DEVICE = (n: string) => `F9 <i onmouseover="document.body.dataset.pwned=3">${n}</i>`;
+let db: TestDatabase;
+let server: { port: number; close(): Promise<void> };
+let base: string;
+let incidentId: number;
+let browser: Browser;
+const cspViolations: string[] = [];
+let tried = 0;
+let refused = 0;
+
+test.before(async () => {
+  ensureChromium();
+  await ensurePortalBuilt();
+  db = await createTestDatabase('portal_names');
+  await importDemoData(db.pool);
+  const file = topologyFile();
+  file.powerLines[0]!.name = LINE;
+  for (const d of file.devices) {
+    d.Real_Name = DEVICE(d.Real_Name.slice(3));
+    if (d.Section === 'Lateral A') d.Section = SECTION;
+  }
+  await importReferenceData(db.pool, file);
+  const transport = memoryTransport({ codec: localAvroCodec(), partitions: 4 });
+  const pipe = await startTestPipeline(transport, db.pool);
+  const checkIn = checkInAt(Date.now() - 30 * 60_000);
+  try {
+    for (const n of Object.keys(IMEI) as Name[]) await pipe.feed([checkIn(n, 0, 0)]);
+    for (const n of ['H', 'T1', 'LA1'] as Name[]) await pipe.feed([checkIn(n, 10, 4, [{ type: 'PFault', atMin: 9.5 }])]);
+    await pipe.drain();
+  } finally {
+    await pipe.stop();
+    await transport.close();
+  }
+  await startIncidentWorker({ pool: db.pool }, { loop: false }).runOnce();
+  incidentId = Number((await db.pool.query('select id from incidents')).rows[0].id);
+  server = await listen(createApp({ readiness: {}, pool: db.pool, jwtSecret: JWT_SECRET, portalDir: portalDist }), { port: 0, hostname: '127.0.0.1' });
+  base = `http://127.0.0.1:${server.port}`;
+  browser = await launch();
+  browser.page.on('console', (m) => { if (/Content Security Policy|Refused to/i.test(m.text())) cspViolations.push(m.text()); });
+  await signIn(browser.page, base, USERS.northAdmin);
+});
+
+test.after.each(() => assertNoPageErrors());
+test.after(async () => {
+  await browser?.close();
+  await server?.close();
+  await db?.drop();
+  reportTally('portal-names', { attacksTried: tried, attacksRefused: refused });
+});
+
+/** The pixel of `lat,lng` in the map element, from the view the map reports (Web Mercator, 256 px tiles). */
+async function mapPixel(page: Page, lat: number, lng: number): Promise<{ x: number; y: number }> {
+  const view = (await page.getByTestId('map').getAttribute('data-view'))!.split(',').map(Number) as [number, number, number];
+  const box = (await page.getByTestId('map').boundingBox())!;
+  const scale = 256 * 2 ** view[2];
+  const px = (la: number, lo: number) => [(lo + 180) / 360 * scale, (1 - Math.log(Math.tan(Math.PI / 4 + la * Math.PI / 360)) / Math.PI) / 2 * scale] as const;
+  const [cx, cy] = px(view[0], view[1]);
+  const [x, y] = px(lat, lng);
+  return { x: box.x + box.width / 2 + x - cx, y: box.y + box.height / 2 + y - cy };
+}
+
+/** Nothing of the names became markup or ran. */
+async function assertInert(page: Page, where: string): Promise<void> {
+  // (The page's own document: the test process has no DOM types.)
+  assert.is(await page.evaluate('document.body.dataset.pwned ?? null'), null, `${where}: no handler of a name ran`);
+  assert.is(await page.locator('.leaflet-tooltip img, .leaflet-tooltip b, .leaflet-tooltip i, .leaflet-tooltip script').count(), 0, `${where}: no element from a name in a tooltip`);
+}
+
+test('the portal is served with a Content-Security-Policy', async () => {
+  for (const path of ['/', '/map']) {
+    const res = await fetch(`${base}${path}`, { headers: { accept: 'text/html' } });
+    assert.is(res.headers.get('content-security-policy'), PORTAL_CSP, path);
+    assert.match(PORTAL_CSP, "script-src 'self'");
+    assert.not.match(PORTAL_CSP, /script-src[^;]*unsafe-inline/);
+  }
+});
+
+test('map tooltips (feeder and faulted section) show HTML names as text', async () => {
+  const page = browser.page;
+  await page.goto(`${base}/map?incident=${incidentId}`);
+  await page.waitForSelector('[data-testid="map"][data-incident-sections="1"]');
+  await page.waitForSelector('[data-testid="map"][data-view]');
+  // The zoom to the incident animates: wait until the view the map reports stops changing.
+  for (let last = '', now = 'x'; last !== now;) {
+    last = now;
+    await page.waitForTimeout(700);
+    now = (await page.getByTestId('map').getAttribute('data-view')) ?? '';
+  }
+  const devices = topologyFile().devices;
+  const at = (n: Name) => devices.find((d) => d.IMEINumber === IMEI[n])!;
+  // Halfway along the faulted section LA1 -> LA2 (the incident's tooltip, drawn over the feeder), and a tenth
+  // of the way from LA1 up to T1 (the feeder's tooltip; the view is zoomed to the section).
+  for (const [label, a, b, f, expect] of [['incident section', 'LA1', 'LA2', 0.5, `Incident ${incidentId}`], ['feeder', 'LA1', 'T1', 0.1, 'feeder topology of']] as const) {
+    tried++;
+    const p = await mapPixel(page, at(a).Lat + f * (at(b).Lat - at(a).Lat), at(a).Long + f * (at(b).Long - at(a).Long));
+    // In steps: Leaflet's canvas finds the shape under the pointer on mouse moves over it (its hover check is
+    // throttled, so a busy page may need the pointer to come again).
+    const tooltip = page.locator('.leaflet-tooltip').filter({ hasText: expect });
+    for (let i = 0; i < 5 && !(await tooltip.count()); i++) {
+      await page.mouse.move(p.x - 30, p.y - 30);
+      await page.mouse.move(p.x, p.y, { steps: 5 });
+      await tooltip.first().waitFor({ timeout: 4_000 }).catch(() => undefined);
+    }
+    await tooltip.first().waitFor();
+    const text = await tooltip.first().innerText();
+    assert.match(text, LINE, `${label}: the power line's name as typed`);
+    if (label === 'incident section') {
+      assert.match(text, SECTION, 'the section label as typed');
+      assert.match(text, DEVICE('LA1'), 'the device name as typed');
+    }
+    await assertInert(page, label);
+    await screenshot(page, `security-portal-names-${label.replace(' ', '-')}`);
+    refused++;
+  }
+});
+
+test('the incident page and its device table show the names as text', async () => {
+  const page = browser.page;
+  tried++;
+  await page.goto(`${base}/incidents/${incidentId}`);
+  await page.getByTestId('incident-sections').waitFor();
+  assert.match(await page.getByTestId('incident-sections').innerText(), SECTION);
+  assert.equal(await page.locator('table.data-table tbody td[data-col="name"]').allInnerTexts(), ['H', 'T1', 'LA1'].map(DEVICE));
+  assert.match(await page.locator('main').innerText(), LINE);
+  await assertInert(page, 'incident page');
+  refused++;
+});
+
+test('the portal ran under its Content-Security-Policy without a violation', () => {
+  assert.equal(cspViolations, []);
+});
+
+test.run();
