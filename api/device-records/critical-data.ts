@@ -74,7 +74,7 @@ const readsCheckIn = (q: ListQuery) => q.filters.some((f) => FILTERABLE[f.field]
 function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams): string[] {
   const range = calendarDayRange(q.from, q.to, caller.timeZone);
   const where = whereClause([
-    reachCondition(caller, p),
+    reachCondition(caller, p, 'd', 'c."PacketTimestamp"'),
     ...rangeConditions('c."EventTimestamp"', range.fromMs, range.untilMs),
     ...reportedRange('c', range),
     ...filterConditions(q.filters, FILTERABLE, { codeStrings: deps.codeStrings }, p),

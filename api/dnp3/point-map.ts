@@ -14,17 +14,21 @@ import { assignSlots, maxSlot, slotDevices } from '../../dnp3/data/store.js';
 import { assignPowerLineSlots, powerLinePointRows, slotPowerLines } from '../../dnp3/data/power-lines.js';
 import { integrationFromRow } from '../../dnp3/identity.js';
 import { readIntegrations } from '../../integrations/store.js';
+import { reachCondition, type ReachCaller } from '../device-records/reach.js';
+import { SqlParams } from '../device-records/sql.js';
 import { deviceProfileRoutes } from './device-profile.js';
 import { diagnosticsRoutes } from './diagnostics.js';
 
 export const POINT_MAP_PATH = '/api/dnp3/pointMap';
 
 /** The organisation's DNP3 integration, banks and point rows, as the outstation serves them (also read by the device profile). */
-export async function organisationPointMap(pool: pg.Pool, org: string) {
+export async function organisationPointMap(pool: pg.Pool, caller: ReachCaller) {
+  const org = caller.org;
   // Slots are assigned here too, so the map is complete before the outstation has ever run.
   await assignSlots(pool, org);
   await assignPowerLineSlots(pool, org);
-  const devices = await slotDevices(pool, org);
+  const p = new SqlParams();
+  const devices = await slotDevices(pool, org, { sql: reachCondition(caller, p), values: p.values });
   const lines = await slotPowerLines(pool, org);
   const [stored] = await readIntegrations(pool, { kind: 'dnp3', organizationId: org });
   const integration = stored ? integrationFromRow(stored) : undefined;
@@ -49,7 +53,7 @@ export function pointMapRoutes({ pool, auth }: { pool: pg.Pool; auth: Middleware
     const format = c.req.query('format');
     if (format !== undefined && format !== 'json' && format !== 'csv') throw badParameter('format', 'must be "json" or "csv"');
     const org = c.get('caller').org;
-    const { integration, analogOnly, outstationAddress, banks, points } = await organisationPointMap(pool, org);
+    const { integration, analogOnly, outstationAddress, banks, points } = await organisationPointMap(pool, c.get('caller'));
     const wantsCsv = format === 'csv' || (format === undefined && (c.req.header('accept') ?? '').includes('text/csv'));
     if (wantsCsv) {
       return c.body(pointMapCsv(points), 200, {

@@ -12,6 +12,7 @@ import { isVersion, type Version } from '../../multispeak/versions.js';
 import type { AccountStore } from '../auth/accounts.js';
 import { verifyAgainstDummy, verifyPassword } from '../auth/password.js';
 import { LoginLimiter } from '../auth/rate-limit.js';
+import type { ReachCaller } from '../device-records/reach.js';
 import { faultResponse, SoapFault } from './fault.js';
 import { getMethodsAnswer, pingUrlAnswer } from './methods.js';
 import { isServedOperation } from './operations.js';
@@ -40,7 +41,8 @@ function serveWsdl(c: Context): Response {
 export function soapRoutes({ pool, accounts, clientAddress, limiter = new LoginLimiter(), now = Date.now }: SoapRouteOptions): Hono {
   const app = new Hono();
 
-  async function organisationOf(c: Context, header: Record<string, string>): Promise<string> {
+  /** The login of the header (its organisation, role and groups decide what GetAllSCADAPoints lists). */
+  async function organisationOf(c: Context, header: Record<string, string>): Promise<ReachCaller> {
     const email = header.UserID?.trim();
     const password = header.Pwd;
     if (!email || !password || email.length > MAX_FIELD || password.length > MAX_FIELD) throw new SoapFault('MISSING_CREDENTIALS');
@@ -52,17 +54,17 @@ export function soapRoutes({ pool, accounts, clientAddress, limiter = new LoginL
       limiter.failed(email, address, now());
       throw new SoapFault('BAD_CREDENTIALS');
     }
-    return account.org;
+    return { userId: account.userId, org: account.org, role: account.role };
   }
 
   async function handle(c: Context): Promise<Response> {
     try {
       const request = parseSoapRequest(await readBody(c.req.raw));
       if (!isServedOperation(request.operation)) throw new SoapFault('UNKNOWN_OPERATION', `Got ${request.operation.slice(0, 100)}.`);
-      const org = await organisationOf(c, request.header);
+      const caller = await organisationOf(c, request.header);
       if (request.operation === 'PingURL') return new Response(pingUrlAnswer(request.version, new Date(now())), { headers: XML });
       if (request.operation === 'GetMethods') return new Response(getMethodsAnswer(request.version, new Date(now())), { headers: XML });
-      const stream = await pointsStream(pool, request.version, org, (request.params.lastReceived ?? '').trim());
+      const stream = await pointsStream(pool, request.version, caller, (request.params.lastReceived ?? '').trim());
       return new Response(stream, { headers: XML });
     } catch (err) {
       if (err instanceof SoapFault) return faultResponse(err);
