@@ -29,8 +29,3 @@ export function mayRead(caller: ReachCaller, device: ReachDevice | undefined, at
   if (caller.role !== 'admin' && !device.groups.some((g) => caller.groups.includes(g))) return false;
   return at === undefined || at >= device.organizationSince;
 }
-
-/** The earliest instant of a device's history the organisation reads, or null for all of it. */
-export function historySince(device: Pick<ReachDevice, 'organizationSince'>): number | null {
-  return Number.isFinite(device.organizationSince) ? device.organizationSince : null;
-}
