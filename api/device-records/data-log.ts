@@ -4,7 +4,7 @@ import { calendarDayRange } from '../../domain/calendar-days.js';
 import { fault, num, text, type FieldTable } from './fields.js';
 import { pageOf, type ReadEndpoint } from './endpoint.js';
 import { presentContext, presentRecord, recordSelectList } from './present.js';
-import { deviceInReach, historyConditions, reachCondition } from './reach.js';
+import { deviceInReach, historyConditions, movedDevicesCondition, reachCondition } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
 import { counterTotal, countersAnswer } from './totals.js';
 
@@ -39,7 +39,8 @@ export const dataLog: ReadEndpoint = {
     const p = new SqlParams();
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
     const conditions = [
-      reachCondition(caller, p, 'd', 'r."date"'),
+      reachCondition(caller, p),
+      ...await movedDevicesCondition(pool, caller, p, 'r."IMEINumber"', 'r."date"'),
       ...rangeConditions('r."date"', range.fromMs, range.untilMs),
       ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),
     ];

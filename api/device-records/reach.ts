@@ -33,6 +33,23 @@ export function reachCondition(caller: ReachCaller, p: Pick<SqlParams, 'add'>, d
         where ug.user_id = ${p.add(caller.userId)}::bigint)))`;
 }
 
+/**
+ * The record lists' form of the `at` condition (data-log, critical-data): the organisation's moved devices
+ * (rare) are read first, and each record's instant is compared with its device's move, looked up by IMEI in
+ * a jsonb parameter. A condition on the record alone keeps the device join of these lists memoized per IMEI
+ * (a deep data-log page joins each device once, not each record); `at >= d."OrganizationSince"` in that
+ * join made it one probe per record (4x slower at 300k check-ins, docs/decisions.md#reach-applied-once).
+ * Nothing moved into the organisation: no condition, the statement is as it was.
+ */
+export async function movedDevicesCondition(pool: pg.Pool, caller: ReachCaller, p: Pick<SqlParams, 'add'>, imei: string, at: string): Promise<string[]> {
+  const { rows } = await pool.query<{ moved: Record<string, string> | null }>(
+    `select jsonb_object_agg("IMEINumber", "OrganizationSince") as moved from device_information
+      where "OrganizationID" = $1 and "OrganizationSince" > '-infinity'`, [caller.org]);
+  const moved = rows[0]?.moved;
+  if (!moved) return [];
+  return [`${at} >= coalesce((${p.add(JSON.stringify(moved))}::jsonb ->> ${imei})::timestamptz, '-infinity')`];
+}
+
 // IMEIs are 15 digits; other identifiers in the field are alphanumeric. Anything else cannot name a device.
 const PLAUSIBLE_IMEI = /^[A-Za-z0-9_-]{1,64}$/;
 
