@@ -25,16 +25,17 @@ const MOVED = '861000000000100';
 const NORTH_WEST = '861000000000400';
 const SOUTH_WEST = '861100000000400';
 const UNREGISTERED = '869999999999999';
-// Values only the moved device's records carry: before the move (version, event id) and after it.
-const BEFORE = { version: 'PREMOVE-9.9', eventId: 7340019, date: '2026-11-22T10:00:00Z', alarm: 'PREMOVE-ALARM' };
-const AFTER = { version: 'POSTMOVE-9.9', eventId: 7340020 };
+// Values only the moved device's records carry: before the move (version, event id, peak current) and after it.
+const BEFORE = { version: 'PREMOVE-9.9', eventId: 7340019, peak: 733.125, date: '2026-11-22T10:00:00Z', alarm: 'PREMOVE-ALARM' };
+const AFTER = { version: 'POSTMOVE-9.9', eventId: 7340020, peak: 744.375 };
 let movedAt = 0;
 
-function checkIn(imei: string, date: string, version: string, eventId: number, eventType: string): string {
-  const base = JSON.parse(fixtureText('001-plain-checkin.json')) as { device_data: Record<string, unknown>; events: unknown[] };
+function checkIn(imei: string, date: string, { version, eventId, peak }: { version: string; eventId: number; peak: number }): string {
+  const base = JSON.parse(fixtureText('001-plain-checkin.json')) as { device_data: Record<string, unknown>; events: unknown[]; currents: Record<string, unknown> };
   base.device_data = { ...base.device_data, IMEINumber: imei, date, version, Ongoing_fault: 0 };
   const at = new Date(Date.parse(date) - 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  base.events = [{ EventID: eventId, EventTimestamp: at, EventType: eventType, PrefaultCurrent: 20, FaultCurrent: 300, RecoverCurrent: 10 }];
+  base.currents = { ...base.currents, PeakCurrent: peak, PeakCurrentTimestamp: at };
+  base.events = [{ EventID: eventId, EventTimestamp: at, EventType: 'TFault', PrefaultCurrent: 20, FaultCurrent: 300, RecoverCurrent: 10 }];
   return JSON.stringify(base);
 }
 
@@ -138,7 +139,7 @@ function soapCall(operation: string, email: string, password: string): string {
 
 test.before(async () => {
   api = await seededApi();
-  await feed('reach-premove.json', checkIn(MOVED, BEFORE.date, BEFORE.version, BEFORE.eventId, 'TFault'));
+  await feed('reach-premove.json', checkIn(MOVED, BEFORE.date, BEFORE));
   await seedOperations();
 });
 test.after(async () => { await api?.close(); });
@@ -147,6 +148,7 @@ test('before the move, north reads the marked records, alarm and test fault (the
   const text = async (path: string, user: UserName) => { const res = await api.get(path, user); assert.is(res.status, 200, path); return res.text(); };
   assert.ok((await text(`/device-records/device-information/data-log/${MOVED}`, 'northEast')).includes(BEFORE.version));
   assert.ok((await text(`/device-records/device-information/events/${MOVED}`, 'northAdmin')).includes(String(BEFORE.eventId)));
+  assert.ok((await text(`/device-records/device-information/load-history/${MOVED}`, 'northEast')).includes(String(BEFORE.peak)));
   assert.ok((await text('/api/alarms?state=all', 'northEast')).includes(BEFORE.alarm));
   assert.ok((await text('/api/test-faults', 'northAdmin')).includes(MOVED));
 });
@@ -157,7 +159,7 @@ test('after the move, every GET route and SOAP operation keeps to each caller\'s
   const { rows: [since] } = await api.db.pool.query<{ ms: number }>(`select extract(epoch from "OrganizationSince") * 1000 as ms from device_information where "IMEINumber" = $1`, [MOVED]);
   assert.ok(Number(since!.ms) >= movedAt - 5_000, 'the import set OrganizationSince at the move');
   const after = new Date(Date.now() + 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  await feed('reach-postmove.json', checkIn(MOVED, after, AFTER.version, AFTER.eventId, 'TFault'));
+  await feed('reach-postmove.json', checkIn(MOVED, after, AFTER));
 
   const { devices, callers } = await facts();
   const imeis = [...devices.keys(), UNREGISTERED];
@@ -180,7 +182,7 @@ test('after the move, every GET route and SOAP operation keeps to each caller\'s
         if (res.status >= 300) continue;
         for (const found of body.match(IMEI) ?? []) assert.ok(inReach(found), `${user} GET ${url} names ${found}, outside the caller's reach`);
         if (caller.org === 'south') {
-          assert.not.ok(body.includes(BEFORE.version) || body.includes(String(BEFORE.eventId)) || body.includes(BEFORE.alarm), `${user} GET ${url} shows the moved device's records from before its move`);
+          assert.not.ok([BEFORE.version, String(BEFORE.eventId), String(BEFORE.peak), BEFORE.alarm].some((marker) => body.includes(marker)), `${user} GET ${url} shows the moved device's records from before its move`);
         }
         // A total must count what the caller can page through, not the device's earlier organisation's records.
         if (res.headers.get('content-type')?.includes('json')) {
@@ -207,7 +209,7 @@ test('after the move, every GET route and SOAP operation keeps to each caller\'s
   assert.ok(calls > 500, `calls made: ${calls}`);
   // The walk reached the moved device where it should: south from the move on, north nowhere.
   for (const user of ['southAdmin', 'southEast'] as const) {
-    assert.ok(seen[user].includes(AFTER.version) && seen[user].includes(String(AFTER.eventId)), `${user} sees the moved device's records from the move on`);
+    assert.ok([AFTER.version, String(AFTER.eventId), String(AFTER.peak)].every((marker) => seen[user].includes(marker)), `${user} sees the moved device's records from the move on`);
   }
   for (const user of ['northAdmin', 'northEast'] as const) assert.not.ok(seen[user].includes(MOVED), `${user} no longer sees the moved device`);
 });
