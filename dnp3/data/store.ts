@@ -86,9 +86,9 @@ export async function maxSlot(pool: pg.Pool, organizationId: string): Promise<nu
 }
 
 /**
- * The organisation's slots with their devices, those for which `reach` (a condition on device_information `d`
- * with its values; the API passes api/device-records/reach.ts's; by default every non-deleted device) holds. A slot whose device was deleted or
- * moved to another organisation keeps its number but is not listed.
+ * The organisation's slots with their devices, those for which `reach` holds: a condition on device_information
+ * `d` with its values (the API passes api/device-records/reach.ts's; by default every non-deleted device). A
+ * slot whose device was deleted or moved to another organisation keeps its number but is not listed.
  */
 export async function slotDevices(pool: pg.Pool, organizationId: string, reach: { sql: string; values: unknown[] } = { sql: 'd.deleted_at is null', values: [] }): Promise<{ imei: string; slot: number; name: string | null }[]> {
   const { rows } = await pool.query<{ imei: string; slot: number; name: string | null }>(
