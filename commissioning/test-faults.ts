@@ -142,14 +142,28 @@ async function view(pool: pg.Pool, r: Row): Promise<TestFaultView> {
   };
 }
 
-/** One test fault of the organisation, or null. */
-export async function readTestFault(pool: pg.Pool, organizationId: string, id: number): Promise<TestFaultView | null> {
-  const { rows } = await pool.query<Row>(`${SELECT} where t.id = $1 and t."OrganizationID" = $2`, [id, organizationId]);
+/**
+ * A reader's reach over test fault `t` and its device `d` (the API passes api/device-records/reach.ts's
+ * condition; docs/decisions.md#reach-applied-once), given a placeholder source that continues the statement's.
+ */
+export type TestFaultReach = (p: { add(value: unknown): string }) => string;
+
+function placeholders(values: unknown[]) {
+  return { add: (value: unknown) => { values.push(value); return `$${values.length}`; } };
+}
+
+/** One test fault of the organisation (and in `reach` when given), or null. */
+export async function readTestFault(pool: pg.Pool, organizationId: string, id: number, reach?: TestFaultReach): Promise<TestFaultView | null> {
+  const values: unknown[] = [id, organizationId];
+  const join = reach ? ` join device_information d on d."IMEINumber" = t."IMEINumber" and ${reach(placeholders(values))}` : '';
+  const { rows } = await pool.query<Row>(`${SELECT}${join} where t.id = $1 and t."OrganizationID" = $2`, values);
   return rows[0] ? view(pool, rows[0]) : null;
 }
 
-/** The organisation's test faults, newest first, of one device or all. */
-export async function listTestFaults(pool: pg.Pool, organizationId: string, imei: string | null, limit: number): Promise<TestFaultView[]> {
-  const { rows } = await pool.query<Row>(`${SELECT} where t."OrganizationID" = $1 and ($2::text is null or t."IMEINumber" = $2) order by t.id desc limit $3`, [organizationId, imei, limit]);
+/** The organisation's test faults (in `reach` when given), newest first, of one device or all. */
+export async function listTestFaults(pool: pg.Pool, organizationId: string, imei: string | null, limit: number, reach?: TestFaultReach): Promise<TestFaultView[]> {
+  const values: unknown[] = [organizationId, imei, limit];
+  const join = reach ? ` join device_information d on d."IMEINumber" = t."IMEINumber" and ${reach(placeholders(values))}` : '';
+  const { rows } = await pool.query<Row>(`${SELECT}${join} where t."OrganizationID" = $1 and ($2::text is null or t."IMEINumber" = $2) order by t.id desc limit $3`, values);
   return Promise.all(rows.map((r) => view(pool, r)));
 }

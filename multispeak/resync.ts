@@ -39,7 +39,8 @@ const STATES = `
          r."AverageCurrent1m", r."BatteryMCU", r."BatteryOrLine",
          (s.payload->>'ActualOngoingFault')::int as last_fault, s.payload->>'date' as last_date
     from device_information d
-    join device_latest l on l."IMEINumber" = d."IMEINumber"
+    -- a device moved from another organisation: its status from the move on (docs/decisions.md#reach-applied-once)
+    join device_latest l on l."IMEINumber" = d."IMEINumber" and l."date" >= d."OrganizationSince"
     join device_records r on r."RecordID" = l."RecordID" and r."date" = l."date"
     left join lateral (
       select o.payload from outbox o

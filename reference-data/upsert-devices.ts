@@ -1,6 +1,8 @@
 // Devices and their group links, one chunk of rows per call (multi-row statements; the caller reports
 // progress between chunks). Soft delete (spec 2.5 rule 6): `deleted: true` sets deleted_at once and keeps
-// the row with its history; a re-import keeps the first deletion time; `false` clears it.
+// the row with its history; a re-import keeps the first deletion time; `false` clears it. A device moved to
+// another organisation gets OrganizationSince = now() and no LastCheckInTime yet: the new organisation reads
+// its records from the move on (docs/decisions.md#reach-applied-once).
 import type pg from 'pg';
 import { syncMemberships } from './memberships.js';
 import type { DeviceInput, KindCounts } from './model.js';
@@ -14,6 +16,10 @@ const UPSERT = `
                 $10::text[], $11::text[], $12::text[])
       as t(imei, org, line, name, lat, long, serial, queue, deleted, upstream, phase, section)
   on conflict ("IMEINumber") do update set
+    "OrganizationSince" = case when device_information."OrganizationID" = excluded."OrganizationID"
+                               then device_information."OrganizationSince" else now() end,
+    "LastCheckInTime" = case when device_information."OrganizationID" = excluded."OrganizationID"
+                             then device_information."LastCheckInTime" end,
     "OrganizationID" = excluded."OrganizationID", "PowerLineID" = excluded."PowerLineID", "Real_Name" = excluded."Real_Name",
     "Lat" = excluded."Lat", "Long" = excluded."Long", "serialNumber" = excluded."serialNumber",
     "dnp3QueueAddress" = excluded."dnp3QueueAddress",

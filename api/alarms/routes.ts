@@ -107,7 +107,7 @@ export function alarmRoutes({ pool, auth, keyring, webhookAllow, now }: AlarmRou
     if (!ALARM_STATES.includes(state)) throw badParameter('state', `must be one of ${ALARM_STATES.join(', ')}`);
     const caller = c.get('caller');
     const p = new SqlParams();
-    const reach = reachCondition(caller, p);
+    const reach = reachCondition(caller, p, 'd', 'a.raised_at');
     const limit = p.add(limitOf(c.req.query('limit')));
     const { rows } = await pool.query(
       `select a.id, a.kind, a.detail->>'label' as label, a.class, a."IMEINumber", d."Real_Name", a."PowerLineID", a.raised_at, a.acknowledged_at,
@@ -126,7 +126,7 @@ export function alarmRoutes({ pool, auth, keyring, webhookAllow, now }: AlarmRou
     const caller = c.get('caller');
     const id = idOf(c.req.param('id'), 'an alarm');
     const p = new SqlParams();
-    const reach = reachCondition(caller, p);
+    const reach = reachCondition(caller, p, 'd', 'a.raised_at');
     const { rows: [who] } = await pool.query<{ email: string }>('select email from users where id = $1', [caller.userId]);
     const by = who?.email ?? `user ${caller.userId}`;
     const at = new Date(now());

@@ -11,7 +11,7 @@ import { eventType, fault, num, text, type FieldTable } from './fields.js';
 import { pageOf, type ReadDeps, type ReadEndpoint } from './endpoint.js';
 import type { ListQuery } from './list-params.js';
 import { displayFault, presentContext, presentEventRow } from './present.js';
-import { reachCondition } from './reach.js';
+import { movedDevicesCondition, reachCondition } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
 import { counterTotal, countersAnswer } from './totals.js';
 import { reportedRange } from './events.js';
@@ -68,10 +68,11 @@ const readsCheckIn = (q: ListQuery) => q.filters.some((f) => FILTERABLE[f.field]
  * joined here only when a filter reads it; otherwise after the merge, for the page's rows alone (a week's
  * fault events are thousands of rows, each a lookup in device_records).
  */
-function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams): string[] {
+async function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams): Promise<string[]> {
   const range = calendarDayRange(q.from, q.to, caller.timeZone);
   const where = whereClause([
     reachCondition(caller, p),
+    ...await movedDevicesCondition(deps.pool, caller, p, 'c."IMEINumber"', 'c."PacketTimestamp"'),
     ...rangeConditions('c."EventTimestamp"', range.fromMs, range.untilMs),
     ...reportedRange('c', range),
     ...filterConditions(q.filters, FILTERABLE, { codeStrings: deps.codeStrings }, p),
@@ -92,12 +93,12 @@ export const criticalData: ReadEndpoint = {
     // Each source is sorted and cut to the first page + offset rows on its own (an index walk that stops
     // early), then the few survivors are merged: sorting the union of millions of events would not stop.
     const p = new SqlParams();
-    const parts = branches(deps, caller, q, p);
+    const parts = await branches(deps, caller, q, p);
     const top = integerLiteral(q.page * q.limit + q.limit); // spelled in, as pageOf does (endpoint.ts)
     const inner = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
     const merged = parts.map((fromWhere) => `(select ${COLUMNS} ${fromWhere} order by ${inner} limit ${top})`).join(' union all ');
     const cp = new SqlParams();
-    const count = countersAnswer(q) ? { count: counterTotal('critical_events', caller) } : { countParts: { parts: branches(deps, caller, q, cp), values: cp.values } };
+    const count = countersAnswer(q) ? { count: counterTotal('critical_events', caller) } : { countParts: { parts: await branches(deps, caller, q, cp), values: cp.values } };
     const ctx = presentContext(caller, deps.codeStrings);
     const fromWhere = `from (${merged}) u left join power_lines pl on pl."Id" = u."PowerLineID" ${CHECK_IN_JOIN('u')}`;
     const selectList = 'u.*, pl.name as "PowerLineName", r."Ongoing_fault", r."ActualOngoingFault"';

@@ -4,7 +4,7 @@ import { calendarDayRange } from '../../domain/calendar-days.js';
 import { fault, num, text, type FieldTable } from './fields.js';
 import { pageOf, type ReadEndpoint } from './endpoint.js';
 import { presentContext, presentRecord, recordSelectList } from './present.js';
-import { deviceInReach, reachCondition } from './reach.js';
+import { deviceInReach, historyConditions, movedDevicesCondition, reachCondition } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
 import { counterTotal, countersAnswer } from './totals.js';
 
@@ -40,6 +40,7 @@ export const dataLog: ReadEndpoint = {
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
     const conditions = [
       reachCondition(caller, p),
+      ...await movedDevicesCondition(pool, caller, p, 'r."IMEINumber"', 'r."date"'),
       ...rangeConditions('r."date"', range.fromMs, range.untilMs),
       ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),
     ];
@@ -57,11 +58,12 @@ export const deviceDataLog: ReadEndpoint = {
   description: 'Paginated device records of one IMEI in the caller\'s reach (404 otherwise), newest first by default.',
   params: PARAMS, defaultSort: DEFAULT_SORT, rangeField: 'date', schema: 'DeviceRecord', shape: 'paginated',
   async run({ pool, codeStrings }, caller, q, imei) {
-    await deviceInReach(pool, caller, imei!);
+    const reach = await deviceInReach(pool, caller, imei!);
     const p = new SqlParams();
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
     const conditions = [
       `r."IMEINumber" = ${p.add(imei)}::text`,
+      ...historyConditions('r."date"', reach),
       ...rangeConditions('r."date"', range.fromMs, range.untilMs),
       ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),
     ];

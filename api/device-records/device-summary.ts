@@ -5,6 +5,7 @@ import { ONGOING_FAULT } from '../../domain/ongoing-fault-codes.js';
 import { text, type FieldTable } from './fields.js';
 import { CLOCK_JOIN, onlineSql, type ReadEndpoint } from './endpoint.js';
 import { displayFault } from './present.js';
+import { deviceLatestJoin } from './latest-record.js';
 import { reachCondition } from './reach.js';
 import { filterConditions, SqlParams, whereClause } from './sql.js';
 
@@ -29,7 +30,7 @@ export const deviceSummary: ReadEndpoint = {
              count(*) filter (where ${isOnline})::int as online,
              count(*) filter (where d."LastCheckInTime" is null)::int as never,
              count(*) filter (where r."ActualOngoingFault" = ${lowBattery}::int)::int as low
-        from device_information d left join device_latest r on r."IMEINumber" = d."IMEINumber"
+        from device_information d ${deviceLatestJoin()}
         ${CLOCK_JOIN}
         ${whereClause(conditions)}
        group by 1`, p.values);

@@ -5,7 +5,7 @@ import { FAULT_SHIFT_MS } from '../../domain/fault-shift.js';
 import { eventType, num, text, type FieldTable } from './fields.js';
 import { pageOf, type ReadEndpoint } from './endpoint.js';
 import { EVENT_COLUMNS, presentContext, presentEventRow } from './present.js';
-import { deviceInReach } from './reach.js';
+import { deviceInReach, historyConditions } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
 
 const SORTABLE: FieldTable = {
@@ -49,11 +49,12 @@ export const deviceEvents: ReadEndpoint = {
   params: { accepts: ['page', 'limit', 'from', 'to', 'sortBy', 'filterBy'], sortable: SORTABLE, filterable: FILTERABLE },
   defaultSort: DEFAULT_SORT, rangeField: 'EventTimestamp', schema: 'Event', shape: 'paginated',
   async run({ pool, codeStrings }, caller, q, imei) {
-    await deviceInReach(pool, caller, imei!);
+    const reach = await deviceInReach(pool, caller, imei!);
     const p = new SqlParams();
     const source = eventsOf(`${p.add(imei)}::text`);
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
     const conditions = [
+      ...historyConditions('ev."PacketTimestamp"', reach),
       ...rangeConditions('ev."EventTimestamp"', range.fromMs, range.untilMs),
       ...reportedRange('ev', range),
       ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),

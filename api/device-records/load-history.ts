@@ -4,7 +4,7 @@ import { calendarDayRange } from '../../domain/calendar-days.js';
 import { num, type FieldTable } from './fields.js';
 import { pageOf, type ReadEndpoint } from './endpoint.js';
 import { displayTime, presentContext } from './present.js';
-import { deviceInReach } from './reach.js';
+import { deviceInReach, historyConditions } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
 
 export const HOURLY_COLUMNS = Array.from({ length: 24 }, (_, h) => `AverageCurrentH${h}`);
@@ -22,11 +22,12 @@ export const loadHistory: ReadEndpoint = {
   params: { accepts: ['page', 'limit', 'from', 'to', 'sortBy', 'filterBy'], sortable: SORTABLE, filterable: FILTERABLE },
   defaultSort: DEFAULT_SORT, rangeField: 'PacketTimestamp', schema: 'LoadHistory', shape: 'paginated',
   async run({ pool, codeStrings }, caller, q, imei) {
-    await deviceInReach(pool, caller, imei!);
+    const reach = await deviceInReach(pool, caller, imei!);
     const p = new SqlParams();
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
     const conditions = [
       `c."IMEINumber" = ${p.add(imei)}::text`,
+      ...historyConditions('c."PacketTimestamp"', reach),
       ...rangeConditions('c."PacketTimestamp"', range.fromMs, range.untilMs),
       ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),
     ];

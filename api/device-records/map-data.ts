@@ -5,6 +5,7 @@ import { CLOCK_JOIN, onlineSql, type ReadDeps, type ReadEndpoint } from './endpo
 import type { Caller } from '../auth/caller.js';
 import type { ListQuery } from './list-params.js';
 import { displayFault, displayTime, presentContext } from './present.js';
+import { deviceLatestJoin } from './latest-record.js';
 import { reachCondition } from './reach.js';
 import { filterConditions, SqlParams, whereClause } from './sql.js';
 
@@ -33,7 +34,7 @@ async function compute(deps: ReadDeps, caller: Caller, q: ListQuery): Promise<un
       from device_information d
       ${CLOCK_JOIN}
       left join power_lines pl on pl."Id" = d."PowerLineID"
-      left join device_latest r on r."IMEINumber" = d."IMEINumber"
+      ${deviceLatestJoin()}
       ${whereClause(conditions)}
      order by d."IMEINumber"`, p.values);
   const ctx = presentContext(caller, codeStrings);

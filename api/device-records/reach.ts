@@ -1,15 +1,27 @@
 // The devices a caller may read (spec 5.3; docs/decisions.md#identity-and-access): an admin every
 // non-deleted device of the organisation; a user only those linked to one of the user's (non-deleted)
-// groups. Devices without device_information (unregistered IMEIs) are outside every reach, because every
-// read joins through device_information.
+// groups; and of a device moved between organisations only the records from its move on
+// (docs/decisions.md#reach-applied-once). The SQL form of domain/reach.ts mayRead: every reader of device
+// data (device-records, alarms, incidents, test faults, DNP3 point map, SOAP) goes through this file.
+// Devices without device_information (unregistered IMEIs) are outside every reach, because every read joins
+// through device_information.
 import type pg from 'pg';
+import { timestamptzLiteral } from '../../db/sql-literal.js';
 import type { Caller } from '../auth/caller.js';
 import { ApiError } from '../errors.js';
 import { SqlParams } from './sql.js';
 
-/** The condition on device_information alias `d` that keeps only devices in the caller's reach. */
-export function reachCondition(caller: Caller, p: SqlParams, d = 'd'): string {
-  const base = `${d}.deleted_at is null and ${d}."OrganizationID" = ${p.add(caller.org)}::text`;
+/** Who is asking, as reach needs it: a REST token's caller or a SOAP login. */
+export type ReachCaller = Pick<Caller, 'userId' | 'org' | 'role'>;
+
+/**
+ * The condition on device_information alias `d` that keeps only devices in the caller's reach; with `at`
+ * (the SQL of a record's instant: a check-in's date, an event's PacketTimestamp, an alarm's raised_at), only
+ * the records from the device's joining the organisation on.
+ */
+export function reachCondition(caller: ReachCaller, p: Pick<SqlParams, 'add'>, d = 'd', at?: string): string {
+  const since = at === undefined ? '' : ` and ${at} >= ${d}."OrganizationSince"`;
+  const base = `${d}.deleted_at is null and ${d}."OrganizationID" = ${p.add(caller.org)}::text${since}`;
   if (caller.role === 'admin') return base;
   // The user's live groups are computed once per statement (an InitPlan), so each device costs one probe of
   // group_device_links' primary key: lists walk thousands of rows (a deep data-log page 56 ms to ~40 ms at
@@ -19,6 +31,23 @@ export function reachCondition(caller: Caller, p: SqlParams, d = 'd'): string {
      where l."DeviceID" = ${d}."DeviceID" and l."GroupID" = any (array(
        select ug."GroupID" from user_groups ug join groups g on g."GroupID" = ug."GroupID" and g.deleted_at is null
         where ug.user_id = ${p.add(caller.userId)}::bigint)))`;
+}
+
+/**
+ * The record lists' form of the `at` condition (data-log, critical-data): the organisation's moved devices
+ * (rare) are read first, and each record's instant is compared with its device's move, looked up by IMEI in
+ * a jsonb parameter. A condition on the record alone keeps the device join of these lists memoized per IMEI
+ * (a deep data-log page joins each device once, not each record); `at >= d."OrganizationSince"` in that
+ * join made it one probe per record (4x slower at 300k check-ins, docs/decisions.md#reach-applied-once).
+ * Nothing moved into the organisation: no condition, the statement is as it was.
+ */
+export async function movedDevicesCondition(pool: pg.Pool, caller: ReachCaller, p: Pick<SqlParams, 'add'>, imei: string, at: string): Promise<string[]> {
+  const { rows } = await pool.query<{ moved: Record<string, string> | null }>(
+    `select jsonb_object_agg("IMEINumber", "OrganizationSince") as moved from device_information
+      where "OrganizationID" = $1 and "OrganizationSince" > '-infinity'`, [caller.org]);
+  const moved = rows[0]?.moved;
+  if (!moved) return [];
+  return [`${at} >= coalesce((${p.add(JSON.stringify(moved))}::jsonb ->> ${imei})::timestamptz, '-infinity')`];
 }
 
 // IMEIs are 15 digits; other identifiers in the field are alphanumeric. Anything else cannot name a device.
@@ -33,15 +62,31 @@ export function deviceNotFound(imei: string): ApiError {
   return new ApiError('NOT_FOUND', 'No such device.', { IMEINumber: imei.slice(0, 64) });
 }
 
+export interface DeviceReach {
+  deviceId: number;
+  /** When the device joined the caller's organisation; null when it never moved (its whole history is readable). */
+  since: Date | null;
+}
+
 /**
- * The DeviceID of `imei` when it is in the caller's reach. Unknown, deleted, unregistered and out of reach
- * are one answer (404), so the response does not tell which IMEIs exist.
+ * The device `imei` when it is in the caller's reach. Unknown, deleted, unregistered and out of reach are
+ * one answer (404), so the response does not tell which IMEIs exist.
  */
-export async function deviceInReach(pool: pg.Pool, caller: Caller, imei: string): Promise<number> {
+export async function deviceInReach(pool: pg.Pool, caller: ReachCaller, imei: string): Promise<DeviceReach> {
   if (!isPlausibleImei(imei)) throw deviceNotFound(imei);
   const p = new SqlParams();
-  const sql = `select d."DeviceID" from device_information d where d."IMEINumber" = ${p.add(imei)}::text and ${reachCondition(caller, p)}`;
-  const { rows } = await pool.query<{ DeviceID: number }>(sql, p.values);
+  const sql = `select d."DeviceID", nullif(d."OrganizationSince", '-infinity') as since
+                 from device_information d where d."IMEINumber" = ${p.add(imei)}::text and ${reachCondition(caller, p)}`;
+  const { rows } = await pool.query<{ DeviceID: number; since: Date | null }>(sql, p.values);
   if (!rows[0]) throw deviceNotFound(imei);
-  return rows[0].DeviceID;
+  return { deviceId: Number(rows[0].DeviceID), since: rows[0].since };
+}
+
+/**
+ * The per-device history's condition on the record instant `at`: none for a device that never moved (the
+ * statement, and its plan, stay as they were), else `at >= <the move>`, spelled in like a day range's bounds
+ * (db/sql-literal.ts) so the planner prunes the months before the move.
+ */
+export function historyConditions(at: string, reach: DeviceReach): string[] {
+  return reach.since === null ? [] : [`${at} >= ${timestamptzLiteral(reach.since.getTime())}`];
 }

@@ -4,7 +4,7 @@
 import type { ReadEndpoint } from './endpoint.js';
 
 export const SERVED_TABLES = ['device_information', 'device_records', 'event_records', 'dm1_event_records', 'device_currents'] as const;
-const INTERNAL_COLUMNS = ['deleted_at', 'created_at', 'updated_at', 'source_message_id', 'ReportedOngoingFault', 'ReportedEventTimestamp', 'TimestampShifted', 'dnp3QueueAddress'];
+const INTERNAL_COLUMNS = ['deleted_at', 'created_at', 'updated_at', 'source_message_id', 'ReportedOngoingFault', 'ReportedEventTimestamp', 'TimestampShifted', 'dnp3QueueAddress', 'OrganizationSince'];
 
 export const tableColumns: ReadEndpoint = {
   path: '/get-table-columns',

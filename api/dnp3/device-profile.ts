@@ -13,6 +13,7 @@ import { dnp3Port } from '../../dnp3/port.js';
 import { deviceProfileXml } from '../../dnp3/profile/profile.js';
 import { APP_VERSION } from '../../multispeak/header.js';
 import { organisationPointMap } from '../../dnp3/data/organisation-map.js';
+import { devicesInReach } from './point-map.js';
 
 export const DEVICE_PROFILE_PATH = '/api/dnp3/deviceProfile';
 
@@ -25,7 +26,7 @@ export function deviceProfileRoutes({ pool, auth, env = process.env }: { pool: p
     const bankText = c.req.query('bank') ?? '0';
     if (!/^\d{1,6}$/.test(bankText)) throw badParameter('bank', 'must be a bank number (0, 1, ...) as listed by GET /api/dnp3/pointMap');
     const org = c.get('caller').org;
-    const map = await organisationPointMap(pool, org);
+    const map = await organisationPointMap(pool, c.get('caller').org, devicesInReach(c.get('caller')));
     if (!map.integration) throw new ApiError('NOT_FOUND', `Organisation ${org} has no DNP3 integration: there is no outstation to describe.`);
     const bank = Number(bankText);
     if (bank >= map.banks.length) throw badParameter('bank', `the organisation has banks 0..${map.banks.length - 1}`);

@@ -8,17 +8,20 @@ import type pg from 'pg';
 import { batteryOrLineText, ongoingFaultText } from '../../domain/ongoing-fault-codes.js';
 import { requireAdmin } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
+import { deviceLatestJoin } from '../device-records/latest-record.js';
+import { reachCondition } from '../device-records/reach.js';
+import { SqlParams } from '../device-records/sql.js';
 
 export const ORGANIZATION_DEVICES_PATH = '/api/dnp3/dnp3OrganizationDevices';
 
-const QUERY = `
+const query = (where: string) => `
   select d."IMEINumber", d."Real_Name", d."Lat", d."Long", d."PowerLineID", pl.name as "PowerLineName", d."serialNumber",
          d."dnp3QueueAddress", s.slot as "dnp3Slot", d."LastCheckInTime", r."ActualOngoingFault", r."BatteryOrLine"
     from device_information d
     left join power_lines pl on pl."Id" = d."PowerLineID"
     left join dnp3_slots s on s."OrganizationID" = d."OrganizationID" and s."IMEINumber" = d."IMEINumber"
-    left join device_latest r on r."IMEINumber" = d."IMEINumber"
-   where d."OrganizationID" = $1 and d.deleted_at is null
+    ${deviceLatestJoin()}
+   where ${where}
    order by d."IMEINumber"`;
 
 interface Row {
@@ -31,7 +34,8 @@ export function integrationRoutes({ pool, auth }: { pool: pg.Pool; auth: Middlew
   const app = new Hono<AuthEnv>();
   app.get(ORGANIZATION_DEVICES_PATH, auth, requireAdmin, async (c) => {
     const caller = c.get('caller');
-    const { rows } = await pool.query<Row>(QUERY, [caller.org]);
+    const p = new SqlParams();
+    const { rows } = await pool.query<Row>(query(reachCondition(caller, p)), p.values);
     return c.json(rows.map((r) => ({
       IMEINumber: r.IMEINumber,
       Real_Name: r.Real_Name,

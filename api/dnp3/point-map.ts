@@ -11,10 +11,18 @@ import type { AuthEnv } from '../auth/caller.js';
 import { ApiError, badParameter } from '../errors.js';
 import { organisationPointMap } from '../../dnp3/data/organisation-map.js';
 import { pointMapCsv } from '../../dnp3/data/point-map.js';
+import { reachCondition, type ReachCaller } from '../device-records/reach.js';
+import { SqlParams } from '../device-records/sql.js';
 import { deviceProfileRoutes } from './device-profile.js';
 import { diagnosticsRoutes } from './diagnostics.js';
 
 export const POINT_MAP_PATH = '/api/dnp3/pointMap';
+
+/** The caller's devices as the point map's device filter (a group user's map lists the devices of their groups). */
+export function devicesInReach(caller: ReachCaller): { sql: string; values: unknown[] } {
+  const p = new SqlParams();
+  return { sql: reachCondition(caller, p), values: p.values };
+}
 
 export function pointMapRoutes({ pool, auth }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
@@ -25,7 +33,7 @@ export function pointMapRoutes({ pool, auth }: { pool: pg.Pool; auth: Middleware
     const format = c.req.query('format');
     if (format !== undefined && format !== 'json' && format !== 'csv') throw badParameter('format', 'must be "json" or "csv"');
     const org = c.get('caller').org;
-    const { integration, analogOnly, outstationAddress, banks, points } = await organisationPointMap(pool, org);
+    const { integration, analogOnly, outstationAddress, banks, points } = await organisationPointMap(pool, c.get('caller').org, devicesInReach(c.get('caller')));
     const wantsCsv = format === 'csv' || (format === undefined && (c.req.header('accept') ?? '').includes('text/csv'));
     if (wantsCsv) {
       return c.body(pointMapCsv(points), 200, {

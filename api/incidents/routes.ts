@@ -36,8 +36,11 @@ function visible(caller: Caller, p: SqlParams): string {
   const org = `i."OrganizationID" = ${p.add(caller.org)}::text`;
   if (caller.role === 'admin') return org;
   return `${org} and exists (select 1 from incident_devices x join device_information d on d."IMEINumber" = x."IMEINumber"
-                             where x.incident_id = i.id and ${reachCondition(caller, p)})`;
+                             where x.incident_id = i.id and ${tripInReach(caller, p)})`;
 }
+
+/** A trip `x` the caller may see: its device in reach, tripped since the device joined the organisation (an admin's too). */
+const tripInReach = (caller: Caller, p: SqlParams) => reachCondition(caller, p, 'd', 'x.tripped_at');
 
 interface Row {
   id: string; PowerLineID: string; powerLineName: string | null; status: string; kind: string; first_trip_at: Date; last_trip_at: Date;
@@ -51,7 +54,7 @@ const present = (r: Row) => ({
 });
 
 function select(caller: Caller, p: SqlParams): string {
-  const reach = caller.role === 'admin' ? 'true' : reachCondition(caller, p);
+  const reach = tripInReach(caller, p);
   return `select i.id, i."PowerLineID", pl.name as "powerLineName", i.status, i.kind, i.first_trip_at, i.last_trip_at, i.opened_at, i.located_at,
                  i.restored_at, i.closed_at, i.sections,
                  (select count(*)::int from incident_devices x join device_information d on d."IMEINumber" = x."IMEINumber"
@@ -102,17 +105,18 @@ export function incidentRoutes({ pool, auth }: { pool: pg.Pool; auth: Middleware
     const devices = await pool.query<{ IMEINumber: string; Real_Name: string | null; EventType: string; tripped_at: Date; Phase: string | null; Section: string | null; Lat: number | null; Long: number | null }>(
       `select x."IMEINumber", d."Real_Name", x."EventType", x.tripped_at, d."Phase", d."Section", d."Lat", d."Long"
          from incident_devices x join device_information d on d."IMEINumber" = x."IMEINumber"
-        where x.incident_id = ${dp.add(id)}::bigint and ${caller.role === 'admin' ? 'true' : reachCondition(caller, dp)}
+        where x.incident_id = ${dp.add(id)}::bigint and ${tripInReach(caller, dp)}
         order by x.tripped_at, x."IMEINumber"`,
       dp.values,
     );
     const timeline = await pool.query<{ at: Date; what: string; detail: Record<string, unknown> }>(
       'select at, what, detail from incident_timeline where incident_id = $1 order by id', [id],
     );
-    // A user's timeline names only devices in reach: trips of other devices are counted, not listed.
+    // The timeline names only devices in reach (an admin's too: a device moved to another organisation is
+    // no longer the admin's): trips of other devices are counted, not listed.
     const reachable = new Set(devices.rows.map((d) => d.IMEINumber));
     const trimmed = (detail: Record<string, unknown>) => {
-      if (caller.role === 'admin' || !Array.isArray(detail.trips)) return detail;
+      if (!Array.isArray(detail.trips)) return detail;
       const trips = (detail.trips as { imei: string }[]).filter((t) => reachable.has(t.imei));
       return { ...detail, trips, otherTrips: (detail.trips as unknown[]).length - trips.length };
     };

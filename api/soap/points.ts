@@ -1,23 +1,34 @@
 // GetAllSCADAPoints answered as a stream: the organisation's devices read in keyset pages (a cursor over
 // the IMEI order), each page written out before the next is read, so 50,000 devices never sit in memory
 // as one array or one document. Points are plain escaped text: xmlbuilder2 would build a DOM per page.
+// The devices are those in the login's reach, as on every other reader: an admin's organisation, a user's
+// groups (docs/decisions.md#reach-applied-once).
 import type pg from 'pg';
 import { log } from '../../config/log.js';
 import { headerAttributes } from '../../multispeak/header.js';
 import { NAMESPACE, SOAP_ENV, type Version } from '../../multispeak/versions.js';
+import { reachCondition, type ReachCaller } from '../device-records/reach.js';
+import { SqlParams } from '../device-records/sql.js';
 import { escapeAttr } from './wsdl.js';
 
 export const PAGE_SIZE = 1000;
 
 interface PointRow { IMEINumber: string; Real_Name: string | null; serialNumber: string | null; Lat: number | null; Long: number | null }
 
-const PAGE = `
-  select "IMEINumber", "Real_Name", "serialNumber", "Lat", "Long" from device_information
-   where "OrganizationID" = $1 and deleted_at is null and "IMEINumber" > $2
-   order by "IMEINumber" limit $3`;
-const SUMMARY = `
-  select count(*)::int as n, max("IMEINumber") as last from device_information
-   where "OrganizationID" = $1 and deleted_at is null and "IMEINumber" > $2`;
+function page(caller: ReachCaller, after: string): { sql: string; values: unknown[] } {
+  const p = new SqlParams();
+  const sql = `select d."IMEINumber", d."Real_Name", d."serialNumber", d."Lat", d."Long" from device_information d
+                where ${reachCondition(caller, p)} and d."IMEINumber" > ${p.add(after)}::text
+                order by d."IMEINumber" limit ${p.add(PAGE_SIZE)}::int`;
+  return { sql, values: p.values };
+}
+
+function summary(caller: ReachCaller, after: string): { sql: string; values: unknown[] } {
+  const p = new SqlParams();
+  const sql = `select count(*)::int as n, max(d."IMEINumber") as last from device_information d
+                where ${reachCondition(caller, p)} and d."IMEINumber" > ${p.add(after)}::text`;
+  return { sql, values: p.values };
+}
 
 const leaf = (name: string, value: string | number | null) => (value === null || value === '' ? '' : `<m:${name}>${escapeAttr(String(value))}</m:${name}>`);
 
@@ -32,13 +43,15 @@ export function pointXml(version: Version, r: PointRow): string {
 
 /**
  * @example
- *   return new Response(await pointsStream(pool, '4.1', 'north', ''), { headers: { 'content-type': 'text/xml; charset=utf-8' } });
+ *   return new Response(await pointsStream(pool, '4.1', { userId: 1, org: 'north', role: 'admin' }, ''), { headers: { 'content-type': 'text/xml; charset=utf-8' } });
  */
-export async function pointsStream(pool: pg.Pool, version: Version, org: string, lastReceived: string): Promise<ReadableStream<Uint8Array>> {
-  const { rows: [summary] } = await pool.query<{ n: number; last: string | null }>(SUMMARY, [org, lastReceived]);
+export async function pointsStream(pool: pg.Pool, version: Version, caller: ReachCaller, lastReceived: string): Promise<ReadableStream<Uint8Array>> {
+  const org = caller.org;
+  const counted = summary(caller, lastReceived);
+  const { rows: [total] } = await pool.query<{ n: number; last: string | null }>(counted.sql, counted.values);
   const ns = NAMESPACE[version];
   // Every point goes in this answer: nothing remains, and LastSent is the last objectID (reference 4).
-  const attrs = headerAttributes(version, { objectsRemaining: 0, lastSent: summary?.last ?? undefined, timeStamp: new Date().toISOString() });
+  const attrs = headerAttributes(version, { objectsRemaining: 0, lastSent: total?.last ?? undefined, timeStamp: new Date().toISOString() });
   const header = Object.entries(attrs).map(([k, v]) => ` ${k}="${escapeAttr(v)}"`).join('');
   const head = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${SOAP_ENV}" xmlns:m="${ns}"><soap:Header><m:MultiSpeakMsgHeader${header} /></soap:Header>`
     + '<soap:Body><m:GetAllSCADAPointsResponse><m:GetAllSCADAPointsResult>';
@@ -50,7 +63,8 @@ export async function pointsStream(pool: pg.Pool, version: Version, org: string,
     async pull(controller) {
       if (after === null) return;
       try {
-        const { rows } = await pool.query<PointRow>(PAGE, [org, after, PAGE_SIZE]);
+        const next = page(caller, after);
+        const { rows } = await pool.query<PointRow>(next.sql, next.values);
         if (rows.length > 0) controller.enqueue(encoder.encode(rows.map((r) => pointXml(version, r)).join('')));
         if (rows.length < PAGE_SIZE) {
           after = null;

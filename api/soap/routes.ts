@@ -12,6 +12,7 @@ import { log } from '../../config/log.js';
 import { isVersion, type Version } from '../../multispeak/versions.js';
 import type { AccountStore } from '../auth/accounts.js';
 import { loginCheck, type LoginCheck } from '../auth/login-check.js';
+import type { ReachCaller } from '../device-records/reach.js';
 import { faultResponse, SoapFault } from './fault.js';
 import { getMethodsAnswer, pingUrlAnswer } from './methods.js';
 import { isServedOperation } from './operations.js';
@@ -41,12 +42,13 @@ function serveWsdl(c: Context): Response {
 export function soapRoutes({ pool, accounts, clientAddress, check = loginCheck({ accounts }), now = Date.now }: SoapRouteOptions): Hono {
   const app = new Hono();
 
-  async function organisationOf(c: Context, header: Record<string, string>): Promise<string> {
+  /** The login of the header (its organisation, role and groups decide what GetAllSCADAPoints lists). */
+  async function organisationOf(c: Context, header: Record<string, string>): Promise<ReachCaller> {
     const email = header.UserID?.trim();
     const password = header.Pwd;
     if (!email || !password || email.length > MAX_FIELD || password.length > MAX_FIELD) throw new SoapFault('MISSING_CREDENTIALS');
     const outcome = await check(email, password, clientAddress(c));
-    if (outcome.ok) return outcome.account.org;
+    if (outcome.ok) return { userId: outcome.account.userId, org: outcome.account.org, role: outcome.account.role };
     if (outcome.reason === 'wrong') throw new SoapFault('BAD_CREDENTIALS');
     throw new SoapFault(outcome.reason === 'busy' ? 'BUSY' : 'RATE_LIMITED', undefined, outcome.retryAfterS);
   }
@@ -55,10 +57,10 @@ export function soapRoutes({ pool, accounts, clientAddress, check = loginCheck({
     try {
       const request = parseSoapRequest(await readBody(c.req.raw));
       if (!isServedOperation(request.operation)) throw new SoapFault('UNKNOWN_OPERATION', `Got ${request.operation.slice(0, 100)}.`);
-      const org = await organisationOf(c, request.header);
+      const caller = await organisationOf(c, request.header);
       if (request.operation === 'PingURL') return new Response(pingUrlAnswer(request.version, new Date(now())), { headers: XML });
       if (request.operation === 'GetMethods') return new Response(getMethodsAnswer(request.version, new Date(now())), { headers: XML });
-      const stream = await pointsStream(pool, request.version, org, (request.params.lastReceived ?? '').trim());
+      const stream = await pointsStream(pool, request.version, caller, (request.params.lastReceived ?? '').trim());
       return new Response(stream, { headers: XML });
     } catch (err) {
       if (err instanceof SoapFault) return faultResponse(err);

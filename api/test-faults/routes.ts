@@ -9,7 +9,8 @@ import { requireAdmin } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
 import { ApiError, badParameter } from '../errors.js';
 import { isImei } from '../../domain/validate-message.js';
-import { listTestFaults, readTestFault, startTestFault, TestFaultError } from '../../commissioning/test-faults.js';
+import { listTestFaults, readTestFault, startTestFault, TestFaultError, type TestFaultReach } from '../../commissioning/test-faults.js';
+import { reachCondition, type ReachCaller } from '../device-records/reach.js';
 import type { TestFaultQueue } from '../../commissioning/queue.js';
 
 export const TEST_FAULTS_PATH = '/api/test-faults';
@@ -38,6 +39,9 @@ function parseBody(raw: unknown, defaultMs: number): { imei: string; clearAfterM
   return { imei: o.imei, clearAfterMs: s === undefined ? defaultMs : s * 1000 };
 }
 
+/** Test faults of devices in the caller's reach, started since the device joined the organisation. */
+const inReach = (caller: ReachCaller): TestFaultReach => (p) => reachCondition(caller, p, 'd', 't.started_at');
+
 const idOf = (text: string) => {
   if (!/^\d{1,15}$/.test(text)) throw new ApiError('BAD_PARAMETER', 'Path parameter "id" must be a test fault id (a positive whole number).', { parameter: 'id' });
   return Number(text);
@@ -59,7 +63,7 @@ export function testFaultRoutes({ pool, auth, queue, clearAfterMs }: TestFaultRo
       const { rows: [who] } = await pool.query<{ email: string }>('select email from users where id = $1', [caller.userId]);
       try {
         const { id } = await startTestFault(pool, queue, { imei: body.imei, organizationId: caller.org, startedBy: who?.email ?? `user ${caller.userId}`, clearAfterMs: body.clearAfterMs });
-        return c.json(await readTestFault(pool, caller.org, id), 202, { location: `${TEST_FAULTS_PATH}/${id}` });
+        return c.json(await readTestFault(pool, caller.org, id, inReach(caller)), 202, { location: `${TEST_FAULTS_PATH}/${id}` });
       } catch (err) {
         if (err instanceof TestFaultError) throw new ApiError(err.code, err.message, { imei: body.imei });
         throw err;
@@ -68,7 +72,7 @@ export function testFaultRoutes({ pool, auth, queue, clearAfterMs }: TestFaultRo
   );
   app.get(`${TEST_FAULTS_PATH}/:id`, auth, requireAdmin, async (c) => {
     const caller = c.get('caller');
-    const view = await readTestFault(pool, caller.org, idOf(c.req.param('id')));
+    const view = await readTestFault(pool, caller.org, idOf(c.req.param('id')), inReach(caller));
     if (!view) throw new ApiError('NOT_FOUND', `Test fault ${c.req.param('id')} was not found.`);
     return c.json(view);
   });
@@ -80,7 +84,7 @@ export function testFaultRoutes({ pool, auth, queue, clearAfterMs }: TestFaultRo
     if (imei !== null && !isImei(imei)) throw badParameter('imei', 'must be 14 to 16 digits');
     const limitText = c.req.query('limit') ?? '20';
     if (!/^\d{1,3}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 100) throw badParameter('limit', 'must be a whole number from 1 to 100');
-    return c.json({ data: await listTestFaults(pool, c.get('caller').org, imei, Number(limitText)) });
+    return c.json({ data: await listTestFaults(pool, c.get('caller').org, imei, Number(limitText), inReach(c.get('caller'))) });
   });
   return app;
 }

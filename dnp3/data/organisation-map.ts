@@ -9,11 +9,12 @@ import { assignPowerLineSlots, powerLinePointRows, slotPowerLines } from './powe
 import { assignSlots, maxSlot, slotDevices } from './store.js';
 
 /** The organisation's DNP3 integration, banks and point rows, as the outstation serves them (also read by the device profile). */
-export async function organisationPointMap(pool: pg.Pool, org: string) {
+/** `devices`: which of the organisation's devices the map lists (a caller's reach); default every one not deleted. */
+export async function organisationPointMap(pool: pg.Pool, org: string, devices?: { sql: string; values: unknown[] }) {
   // Slots are assigned here too, so the map is complete before the outstation has ever run.
   await assignSlots(pool, org);
   await assignPowerLineSlots(pool, org);
-  const devices = await slotDevices(pool, org);
+  const slotted = await slotDevices(pool, org, devices);
   const lines = await slotPowerLines(pool, org);
   const [stored] = await readIntegrations(pool, { kind: 'dnp3', organizationId: org });
   const integration = stored ? integrationFromRow(stored) : undefined;
@@ -24,7 +25,7 @@ export async function organisationPointMap(pool: pg.Pool, org: string) {
   return {
     integration, analogOnly, outstationAddress,
     banks: pointMapBanks(highest, { analogOnly, outstationAddress }),
-    points: [...pointMapRows(devices, { analogOnly, outstationAddress, maxSlot: highest }), ...powerLinePointRows(lines, { analogOnly, outstationAddress })]
+    points: [...pointMapRows(slotted, { analogOnly, outstationAddress, maxSlot: highest }), ...powerLinePointRows(lines, { analogOnly, outstationAddress })]
       .sort((a, b) => a.bank - b.bank || (a.type === b.type ? a.index - b.index : a.type === 'binary' ? -1 : 1)),
   };
 }

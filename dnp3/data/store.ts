@@ -29,9 +29,10 @@ const SNAPSHOT = `
          e."FaultCurrent", e."EventTimestamp", c.expected_interval_s
     from dnp3_slots s
     join device_information d on d."IMEINumber" = s."IMEINumber" and d."OrganizationID" = s."OrganizationID" and d.deleted_at is null
-    left join lateral (select * from device_records x where x."IMEINumber" = s."IMEINumber" order by x."date" desc limit 1) r on true
+    left join lateral (select * from device_records x where x."IMEINumber" = s."IMEINumber" and x."date" >= d."OrganizationSince"
+                        order by x."date" desc limit 1) r on true
     left join lateral (select "FaultCurrent", "EventTimestamp" from event_records y
-                        where y."IMEINumber" = s."IMEINumber" and y."FaultCurrent" is not null
+                        where y."IMEINumber" = s."IMEINumber" and y."FaultCurrent" is not null and y."PacketTimestamp" >= d."OrganizationSince"
                         order by y."EventTimestamp" desc limit 1) e on true
     left join checkin_clock c on c."IMEINumber" = s."IMEINumber"
    where s."OrganizationID" = $1`;
@@ -84,12 +85,17 @@ export async function maxSlot(pool: pg.Pool, organizationId: string): Promise<nu
   return rows[0]?.m ?? -1;
 }
 
-export async function slotDevices(pool: pg.Pool, organizationId: string): Promise<{ imei: string; slot: number; name: string | null }[]> {
+/**
+ * The organisation's slots with their devices, those for which `reach` holds: a condition on device_information
+ * `d` with its values (the API passes api/device-records/reach.ts's; by default every non-deleted device). A
+ * slot whose device was deleted or moved to another organisation keeps its number but is not listed.
+ */
+export async function slotDevices(pool: pg.Pool, organizationId: string, reach: { sql: string; values: unknown[] } = { sql: 'd.deleted_at is null', values: [] }): Promise<{ imei: string; slot: number; name: string | null }[]> {
   const { rows } = await pool.query<{ imei: string; slot: number; name: string | null }>(
     `select s."IMEINumber" as imei, s.slot, d."Real_Name" as name
-       from dnp3_slots s left join device_information d on d."IMEINumber" = s."IMEINumber" and d."OrganizationID" = s."OrganizationID"
-      where s."OrganizationID" = $1 and s."IMEINumber" is not null and d.deleted_at is null order by s.slot`,
-    [organizationId],
+       from dnp3_slots s join device_information d on d."IMEINumber" = s."IMEINumber" and d."OrganizationID" = s."OrganizationID"
+      where s."OrganizationID" = $${reach.values.length + 1} and s."IMEINumber" is not null and ${reach.sql} order by s.slot`,
+    [...reach.values, organizationId],
   );
   return rows;
 }

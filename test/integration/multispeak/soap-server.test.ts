@@ -86,9 +86,10 @@ test('zeep: wrong Pwd and unknown UserID are the same Fault', async () => {
   assert.is(wrong.code, 'soap:Client');
 });
 
-test('zeep: the 3.0 flavour (/soap?wsdl&version=3.0) answers too, name in comments', async () => {
+test('zeep: the 3.0 flavour (/soap?wsdl&version=3.0) answers too, name in comments; a group user gets the devices of the group', async () => {
   const r = await zeep(`${base}/soap?wsdl&version=3.0`, '3.0', 'east@south.example', 'south-East-Pass-1');
-  assert.is(r.points!.length, 8);
+  // south-east's four devices of south's eight (docs/decisions.md#reach-applied-once)
+  assert.equal(r.points!.map((p) => p.objectID), ['861100000000000', '861100000000100', '861100000000200', '861100000000300']);
   assert.equal(r.points![0], { objectID: '861100000000000', objectName: null, comments: 'South F12 Pole 40 Phase A', description: 'SN-110000', scadaPointType: 'status' });
 });
 

@@ -185,6 +185,29 @@ test('group set: the listed groups become exactly the device\'s groups, counted 
   await importReferenceData(pool, fixture(), { keyring });
 });
 
+test('a device moved to another organisation: OrganizationSince set at the move, LastCheckInTime cleared; other changes keep both', async () => {
+  const q = `select "OrganizationSince" as since, "LastCheckInTime"::text as last from device_information where "IMEINumber" = '861000000000100'`;
+  const read = async () => (await pool.query<{ since: Date | number; last: string | null }>(q)).rows[0]!;
+  await pool.query(`update device_information set "LastCheckInTime" = '2026-11-20T10:00:00Z' where "IMEINumber" = '861000000000100'`);
+  assert.equal(await read(), { since: -Infinity, last: '2026-11-20 10:00:00+00' }, 'never moved: the whole history is the organisation\'s');
+  const f = fixture();
+  f.devices![1]!.Real_Name = 'Renamed';
+  await importReferenceData(pool, f, { keyring });
+  assert.equal(await read(), { since: -Infinity, last: '2026-11-20 10:00:00+00' }, 'a rename is no move');
+  const t0 = Date.now();
+  Object.assign(f.devices![1]!, { OrganizationID: 'south', PowerLineID: 'south-F7', groups: ['south-east'] });
+  assert.equal((await importReferenceData(pool, f, { keyring })).devices, { inserted: 0, updated: 1, unchanged: 15 });
+  const moved = await read();
+  assert.ok(moved.since instanceof Date && moved.since.getTime() >= t0 - 5_000, String(moved.since));
+  assert.is(moved.last, null, 'the new organisation has not heard from it yet');
+  f.devices![1]!.Real_Name = 'Renamed again';
+  await importReferenceData(pool, f, { keyring });
+  assert.equal((await read()).since, moved.since, 'a later change in the same organisation keeps the move time');
+  await importReferenceData(pool, fixture(), { keyring });
+  assert.ok(((await read()).since as Date).getTime() >= (moved.since as Date).getTime(), 'moving back is a move too');
+  await pool.query(`update device_information set "OrganizationSince" = '-infinity' where "IMEINumber" = '861000000000100'`);
+});
+
 test('a changed password is re-hashed; an omitted one keeps the stored hash', async () => {
   const hashOf = async (email: string) => (await pool.query<{ h: string }>('select password_hash as h from users where email = $1', [email])).rows[0]!.h;
   const before = await hashOf('admin@north.example');
