@@ -58,5 +58,26 @@ export function kindOfCode(code: number | null): string | null {
 
 /** Kinds whose alarms end when a newer check-in no longer carries their code. */
 export const FAULT_CODE_KINDS: readonly string[] = ALARM_KINDS.filter((k) => k.source === 'fault-code').map((k) => k.id);
+/**
+ * The one kind a masked organisation reads and routes by (docs/decisions.md#masking): it stands for every
+ * kind that names a class of fault, so a rule naming it matches each of them. Low battery, communication lost,
+ * model change and the incident kinds name no class and stay themselves.
+ */
+export const FAULT = 'fault';
+export const FAULT_LABEL = 'Fault';
+export const FAULT_CLASS_KINDS: readonly string[] = ['permanent', 'temporary', 'probable-temporary', 'over-current', 'current-reset', 'dm1-port-fault'];
+export const isFaultClassKind = (id: unknown): boolean => typeof id === 'string' && FAULT_CLASS_KINDS.includes(id);
+/** The kinds a rule may name: every kind, and `fault`. */
+export const RULE_KIND_IDS: readonly string[] = [...ALARM_KIND_IDS, FAULT];
+
+/** A rule's kinds as a masked organisation reads them: every class kind becomes the one `fault`. */
+export function maskedRuleKinds(kinds: readonly string[]): string[] {
+  return [...new Set(kinds.map((k) => (isFaultClassKind(k) ? FAULT : k)))];
+}
+
+/** Whether a rule naming `ruleKinds` covers an alarm of `kind` (`fault` covers every class kind). */
+export const kindCovered = (ruleKinds: readonly string[], kind: string): boolean =>
+  ruleKinds.includes(kind) || (isFaultClassKind(kind) && ruleKinds.includes(FAULT));
+
 /** Kinds whose alarms end when someone acknowledges them. */
 export const CLEARED_BY_ACKNOWLEDGEMENT: readonly string[] = ALARM_KINDS.filter((k) => k.source === 'event').map((k) => k.id);
