@@ -10,14 +10,12 @@ import type { Hono } from 'hono';
 import { createApp } from '../../../api/app.js';
 import { UNDOCUMENTED_PREFIXES, openApiPath } from '../../../api/openapi/document.js';
 import { UNMASKED_INTEGRATION_PATHS } from '../../../api/fault-mask-policy.js';
-import { ALARM_KINDS, FAULT_CLASS_KINDS } from '../../../domain/alarm-kinds.js';
+import { FAULT_CLASS_KINDS } from '../../../domain/alarm-kinds.js';
 import { FAULT_EVENT_TYPES } from '../../../domain/fault-masking.js';
 import { INCIDENT_KINDS } from '../../../domain/incident-rules.js';
-import { ONGOING_FAULT_TEXT } from '../../../domain/ongoing-fault-codes.js';
-import { loadCodeStrings } from '../../../api/device-records/code-strings-file.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
 import { JWT_SECRET } from '../api/seeded-api.js';
-import { MASKED_ORG, MASKED_USERS, seedEveryClass, setMasked } from './every-class.js';
+import { classWordsIn, MASKED_ORG, MASKED_USERS, seedEveryClass, setMasked } from './every-class.js';
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 let db: TestDatabase;
@@ -25,22 +23,6 @@ let app: Hono;
 let doc: Obj;
 const tokens: Record<string, string> = {};
 
-// The words that name a class, from the tables that define the classes (not from the mask's own list): fault
-// event types, FaultType and ongoing-fault texts that name a class, incident kinds, alarm kinds and labels.
-// Left out on purpose: texts of states that are not fault classes (None, Decision, Current Reset, Low Battery,
-// Disconnected, No Data; the structural check below still requires their fields to read None / Fault).
-const NOT_A_CLASS = new Set(['none', 'decision', 'current reset', 'low battery', 'disconnected', 'no data', 'unknown']);
-const codeStrings = loadCodeStrings();
-const CLASS_WORDS = [...new Set([
-  ...FAULT_EVENT_TYPES,
-  ...Object.values(codeStrings.FaultType),
-  ...ONGOING_FAULT_TEXT.values(),
-  ...INCIDENT_KINDS.filter((k) => k !== 'unknown'),
-  ...FAULT_CLASS_KINDS,
-  ...ALARM_KINDS.filter((k) => FAULT_CLASS_KINDS.includes(k.id)).map((k) => k.label),
-].map(String).filter((w) => !NOT_A_CLASS.has(w.toLowerCase())))];
-const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const CLASS_RE = new RegExp(`(?<![A-Za-z0-9_])(?:${CLASS_WORDS.map(escape).join('|')})(?![A-Za-z0-9_])`, 'gi');
 /** Fields that hold a code or its text: a masked reader sees only these values in them. */
 const CODE_FIELDS = new Set(['Ongoing_fault', 'ActualOngoingFault', 'FaultType', 'codeText', 'ReportedOngoingFault']);
 const MASKED_VALUES = new Set(['None', 'Fault', null]);
@@ -136,7 +118,7 @@ test('unmasked, the same walk shows every class: the data holds what the masked 
   const answers = await walk(tokens.admin!);
   for (const a of answers) assert.ok(a.status < 300, `${a.url}: ${a.status} ${a.text.slice(0, 200)}`);
   const all = answers.flatMap(textsOf).join('\n');
-  const seen = new Set([...all.matchAll(CLASS_RE)].map((m) => m[0].toLowerCase()));
+  const seen = new Set(classWordsIn(all).map((w) => w.toLowerCase()));
   for (const w of [...FAULT_EVENT_TYPES, 'Permanent', 'Temporary', 'momentary', ...FAULT_CLASS_KINDS]) assert.ok(seen.has(w.toLowerCase()), `the unmasked walk shows "${w}"`);
   const alarms = JSON.parse(answers.find((a) => a.url.startsWith('/api/alarms?') && a.url.includes('state=all'))!.text) as { data: { kind: string }[] };
   for (const k of FAULT_CLASS_KINDS) assert.ok(alarms.data.some((a) => a.kind === k), `an alarm of kind ${k}`);
@@ -155,7 +137,7 @@ for (const who of ['admin', 'groupUser'] as const) {
     for (const a of answers) {
       if (who === 'admin') assert.ok(a.status < 300, `${a.url}: ${a.status} ${a.text.slice(0, 200)}`);
       else assert.ok(a.status < 300 || a.status === 403 || a.status === 404, `${a.url}: ${a.status}`);
-      const words = [...new Set(textsOf(a).flatMap((t) => [...t.matchAll(CLASS_RE)].map((m) => m[0])))];
+      const words = [...new Set(textsOf(a).flatMap(classWordsIn))];
       if (words.length) leaks.push(`${a.url}: ${words.join(', ')}`);
       if (/json/.test(a.type)) leaks.push(...codeFieldProblems(JSON.parse(a.text)).map((p) => `${a.url}: ${p}`));
     }

@@ -11,7 +11,11 @@ import { scanCommunicationLost } from '../../../alarms/clock.js';
 import { routeAlarms } from '../../../alarms/router.js';
 import { loadSettings } from '../../../config/settings.js';
 import { startIncidentWorker } from '../../../incidents/worker.js';
-import { ONGOING_FAULT as C } from '../../../domain/ongoing-fault-codes.js';
+import { ONGOING_FAULT as C, ONGOING_FAULT_TEXT } from '../../../domain/ongoing-fault-codes.js';
+import { ALARM_KINDS, FAULT_CLASS_KINDS } from '../../../domain/alarm-kinds.js';
+import { FAULT_EVENT_TYPES } from '../../../domain/fault-masking.js';
+import { INCIDENT_KINDS } from '../../../domain/incident-rules.js';
+import { loadCodeStrings } from '../../../api/device-records/code-strings-file.js';
 import { importReferenceData } from '../../../reference-data/index.js';
 import { localAvroCodec } from '../../../stages/runtime/codec.js';
 import { memoryTransport } from '../../../stages/runtime/transport/memory.js';
@@ -19,6 +23,24 @@ import type { TestDatabase } from '../../helpers/database.js';
 import { startTestPipeline } from '../../helpers/pipeline.js';
 import { fillDatabase, JWT_SECRET, USERS } from '../api/seeded-api.js';
 import { checkInAt, IMEI, topologyFile, type Name } from '../incidents/feeder.js';
+
+// The words that name a class, from the tables that define the classes (not from the mask's own list): fault
+// event types, FaultType and ongoing-fault texts that name a class, incident kinds, alarm kinds and labels.
+// Left out on purpose: texts of states that are not fault classes (None, Decision, Current Reset, Low Battery,
+// Disconnected, No Data; the API walk still requires their fields to read None / Fault).
+const NOT_A_CLASS = new Set(['none', 'decision', 'current reset', 'low battery', 'disconnected', 'no data', 'unknown']);
+export const CLASS_WORDS = [...new Set([
+  ...FAULT_EVENT_TYPES,
+  ...Object.values(loadCodeStrings().FaultType),
+  ...ONGOING_FAULT_TEXT.values(),
+  ...INCIDENT_KINDS.filter((k) => k !== 'unknown'),
+  ...FAULT_CLASS_KINDS,
+  ...ALARM_KINDS.filter((k) => FAULT_CLASS_KINDS.includes(k.id)).map((k) => k.label),
+].map(String).filter((w) => !NOT_A_CLASS.has(w.toLowerCase())))];
+const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const CLASS_RE = new RegExp(`(?<![A-Za-z0-9_])(?:${CLASS_WORDS.map(escape).join('|')})(?![A-Za-z0-9_])`, 'gi');
+/** Every word of a text that names a class (whole words, any case). */
+export const classWordsIn = (text: string): string[] => [...text.matchAll(CLASS_RE)].map((m) => m[0]);
 
 export const MASKED_ORG = 'north';
 /** The masked organisation's admin and a user limited to the north-east group. */
