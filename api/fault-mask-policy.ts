@@ -70,7 +70,10 @@ export function withFaultMask(authenticate: MiddlewareHandler<AuthEnv>, names: U
     const problem = maskedParametersProblem(c.req.queries());
     if (problem) throw badParameter(problem.parameter, problem.message, { field: problem.field });
     await next();
-    c.res = await maskedAnswer(c.res, names, c.req.header('if-none-match'));
+    const answer = await maskedAnswer(c.res, names, c.req.header('if-none-match'));
+    // Hono's setter would copy the unmasked response's headers (ETag, encoding) onto the new one: clear it first.
+    c.res = undefined;
+    c.res = answer;
   });
   return createMiddleware<AuthEnv>(async (c, next) => { await authenticate(c, async () => { await policy(c, next); }); });
 }

@@ -7,6 +7,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Hono } from 'hono';
+import { gunzipSync } from 'node:zlib';
 import { createApp } from '../../../api/app.js';
 import { UNDOCUMENTED_PREFIXES, openApiPath } from '../../../api/openapi/document.js';
 import { UNMASKED_INTEGRATION_PATHS } from '../../../api/fault-mask-policy.js';
@@ -176,6 +177,22 @@ test('the GET operations the walk leaves out answer without a token: no caller, 
   const open = Object.entries(doc.paths as Obj).filter(([, item]) => item.get && !isAuthenticated(item.get as Obj)).map(([p]) => p);
   for (const path of open) assert.ok((await app.request(path)).status < 300, path);
   assert.ok(open.length < Object.keys(doc.paths as Obj).length / 4, `few public operations: ${open.join(', ')}`);
+});
+
+test('a masked fleet answer (map-data) gzip-encoded and with an ETag: masked inside the gzip, its ETag made of the masked bytes', async () => {
+  const get = (headers: Record<string, string>) => app.request('/api/device-records/map-data', { headers: { authorization: `Bearer ${tokens.admin}`, ...headers } });
+  await setMasked(db, false);
+  const unmaskedEtag = (await get({})).headers.get('etag');
+  await setMasked(db, true);
+  const res = await get({ 'accept-encoding': 'gzip' });
+  assert.is(res.status, 200);
+  assert.is(res.headers.get('content-encoding'), 'gzip');
+  const text = gunzipSync(Buffer.from(await res.arrayBuffer())).toString('utf8');
+  assert.equal(classWordsIn(text), []);
+  assert.ok(text.includes('"ActualOngoingFault":"Fault"'), 'faults are there, as Fault');
+  const etag = res.headers.get('etag')!;
+  assert.ok(etag && etag !== unmaskedEtag, `the ETag ${etag} is not the unmasked answer's ${unmaskedEtag}`);
+  assert.is((await get({ 'if-none-match': etag })).status, 304);
 });
 
 test('no route hides from the walk: every GET route the app serves is in the document', () => {
