@@ -24,13 +24,27 @@ const gunzip = promisify(gunzipCallback);
 /** The DNP3 integration's outputs (its devices with codes and texts, its point map and device profile): not masked. */
 export const UNMASKED_INTEGRATION_PATHS: readonly string[] = [ORGANIZATION_DEVICES_PATH, POINT_MAP_PATH, DEVICE_PROFILE_PATH];
 
-/** The answer as the masked caller reads it; the same Response when the mask changes nothing. */
-async function maskedAnswer(res: Response, names: UnmaskedNames, ifNoneMatch: string | undefined): Promise<Response> {
-  const type = res.headers.get('content-type') ?? '';
-  const json = /^application\/(?:[a-z0-9.+-]+\+)?json/i.test(type);
-  if (!res.body || res.status === 204 || res.status === 304 || !(json || /^text\//i.test(type))) return res;
-  const gzipped = /gzip/i.test(res.headers.get('content-encoding') ?? '');
-  const bytes = Buffer.from(await res.arrayBuffer());
+/** One masked answer: its text (null when the mask changed nothing), ETag and gzip copy made on demand. */
+interface Masked { text: string | null; etag: string | null; gzipped?: Promise<Uint8Array<ArrayBuffer>> }
+
+/**
+ * Masked answers by the strong ETag of their unmasked bytes (fleet answers: map-data). The mask is a pure
+ * function of those bytes, so the ETag names its result: a masked organisation's map poll costs a lookup, not
+ * a parse, mask and gzip of 2.5 MB (~200 ms of a loaded core per request, docs/decisions.md#masking).
+ */
+class MaskedByEtag {
+  private readonly entries = new Map<string, Masked>();
+  constructor(private readonly max = 64) {}
+  get(key: string | null): Masked | undefined { return key ? this.entries.get(key) : undefined; }
+  set(key: string | null, m: Masked): void {
+    if (!key) return;
+    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, m);
+  }
+}
+
+async function mask(res: Response, json: boolean, gzipped: boolean, names: UnmaskedNames): Promise<Masked> {
+  const bytes = Buffer.from(await res.clone().arrayBuffer());
   const text = (gzipped ? await gunzip(bytes) : bytes).toString('utf8');
   let before = text;
   let after: string;
@@ -41,22 +55,41 @@ async function maskedAnswer(res: Response, names: UnmaskedNames, ifNoneMatch: st
   } else {
     after = maskText(text);
   }
+  if (after === before) return { text: null, etag: null };
+  // Changed: an ETag of the unmasked bytes would change with the hidden class, so it is made of the masked ones.
+  return { text: after, etag: res.headers.has('etag') ? `"${createHash('sha1').update(after).digest('base64url')}"` : null };
+}
+
+/** The answer as the masked caller reads it; the same Response when the mask changes nothing. */
+async function maskedAnswer(res: Response, names: UnmaskedNames, ifNoneMatch: string | undefined, memo: MaskedByEtag): Promise<Response> {
+  const type = res.headers.get('content-type') ?? '';
+  const json = /^application\/(?:[a-z0-9.+-]+\+)?json/i.test(type);
+  if (!res.body || res.status === 204 || res.status === 304 || !(json || /^text\//i.test(type))) return res;
+  const gzipped = /gzip/i.test(res.headers.get('content-encoding') ?? '');
+  const unmaskedEtag = res.status === 200 ? res.headers.get('etag') : null;
+  const key = unmaskedEtag && `${json ? 'json' : 'text'} ${unmaskedEtag}`;
+  let m = memo.get(key);
+  if (!m) {
+    m = await mask(res, json, gzipped, names);
+    memo.set(key, m);
+  }
+  // Unchanged (an answer with no fault in it): the original bytes and their ETag stand.
+  if (m.text === null) return res;
+  await res.body.cancel();
   const headers = new Headers(res.headers);
   headers.delete('content-length');
-  // Unchanged (an answer with no fault in it): the original bytes and their ETag stand.
-  if (after === before) return new Response(bytes, { status: res.status, headers });
-  // Changed: an ETag of the unmasked bytes would change with the hidden class, so it is made of the masked ones.
-  if (headers.has('etag')) {
-    const etag = `"${createHash('sha1').update(after).digest('base64url')}"`;
-    headers.set('etag', etag);
-    if (res.status === 200 && matchesEtag(ifNoneMatch, etag)) {
+  if (m.etag) {
+    headers.set('etag', m.etag);
+    if (res.status === 200 && matchesEtag(ifNoneMatch, m.etag)) {
       headers.delete('content-encoding');
       headers.delete('content-type');
       return new Response(null, { status: 304, headers });
     }
   }
-  const body = gzipped ? new Uint8Array(await gzip(after, { level: constants.Z_BEST_SPEED })) : after;
-  return new Response(body, { status: res.status, headers });
+  if (!gzipped) return new Response(m.text, { status: res.status, headers });
+  const text = m.text;
+  m.gzipped ??= gzip(text, { level: constants.Z_BEST_SPEED }).then((b) => new Uint8Array(b));
+  return new Response(await m.gzipped, { status: res.status, headers });
 }
 
 /**
@@ -65,12 +98,13 @@ async function maskedAnswer(res: Response, names: UnmaskedNames, ifNoneMatch: st
  *   app.get('/api/alarms', auth, handler); // a masked caller's query is judged, and its answer masked
  */
 export function withFaultMask(authenticate: MiddlewareHandler<AuthEnv>, names: UnmaskedNames): MiddlewareHandler<AuthEnv> {
+  const memo = new MaskedByEtag();
   const policy = createMiddleware<AuthEnv>(async (c, next) => {
     if (!c.get('caller').maskFaultDetails || UNMASKED_INTEGRATION_PATHS.includes(c.req.path)) return next();
     const problem = maskedParametersProblem(c.req.queries());
     if (problem) throw badParameter(problem.parameter, problem.message, { field: problem.field });
     await next();
-    const answer = await maskedAnswer(c.res, names, c.req.header('if-none-match'));
+    const answer = await maskedAnswer(c.res, names, c.req.header('if-none-match'), memo);
     // Hono's setter would copy the unmasked response's headers (ETag, encoding) onto the new one: clear it first.
     c.res = undefined;
     c.res = answer;

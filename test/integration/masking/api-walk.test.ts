@@ -193,6 +193,10 @@ test('a masked fleet answer (map-data) gzip-encoded and with an ETag: masked ins
   const etag = res.headers.get('etag')!;
   assert.ok(etag && etag !== unmaskedEtag, `the ETag ${etag} is not the unmasked answer's ${unmaskedEtag}`);
   assert.is((await get({ 'if-none-match': etag })).status, 304);
+  // The masked answer is kept by the unmasked bytes' ETag: the next poll gets the same bytes, masked.
+  const again = await get({ 'accept-encoding': 'gzip' });
+  assert.is(again.headers.get('etag'), etag);
+  assert.is(gunzipSync(Buffer.from(await again.arrayBuffer())).toString('utf8'), text);
 });
 
 test('no route hides from the walk: every GET route the app serves is in the document', () => {
