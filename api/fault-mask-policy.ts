@@ -34,12 +34,19 @@ interface Masked { text: string | null; etag: string | null; gzipped?: Promise<U
  */
 class MaskedByEtag {
   private readonly entries = new Map<string, Masked>();
-  constructor(private readonly max = 64) {}
+  private chars = 0;
+  /** At most `maxChars` of masked text (32 M: a dozen maps of 10,000 devices) in `maxEntries`, the oldest dropped first. */
+  constructor(private readonly maxChars = 32_000_000, private readonly maxEntries = 1_000) {}
   get(key: string | null): Masked | undefined { return key ? this.entries.get(key) : undefined; }
   set(key: string | null, m: Masked): void {
-    if (!key) return;
-    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
+    if (!key || this.entries.has(key)) return;
     this.entries.set(key, m);
+    this.chars += m.text?.length ?? 0;
+    for (const [k, old] of this.entries) {
+      if ((this.chars <= this.maxChars && this.entries.size <= this.maxEntries) || this.entries.size === 1) break;
+      this.entries.delete(k);
+      this.chars -= old.text?.length ?? 0;
+    }
   }
 }
 

@@ -198,7 +198,7 @@ export function maskedParametersProblem(raw: RawParameters): MaskProblem | null 
       } else if (FILTER_KEY.test(key)) {
         const [, field, op = 'eq'] = FILTER_KEY.exec(key)!;
         filters.push({ field: field!, op, values: op === 'in' ? text.split(',') : [text] });
-      } else if (isFaultEventType(text) || CLASS_KIND_VALUES.has(text.toLowerCase()) || namesFaultClass(text)) {
+      } else if (isFaultEventType(text) || (CLASS_KIND_VALUES.has(text.toLowerCase()) && text.toLowerCase() !== 'unknown') || namesFaultClass(text)) {
         return { parameter: key, field: key, message: `names a class of fault: ${REASON}; use "${FAULT}".` };
       }
     }
