@@ -6,9 +6,9 @@
 import type pg from 'pg';
 import type { AlarmSettings } from '../config/settings.js';
 import { withTransaction } from '../db/transaction.js';
-import { ALARM_CLASSES, alarmLabel, type AlarmClass } from '../domain/alarm-kinds.js';
+import { ALARM_CLASSES, alarmLabel, maskedRuleKinds, type AlarmClass } from '../domain/alarm-kinds.js';
 import { digestCounts, digestDue, escalationStepsDue, ruleMatches, stormStep, underCap, withinHours, type AlarmRule, type StormLimits } from '../domain/alarm-rules.js';
-import type { AlarmPayload, MessageKind } from '../domain/alarm-message.js';
+import { maskedAlarmPayload, type AlarmPayload, type MessageKind } from '../domain/alarm-message.js';
 import { readRecipients, readRules, type StoredRecipient } from './store.js';
 
 const ROUTER_LOCK = 0x616c726d; // "alrm"
@@ -27,7 +27,8 @@ const ALARM_JOINS = `join organizations o on o."OrganizationID" = a."Organizatio
 
 export interface RouteResult { routed: number; messages: number; suppressed: number; escalations: number; digests: number; skipped: boolean }
 
-interface Org { rules: AlarmRule[]; recipients: Map<string, StoredRecipient> }
+/** `masked`: the organisation's MaskFaultDetails: its rules read class kinds as `fault`, its messages name no class. */
+interface Org { rules: AlarmRule[]; recipients: Map<string, StoredRecipient>; masked: boolean }
 
 export function alarmLink(settings: Pick<AlarmSettings, 'portalUrl'>, alarmId?: number): string | null {
   if (!settings.portalUrl) return null;
@@ -62,7 +63,9 @@ export async function routeAlarms(pool: pg.Pool, settings: AlarmSettings, nowMs:
     const org = async (id: string): Promise<Org> => {
       let o = orgs.get(id);
       if (!o) {
-        o = { rules: (await readRules(client, id)).filter((r) => r.enabled), recipients: new Map((await readRecipients(client, id)).map((r) => [r.id, r])) };
+        const masked = (await client.query<{ m: boolean }>('select "MaskFaultDetails" as m from organizations where "OrganizationID" = $1', [id])).rows[0]?.m ?? false;
+        const rules = (await readRules(client, id)).filter((r) => r.enabled).map((r) => (masked ? { ...r, kinds: maskedRuleKinds(r.kinds) } : r));
+        o = { rules, recipients: new Map((await readRecipients(client, id)).map((r) => [r.id, r])), masked };
         orgs.set(id, o);
       }
       return o;
@@ -71,7 +74,9 @@ export async function routeAlarms(pool: pg.Pool, settings: AlarmSettings, nowMs:
     const sent = new Map<string, number>((await client.query<{ recipient_id: string; n: number }>(
       `select recipient_id, count(*)::int as n from alarm_outbox where suppressed is null and created_at > $1::timestamptz - interval '24 hours' group by 1`, [now])).rows.map((r) => [r.recipient_id, r.n]));
 
-    const insert = async (recipient: StoredRecipient, kind: MessageKind, dedupKey: string, lane: string, payload: AlarmPayload, { capped = false } = {}): Promise<void> => {
+    const insert = async (recipient: StoredRecipient, kind: MessageKind, dedupKey: string, lane: string, unmasked: AlarmPayload, { capped = false } = {}): Promise<void> => {
+      // Every message is made here: a masked organisation's people read no class (docs/decisions.md#masking).
+      const payload = (await org(recipient.OrganizationID)).masked ? maskedAlarmPayload(unmasked) : unmasked;
       const cap = recipient.capPerDay ?? settings.capPerDay;
       const over = capped && !underCap(sent.get(recipient.id) ?? 0, cap);
       const { rowCount } = await client.query(

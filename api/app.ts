@@ -1,9 +1,10 @@
 // The HTTP application: one Hono app composed of a router per capability (health, auth, integration REST,
-// device-records, OpenAPI). One onError renders every error (errors.ts).
+// device-records, OpenAPI). One onError renders every error (errors.ts). Every router gets the one `auth`
+// made here: the bearer token, then the fault mask of the caller's organisation (fault-mask-policy.ts).
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type pg from 'pg';
-import type { CodeStrings } from '../domain/code-strings.js';
+import { codeText, type CodeStrings } from '../domain/code-strings.js';
 import { cachedCallers, pgAccountStore } from './auth/accounts.js';
 import { loginRoutes } from './auth/login-route.js';
 import { LoginLimiter, type LoginLimitOptions } from './auth/rate-limit.js';
@@ -11,6 +12,7 @@ import { loginCheck } from './auth/login-check.js';
 import type { HashGate } from './auth/hash-gate.js';
 import { requireAuth } from './auth/require-auth.js';
 import { createTokenService } from './auth/tokens.js';
+import { withFaultMask } from './fault-mask-policy.js';
 import { socketAddress } from './client-address.js';
 import { loadCodeStrings } from './device-records/code-strings-file.js';
 import { READ_PREFIXES } from './device-records/endpoints.js';
@@ -74,7 +76,7 @@ export function createApp({
 }: AppOptions): Hono {
   const tokens = createTokenService({ secret: jwtSecret, nowS: () => Math.floor(now() / 1000) });
   const accounts = pgAccountStore(pool);
-  const auth = requireAuth({ tokens, accounts: cachedCallers(accounts, { ttlMs: accountCacheMs, now }) });
+  const auth = withFaultMask(requireAuth({ tokens, accounts: cachedCallers(accounts, { ttlMs: accountCacheMs, now }) }), { faultTypeNone: codeText(codeStrings.FaultType, 0)! });
   const document = openApiDocument({ codeStrings });
   // One failed-login limit and one hash gate for REST and SOAP logins.
   const check = loginCheck({ accounts, limiter: new LoginLimiter(loginLimits), ...(hashGate ? { gate: hashGate } : {}), now });

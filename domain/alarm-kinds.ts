@@ -19,14 +19,16 @@ export interface AlarmKind {
   source: AlarmSource;
   /** ActualOngoingFault codes of a `fault-code` kind. */
   codes: readonly number[];
+  /** It names a class of fault, so a masked organisation reads it as `fault` (docs/decisions.md#masking). */
+  namesClass?: true;
 }
 
 export const ALARM_KINDS: readonly AlarmKind[] = [
-  { id: 'permanent', label: 'Permanent fault', source: 'fault-code', codes: C.permanent },
-  { id: 'temporary', label: 'Temporary fault', source: 'fault-code', codes: C.temporary },
-  { id: 'over-current', label: 'Over current', source: 'fault-code', codes: C.overCurrent },
-  { id: 'current-reset', label: 'Current reset', source: 'fault-code', codes: C.currentReset },
-  { id: 'dm1-port-fault', label: 'DM1 port fault', source: 'fault-code', codes: C.dm1PortFault },
+  { id: 'permanent', namesClass: true, label: 'Permanent fault', source: 'fault-code', codes: C.permanent },
+  { id: 'temporary', namesClass: true, label: 'Temporary fault', source: 'fault-code', codes: C.temporary },
+  { id: 'over-current', namesClass: true, label: 'Over current', source: 'fault-code', codes: C.overCurrent },
+  { id: 'current-reset', namesClass: true, label: 'Current reset', source: 'fault-code', codes: C.currentReset },
+  { id: 'dm1-port-fault', namesClass: true, label: 'DM1 port fault', source: 'fault-code', codes: C.dm1PortFault },
   { id: 'low-battery', label: 'Low battery', source: 'fault-code', codes: C.lowBattery },
   { id: 'communication-lost', label: 'Communication lost', source: 'clock', codes: [] },
   { id: 'model-change', label: 'Model change', source: 'event', codes: [] },
@@ -64,5 +66,26 @@ export function kindOfCode(code: number | null): string | null {
 
 /** Kinds whose alarms end when a newer check-in no longer carries their code. */
 export const FAULT_CODE_KINDS: readonly string[] = ALARM_KINDS.filter((k) => k.source === 'fault-code').map((k) => k.id);
+/**
+ * The one kind a masked organisation reads and routes by (docs/decisions.md#masking): it stands for every
+ * kind that names a class of fault, so a rule naming it matches each of them. Low battery, communication lost,
+ * model change and the incident kinds name no class and stay themselves.
+ */
+export const FAULT = 'fault';
+export const FAULT_LABEL = 'Fault';
+export const FAULT_CLASS_KINDS: readonly string[] = ALARM_KINDS.filter((k) => k.namesClass).map((k) => k.id);
+export const isFaultClassKind = (id: unknown): boolean => typeof id === 'string' && FAULT_CLASS_KINDS.includes(currentKindId(id));
+/** The kinds a rule may name: every kind, and `fault`. */
+export const RULE_KIND_IDS: readonly string[] = [...ALARM_KIND_IDS, FAULT];
+
+/** A rule's kinds as a masked organisation reads them: every class kind becomes the one `fault`. */
+export function maskedRuleKinds(kinds: readonly string[]): string[] {
+  return [...new Set(kinds.map((k) => (isFaultClassKind(k) ? FAULT : k)))];
+}
+
+/** Whether a rule naming `ruleKinds` covers an alarm of `kind` (`fault` covers every class kind). */
+export const kindCovered = (ruleKinds: readonly string[], kind: string): boolean =>
+  ruleKinds.includes(kind) || (isFaultClassKind(kind) && ruleKinds.includes(FAULT));
+
 /** Kinds whose alarms end when someone acknowledges them. */
 export const CLEARED_BY_ACKNOWLEDGEMENT: readonly string[] = ALARM_KINDS.filter((k) => k.source === 'event').map((k) => k.id);

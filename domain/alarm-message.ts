@@ -2,6 +2,7 @@
 // subject and text that e-mail and SMS carry. Pure; alarms/channels/ send them.
 import { alarmLabel } from './alarm-kinds.js';
 import type { DigestCount } from './alarm-rules.js';
+import { MASKED_NONE, maskFaultClass } from './fault-masking.js';
 
 export type MessageKind = 'raised' | 'cleared' | 'escalated' | 'digest' | 'digest-end';
 
@@ -27,6 +28,9 @@ export interface AlarmPayload {
   counts?: DigestCount[];
   link?: string | null;
 }
+
+/** The message as a MaskFaultDetails organisation's people get it: the reader rules of domain/fault-masking.ts. */
+export const maskedAlarmPayload = (p: AlarmPayload): AlarmPayload => maskFaultClass(p, { faultTypeNone: MASKED_NONE }) as AlarmPayload;
 
 const device = (p: AlarmPayload) => `${p.deviceName ?? p.IMEINumber ?? ''}${p.deviceName && p.IMEINumber ? ` (${p.IMEINumber})` : ''}`;
 const line = (p: AlarmPayload) => (p.PowerLineID ? ` on ${p.PowerLineID}` : '');

@@ -1,7 +1,7 @@
 // Alarm routing decisions (issue 20; docs/decisions.md#alarm-routing), pure: a rule's what / where / when,
 // caps, storms and escalation steps. alarms/router.ts reads the database and writes what these decide.
 import { Temporal } from 'temporal-polyfill';
-import type { AlarmClass } from './alarm-kinds.js';
+import { kindCovered, type AlarmClass } from './alarm-kinds.js';
 
 /** Days 1 (Monday) to 7 (Sunday); `from` and `to` are "HH:MM" in the organisation's zone; `to` before `from` spans midnight. */
 export interface AlarmHours {
@@ -42,7 +42,7 @@ export interface AlarmPlace {
 
 /** Where: no list given matches every device; otherwise the device, its power line or one of its groups is listed. */
 export function ruleMatches(rule: AlarmRule, a: AlarmPlace): boolean {
-  if (!rule.enabled || !rule.kinds.includes(a.kind)) return false;
+  if (!rule.enabled || !kindCovered(rule.kinds, a.kind)) return false;
   if (rule.powerLines.length === 0 && rule.groups.length === 0 && rule.devices.length === 0) return true;
   return rule.devices.includes(a.IMEINumber)
     || (a.PowerLineID !== null && rule.powerLines.includes(a.PowerLineID))

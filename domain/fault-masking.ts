@@ -1,10 +1,12 @@
 // Spec 3.5 and its principle (docs/decisions.md#masking): an organisation with MaskFaultDetails sees that a
-// fault exists, never which class, on the device-records interface and the portal. These are the rules, pure;
-// api/device-records/routes.ts applies them to every answer and every query of that interface, the one place,
-// so no endpoint can forget them. The integration outputs (DNP3, MultiSpeak, dnp3OrganizationDevices) serve
-// the utility's own systems and never come here.
+// fault exists, never which class, on every reader meant for people. These are the rules, pure, for any answer
+// shape; api/fault-mask-policy.ts applies them to every query and every answer of the authenticated API (so no
+// endpoint can forget them), and alarms/router.ts to the messages sent to people. The integration outputs
+// (DNP3, MultiSpeak, dnp3OrganizationDevices) serve the utility's own systems and never come here.
+import { FAULT, FAULT_CLASS_KINDS, FAULT_LABEL, RETIRED_KINDS, alarmLabel, isFaultClassKind } from './alarm-kinds.js';
+import { INCIDENT_KINDS, RESTORED_REASONS } from './incident-rules.js';
 
-import { isFaultEventType } from './fault-events.js';
+import { FAULT_EVENT_TYPES, isFaultEventType } from './fault-events.js';
 
 export const MASKED_FAULT = 'Fault';
 export const MASKED_NONE = 'None';
@@ -21,6 +23,40 @@ export const MASKED_FIELDS = {
   RecoverCurrent: 'null instead of the cleared "" (spec 3.4 clears it for SOTF only)',
 } as const;
 
+/** Beyond the device records: the other readers' fields the mask changes (docs/decisions.md#masking repeats it). */
+export const MASKED_READER_FIELDS = {
+  eventType: 'Fault for every fault event type (incident devices and timeline trips)',
+  codeText: 'None for code 0, else Fault (alarms)',
+  kind: 'fault for an incident kind (permanent, momentary, unknown) and for every alarm kind that names a class',
+  incidentKind: 'fault',
+  id: 'fault for an alarm kind that names a class (GET /api/alarm-kinds; the kinds then read as one)',
+  label: 'Fault for the label of an alarm kind that names a class',
+  reason: `restored for both restoring reasons of an incident (one names the class)`,
+} as const;
+
+export const MASKED_RESTORED_REASON = 'restored';
+const RESTORED = new Set<string>(Object.values(RESTORED_REASONS));
+const FAULT_KIND_LABELS = new Set(FAULT_CLASS_KINDS.map(alarmLabel));
+const CLASS_KIND_VALUES = new Set<string>([...INCIDENT_KINDS, ...FAULT_CLASS_KINDS]);
+
+/**
+ * Words that name a class, wherever they stand in a text (free text, CSV, a future field): the last net under
+ * the field rules. Longest first, whole words, any case. `Current Reset` (an event type that names no fault)
+ * and field names such as PermanentFaultResetCurrentThreshold (no word boundary) are not matched.
+ */
+const regexText = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const CLASS_TERMS = [
+  'Over Current No Local Fault', 'Probable Temp Fault', 'Probable temporary fault', 'DM1 Port [1-3] Fault', 'DM1 port fault',
+  'Permanent fault', 'Temporary fault', 'Momentary fault', 'Over[ -]?current', ...FAULT_EVENT_TYPES.map(regexText),
+  'Permanent', 'Temporary', 'Momentary', ...Object.keys(RETIRED_KINDS), ...FAULT_CLASS_KINDS,
+].sort((a, b) => b.length - a.length);
+const CLASS_WORDS = new RegExp(`(?<![A-Za-z0-9_])(?:${CLASS_TERMS.join('|')})(?![A-Za-z0-9_])`, 'gi');
+
+/** A text with every word that names a class replaced by `Fault`. */
+export const maskText = (text: string): string => text.replace(CLASS_WORDS, MASKED_FAULT);
+/** Whether a text names a class (the test of every reader uses the same words). */
+export const namesFaultClass = (text: string): boolean => new RegExp(CLASS_WORDS.source, 'i').test(text);
+
 /** Fields whose values the mask reduces to None / Fault (in answers, filters and sort keys). */
 const NONE_OR_FAULT_FIELDS = new Set(['Ongoing_fault', 'ActualOngoingFault', 'FaultType']);
 /** Fields nobody may sort by under the mask: the order of the hidden values would reveal them. */
@@ -34,16 +70,21 @@ export interface UnmaskedNames {
 
 function noneOrFault(field: string, value: unknown, names: UnmaskedNames): unknown {
   if (value === null || value === undefined) return value;
+  if (Array.isArray(value)) return value.map((v) => noneOrFault(field, v, names));
   const none = field === 'FaultType' ? names.faultTypeNone : MASKED_NONE;
   return value === none ? MASKED_NONE : MASKED_FAULT;
 }
 
 function maskObject(row: Record<string, unknown>, names: UnmaskedNames): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const faultEvent = isFaultEventType(row.EventType);
+  const faultEvent = isFaultEventType(row.EventType ?? row.eventType);
   for (const [key, value] of Object.entries(row)) {
     if (NONE_OR_FAULT_FIELDS.has(key)) out[key] = noneOrFault(key, value, names);
-    else if (key === 'EventType' && faultEvent) out[key] = MASKED_FAULT;
+    else if (key === 'codeText') out[key] = noneOrFault(key, value, names);
+    else if ((key === 'EventType' || key === 'eventType') && faultEvent) out[key] = MASKED_FAULT;
+    else if ((key === 'kind' || key === 'incidentKind' || key === 'id') && typeof value === 'string' && CLASS_KIND_VALUES.has(value)) out[key] = FAULT;
+    else if (key === 'label' && typeof value === 'string' && FAULT_KIND_LABELS.has(value)) out[key] = FAULT_LABEL;
+    else if (key === 'reason' && typeof value === 'string' && RESTORED.has(value)) out[key] = MASKED_RESTORED_REASON;
     else if (key === 'PermanentFaultResetCurrentThreshold' || key === 'PostEventRef') out[key] = null;
     else if ((key === 'FaultCurrent' || key === 'RecoverCurrent') && faultEvent && value === '') out[key] = null;
     else out[key] = maskFaultClass(value, names);
@@ -63,9 +104,30 @@ function mergeCounts(items: unknown[]): unknown[] {
   return [...sums].map(([value, count]) => ({ [field]: value, count }));
 }
 
-/** A device-records answer as a masked caller may read it (any shape: page, list, object, nested). */
+/**
+ * A list after the mask: alarm kinds that collapsed into `fault` are one entry (one string, one object of
+ * that `id`); count buckets of a None / Fault field merge.
+ */
+function collapse(items: unknown[]): unknown[] {
+  const seen = new Set<unknown>();
+  const once = items.filter((x) => {
+    const key = x === FAULT ? FAULT : typeof x === 'object' && x !== null && (x as Record<string, unknown>).id === FAULT ? `id:${FAULT}` : undefined;
+    if (key === undefined) return true;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return mergeCounts(once);
+}
+
+/**
+ * An answer as a masked caller may read it, any shape (page, list, object, nested), of any reader: device
+ * records, alarms, alarm kinds and rules, incidents and their timelines, and whatever is added later (the
+ * field rules above, then maskText on every other text).
+ */
 export function maskFaultClass(value: unknown, names: UnmaskedNames): unknown {
-  if (Array.isArray(value)) return mergeCounts(value.map((v) => maskFaultClass(v, names)));
+  if (Array.isArray(value)) return collapse(value.map((v) => (isFaultClassKind(v) ? FAULT : maskFaultClass(v, names))));
+  if (typeof value === 'string') return maskText(value);
   if (value === null || typeof value !== 'object') return value;
   return maskObject(value as Record<string, unknown>, names);
 }
@@ -97,4 +159,46 @@ export function maskedQueryProblem(q: MaskableQuery): MaskProblem | null {
     }
   }
   return null;
+}
+
+/** A query's parameters as sent (a key may repeat). */
+export type RawParameters = Record<string, readonly string[]>;
+
+const parseJson = (text: string): unknown => { try { return JSON.parse(text); } catch { return undefined; } };
+const scalars = (v: unknown): (string | number | boolean)[] => (Array.isArray(v) ? v : [v]).filter((x): x is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof x));
+const FILTER_KEY = /^filterBy\[([^[\]]+)\](?:\[([^[\]]+)\])?$/;
+
+/**
+ * The query of any endpoint, judged for a masked caller before the endpoint reads it: the sort keys and filters
+ * of the read interface (sortBy, filterBy as JSON or as filterBy[field][op] keys) by maskedQueryProblem, and
+ * every other parameter's value must not name a class (a `kind=permanent` filter added later is refused too).
+ * Text the endpoint itself would refuse is left to the endpoint.
+ */
+export function maskedParametersProblem(raw: RawParameters): MaskProblem | null {
+  const sort: { field: string }[] = [];
+  const filters: { field: string; op: string; values: (string | number | boolean)[] }[] = [];
+  for (const [key, values] of Object.entries(raw)) {
+    for (const text of values) {
+      if (key === 'sortBy') {
+        const v = parseJson(text);
+        for (const item of Array.isArray(v) ? v : [v]) {
+          const field = (item as { field?: unknown } | null)?.field;
+          if (typeof field === 'string') sort.push({ field });
+        }
+      } else if (key === 'filterBy') {
+        const v = parseJson(text);
+        if (typeof v !== 'object' || v === null || Array.isArray(v)) continue;
+        for (const [field, cond] of Object.entries(v as Record<string, unknown>)) {
+          if (typeof cond === 'object' && cond !== null && !Array.isArray(cond)) for (const [op, x] of Object.entries(cond)) filters.push({ field, op, values: scalars(x) });
+          else filters.push({ field, op: 'eq', values: scalars(cond) });
+        }
+      } else if (FILTER_KEY.test(key)) {
+        const [, field, op = 'eq'] = FILTER_KEY.exec(key)!;
+        filters.push({ field: field!, op, values: op === 'in' ? text.split(',') : [text] });
+      } else if (isFaultEventType(text) || (CLASS_KIND_VALUES.has(text.toLowerCase()) && text.toLowerCase() !== 'unknown') || namesFaultClass(text)) {
+        return { parameter: key, field: key, message: `names a class of fault: ${REASON}; use "${FAULT}".` };
+      }
+    }
+  }
+  return maskedQueryProblem({ sort, filters });
 }

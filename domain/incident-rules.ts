@@ -7,6 +7,10 @@ import { isOffline, type ClockLimits } from './checkin-clock.js';
 import { faultClassOf, type FaultClass } from './fault-events.js';
 
 export type IncidentKind = FaultClass | 'unknown';
+export const INCIDENT_KINDS: readonly IncidentKind[] = ['permanent', 'momentary', 'unknown'];
+
+/** Why an incident was restored (its timeline's `reason`): the first names the class, so masking reads both as one. */
+export const RESTORED_REASONS = { momentary: 'momentary fault: the line reclosed', currentBack: 'current back on every tripped indicator' } as const;
 
 /** Permanent if any trip says so; momentary if every trip with a class is momentary; else unknown. */
 export function incidentKind(eventTypes: Iterable<string>): IncidentKind {
@@ -141,7 +145,7 @@ export function advanceIncident(prev: IncidentState, f: IncidentFacts): { state:
   if ((s.status === 'open' || s.status === 'located') && (f.kind === 'momentary' || f.restored)) {
     s.status = 'restored';
     s.restoredAt = f.now;
-    timeline.push({ what: 'restored', detail: { reason: f.kind === 'momentary' ? 'momentary fault: the line reclosed' : 'current back on every tripped indicator' } });
+    timeline.push({ what: 'restored', detail: { reason: f.kind === 'momentary' ? RESTORED_REASONS.momentary : RESTORED_REASONS.currentBack } });
   }
   if (s.status === 'restored' && s.restoredAt !== null && f.now - s.restoredAt >= f.windowMs) {
     s.status = 'closed';

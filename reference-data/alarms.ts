@@ -12,7 +12,7 @@
 //                   "escalation": {"afterMinutes": 15, "roster": ["north-oncall"]}}]
 import type pg from 'pg';
 import type { WebhookAllowance } from '../config/settings.js';
-import { ALARM_CLASSES, ALARM_KIND_IDS, currentKindId, type AlarmClass } from '../domain/alarm-kinds.js';
+import { ALARM_CLASSES, RULE_KIND_IDS, currentKindId, type AlarmClass } from '../domain/alarm-kinds.js';
 import { isHourText, type AlarmEscalation, type AlarmHours } from '../domain/alarm-rules.js';
 import { webhookUrlProblem } from '../alarms/channels/target-guard.js';
 import { encryptRecipientSecret, decryptRecipientSecret } from '../secrets/recipient-secret.js';
@@ -103,8 +103,8 @@ export function readAlarmRule(r: FieldReader): AlarmRuleInput | undefined {
   const cls = r.oneOf('class', ALARM_CLASSES, true);
   const what = r.idList('what')?.map(currentKindId);
   if (what) {
-    if (what.length === 0) r.list.add(r.at('what'), `must name at least one kind: ${ALARM_KIND_IDS.join(', ')}`);
-    what.forEach((k, i) => { if (!ALARM_KIND_IDS.includes(k)) r.list.add(`${r.at('what')}[${i}]`, `${show(k)} is not an alarm kind; expected ${ALARM_KIND_IDS.join(', ')}`); });
+    if (what.length === 0) r.list.add(r.at('what'), `must name at least one kind: ${RULE_KIND_IDS.join(', ')}`);
+    what.forEach((k, i) => { if (!RULE_KIND_IDS.includes(k)) r.list.add(`${r.at('what')}[${i}]`, `${show(k)} is not an alarm kind; expected ${RULE_KIND_IDS.join(', ')}`); });
   }
   const where = readWhere(r);
   const who = r.idList('who');

@@ -1,15 +1,11 @@
 // Mounts the read endpoints: GET only, bearer token required, query validated into a typed ListQuery
-// before the handler runs (Hono's validator), the body answered as JSON. For a caller whose organisation
-// masks fault details, this is the one place the mask is applied (domain/fault-masking.ts): a query that
-// would reveal the fault class is refused, and every answer passes through the mask. Fleet-wide answers
-// (map-data) come from the one-second cache as serialized JSON with an ETag (fleet-answer.ts).
+// before the handler runs (Hono's validator), the body answered as JSON. The fault mask is `auth`'s
+// (api/fault-mask-policy.ts), as for every reader. Fleet-wide answers (map-data) come from the one-second
+// cache as serialized JSON with an ETag (fleet-answer.ts).
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import { validator } from 'hono/validator';
-import { codeText } from '../../domain/code-strings.js';
-import { maskedQueryProblem, maskFaultClass } from '../../domain/fault-masking.js';
 import type { AuthEnv } from '../auth/caller.js';
-import { badParameter } from '../errors.js';
 import type { ReadDeps } from './endpoint.js';
 import { acceptsGzip, FleetAnswer, matchesEtag } from './fleet-answer.js';
 import { READ_ENDPOINTS } from './endpoints.js';
@@ -17,7 +13,6 @@ import { parseListQuery } from './list-params.js';
 
 export function deviceRecordRoutes({ deps, auth }: { deps: ReadDeps; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  const unmaskedNames = { faultTypeNone: codeText(deps.codeStrings.FaultType, 0)! };
   for (const endpoint of READ_ENDPOINTS) {
     app.get(
       endpoint.path,
@@ -26,12 +21,7 @@ export function deviceRecordRoutes({ deps, auth }: { deps: ReadDeps; auth: Middl
       async (c) => {
         const caller = c.get('caller');
         const query = c.req.valid('query');
-        const problem = caller.maskFaultDetails ? maskedQueryProblem(query) : undefined;
-        if (problem) throw badParameter(problem.parameter, problem.message, { field: problem.field });
-        const answer = async () => {
-          const value = await endpoint.run(deps, caller, query, c.req.param('imei'));
-          return caller.maskFaultDetails ? maskFaultClass(value, unmaskedNames) : value;
-        };
+        const answer = () => endpoint.run(deps, caller, query, c.req.param('imei'));
         if (!endpoint.fleetWide) return c.json(await answer());
         // The key holds everything the answer depends on, so nobody gets an answer made for someone else.
         const key = JSON.stringify([endpoint.path, caller.userId, caller.org, caller.role, caller.timeZone, caller.maskFaultDetails, query]);

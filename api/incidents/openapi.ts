@@ -22,7 +22,7 @@ const incident = {
   type: 'object',
   properties: {
     id: { type: 'integer' }, powerLineId: { type: 'string' }, powerLineName: { type: ['string', 'null'] },
-    status: { type: 'string', enum: ['open', 'located', 'restored', 'closed'] }, kind: { type: 'string', enum: ['momentary', 'permanent', 'unknown'] },
+    status: { type: 'string', enum: ['open', 'located', 'restored', 'closed'] }, kind: { type: 'string', enum: ['momentary', 'permanent', 'unknown', 'fault'], description: '`fault` for an organisation with MaskFaultDetails (docs/decisions.md#masking).' },
     firstTripAt: time, lastTripAt: time, openedAt: time, locatedAt: time, restoredAt: time, closedAt: time,
     sections: { type: 'array', items: section }, trippedDevices: { type: 'integer', description: 'tripped indicators in the caller\'s reach' },
   },

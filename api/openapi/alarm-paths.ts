@@ -1,5 +1,5 @@
 // OpenAPI operations of the alarm API (api/alarms/routes.ts), kept beside the document that includes them.
-import { ALARM_KIND_IDS } from '../../domain/alarm-kinds.js';
+import { RULE_KIND_IDS } from '../../domain/alarm-kinds.js';
 import { ALARM_DELIVERIES_PATH, ALARM_KINDS_PATH, ALARM_RECIPIENTS_PATH, ALARM_RULES_PATH, ALARM_STATES, ALARMS_PATH } from '../alarms/routes.js';
 
 type Obj = Record<string, unknown>;
@@ -17,7 +17,7 @@ const RULE = {
   type: 'object',
   properties: {
     id: { type: 'string' }, name: { type: ['string', 'null'] }, class: { type: 'string', enum: ['operations', 'maintenance'] },
-    what: { type: 'array', items: { type: 'string', enum: ALARM_KIND_IDS } },
+    what: { type: 'array', items: { type: 'string', enum: RULE_KIND_IDS }, description: '`fault` covers every kind that names a class of fault (the one such kind a MaskFaultDetails organisation reads).' },
     where: { type: 'object', properties: { powerLines: ids, groups: ids, devices: ids }, description: 'Empty or absent: every device of the organisation.' },
     who: { ...ids, description: 'Recipient ids, notified at once.' },
     when: { description: '"always", or days 1 (Monday) to 7 and HH:MM from/to in the organisation\'s time zone.', oneOf: [{ type: 'string', enum: ['always'] }, { type: 'object', properties: { days: { type: 'array', items: { type: 'integer', minimum: 1, maximum: 7 } }, from: { type: 'string' }, to: { type: 'string' } }, required: ['from', 'to'] }] },

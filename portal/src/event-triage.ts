@@ -2,7 +2,7 @@
 // colour and a word (never colour alone), and the spec 3.4 post-event reference as the label of the value it
 // qualifies. A masked organisation's events all read `Fault` (the class is hidden), so they rank as the
 // worst class: a crew must not under-react to a fault whose kind it cannot see.
-import { FAULT_EVENT_TYPES, severityOf as faultSeverity, type FaultSeverity } from '../../domain/fault-events';
+import { FAULT_EVENTS, FAULT_EVENT_TYPES, severityOf as faultSeverity, type FaultSeverity } from '../../domain/fault-events';
 import { MASKED_FAULT } from '../../domain/fault-masking';
 import { POST_EVENT_REF_LOAD_15S, POST_EVENT_REF_RESET_CURRENT } from '../../domain/event-presentation';
 
@@ -13,6 +13,12 @@ export const SEVERITY_COLOURS: Record<Severity, string> = { Critical: '#b71c1c',
 export function severityOf(eventType: string): Severity {
   if (eventType === MASKED_FAULT) return 'Critical';
   return faultSeverity(eventType) ?? 'Info';
+}
+
+/** `Critical (PFault, SOTF, FAULT_INITIAL), High (...), Medium (...)`, from the one table (domain/fault-events.ts). */
+export function severityLegend(): string {
+  const order: FaultSeverity[] = ['Critical', 'High', 'Medium'];
+  return order.map((s) => `${s} (${FAULT_EVENTS.filter((e) => e.severity === s).map((e) => e.type).join(', ')})`).join(', ');
 }
 
 export const MODEL_CHANGE = 'Model Change';

@@ -3,7 +3,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FAULT_EVENT_TYPES } from '../../domain/fault-events.js';
-import { MASKED_FIELDS, maskedQueryProblem, maskFaultClass } from '../../domain/fault-masking.js';
+import { MASKED_FIELDS, MASKED_READER_FIELDS, maskedParametersProblem, maskedQueryProblem, maskFaultClass, maskText } from '../../domain/fault-masking.js';
+import { ALARM_KINDS, FAULT_CLASS_KINDS, kindCovered, maskedRuleKinds } from '../../domain/alarm-kinds.js';
+import { maskedAlarmPayload, messageBody, messageText } from '../../domain/alarm-message.js';
+import { RESTORED_REASONS } from '../../domain/incident-rules.js';
+import { ruleMatches, type AlarmRule } from '../../domain/alarm-rules.js';
 
 const names = { faultTypeNone: 'No fault' };
 const mask = (v: unknown) => maskFaultClass(v, names);
@@ -57,6 +61,81 @@ test('queries: sort keys and filters that would reveal the class are refused, No
   for (const good of [['ActualOngoingFault', 'eq', ['Fault']], ['FaultType', 'ne', ['none']], ['EventType', 'eq', ['Fault']], ['EventType', 'in', ['Fault', 'Model Change']], ['IMEINumber', 'contains', ['86']]] as const) {
     assert.is(maskedQueryProblem(q([], [[good[0], good[1], [...good[2]]]])), null, JSON.stringify(good));
   }
+});
+
+test('alarms: a class kind reads fault, its label Fault, its code text None / Fault; other kinds keep their names', () => {
+  assert.equal(mask({ id: 7, kind: 'permanent', label: 'Permanent fault', codeText: 'Permanent', class: 'operations', Real_Name: 'Pole 4' }),
+    { id: 7, kind: 'fault', label: 'Fault', codeText: 'Fault', class: 'operations', Real_Name: 'Pole 4' });
+  assert.equal(mask({ kind: 'low-battery', label: 'Low battery', codeText: 'None' }), { kind: 'low-battery', label: 'Low battery', codeText: 'None' });
+  for (const k of ALARM_KINDS) {
+    const masked = mask({ kind: k.id, label: k.label }) as { kind: string; label: string };
+    if (FAULT_CLASS_KINDS.includes(k.id)) assert.equal(masked, { kind: 'fault', label: 'Fault' }, k.id);
+    else assert.equal(masked, { kind: k.id, label: k.label }, k.id);
+  }
+});
+
+test('alarm kinds and rules: the class kinds collapse into one fault entry', () => {
+  const kinds = { data: ALARM_KINDS.map((k) => ({ id: k.id, label: k.label, source: k.source })) };
+  const masked = (mask(kinds) as { data: { id: string; label: string }[] }).data;
+  assert.equal(masked.filter((k) => k.id === 'fault'), [{ id: 'fault', label: 'Fault', source: 'fault-code' }]);
+  assert.is(masked.length, ALARM_KINDS.length - FAULT_CLASS_KINDS.length + 1);
+  assert.equal(mask({ what: ['permanent', 'temporary', 'low-battery'] }), { what: ['fault', 'low-battery'] });
+  assert.equal(maskedRuleKinds(['over-current', 'model-change', 'dm1-port-fault']), ['fault', 'model-change']);
+});
+
+test('rules naming fault cover every class kind and nothing else', () => {
+  for (const k of FAULT_CLASS_KINDS) assert.ok(kindCovered(['fault'], k), k);
+  for (const k of ['low-battery', 'communication-lost', 'model-change', 'incident-opened']) assert.not.ok(kindCovered(['fault'], k), k);
+  assert.ok(kindCovered(['permanent'], 'permanent'));
+  const rule: AlarmRule = { id: 'r', OrganizationID: 'o', name: null, class: 'operations', kinds: ['fault'], powerLines: [], groups: [], devices: [], recipients: [], hours: null, escalation: null, enabled: true };
+  assert.ok(ruleMatches(rule, { kind: 'temporary', IMEINumber: '1', PowerLineID: null, groups: [] }));
+  assert.not.ok(ruleMatches(rule, { kind: 'low-battery', IMEINumber: '1', PowerLineID: null, groups: [] }));
+});
+
+test('incidents: kind, each tripped device\'s eventType, timeline trips and the restoring reason name no class', () => {
+  const incident = {
+    id: 3, kind: 'momentary', status: 'restored',
+    devices: [{ IMEINumber: '1', name: 'Pole', eventType: 'TFault' }, { IMEINumber: '2', eventType: 'Fault Like' }],
+    timeline: [{ what: 'opened', detail: { trips: [{ imei: '1', eventType: 'TFault', at: 'x' }] } }, { what: 'restored', detail: { reason: RESTORED_REASONS.momentary } }],
+  };
+  assert.equal(mask(incident), {
+    id: 3, kind: 'fault', status: 'restored',
+    devices: [{ IMEINumber: '1', name: 'Pole', eventType: 'Fault' }, { IMEINumber: '2', eventType: 'Fault' }],
+    timeline: [{ what: 'opened', detail: { trips: [{ imei: '1', eventType: 'Fault', at: 'x' }] } }, { what: 'restored', detail: { reason: 'restored' } }],
+  });
+  assert.equal(mask({ kind: 'permanent' }), { kind: 'fault' });
+  assert.equal(mask({ kind: 'unknown' }), { kind: 'fault' });
+  assert.equal(mask({ reason: RESTORED_REASONS.currentBack }), { reason: 'restored' });
+  assert.equal(Object.keys(MASKED_READER_FIELDS).sort(), ['codeText', 'eventType', 'id', 'incidentKind', 'kind', 'label', 'reason']);
+});
+
+test('any other text: words that name a class read Fault; field-name-like words and Current Reset stay', () => {
+  assert.is(maskText('Incident 4 (permanent, located): PFault at pole 7; SOTF, Fault <50, over-current'), 'Incident 4 (Fault, located): Fault at pole 7; Fault, Fault, Fault');
+  assert.is(maskText('PermanentFaultResetCurrentThreshold,Current Reset'), 'PermanentFaultResetCurrentThreshold,Current Reset');
+  assert.equal(mask({ comment: 'Temporary fault cleared', n: 4, list: ['TFault'] }), { comment: 'Fault cleared', n: 4, list: ['Fault'] });
+  assert.equal(mask({ Ongoing_fault: ['Permanent', 'None'] }), { Ongoing_fault: ['Fault', 'None'] });
+});
+
+test('parameters of any route: sort keys, filters (JSON or bracketed) and any value naming a class are refused', () => {
+  const p = (raw: Record<string, string[]>) => maskedParametersProblem(raw)?.parameter ?? null;
+  assert.is(p({ sortBy: ['{"field":"FaultType","order":"asc"}'] }), 'sortBy');
+  assert.is(p({ sortBy: ['[{"field":"date"},{"field":"EventType"}]'] }), 'sortBy');
+  assert.is(p({ filterBy: ['{"ActualOngoingFault":{"in":["Fault","Permanent"]}}'] }), 'filterBy[ActualOngoingFault]');
+  assert.is(p({ 'filterBy[EventType][in]': ['Fault,SOTF'] }), 'filterBy[EventType]');
+  assert.is(p({ state: ['permanent'] }), 'state');
+  assert.is(p({ kind: ['over-current'] }), 'kind');
+  assert.is(p({ status: ['Momentary'] }), 'status');
+  assert.is(p({ sortBy: ['not json'] }), null, 'left to the endpoint');
+  assert.is(p({ 'filterBy[ActualOngoingFault]': ['Fault'], 'filterBy[Real_Name][contains]': ['Permanent'], state: ['active'], sortBy: ['{"field":"date"}'] }), null);
+});
+
+test('alarm messages to a masked organisation: subject, text, body and webhook payload name no class', () => {
+  const raised = maskedAlarmPayload({ type: 'raised', alarmId: 9, OrganizationID: 'o', kind: 'temporary', label: 'Temporary fault', class: 'operations', IMEINumber: '86', deviceName: 'Pole 9', PowerLineID: 'F1', raisedAt: '2026-01-01T00:00:00Z' });
+  assert.equal([raised.kind, raised.label], ['fault', 'Fault']);
+  for (const text of [messageText(raised), messageBody(raised), JSON.stringify(raised)]) assert.not.match(text, /temporary/i);
+  assert.match(messageBody(raised), 'Kind: Fault');
+  const battery = maskedAlarmPayload({ type: 'raised', alarmId: 10, OrganizationID: 'o', kind: 'low-battery', label: 'Low battery' });
+  assert.equal([battery.kind, battery.label], ['low-battery', 'Low battery']);
 });
 
 test.run();

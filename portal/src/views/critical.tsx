@@ -12,7 +12,7 @@ import { Link } from '../components/link';
 import { EVENT_CURRENT_COLUMNS, EVENT_HEAD_COLUMNS } from '../components/event-columns';
 import { EmptyState, ErrorState, StatusLine } from '../components/states';
 import { DataTable, PagedRows, type Column } from '../components/table';
-import { eventTypeChoices, MODEL_CHANGE, SEVERITY_COLOURS, severityOf } from '../event-triage';
+import { eventTypeChoices, MODEL_CHANGE, SEVERITY_COLOURS, severityLegend, severityOf } from '../event-triage';
 import { powerLinesOf } from '../power-lines';
 import { href, navigate } from '../router';
 import { useApi } from '../use-api';
@@ -92,7 +92,10 @@ export function CriticalView({ session, query }: { session: Session; query: URLS
         </label>
         <DayRange value={{ from: q.from ?? null, to: q.to ?? null }} onChange={(r) => go({ from: r.from, to: r.to })} timeZone={session.timeZone} />
       </form>
-      <p class="muted small">Severity: Critical (PFault, SOTF, FAULT_INITIAL{session.masked ? ', every masked fault' : ''}), High (TFault, Overcurrent), Medium (Fault Like, Fault &lt;50). A post-event reference labels the current it qualifies; “(empty)” marks a value the server clears (spec 3.4).</p>
+      {/* A masked organisation is not told which class ranks how (docs/decisions.md#masking): every fault is Critical. */}
+      <p class="muted small">{session.masked
+        ? 'Severity: Critical for every fault event (this organisation masks fault details).'
+        : `Severity: ${severityLegend()}.`} A post-event reference labels the current it qualifies; “(empty)” marks a value the server clears (spec 3.4).</p>
       {res.error && <ErrorState error={res.error} onRetry={res.reload} />}
       {res.data && (
         <PagedRows total={res.data.total} rows={rows.length} page={page} limit={LIMIT} onPage={(p) => go({ page: p || null })}

@@ -1,0 +1,120 @@
+// The one place the fault mask is applied to readers (docs/decisions.md#masking; rules: domain/fault-masking.ts).
+// It is part of the `auth` middleware app.ts hands to every router, so every authenticated route passes
+// through it by construction, knowing the caller: for an organisation with MaskFaultDetails, a query that
+// would reveal the fault class is refused before the endpoint reads it, and every answer (JSON, or any text
+// such as CSV; gzip-encoded or not) is masked after it. Only the integration outputs named below are left
+// as they are: they feed the utility's own systems (DNP3, MultiSpeak), like the SOAP server, which has no
+// `auth` of this kind.
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gunzip as gunzipCallback, gzip as gzipCallback, constants } from 'node:zlib';
+import type { MiddlewareHandler } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { maskedParametersProblem, maskFaultClass, maskText, type UnmaskedNames } from '../domain/fault-masking.js';
+import type { AuthEnv } from './auth/caller.js';
+import { matchesEtag } from './device-records/fleet-answer.js';
+import { DEVICE_PROFILE_PATH } from './dnp3/device-profile.js';
+import { ORGANIZATION_DEVICES_PATH } from './dnp3/organization-devices.js';
+import { POINT_MAP_PATH } from './dnp3/point-map.js';
+import { badParameter } from './errors.js';
+
+const gzip = promisify(gzipCallback);
+const gunzip = promisify(gunzipCallback);
+
+/** The DNP3 integration's outputs (its devices with codes and texts, its point map and device profile): not masked. */
+export const UNMASKED_INTEGRATION_PATHS: readonly string[] = [ORGANIZATION_DEVICES_PATH, POINT_MAP_PATH, DEVICE_PROFILE_PATH];
+
+/** One masked answer: its text (null when the mask changed nothing), ETag and gzip copy made on demand. */
+interface Masked { text: string | null; etag: string | null; gzipped?: Promise<Uint8Array<ArrayBuffer>> }
+
+/**
+ * Masked answers by the strong ETag of their unmasked bytes (fleet answers: map-data). The mask is a pure
+ * function of those bytes, so the ETag names its result: a masked organisation's map poll costs a lookup, not
+ * a parse, mask and gzip of 2.5 MB (~200 ms of a loaded core per request, docs/decisions.md#masking).
+ */
+class MaskedByEtag {
+  private readonly entries = new Map<string, Masked>();
+  private chars = 0;
+  /** At most `maxChars` of masked text (32 M: a dozen maps of 10,000 devices) in `maxEntries`, the oldest dropped first. */
+  constructor(private readonly maxChars = 32_000_000, private readonly maxEntries = 1_000) {}
+  get(key: string | null): Masked | undefined { return key ? this.entries.get(key) : undefined; }
+  set(key: string | null, m: Masked): void {
+    if (!key || this.entries.has(key)) return;
+    this.entries.set(key, m);
+    this.chars += m.text?.length ?? 0;
+    for (const [k, old] of this.entries) {
+      if ((this.chars <= this.maxChars && this.entries.size <= this.maxEntries) || this.entries.size === 1) break;
+      this.entries.delete(k);
+      this.chars -= old.text?.length ?? 0;
+    }
+  }
+}
+
+async function mask(res: Response, json: boolean, gzipped: boolean, names: UnmaskedNames): Promise<Masked> {
+  const bytes = Buffer.from(await res.clone().arrayBuffer());
+  const text = (gzipped ? await gunzip(bytes) : bytes).toString('utf8');
+  let before = text;
+  let after: string;
+  if (json) {
+    const value = JSON.parse(text) as unknown;
+    before = JSON.stringify(value);
+    after = JSON.stringify(maskFaultClass(value, names));
+  } else {
+    after = maskText(text);
+  }
+  if (after === before) return { text: null, etag: null };
+  // Changed: an ETag of the unmasked bytes would change with the hidden class, so it is made of the masked ones.
+  return { text: after, etag: res.headers.has('etag') ? `"${createHash('sha1').update(after).digest('base64url')}"` : null };
+}
+
+/** The answer as the masked caller reads it; the same Response when the mask changes nothing. */
+async function maskedAnswer(res: Response, names: UnmaskedNames, ifNoneMatch: string | undefined, memo: MaskedByEtag): Promise<Response> {
+  const type = res.headers.get('content-type') ?? '';
+  const json = /^application\/(?:[a-z0-9.+-]+\+)?json/i.test(type);
+  if (!res.body || res.status === 204 || res.status === 304 || !(json || /^text\//i.test(type))) return res;
+  const gzipped = /gzip/i.test(res.headers.get('content-encoding') ?? '');
+  const unmaskedEtag = res.status === 200 ? res.headers.get('etag') : null;
+  const key = unmaskedEtag && `${json ? 'json' : 'text'} ${unmaskedEtag}`;
+  let m = memo.get(key);
+  if (!m) {
+    m = await mask(res, json, gzipped, names);
+    memo.set(key, m);
+  }
+  // Unchanged (an answer with no fault in it): the original bytes and their ETag stand.
+  if (m.text === null) return res;
+  await res.body.cancel();
+  const headers = new Headers(res.headers);
+  headers.delete('content-length');
+  if (m.etag) {
+    headers.set('etag', m.etag);
+    if (res.status === 200 && matchesEtag(ifNoneMatch, m.etag)) {
+      headers.delete('content-encoding');
+      headers.delete('content-type');
+      return new Response(null, { status: 304, headers });
+    }
+  }
+  if (!gzipped) return new Response(m.text, { status: res.status, headers });
+  const text = m.text;
+  m.gzipped ??= gzip(text, { level: constants.Z_BEST_SPEED }).then((b) => new Uint8Array(b));
+  return new Response(await m.gzipped, { status: res.status, headers });
+}
+
+/**
+ * @example
+ *   const auth = withFaultMask(requireAuth({ tokens, accounts }), { faultTypeNone: 'None' });
+ *   app.get('/api/alarms', auth, handler); // a masked caller's query is judged, and its answer masked
+ */
+export function withFaultMask(authenticate: MiddlewareHandler<AuthEnv>, names: UnmaskedNames): MiddlewareHandler<AuthEnv> {
+  const memo = new MaskedByEtag();
+  const policy = createMiddleware<AuthEnv>(async (c, next) => {
+    if (!c.get('caller').maskFaultDetails || UNMASKED_INTEGRATION_PATHS.includes(c.req.path)) return next();
+    const problem = maskedParametersProblem(c.req.queries());
+    if (problem) throw badParameter(problem.parameter, problem.message, { field: problem.field });
+    await next();
+    const answer = await maskedAnswer(c.res, names, c.req.header('if-none-match'), memo);
+    // Hono's setter would copy the unmasked response's headers (ETag, encoding) onto the new one: clear it first.
+    c.res = undefined;
+    c.res = answer;
+  });
+  return createMiddleware<AuthEnv>(async (c, next) => { await authenticate(c, async () => { await policy(c, next); }); });
+}
