@@ -14,6 +14,8 @@ import { UNMASKED_INTEGRATION_PATHS } from '../../../api/fault-mask-policy.js';
 import { FAULT_CLASS_KINDS } from '../../../domain/alarm-kinds.js';
 import { FAULT_EVENT_TYPES } from '../../../domain/fault-events.js';
 import { INCIDENT_KINDS } from '../../../domain/incident-rules.js';
+import { SERVED_OPERATIONS } from '../../../api/soap/operations.js';
+import { NAMESPACE } from '../../../multispeak/versions.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { JWT_SECRET } from '../api/seeded-api.js';
 import { classWordsIn, MASKED_ORG, MASKED_USERS, seedEveryClass, setMasked } from './every-class.js';
@@ -152,6 +154,23 @@ for (const who of ['admin', 'groupUser'] as const) {
     }
   });
 }
+
+// The SOAP operations a portal login may call (MultiSpeak stays unmasked by decision, but none of these may
+// name a class to a masked organisation's login either): every one, read from the list the endpoint serves.
+test('masked logins: no SOAP operation the endpoint serves names a fault class', async () => {
+  await setMasked(db, true);
+  for (const [who, user] of Object.entries(MASKED_USERS)) {
+    for (const operation of SERVED_OPERATIONS) {
+      const body = `<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:m="${NAMESPACE['4.1']}">`
+        + `<soap:Header><m:MultiSpeakMsgHeader MajorVersion="4" MinorVersion="1" BuildString="Release" UserID="${user.email}" Pwd="${user.password}"/></soap:Header>`
+        + `<soap:Body><m:${operation}></m:${operation}></soap:Body></soap:Envelope>`;
+      const res = await app.request('/soap', { method: 'POST', headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${operation}"` }, body });
+      const text = await res.text();
+      assert.is(res.status, 200, `${who} ${operation}: ${text.slice(0, 200)}`);
+      assert.equal(classWordsIn(text), [], `${who} ${operation}`);
+    }
+  }
+});
 
 test('the unmasked integration outputs are the DNP3 integration\'s, documented, and admin-only', async () => {
   await setMasked(db, true);
