@@ -26,7 +26,7 @@ export interface Iec104ServerOptions {
   tls: Iec104TlsMaterial;
   integrations: () => readonly Iec104Integration[];
   outstationFor: (integration: Iec104Integration) => Iec104Outstation;
-  session?: Pick<Iec104SessionOptions, 'tickMs' | 'clock' | 'onClockSync'>;
+  session?: Pick<Iec104SessionOptions, 'tickMs' | 'clock' | 'onClockSync' | 'onTraffic'>;
   onRefused?: (reason: IdentityRefusal | 'handshake', detail?: string) => void;
   onRefusal?: (integration: Iec104Integration, reason: RefusalReason) => void;
   onSession?: (integration: Iec104Integration, session: Iec104Session) => void;

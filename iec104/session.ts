@@ -15,6 +15,8 @@ export interface Iec104SessionOptions {
   onRefusal?: (reason: RefusalReason) => void;
   onClockSync?: (ms: number) => void;
   onClose?: (reason: string) => void;
+  /** Every chunk received and APDU sent (captures for tshark, traces). */
+  onTraffic?: (direction: 'rx' | 'tx', bytes: Uint8Array) => void;
 }
 
 export class Iec104Session implements EventSink {
@@ -23,6 +25,8 @@ export class Iec104Session implements EventSink {
   private readonly timer: NodeJS.Timeout;
   private readonly clock: () => number;
   private closed = false;
+  private readonly outbox: Uint8Array[] = [];
+  private writing = false;
 
   constructor(private readonly socket: Socket, private readonly outstation: Iec104Outstation, private readonly opts: Iec104SessionOptions = {}) {
     this.clock = opts.clock ?? Date.now;
@@ -47,8 +51,27 @@ export class Iec104Session implements EventSink {
     this.opts.onClose?.(reason);
   }
 
+  /**
+   * One APDU per TLS record: Node joins writes made in one tick into one record, and lib60870-based masters
+   * read one APDU per socket wake-up, so the APDUs after the first would sit unread in their TLS buffer
+   * until the next packet (docs/decisions.md#iec-104-outstation). The next write waits for the previous one.
+   */
+  private write(b: Uint8Array): void {
+    this.outbox.push(b);
+    if (!this.writing) this.writeNext();
+  }
+
+  private writeNext(): void {
+    const b = this.outbox.shift();
+    if (!b || this.closed) { this.writing = false; return; }
+    this.writing = true;
+    this.opts.onTraffic?.('tx', b);
+    this.socket.write(b, () => this.writeNext());
+  }
+
   private receive(chunk: Buffer): void {
     if (this.closed) return;
+    this.opts.onTraffic?.('rx', chunk);
     let apdus;
     try {
       apdus = this.parser.push(chunk);
@@ -66,7 +89,7 @@ export class Iec104Session implements EventSink {
 
   private apply(out: StationOutput): void {
     if (this.closed) return;
-    for (const b of out.send) this.socket.write(b);
+    for (const b of out.send) this.write(b);
     for (const r of out.refusals) this.opts.onRefusal?.(r);
     if (out.clockSync !== undefined) this.opts.onClockSync?.(out.clockSync);
     if (out.close) {
