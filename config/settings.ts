@@ -29,6 +29,8 @@ export interface Settings {
   kafkaSessionTimeoutMs: number;
   httpPort: number;
   httpHost: string;
+  /** IEC104_PORT (2404): the IEC 60870-5-104 controlled station's TLS port (iec104/server.ts). */
+  iec104Port: number;
   /** HTTPS certificate and key files (HTTP_TLS_CERT, HTTP_TLS_KEY); null: plain HTTP (loopback, or TLS ends at a balancer). */
   httpTls: { certFile: string; keyFile: string } | null;
   /** How long SIGTERM/SIGINT may take to drain before the process exits anyway (exit code 1). */
@@ -175,6 +177,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     kafkaMinInsyncReplicas: minInsync,
     kafkaSessionTimeoutMs: number(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000, (n) => Number.isInteger(n) && n >= 6000),
     httpPort: number(env, 'PORT', 8080, port),
+    iec104Port: number(env, 'IEC104_PORT', 2404, port),
     httpHost: env.HOST || '0.0.0.0',
     httpTls: httpTls(env.HTTP_TLS_CERT, env.HTTP_TLS_KEY),
     shutdownTimeoutMs: number(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, positiveInt),
