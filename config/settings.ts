@@ -36,6 +36,8 @@ export interface Settings {
   httpHost: string;
   /** METRICS_PORT: /metrics and /openapi.json on this port instead of the public one (api/ops-routes.ts); null: on PORT. */
   metricsPort: number | null;
+  /** IEC104_PORT (2404): the IEC 60870-5-104 controlled station's TLS port (iec104/server.ts). */
+  iec104Port: number;
   /** HTTPS certificate and key files (HTTP_TLS_CERT, HTTP_TLS_KEY); null: plain HTTP (loopback, or TLS ends at a balancer). */
   httpTls: { certFile: string; keyFile: string } | null;
   /** How long SIGTERM/SIGINT may take to drain before the process exits anyway (exit code 1). */
@@ -184,6 +186,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     maxRecordAttempts: number(env, 'MAX_RECORD_ATTEMPTS', 5, (n) => Number.isInteger(n) && n >= 1 && n <= 100),
     rawRetentionDays: number(env, 'RAW_RETENTION_DAYS', 30, (n) => n > 0 && n <= 36_500),
     httpPort: number(env, 'PORT', 8080, port),
+    iec104Port: number(env, 'IEC104_PORT', 2404, port),
     // The embedded default is a newcomer's laptop: nothing it opens is reachable from the network unless
     // HOST says so (docs/decisions.md#safe-to-start-on-a-network).
     httpHost: env.HOST || (env.DATABASE_URL ? '0.0.0.0' : '127.0.0.1'),

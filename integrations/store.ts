@@ -5,7 +5,7 @@
 import type pg from 'pg';
 
 /** The machine integrations an organisation may have (its import file's `integrations`). */
-export type IntegrationKind = 'multispeak' | 'dnp3';
+export type IntegrationKind = 'multispeak' | 'dnp3' | 'iec104';
 
 export interface StoredIntegration {
   id: string;

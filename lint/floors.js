@@ -17,7 +17,9 @@ export const FLOORS = [
   ['stages', 'incidents', 'reference-data'],
   ['simulator'],
   ['commissioning'],
-  ['dnp3'],
+  // The protocol-neutral point model (slots, banks, device and power line points) both outstations encode.
+  ['points'],
+  ['dnp3', 'iec104'],
   ['api'],
   ['cli'],
   // What tests and benches share: test databases, Kafka topics, fixtures, child processes.

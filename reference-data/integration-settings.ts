@@ -1,5 +1,5 @@
 // The non-secret settings of an integration, per kind: which keys exist and what each accepts. They are
-// stored as given in `integrations.settings`; consumers (notify stage, MultiSpeak sender, DNP3 server) apply
+// stored as given in `integrations.settings`; consumers (notify stage, MultiSpeak sender, DNP3 and IEC 104 servers) apply
 // defaults. `userId` and `password` are not settings: they go encrypted into `credentials` only.
 import type { FieldReader } from './field-reader.js';
 import type { IntegrationKind } from '../integrations/store.js';
@@ -10,6 +10,7 @@ type SettingReader = (r: FieldReader, key: string) => SettingValue | null | unde
 
 export const CHANNELS_BY_KIND: Record<IntegrationKind, readonly ('A' | 'B' | 'C' | 'D')[]> = {
   dnp3: ['A', 'B'],
+  iec104: ['A', 'B'],
   multispeak: ['C', 'D'],
 };
 
@@ -65,6 +66,24 @@ export const SETTINGS_BY_KIND: Record<IntegrationKind, Record<string, SettingRea
     outstationAddress: LINK_ADDRESS,
     masterAddress: LINK_ADDRESS,
     unsolicited: flag,
+    tlsMinVersion: choice(['1.2', '1.3']),
+    certificateMode: choice(['ca', 'pinned']),
+    caFile: text(1000),
+    pinnedCertificateFile: text(1000),
+    port: integer(1, 65_535),
+    analogOnly: flag,
+  },
+  // IEC 60870-5-104 (iec104/identity.ts applies the defaults): common address of bank 0 (0 and 0xFFFF are not
+  // station addresses), APCI parameters k, w and timers t0..t3 in seconds.
+  iec104: {
+    masterIdentity: required(text(253)),
+    commonAddress: integer(1, 0xfffe),
+    k: integer(1, 32_767),
+    w: integer(1, 32_767),
+    t0: integer(1, 255),
+    t1: integer(1, 255),
+    t2: integer(1, 255),
+    t3: integer(1, 255),
     tlsMinVersion: choice(['1.2', '1.3']),
     certificateMode: choice(['ca', 'pinned']),
     caFile: text(1000),

@@ -8,9 +8,10 @@ import { DEFAULT_FLOOR_S } from '../../domain/checkin-clock.js';
 import type pg from 'pg';
 import type { Outstation } from '../outstation/outstation.js';
 import { applyHeartbeat, applySnapshot, sizeBanks } from './apply.js';
-import { applyPowerLines, assignPowerLineSlots, loadPowerLines } from './power-lines.js';
-import { assignSlots, currentWatermark, loadSnapshots, maxSlot } from './store.js';
-import type { StoredSnapshot, Watermark } from './store.js';
+import { assignPowerLineSlots, loadPowerLines } from '../../points/power-lines.js';
+import { applyPowerLines } from './power-lines.js';
+import { assignSlots, currentWatermark, loadSnapshots, maxSlot } from '../../points/store.js';
+import type { StoredSnapshot, Watermark } from '../../points/store.js';
 import type { EventOrigin } from '../outstation/database.js';
 
 export interface FeedOptions {

@@ -5,8 +5,9 @@ import type pg from 'pg';
 import { integrationFromRow } from '../identity.js';
 import { readIntegrations } from '../../integrations/store.js';
 import { pointMapBanks, pointMapRows } from './point-map.js';
-import { assignPowerLineSlots, powerLinePointRows, slotPowerLines } from './power-lines.js';
-import { assignSlots, maxSlot, slotDevices } from './store.js';
+import { assignPowerLineSlots, slotPowerLines } from '../../points/power-lines.js';
+import { powerLinePointRows } from './power-lines.js';
+import { assignSlots, maxSlot, slotDevices } from '../../points/store.js';
 
 /** The organisation's DNP3 integration, banks and point rows, as the outstation serves them (also read by the device profile). */
 /** `devices`: which of the organisation's devices the map lists (a caller's reach); default every one not deleted. */

@@ -1,80 +1,36 @@
-// The point map of docs/decisions.md#dnp3-outstation: device slot s has binary inputs 8s+k and analog inputs
-// 1+8s+k; analog 0 is the heartbeat. Pure: device snapshots in, point values out. The same rows feed the
-// outstation's database and GET /api/dnp3/pointMap, so what the master is told is what it gets.
+// The DNP3 encoding of the point model (points/, docs/decisions.md#one-point-model) per
+// docs/decisions.md#dnp3-outstation: device slot s has binary inputs 8s+k and analog inputs 1+8s+k; analog 0
+// is the heartbeat. Pure: samples in, DNP3 points out. The same rows feed the outstation's database and
+// GET /api/dnp3/pointMap, so what the master is told is what it gets.
 //
-// Banks: DNP3 masters such as opendnp3 index points with 16 bits, so one logical outstation holds at most
-// 8,191 slots of this layout. An organisation's slots are split into banks of BANK_SLOTS consecutive slots;
-// bank b is its own logical outstation at link address `outstationAddress + b` (multi-drop on the same
-// connection) and applies the layout to the slot's local number (s mod BANK_SLOTS), with its own heartbeat at
-// analog 0. Under BANK_SLOTS devices there is bank 0 only: exactly the map of docs/decisions.md#dnp3-outstation.
-import { isOffline, type ClockLimits } from '../../domain/checkin-clock.js';
-import { inCodeClass } from '../../domain/ongoing-fault-codes.js';
+// Banks (points/banks.ts): DNP3 masters such as opendnp3 index points with 16 bits, so one logical outstation
+// holds at most 8,191 slots of this layout. Bank b is its own logical outstation at link address
+// `outstationAddress + b` (multi-drop on the same connection) and applies the layout to the slot's local
+// number (s mod BANK_SLOTS), with its own heartbeat at analog 0.
+import type { ClockLimits } from '../../domain/checkin-clock.js';
+import { bankCount, bankOf, BANK_SLOTS, lastLocalSlot, localSlot } from '../../points/banks.js';
+import { DEVICE_ANALOG_POINTS, DEVICE_BINARY_POINTS, deviceSamples, type DeviceSnapshot, type NeutralPoint, type PointSample } from '../../points/device-points.js';
 import { Flags } from '../objects/table.js';
 import type { PointValue } from '../objects/codec.js';
 import type { EventClass } from '../outstation/database.js';
 
-/** The latest stored state of one device, as the feed reads it from Postgres. */
-export interface DeviceSnapshot {
-  imei: string;
-  slot: number;
-  name: string | null;
-  /** Device time of the latest check-in (ms), null if it never checked in. */
-  date: number | null;
-  /** The learned check-in interval (s, checkin_clock); null or absent: too little history, the ceiling alone judges. */
-  expectedIntervalS?: number | null;
-  actualOngoingFault: number | null;
-  batteryOrLine: number | null;
-  averageCurrent1m: number | null;
-  prefaultCurrent: number | null;
-  faultCurrent: number | null;
-  /** Device time of the event that carried faultCurrent. */
-  faultTime: number | null;
-  peakCurrent24h: number | null;
-  averageCurrent1h: number | null;
-  batteryMcu: number | null;
-  temperature: number | null;
-}
+export type { DeviceSnapshot } from '../../points/device-points.js';
+export { BANK_SLOTS, bankCount, bankOf, localSlot } from '../../points/banks.js';
 
-export interface PointDefinition {
-  k: number;
-  name: string;
+export interface PointDefinition extends NeutralPoint {
   eventClass: EventClass;
-  deadband?: number;
-  unit?: string;
 }
 
-export const BINARY_POINTS: readonly (PointDefinition & { test: (d: DeviceSnapshot, offline: boolean) => boolean })[] = [
-  { k: 0, name: 'fault active', eventClass: 1, test: (d) => (d.actualOngoingFault ?? 0) > 0 },
-  { k: 1, name: 'permanent fault', eventClass: 1, test: (d) => inCodeClass('permanent', d.actualOngoingFault) },
-  { k: 2, name: 'temporary fault', eventClass: 1, test: (d) => inCodeClass('temporary', d.actualOngoingFault) },
-  { k: 3, name: 'over current', eventClass: 1, test: (d) => inCodeClass('overCurrent', d.actualOngoingFault) },
-  { k: 4, name: 'current reset', eventClass: 1, test: (d) => inCodeClass('currentReset', d.actualOngoingFault) },
-  { k: 5, name: 'low battery', eventClass: 1, test: (d) => inCodeClass('lowBattery', d.actualOngoingFault) },
-  { k: 6, name: 'communication lost', eventClass: 1, test: (d, offline) => offline || inCodeClass('noCommunication', d.actualOngoingFault) },
-  { k: 7, name: 'line powered', eventClass: 1, test: (d) => d.batteryOrLine === 0 },
-];
+/** DNP3's event classes: binaries class 1, analogs class 2 (the heartbeat none). */
+export const BINARY_CLASS: EventClass = 1;
+export const ANALOG_CLASS: EventClass = 2;
 
-// Deadbands: a fault code change is always an event; currents move by noise, so 1 A; battery 0.05 V; 1 degree.
-export const ANALOG_POINTS: readonly (PointDefinition & { value: (d: DeviceSnapshot) => number | null })[] = [
-  { k: 0, name: 'ActualOngoingFault code', eventClass: 2, deadband: 0, value: (d) => d.actualOngoingFault },
-  { k: 1, name: 'AverageCurrent1m', eventClass: 2, deadband: 1, unit: 'A', value: (d) => d.averageCurrent1m },
-  { k: 2, name: 'PrefaultCurrent', eventClass: 2, deadband: 1, unit: 'A', value: (d) => d.prefaultCurrent },
-  { k: 3, name: 'last FaultCurrent', eventClass: 2, deadband: 1, unit: 'A', value: (d) => d.faultCurrent },
-  { k: 4, name: 'PeakCurrent24h', eventClass: 2, deadband: 1, unit: 'A', value: (d) => d.peakCurrent24h },
-  { k: 5, name: 'AverageCurrent1h', eventClass: 2, deadband: 1, unit: 'A', value: (d) => d.averageCurrent1h },
-  { k: 6, name: 'BatteryMCU', eventClass: 2, deadband: 0.05, unit: 'V', value: (d) => d.batteryMcu },
-  { k: 7, name: 'Temperature', eventClass: 2, deadband: 1, unit: 'C', value: (d) => d.temperature },
-];
+export const BINARY_POINTS = DEVICE_BINARY_POINTS.map((p) => ({ ...p, eventClass: BINARY_CLASS }));
+export const ANALOG_POINTS = DEVICE_ANALOG_POINTS.map((p) => ({ ...p, eventClass: ANALOG_CLASS }));
 
-/** Slots per bank: a round number below the 16-bit limit (8,191), so maps stay readable (bank 1 = slots 8000..15999). */
-export const BANK_SLOTS = 8000;
 /** Link addresses 0xFFF0..0xFFFF are reserved (broadcast, self address). */
 export const MAX_OUTSTATION_ADDRESS = 0xffef;
 
-export const bankOf = (slot: number): number => Math.floor(slot / BANK_SLOTS);
-export const localSlot = (slot: number): number => slot % BANK_SLOTS;
-/** Number of banks for an organisation whose highest slot is `maxSlot` (-1: no devices; bank 0 still exists). */
-export const bankCount = (maxSlot: number): number => (maxSlot < 0 ? 1 : bankOf(maxSlot) + 1);
 /** Link address of bank `bank`: the integration's outstation address, then the next ones. */
 export function bankAddress(outstationAddress: number, bank: number): number {
   const a = outstationAddress + bank;
@@ -93,27 +49,21 @@ export interface PointUpdate {
   value: PointValue;
 }
 
+/** One sample as a DNP3 point of its bank: ONLINE when reported (no value: no flag), the device's time. */
+export function dnp3Point(s: PointSample): PointUpdate {
+  const local = localSlot(s.slot);
+  return {
+    type: s.kind, index: s.kind === 'binary' ? binaryIndex(local, s.k) : analogIndex(local, s.k),
+    value: { flags: s.reported ? Flags.ONLINE : 0, value: s.value, time: s.time },
+  };
+}
+
 /**
  * Point values of one device, indexed within its bank (bankOf(d.slot) says which outstation). A device that never checked in keeps RESTART (no real value yet); a value the
  * device did not report is COMM_LOST-free but not ONLINE. Timestamps are the device's own.
  */
 export function devicePoints(d: DeviceSnapshot, nowMs: number, clock: ClockLimits, analogOnly = false): PointUpdate[] {
-  const out: PointUpdate[] = [];
-  if (d.date === null) return out;
-  // Communication lost by the one rule (domain/checkin-clock.ts) the alarm, device-summary and the portal use.
-  const offline = isOffline(d.date, d.expectedIntervalS ?? null, nowMs, clock);
-  const local = localSlot(d.slot);
-  if (!analogOnly) {
-    for (const p of BINARY_POINTS) {
-      out.push({ type: 'binary', index: binaryIndex(local, p.k), value: { flags: Flags.ONLINE, value: p.test(d, offline) ? 1 : 0, time: d.date } });
-    }
-  }
-  for (const p of ANALOG_POINTS) {
-    const v = p.value(d);
-    const time = p.k === 3 && d.faultTime !== null ? d.faultTime : d.date;
-    out.push({ type: 'analog', index: analogIndex(local, p.k), value: { flags: v === null ? 0 : Flags.ONLINE, value: v ?? 0, time } });
-  }
-  return out;
+  return deviceSamples(d, nowMs, clock, analogOnly).map(dnp3Point);
 }
 
 export interface PointMapRow {
@@ -156,7 +106,7 @@ export interface PointMapBank {
 export function pointMapBanks(maxSlot: number, opts: Omit<PointMapOptions, 'maxSlot'> = {}): PointMapBank[] {
   const base = opts.outstationAddress ?? 10;
   return Array.from({ length: bankCount(maxSlot) }, (_, bank) => {
-    const lastLocal = bank < bankOf(maxSlot) ? BANK_SLOTS - 1 : maxSlot < 0 ? -1 : localSlot(maxSlot);
+    const lastLocal = lastLocalSlot(bank, maxSlot);
     const counts = pointCounts(lastLocal, opts.analogOnly);
     return {
       bank, outstationAddress: bankAddress(base, bank), firstSlot: bank * BANK_SLOTS, lastSlot: bank * BANK_SLOTS + lastLocal,

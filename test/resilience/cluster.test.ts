@@ -21,7 +21,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { kafkaClusterBrokers } from '../../infra/endpoints.js';
 import { binaryIndex } from '../../dnp3/data/point-map.js';
-import { slotDevices } from '../../dnp3/data/store.js';
+import { slotDevices } from '../../points/store.js';
 import { startOms, type Oms } from '../integration/multispeak/oms.js';
 import { Yadnp3Master, type Item } from '../../support/dnp3-master.js';
 import { ensurePython } from '../multispeak/python.js';

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { createApp } from '../../../api/app.js';
 import { Dnp3Feed } from '../../../dnp3/data/feed.js';
 import { binaryIndex, localSlot } from '../../../dnp3/data/point-map.js';
-import { slotDevices } from '../../../dnp3/data/store.js';
+import { slotDevices } from '../../../points/store.js';
 import { Outstation } from '../../../dnp3/outstation/outstation.js';
 import { localAvroCodec } from '../../../stages/runtime/codec.js';
 import { memoryTransport } from '../../../stages/runtime/transport/memory.js';

@@ -6,7 +6,7 @@ import { createTestDatabase } from '../../../support/database.js';
 import type { TestDatabase } from '../../../support/database.js';
 import { Outstation } from '../../../dnp3/outstation/outstation.js';
 import { Dnp3Feed } from '../../../dnp3/data/feed.js';
-import { assignSlots, slotDevices } from '../../../dnp3/data/store.js';
+import { assignSlots, slotDevices } from '../../../points/store.js';
 import { analogIndex, binaryIndex, pointMapRows } from '../../../dnp3/data/point-map.js';
 
 let db: TestDatabase;

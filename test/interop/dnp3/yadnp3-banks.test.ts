@@ -10,7 +10,7 @@ import type { TestDatabase } from '../../../support/database.js';
 import { testKeyring } from '../../../support/reference-data.js';
 import { importReferenceData } from '../../../reference-data/index.js';
 import { startDnp3Service } from '../../../dnp3/service.js';
-import { assignSlots } from '../../../dnp3/data/store.js';
+import { assignSlots } from '../../../points/store.js';
 import { BANK_SLOTS, analogIndex, binaryIndex, localSlot } from '../../../dnp3/data/point-map.js';
 import { Yadnp3Master, find } from '../../../support/dnp3-master.js';
 import { devCerts } from '../../helpers/dev-certs.js';

@@ -1,7 +1,8 @@
-// Postgres reads for the outstation: slot assignment and device snapshots. SQL only; the feed decides when.
+// Postgres reads for the outstations (DNP3 and IEC 104): slot assignment and device snapshots. SQL only; each feed decides when.
+// The table keeps its first name, dnp3_slots: the slots are the protocol-neutral point model's (points/banks.ts).
 import type pg from 'pg';
-import { withTransaction } from '../../db/transaction.js';
-import type { DeviceSnapshot } from './point-map.js';
+import { withTransaction } from '../db/transaction.js';
+import type { DeviceSnapshot } from './device-points.js';
 
 /** Gives every device of the organisation without a slot the next free ones (in DeviceID order). */
 export async function assignSlots(pool: pg.Pool, organizationId: string): Promise<void> {
@@ -45,7 +46,7 @@ interface Row {
   expected_interval_s: number | null;
 }
 
-/** The stored record a snapshot shows: what caused the events it makes (dnp3/outstation/database.ts EventOrigin). */
+/** The stored record a snapshot shows: what caused the events it makes (e.g. dnp3/outstation/database.ts EventOrigin). */
 export interface SnapshotRecord { id: number; storedAtMs: number; testFaultId: number | null }
 
 export interface StoredSnapshot extends DeviceSnapshot {

@@ -1,0 +1,143 @@
+// The controlled station's side of one connection (IEC 60870-5-104 clause 5): STARTDT gating, N(S)/N(R)
+// checks, the k window (at most k unacknowledged I frames out), the w rule (acknowledge at the latest after w
+// received), timers t1 (acknowledgement and TESTFR con awaited), t2 (acknowledge received I frames), t3 (test an
+// idle link). ASDUs queue in order and leave only while data transfer is started, so events raised while no
+// master has started it are delivered, in order, after STARTDT. Pure: frames and the time in, frames out.
+import { encodeApdu, seqDistance, seqNext, type Apdu } from '../apci/apci.js';
+import type { RefusalReason } from '../diagnostics/reasons.js';
+import { handleAsdu } from './application.js';
+import type { ProcessImage } from './image.js';
+
+export interface StationTimers {
+  /** Unacknowledged I frames we may have out. */
+  k: number;
+  /** Received I frames after which we acknowledge. */
+  w: number;
+  /** Connection establishment (the server's TLS handshake limit). */
+  t0Ms: number;
+  t1Ms: number;
+  t2Ms: number;
+  t3Ms: number;
+}
+
+/** The standard's defaults (IEC 60870-5-104 clause 9.6). */
+export const DEFAULT_TIMERS: StationTimers = { k: 12, w: 8, t0Ms: 30_000, t1Ms: 15_000, t2Ms: 10_000, t3Ms: 20_000 };
+
+export interface StationOutput {
+  send: Uint8Array[];
+  /** Why the connection must close (the station's state is then void). */
+  close?: RefusalReason;
+  refusals: RefusalReason[];
+  clockSync?: number;
+}
+
+export class Station {
+  started = false;
+  private vs = 0;
+  private vr = 0;
+  /** Our I frames not yet acknowledged: their N(S) and when they left. */
+  private readonly unacked: { ns: number; at: number; asdu: Uint8Array }[] = [];
+  private readonly queue: Uint8Array[] = [];
+  private received = 0;
+  private firstReceivedAt = 0;
+  private lastRx: number;
+  private testSentAt: number | undefined;
+  private stopPending = false;
+
+  constructor(private readonly image: ProcessImage, private readonly timers: StationTimers = DEFAULT_TIMERS, now = 0) {
+    this.lastRx = now;
+  }
+
+  /** ASDUs waiting for STARTDT or the k window. */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /**
+   * What this connection has not delivered: sent but unacknowledged, then queued. The outstation hands it to
+   * the next connection, so a drop loses nothing (an unacknowledged ASDU may arrive twice: at least once).
+   */
+  remaining(): Uint8Array[] {
+    return [...this.unacked.map((u) => u.asdu), ...this.queue];
+  }
+
+  /** Queues ASDUs (spontaneous events, answers) in order; they leave when started and the window allows. */
+  enqueue(asdus: readonly Uint8Array[], now: number): StationOutput {
+    this.queue.push(...asdus);
+    return this.flush({ send: [], refusals: [] }, now);
+  }
+
+  handle(apdu: Apdu, now: number): StationOutput {
+    const out: StationOutput = { send: [], refusals: [] };
+    this.lastRx = now;
+    this.testSentAt = undefined; // any frame proves the link (clause 5.2: t3 restarts, a pending test is answered by traffic)
+    if (apdu.format === 'U') {
+      switch (apdu.fn) {
+        case 'STARTDT_ACT': this.started = true; this.stopPending = false; out.send.push(encodeApdu({ format: 'U', fn: 'STARTDT_CON' })); break;
+        case 'STOPDT_ACT': this.stopPending = true; break;
+        case 'TESTFR_ACT': out.send.push(encodeApdu({ format: 'U', fn: 'TESTFR_CON' })); break;
+        default: break; // *_CON from a master: TESTFR con already cleared the pending test above
+      }
+      return this.flush(out, now);
+    }
+    if (!this.ack(apdu.nr)) return { ...out, close: 'sequenceError' };
+    if (apdu.format === 'S') return this.flush(out, now);
+    if (!this.started) return { ...out, close: 'missingStartdt' };
+    if (apdu.ns !== this.vr) return { ...out, close: 'sequenceError' };
+    this.vr = seqNext(this.vr);
+    if (this.received === 0) this.firstReceivedAt = now;
+    this.received++;
+    const r = handleAsdu(apdu.asdu, this.image);
+    if (r.refusal) out.refusals.push(r.refusal);
+    if (r.clockSync !== undefined) out.clockSync = r.clockSync;
+    this.queue.push(...r.replies);
+    this.flush(out, now);
+    if (this.received >= this.timers.w) this.sendAck(out);
+    return out;
+  }
+
+  tick(now: number): StationOutput {
+    const out: StationOutput = { send: [], refusals: [] };
+    const oldest = this.unacked[0];
+    if (oldest && now - oldest.at >= this.timers.t1Ms) return { ...out, close: 't1Expired' };
+    if (this.testSentAt !== undefined && now - this.testSentAt >= this.timers.t1Ms) return { ...out, close: 't1Expired' };
+    if (this.received > 0 && now - this.firstReceivedAt >= this.timers.t2Ms) this.sendAck(out);
+    if (this.testSentAt === undefined && now - this.lastRx >= this.timers.t3Ms) {
+      out.send.push(encodeApdu({ format: 'U', fn: 'TESTFR_ACT' }));
+      this.testSentAt = now;
+    }
+    return this.flush(out, now);
+  }
+
+  /** Accepts N(R) when it lies between the oldest unacknowledged N(S) and V(S). */
+  private ack(nr: number): boolean {
+    const base = this.unacked[0]?.ns ?? this.vs;
+    if (seqDistance(base, nr) > seqDistance(base, this.vs)) return false;
+    // unacked holds consecutive numbers from base to V(S) - 1: everything before N(R) is acknowledged.
+    while (this.unacked.length > 0 && this.unacked[0]!.ns !== nr) this.unacked.shift();
+    return true;
+  }
+
+  private sendAck(out: StationOutput): void {
+    out.send.push(encodeApdu({ format: 'S', nr: this.vr }));
+    this.received = 0;
+  }
+
+  private flush(out: StationOutput, now: number): StationOutput {
+    while (this.started && !this.stopPending && this.queue.length > 0 && this.unacked.length < this.timers.k) {
+      const asdu = this.queue.shift()!;
+      out.send.push(encodeApdu({ format: 'I', ns: this.vs, nr: this.vr, asdu }));
+      this.received = 0; // an I frame acknowledges what we received
+      this.unacked.push({ ns: this.vs, at: now, asdu });
+      this.vs = seqNext(this.vs);
+    }
+    // STOPDT con only once everything sent is acknowledged (clause 5.3); what is queued waits for the next STARTDT.
+    if (this.stopPending && this.unacked.length === 0) {
+      if (this.received > 0) this.sendAck(out);
+      out.send.push(encodeApdu({ format: 'U', fn: 'STOPDT_CON' }));
+      this.started = false;
+      this.stopPending = false;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,52 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { decodeApdu } from '../../iec104/apci/apci.js';
+import { decodeAsdu } from '../../iec104/asdu/index.js';
+import { applyDevice } from '../../iec104/data/apply.js';
+import { floatIoa, singleIoa } from '../../iec104/data/point-map.js';
+import { Iec104Outstation } from '../../iec104/outstation.js';
+import { DEFAULT_TIMERS, Station } from '../../iec104/station/station.js';
+import type { DeviceSnapshot } from '../../points/device-points.js';
+
+const CLOCK = { floorS: 300, ceilingS: 26 * 3600 };
+const T = Date.parse('2026-11-25T14:05:00Z');
+const dev = (over: Partial<DeviceSnapshot> = {}): DeviceSnapshot => ({
+  imei: '861', slot: 8002, name: null, date: T, actualOngoingFault: 0, batteryOrLine: 1, averageCurrent1m: 10, prefaultCurrent: 2,
+  faultCurrent: null, faultTime: null, peakCurrent24h: 4, averageCurrent1h: 5, batteryMcu: 6, temperature: 7, ...over,
+});
+
+/** A connection's station as the outstation's sink, like Iec104Session. */
+function connect(o: Iec104Outstation) {
+  const st = new Station(o.image, DEFAULT_TIMERS, T);
+  const sent: Uint8Array[] = [];
+  const sink = { enqueue: (a: readonly Uint8Array[]) => sent.push(...st.enqueue(a, T).send) };
+  o.attach(sink);
+  return { st, sink, sent, ioas: () => sent.map(decodeApdu).flatMap((f) => (f.format === 'I' ? decodeAsdu(f.asdu).objects.map((x) => x.ioa) : [])) };
+}
+
+test('the first value is no event; a change of state or past the deadband is; a bank answers at CA base + bank', () => {
+  const o = new Iec104Outstation(5);
+  assert.is(applyDevice(o, dev(), T, CLOCK, false), 0);
+  assert.equal(o.image.commonAddresses(), [5, 6]); // bank 0 always answers; slot 8002 is bank 1
+  assert.is(applyDevice(o, dev({ averageCurrent1m: 10.5 }), T, CLOCK, false), 0); // within 1 A
+  // code 4: fault active and permanent fault (2 single points), the code and the current (2 floats)
+  assert.is(applyDevice(o, dev({ averageCurrent1m: 12, actualOngoingFault: 4, date: T + 1000 }), T, CLOCK, false), 4);
+  assert.is(o.pending, 2); // one M_SP_TB_1 and one M_ME_TF_1, waiting for a connection
+});
+
+test('events wait for STARTDT, then leave in order; what a dropped connection had not had acknowledged goes to the next one', () => {
+  const o = new Iec104Outstation(1);
+  applyDevice(o, dev(), T, CLOCK, false);
+  const a = connect(o);
+  applyDevice(o, dev({ actualOngoingFault: 4, date: T + 1000 }), T, CLOCK, false);
+  assert.is(a.st.queued, 2);
+  a.sent.push(...a.st.handle({ format: 'U', fn: 'STARTDT_ACT' }, T).send);
+  assert.equal(a.ioas(), [singleIoa(2, 0), singleIoa(2, 1), floatIoa(2, 0)]);
+  o.detach(a.sink, a.st.remaining()); // dropped before any acknowledgement
+  applyDevice(o, dev({ actualOngoingFault: 0, date: T + 2000 }), T, CLOCK, false);
+  const b = connect(o);
+  b.sent.push(...b.st.handle({ format: 'U', fn: 'STARTDT_ACT' }, T).send);
+  assert.equal(b.ioas(), [singleIoa(2, 0), singleIoa(2, 1), floatIoa(2, 0), singleIoa(2, 0), singleIoa(2, 1), floatIoa(2, 0)]);
+});
+
+test.run();

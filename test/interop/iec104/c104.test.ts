@@ -1,0 +1,150 @@
+// Interop: c104 (PyPI, over lib60870-C; run as a test peer only) is the controlling station over mutual TLS
+// (IEC 62351-3). General interrogation returns every point of the point model with its value and quality;
+// a fault and its clearing arrive as spontaneous events carrying the devices' own timestamps; clock
+// synchronisation and the test command are confirmed; a certificate from a foreign CA is refused.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { applyDevice } from '../../../iec104/data/apply.js';
+import { floatIoa, iec104Point, singleIoa } from '../../../iec104/data/point-map.js';
+import { Iec104Outstation } from '../../../iec104/outstation.js';
+import { startIec104Server, type Iec104Server } from '../../../iec104/server.js';
+import { DEFAULT_TIMERS } from '../../../iec104/station/station.js';
+import { deviceSamples, type DeviceSnapshot } from '../../../points/device-points.js';
+import { devCerts } from '../../helpers/dev-certs.js';
+
+const CLOCK_26H = { floorS: 300, ceilingS: 26 * 3600 };
+const root = new URL('../../../', import.meta.url).pathname;
+const certs = devCerts('iec104-interop-');
+const python = execFileSync('bash', [join(root, 'test/interop/iec104/setup-c104.sh')], { encoding: 'utf8' }).trim().split('\n').pop()!;
+
+const now = Date.now();
+const device = (slot: number, over: Partial<DeviceSnapshot> = {}): DeviceSnapshot => ({
+  imei: `86100000000010${slot}`, slot, name: `North F7 Pole ${slot}`, date: now - 60_000 * (slot + 1),
+  actualOngoingFault: 0, batteryOrLine: 0, averageCurrent1m: 120.5, prefaultCurrent: 118, faultCurrent: null, faultTime: null,
+  peakCurrent24h: 210, averageCurrent1h: 121.25, batteryMcu: 3.5, temperature: 21, ...over,
+});
+
+interface Line { ev: string; ca?: number; ioa?: number; type?: string; cot?: string; value?: number | null; quality?: string[]; recordedAt?: number | null; ok?: boolean; negative?: boolean }
+
+class C104Master {
+  readonly lines: Line[] = [];
+  private readonly child: ChildProcessWithoutNullStreams;
+  private waiters: (() => void)[] = [];
+  constructor(port: number, who: { ca: string; cert: string; key: string }, connectS = 30) {
+    this.child = spawn(python, [join(root, 'test/interop/iec104/c104_master.py'), String(port), who.ca, who.cert, who.key, '1', String(connectS)]);
+    this.child.stderr.resume(); // lib60870's TLS debug output
+    createInterface({ input: this.child.stdout }).on('line', (l) => {
+      if (process.env.IEC104_TRACE) console.error(l);
+      if (!l.startsWith('{')) return;
+      this.lines.push(JSON.parse(l) as Line);
+      for (const w of this.waiters.splice(0)) w();
+    });
+  }
+  /** Waits (generously: the machine is shared) until `pred` holds for the lines so far. */
+  async until(pred: (lines: Line[]) => boolean, what: string, ms = 60_000): Promise<void> {
+    const end = Date.now() + ms;
+    while (!pred(this.lines)) {
+      if (Date.now() > end) throw new Error(`c104: no ${what} in ${JSON.stringify(this.lines.slice(-5))}`);
+      await new Promise<void>((r) => { this.waiters.push(r); setTimeout(r, 500); });
+    }
+  }
+  send(cmd: string): void { this.child.stdin.write(`${cmd}\n`); }
+  stop(): void { this.child.stdin.end('quit\n'); setTimeout(() => this.child.kill(), 2000).unref(); }
+}
+
+const outstation = new Iec104Outstation(1);
+let server: Iec104Server;
+let master: C104Master;
+const refused: string[] = [];
+
+test.before(async () => {
+  outstation.sizeBanks(1);
+  for (const d of [device(0), device(1)]) applyDevice(outstation, d, now, CLOCK_26H, false);
+  server = await startIec104Server({
+    port: 0, host: '127.0.0.1',
+    tls: { key: readFileSync(certs.pem('outstation.test-key')), cert: readFileSync(certs.pem('outstation.test')), ca: [readFileSync(certs.pem('ca')), readFileSync(certs.pem('rogue-ca'))] },
+    integrations: () => [{ id: 'north-scada', organizationId: 'north', masterIdentity: 'scada.north.example', commonAddress: 1, timers: DEFAULT_TIMERS, tlsMinVersion: 'TLSv1.2', certificateMode: 'ca', analogOnly: false, trustedCa256: [caFingerprint('ca')] }],
+    outstationFor: () => outstation,
+    onRefused: (reason) => refused.push(reason),
+    onRefusal: (_i, reason) => console.error(`station: ${reason}`),
+    session: { onTraffic: (d, b) => { if (process.env.IEC104_TRACE) console.error(`${Date.now() % 100000} ${d} ${Buffer.from(b).toString('hex').slice(0, 24)}`); } },
+  });
+  master = new C104Master(server.port, certs.master('north'));
+  await master.until((l) => l.some((x) => x.ev === 'connected'), 'connection');
+  assert.ok(master.lines.find((x) => x.ev === 'connected')!.ok, 'c104 connected');
+});
+
+test.after(async () => {
+  master.stop();
+  await server.close();
+  certs.remove();
+});
+
+function caFingerprint(name: string): string {
+  return execFileSync('openssl', ['x509', '-in', certs.pem(name), '-noout', '-fingerprint', '-sha256'], { encoding: 'utf8' }).split('=')[1]!.trim();
+}
+
+test('general interrogation: every point of the model with its value and quality, COT 20, confirmed and terminated', async () => {
+  const want = [device(0), device(1)].flatMap((d) => deviceSamples(d, now, CLOCK_26H)).map((s) => iec104Point(s, 1).point);
+  const answered = (l: Line[]) => l.filter((x) => x.ev === 'point' && x.cot === 'INTERROGATED_BY_STATION');
+  master.send('gi 1');
+  // c104 reports the command's outcome and the points from different threads: wait for both.
+  const term = (l: Line[]) => l.some((x) => x.ev === 'asdu' && x.type === 'C_IC_NA_1' && x.cot === 'ACTIVATION_TERMINATION');
+  await master.until((l) => term(l) && answered(l).length >= want.length, 'GI answer');
+  const asdus = master.lines.filter((x) => x.ev === 'asdu' && x.type === 'C_IC_NA_1').map((x) => [x.cot, x.negative]);
+  assert.equal(asdus, [['ACTIVATION_CON', false], ['ACTIVATION_TERMINATION', false]]);
+  const got = answered(master.lines);
+  assert.is(got.length, want.length);
+  for (const p of want) {
+    const g = got.find((x) => x.ioa === p.ioa)!;
+    assert.ok(g, `IOA ${p.ioa} missing from ${JSON.stringify(got.map((x) => x.ioa))}`);
+    assert.is(g.type, p.kind === 'binary' ? 'M_SP_NA_1' : 'M_ME_NC_1');
+    assert.is(g.value, p.value, `IOA ${p.ioa}`);
+    assert.equal(g.quality, p.quality ? ['Invalid'] : [], `IOA ${p.ioa}`);
+  }
+});
+
+test('a fault and its clearing: spontaneous M_SP_TB_1 and M_ME_TF_1 with the devices\' timestamps', async () => {
+  const faultAt = now - 5_000;
+  applyDevice(outstation, device(1, { actualOngoingFault: 4, date: faultAt, faultCurrent: 812, faultTime: faultAt - 500 }), Date.now(), CLOCK_26H, false);
+  const spont = (l: Line[]) => l.filter((x) => x.ev === 'point' && x.cot === 'SPONTANEOUS');
+  await master.until((l) => spont(l).some((x) => x.ioa === floatIoa(1, 3)), 'fault current event');
+  const fault = spont(master.lines);
+  const at = (ioa: number) => fault.filter((x) => x.ioa === ioa).at(-1)!;
+  assert.equal([at(singleIoa(1, 0)).type, at(singleIoa(1, 0)).value, at(singleIoa(1, 0)).recordedAt], ['M_SP_TB_1', 1, faultAt]); // fault active
+  assert.equal([at(singleIoa(1, 1)).value, at(singleIoa(1, 1)).recordedAt], [1, faultAt]); // permanent fault
+  assert.equal([at(floatIoa(1, 3)).type, at(floatIoa(1, 3)).value, at(floatIoa(1, 3)).recordedAt], ['M_ME_TF_1', 812, faultAt - 500]);
+  assert.ok(fault.every((x) => x.ca === 1));
+  const clearAt = now - 1_000;
+  const before = spont(master.lines).length;
+  applyDevice(outstation, device(1, { actualOngoingFault: 0, date: clearAt, faultCurrent: 812, faultTime: faultAt - 500 }), Date.now(), CLOCK_26H, false);
+  await master.until((l) => spont(l).slice(before).some((x) => x.ioa === singleIoa(1, 0)), 'clearing event');
+  const clear = spont(master.lines).slice(before);
+  assert.equal([clear.find((x) => x.ioa === singleIoa(1, 0))!.value, clear.find((x) => x.ioa === singleIoa(1, 0))!.recordedAt], [0, clearAt]);
+  assert.not.ok(clear.some((x) => x.ioa === floatIoa(1, 3)), 'the fault current did not change: no event');
+});
+
+test('clock synchronisation and the test command are confirmed positively', async () => {
+  master.send('clock 1');
+  master.send('test 1');
+  await master.until((l) => l.filter((x) => x.ev === 'asdu' && x.cot === 'ACTIVATION_CON' && x.type !== 'C_IC_NA_1').length >= 2, 'test command answer');
+  const con = master.lines.filter((x) => x.ev === 'asdu' && (x.type === 'C_CS_NA_1' || x.type === 'C_TS_TA_1')).map((x) => [x.type, x.cot, x.negative]);
+  assert.equal(con, [['C_CS_NA_1', 'ACTIVATION_CON', false], ['C_TS_TA_1', 'ACTIVATION_CON', false]]);
+});
+
+test('a certificate from a CA that does not vouch for this integration is refused before any APDU', async () => {
+  const rogue = new C104Master(server.port, { ca: certs.pem('ca'), cert: certs.pem('rogue.example'), key: certs.pem('rogue.example-key') }, 8);
+  try {
+    await rogue.until((l) => l.some((x) => x.ev === 'connected'), 'connection verdict');
+    assert.is(rogue.lines.find((x) => x.ev === 'connected')!.ok, false);
+    assert.ok(refused.includes('wrongIssuer'), JSON.stringify(refused));
+  } finally {
+    rogue.stop();
+  }
+});
+
+test.run();
