@@ -90,3 +90,9 @@ export async function deviceInReach(pool: pg.Pool, caller: ReachCaller, imei: st
 export function historyConditions(at: string, reach: DeviceReach): string[] {
   return reach.since === null ? [] : [`${at} >= ${timestamptzLiteral(reach.since.getTime())}`];
 }
+
+/** The caller's devices as a device filter `{ sql, values }` (the point map and device profile list only these) (a group user's map lists the devices of their groups). */
+export function devicesInReach(caller: ReachCaller): { sql: string; values: unknown[] } {
+  const p = new SqlParams();
+  return { sql: reachCondition(caller, p), values: p.values };
+}

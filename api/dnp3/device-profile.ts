@@ -13,7 +13,7 @@ import { dnp3Port } from '../../dnp3/port.js';
 import { deviceProfileXml } from '../../dnp3/profile/profile.js';
 import { APP_VERSION } from '../../multispeak/header.js';
 import { organisationPointMap } from '../../dnp3/data/organisation-map.js';
-import { devicesInReach } from './point-map.js';
+import { devicesInReach } from '../device-records/reach.js';
 
 export const DEVICE_PROFILE_PATH = '/api/dnp3/deviceProfile';
 

@@ -11,18 +11,11 @@ import type { AuthEnv } from '../auth/caller.js';
 import { ApiError, badParameter } from '../errors.js';
 import { organisationPointMap } from '../../dnp3/data/organisation-map.js';
 import { pointMapCsv } from '../../dnp3/data/point-map.js';
-import { reachCondition, type ReachCaller } from '../device-records/reach.js';
-import { SqlParams } from '../device-records/sql.js';
+import { devicesInReach } from '../device-records/reach.js';
 import { deviceProfileRoutes } from './device-profile.js';
 import { diagnosticsRoutes } from './diagnostics.js';
 
 export const POINT_MAP_PATH = '/api/dnp3/pointMap';
-
-/** The caller's devices as the point map's device filter (a group user's map lists the devices of their groups). */
-export function devicesInReach(caller: ReachCaller): { sql: string; values: unknown[] } {
-  const p = new SqlParams();
-  return { sql: reachCondition(caller, p), values: p.values };
-}
 
 export function pointMapRoutes({ pool, auth }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
