@@ -154,9 +154,12 @@ test('a fault: events at the named points in the claimed classes and event varia
   const mark = on.tx.length;
   const got = events(await on.master.read(60, 2));
   const sent = sentSince(on, mark);
-  // The solicited answer to READ g60v2 holds binary events only (every binary is class one in the profile).
+  // A solicited answer to READ g60v2 holds binary events only (every binary is class one in the profile). On a
+  // loaded machine the unsolicited response may carry the binary events before the READ arrives, so the outcome
+  // checked is where each class may go, not which path the race took.
   const solicited = sent.filter((f) => f.func === 0x81 && f.groups.length > 0);
-  assert.ok(solicited.length > 0 && solicited.every((f) => f.groups.every((g) => g === 2)), JSON.stringify(sent));
+  assert.ok(solicited.every((f) => f.groups.every((g) => g === 2)), JSON.stringify(sent));
+  assert.ok(sent.some((f) => f.groups.includes(2)), `the binary events were sent: ${JSON.stringify(sent)}`);
   assert.ok(on.binaries.every((p) => p.changeEventClass === 'one'));
   // Class 2 (every analog but the heartbeat) arrives unsolicited: the profile says unsolicited is on.
   assert.ok(sent.some((f) => f.func === 0x82 && f.groups.includes(32)), JSON.stringify(sent));
