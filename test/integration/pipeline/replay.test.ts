@@ -66,7 +66,8 @@ test('a replay of a range with no records returns at once', async () => {
   const started = Date.now();
   const result = await replay({ transport: rig.transport, from: Date.now() + 60_000 });
   assert.equal([result.total, result.reread, result.caughtUp], [0, 0, true]);
-  assert.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
+  // "At once": without waiting for a consumer group to form and time out (tens of seconds).
+  assert.ok(Date.now() - started < 15_000, `took ${Date.now() - started} ms`);
 });
 
 test('an interrupted replay stops, says how far it got, and removes its group', async () => {
