@@ -26,6 +26,7 @@ const test = suite('docs/integration.md: webhook samples');
 const SECRET = 'whsec-doc-test-0123456789';
 const ORG = 'north';
 const DEVICES = { breaker: '861000000000901', tap: '861000000000902', oak: '861000000000903', yard: '861000000000905' };
+const MASKED_DEVICE = '861000000000990';
 const LINE: Record<string, string | null> = { [DEVICES.breaker]: 'north-F9', [DEVICES.tap]: 'north-F9', [DEVICES.oak]: 'north-F9', [DEVICES.yard]: null };
 let db: TestDatabase;
 let hooks: HttpPeer;
@@ -79,13 +80,19 @@ test.before(async () => {
   db = await createTestDatabase('docwebhook');
   hooks = await startHttpPeer();
   const file = exampleImportForDatabase();
-  const recipients = [{ id: 'north-hook', OrganizationID: ORG, name: 'Data platform', channel: 'webhook', address: `${hooks.url}/faultline`, secret: SECRET }];
+  const recipients = [
+    { id: 'north-hook', OrganizationID: ORG, name: 'Data platform', channel: 'webhook', address: `${hooks.url}/faultline`, secret: SECRET },
+    { id: 'south-hook', OrganizationID: 'south', channel: 'webhook', address: `${hooks.url}/south`, secret: SECRET },
+  ];
   const operations = ALARM_KINDS.filter((k) => !['low-battery', 'communication-lost', 'model-change'].includes(k.id)).map((k) => k.id);
   const rules = [
     { id: 'ops', OrganizationID: ORG, class: 'operations', what: operations, who: ['north-hook'], escalation: { afterMinutes: 30, roster: ['north-hook'] } },
     { id: 'upkeep', OrganizationID: ORG, class: 'maintenance', what: ['low-battery', 'communication-lost', 'model-change'], who: ['north-hook'] },
+    // South masks fault details (docs/examples/import.json): its rules name `fault`.
+    { id: 'south-faults', OrganizationID: 'south', class: 'operations', what: ['fault'], who: ['south-hook'] },
   ];
-  await importReferenceData(db.pool, { ...file, alarmRecipients: recipients, alarmRules: rules }, { keyring: testKeyring(), webhookAllow: ['loopback'] });
+  const southDevice = { IMEINumber: MASKED_DEVICE, OrganizationID: 'south', Real_Name: 'South one' };
+  await importReferenceData(db.pool, { ...file, devices: [...file.devices!, southDevice], alarmRecipients: recipients, alarmRules: rules }, { keyring: testKeyring(), webhookAllow: ['loopback'] });
   worker = newWorker();
 });
 test.after(async () => {
@@ -96,7 +103,8 @@ test.after(async () => {
 
 test('faultline sends a raised body of every kind, a cleared and an escalated one, and digests in a storm', async () => {
   // Fault-code kinds: four devices, then two of them move to other codes (which clears what they had).
-  await applyCheckInAlarms(db.pool, [checkIn(DEVICES.breaker, 4), checkIn(DEVICES.tap, 2), checkIn(DEVICES.oak, 6), checkIn(DEVICES.yard, 10)], clock);
+  await applyCheckInAlarms(db.pool, [checkIn(DEVICES.breaker, 4), checkIn(DEVICES.tap, 2), checkIn(DEVICES.oak, 6), checkIn(DEVICES.yard, 10),
+    checkIn(MASKED_DEVICE, 4, { OrganizationID: 'south' })], clock);
   await round();
   clock += 60_000;
   await applyCheckInAlarms(db.pool, [checkIn(DEVICES.breaker, 21), checkIn(DEVICES.tap, 402), checkIn(DEVICES.yard, 10, { transition: null, modelChange: { oldModel: 'FCI-2000', newModel: 'FCI-3000' } })], clock);
@@ -117,13 +125,14 @@ test('faultline sends a raised body of every kind, a cleared and an escalated on
     await stormy.stop();
   }
   const sent = bodies();
-  for (const k of ALARM_KINDS) sameAsSent(`webhook-raised-${k.id}`, sent.find((b) => b.type === 'raised' && b.kind === k.id));
+  for (const k of ALARM_KINDS) sameAsSent(`webhook-raised-${k.id}`, sent.find((b) => b.type === 'raised' && b.kind === k.id && b.OrganizationID === ORG));
+  sameAsSent('webhook-raised-masked', sent.find((b) => b.OrganizationID === 'south' && b.type === 'raised'));
   sameAsSent('webhook-cleared', sent.find((b) => b.type === 'cleared' && b.kind === 'permanent'));
   sameAsSent('webhook-escalated', sent.find((b) => b.type === 'escalated' && b.kind === 'over-current'));
   sameAsSent('webhook-digest', sent.find((b) => b.type === 'digest'));
   sameAsSent('webhook-digest-end', sent.find((b) => b.type === 'digest-end'));
   // Every body the page shows was compared above.
-  assert.is([...docSamples().keys()].filter((n) => n.startsWith('webhook-')).length, ALARM_KINDS.length + 4);
+  assert.is([...docSamples().keys()].filter((n) => n.startsWith('webhook-')).length, ALARM_KINDS.length + 5);
 });
 
 test('every request carries the headers the page lists, the key in the body too', () => {
