@@ -1,7 +1,7 @@
 // docs/integration.md "DNP3 points" and "DNP3 JSON topic" against the running code: docs/examples/import.json
 // imported into a real database, a check-in through the real pipeline, then the point map (JSON and CSV) and
 // the device profile as GET /api/dnp3/pointMap and /deviceProfile serve them must equal the files committed
-// under docs/examples/, the DNP3 JSON message on the device's topic must equal the page's sample, and the
+// under docs/examples/, the DNP3 JSON message on the device's Kafka topic must equal the page's sample, and the
 // outstation's points must carry the quality flags the page states (live, not reported, never checked in,
 // deleted). UPDATE_DOC_EXAMPLES=1 rewrites the committed files from what the code serves.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -17,14 +17,14 @@ import { analogIndex, binaryIndex } from '../../../dnp3/data/point-map.js';
 import { Flags } from '../../../dnp3/objects/table.js';
 import { Outstation } from '../../../dnp3/outstation/outstation.js';
 import { importReferenceData } from '../../../reference-data/index.js';
-import { localAvroCodec } from '../../../stages/runtime/codec.js';
-import { memoryTransport } from '../../../stages/runtime/transport/memory.js';
+import { Kafka, logLevel } from 'kafkajs';
 import type { Transport } from '../../../stages/runtime/transport/transport.js';
 import { fixtureText } from '../../../support/checkins.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
+import { brokers, testKafkaTransport } from '../../../support/kafka.js';
 import { startTestPipeline, type TestPipeline } from '../../../support/pipeline.js';
 import { testKeyring } from '../../../support/reference-data.js';
-import { waitFor } from '../../../support/wait-for.js';
+import { randomName, waitFor } from '../../../support/wait-for.js';
 import { docSample, EXAMPLES_DIR, exampleImportForDatabase } from '../../helpers/integration-doc.js';
 
 const test = suite('docs/integration.md: DNP3 samples');
@@ -33,6 +33,8 @@ const IMEI = { breaker: '861000000000901', tap: '861000000000902', deleted: '861
 let db: TestDatabase;
 let transport: Transport;
 let pipeline: TestPipeline;
+// A namespace of the suite's own: fresh pipeline topics, and the device topic as `<namespace>.dnp3.north`.
+const NAMESPACE = randomName('docdnp3').replace(/[^A-Za-z0-9_-]/g, '_');
 
 const app = (org: string) => {
   const auth = createMiddleware<AuthEnv>(async (c, next) => {
@@ -61,7 +63,7 @@ function tapCheckIn(): string {
 test.before(async () => {
   db = await createTestDatabase('docdnp3');
   await importReferenceData(db.pool, exampleImportForDatabase(), { keyring: testKeyring() });
-  transport = memoryTransport({ codec: localAvroCodec(), partitions: 2 });
+  transport = await testKafkaTransport(1, NAMESPACE);
   pipeline = await startTestPipeline(transport, db.pool);
   await pipeline.feed([{ name: 'tap', body: tapCheckIn() }]);
   await pipeline.drain(60_000);
@@ -70,6 +72,11 @@ test.after(async () => {
   await pipeline?.stop();
   await transport?.close();
   await db?.drop();
+  const admin = new Kafka({ brokers: brokers(), logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  const mine = (await admin.listTopics()).filter((t) => t.startsWith(`${NAMESPACE}.`));
+  if (mine.length) await admin.deleteTopics({ topics: mine }).catch(() => {});
+  await admin.disconnect();
 });
 
 test('the point map as served (JSON) is docs/examples/dnp3-point-map.json', async () => {
@@ -107,21 +114,24 @@ test('analog only: the integration with analogOnly serves no binary inputs, and 
   assert.equal(map.points.filter((p) => p.slot === 0).map((p) => p.index), [1, 2, 3, 4, 5, 6, 7, 8]);
 });
 
-test('the DNP3 JSON message on the device\'s topic is the page\'s sample', async () => {
-  const seen: { key: string | null; value: unknown }[] = [];
-  const sub = await transport.subscribe<unknown>({
-    groupId: 'doc-dnp3-json', topic: 'dnp3.north',
-    async eachBatch(batch) { for (const m of batch.messages) seen.push({ key: m.key === null ? null : String(m.key), value: m.value }); },
-  });
+test('the DNP3 JSON message, read raw from Kafka, is the page\'s sample: UTF-8 JSON keyed by the IMEI', async () => {
+  const kafka = new Kafka({ brokers: brokers(), clientId: 'doc-dnp3-json', logLevel: logLevel.NOTHING });
+  const consumer = kafka.consumer({ groupId: `${NAMESPACE}.doc-reader` });
+  const seen: { key: string | null; value: Buffer }[] = [];
+  await consumer.connect();
   try {
-    await waitFor('the DNP3 JSON message', () => seen.length >= 1, { timeoutMs: 30_000 });
+    await consumer.subscribe({ topic: `${NAMESPACE}.dnp3.north`, fromBeginning: true });
+    await consumer.run({ eachMessage: async ({ message }) => { seen.push({ key: message.key?.toString('utf8') ?? null, value: message.value! }); } });
+    await waitFor('the DNP3 JSON message', () => seen.length >= 1, { timeoutMs: 60_000 });
   } finally {
-    await sub.stop();
+    await consumer.disconnect();
   }
   assert.is(seen.length, 1);
   assert.is(seen[0]!.key, IMEI.tap);
-  if (UPDATE) console.log(JSON.stringify(seen[0]!.value, null, 2));
-  assert.equal(seen[0]!.value, JSON.parse(docSample('dnp3-json')));
+  assert.is(seen[0]!.value[0], '{'.charCodeAt(0), 'plain JSON, no schema registry header');
+  const value = JSON.parse(seen[0]!.value.toString('utf8')) as unknown;
+  if (UPDATE) console.log(JSON.stringify(value, null, 2));
+  assert.equal(value, JSON.parse(docSample('dnp3-json')));
 });
 
 test('quality flags: ONLINE when reported, none when not, RESTART before a value and for a deleted device', async () => {
