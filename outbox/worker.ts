@@ -47,7 +47,9 @@ export interface OutboxWorker {
 }
 
 export function startOutboxWorker<Row extends ClaimedBase>(options: OutboxWorkerOptions<Row>, { loop = true } = {}): OutboxWorker {
-  const o = { pollMs: 500, batchSize: 100, concurrency: 16, leaseMs: 5 * 60_000, backoff: { initialMs: 1_000, maxMs: 10 * 60_000 }, now: Date.now, ...options };
+  // An option passed as undefined (a caller forwarding its own optional setting) keeps the default.
+  const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as OutboxWorkerOptions<Row>;
+  const o = { pollMs: 500, batchSize: 100, concurrency: 16, leaseMs: 5 * 60_000, backoff: { initialMs: 1_000, maxMs: 10 * 60_000 }, now: Date.now, ...given };
   let running = true;
   let lastCount = 0;
   const stopped = new AbortController();

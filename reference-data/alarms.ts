@@ -22,8 +22,8 @@ import { FieldReader, isPlainObject, show, type ProblemList } from './field-read
 import { countedUpsert } from './upsert-hierarchy.js';
 import type { AlarmRecipientInput, AlarmRuleInput, KindCounts } from './model.js';
 
-const RECIPIENT_KEYS = ['id', 'OrganizationID', 'name', 'channel', 'address', 'capPerDay', 'secret'];
-const RULE_KEYS = ['id', 'OrganizationID', 'name', 'class', 'what', 'where', 'who', 'when', 'escalation', 'enabled'];
+export const RECIPIENT_KEYS = ['id', 'OrganizationID', 'name', 'channel', 'address', 'capPerDay', 'secret'];
+export const RULE_KEYS = ['id', 'OrganizationID', 'name', 'class', 'what', 'where', 'who', 'when', 'escalation', 'enabled'];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[0-9]{6,16}$/;
 

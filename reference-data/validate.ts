@@ -18,13 +18,13 @@ import { checkImportTopology } from './topology.js';
 import { PHASES } from '../domain/feeder-topology.js';
 
 export const TOP_LEVEL_KEYS = ['organizations', 'powerLines', 'groups', 'devices', 'users', 'integrations', 'alarmRecipients', 'alarmRules'] as const;
-const ORGANIZATION_KEYS = ['OrganizationID', 'name', 'MaskFaultDetails', 'timezone'];
-const POWER_LINE_KEYS = ['Id', 'OrganizationID', 'name'];
-const GROUP_KEYS = ['GroupID', 'OrganizationID', 'name'];
-const DEVICE_KEYS = ['IMEINumber', 'OrganizationID', 'PowerLineID', 'Real_Name', 'Lat', 'Long', 'serialNumber', 'groups', 'dnp3QueueAddress', 'UpstreamIMEI', 'Phase', 'Section', 'deleted'];
-const USER_KEYS = ['email', 'password', 'OrganizationID', 'role', 'timezone', 'groups', 'deleted'];
-const INTEGRATION_KEYS = ['id', 'OrganizationID', 'kind', 'channel', 'enabled'];
-const CREDENTIAL_KEYS = ['userId', 'password'];
+export const ORGANIZATION_KEYS = ['OrganizationID', 'name', 'MaskFaultDetails', 'timezone'];
+export const POWER_LINE_KEYS = ['Id', 'OrganizationID', 'name'];
+export const GROUP_KEYS = ['GroupID', 'OrganizationID', 'name'];
+export const DEVICE_KEYS = ['IMEINumber', 'OrganizationID', 'PowerLineID', 'Real_Name', 'Lat', 'Long', 'serialNumber', 'groups', 'dnp3QueueAddress', 'UpstreamIMEI', 'Phase', 'Section', 'deleted'];
+export const USER_KEYS = ['email', 'password', 'OrganizationID', 'role', 'timezone', 'groups', 'deleted'];
+export const INTEGRATION_KEYS = ['id', 'OrganizationID', 'kind', 'channel', 'enabled'];
+export const CREDENTIAL_KEYS = ['userId', 'password'];
 // The operations that can name a faulted section (incidents/notifications.ts).
 const INCIDENT_OPERATIONS = ['ODEventNotification', 'AssessmentLocationChangedNotification'];
 

@@ -1,0 +1,53 @@
+// Reads docs/integration.md the way its tests check it: a sample is the fenced block after
+// `<!-- sample: NAME -->`, a table the markdown table after `<!-- table: NAME -->`. The tests compare them with
+// what the code produces, so the page cannot drift from the product.
+import { readFileSync } from 'node:fs';
+
+export const ROOT = new URL('../../', import.meta.url).pathname;
+export const DOC_PATH = `${ROOT}docs/integration.md`;
+export const EXAMPLES_DIR = `${ROOT}docs/examples/`;
+export const docText = (): string => readFileSync(DOC_PATH, 'utf8');
+
+/** Every sample of the page by name: its fence language and text. */
+export function docSamples(text = docText()): Map<string, { lang: string; text: string }> {
+  const out = new Map<string, { lang: string; text: string }>();
+  for (const m of text.matchAll(/<!-- sample: ([\w.-]+) -->\n```(\w*)\n([\s\S]*?)\n```/g)) {
+    if (out.has(m[1]!)) throw new Error(`docs/integration.md: sample ${m[1]} appears twice`);
+    out.set(m[1]!, { lang: m[2]!, text: m[3]! });
+  }
+  return out;
+}
+
+export function docSample(name: string): string {
+  const s = docSamples().get(name);
+  if (!s) throw new Error(`docs/integration.md has no sample "${name}"`);
+  return s.text;
+}
+
+/** The cells of a table's rows (header and separator left out), each trimmed. */
+export function docTable(name: string, text = docText()): string[][] {
+  const at = text.indexOf(`<!-- table: ${name} -->\n`);
+  if (at < 0) throw new Error(`docs/integration.md has no table "${name}"`);
+  const lines = text.slice(at).split('\n').slice(1);
+  const rows: string[][] = [];
+  for (const line of lines) {
+    if (!line.startsWith('|')) break;
+    rows.push(line.slice(1, line.endsWith('|') ? -1 : undefined).split(/(?<!\\)\|/).map((c) => c.trim()));
+  }
+  return rows.slice(2);
+}
+
+/** `code` spans of a cell, in order. */
+export const codeSpans = (cell: string): string[] => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+
+/** The names of the sections the contents list links to, and the headings that exist (GitHub anchors). */
+export const anchorOf = (heading: string): string => heading.trim().toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-');
+
+/**
+ * docs/examples/import.json as the database suites import it. Its iec104 integrations are left out: migration
+ * 0003's check constraint on integrations.kind does not admit iec104 yet (the importer's validation does).
+ */
+export function exampleImportForDatabase(): Record<string, unknown[]> {
+  const file = JSON.parse(readFileSync(`${EXAMPLES_DIR}import.json`, 'utf8')) as Record<string, { kind?: string }[]>;
+  return { ...file, integrations: file.integrations!.filter((i) => i.kind !== 'iec104') };
+}
