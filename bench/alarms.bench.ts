@@ -21,7 +21,7 @@ import { infraEnv } from '../infra/endpoints.js';
 import { resetPipelineTopics } from '../support/kafka.js';
 import { importAlarms, TEST_KEYS, WEBHOOK_SECRET } from '../support/alarm-setup.js';
 import { benchDatabase, benchFleet, benchQueue, countRows, generateMessages, preload, progress } from './common.js';
-import { percentile } from './stats.js';
+import { percentile } from '../support/stats.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const WARM_UP = 24;

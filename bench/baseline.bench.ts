@@ -20,7 +20,7 @@ import { parseQueueMessage } from '../domain/validate-message.js';
 import type { ModelMap } from '../domain/model-replacement.js';
 import { CURRENT_COLUMNS, DM1_EVENT_COLUMNS, EVENT_COLUMNS, RECORD_COLUMNS } from '../stages/persist/rows.js';
 import { benchDatabase, benchFleet, benchQueue, countRows, generateMessages, preload, progress, scenarioArgs, type ScenarioOptions, type ScenarioResult } from './common.js';
-import { stats } from './stats.js';
+import { stats } from '../support/stats.js';
 
 const POLL_INTERVAL_MS = 100;
 const q = (name: string) => `"${name}"`;

@@ -17,7 +17,7 @@ import { toCsv } from '../plumbing/csv.js';
 import { batchRows, CURRENT_COLUMNS, DM1_EVENT_COLUMNS, EVENT_COLUMNS, RECORD_COLUMNS } from '../stages/persist/rows.js';
 import type { Cell } from '../plumbing/csv.js';
 import { benchDatabase, benchFleet, countRows, generateMessages, progress, scenarioArgs, type ScenarioOptions, type ScenarioResult } from './common.js';
-import { stats } from './stats.js';
+import { stats } from '../support/stats.js';
 import { withTransaction } from '../db/transaction.js';
 
 const BATCH = 1000;

@@ -12,7 +12,7 @@ import { Keyring } from '../secrets/keyring.js';
 import { createFleet, sqsSink, type Fleet, type SimulatedMessage } from '../simulator/index.js';
 import { createSqsClient } from '../stages/bridge/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import type { Stats } from './stats.js';
+import type { Stats } from '../support/stats.js';
 
 export interface ScenarioOptions { messages: number; devices: number; runs: number }
 export interface ScenarioResult {

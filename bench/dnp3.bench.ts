@@ -43,7 +43,7 @@ import { persistBatch } from '../stages/persist/index.js';
 import { createSqsClient } from '../stages/bridge/sqs-client.js';
 import { registryCodec } from '../stages/runtime/codec.js';
 import { kafkaTransport } from '../stages/runtime/transport/kafka.js';
-import { percentile, stats } from './stats.js';
+import { percentile, stats } from '../support/stats.js';
 import { startDnp3Service } from '../dnp3/service.js';
 import { bankAddress, bankOf, binaryIndex, localSlot, pointMapBanks } from '../dnp3/data/point-map.js';
 import type { PointMapBank } from '../dnp3/data/point-map.js';

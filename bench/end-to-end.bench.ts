@@ -30,7 +30,7 @@ import { resetPipelineTopics } from '../support/kafka.js';
 import { freePort } from '../support/process.js';
 import { cpuDelta, cpuSnapshot } from './process-cpu.js';
 import { benchDatabase, benchFleet, benchQueue, benchReferenceData, countRows, generateMessages, preload, progress, scenarioArgs, type ScenarioOptions, type ScenarioResult } from './common.js';
-import { percentile, stats } from './stats.js';
+import { percentile, stats } from '../support/stats.js';
 
 const WARM_UP = 24;
 /** BENCH_CPU_PROF=<dir>: each child writes a V8 CPU profile (--cpu-prof) there on exit. */

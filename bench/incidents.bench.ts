@@ -22,7 +22,7 @@ import { createTestDatabase } from '../support/database.js';
 import { startTestPipeline } from '../support/pipeline.js';
 import { progress } from './common.js';
 import { machineInfo } from '../support/machine.js';
-import { percentile } from './stats.js';
+import { percentile } from '../support/stats.js';
 
 const { values } = parseArgs({
   options: {

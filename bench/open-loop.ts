@@ -15,7 +15,7 @@
 // Run it as its own process so its CPU is not the measured server's.
 import http from 'node:http';
 import { parseArgs } from 'node:util';
-import { percentile } from './stats.js';
+import { percentile } from '../support/stats.js';
 
 export interface OpenLoopResult {
   requests: number;

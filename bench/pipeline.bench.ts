@@ -27,11 +27,11 @@ import { resetPipelineTopics } from '../support/kafka.js';
 import { machineInfo } from '../support/machine.js';
 import { registry } from '../config/metrics.js';
 import { cpuDelta, cpuSnapshot } from './process-cpu.js';
-import { stats } from './stats.js';
+import { stats } from '../support/stats.js';
 import { createTestDatabase } from '../support/database.js';
 import { CHAIN } from '../config/pipeline-split.js';
 import { progress, type ScenarioOptions, type ScenarioResult } from './common.js';
-import type { Stats } from './stats.js';
+import type { Stats } from '../support/stats.js';
 
 const PARTITIONS = 6;
 const env = { ...infraEnv(), ...process.env } as Record<string, string>;

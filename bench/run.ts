@@ -1,6 +1,7 @@
 // `npm run bench -- [--quick] [--scenario baseline,ceiling,end-to-end,...] [--messages N] [--devices N] [--runs N]
 //   [--rate N (the @rate scenarios, default 2000)] [--baseline-pause-empty] [--processes N (end-to-end: faultline
-//   start processes, default 1)] [--no-infra] [--report NAME (default summary, quick for --quick)]`
+//   start processes, default 1)] [--no-infra] [--report NAME (default summary, quick for --quick)]
+//   [--compare <git-ref> (A/B: this checkout against that commit, interleaved; compare.ts)]`
 //
 // Runs the scenarios in one run on the same generated data (check-ins with 3 events and 24 hourly
 // averages), prints one table with ours / baseline and ours / ceiling ("ours" = end-to-end), and writes
@@ -26,6 +27,7 @@ import { svgChart } from './chart.js';
 import { machineInfo } from '../support/machine.js';
 import { runStages, stagesMarkdown, type StagesResult } from './stages.bench.js';
 import { runPipelineAlone } from './pipeline.bench.js';
+import { runCompare } from './compare.js';
 
 /** A bench script run as a child process; its Markdown report goes into the summary. */
 interface ChildBench { scenario: string; report: string; failed?: boolean }
@@ -54,6 +56,7 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false }, scenario: { type: 'string' },
     messages: { type: 'string' }, devices: { type: 'string' }, runs: { type: 'string' }, 'no-infra': { type: 'boolean', default: false }, report: { type: 'string' },
     'baseline-pause-empty': { type: 'boolean', default: false }, processes: { type: 'string' }, rate: { type: 'string' },
+    compare: { type: 'string' },
   },
 });
 const quick = values.quick;
@@ -66,7 +69,9 @@ const options: ScenarioOptions = {
   runs: Number(values.runs ?? 3),
 };
 const known = [...Object.keys(SCENARIOS), ...Object.keys(CHILD_SCENARIOS)];
-const chosen = (values.scenario?.split(',') ?? known.filter((s) => !(quick && QUICK_SKIPS.has(s)))).map((s) => s.trim()).filter(Boolean);
+// A comparison runs the in-process scenarios only (the child benches report in a format of their own).
+const skipped = (s: string) => (quick && QUICK_SKIPS.has(s)) || (values.compare !== undefined && CHILD_SCENARIOS[s] !== undefined);
+const chosen = (values.scenario?.split(',') ?? known.filter((s) => !skipped(s))).map((s) => s.trim()).filter(Boolean);
 for (const s of chosen) if (!known.includes(s)) throw new Error(`unknown scenario "${s}" (known: ${known.join(', ')})`);
 
 /** Runs a child bench; its report is the newest bench/results/<scenario>*.md it wrote. */
@@ -87,9 +92,14 @@ const ratio = (a: number | undefined, b: number | undefined) => (a === undefined
 
 async function main(): Promise<void> {
   progress(`bench: ${chosen.join(', ')}; ${options.messages} check-ins (3 events, 24 hourly averages), ${options.devices} devices, ${options.runs} runs${quick ? ' (quick)' : ''}`);
+  if (values.compare !== undefined) {
+    const inChild = chosen.filter((s) => CHILD_SCENARIOS[s]);
+    if (inChild.length) throw new Error(`--compare runs the in-process scenarios only, not ${inChild.join(', ')} (they report in their own format)`);
+  }
   if (!values['no-infra']) {
     try { execSync('bash infra/up.sh', { stdio: ['ignore', 'inherit', 'inherit'] }); } catch { progress('bench: infra/up.sh failed (servers already running elsewhere?); going on with the configured endpoints'); }
   }
+  if (values.compare !== undefined) return runCompare(values.compare, chosen, options, values.report);
   const results: ScenarioResult[] = [];
   const children: ChildBench[] = [];
   const started = performance.now();

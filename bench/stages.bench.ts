@@ -25,7 +25,7 @@ import { runStage } from '../stages/runtime/runner.js';
 import { kafkaTransport } from '../stages/runtime/transport/kafka.js';
 import { resetPipelineTopics } from '../support/kafka.js';
 import { benchDatabase, benchFleet, generateMessages, progress, scenarioArgs, type ScenarioOptions, type ScenarioResult } from './common.js';
-import { stats, type Stats } from './stats.js';
+import { stats, type Stats } from '../support/stats.js';
 import { cpuDelta, cpuSnapshot } from './process-cpu.js';
 
 const PARTITIONS = 6;
