@@ -1,5 +1,5 @@
-// Serves the app on Node's http or https server (@hono/node-server). Where TLS ends: README "Operator's
-// guide" and docs/decisions.md#production-shape.
+// Serves the app on Node's http or https server (@hono/node-server). Where TLS ends:
+// docs/production-shape.md#where-tls-ends and docs/decisions.md#production-shape.
 import { serve, type ServerType } from '@hono/node-server';
 import { readFileSync, watch, type FSWatcher } from 'node:fs';
 import type { Server } from 'node:http';

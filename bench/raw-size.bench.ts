@@ -1,4 +1,4 @@
-// What fi.raw.v1 costs on disk per check-in (README "Replay", RAW_RETENTION_DAYS): simulated check-ins (the
+// What fi.raw.v1 costs on disk per check-in (docs/replay.md#how-far-back-it-reaches, RAW_RETENTION_DAYS): simulated check-ins (the
 // simulator's fleet, its default mix of events) go through the bridge into a fi.raw.v1 of its own on the
 // infra/ broker, and the size of the topic's log segments on disk is divided by the count. One copy: multiply
 // by the replication factor, and each replay appends one more copy of what it re-read.

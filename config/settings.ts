@@ -29,7 +29,7 @@ export interface Settings {
   kafkaSessionTimeoutMs: number;
   /** Attempts at a record a stage keeps failing on (not an outage) before it is dead-lettered as PROCESSING_FAILED. */
   maxRecordAttempts: number;
-  /** How long fi.raw.v1 keeps check-ins (retention.ms): how far back a replay reaches (README "Replay"). */
+  /** How long fi.raw.v1 keeps check-ins (retention.ms): how far back a replay reaches (docs/replay.md#how-far-back-it-reaches). */
   rawRetentionDays: number;
   httpPort: number;
   /** HOST: the address every listener binds (API, DNP3). Unset: loopback on the embedded default, every interface with DATABASE_URL. */

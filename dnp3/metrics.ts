@@ -1,4 +1,4 @@
-// DNP3 metrics on the process registry served at /metrics (README "Latency" and "Commissioning a SCADA master").
+// DNP3 metrics on the process registry served at /metrics (docs/monitoring.md#latency-of-real-traffic, docs/commissioning.md#commissioning-a-scada-master-dnp3).
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { registry } from '../config/metrics.js';
 

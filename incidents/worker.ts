@@ -11,6 +11,7 @@ import { multiSpeakSettings } from '../multispeak/integration.js';
 import type { IncidentIntegration } from './notifications.js';
 import { incidentStep, type IncidentChange, type StepResult } from './step.js';
 import { DEFAULT_FLOOR_S } from '../domain/checkin-clock.js';
+import { incidentMetrics } from './metrics.js';
 
 export interface IncidentWorkerOptions {
   pool: pg.Pool;
@@ -57,11 +58,12 @@ export function startIncidentWorker(o: IncidentWorkerOptions, { loop = true } = 
     if (running) { again = true; return; }
     running = runOnce()
       .then((r) => { if (r.taken >= batch) again = true; return r; })
-      .catch((err: unknown) => { log.error({ component: 'incidents', err: (err as Error).message }, 'incident step failed; retried on the next tick'); return { locked: false, taken: 0, changes: [] }; })
+      .catch((err: unknown) => { incidentMetrics.stepFailures.inc(); log.error({ component: 'incidents', err: (err as Error).message }, 'incident step failed; retried on the next tick'); return { locked: false, taken: 0, changes: [] }; })
       .finally(() => { running = undefined; if (again) { again = false; kick(); } });
   };
 
   if (loop) {
+    incidentMetrics.watch(pool);
     void (async () => {
       try {
         const client = await pool.connect();

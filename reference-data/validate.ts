@@ -1,7 +1,7 @@
 // Validation of an import file (docs/decisions.md#import-format): `unknown` in, typed model out, every
 // problem listed with its path. Pure: the rows already in the database arrive as `ExistingRefs`.
 //
-// Decisions (README "Import"):
+// Decisions (docs/pipeline.md#import-decisions-faultline-import):
 // - Unknown fields are refused, not ignored: a typo such as `Real_name` would otherwise store null over the
 //   real name, since a row in the file describes the whole row.
 // - Absent optional fields mean null / the default (the file is the truth for the rows it lists), except

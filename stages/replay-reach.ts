@@ -1,4 +1,4 @@
-// How far back a replay reaches (README "Replay"): fi.raw.v1's retention, and the append time of the earliest
+// How far back a replay reaches (docs/replay.md#how-far-back-it-reaches): fi.raw.v1's retention, and the append time of the earliest
 // record it still holds. Kafka has no call that answers the second without reading the record, so the first
 // record of each partition is read under a consumer group of its own, deleted again at once (a join: a
 // second or so).

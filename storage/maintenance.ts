@@ -6,6 +6,7 @@ import { log } from '../config/log.js';
 import { monthsAhead } from '../domain/storage-months.js';
 import { adoptStrays, ensureMonths, MONTHS_AHEAD } from './partitions.js';
 import { runRetention } from './retention.js';
+import { storageMetrics } from './metrics.js';
 
 const DAY_MS = 24 * 3_600_000;
 
@@ -15,7 +16,12 @@ export async function maintainStorage(pool: pg.Pool, archiveDir: string, now = D
   const strays = await adoptStrays(pool, now);
   if (strays.length) log.info({ component: 'storage', months: strays }, 'rows moved out of the default partitions');
   const report = await runRetention(pool, { archiveDir, now, progress: (line) => log.info({ component: 'retention' }, line) });
-  if (report.failed.length) log.warn({ component: 'retention', failed: report.failed }, 'retention steps left for the next run');
+  if (report.failed.length) {
+    storageMetrics.retentionFailedSteps.inc(report.failed.length);
+    log.warn({ component: 'retention', failed: report.failed }, 'retention steps left for the next run');
+  } else if (!report.skipped) {
+    storageMetrics.retentionLastSuccess.set(Date.now() / 1000);
+  }
 }
 
 export function startStorageMaintenance({ pool, archiveDir }: { pool: pg.Pool; archiveDir: string }): { stop(): Promise<void> } {
@@ -23,7 +29,10 @@ export function startStorageMaintenance({ pool, archiveDir }: { pool: pg.Pool; a
   const run = () => {
     if (running) return;
     running = maintainStorage(pool, archiveDir)
-      .catch((err: unknown) => log.warn({ component: 'storage', err: (err as Error).message }, 'storage maintenance failed; tried again in a day'))
+      .catch((err: unknown) => {
+        storageMetrics.maintenanceFailures.inc();
+        log.warn({ component: 'storage', err: (err as Error).message }, 'storage maintenance failed; tried again in a day');
+      })
       .finally(() => { running = null; });
   };
   run();

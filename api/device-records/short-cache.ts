@@ -1,6 +1,6 @@
 // A one-second cache for fleet-wide answers (map-data). A control-room map polls every few seconds, often
 // from many screens of one operator account; recomputing every device for each poll costs ~10 ms of CPU per
-// request on 2,000 devices (bench/results/api.md), so 200 polls a second would need two cores. Within the
+// request on 2,000 devices (bench/results/history/api.md), so 200 polls a second would need two cores. Within the
 // window one computation answers every caller with the same reach, and concurrent callers share one
 // computation in flight. The key holds everything the answer depends on (user, organisation, role, zone,
 // masking, filters), so nobody ever sees an answer computed for someone else. The price: a change shows up

@@ -1,7 +1,7 @@
 // GET /api/dnp3/diagnostics (admin), beside pointMap and deviceProfile: for the caller's organisation's DNP3
 // integration, every frame and request the outstation discarded or refused, counted by reason with the
 // sentence that says what the master must do (dnp3/diagnostics/reasons.ts), and the master settings
-// faultline expects (README "Commissioning a SCADA master").
+// faultline expects (docs/commissioning.md#commissioning-a-scada-master-dnp3).
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';

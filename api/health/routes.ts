@@ -2,8 +2,11 @@
 // as decided in docs/decisions.md#readiness-under-load: a dependency that has answered once is reported down only
 // after FAILURES_TO_DOWN consecutive failed checks, so one check starved of CPU on a loaded host does not pull the
 // process (and, since every process shares the dependency, every process at once) out of the balancer.
-// GET /metrics is in api/ops-routes.ts (it may move to METRICS_PORT).
+// GET /metrics is in api/ops-routes.ts (it may move to METRICS_PORT); the same rounds of checks feed the gauge
+// faultline_ready there, so an alert sees what a balancer sees (docs/monitoring.md#readiness).
 import { Hono } from 'hono';
+import { Gauge } from 'prom-client';
+import { registry } from '../../config/metrics.js';
 
 /**
  * A named dependency check; true when reachable. A check may also say what it saw (`detail`, shown under
@@ -49,13 +52,36 @@ export interface HealthOptions {
   draining?: () => boolean;
 }
 
+/** What one round of checks reported: each dependency up or down, and what the checks saw. */
+interface Round { reported: [string, boolean][]; details: Record<string, unknown> }
+
+/** The round of the process's /readyz (the app created last, in a process with several, as in tests). */
+let scrapeRound: { round: () => Promise<Round>; draining: () => boolean } | null = null;
+
+// faultline_ready{dependency}: 1 up, 0 down, by the same rounds and the same memory as /readyz;
+// dependency="all" is what /readyz answers (0 while draining).
+new Gauge({
+  name: 'faultline_ready',
+  help: 'Readiness as /readyz reports it: 1 ready, 0 not; per dependency, and dependency="all" for the process',
+  labelNames: ['dependency'],
+  registers: [registry],
+  async collect() {
+    if (!scrapeRound) return;
+    this.reset();
+    if (scrapeRound.draining()) { this.set({ dependency: 'all' }, 0); return; }
+    const { reported } = await scrapeRound.round();
+    for (const [name, up] of reported) this.set({ dependency: name }, up ? 1 : 0);
+    this.set({ dependency: 'all' }, reported.every(([, up]) => up) ? 1 : 0);
+  },
+});
+
 export function healthRoutes(checks: Record<string, ReadinessCheck>, { timeoutMs = READINESS_TIMEOUT_MS, failuresToDown = FAILURES_TO_DOWN, draining = () => false }: HealthOptions = {}): Hono {
   const app = new Hono();
   const memory = new Map<string, CheckMemory>(Object.keys(checks).map((n) => [n, { everUp: false, failures: 0 }]));
   // One round of checks at a time: probes that arrive while one runs share its answers, so "consecutive
   // failed checks" counts rounds, not however many balancers happen to ask at once.
-  let round: Promise<{ reported: [string, boolean][]; details: Record<string, unknown> }> | null = null;
-  const checkAll = async () => {
+  let round: Promise<Round> | null = null;
+  const checkAll = async (): Promise<Round> => {
     const entries = await Promise.all(Object.entries(checks).map(async ([name, check]) => [name, await withinTimeout(check, timeoutMs)] as const));
     const reported = entries.map(([name, a]): [string, boolean] => {
       const next = afterCheck(memory.get(name)!, typeof a === 'boolean' ? a : a.up, failuresToDown);
@@ -64,11 +90,12 @@ export function healthRoutes(checks: Record<string, ReadinessCheck>, { timeoutMs
     });
     return { reported, details: Object.fromEntries(entries.filter(([, a]) => typeof a !== 'boolean').map(([n, a]) => [n, (a as { detail: unknown }).detail])) };
   };
+  const shared = () => (round ??= checkAll().finally(() => { round = null; }));
+  scrapeRound = { round: shared, draining };
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
     if (draining()) return c.json({ status: 'draining', checks: {} }, 503);
-    round ??= checkAll().finally(() => { round = null; });
-    const { reported, details } = await round;
+    const { reported, details } = await shared();
     const ready = reported.every(([, up]) => up);
     return c.json({
       status: ready ? 'ready' : 'unavailable',

@@ -1,5 +1,5 @@
 // `faultline replay (--from <ISO time> | --from-beginning) [--to <ISO time>] [--imei <IMEI | file>]... [--dry-run]
-// [--reprocess] [--timeout <seconds>]`: see stages/replay.ts and README "Replay". Needs Kafka and, unless
+// [--reprocess] [--timeout <seconds>]`: see stages/replay.ts and docs/replay.md. Needs Kafka and, unless
 // --dry-run, a running pipeline (`faultline start`) to carry the re-sent records through every stage; says
 // so at once when there is none. First says how far back fi.raw.v1 reaches (stages/replay-reach.ts).
 import { existsSync, readFileSync } from 'node:fs';

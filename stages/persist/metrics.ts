@@ -1,4 +1,4 @@
-// The latency of real traffic up to the database (README "Latency"): from the device's own time (the check-in's
+// The latency of real traffic up to the database (docs/monitoring.md#latency-of-real-traffic): from the device's own time (the check-in's
 // `date`) to the batch that stored it committed, per organisation. Only check-ins this batch stored count: a
 // duplicate, a replay or an unregistered device's check-in would blur what a utility reads from it.
 import { Histogram } from 'prom-client';

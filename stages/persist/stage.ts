@@ -63,7 +63,7 @@ export async function persistBatch(pool: pg.Pool, messages: readonly ComputedChe
     await client.query('begin');
     for (const name of Object.keys(STAGING) as StagingName[]) await copyInto(client, name, rows[name].rows);
     // Every merge and the commit in one round trip (a multi-statement simple query): on loopback each round
-    // trip's socket write and wake-up cost more CPU than the statements themselves (README "Benchmarks").
+    // trip's socket write and wake-up cost more CPU than the statements themselves (docs/benchmarks.md).
     const results = (await client.query(mergeScript(reprocess, batchSpan(messages)))) as unknown as pg.QueryResult[];
     const [events, dm1, outcome] = [results[MERGE_RESULT.events]!, results[MERGE_RESULT.dm1Events]!, results[MERGE_RESULT.outcome]!] as [
       pg.QueryResult<{ IMEINumber: string; EventID: number; DeviceRecordID: number }>, pg.QueryResult<{ IMEINumber: string; EventID: number; DeviceRecordID: number }>, pg.QueryResult<{ idx: number; RecordID: number; owns: boolean }>,

@@ -1,5 +1,5 @@
-// Consumer lag of this process' consumer groups, read from the broker at scrape time (README "Operator's
-// guide", ops/prometheus): records not yet committed, summed and per partition, and the age of the oldest
+// Consumer lag of this process' consumer groups, read from the broker at scrape time (docs/monitoring.md,
+// ops/prometheus): records not yet committed, summed and per partition, and the age of the oldest
 // unprocessed record (lag-age.ts).
 import { Gauge } from 'prom-client';
 import { registry } from '../../config/metrics.js';

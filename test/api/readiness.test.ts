@@ -4,6 +4,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { afterCheck, FAILURES_TO_DOWN, healthRoutes } from '../../api/health/routes.js';
+import { registry } from '../../config/metrics.js';
+
+/** faultline_ready's samples as /metrics serves them: dependency -> value. */
+async function readyGauge(): Promise<Record<string, number>> {
+  const text = await registry.getSingleMetricAsString('faultline_ready');
+  return Object.fromEntries([...text.matchAll(/^faultline_ready\{dependency="([^"]+)"\} (\d+)$/gm)].map((m) => [m[1]!, Number(m[2])]));
+}
 
 async function ask(app: ReturnType<typeof healthRoutes>): Promise<{ status: number; down: string[] }> {
   const res = await app.request('/readyz');
@@ -52,6 +59,18 @@ test('/readyz: probes that arrive together share one round of checks', async () 
   const answers = await Promise.all(Array.from({ length: 5 }, () => ask(app)));
   assert.is(calls, 1, 'five probes at once: one check');
   assert.ok(answers.every((a) => a.status === 503));
+});
+
+test('/metrics: faultline_ready says what /readyz says, per dependency and for the process, and 0 while draining', async () => {
+  let registryUp = true;
+  let draining = false;
+  healthRoutes({ database: async () => true, registry: async () => registryUp }, { failuresToDown: 1, draining: () => draining });
+  assert.equal(await readyGauge(), { database: 1, registry: 1, all: 1 });
+  registryUp = false;
+  assert.equal(await readyGauge(), { database: 1, registry: 0, all: 0 });
+  registryUp = true;
+  draining = true;
+  assert.equal(await readyGauge(), { all: 0 });
 });
 
 test.run();

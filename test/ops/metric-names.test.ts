@@ -1,7 +1,9 @@
 // ops/prometheus/faultline-rules.yml and ops/grafana/faultline.json name only metrics that /metrics serves:
 // faultline starts (the embedded default: every component, so every metric is registered) and the names in
 // its `# TYPE` lines are compared with every faultline_* name the rules' `expr:` lines and the dashboard's
-// target expressions use. Histogram series (_bucket, _sum, _count) count as their histogram.
+// target expressions use. Histogram series (_bucket, _sum, _count) count as their histogram. The other way round,
+// every faultline metric served is on the dashboard (Node's own process metrics aside), so a metric added later
+// gets a panel; and the storage, incident and readiness gauges the alerts read carry values.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +16,9 @@ const root = new URL('../../', import.meta.url).pathname;
 let proc: FaultlineProcess | null = null;
 let dataDir = '';
 let served = new Set<string>();
+let metricsUrl = '';
+/** Node's default process metrics (prom-client collectDefaultMetrics), served under the same prefix. */
+const NODE_DEFAULTS = /^faultline_(process|nodejs)_/;
 
 /** faultline_* metric names an expression uses. */
 export function metricNames(expr: string): string[] {
@@ -40,7 +45,8 @@ test.before(async () => {
   proc = startFaultline(['start'], { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', EMBEDDED_PG_PORT: String(await freePort()), SIMULATE: '0', DNP3_PORT: String(await freePort()) });
   await waitFor('faultline to serve /metrics', async () => (await fetch(`http://127.0.0.1:${port}/metrics`).catch(() => null))?.ok ?? false, { timeoutMs: 120_000, intervalMs: 250 })
     .catch((err: Error) => { throw new Error(`${err.message}\n${proc?.output().slice(-3000) ?? ''}`); });
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  metricsUrl = `http://127.0.0.1:${port}/metrics`;
+  const text = await (await fetch(metricsUrl)).text();
   served = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]!));
 });
 
@@ -64,6 +70,26 @@ test('every metric on the Grafana dashboard is served', () => {
   const exprs = dashboardExpressions();
   assert.ok(exprs.length >= 5, `targets read: ${exprs.length}`);
   assert.equal(missing(exprs.flatMap(metricNames)), []);
+});
+
+test('every faultline metric /metrics serves is on the dashboard (Node\'s own process metrics aside)', () => {
+  const shown = new Set(dashboardExpressions().flatMap(metricNames).map((n) => n.replace(/_(bucket|sum|count)$/, '')));
+  assert.equal([...served].filter((n) => !NODE_DEFAULTS.test(n) && !shown.has(n) && !shown.has(`${n}_bucket`)).sort(), []);
+});
+
+test('the gauges the storage, incident and readiness alerts read carry values', async () => {
+  const value = (text: string, series: string) => Number(new RegExp(`^${series.replace(/[{}"]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  let text = '';
+  // Retention runs once at start (storage/maintenance.ts); the embedded database holds nothing to remove.
+  await waitFor('retention to have run', async () => {
+    text = await (await fetch(metricsUrl)).text();
+    return value(text, 'faultline_retention_last_success_timestamp_seconds') > 0;
+  }, { timeoutMs: 120_000, intervalMs: 500 });
+  assert.ok(Math.abs(value(text, 'faultline_retention_last_success_timestamp_seconds') - Date.now() / 1000) < 600);
+  assert.is(value(text, 'faultline_incident_inbox_pending'), 0);
+  assert.is(value(text, 'faultline_incident_inbox_oldest_seconds'), 0);
+  assert.is(value(text, 'faultline_ready{dependency="all"}'), 1);
+  assert.is(value(text, 'faultline_ready{dependency="database"}'), 1);
 });
 
 test.run();

@@ -91,7 +91,7 @@ export interface DeviceEvent extends PresentedEvent {
 
 export type LoadHistoryRow = Record<string, string | number | null> & { PacketTimestamp: string; PeakCurrent: number | null };
 
-/** GET /api/test-faults (admin): a test fault and its delivery timeline (README "Test faults"). */
+/** GET /api/test-faults (admin): a test fault and its delivery timeline (docs/commissioning.md#test-faults). */
 export interface TestFault {
   id: number;
   IMEINumber: string;

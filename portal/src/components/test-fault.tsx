@@ -1,4 +1,4 @@
-// The device page's test fault (admins only; README "Test faults"): a button that starts one and the
+// The device page's test fault (admins only; docs/commissioning.md#test-faults): a button that starts one and the
 // timeline of the newest, refreshed every 2 s until both phases are complete (then every 30 s). Each step shows its time in the
 // user's zone and its latency since the check-in was queued and since the step it follows.
 import { useEffect, useState } from 'preact/hooks';

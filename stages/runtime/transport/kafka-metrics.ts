@@ -1,4 +1,4 @@
-// Prometheus metrics of the Kafka consumer groups as this process sees them (README "Operator's guide",
+// Prometheus metrics of the Kafka consumer groups as this process sees them (docs/monitoring.md,
 // ops/prometheus): how often each group rebalanced, and how many partitions this process owns in each. Lag
 // (records and seconds) is read at scrape time by stages/runtime/lag-metric.ts.
 import { Counter, Gauge } from 'prom-client';

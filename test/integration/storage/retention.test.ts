@@ -1,10 +1,11 @@
 // Retention with archive on real PostgreSQL (storage/retention.ts, storage/archive.ts): per organisation,
 // archived to Parquet, verified, then deleted (one organisation's share) or dropped (a whole month);
-// --dry-run changes nothing; one process at a time; `archive restore` puts back exactly what was removed.
+// --dry-run changes nothing; one process at a time; `archive restore` puts back exactly what was removed; the
+// daily run's metrics (docs/monitoring.md#retention-and-archive) count failed steps and the last complete run.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,6 +14,8 @@ import { verifyArchiveFile } from '../../../storage/archive-file.js';
 import { restoreFile } from '../../../storage/archive.js';
 import { monthPartitions } from '../../../storage/partitions.js';
 import { runRetention } from '../../../storage/retention.js';
+import { maintainStorage } from '../../../storage/maintenance.js';
+import { storageMetrics } from '../../../storage/metrics.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { generateDeviceData, registerDevices, tableChecksums } from '../../../support/device-data.js';
 import { importDemoData } from '../../../support/reference-data.js';
@@ -121,6 +124,27 @@ test('archive restore (the command) loads every archived file back: the tables a
   const twice = await restoreFile(db.pool, rows[0]!.file);
   assert.is(twice.inserted, 0);
   assert.ok(twice.rows > 0);
+});
+
+test('the daily run (as `start` runs it) counts failed steps on /metrics, and sets the last success only when every step was done', async () => {
+  const value = async (m: { get(): Promise<{ values: { value: number }[] }> }) => (await m.get()).values[0]?.value ?? 0;
+  // The restore above brought north's expired months back, so retention has steps to do again.
+  storageMetrics.retentionLastSuccess.set(0);
+  const failedBefore = await value(storageMetrics.retentionFailedSteps);
+  const notADirectory = join(archiveDir, 'not-a-directory');
+  writeFileSync(notADirectory, '');
+  await maintainStorage(db.pool, notADirectory);
+  assert.ok(await value(storageMetrics.retentionFailedSteps) > failedBefore, 'archive steps that cannot write are counted');
+  assert.is(await value(storageMetrics.retentionLastSuccess), 0, 'a run with failed steps is no success');
+  assert.is(await orgRows('device_records', 'north', EXPIRED[0]!) > 0, true, 'nothing removed without its archive');
+  const fresh = mkdtempSync(join(tmpdir(), 'faultline-archive-'));
+  try {
+    await maintainStorage(db.pool, fresh);
+    assert.ok(Math.abs(await value(storageMetrics.retentionLastSuccess) - Date.now() / 1000) < 600, 'a complete run sets the last success');
+    assert.is(await orgRows('device_records', 'north', EXPIRED[0]!), 0);
+  } finally {
+    rmSync(fresh, { recursive: true, force: true });
+  }
 });
 
 test.run();

@@ -1,4 +1,4 @@
-// fi.raw.v1's retention (RAW_RETENTION_DAYS, README "Replay") on the real broker: set when the topic is created,
+// fi.raw.v1's retention (RAW_RETENTION_DAYS, docs/replay.md) on the real broker: set when the topic is created,
 // an existing topic's changed to it with a warning naming both values and its other settings kept, nothing
 // done when it already matches; other topics keep the broker's default.
 import { randomUUID } from 'node:crypto';
