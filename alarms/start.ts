@@ -3,7 +3,7 @@
 import type pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { log } from '../config/log.js';
-import type { AlarmSettings } from '../config/settings.js';
+import type { AlarmSettings, SecretKeySettings } from '../config/settings.js';
 import { startOutboxWorker, type OutboxWorker } from '../outbox/worker.js';
 import { loadKeyring } from '../secrets/keyring.js';
 import { SecretsError } from '../secrets/errors.js';
@@ -106,9 +106,9 @@ export function startAlarmWorker(o: AlarmWorkerOptions, { loop = true } = {}): A
 }
 
 /** The process's keyring for recipient secrets, or null (said once in the log) when none is configured. */
-export function alarmKeyring({ dataDir, embedded }: { dataDir: string; embedded: boolean }): Keyring | null {
+export function alarmKeyring({ configured, dataDir, embedded }: { configured: SecretKeySettings; dataDir: string; embedded: boolean }): Keyring | null {
   try {
-    return loadKeyring({ dataDir, embedded, onLog: (line) => log.warn({ component: 'alarms' }, line) });
+    return loadKeyring({ configured, dataDir, embedded, onLog: (line) => log.warn({ component: 'alarms' }, line) });
   } catch (err) {
     if (!(err instanceof SecretsError)) throw err;
     log.error({ component: 'alarms', code: err.code }, `alarm recipient secrets cannot be sealed or opened: ${err.message}`);
@@ -117,7 +117,7 @@ export function alarmKeyring({ dataDir, embedded }: { dataDir: string; embedded:
 }
 
 /** With the process's keyring; without one, webhooks with a secret wait, visibly, in the alarm outbox. */
-export function startAlarms({ pool, settings, embedded }: { pool: pg.Pool; settings: { dataDir: string; alarms: AlarmSettings; offlineAfterHours: number }; embedded: boolean }): AlarmWorker {
-  const keyring = alarmKeyring({ dataDir: settings.dataDir, embedded });
+export function startAlarms({ pool, settings, embedded }: { pool: pg.Pool; settings: { dataDir: string; secretKeys: SecretKeySettings; alarms: AlarmSettings; offlineAfterHours: number }; embedded: boolean }): AlarmWorker {
+  const keyring = alarmKeyring({ configured: settings.secretKeys, dataDir: settings.dataDir, embedded });
   return startAlarmWorker({ pool, settings: settings.alarms, offlineAfterHours: settings.offlineAfterHours, keyring });
 }

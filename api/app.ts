@@ -29,7 +29,7 @@ import { opsRoutes } from './ops-routes.js';
 import { shortCache } from './device-records/short-cache.js';
 import { alarmRoutes } from './alarms/routes.js';
 import type { Keyring } from '../secrets/keyring.js';
-import type { WebhookAllowance } from '../config/settings.js';
+import { DEFAULT_DNP3_PORT, type WebhookAllowance } from '../config/settings.js';
 import { testFaultRoutes } from './test-faults/routes.js';
 import type { TestFaultQueue } from '../commissioning/queue.js';
 
@@ -40,7 +40,7 @@ export interface AppOptions {
   pool: pg.Pool;
   /** HS256 key, at least 32 bytes (auth/jwt-secret.ts resolves it from JWT_SECRET or DATA_DIR). */
   jwtSecret: Uint8Array;
-  /** State / FaultType strings; default: CODE_STRINGS_FILE or schemas/config/code-strings.json. */
+  /** State / FaultType strings (loadCodeStrings(Settings.codeStringsFile)); default: schemas/config/code-strings.json. */
   codeStrings?: CodeStrings;
   /** Settings.offlineAfterHours (OFFLINE_AFTER_HOURS, default 26). */
   offlineAfterHours?: number;
@@ -49,7 +49,7 @@ export interface AppOptions {
   loginLimits?: LoginLimitOptions;
   /** Bound on concurrent password checks (auth/hash-gate.ts); default one sized to the cores. */
   hashGate?: HashGate;
-  /** Address for the per-address login limit; default the socket peer (client-address.ts). */
+  /** Address for the per-address login limit; default the socket peer (client-address.ts clientAddressBehind). */
   clientAddress?: (c: Context) => string;
   /** Clock (epoch ms) for tokens, limits, caches and online/offline; tests pass a fixed one. */
   now?: () => number;
@@ -63,16 +63,19 @@ export interface AppOptions {
   portalDir?: string | null;
   /** Where test faults send their check-ins (none: POST /api/test-faults answers 503) and their default clear time. */
   testFaults?: { queue: TestFaultQueue | null; clearAfterMs: number };
+  /** Settings.dnp3.port (DNP3_PORT): the port the DNP3 device profile states; default 20000. */
+  dnp3Port?: number;
 }
 
 /**
  * @example
- *   const app = createApp({ readiness: {}, pool, jwtSecret: resolveJwtSecret({ dataDir }) });
+ *   const app = createApp({ readiness: {}, pool, jwtSecret: resolveJwtSecret({ configured: settings.jwtSecret, dataDir }) });
  *   await listen(app, { port: 8080, hostname: '0.0.0.0' });
  */
 export function createApp({
   readiness, draining, pool, jwtSecret, codeStrings = loadCodeStrings(), offlineAfterHours = 26, checkinFloorS, loginLimits, hashGate,
   clientAddress = socketAddress, now = Date.now, accountCacheMs = 5_000, portalDir, opsRoutes: withOps = true, alarms = { keyring: null, webhookAllow: [] }, testFaults = { queue: null, clearAfterMs: 120_000 },
+  dnp3Port = DEFAULT_DNP3_PORT,
 }: AppOptions): Hono {
   const tokens = createTokenService({ secret: jwtSecret, nowS: () => Math.floor(now() / 1000) });
   const accounts = pgAccountStore(pool);
@@ -85,7 +88,7 @@ export function createApp({
   app.route('/', healthRoutes(readiness, { draining }));
   app.route('/', loginRoutes({ tokens, accounts, check, clientAddress }));
   app.route('/', integrationRoutes({ pool, auth }));
-  app.route('/', pointMapRoutes({ pool, auth }));
+  app.route('/', pointMapRoutes({ pool, auth, dnp3Port }));
   app.route('/', alarmRoutes({ pool, auth, keyring: alarms.keyring, webhookAllow: alarms.webhookAllow, now }));
   app.route('/', incidentRoutes({ pool, auth }));
   app.route('/', soapRoutes({ pool, accounts, clientAddress, check, now }));

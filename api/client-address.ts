@@ -29,15 +29,7 @@ export function forwardedAddress(hops: number): (c: Context) => string {
   return (c) => forwardedFor(c.req.header('x-forwarded-for'), hops) ?? socketAddress(c);
 }
 
-/** TRUST_PROXY: unset or 0, the socket peer; n >= 1, n proxies in front (README "Configuration"). */
-export function trustedProxies(env: NodeJS.ProcessEnv = process.env): number {
-  const text = env.TRUST_PROXY ?? '';
-  if (text === '') return 0;
-  if (!/^\d{1,2}$/.test(text)) throw new Error(`TRUST_PROXY: "${text}" is not a number of proxies (0, 1, 2, ...)`);
-  return Number(text);
-}
-
-export function clientAddressFromEnv(env: NodeJS.ProcessEnv = process.env): (c: Context) => string {
-  const hops = trustedProxies(env);
+/** Settings.trustProxy (TRUST_PROXY): 0, the socket peer; n >= 1, n proxies in front (README "Configuration"). */
+export function clientAddressBehind(hops: number): (c: Context) => string {
   return hops > 0 ? forwardedAddress(hops) : socketAddress;
 }

@@ -19,7 +19,7 @@ export async function loadDemoData(runtime: Runtime): Promise<{ summary: string;
   const omsEndpoints = servableEndpoints(data);
   const { rows } = await runtime.pool.query<{ seeded: boolean }>('select exists (select 1 from organizations) as seeded');
   if (rows[0]!.seeded) return { summary: 'kept: the database already has organisations', omsEndpoints };
-  const keyring = loadKeyring({ dataDir: runtime.settings.dataDir, embedded: runtime.embedded, onLog: (line) => log.info(line) });
+  const keyring = loadKeyring({ configured: runtime.settings.secretKeys, dataDir: runtime.settings.dataDir, embedded: runtime.embedded, onLog: (line) => log.info(line) });
   const counts = await importReferenceData(runtime.pool, data, { keyring });
   return {
     summary: `imported ${Object.entries(counts).map(([kind, c]) => `${c.inserted + c.updated + c.unchanged} ${kind}`).join(', ')}`,

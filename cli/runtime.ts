@@ -52,7 +52,7 @@ export async function openRuntime({ schema = 'check', exclusive = false }: Runti
     for (const fn of closers.reverse()) await fn().catch((err: unknown) => log.warn({ err: (err as Error).message }, 'close failed'));
   };
   try {
-    if (schema === 'migrate' || (schema === 'start' && (embedded || process.env.MIGRATE_ON_START === '1'))) {
+    if (schema === 'migrate' || (schema === 'start' && (embedded || settings.migrateOnStart))) {
       const { applied } = await migrate(pool);
       if (applied.length) log.info({ applied }, 'database migrations applied');
     } else if (schema !== 'none') {

@@ -4,7 +4,7 @@ import { log } from '../config/log.js';
 import { simulate } from '../simulator/index.js';
 import type { Runtime } from './runtime.js';
 
-export async function startSimulation(runtime: Runtime, { rate = Number(process.env.SIMULATE_RATE ?? 0.5) } = {}): Promise<() => Promise<void>> {
+export async function startSimulation(runtime: Runtime, { rate = runtime.settings.embeddedExtras.simulateRate } = {}): Promise<() => Promise<void>> {
   const { rows } = await runtime.pool.query<{ imei: string }>(`select "IMEINumber" as imei from device_information where deleted_at is null order by 1`);
   if (rows.length === 0) return async () => {};
   const imeis = rows.map((r) => r.imei);
@@ -12,7 +12,7 @@ export async function startSimulation(runtime: Runtime, { rate = Number(process.
   // One check-in per device every devices/rate seconds, dated from now on.
   const intervalMs = Math.max(1, Math.round(imeis.length / rate)) * 1000;
   const running = simulate(
-    { imeis, rate, to: 'spool', inboxDir: process.env.INBOX_DIR || `${runtime.settings.dataDir}/inbox`, startTime: Math.floor(Date.now() / 1000) * 1000, intervalMs, signal: controller.signal, seed: Date.now() % 100_000 },
+    { imeis, rate, to: 'spool', inboxDir: runtime.settings.inboxDir, startTime: Math.floor(Date.now() / 1000) * 1000, intervalMs, signal: controller.signal, seed: Date.now() % 100_000 },
     () => {},
   ).catch((err: unknown) => { if (!controller.signal.aborted) log.warn({ err: (err as Error).message }, 'simulator stopped'); });
   return async () => { controller.abort(); await running; };

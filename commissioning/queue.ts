@@ -1,6 +1,6 @@
 // Where a test fault's synthetic check-ins go: the deployment's own queue (SQS in production, the spool inbox
 // of the embedded default), written the way the simulator writes, so they travel the path real check-ins do.
-import { queueFromEnv, type QueueConfig } from '../stages/bridge/source-from-env.js';
+import type { QueueConfig } from '../config/settings.js';
 import { spoolSink } from '../simulator/spool-sink.js';
 import { sqsSink } from '../simulator/sqs-sink.js';
 import type { Sink } from '../simulator/sink.js';
@@ -23,9 +23,4 @@ export function openQueue(config: QueueConfig): TestFaultQueue {
     async send(name, body) { await (await get()).write([{ name, body }]); },
     async close() { if (sink) await (await sink).close(); },
   };
-}
-
-/** The queue of this process's environment (`dataDir`: where the spool inbox is when INBOX_DIR is unset). */
-export function queueOfEnvironment(dataDir: string, env: NodeJS.ProcessEnv = process.env): TestFaultQueue {
-  return openQueue(queueFromEnv(env, `${dataDir}/inbox`));
 }

@@ -1,4 +1,5 @@
-// Every setting of a faultline process, read from the environment once at start (README "Configuration").
+// Every setting of a faultline process, read from the environment once at start (README "Configuration"). Only
+// config/ reads the environment; everything else is handed these typed settings (docs/decisions.md#configuration-read-once).
 // Unset infrastructure variables select the embedded default: embedded Postgres, the in-process transport,
 // the spool inbox.
 import { readFileSync } from 'node:fs';
@@ -55,6 +56,59 @@ export interface Settings {
   alarms: AlarmSettings;
   /** Where retention writes archive files (storage/retention.ts). */
   archiveDir: string;
+  /** The device-message queue the bridge reads and test faults write to: SQS when SQS_QUEUE_URL is set, else the spool inbox. */
+  queue: QueueConfig;
+  /** INBOX_DIR ($DATA_DIR/inbox): the spool inbox, also when `faultline simulate --to spool` runs beside SQS. */
+  inboxDir: string;
+  /** The bridge's limits (MAX_MESSAGE_BYTES, SQS_POLLERS, SQS_WAIT_SECONDS); null: the source's own default. */
+  bridge: BridgeSettings;
+  /** TRUST_PROXY: proxies in front of the API (api/client-address.ts); 0: the socket peer. */
+  trustProxy: number;
+  /** JWT_SECRET (at least 32 bytes); null: a key generated once under dataDir (api/auth/jwt-secret.ts). */
+  jwtSecret: Uint8Array | null;
+  /** CODE_STRINGS_FILE: the State and FaultType strings (docs/decisions.md#codes-to-strings). */
+  codeStringsFile: string;
+  /** The DNP3 outstation (cli/dnp3.ts): DNP3_PORT, DNP3_TLS_KEY/CERT/CA, DNP3_PLAIN_INTEGRATION. */
+  dnp3: Dnp3Settings;
+  /** Where the keyring comes from (secrets/keyring.ts checks and parses it). */
+  secretKeys: SecretKeySettings;
+  /** The embedded default's extras (DEMO_DATA, DEMO_OMS, SIMULATE, SIMULATE_RATE); only the embedded default uses them. */
+  embeddedExtras: EmbeddedExtras;
+  /** MIGRATE_ON_START=1: `faultline start` with DATABASE_URL applies missing migrations (cli/runtime.ts). */
+  migrateOnStart: boolean;
+}
+
+/** The queue a deployment reads: what the bridge reads and what a test fault writes to. */
+export type QueueConfig =
+  | { kind: 'sqs'; queueUrl: string; endpoint?: string; region?: string }
+  | { kind: 'spool'; dir: string };
+
+export interface BridgeSettings {
+  maxBodyBytes: number | null;
+  sqsPollers: number | null;
+  sqsWaitSeconds: number | null;
+}
+
+export interface Dnp3Settings {
+  port: number;
+  /** All three of DNP3_TLS_KEY, DNP3_TLS_CERT, DNP3_TLS_CA, or null when none is set (half a set is refused). */
+  tls: { key: string; cert: string; ca: string } | null;
+  /** Development only: serve this one integration over plain TCP. */
+  plainIntegration: string | null;
+}
+
+/** FAULTLINE_SECRET_KEYS (the key list itself) and FAULTLINE_SECRET_KEY_FILE, trimmed; null when unset. */
+export interface SecretKeySettings {
+  keys: string | null;
+  keyFile: string | null;
+}
+
+export interface EmbeddedExtras {
+  demoData: boolean;
+  demoOms: boolean;
+  simulate: boolean;
+  /** Check-ins per second of the demo simulator. */
+  simulateRate: number;
 }
 
 export type WebhookAllowance = 'loopback' | 'private' | 'link-local';
@@ -131,6 +185,9 @@ export function loadAlarmSettings(env: NodeJS.ProcessEnv = process.env): AlarmSe
 }
 
 const DEFAULT_MODEL_MAP = new URL('../schemas/config/model-map.json', import.meta.url).pathname;
+export const DEFAULT_CODE_STRINGS_FILE = new URL('../schemas/config/code-strings.json', import.meta.url).pathname;
+/** The outstation's TCP port when DNP3_PORT is unset (dnp3/server.ts). */
+export const DEFAULT_DNP3_PORT = 20000;
 
 function number(env: NodeJS.ProcessEnv, name: string, fallback: number, check: (n: number) => boolean = Number.isFinite): number {
   const text = env[name];
@@ -157,6 +214,68 @@ function httpTls(certFile: string | undefined, keyFile: string | undefined): Set
   return { certFile: resolve(certFile), keyFile: resolve(keyFile) };
 }
 
+/** SQS when SQS_QUEUE_URL is set, else the spool inbox. */
+function queue(env: NodeJS.ProcessEnv, inboxDir: string): QueueConfig {
+  if (env.SQS_QUEUE_URL) {
+    return { kind: 'sqs', queueUrl: env.SQS_QUEUE_URL, ...(env.SQS_ENDPOINT ? { endpoint: env.SQS_ENDPOINT } : {}), ...(env.AWS_REGION ? { region: env.AWS_REGION } : {}) };
+  }
+  return { kind: 'spool', dir: inboxDir };
+}
+
+function positiveOrNull(env: NodeJS.ProcessEnv, name: string): number | null {
+  const text = env[name];
+  if (text === undefined || text === '') return null;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${text}"`);
+  return n;
+}
+
+function bridge(env: NodeJS.ProcessEnv): BridgeSettings {
+  const wait = optionalNumber(env, 'SQS_WAIT_SECONDS', (n) => n >= 0 && n <= 20);
+  return { maxBodyBytes: positiveOrNull(env, 'MAX_MESSAGE_BYTES'), sqsPollers: positiveOrNull(env, 'SQS_POLLERS'), sqsWaitSeconds: wait };
+}
+
+/** TRUST_PROXY: unset or 0, the socket peer; n >= 1, n proxies in front (README "Configuration"). */
+function trustProxy(text: string | undefined): number {
+  if (text === undefined || text === '') return 0;
+  if (!/^\d{1,2}$/.test(text)) throw new Error(`TRUST_PROXY: "${text}" is not a number of proxies (0, 1, 2, ...)`);
+  return Number(text);
+}
+
+const MIN_JWT_SECRET_BYTES = 32;
+
+function jwtSecret(text: string | undefined): Uint8Array | null {
+  if (text === undefined || text === '') return null;
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.length < MIN_JWT_SECRET_BYTES) throw new Error(`JWT_SECRET must be at least ${MIN_JWT_SECRET_BYTES} bytes`);
+  return bytes;
+}
+
+function dnp3(env: NodeJS.ProcessEnv): Dnp3Settings {
+  const port = env.DNP3_PORT ? Number(env.DNP3_PORT) : DEFAULT_DNP3_PORT;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`DNP3_PORT: "${env.DNP3_PORT}" is not a port`);
+  // Half a TLS configuration is an error, not a silent "off".
+  const files = { DNP3_TLS_KEY: env.DNP3_TLS_KEY, DNP3_TLS_CERT: env.DNP3_TLS_CERT, DNP3_TLS_CA: env.DNP3_TLS_CA };
+  const missing = Object.entries(files).filter(([, v]) => !v).map(([k]) => k);
+  if (missing.length > 0 && missing.length < 3) {
+    throw new Error(`DNP3 outstation: ${missing.join(' and ')} missing (mutual TLS needs ${Object.keys(files).join(', ')} together)`);
+  }
+  return {
+    port,
+    tls: env.DNP3_TLS_KEY && env.DNP3_TLS_CERT && env.DNP3_TLS_CA ? { key: env.DNP3_TLS_KEY, cert: env.DNP3_TLS_CERT, ca: env.DNP3_TLS_CA } : null,
+    plainIntegration: env.DNP3_PLAIN_INTEGRATION || null,
+  };
+}
+
+function embeddedExtras(env: NodeJS.ProcessEnv): EmbeddedExtras {
+  return {
+    demoData: env.DEMO_DATA !== '0',
+    demoOms: env.DEMO_OMS !== '0',
+    simulate: env.SIMULATE !== '0',
+    simulateRate: number(env, 'SIMULATE_RATE', 0.5, (n) => n > 0),
+  };
+}
+
 export function loadModelMap(file: string): ModelMap {
   const result = validateModelMap(JSON.parse(readFileSync(file, 'utf8')));
   if (!result.ok) throw new Error(`${file}: ${result.reason}`);
@@ -170,6 +289,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const modelMapFile = env.MODEL_MAP_FILE || DEFAULT_MODEL_MAP;
   const replicas = optionalNumber(env, 'KAFKA_REPLICATION_FACTOR', positiveInt);
   const minInsync = optionalNumber(env, 'KAFKA_MIN_INSYNC_REPLICAS', positiveInt);
+  const inboxDir = env.INBOX_DIR || `${dataDir}/inbox`;
   if (replicas !== null && minInsync !== null && minInsync > replicas) throw new Error(`KAFKA_MIN_INSYNC_REPLICAS (${minInsync}) exceeds KAFKA_REPLICATION_FACTOR (${replicas}): no write could succeed`);
   return {
     dataDir,
@@ -201,5 +321,15 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     incidentWindowMs: number(env, 'INCIDENT_WINDOW_SECONDS', 120, (n) => n > 0 && n <= 86_400) * 1000,
     alarms: loadAlarmSettings(env),
     archiveDir: resolve(env.ARCHIVE_DIR || resolve(dataDir, 'archive')),
+    queue: queue(env, inboxDir),
+    inboxDir,
+    bridge: bridge(env),
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    jwtSecret: jwtSecret(env.JWT_SECRET),
+    codeStringsFile: env.CODE_STRINGS_FILE || DEFAULT_CODE_STRINGS_FILE,
+    dnp3: dnp3(env),
+    secretKeys: { keys: env.FAULTLINE_SECRET_KEYS?.trim() || null, keyFile: env.FAULTLINE_SECRET_KEY_FILE?.trim() || null },
+    embeddedExtras: embeddedExtras(env),
+    migrateOnStart: env.MIGRATE_ON_START === '1',
   };
 }

@@ -20,7 +20,7 @@ import type { SessionOptions } from './outstation/session.js';
 import type { Outstation } from './outstation/outstation.js';
 import type { DiscardReason } from './diagnostics/reasons.js';
 
-export const DEFAULT_DNP3_PORT = 20000;
+export { DEFAULT_DNP3_PORT } from '../config/settings.js';
 
 export interface Dnp3TlsMaterial {
   key: string | Buffer;

@@ -1,13 +1,12 @@
 // The one retry policy: exponential back-off with full jitter, capped. Under test the delays shrink
-// (FAULTLINE_FAST_RETRY=1) so failure paths run in milliseconds, not minutes.
+// (FAULTLINE_FAST_RETRY=1, config/fast-retry.ts) so failure paths run in milliseconds, not minutes.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { FAST_RETRY as fast } from '../config/fast-retry.js';
 
 export interface BackoffOptions {
   initialMs?: number;
   maxMs?: number;
 }
-
-const fast = process.env.FAULTLINE_FAST_RETRY === '1';
 
 /** Delay for the n-th consecutive failure (1-based): random in [0, min(max, initial * 2^(n-1))]. */
 export function backoffDelay(attempt: number, { initialMs = 200, maxMs = 30_000 }: BackoffOptions = {}): number {

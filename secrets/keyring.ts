@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { inspect } from 'node:util';
+import type { SecretKeySettings } from '../config/settings.js';
 import { SecretsError } from './errors.js';
 
 export const KEY_BYTES = 32;
@@ -91,7 +92,8 @@ export function newKeyLine(id: string): string {
 }
 
 export interface LoadKeyringOptions {
-  env?: NodeJS.ProcessEnv;
+  /** Settings.secretKeys: FAULTLINE_SECRET_KEYS and FAULTLINE_SECRET_KEY_FILE as read at start. */
+  configured: SecretKeySettings;
   /** `<dataDir>/secrets/keys` is the generated key file of the embedded default. */
   dataDir: string;
   /** True for the embedded default (no DATABASE_URL): only then may a key be generated. */
@@ -142,9 +144,8 @@ function generateKeyFile(path: string, onLog: (line: string) => void): void {
  * only) the generated `<dataDir>/secrets/keys`. Both variables set is refused: which one wins would be a
  * guess.
  */
-export function loadKeyring({ env = process.env, dataDir, embedded, onLog = () => {} }: LoadKeyringOptions): Keyring {
-  const inline = env.FAULTLINE_SECRET_KEYS?.trim();
-  const file = env.FAULTLINE_SECRET_KEY_FILE?.trim();
+export function loadKeyring({ configured, dataDir, embedded, onLog = () => {} }: LoadKeyringOptions): Keyring {
+  const { keys: inline, keyFile: file } = configured;
   if (inline && file) throw new SecretsError('BAD_SECRET_KEYS', 'set FAULTLINE_SECRET_KEYS or FAULTLINE_SECRET_KEY_FILE, not both');
   if (inline) return new Keyring(parseKeyList(inline, 'FAULTLINE_SECRET_KEYS'));
   if (file) return new Keyring(readKeyFile(file, onLog));

@@ -23,7 +23,7 @@ interface Row { id: string; credentials: Buffer; credentials_key_id: string | nu
 
 /**
  * @example
- *   const r = await rotateCredentials(pool, loadKeyring({ dataDir, embedded }));
+ *   const r = await rotateCredentials(pool, loadKeyring({ configured: settings.secretKeys, dataDir, embedded }));
  *   console.log(`${r.rotated} re-encrypted with ${r.currentKeyId}, ${r.alreadyCurrent} already current`);
  */
 export async function rotateCredentials(pool: pg.Pool, keyring: Keyring): Promise<RotationResult> {

@@ -24,9 +24,9 @@ export interface SimulateOptions extends FleetOptions {
   /** Stop after this many seconds. Without count and duration: until `signal` aborts. */
   durationSec?: number;
   to: 'spool' | 'sqs';
-  /** Spool sink: the inbox. Default .data/inbox (INBOX_DIR). */
+  /** Spool sink: the inbox (Settings.inboxDir, INBOX_DIR). Default .data/inbox. */
   inboxDir?: string;
-  /** SQS sink: SQS_QUEUE_URL, SQS_ENDPOINT, AWS_REGION. */
+  /** SQS sink: Settings.queue (SQS_QUEUE_URL, SQS_ENDPOINT, AWS_REGION). */
   queueUrl?: string;
   endpoint?: string;
   region?: string;
@@ -130,10 +130,8 @@ export async function simulate(options: SimulateOptions, onProgress: (progress: 
 }
 
 async function openSink(options: SimulateOptions): Promise<Sink> {
-  if (options.to === 'spool') return spoolSink({ dir: options.inboxDir ?? process.env.INBOX_DIR ?? DEFAULT_INBOX_DIR });
-  const queueUrl = options.queueUrl ?? process.env.SQS_QUEUE_URL;
+  if (options.to === 'spool') return spoolSink({ dir: options.inboxDir ?? DEFAULT_INBOX_DIR });
+  const { queueUrl, endpoint, region } = options;
   if (!queueUrl) throw new Error('simulate --to sqs needs a queue URL (SQS_QUEUE_URL)');
-  const endpoint = options.endpoint ?? process.env.SQS_ENDPOINT;
-  const region = options.region ?? process.env.AWS_REGION;
   return sqsSink({ queueUrl, ...(endpoint ? { endpoint } : {}), ...(region ? { region } : {}) });
 }

@@ -1,6 +1,6 @@
-// The HS256 key. `JWT_SECRET` when set (every API process of a deployment must share it); else, for the
-// embedded default, a random key generated once and kept in DATA_DIR/jwt-secret (mode 0600), so tokens
-// survive a restart. The key is never logged.
+// The HS256 key. `JWT_SECRET` when set (Settings.jwtSecret, checked in config/settings.ts; every API process of a
+// deployment must share it); else, for the embedded default, a random key generated once and kept in
+// DATA_DIR/jwt-secret (mode 0600), so tokens survive a restart. The key is never logged.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,17 +8,13 @@ import { join } from 'node:path';
 const MIN_BYTES = 32;
 
 export interface JwtSecretSource {
-  env?: NodeJS.ProcessEnv;
+  /** Settings.jwtSecret: JWT_SECRET's bytes, or null to use the generated key. */
+  configured: Uint8Array | null;
   dataDir: string;
 }
 
-export function resolveJwtSecret({ env = process.env, dataDir }: JwtSecretSource): Uint8Array {
-  const fromEnv = env.JWT_SECRET;
-  if (fromEnv !== undefined && fromEnv !== '') {
-    const bytes = new TextEncoder().encode(fromEnv);
-    if (bytes.length < MIN_BYTES) throw new Error(`JWT_SECRET must be at least ${MIN_BYTES} bytes`);
-    return bytes;
-  }
+export function resolveJwtSecret({ configured, dataDir }: JwtSecretSource): Uint8Array {
+  if (configured) return configured;
   const file = join(dataDir, 'jwt-secret');
   if (existsSync(file)) {
     const stored = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64url');
@@ -31,7 +27,7 @@ export function resolveJwtSecret({ env = process.env, dataDir }: JwtSecretSource
   try {
     writeFileSync(file, fresh.toString('base64url') + '\n', { mode: 0o600, flag: 'wx' });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return resolveJwtSecret({ env, dataDir });
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return resolveJwtSecret({ configured, dataDir });
     throw err;
   }
   chmodSync(file, 0o600);

@@ -9,7 +9,6 @@ import { requireAdmin } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
 import { ApiError, badParameter } from '../errors.js';
 import { outstationConfigFor } from '../../dnp3/outstation/outstation.js';
-import { dnp3Port } from '../../dnp3/port.js';
 import { deviceProfileXml } from '../../dnp3/profile/profile.js';
 import { APP_VERSION } from '../../multispeak/header.js';
 import { organisationPointMap } from '../../dnp3/data/organisation-map.js';
@@ -17,7 +16,8 @@ import { devicesInReach } from '../device-records/reach.js';
 
 export const DEVICE_PROFILE_PATH = '/api/dnp3/deviceProfile';
 
-export function deviceProfileRoutes({ pool, auth, env = process.env }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv>; env?: NodeJS.ProcessEnv }): Hono<AuthEnv> {
+/** `dnp3Port`: Settings.dnp3.port (DNP3_PORT), the port the profile states. */
+export function deviceProfileRoutes({ pool, auth, dnp3Port }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv>; dnp3Port: number }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   app.get(DEVICE_PROFILE_PATH, auth, requireAdmin, async (c) => {
     for (const key of Object.keys(c.req.queries())) {
@@ -31,7 +31,7 @@ export function deviceProfileRoutes({ pool, auth, env = process.env }: { pool: p
     const bank = Number(bankText);
     if (bank >= map.banks.length) throw badParameter('bank', `the organisation has banks 0..${map.banks.length - 1}`);
     const xml = deviceProfileXml({
-      integration: map.integration, sharedPort: dnp3Port(env), config: outstationConfigFor(map.integration),
+      integration: map.integration, sharedPort: dnp3Port, config: outstationConfigFor(map.integration),
       banks: map.banks, bank, points: map.points, softwareVersion: APP_VERSION, generatedAt: new Date().toISOString().slice(0, 10),
     });
     return c.body(xml, 200, {

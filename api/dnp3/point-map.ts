@@ -6,6 +6,7 @@
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
+import { DEFAULT_DNP3_PORT } from '../../config/settings.js';
 import { requireAdmin } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
 import { ApiError, badParameter } from '../errors.js';
@@ -17,7 +18,8 @@ import { diagnosticsRoutes } from './diagnostics.js';
 
 export const POINT_MAP_PATH = '/api/dnp3/pointMap';
 
-export function pointMapRoutes({ pool, auth }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
+/** `dnp3Port`: Settings.dnp3.port (DNP3_PORT), stated by the device profile. */
+export function pointMapRoutes({ pool, auth, dnp3Port = DEFAULT_DNP3_PORT }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv>; dnp3Port?: number }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   app.get(POINT_MAP_PATH, auth, requireAdmin, async (c) => {
     for (const key of Object.keys(c.req.queries())) {
@@ -43,7 +45,7 @@ export function pointMapRoutes({ pool, auth }: { pool: pg.Pool; auth: Middleware
       points,
     });
   });
-  app.route('/', deviceProfileRoutes({ pool, auth }));
+  app.route('/', deviceProfileRoutes({ pool, auth, dnp3Port }));
   app.route('/', diagnosticsRoutes({ pool, auth }));
   return app;
 }

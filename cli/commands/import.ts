@@ -11,7 +11,7 @@ export async function run(args: string[]): Promise<void> {
   const data = await readImportFile(file);
   const runtime = await openRuntime();
   try {
-    const keyring = optionalKeyring(() => loadKeyring({ dataDir: runtime.settings.dataDir, embedded: runtime.embedded, onLog: (line) => log.info(line) }));
+    const keyring = optionalKeyring(() => loadKeyring({ configured: runtime.settings.secretKeys, dataDir: runtime.settings.dataDir, embedded: runtime.embedded, onLog: (line) => log.info(line) }));
     const counts = await importReferenceData(runtime.pool, data, {
       ...(keyring ? { keyring } : {}),
       webhookAllow: runtime.settings.alarms.webhookAllow,

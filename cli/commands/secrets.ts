@@ -9,7 +9,7 @@ export async function run(args: string[]): Promise<void> {
   if (args[0] !== 'rotate') throw new Error('secrets: the only action is `faultline secrets rotate`');
   const runtime = await openRuntime();
   try {
-    const keyring = loadKeyring({ dataDir: runtime.settings.dataDir, embedded: runtime.embedded, onLog: (line) => log.info(line) });
+    const keyring = loadKeyring({ configured: runtime.settings.secretKeys, dataDir: runtime.settings.dataDir, embedded: runtime.embedded, onLog: (line) => log.info(line) });
     const r = await rotateCredentials(runtime.pool, keyring);
     process.stdout.write(`secrets rotate: ${r.rotated} re-encrypted under "${r.currentKeyId}", ${r.alreadyCurrent} already current\n`);
   } finally {

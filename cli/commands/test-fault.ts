@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { COMMANDS } from '../command-table.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isImei } from '../../domain/validate-message.js';
-import { queueOfEnvironment } from '../../commissioning/queue.js';
+import { openQueue } from '../../commissioning/queue.js';
 import { readTestFault, sendDueClears, startTestFault } from '../../commissioning/test-faults.js';
 import { STEP_TEXT, type TimelineEntry } from '../../domain/test-fault.js';
 import { openRuntime } from '../runtime.js';
@@ -21,7 +21,7 @@ export async function run(args: string[]): Promise<void> {
   const imei = positionals[0];
   if (!imei || !isImei(imei)) throw new Error('test-fault: give the device\'s IMEI (14 to 16 digits): faultline test-fault <imei> [--clear-after S] [--timeout S]');
   const runtime = await openRuntime();
-  const queue = queueOfEnvironment(runtime.settings.dataDir);
+  const queue = openQueue(runtime.settings.queue);
   try {
     const clearAfterMs = values['clear-after'] === undefined ? runtime.settings.testFaultClearMs : Number(values['clear-after']) * 1000;
     if (!Number.isInteger(clearAfterMs / 1000) || clearAfterMs < 5000 || clearAfterMs > 3_600_000) throw new Error(`test-fault --clear-after: "${values['clear-after']}" is not a whole number of seconds from 5 to 3600`);

@@ -8,5 +8,5 @@ export { createSqsClient, sqsClientConfig } from './sqs-client.js';
 export type { SqsConnectionOptions } from './sqs-client.js';
 export { spoolSource } from './spool-source.js';
 export type { SpoolSourceOptions } from './spool-source.js';
-export { DEFAULT_INBOX_DIR, sourceFromEnv } from './source-from-env.js';
-export type { SourceFromEnvOptions } from './source-from-env.js';
+export { sourceFromSettings } from './source-from-settings.js';
+export type { SourceFromSettingsOptions } from './source-from-settings.js';

@@ -23,7 +23,7 @@ import { SETTLE_MS, settling, type SeenState } from './settle.js';
 
 export interface SpoolSourceOptions {
   transport: Transport;
-  /** The inbox (INBOX_DIR); created when missing. */
+  /** The inbox (Settings.inboxDir, INBOX_DIR); created when missing. */
   dir: string;
   /** Files per publish. Default 10, as an SQS receive. */
   batchSize?: number;
@@ -38,7 +38,7 @@ export interface SpoolSourceOptions {
 
 /**
  * @example
- *   const source = spoolSource({ transport, dir: process.env.INBOX_DIR ?? '.data/inbox' });
+ *   const source = spoolSource({ transport, dir: settings.inboxDir });
  *   await source.start();
  */
 export function spoolSource(options: SpoolSourceOptions): Source {

@@ -14,7 +14,7 @@ export interface SqsConnectionOptions {
   queueUrl: string;
   /** e.g. http://127.0.0.1:29324 for ElasticMQ. Default: the queue URL's origin when it is not an AWS host. */
   endpoint?: string;
-  /** Default: `elasticmq` with an endpoint, else the SDK's chain (AWS_REGION, profile). */
+  /** Settings.queue.region (AWS_REGION). Default: `elasticmq` with an endpoint, else the SDK's chain (AWS_REGION, profile). */
   region?: string;
   /** Default: dummies with an endpoint, else the SDK's default chain. */
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
@@ -38,8 +38,8 @@ export function sqsClientConfig({ queueUrl, endpoint, region, credentials, reque
     config.region = region ?? 'elasticmq';
     config.credentials = credentials ?? { accessKeyId: 'faultline', secretAccessKey: 'faultline' };
   } else {
-    const r = region ?? process.env.AWS_REGION;
-    if (r) config.region = r;
+    // Without a region the SDK's own chain finds one (AWS_REGION, profile).
+    if (region) config.region = region;
     if (credentials) config.credentials = credentials;
   }
   return config;

@@ -47,7 +47,7 @@ export interface SqsSourceOptions extends SqsConnectionOptions {
 
 /**
  * @example
- *   const source = sqsSource({ transport, queueUrl: process.env.SQS_QUEUE_URL!, endpoint: process.env.SQS_ENDPOINT });
+ *   const source = sqsSource({ transport, queueUrl: 'http://127.0.0.1:29324/000000000000/device-messages' });
  *   await source.start();
  *   // ... on shutdown:
  *   await source.stop();

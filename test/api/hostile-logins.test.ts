@@ -3,7 +3,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addressKey, LoginLimiter } from '../../api/auth/rate-limit.js';
-import { forwardedFor, trustedProxies } from '../../api/client-address.js';
+import { forwardedFor } from '../../api/client-address.js';
+import { loadSettings } from '../../config/settings.js';
 import { HashGate, HashGateBusy } from '../../api/auth/hash-gate.js';
 
 test('addressKey: IPv4 as is, IPv6 by its /64 in every spelling, IPv4-mapped IPv6 as IPv4', () => {
@@ -41,9 +42,9 @@ test('X-Forwarded-For is read from the right: the entry the trusted proxy append
   assert.is(forwardedFor('1.2.3.4, not-an-ip', 1), null);
   assert.is(forwardedFor(undefined, 1), null);
   assert.is(forwardedFor('2001:db8::1', 1), '2001:db8::1');
-  assert.is(trustedProxies({}), 0);
-  assert.is(trustedProxies({ TRUST_PROXY: '2' }), 2);
-  assert.throws(() => trustedProxies({ TRUST_PROXY: 'yes' }), /TRUST_PROXY/);
+  assert.is(loadSettings({}).trustProxy, 0);
+  assert.is(loadSettings({ TRUST_PROXY: '2' }).trustProxy, 2);
+  assert.throws(() => loadSettings({ TRUST_PROXY: 'yes' }), /TRUST_PROXY: "yes" is not a number of proxies/);
 });
 
 test('hash gate: at most `concurrent` run, `waiting` wait, the rest are refused at once', async () => {

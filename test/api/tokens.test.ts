@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { resolveJwtSecret } from '../../api/auth/jwt-secret.js';
+import { loadSettings } from '../../config/settings.js';
 import { createTokenService, TOKEN_AUDIENCE, TOKEN_ISSUER } from '../../api/auth/tokens.js';
 
 const secret = new Uint8Array(32).fill(1);
@@ -38,15 +39,16 @@ test('a short secret is refused', () => {
 
 test('JWT_SECRET wins; else a key is generated once under DATA_DIR with mode 0600 and reused', () => {
   const dir = mkdtempSync(join(tmpdir(), 'fl-jwt-'));
-  const fromEnv = resolveJwtSecret({ env: { JWT_SECRET: 'x'.repeat(32) }, dataDir: dir });
+  const configured = (env: Record<string, string>) => loadSettings(env).jwtSecret;
+  const fromEnv = resolveJwtSecret({ configured: configured({ JWT_SECRET: 'x'.repeat(32) }), dataDir: dir });
   assert.equal([...fromEnv], [...new TextEncoder().encode('x'.repeat(32))]);
-  assert.throws(() => resolveJwtSecret({ env: { JWT_SECRET: 'short' }, dataDir: dir }), /at least 32/);
-  const first = resolveJwtSecret({ env: {}, dataDir: dir });
+  assert.throws(() => loadSettings({ JWT_SECRET: 'short' }), /JWT_SECRET must be at least 32/);
+  const first = resolveJwtSecret({ configured: configured({}), dataDir: dir });
   assert.is(first.length, 64);
   assert.is(statSync(join(dir, 'jwt-secret')).mode & 0o777, 0o600);
-  assert.equal([...resolveJwtSecret({ env: {}, dataDir: dir })], [...first], 'the same key after a restart');
+  assert.equal([...resolveJwtSecret({ configured: null, dataDir: dir })], [...first], 'the same key after a restart');
   writeFileSync(join(dir, 'jwt-secret'), 'abc\n');
-  assert.throws(() => resolveJwtSecret({ env: {}, dataDir: dir }), /fewer than 32/);
+  assert.throws(() => resolveJwtSecret({ configured: null, dataDir: dir }), /fewer than 32/);
   assert.ok(readFileSync(join(dir, 'jwt-secret'), 'utf8').length > 0);
 });
 

@@ -22,18 +22,14 @@ test('an explicit endpoint, region and credentials win', () => {
   assert.equal([c.endpoint, c.region, c.credentials], ['http://127.0.0.1:29324', 'us-east-2', credentials]);
 });
 
-test('AWS: no endpoint, region from AWS_REGION, credentials left to the SDK chain', () => {
-  const saved = process.env.AWS_REGION;
-  process.env.AWS_REGION = 'eu-west-1';
-  try {
-    const c = sqsClientConfig({ queueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/device-messages' });
-    assert.is(c.endpoint, undefined);
-    assert.is(c.region, 'eu-west-1');
-    assert.is(c.credentials, undefined);
-  } finally {
-    if (saved === undefined) delete process.env.AWS_REGION;
-    else process.env.AWS_REGION = saved;
-  }
+test('AWS: no endpoint, the region given (AWS_REGION via the settings), credentials left to the SDK chain', () => {
+  const queueUrl = 'https://sqs.eu-west-1.amazonaws.com/123456789012/device-messages';
+  const c = sqsClientConfig({ queueUrl, region: 'eu-west-1' });
+  assert.is(c.endpoint, undefined);
+  assert.is(c.region, 'eu-west-1');
+  assert.is(c.credentials, undefined);
+  // No region given: none set here, so the SDK's own chain decides.
+  assert.is(sqsClientConfig({ queueUrl }).region, undefined);
 });
 
 test('an endpoint on another host than the queue URL is logged at construction', () => {

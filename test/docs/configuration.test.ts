@@ -1,18 +1,14 @@
 // README "Configuration" lists every environment variable the service reads, and nothing it does not read.
-// "Reads" means the product's code (everything but tests, benches and the infra/ scripts): `env.NAME`,
-// `env['NAME']`, and the settings helpers' `(env, 'NAME'` calls.
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+// The service reads its environment in config/ alone (test/structure/environment.test.ts holds every other
+// production file to that), so config/ is the one place scanned: `env.NAME`, `env['NAME']`, and the settings
+// helpers' `(env, 'NAME'` calls.
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FLOORS } from '../../lint/floors.js';
 
 const root = new URL('../..', import.meta.url).pathname;
-// The product's folders are every folder on a floor (lint/floors.js), so a folder added later is read too.
-const NOT_PRODUCT = new Set(['test', 'bench', 'support', 'infra']);
-const PRODUCT = new Set(FLOORS.flat().filter((f) => !NOT_PRODUCT.has(f)));
-const files = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter((f) => PRODUCT.has(f.split('/')[0]!) && /\.(ts|js)$/.test(f));
+const files = readdirSync(join(root, 'config'), { recursive: true, encoding: 'utf8' }).filter((f) => /\.(ts|js)$/.test(f)).map((f) => join('config', f));
 
 const READS = [/\benv\.([A-Z][A-Z0-9_]+)/g, /\benv\[['"]([A-Z][A-Z0-9_]+)['"]\]/g, /\(\s*env\s*,\s*['"]([A-Z][A-Z0-9_]+)['"]/g];
 

@@ -6,11 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { SecretsError, type SecretsErrorCode } from '../../secrets/errors.js';
+import { loadSettings } from '../../config/settings.js';
 import { defaultKeyFile, Keyring, loadKeyring, newKeyLine, parseKeyList } from '../../secrets/keyring.js';
 
 const A = randomBytes(32).toString('base64');
 const B = randomBytes(32).toString('base64');
 const dirs: string[] = [];
+/** The keys as `faultline` reads them from this environment (config/settings.ts). */
+const keysOf = (env: Record<string, string>) => loadSettings(env).secretKeys;
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'faultline-keyring-'));
   dirs.push(dir);
@@ -30,7 +33,7 @@ function throwsCode(fn: () => unknown, code: SecretsErrorCode): string {
 }
 
 test('FAULTLINE_SECRET_KEYS: the first key is current, every key decrypts', () => {
-  const ring = loadKeyring({ env: { FAULTLINE_SECRET_KEYS: `k2:${A}, k1:${B}` }, dataDir: '/nonexistent', embedded: false });
+  const ring = loadKeyring({ configured: keysOf({ FAULTLINE_SECRET_KEYS: `k2:${A}, k1:${B}` }), dataDir: '/nonexistent', embedded: false });
   assert.is(ring.current.id, 'k2');
   assert.ok(ring.current.key.equals(Buffer.from(A, 'base64')));
   assert.equal(ring.ids, ['k2', 'k1']);
@@ -42,7 +45,7 @@ test('FAULTLINE_SECRET_KEY_FILE: one key a line, comments and blank lines ignore
   const file = join(tempDir(), 'keys');
   writeFileSync(file, `# rotated 2026-01\nk2:${A}\n\n  k1:${B}  \n`, { mode: 0o600 });
   const logs: string[] = [];
-  const ring = loadKeyring({ env: { FAULTLINE_SECRET_KEY_FILE: file }, dataDir: '/nonexistent', embedded: false, onLog: (l) => logs.push(l) });
+  const ring = loadKeyring({ configured: keysOf({ FAULTLINE_SECRET_KEY_FILE: file }), dataDir: '/nonexistent', embedded: false, onLog: (l) => logs.push(l) });
   assert.equal(ring.ids, ['k2', 'k1']);
   assert.equal(logs, []);
 });
@@ -51,7 +54,7 @@ test('a key file readable by others loads, with a warning', () => {
   const file = join(tempDir(), 'keys');
   writeFileSync(file, `k1:${A}\n`, { mode: 0o644 });
   const logs: string[] = [];
-  loadKeyring({ env: { FAULTLINE_SECRET_KEY_FILE: file }, dataDir: '/nonexistent', embedded: false, onLog: (l) => logs.push(l) });
+  loadKeyring({ configured: keysOf({ FAULTLINE_SECRET_KEY_FILE: file }), dataDir: '/nonexistent', embedded: false, onLog: (l) => logs.push(l) });
   assert.is(logs.length, 1);
   assert.match(logs[0]!, /chmod 600/);
 });
@@ -74,21 +77,21 @@ test('bad key lists are refused without quoting the key', () => {
 });
 
 test('both variables set is refused; neither, outside the embedded default, is NO_SECRET_KEYS', () => {
-  throwsCode(() => loadKeyring({ env: { FAULTLINE_SECRET_KEYS: `k1:${A}`, FAULTLINE_SECRET_KEY_FILE: '/x' }, dataDir: tempDir(), embedded: true }), 'BAD_SECRET_KEYS');
+  throwsCode(() => loadKeyring({ configured: keysOf({ FAULTLINE_SECRET_KEYS: `k1:${A}`, FAULTLINE_SECRET_KEY_FILE: '/x' }), dataDir: tempDir(), embedded: true }), 'BAD_SECRET_KEYS');
   const dataDir = tempDir();
-  throwsCode(() => loadKeyring({ env: {}, dataDir, embedded: false }), 'NO_SECRET_KEYS');
+  throwsCode(() => loadKeyring({ configured: keysOf({}), dataDir, embedded: false }), 'NO_SECRET_KEYS');
 });
 
 test('embedded default: generates <DATA_DIR>/secrets/keys once, mode 0600, and says so', () => {
   const dataDir = tempDir();
   const logs: string[] = [];
-  const first = loadKeyring({ env: {}, dataDir, embedded: true, onLog: (l) => logs.push(l) });
+  const first = loadKeyring({ configured: keysOf({}), dataDir, embedded: true, onLog: (l) => logs.push(l) });
   const file = defaultKeyFile(dataDir);
   assert.is(statSync(file).mode & 0o777, 0o600);
   assert.is(logs.length, 1);
   assert.match(logs[0]!, /generated secret key "k1"/);
   assert.not.ok(logs[0]!.includes(first.current.key.toString('base64')));
-  const second = loadKeyring({ env: {}, dataDir, embedded: true, onLog: (l) => logs.push(l) });
+  const second = loadKeyring({ configured: keysOf({}), dataDir, embedded: true, onLog: (l) => logs.push(l) });
   assert.ok(second.current.key.equals(first.current.key), 'the same key on the next start');
   assert.is(logs.length, 1, 'no second generation');
   assert.match(readFileSync(file, 'utf8'), /^k1:/m);
@@ -96,8 +99,8 @@ test('embedded default: generates <DATA_DIR>/secrets/keys once, mode 0600, and s
 
 test('env keys win over the generated file of the embedded default', () => {
   const dataDir = tempDir();
-  loadKeyring({ env: {}, dataDir, embedded: true });
-  const ring = loadKeyring({ env: { FAULTLINE_SECRET_KEYS: `k9:${A}` }, dataDir, embedded: true });
+  loadKeyring({ configured: keysOf({}), dataDir, embedded: true });
+  const ring = loadKeyring({ configured: keysOf({ FAULTLINE_SECRET_KEYS: `k9:${A}` }), dataDir, embedded: true });
   assert.is(ring.current.id, 'k9');
 });
 

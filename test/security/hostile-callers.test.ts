@@ -14,11 +14,11 @@ import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
 import { createApp } from '../../api/app.js';
 import { HashGate } from '../../api/auth/hash-gate.js';
-import { clientAddressFromEnv } from '../../api/client-address.js';
+import { clientAddressBehind } from '../../api/client-address.js';
 import { MAX_PREPARED_TEXTS } from '../../api/device-records/endpoint.js';
 import { listen } from '../../api/server.js';
 import { startAlarmWorker } from '../../alarms/start.js';
-import { loadAlarmSettings } from '../../config/settings.js';
+import { loadAlarmSettings, loadSettings } from '../../config/settings.js';
 import { NAMESPACE } from '../../multispeak/versions.js';
 import { localAvroCodec } from '../../stages/runtime/codec.js';
 import { memoryTransport } from '../../stages/runtime/transport/memory.js';
@@ -41,7 +41,7 @@ let tried = 0;
 let refused = 0;
 
 test.before(async () => {
-  api = await seededApi({ app: { clientAddress: clientAddressFromEnv({ TRUST_PROXY: '1' }), hashGate: gate, accountCacheMs: 0, alarms: { keyring: testKeyring(), webhookAllow: ['loopback'] } } });
+  api = await seededApi({ app: { clientAddress: clientAddressBehind(loadSettings({ TRUST_PROXY: '1' }).trustProxy), hashGate: gate, accountCacheMs: 0, alarms: { keyring: testKeyring(), webhookAllow: ['loopback'] } } });
   const a = await listen(api.app, { port: 0, hostname: '127.0.0.1' });
   const b = await listen(createApp({ readiness: {}, pool: api.db.pool, jwtSecret: JWT_SECRET }), { port: 0, hostname: '127.0.0.1' });
   servers.push(a, b);
