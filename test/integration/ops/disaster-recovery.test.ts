@@ -2,7 +2,7 @@
 // two deployments receive the same check-ins (each its own SQS queue, Kafka namespace and database): the
 // reference never loses anything; the live one is backed up with pg_dump, takes more check-ins, loses its
 // database (dropped while it runs), is restored with pg_restore, started again, and `faultline replay --from
-// <a minute before the backup>` closes the gap from fi.raw.v1. Then every data table holds the same rows as
+// <backup start> --to <loss>` closes the gap from fi.raw.v1. Then every data table holds the same rows as
 // the reference (surrogate ids and insert times apart, which a restore cannot and need not reproduce).
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -177,6 +177,7 @@ test('back up, ingest more, lose the database, restore, replay from Kafka: the d
   for (const t of MUST_HAVE_ROWS) assert.ok(expected[t]!.length > 0, `the reference has ${t} rows to compare`);
 
   // 2. The loss: the database is dropped under the running process, which is then stopped.
+  const lostAt = new Date();
   const name = new URL(live.db.url).pathname.slice(1);
   await withPool(serverUrl(), (p) => p.query(`drop database ${name} with (force)`));
   await live.db.pool.end().catch(() => {});
@@ -197,12 +198,13 @@ test('back up, ingest more, lose the database, restore, replay from Kafka: the d
   live.db.pool = new pg.Pool({ connectionString: live.db.url, max: 2 }); // for drop() at the end
   await live.proc.start();
 
-  // 6. Close the gap from Kafka, from a minute before the backup started (the overlap is left as it is).
-  const from = new Date(backupStarted.getTime() - 60_000).toISOString();
-  const replay = startFaultline(['replay', '--from', from, '--timeout', '600'], cliEnv);
+  // 6. Close the gap from Kafka: from the time the backup started to the loss. Everything appended before the
+  // backup started was stored before it (waited for above), so the replay re-reads exactly the gap.
+  const replay = startFaultline(['replay', '--from', backupStarted.toISOString(), '--to', lostAt.toISOString(), '--timeout', '600'], cliEnv);
   const code = await replay.exited;
-  log(`faultline replay --from ${from}: exit ${code}\n${replay.output().split('\n').filter((l) => !l.startsWith('{')).slice(-6).join('\n')}`);
+  log(`faultline replay --from ${backupStarted.toISOString()} --to ${lostAt.toISOString()}: exit ${code}\n${replay.output().split('\n').filter((l) => !l.startsWith('{')).slice(-6).join('\n')}`);
   assert.is(code, 0, replay.output());
+  assert.match(replay.output(), `re-read ${good(second)} of ${good(second)} records`, 'the replay re-read the gap, and only the gap');
 
   await sameRows(live.db.url, async () => expected, 'every data table holds the same rows as the reference');
   const after = await dataTables(live.db.url);
