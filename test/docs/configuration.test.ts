@@ -1,25 +1,13 @@
 // README "Configuration" lists every environment variable the service reads, and nothing it does not read.
-// The service reads its environment in config/ alone (test/structure/environment.test.ts holds every other
-// production file to that), so config/ is the one place scanned: `env.NAME`, `env['NAME']`, and the settings
-// helpers' `(env, 'NAME'` calls.
-import { readdirSync, readFileSync } from 'node:fs';
+// What the service reads comes from support/environment-variables.ts (config/ is the one place that reads it).
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
+import { variablesTheServiceReads } from '../../support/environment-variables.js';
 import * as assert from 'uvu/assert';
 
 const root = new URL('../..', import.meta.url).pathname;
-const files = readdirSync(join(root, 'config'), { recursive: true, encoding: 'utf8' }).filter((f) => /\.(ts|js)$/.test(f)).map((f) => join('config', f));
-
-const READS = [/\benv\.([A-Z][A-Z0-9_]+)/g, /\benv\[['"]([A-Z][A-Z0-9_]+)['"]\]/g, /\(\s*env\s*,\s*['"]([A-Z][A-Z0-9_]+)['"]/g];
-
-function readByCode(): Set<string> {
-  const names = new Set<string>();
-  for (const f of files) {
-    const text = readFileSync(join(root, f), 'utf8');
-    for (const re of READS) for (const m of text.matchAll(re)) names.add(m[1]!);
-  }
-  return names;
-}
+const readByCode = variablesTheServiceReads;
 
 function documented(): Set<string> {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');

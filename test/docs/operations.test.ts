@@ -3,14 +3,14 @@
 // file holds exactly its `--only` list and the variables the table names, every variable in the files is one
 // the product reads, the systemd units pass `systemd-analyze verify`, and the Prometheus example scrapes the
 // job the alert rules select on the port the files set.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
+import { variablesTheServiceReads } from '../../support/environment-variables.js';
 import * as assert from 'uvu/assert';
 import { COMPONENTS, parseOnly } from '../../cli/start.js';
-import { FLOORS } from '../../lint/floors.js';
 import { componentsNotRun, envFiles, markdownSection, processTable, readEnvFile, SHARED_FILES } from '../helpers/deploy-files.js';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -38,16 +38,8 @@ test('each process kind has its env file with its --only list and exactly the va
   assert.equal(SHARED_FILES.filter((f) => !envFiles().includes(f)), []);
 });
 
-// The product's files as test/docs/configuration.test.ts reads them: a variable in an env file that no code reads
-// would be a setting that does nothing.
-const READS = [/\benv\.([A-Z][A-Z0-9_]+)/g, /\benv\[['"]([A-Z][A-Z0-9_]+)['"]\]/g, /\(\s*env\s*,\s*['"]([A-Z][A-Z0-9_]+)['"]/g];
-function readByCode(): Set<string> {
-  const product = new Set(FLOORS.flat().filter((f) => !['test', 'bench', 'support', 'infra'].includes(f)));
-  const files = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter((f) => product.has(f.split('/')[0]!) && /\.(ts|js)$/.test(f));
-  const names = new Set<string>();
-  for (const f of files) for (const re of READS) for (const m of readFileSync(join(root, f), 'utf8').matchAll(re)) names.add(m[1]!);
-  return names;
-}
+// A variable in an env file that no code reads would be a setting that does nothing.
+const readByCode = variablesTheServiceReads;
 
 test('every variable of the env files is one the product reads (FAULTLINE_ONLY is the unit\'s)', () => {
   const read = readByCode();
