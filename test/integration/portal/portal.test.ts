@@ -105,7 +105,7 @@ test('the server: index.html for pages, immutable assets, API paths never shadow
   assert.is((await fetch(`${base}/..%2f..%2fpackage.json`)).status, 404);
 });
 
-test('login: a wrong password says so; the admin signs in and lands on the map', async () => {
+test('login: a wrong password says so; the admin signs in and lands on the board', async () => {
   const page = await browserAs(null);
   await page.goto(`${base}/`);
   await screenshot(page, 'portal-login');
@@ -115,7 +115,7 @@ test('login: a wrong password says so; the admin signs in and lands on the map',
   assert.match(await page.getByTestId('login-error').innerText(), 'Wrong email or password');
   await page.getByLabel('Password').fill(USERS.northAdmin.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${base}/map`);
+  await page.waitForURL(`${base}/board`);
   assert.match(await page.getByTestId('who').innerText(), 'admin@north.example');
 });
 
