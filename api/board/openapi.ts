@@ -37,7 +37,7 @@ const BOARD = {
     counts: { type: 'object', properties: { incidents: { type: 'integer' }, unacknowledged: { type: 'integer' }, critical: { type: 'integer' }, shelved: { type: 'integer' } } },
     items: { type: 'array', items: ITEM, description: 'Active incidents and unacknowledged alarms (active, or cleared and not acknowledged): by priority, incidents first, newest first.' },
     acknowledged: { type: 'array', items: ITEM, description: 'Alarms acknowledged whose condition still holds, in the same order.' },
-    shelved: { type: 'array', items: { type: 'object', properties: { IMEINumber: { type: 'string' }, Real_Name: { type: ['string', 'null'] }, kind: { type: 'string' }, until: time, shelvedBy: { type: 'string' }, shelvedAt: time, alarmId: { type: ['integer', 'null'] } } } },
+    shelved: { type: 'array', items: { type: 'object', properties: { IMEINumber: { type: 'string' }, Real_Name: { type: ['string', 'null'] }, kind: { type: 'string' }, label: { type: 'string' }, until: time, shelvedBy: { type: 'string' }, shelvedAt: time, alarmId: { type: ['integer', 'null'] } } } },
     truncated: { type: 'boolean', description: 'More than 1,000 alarms are not normal: the newest 1,000 are read.' },
   },
   required: ['counts', 'items', 'acknowledged', 'shelved', 'truncated'],

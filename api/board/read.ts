@@ -1,7 +1,7 @@
 // The board's reads (docs/decisions.md#the-board): the active incidents and the alarms that are not normal, in
 // the caller's reach, presented and ordered by the pure rules (domain/board.ts, domain/alarm-states.ts).
 import type pg from 'pg';
-import { INCIDENT_ALARM_KINDS, type AlarmClass } from '../../domain/alarm-kinds.js';
+import { alarmLabel, INCIDENT_ALARM_KINDS, type AlarmClass } from '../../domain/alarm-kinds.js';
 import { alarmClassOf, alarmState, mayShelve, type AlarmState } from '../../domain/alarm-states.js';
 import { alarmPriority, compareBoardItems, incidentPriority, type IncidentStatus } from '../../domain/board.js';
 import type { Caller } from '../auth/caller.js';
@@ -80,7 +80,7 @@ async function readShelves(db: Pick<pg.Pool, 'query'>, caller: Caller, nowMs: nu
        from alarm_shelves s join device_information d on d."IMEINumber" = s."IMEINumber"
       where s."OrganizationID" = ${p.add(caller.org)}::text and s.until > ${p.add(new Date(nowMs))}::timestamptz and ${reachCondition(caller, p, 'd')}
       order by s.until, s."IMEINumber", s.kind`, p.values);
-  return rows.map((r) => ({ IMEINumber: r.IMEINumber, Real_Name: r.Real_Name, kind: r.kind, until: r.until.toISOString(), shelvedBy: r.shelved_by, shelvedAt: r.shelved_at.toISOString(),
+  return rows.map((r) => ({ IMEINumber: r.IMEINumber, Real_Name: r.Real_Name, kind: r.kind, label: alarmLabel(r.kind), until: r.until.toISOString(), shelvedBy: r.shelved_by, shelvedAt: r.shelved_at.toISOString(),
     alarmId: r.alarm_id === null ? null : Number(r.alarm_id) }));
 }
 

@@ -21,7 +21,7 @@ export interface BoardAlarm {
   raisedAt: string; acknowledgedAt: string | null; acknowledgedBy: string | null; clearedAt: string | null; shelvable: boolean;
 }
 
-export interface Shelf { IMEINumber: string; Real_Name: string | null; kind: string; until: string; shelvedBy: string; shelvedAt: string; alarmId: number | null }
+export interface Shelf { IMEINumber: string; Real_Name: string | null; kind: string; label: string; until: string; shelvedBy: string; shelvedAt: string; alarmId: number | null }
 
 export interface Board {
   counts: { incidents: number; unacknowledged: number; critical: number; shelved: number };

@@ -106,7 +106,7 @@ function ShelvedList({ shelved, zone, act }: { shelved: Shelf[]; zone: string; a
       {shelved.map((s) => (
         <li key={`${s.IMEINumber}:${s.kind}`} class="board-item prio-low" data-testid="shelved-item" data-imei={s.IMEINumber} data-kind={s.kind}>
           <div class="board-main">
-            <strong>{s.kind} · {s.Real_Name ?? s.IMEINumber}</strong>
+            <strong>{s.label} · {s.Real_Name ?? s.IMEINumber}</strong>
             <span class="muted">shelved by {s.shelvedBy} until {when(s.until, zone)}; it comes back on the board then</span>
           </div>
           <div class="board-actions">{s.alarmId !== null && <button type="button" class="button" onClick={() => void act(`/api/alarms/${s.alarmId}/unshelve`, {})}>Unshelve</button>}</div>
