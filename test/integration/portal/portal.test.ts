@@ -48,7 +48,11 @@ async function api<T>(user: keyof typeof USERS, path: string): Promise<T> {
 async function browserAs(user: keyof typeof USERS | null, viewport?: { width: number; height: number }): Promise<Page> {
   const b = await launch(viewport);
   browsers.push(b);
-  if (user) await signIn(b.page, base, USERS[user]);
+  if (user) {
+    await signIn(b.page, base, USERS[user]);
+    // The board is the landing view (portal/src/views/board.tsx); these tests start on the map, as before.
+    await b.page.goto(`${base}/map`);
+  }
   return b.page;
 }
 
@@ -222,6 +226,7 @@ test('map without internet: the offline base layer from the build, a scale bar, 
   });
   await signIn(b.page, base, USERS.northAdmin);
   const page = b.page;
+  await page.goto(`${base}/map`);
   await page.waitForSelector('[data-testid="map"][data-base-layer*="states"]');
   assert.match(String(await page.getByTestId('map').getAttribute('data-base-layer')), 'land countries states');
   // Zoomed in on Chicago (the fixture devices) the county lines are drawn too.
@@ -261,6 +266,7 @@ test('map: the 30 s poll shows a device\'s new state without a reload', async ()
   await b.page.clock.install();
   await signIn(b.page, base, USERS.northAdmin);
   const page = b.page;
+  await page.goto(`${base}/map`);
   await page.waitForSelector('[data-testid="map"][data-markers-painted]');
   const { data } = await api<{ data: Row[] }>('northAdmin', '/api/device-records/map-data');
   const faulted = data.find((d) => !['None', 'Disconnected', 'No Data', 'Low Battery', null].includes(d.ActualOngoingFault as string | null))!;
