@@ -47,8 +47,12 @@ async function endAlarms(client: pg.ClientBase, imei: string, kinds: readonly st
   );
 }
 
-/** A check-in ends its device's communication-lost alarm: one statement for the batch. */
-async function endSilences(client: pg.ClientBase, items: readonly CheckInAlarms[], nowMs: number): Promise<void> {
+/**
+ * A check-in ends its device's open alarm of `kind` raised before it: one statement for the batch. Used for
+ * communication lost (the device spoke again) and model change (a later check-in without a change confirms
+ * the model: the changed condition held for one check-in; acknowledging never clears it, domain/alarm-states.ts).
+ */
+async function endByCheckIn(client: pg.ClientBase, items: readonly CheckInAlarms[], kind: string, nowMs: number): Promise<void> {
   if (items.length === 0) return;
   await client.query(
     `with ended as (
@@ -56,7 +60,7 @@ async function endSilences(client: pg.ClientBase, items: readonly CheckInAlarms[
         where a."IMEINumber" = u.i and a.kind = $3 and a.cleared_at is null and a.episode::timestamptz < u.d
        returning a.id, a.cleared_at)
      insert into alarm_changes (alarm_id, change, at) select id, 'cleared', cleared_at from ended on conflict do nothing`,
-    [items.map((i) => i.IMEINumber), items.map((i) => i.date), COMMUNICATION_LOST, new Date(nowMs)],
+    [items.map((i) => i.IMEINumber), items.map((i) => i.date), kind, new Date(nowMs)],
   );
 }
 
@@ -84,7 +88,7 @@ export async function raiseAlarm(client: pg.ClientBase, a: RaiseInput, nowMs: nu
 
 /**
  * An alarm of an `event` kind (domain/alarm-kinds.ts): raised once per episode, routed like every other,
- * ended by acknowledgement. The entry point for kinds added to the table later.
+ * ended by its kind's own condition (never by acknowledgement). The entry point for kinds added to the table later.
  */
 export const raiseEventAlarm = raiseAlarm;
 
@@ -93,7 +97,8 @@ export async function applyCheckInAlarms(pool: pg.Pool, items: readonly CheckInA
   if (items.length === 0) return;
   await withTransaction(pool, async (client) => {
     const current = await advanceClocks(client, items);
-    await endSilences(client, items.filter((i) => current.has(i)), nowMs);
+    await endByCheckIn(client, items.filter((i) => current.has(i)), COMMUNICATION_LOST, nowMs);
+    await endByCheckIn(client, items.filter((i) => current.has(i) && !i.modelChange), MODEL_CHANGE, nowMs);
     for (const item of items) {
       if (!current.has(item) || (!item.transition && !item.modelChange)) continue;
       const detail = { deviceName: item.deviceName, code: item.code, codeText: ONGOING_FAULT_TEXT.get(item.code) ?? `Unknown (${item.code})`, at: item.date };

@@ -28,6 +28,7 @@ import { portalRoutes } from './portal-static.js';
 import { opsRoutes } from './ops-routes.js';
 import { shortCache } from './device-records/short-cache.js';
 import { alarmRoutes } from './alarms/routes.js';
+import { boardRoutes } from './board/routes.js';
 import type { Keyring } from '../secrets/keyring.js';
 import { DEFAULT_DNP3_PORT, type WebhookAllowance } from '../config/settings.js';
 import { testFaultRoutes } from './test-faults/routes.js';
@@ -91,6 +92,7 @@ export function createApp({
   app.route('/', pointMapRoutes({ pool, auth, dnp3Port }));
   app.route('/', alarmRoutes({ pool, auth, keyring: alarms.keyring, webhookAllow: alarms.webhookAllow, now }));
   app.route('/', incidentRoutes({ pool, auth }));
+  app.route('/', boardRoutes({ pool, auth, now }));
   app.route('/', soapRoutes({ pool, accounts, clientAddress, check, now }));
   app.route('/', testFaultRoutes({ pool, auth, ...testFaults }));
   const records = deviceRecordRoutes({ deps: { pool, codeStrings, offlineAfterHours, ...(checkinFloorS !== undefined ? { checkinFloorS } : {}), now, shortCache: shortCache({ now }) }, auth });

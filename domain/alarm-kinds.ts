@@ -3,14 +3,17 @@
 //  - `fault-code`: raised while the device's latest ActualOngoingFault (spec 3.1) is one of `codes`, cleared
 //    when a newer check-in carries a code outside them;
 //  - `clock`: raised by the communication-lost clock (domain/checkin-clock.ts), cleared by the next check-in;
-//  - `event`: raised by something that happened once (a model change); there is no condition to clear, so
-//    it clears when acknowledged.
+//  - `event`: raised by something that happened once; what ends it is the kind's own condition (a model change
+//    the next check-in of the device, an incident alarm the incident's closing). Acknowledging never clears
+//    an alarm: acknowledged and cleared are separate states (domain/alarm-states.ts, ISA-18.2).
 // New kinds (feeder incidents, for instance) are rows here with source `event`, raised through
 // alarms/raise.ts raiseEventAlarm; rules, API, import and portal read this table and need no change.
 import { FAULT_CODE_CLASSES as C } from './ongoing-fault-codes.js';
 
 export type AlarmSource = 'fault-code' | 'clock' | 'event';
 export type AlarmClass = 'operations' | 'maintenance';
+/** ISA-18.2's few priorities: how soon an operator must act (the board's order, domain/board.ts). */
+export type AlarmPriority = 'critical' | 'high' | 'medium' | 'low';
 
 export interface AlarmKind {
   id: string;
@@ -21,21 +24,25 @@ export interface AlarmKind {
   codes: readonly number[];
   /** It names a class of fault, so a masked organisation reads it as `fault` (docs/decisions.md#masking). */
   namesClass?: true;
+  /** Its class when no rule gave it one (alarms/router.ts stores the matching rule's class). */
+  defaultClass: AlarmClass;
+  /** Its priority on the board; a masked organisation's class kinds all read as one (domain/board.ts). */
+  priority: AlarmPriority;
 }
 
 export const ALARM_KINDS: readonly AlarmKind[] = [
-  { id: 'permanent', namesClass: true, label: 'Permanent fault', source: 'fault-code', codes: C.permanent },
-  { id: 'temporary', namesClass: true, label: 'Temporary fault', source: 'fault-code', codes: C.temporary },
-  { id: 'over-current', namesClass: true, label: 'Over current', source: 'fault-code', codes: C.overCurrent },
-  { id: 'current-reset', namesClass: true, label: 'Current reset', source: 'fault-code', codes: C.currentReset },
-  { id: 'dm1-port-fault', namesClass: true, label: 'DM1 port fault', source: 'fault-code', codes: C.dm1PortFault },
-  { id: 'low-battery', label: 'Low battery', source: 'fault-code', codes: C.lowBattery },
-  { id: 'communication-lost', label: 'Communication lost', source: 'clock', codes: [] },
-  { id: 'model-change', label: 'Model change', source: 'event', codes: [] },
+  { id: 'permanent', namesClass: true, label: 'Permanent fault', source: 'fault-code', defaultClass: 'operations', priority: 'critical', codes: C.permanent },
+  { id: 'temporary', namesClass: true, label: 'Temporary fault', source: 'fault-code', defaultClass: 'operations', priority: 'medium', codes: C.temporary },
+  { id: 'over-current', namesClass: true, label: 'Over current', source: 'fault-code', defaultClass: 'operations', priority: 'high', codes: C.overCurrent },
+  { id: 'current-reset', namesClass: true, label: 'Current reset', source: 'fault-code', defaultClass: 'operations', priority: 'medium', codes: C.currentReset },
+  { id: 'dm1-port-fault', namesClass: true, label: 'DM1 port fault', source: 'fault-code', defaultClass: 'operations', priority: 'high', codes: C.dm1PortFault },
+  { id: 'low-battery', label: 'Low battery', source: 'fault-code', defaultClass: 'maintenance', priority: 'low', codes: C.lowBattery },
+  { id: 'communication-lost', label: 'Communication lost', source: 'clock', defaultClass: 'operations', priority: 'high', codes: [] },
+  { id: 'model-change', label: 'Model change', source: 'event', defaultClass: 'maintenance', priority: 'low', codes: [] },
   // Feeder incidents (incidents/alarms.ts): one alarm per fault, raised by the incident worker.
-  { id: 'incident-opened', label: 'Incident opened', source: 'event', codes: [] },
-  { id: 'incident-located', label: 'Incident located', source: 'event', codes: [] },
-  { id: 'incident-restored', label: 'Incident restored', source: 'event', codes: [] },
+  { id: 'incident-opened', label: 'Incident opened', source: 'event', defaultClass: 'operations', priority: 'critical', codes: [] },
+  { id: 'incident-located', label: 'Incident located', source: 'event', defaultClass: 'operations', priority: 'critical', codes: [] },
+  { id: 'incident-restored', label: 'Incident restored', source: 'event', defaultClass: 'operations', priority: 'medium', codes: [] },
 ];
 
 export const ALARM_KIND_IDS: readonly string[] = ALARM_KINDS.map((k) => k.id);
@@ -87,5 +94,5 @@ export function maskedRuleKinds(kinds: readonly string[]): string[] {
 export const kindCovered = (ruleKinds: readonly string[], kind: string): boolean =>
   ruleKinds.includes(kind) || (isFaultClassKind(kind) && ruleKinds.includes(FAULT));
 
-/** Kinds whose alarms end when someone acknowledges them. */
-export const CLEARED_BY_ACKNOWLEDGEMENT: readonly string[] = ALARM_KINDS.filter((k) => k.source === 'event').map((k) => k.id);
+/** The kinds of the feeder incidents' alarms: the board shows the incident itself instead (domain/board.ts). */
+export const INCIDENT_ALARM_KINDS: readonly string[] = [INCIDENT_OPENED, INCIDENT_LOCATED, INCIDENT_RESTORED];

@@ -7,7 +7,7 @@ import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type pg from 'pg';
 import type { WebhookAllowance } from '../../config/settings.js';
-import { ALARM_KINDS, CLEARED_BY_ACKNOWLEDGEMENT } from '../../domain/alarm-kinds.js';
+import { ALARM_KINDS } from '../../domain/alarm-kinds.js';
 import { withTransaction } from '../../db/transaction.js';
 import { listAlarmDeliveries, retryAlarmDelivery } from '../../alarms/outbox.js';
 import { readRecipients, readRules } from '../../alarms/store.js';
@@ -130,20 +130,13 @@ export function alarmRoutes({ pool, auth, keyring, webhookAllow, now }: AlarmRou
     const { rows: [who] } = await pool.query<{ email: string }>('select email from users where id = $1', [caller.userId]);
     const by = who?.email ?? `user ${caller.userId}`;
     const at = new Date(now());
-    // Acknowledging stops escalation (the router escalates only unacknowledged alarms); an `event` alarm has
-    // no condition to end, so acknowledging it ends it.
-    const updated = await withTransaction(pool, async (client) => {
-      const { rows } = await client.query<{ id: number; kind: string; acknowledged_at: Date }>(
-        `update alarms a set acknowledged_at = coalesce(a.acknowledged_at, ${p.add(at)}::timestamptz), acknowledged_by = coalesce(a.acknowledged_by, ${p.add(by)}::text),
-                cleared_at = case when a.kind = any(${p.add(CLEARED_BY_ACKNOWLEDGEMENT)}::text[]) then coalesce(a.cleared_at, ${p.add(at)}::timestamptz) else a.cleared_at end
-           from device_information d
-          where d."IMEINumber" = a."IMEINumber" and a.id = ${p.add(id)}::bigint and ${reach}
-          returning a.id, a.kind, a.acknowledged_at`, p.values);
-      if (rows[0] && CLEARED_BY_ACKNOWLEDGEMENT.includes(rows[0].kind)) {
-        await client.query(`insert into alarm_changes (alarm_id, change, at) values ($1, 'cleared', $2) on conflict do nothing`, [id, at]);
-      }
-      return rows[0];
-    });
+    // Acknowledging stops escalation (the router escalates only unacknowledged alarms) and never clears: an
+    // alarm clears when its condition ends (domain/alarm-states.ts).
+    const { rows: [updated] } = await pool.query<{ id: number; acknowledged_at: Date }>(
+      `update alarms a set acknowledged_at = coalesce(a.acknowledged_at, ${p.add(at)}::timestamptz), acknowledged_by = coalesce(a.acknowledged_by, ${p.add(by)}::text)
+         from device_information d
+        where d."IMEINumber" = a."IMEINumber" and a.id = ${p.add(id)}::bigint and ${reach}
+        returning a.id, a.acknowledged_at`, p.values);
     if (!updated) throw new ApiError('NOT_FOUND', 'No such alarm.', { id });
     return c.json({ id, acknowledged_at: updated.acknowledged_at.toISOString() });
   });

@@ -32,7 +32,7 @@ function integer(value: string | undefined, name: string, fallback: number, min:
 }
 
 /** The incidents the caller may see: of the organisation, and for a user with a tripped device in reach. */
-function visible(caller: Caller, p: SqlParams): string {
+export function visible(caller: Caller, p: SqlParams): string {
   const org = `i."OrganizationID" = ${p.add(caller.org)}::text`;
   if (caller.role === 'admin') return org;
   return `${org} and exists (select 1 from incident_devices x join device_information d on d."IMEINumber" = x."IMEINumber"

@@ -13,6 +13,7 @@ import { COMMISSIONING_PATHS } from './commissioning.js';
 import { queryParameters } from './parameters.js';
 import { alarmPaths } from './alarm-paths.js';
 import { INCIDENT_OPENAPI_PATHS } from '../incidents/openapi.js';
+import { BOARD_OPENAPI_PATHS } from '../board/openapi.js';
 import { COMPONENT_SCHEMAS, ref } from './schemas.js';
 
 type Obj = Record<string, unknown>;
@@ -145,6 +146,7 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
       ...INCIDENT_OPENAPI_PATHS,
       ...COMMISSIONING_PATHS,
       ...alarmPaths(),
+      ...BOARD_OPENAPI_PATHS,
       ...Object.assign({}, ...READ_PREFIXES.map((prefix) => readOperations(codeStrings, prefix))),
       '/healthz': { get: { operationId: 'healthz', tags: ['health'], summary: 'The process is up', responses: { 200: { description: 'Up', ...json(ref('Health')) } } } },
       '/readyz': {

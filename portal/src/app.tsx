@@ -11,11 +11,13 @@ import { DevicesView } from './views/devices';
 import { DeviceView } from './views/device';
 import { IncidentsView, IncidentView } from './views/incidents';
 import { AlarmsView } from './views/alarms';
+import { BoardView } from './views/board';
 
 // Leaflet and uPlot are loaded only by the views that draw with them.
 const MapView = lazy(() => import('./views/map').then((m) => ({ default: m.MapView })));
 
 const NAV = [
+  { path: '/board', label: 'Board' },
   { path: '/map', label: 'Map' },
   { path: '/incidents', label: 'Incidents' },
   { path: '/alarms', label: 'Alarms' },
@@ -35,7 +37,7 @@ export function App() {
   const loc = useLocation();
 
   useEffect(() => {
-    if (session && (loc.path === '/' || loc.path === '/login')) navigate('/map', { replace: true });
+    if (session && (loc.path === '/' || loc.path === '/login')) navigate('/board', { replace: true });
   }, [session, loc.path]);
 
   useEffect(() => {
@@ -51,12 +53,13 @@ export function App() {
   if (incident) view = <IncidentView id={decodeURIComponent(incident[1]!)} session={session} />;
   else if (device) view = <DeviceView imei={decodeURIComponent(device[1]!)} session={session} query={loc.query} />;
   else if (loc.path === '/map') view = <Suspense fallback={<p class="status-line">Loading the map…</p>}><MapView session={session} query={loc.query} /></Suspense>;
+  else if (loc.path === '/board') view = <BoardView session={session} query={loc.query} />;
   else if (loc.path === '/incidents') view = <IncidentsView session={session} query={loc.query} />;
   else if (loc.path === '/alarms') view = <AlarmsView session={session} query={loc.query} />;
   else if (loc.path === '/critical') view = <CriticalView session={session} query={loc.query} />;
   else if (loc.path === '/data-log') view = <DataLogView session={session} query={loc.query} />;
   else if (loc.path === '/devices') view = <DevicesView session={session} query={loc.query} />;
-  else view = <p class="notice">There is no page at {loc.path}. <Link href="/map">Go to the map</Link>.</p>;
+  else view = <p class="notice">There is no page at {loc.path}. <Link href="/board">Go to the board</Link>.</p>;
 
   return (
     <div class="shell">

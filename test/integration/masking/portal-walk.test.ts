@@ -172,7 +172,7 @@ for (const who of ['admin', 'groupUser'] as const) {
     const { pages, tips, errors } = await walkAs(MASKED_USERS[who]);
     assert.equal(errors, [], 'every view answered');
     const kinds = new Set([...pages.keys()].map((u) => u.split('?')[0]!.replace(/\/[^/]+$/, (m) => (/\d/.test(m) ? '/:id' : m))));
-    for (const view of ['/map', '/incidents', '/alarms', '/critical', '/data-log', '/devices', '/devices/:id', '/incidents/:id']) assert.ok(kinds.has(view), `${who} reached ${view} (${[...kinds].join(', ')})`);
+    for (const view of ['/board', '/map', '/incidents', '/alarms', '/critical', '/data-log', '/devices', '/devices/:id', '/incidents/:id']) assert.ok(kinds.has(view), `${who} reached ${view} (${[...kinds].join(', ')})`);
     const leaks = [...pages].flatMap(([url, texts]) => [...new Set(texts.flatMap(classWordsIn))].map((w) => `${url}: ${w}`));
     leaks.push(...tips.flatMap((t) => classWordsIn(t).map((w) => `map tooltip "${t.slice(0, 120)}": ${w}`)));
     assert.equal(leaks.slice(0, 30), [], `${leaks.length} leaks`);

@@ -78,5 +78,5 @@ export async function signIn(page: Page, base: string, user: { email: string; pa
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password').fill(user.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${base}/map`);
+  await page.waitForURL(`${base}/board`);
 }

@@ -48,7 +48,11 @@ async function api<T>(user: keyof typeof USERS, path: string): Promise<T> {
 async function browserAs(user: keyof typeof USERS | null, viewport?: { width: number; height: number }): Promise<Page> {
   const b = await launch(viewport);
   browsers.push(b);
-  if (user) await signIn(b.page, base, USERS[user]);
+  if (user) {
+    await signIn(b.page, base, USERS[user]);
+    // The board is the landing view (portal/src/views/board.tsx); these tests start on the map, as before.
+    await b.page.goto(`${base}/map`);
+  }
   return b.page;
 }
 
@@ -105,7 +109,7 @@ test('the server: index.html for pages, immutable assets, API paths never shadow
   assert.is((await fetch(`${base}/..%2f..%2fpackage.json`)).status, 404);
 });
 
-test('login: a wrong password says so; the admin signs in and lands on the map', async () => {
+test('login: a wrong password says so; the admin signs in and lands on the board', async () => {
   const page = await browserAs(null);
   await page.goto(`${base}/`);
   await screenshot(page, 'portal-login');
@@ -115,7 +119,7 @@ test('login: a wrong password says so; the admin signs in and lands on the map',
   assert.match(await page.getByTestId('login-error').innerText(), 'Wrong email or password');
   await page.getByLabel('Password').fill(USERS.northAdmin.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${base}/map`);
+  await page.waitForURL(`${base}/board`);
   assert.match(await page.getByTestId('who').innerText(), 'admin@north.example');
 });
 
@@ -222,6 +226,7 @@ test('map without internet: the offline base layer from the build, a scale bar, 
   });
   await signIn(b.page, base, USERS.northAdmin);
   const page = b.page;
+  await page.goto(`${base}/map`);
   await page.waitForSelector('[data-testid="map"][data-base-layer*="states"]');
   assert.match(String(await page.getByTestId('map').getAttribute('data-base-layer')), 'land countries states');
   // Zoomed in on Chicago (the fixture devices) the county lines are drawn too.
@@ -261,6 +266,7 @@ test('map: the 30 s poll shows a device\'s new state without a reload', async ()
   await b.page.clock.install();
   await signIn(b.page, base, USERS.northAdmin);
   const page = b.page;
+  await page.goto(`${base}/map`);
   await page.waitForSelector('[data-testid="map"][data-markers-painted]');
   const { data } = await api<{ data: Row[] }>('northAdmin', '/api/device-records/map-data');
   const faulted = data.find((d) => !['None', 'Disconnected', 'No Data', 'Low Battery', null].includes(d.ActualOngoingFault as string | null))!;

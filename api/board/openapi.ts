@@ -1,0 +1,75 @@
+// The OpenAPI paths of the board's routes (routes.ts), merged into the document by api/openapi/document.ts.
+import { ALARM_CLASSES } from '../../domain/alarm-kinds.js';
+import { SHELVE_MINUTES } from '../../domain/alarm-states.js';
+import { PRIORITIES } from '../../domain/board.js';
+import { BOARD_PATH, FEEDER_ACKNOWLEDGE_PATH, SHELVE_PATH, UNSHELVE_PATH } from './routes.js';
+
+type Obj = Record<string, unknown>;
+const json = (schema: Obj) => ({ content: { 'application/json': { schema } } });
+const error = (description: string) => ({ description, ...json({ $ref: '#/components/schemas/Error' }) });
+const security = [{ bearerAuth: [] }];
+const AUTH = { 401: error('Missing, malformed, expired or invalid bearer token.') };
+const time = { type: ['string', 'null'], format: 'date-time' };
+const openApiPath = (path: string) => path.replace(/:([A-Za-z]+)/g, '{$1}');
+const alarmId = { name: 'id', in: 'path', required: true, description: 'Alarm id.', schema: { type: 'string' } };
+const classProp = { type: 'string', enum: ALARM_CLASSES };
+
+const common = {
+  type: { type: 'string', enum: ['incident', 'alarm'] }, id: { type: 'integer' }, priority: { type: 'string', enum: PRIORITIES },
+  at: { type: 'integer', description: 'Epoch ms it began on the service clock (opened, raised): the order within a priority.' },
+  powerLineId: { type: ['string', 'null'] }, powerLineName: { type: ['string', 'null'] },
+  kind: { type: 'string', description: 'An incident\'s kind or an alarm\'s kind; `fault` for every class under MaskFaultDetails.' },
+};
+const ITEM = {
+  type: 'object',
+  description: 'An active incident (status, sections, openedAt, firstTripAt, locatedAt, restoredAt) or an alarm that is not normal (label, class, state, device, times).',
+  properties: {
+    ...common, status: { type: 'string', enum: ['open', 'located', 'restored'] }, sections: { type: 'array', items: { type: 'object' } }, openedAt: time, firstTripAt: time, locatedAt: time, restoredAt: time,
+    label: { type: ['string', 'null'] }, class: classProp, state: { type: 'string', enum: ['unacknowledged-active', 'acknowledged-active', 'unacknowledged-cleared', 'normal', 'shelved'] },
+    IMEINumber: { type: 'string' }, Real_Name: { type: ['string', 'null'] }, codeText: { type: ['string', 'null'] }, raisedAt: time, acknowledgedAt: time,
+    acknowledgedBy: { type: ['string', 'null'] }, clearedAt: time, shelvable: { type: 'boolean' },
+  },
+  required: ['type', 'id', 'priority', 'at', 'kind'],
+};
+const BOARD = {
+  type: 'object',
+  properties: {
+    counts: { type: 'object', properties: { incidents: { type: 'integer' }, unacknowledged: { type: 'integer' }, critical: { type: 'integer' }, shelved: { type: 'integer' } } },
+    items: { type: 'array', items: ITEM, description: 'Active incidents and unacknowledged alarms (active, or cleared and not acknowledged): by priority, incidents first, newest first.' },
+    acknowledged: { type: 'array', items: ITEM, description: 'Alarms acknowledged whose condition still holds, in the same order.' },
+    shelved: { type: 'array', items: { type: 'object', properties: { IMEINumber: { type: 'string' }, Real_Name: { type: ['string', 'null'] }, kind: { type: 'string' }, label: { type: 'string' }, until: time, shelvedBy: { type: 'string' }, shelvedAt: time, alarmId: { type: ['integer', 'null'] } } } },
+    truncated: { type: 'boolean', description: 'More than 1,000 alarms are not normal: the newest 1,000 are read.' },
+  },
+  required: ['counts', 'items', 'acknowledged', 'shelved', 'truncated'],
+};
+
+export const BOARD_OPENAPI_PATHS: Record<string, Obj> = {
+  [BOARD_PATH]: {
+    get: {
+      operationId: 'board', tags: ['board'], summary: 'The control-room board of the caller\'s reach; send If-None-Match to poll (304 when unchanged)', security,
+      parameters: [{ name: 'class', in: 'query', required: false, description: 'Only alarms of this class (incidents are operations).', schema: classProp }],
+      responses: { 200: { description: 'The board, with an ETag', ...json(BOARD) }, 304: { description: 'Unchanged since the ETag sent' }, 400: error('A query parameter is invalid or not accepted.'), ...AUTH },
+    },
+  },
+  [openApiPath(FEEDER_ACKNOWLEDGE_PATH)]: {
+    post: {
+      operationId: 'acknowledgeFeeder', tags: ['board'], summary: 'Acknowledge every unacknowledged, unshelved alarm of a feeder in the caller\'s reach (never clears them)', security,
+      parameters: [{ name: 'powerLineId', in: 'path', required: true, schema: { type: 'string' } }],
+      requestBody: { required: false, ...json({ type: 'object', properties: { class: classProp } }) },
+      responses: { 200: { description: 'The ids acknowledged now', ...json({ type: 'object', properties: { powerLineId: { type: 'string' }, acknowledged: { type: 'array', items: { type: 'integer' } }, acknowledgedAt: time } }) }, 400: error('The body or the power line id is invalid.'), ...AUTH },
+    },
+  },
+  [openApiPath(SHELVE_PATH)]: {
+    post: {
+      operationId: 'shelveAlarm', tags: ['board'], summary: 'Shelve a maintenance alarm\'s device and kind for a time: hidden from the board until then', security, parameters: [alarmId],
+      requestBody: { required: true, ...json({ type: 'object', properties: { minutes: { type: 'integer', minimum: SHELVE_MINUTES.min, maximum: SHELVE_MINUTES.max } }, required: ['minutes'] }) },
+      responses: { 200: { description: 'Shelved until', ...json({ type: 'object' }) }, 400: error('The minutes are missing or out of range.'), ...AUTH, 404: error('No such alarm in the caller\'s reach.'), 409: error('Not a maintenance alarm.') },
+    },
+  },
+  [openApiPath(UNSHELVE_PATH)]: {
+    post: {
+      operationId: 'unshelveAlarm', tags: ['board'], summary: 'End the shelving of an alarm\'s device and kind now', security, parameters: [alarmId],
+      responses: { 200: { description: 'Unshelved (false: it was not shelved)', ...json({ type: 'object' }) }, ...AUTH, 404: error('No such alarm in the caller\'s reach.') },
+    },
+  },
+};

@@ -1,0 +1,134 @@
+// The board's API (issue 32 point 1, docs/decisions.md#the-board): GET /api/board, polled with ETags; the
+// acknowledgement of a whole feeder; shelving and unshelving of maintenance alarm points. Every route takes
+// the one `auth` of app.ts, so reach and the fault mask apply as everywhere else.
+import { createHash } from 'node:crypto';
+import { Hono } from 'hono';
+import type { MiddlewareHandler } from 'hono';
+import type pg from 'pg';
+import { ALARM_CLASSES, type AlarmClass } from '../../domain/alarm-kinds.js';
+import { alarmClassOf, mayShelve, shelveMinutesProblem } from '../../domain/alarm-states.js';
+import { withTransaction } from '../../db/transaction.js';
+import type { AuthEnv, Caller } from '../auth/caller.js';
+import { matchesEtag } from '../device-records/fleet-answer.js';
+import { reachCondition } from '../device-records/reach.js';
+import { SqlParams } from '../device-records/sql.js';
+import { ApiError, badParameter } from '../errors.js';
+import { readBoard } from './read.js';
+
+export const BOARD_PATH = '/api/board';
+export const FEEDER_ACKNOWLEDGE_PATH = '/api/board/feeders/:powerLineId/acknowledge';
+export const SHELVE_PATH = '/api/alarms/:id/shelve';
+export const UNSHELVE_PATH = '/api/alarms/:id/unshelve';
+
+function onlyParams(query: Record<string, string[]>, allowed: readonly string[]): void {
+  for (const key of Object.keys(query)) {
+    if (!allowed.includes(key)) throw new ApiError('UNKNOWN_PARAMETER', `Query parameter "${key}" is not accepted here; only ${allowed.map((a) => `"${a}"`).join(', ') || 'none'}.`, { parameter: key, accepted: allowed });
+  }
+}
+
+function classOf(text: string | undefined, field: string): AlarmClass | null {
+  if (text === undefined || text === '') return null;
+  if (!(ALARM_CLASSES as readonly string[]).includes(text)) throw badParameter(field, `must be one of ${ALARM_CLASSES.join(', ')}`);
+  return text as AlarmClass;
+}
+
+async function jsonBody(c: { req: { header(n: string): string | undefined; text(): Promise<string> } }): Promise<Record<string, unknown>> {
+  const text = await c.req.text();
+  if (text.trim() === '') return {};
+  if (text.length > 4096) throw new ApiError('PAYLOAD_TOO_LARGE', 'The body must be at most 4096 bytes.');
+  if (!/^application\/(?:[a-z0-9.+-]+\+)?json\s*(?:;.*)?$/i.test(c.req.header('content-type') ?? '')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The body must be sent as Content-Type: application/json.');
+  let raw: unknown;
+  try { raw = JSON.parse(text); } catch { throw new ApiError('INVALID_BODY', 'The body is not valid JSON.', { field: 'body' }); }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ApiError('INVALID_BODY', 'The body must be a JSON object.', { field: 'body' });
+  return raw as Record<string, unknown>;
+}
+
+const alarmIdOf = (text: string) => {
+  if (!/^\d{1,15}$/.test(text)) throw new ApiError('BAD_PARAMETER', 'Path parameter "id" must be an alarm id (a positive whole number).', { parameter: 'id' });
+  return Number(text);
+};
+
+async function emailOf(pool: pg.Pool, caller: Caller): Promise<string> {
+  const { rows: [who] } = await pool.query<{ email: string }>('select email from users where id = $1', [caller.userId]);
+  return who?.email ?? `user ${caller.userId}`;
+}
+
+/** The alarm `id` in the caller's reach: its device, kind and class, or a 404. */
+async function alarmInReach(db: Pick<pg.ClientBase, 'query'>, caller: Caller, id: number) {
+  const p = new SqlParams();
+  const { rows: [a] } = await db.query<{ IMEINumber: string; kind: string; class: AlarmClass | null }>(
+    `select a."IMEINumber", a.kind, a.class from alarms a join device_information d on d."IMEINumber" = a."IMEINumber"
+      where a.id = ${p.add(id)}::bigint and ${reachCondition(caller, p, 'd', 'a.raised_at')}`, p.values);
+  if (!a) throw new ApiError('NOT_FOUND', 'No such alarm.', { id });
+  return a;
+}
+
+export function boardRoutes({ pool, auth, now }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv>; now: () => number }): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+
+  // Polled every few seconds by every open board: an unchanged board is a 304 of a few bytes.
+  app.get(BOARD_PATH, auth, async (c) => {
+    onlyParams(c.req.queries(), ['class']);
+    const body = JSON.stringify(await readBoard(pool, c.get('caller'), now(), classOf(c.req.query('class'), 'class')));
+    const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+    c.header('etag', etag);
+    c.header('cache-control', 'no-cache');
+    if (matchesEtag(c.req.header('if-none-match'), etag)) return c.body(null, 304);
+    return c.body(body, 200, { 'content-type': 'application/json; charset=utf-8' });
+  });
+
+  // Acknowledges every unacknowledged, unshelved alarm of a feeder in the caller's reach (of one class with
+  // {"class": ...}: the class the board shows), incident alarms included.
+  app.post(FEEDER_ACKNOWLEDGE_PATH, auth, async (c) => {
+    const caller = c.get('caller');
+    const line = c.req.param('powerLineId');
+    if (line.length === 0 || line.length > 100) throw badParameter('powerLineId', 'must be a power line id (1 to 100 characters).');
+    const body = await jsonBody(c);
+    for (const key of Object.keys(body)) if (key !== 'class') throw new ApiError('INVALID_BODY', `The body field "${key}" is not accepted; only "class".`, { field: key });
+    const cls = body.class === undefined || body.class === null ? null : classOf(String(body.class), 'class');
+    const by = await emailOf(pool, caller);
+    const at = new Date(now());
+    const ids = await withTransaction(pool, async (client) => {
+      const p = new SqlParams();
+      const { rows } = await client.query<{ id: string; kind: string; class: AlarmClass | null }>(
+        `select a.id, a.kind, a.class from alarms a join device_information d on d."IMEINumber" = a."IMEINumber"
+          where a."OrganizationID" = ${p.add(caller.org)}::text and a."PowerLineID" = ${p.add(line)}::text and a.acknowledged_at is null
+            and ${reachCondition(caller, p, 'd', 'a.raised_at')}
+            and not exists (select 1 from alarm_shelves s where s."IMEINumber" = a."IMEINumber" and s.kind = a.kind and s.until > ${p.add(at)}::timestamptz)
+          for update of a`, p.values);
+      const chosen = rows.filter((r) => cls === null || alarmClassOf(r.kind, r.class) === cls).map((r) => Number(r.id));
+      // Never clears: acknowledged and cleared are separate states (domain/alarm-states.ts).
+      await client.query('update alarms set acknowledged_at = $2, acknowledged_by = $3 where id = any($1::bigint[]) and acknowledged_at is null', [chosen, at, by]);
+      return chosen.sort((a, b) => a - b);
+    });
+    return c.json({ powerLineId: line, acknowledged: ids, acknowledgedAt: at.toISOString() });
+  });
+
+  // Shelves the alarm's point (its device and kind) for `minutes`; maintenance alarms only.
+  app.post(SHELVE_PATH, auth, async (c) => {
+    const caller = c.get('caller');
+    const id = alarmIdOf(c.req.param('id'));
+    const body = await jsonBody(c);
+    const problem = shelveMinutesProblem(body.minutes);
+    if (problem) throw new ApiError('INVALID_BODY', `The body's "minutes" ${problem}.`, { field: 'minutes' });
+    const a = await alarmInReach(pool, caller, id);
+    const cls = alarmClassOf(a.kind, a.class);
+    if (!mayShelve(cls)) throw new ApiError('CONFLICT', `Only maintenance alarms may be shelved; this one is of class ${cls}.`, { id, class: cls });
+    const at = now();
+    const until = new Date(at + (body.minutes as number) * 60_000);
+    await pool.query(
+      `insert into alarm_shelves ("OrganizationID", "IMEINumber", kind, until, shelved_by, shelved_at) values ($1, $2, $3, $4, $5, $6)
+       on conflict ("IMEINumber", kind) do update set "OrganizationID" = excluded."OrganizationID", until = excluded.until, shelved_by = excluded.shelved_by, shelved_at = excluded.shelved_at`,
+      [caller.org, a.IMEINumber, a.kind, until, await emailOf(pool, caller), new Date(at)]);
+    return c.json({ id, IMEINumber: a.IMEINumber, kind: a.kind, until: until.toISOString() });
+  });
+
+  app.post(UNSHELVE_PATH, auth, async (c) => {
+    const caller = c.get('caller');
+    const id = alarmIdOf(c.req.param('id'));
+    const a = await alarmInReach(pool, caller, id);
+    const { rowCount } = await pool.query('delete from alarm_shelves where "OrganizationID" = $1 and "IMEINumber" = $2 and kind = $3', [caller.org, a.IMEINumber, a.kind]);
+    return c.json({ id, IMEINumber: a.IMEINumber, kind: a.kind, unshelved: (rowCount ?? 0) > 0 });
+  });
+  return app;
+}
