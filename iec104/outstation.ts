@@ -1,6 +1,8 @@
 // One integration's controlled station: its process image (every bank's common address) and the events not yet
 // delivered. It outlives connections: events raised while no master is connected or has started data
 // transfer wait here, in order, and what a dropped connection had not delivered is handed to the next one.
+// An integration's connections are one redundancy group (IEC 60870-5-104 clause 10.3; docs/decisions.md#iec-104-redundancy):
+// only the connection that has started data transfer receives events; the others stand by.
 import { bankCount } from '../points/banks.js';
 import type { PointSample } from '../points/device-points.js';
 import { bankCommonAddress, HEARTBEAT_IOA, iec104Point, type StationPoint } from './data/point-map.js';
@@ -10,6 +12,8 @@ import { ProcessImage } from './station/image.js';
 /** Where undelivered ASDUs go: the started connection's station, if any. */
 export interface EventSink {
   enqueue(asdus: readonly Uint8Array[]): void;
+  /** Another connection of the group started data transfer: stop, and hand back what was not delivered. */
+  displace?(): void;
 }
 
 export class Iec104Outstation {
@@ -43,8 +47,12 @@ export class Iec104Outstation {
     for (const ca of this.image.commonAddresses()) this.image.update(ca, { kind: 'analog', ioa: HEARTBEAT_IOA, value, quality: 0, time: nowMs }, Infinity);
   }
 
-  /** A connection's station takes over delivery; what waited goes to it first. */
+  /**
+   * A connection's station takes over delivery (it started data transfer); what waited goes to it first. The
+   * connection that was active before is displaced: what it had not had acknowledged comes first.
+   */
   attach(sink: EventSink): void {
+    if (this.sink && this.sink !== sink) this.sink.displace?.();
     this.sink = sink;
     const waiting = this.backlog;
     this.backlog = [];
@@ -56,6 +64,11 @@ export class Iec104Outstation {
     if (this.sink !== sink) return;
     this.sink = undefined;
     this.backlog = [...undelivered, ...this.backlog];
+  }
+
+  /** The connection delivering events now, if any. */
+  get active(): EventSink | undefined {
+    return this.sink;
   }
 
   get pending(): number {

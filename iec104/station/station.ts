@@ -61,6 +61,14 @@ export class Station {
     return [...this.unacked.map((u) => u.asdu), ...this.queue];
   }
 
+  /** Gives up what was not delivered (remaining()) when the connection stops data transfer; the queue is then empty. */
+  drain(): Uint8Array[] {
+    const out = this.remaining();
+    this.unacked.length = 0;
+    this.queue.length = 0;
+    return out;
+  }
+
   /** Queues ASDUs (spontaneous events, answers) in order; they leave when started and the window allows. */
   enqueue(asdus: readonly Uint8Array[], now: number): StationOutput {
     this.queue.push(...asdus);
