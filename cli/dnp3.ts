@@ -26,7 +26,7 @@ export function dnp3Unconfigured(embedded: boolean, env: NodeJS.ProcessEnv = pro
   return `off: ${TLS_VARIABLES.join(', ')} are not set (mutual TLS needs the outstation's key and certificate and the masters' CA)`;
 }
 
-function tlsFiles(runtime: Runtime, env: NodeJS.ProcessEnv): { key: string; cert: string; ca: string } | undefined {
+export function tlsFiles(runtime: Runtime, env: NodeJS.ProcessEnv): { key: string; cert: string; ca: string } | undefined {
   if (env.DNP3_TLS_KEY && env.DNP3_TLS_CERT && env.DNP3_TLS_CA) return { key: env.DNP3_TLS_KEY, cert: env.DNP3_TLS_CERT, ca: env.DNP3_TLS_CA };
   if (!runtime.embedded || env.DNP3_PLAIN_INTEGRATION) return undefined;
   const dir = join(runtime.settings.dataDir, 'certs');

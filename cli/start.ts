@@ -29,11 +29,12 @@ import { alarmKeyring, startAlarms } from '../alarms/start.js';
 import { startIncidentWorker } from '../incidents/worker.js';
 import { startDemoOms } from './demo-oms.js';
 import { dnp3Unconfigured, startDnp3 } from './dnp3.js';
+import { startIec104 } from './iec104.js';
 import { queueOfEnvironment } from '../commissioning/queue.js';
 import { startClearer } from '../commissioning/test-faults.js';
 import { startStorageMaintenance } from '../storage/maintenance.js';
 
-const OTHER_COMPONENTS = ['bridge', 'api', 'delivery', 'alarms', 'dnp3', 'incidents', 'simulate'] as const;
+const OTHER_COMPONENTS = ['bridge', 'api', 'delivery', 'alarms', 'dnp3', 'iec104', 'incidents', 'simulate'] as const;
 /** What `--only` runs: the pipeline's stages (whole segments of the shape) and the other components. */
 export const COMPONENTS = [...OTHER_COMPONENTS, ...STAGE_NAMES] as const;
 export type Component = (typeof COMPONENTS)[number];
@@ -182,6 +183,12 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
       drainFirst.push({ name: 'dnp3', stop: () => outstation.close() });
       started.push(outstation.description);
     }
+  }
+
+  if (wants('iec104')) {
+    const station = await startIec104(runtime, only?.has('iec104') ?? false);
+    if (station.close) drainFirst.push({ name: 'iec104', stop: station.close });
+    started.push(station.description);
   }
 
   if (wants('simulate')) {

@@ -102,6 +102,7 @@ export class Iec104Session implements EventSink {
   private apply(out: StationOutput): void {
     if (this.closed) return;
     for (const b of out.send) this.write(b);
+    if (out.acked) this.outstation.acknowledged(out.acked);
     for (const r of out.refusals) this.opts.onRefusal?.(r);
     if (out.clockSync !== undefined) this.opts.onClockSync?.(out.clockSync);
     if (out.close) {
