@@ -6,7 +6,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { applyDevice } from '../../../iec104/data/apply.js';
 import { floatIoa, iec104Point, singleIoa } from '../../../iec104/data/point-map.js';
 import { Iec104Outstation } from '../../../iec104/outstation.js';
@@ -15,6 +16,8 @@ import { DEFAULT_TIMERS } from '../../../iec104/station/station.js';
 import { deviceSamples, type DeviceSnapshot } from '../../../points/device-points.js';
 import { devCerts } from '../../helpers/dev-certs.js';
 import { C104Master, type Line } from './c104-master.js';
+import { toPcap, type Chunk } from '../dnp3/pcap.js';
+import { ApduParser } from '../../../iec104/apci/apci.js';
 
 const CLOCK_26H = { floorS: 300, ceilingS: 26 * 3600 };
 const certs = devCerts('iec104-interop-');
@@ -30,6 +33,8 @@ const outstation = new Iec104Outstation(1);
 let server: Iec104Server;
 let master: C104Master;
 const refused: string[] = [];
+/** The plaintext of every session (what went inside TLS), for tshark. */
+const traffic: Chunk[] = [];
 
 test.before(async () => {
   outstation.sizeBanks(1);
@@ -41,7 +46,12 @@ test.before(async () => {
     outstationFor: () => outstation,
     onRefused: (reason) => refused.push(reason),
     onRefusal: (_i, reason) => console.error(`station: ${reason}`),
-    session: { onTraffic: (d, b) => { if (process.env.IEC104_TRACE) console.error(`${Date.now() % 100000} ${d} ${Buffer.from(b).toString('hex').slice(0, 24)}`); } },
+    session: {
+      onTraffic: (d, b) => {
+        traffic.push({ direction: d, bytes: b.slice(), timeMs: Date.now() });
+        if (process.env.IEC104_TRACE) console.error(`${Date.now() % 100000} ${d} ${Buffer.from(b).toString('hex').slice(0, 24)}`);
+      },
+    },
   });
   master = new C104Master(server.port, certs.master('north'));
   await master.until((l) => l.some((x) => x.ev === 'connected'), 'connection');
@@ -115,6 +125,23 @@ test('a certificate from a CA that does not vouch for this integration is refuse
   } finally {
     rogue.stop();
   }
+});
+
+test('tshark\'s IEC 104 dissector decodes every APDU of the session (GI, events, clock sync, test command) and finds nothing malformed', () => {
+  const tshark = execFileSync('bash', [new URL('../dnp3/setup-tshark.sh', import.meta.url).pathname], { encoding: 'utf8' }).trim().split('\n').pop()!;
+  const session = traffic.slice();
+  const file = join(certs.dir, 'iec104-session.pcap');
+  writeFileSync(file, toPcap(session, 2404));
+  // What went over the wire, APDU by APDU, as our own parser splits it.
+  const rx = new ApduParser();
+  const apdus = session.reduce((n, c) => n + (c.direction === 'tx' ? 1 : rx.push(Buffer.from(c.bytes)).length), 0);
+  const fields = (filter: string, field: string) => execFileSync(tshark, ['-r', file, '-Y', filter, '-T', 'fields', '-e', field, '-E', 'occurrence=a', '-E', 'separator=,'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+    .split('\n').filter(Boolean).flatMap((l) => l.split(','));
+  assert.ok(apdus > 10, `${apdus} APDUs captured`);
+  assert.is(fields('iec60870_104', 'iec60870_104.apdulen').length, apdus, 'every APDU dissected');
+  const types = new Set(fields('iec60870_asdu', 'iec60870_asdu.typeid'));
+  for (const t of ['1', '13', '30', '36', '100', '103', '107']) assert.ok(types.has(t), `type ${t} decoded: ${[...types].join(' ')}`);
+  assert.equal(fields('_ws.malformed || _ws.expert.severity >= "warning"', 'frame.number'), [], 'no malformed or warned packet');
 });
 
 test('redundancy: a standby connection gets nothing until it starts; after the active one drops it gets what came since, once', async () => {
