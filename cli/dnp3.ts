@@ -21,7 +21,7 @@ export function dnp3Unconfigured(embedded: boolean, dnp3: Dnp3Settings): string 
   return 'off: DNP3_TLS_KEY, DNP3_TLS_CERT, DNP3_TLS_CA are not set (mutual TLS needs the outstation\'s key and certificate and the masters\' CA)';
 }
 
-function tlsFiles(runtime: Runtime): { key: string; cert: string; ca: string } | undefined {
+export function tlsFiles(runtime: Runtime): { key: string; cert: string; ca: string } | undefined {
   const { tls, plainIntegration } = runtime.settings.dnp3;
   if (tls) return tls;
   if (!runtime.embedded || plainIntegration) return undefined;

@@ -20,11 +20,12 @@ import { startAlarms } from '../alarms/start.js';
 import { startIncidentWorker } from '../incidents/worker.js';
 import { startDemoOms } from './demo-oms.js';
 import { dnp3Unconfigured, startDnp3 } from './dnp3.js';
+import { startIec104 } from './iec104.js';
 import { startStorageMaintenance } from '../storage/maintenance.js';
 import { drainOnSignals, newDrain, type Drain } from './drain.js';
 import { startApi } from './start-api.js';
 
-const OTHER_COMPONENTS = ['bridge', 'api', 'delivery', 'alarms', 'dnp3', 'incidents', 'simulate'] as const;
+const OTHER_COMPONENTS = ['bridge', 'api', 'delivery', 'alarms', 'dnp3', 'iec104', 'incidents', 'simulate'] as const;
 /** What `--only` runs: the pipeline's stages (whole segments of the shape) and the other components. */
 export const COMPONENTS = [...OTHER_COMPONENTS, ...STAGE_NAMES] as const;
 export type Component = (typeof COMPONENTS)[number];
@@ -130,6 +131,13 @@ async function startOutstation(runtime: Runtime, drain: Drain, only: Set<Compone
   return outstation.description;
 }
 
+/** The IEC 104 station opens its port only when an enabled iec104 integration exists (cli/iec104.ts). */
+async function startStation104(runtime: Runtime, drain: Drain, only: Set<Component> | null): Promise<string> {
+  const station = await startIec104(runtime, only?.has('iec104') ?? false);
+  if (station.close) drain.first.push({ name: 'iec104', stop: station.close });
+  return station.description;
+}
+
 export async function start({ only }: { only: Set<Component> | null }): Promise<void> {
   const drain = newDrain();
   const runtime = await openRuntime({ exclusive: true, schema: 'start' });
@@ -158,6 +166,7 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
   if (wants('api')) started.push(...await startApi(runtime, drain, { transport, bridgeSource }));
   started.push(...startWorkers(runtime, drain, wants));
   if (wants('dnp3')) started.push(await startOutstation(runtime, drain, only));
+  if (wants('iec104')) started.push(await startStation104(runtime, drain, only));
   if (wants('simulate')) {
     runtime.onClose(await startSimulation(runtime));
     started.push('device simulator (SIMULATE=0 turns it off)');

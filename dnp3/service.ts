@@ -1,10 +1,10 @@
 // Runtime wiring: DNP3 integrations from Postgres, one Postgres feed per integration keeping its outstations
 // (one per bank of 8,000 slots) current, the TLS server in front. The start command calls startDnp3Service; everything below it is testable alone.
 import { readFileSync } from 'node:fs';
-import { X509Certificate } from 'node:crypto';
 import type pg from 'pg';
 import { integrationFromRow } from './identity.js';
 import { readIntegrations } from '../integrations/store.js';
+import { integrationCas, resolveCertificates } from '../integrations/master-settings.js';
 import type { Dnp3Integration } from './identity.js';
 import { Outstation, outstationConfigFor } from './outstation/outstation.js';
 import { Dnp3Feed } from './data/feed.js';
@@ -36,20 +36,11 @@ export interface Dnp3ServiceOptions {
 
 interface Running { integration: Dnp3Integration; banks: Outstation[]; feed: Dnp3Feed }
 
-const fingerprint = (file: string): string => new X509Certificate(readFileSync(file)).fingerprint256;
-
 /** Integrations with pinned fingerprints and trusted issuers resolved; `serviceCa` is DNP3_TLS_CA. */
 export async function loadIntegrations(pool: pg.Pool, serviceCa?: string): Promise<Dnp3Integration[]> {
-  return (await readIntegrations(pool, { kind: 'dnp3' })).map((r) => {
-    const i = integrationFromRow(r);
-    // A pinned master certificate is trusted as its own CA in the handshake, then matched by fingerprint.
-    if (i?.certificateMode === 'pinned' && i.pinnedCertificateFile) i.pinnedFingerprint256 = fingerprint(i.pinnedCertificateFile);
-    if (i?.certificateMode === 'ca') {
-      const ca = i.caFile ?? serviceCa;
-      if (ca) i.trustedCa256 = [fingerprint(ca)];
-    }
-    return i;
-  }).filter((i): i is Dnp3Integration => i !== undefined);
+  return (await readIntegrations(pool, { kind: 'dnp3' })).map((r) => integrationFromRow(r))
+    .filter((i): i is Dnp3Integration => i !== undefined)
+    .map((i) => resolveCertificates(i, serviceCa));
 }
 
 export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ server: Dnp3Server; close(): Promise<void> }> {
@@ -74,9 +65,7 @@ export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ serv
     await feed.start();
     running.set(integration.id, { integration, banks, feed });
   }
-  const extraCas = integrations.flatMap((i) => [i.caFile, i.certificateMode === 'pinned' ? i.pinnedCertificateFile : undefined])
-    .filter((f): f is string => typeof f === 'string')
-    .map((f) => readFileSync(f));
+  const extraCas = integrationCas(integrations);
   let transport: Dnp3ServerOptions['transport'];
   if (opts.tlsFiles) {
     transport = { tls: { key: readFileSync(opts.tlsFiles.key), cert: readFileSync(opts.tlsFiles.cert), ca: [readFileSync(opts.tlsFiles.ca), ...extraCas] } };

@@ -1,21 +1,38 @@
 // One integration's controlled station: its process image (every bank's common address) and the events not yet
 // delivered. It outlives connections: events raised while no master is connected or has started data
 // transfer wait here, in order, and what a dropped connection had not delivered is handed to the next one.
+// An integration's connections are one redundancy group (IEC 60870-5-104 clause 10.3; docs/decisions.md#iec-104-redundancy):
+// only the connection that has started data transfer receives events; the others stand by.
 import { bankCount } from '../points/banks.js';
 import type { PointSample } from '../points/device-points.js';
 import { bankCommonAddress, HEARTBEAT_IOA, iec104Point, type StationPoint } from './data/point-map.js';
 import { packEvents } from './station/application.js';
 import { ProcessImage } from './station/image.js';
+import type { ImagePoint, Restored } from '../points/persistence.js';
+
+/** Where events are kept across restarts (points/persistence.ts PointPersistence). */
+export interface EventJournal {
+  append(payloads: readonly Uint8Array[]): number[];
+  saveImage(points: Iterable<ImagePoint>): void;
+  acknowledged(seq: number): void;
+}
 
 /** Where undelivered ASDUs go: the started connection's station, if any. */
 export interface EventSink {
   enqueue(asdus: readonly Uint8Array[]): void;
+  /** Another connection of the group started data transfer: stop, and hand back what was not delivered. */
+  displace?(): void;
 }
 
 export class Iec104Outstation {
   readonly image = new ProcessImage();
   private backlog: Uint8Array[] = [];
   private sink: EventSink | undefined;
+  private journal: EventJournal | undefined;
+  /** Journal sequence number of each event ASDU not yet acknowledged (the same Uint8Array travels through stations). */
+  private readonly seqOf = new Map<Uint8Array, number>();
+  /** Past start-up: a point's first value is an event (image.ts). */
+  private settled = false;
 
   constructor(readonly commonAddress = 1) {
     this.image.ensure(commonAddress);
@@ -26,15 +43,53 @@ export class Iec104Outstation {
     for (let b = 0; b < bankCount(maxSlot); b++) this.image.ensure(bankCommonAddress(this.commonAddress, b));
   }
 
+  /**
+   * Keeps events and the image across restarts: the restored image is the reference the next values are compared
+   * with (a change stored while down is an event), and the restored events wait first, in order.
+   */
+  persist(journal: EventJournal, restored: Restored): void {
+    this.journal = journal;
+    // A restored image is the reference: whatever is new against it, a device's first values included, is news.
+    if (restored.image.length > 0) this.settled = true;
+    for (const p of restored.image) this.image.update(p.bank, { kind: p.kind, ioa: p.address, value: p.value, quality: p.quality, time: p.time }, Infinity);
+    for (const e of restored.pending) this.seqOf.set(e.payload, e.seq);
+    this.deliver(restored.pending.map((e) => e.payload), false);
+  }
+
+  /** The first load is done: from now on a point's first value is an event too. */
+  settle(): void {
+    this.settled = true;
+  }
+
+  /** Every point of the image (to seed the journal after a first load). */
+  imagePoints(): ImagePoint[] {
+    return this.image.commonAddresses().flatMap((ca) => this.image.points(ca).filter((p) => p.ioa !== HEARTBEAT_IOA)
+      .map((p) => ({ bank: ca, address: p.ioa, kind: p.kind, value: p.value, quality: p.quality, time: p.time })));
+  }
+
+  /** The master acknowledged these ASDUs: journaled events among them need not survive a restart. */
+  acknowledged(asdus: readonly Uint8Array[]): void {
+    let last = 0;
+    for (const a of asdus) {
+      const seq = this.seqOf.get(a);
+      if (seq !== undefined) { last = Math.max(last, seq); this.seqOf.delete(a); }
+    }
+    if (last > 0) this.journal?.acknowledged(last);
+  }
+
   /** Stores samples; changes beyond `deadband(s)` become spontaneous events. Returns how many. */
   apply(samples: readonly PointSample[], deadband: (s: PointSample) => number): number {
     const events = new Map<number, StationPoint[]>();
     for (const s of samples) {
       const { ca, point } = iec104Point(s, this.commonAddress);
-      if (this.image.update(ca, point, deadband(s))) events.set(ca, [...(events.get(ca) ?? []), point]);
+      if (this.image.update(ca, point, deadband(s), this.settled)) events.set(ca, [...(events.get(ca) ?? []), point]);
     }
     let n = 0;
-    for (const [ca, points] of events) { this.deliver(packEvents(points, ca)); n += points.length; }
+    for (const [ca, points] of events) {
+      this.journal?.saveImage(points.map((p) => ({ bank: ca, address: p.ioa, kind: p.kind, value: p.value, quality: p.quality, time: p.time })));
+      this.deliver(packEvents(points, ca));
+      n += points.length;
+    }
     return n;
   }
 
@@ -43,8 +98,12 @@ export class Iec104Outstation {
     for (const ca of this.image.commonAddresses()) this.image.update(ca, { kind: 'analog', ioa: HEARTBEAT_IOA, value, quality: 0, time: nowMs }, Infinity);
   }
 
-  /** A connection's station takes over delivery; what waited goes to it first. */
+  /**
+   * A connection's station takes over delivery (it started data transfer); what waited goes to it first. The
+   * connection that was active before is displaced: what it had not had acknowledged comes first.
+   */
   attach(sink: EventSink): void {
+    if (this.sink && this.sink !== sink) this.sink.displace?.();
     this.sink = sink;
     const waiting = this.backlog;
     this.backlog = [];
@@ -58,11 +117,17 @@ export class Iec104Outstation {
     this.backlog = [...undelivered, ...this.backlog];
   }
 
+  /** The connection delivering events now, if any. */
+  get active(): EventSink | undefined {
+    return this.sink;
+  }
+
   get pending(): number {
     return this.backlog.length;
   }
 
-  private deliver(asdus: Uint8Array[]): void {
+  private deliver(asdus: Uint8Array[], journal = true): void {
+    if (journal && this.journal) this.journal.append(asdus).forEach((seq, i) => this.seqOf.set(asdus[i]!, seq));
     if (this.sink) this.sink.enqueue(asdus);
     else this.backlog.push(...asdus);
   }

@@ -1,33 +1,33 @@
-// IEC 60870-5-104 over mutual TLS per IEC 62351-3 (node:tls, TLS 1.2 at least) on IEC104_PORT (2404). The client
-// certificate is verified in the handshake and mapped to exactly one integration of kind iec104 before a
-// session exists (the certificate model DNP3 uses, integrations/master-certificate.ts). Each integration has one
-// Iec104Outstation that outlives connections; a reconnecting master replaces its previous session.
-import { createServer as createTlsServer } from 'node:tls';
-import type { TLSSocket, TlsOptions } from 'node:tls';
+// IEC 60870-5-104 over mutual TLS per IEC 62351-3 on IEC104_PORT (2404), behind the listener every SCADA protocol
+// shares (integrations/master-listener.ts: TLS 1.2 at least, the certificate mapped to exactly one integration
+// of kind iec104, handshake and connection caps). Each integration has one Iec104Outstation that outlives
+// connections, and its connections are one redundancy group (docs/decisions.md#iec-104-redundancy): up to
+// GROUP_CONNECTIONS open at once, the one that started data transfer receiving events, the others standing by.
 import type { Socket } from 'node:net';
-import { peerIdentity, type IdentityRefusal } from '../integrations/master-certificate.js';
+import { startMasterListener } from '../integrations/master-listener.js';
+import type { ConnectionLimits, ListenerRefusal, MasterTlsMaterial } from '../integrations/master-listener.js';
 import type { RefusalReason } from './diagnostics/reasons.js';
-import { matchIec104Integration, type Iec104Integration } from './identity.js';
+import type { Iec104Integration } from './identity.js';
 import type { Iec104Outstation } from './outstation.js';
 import { Iec104Session, type Iec104SessionOptions } from './session.js';
 
 export const DEFAULT_IEC104_PORT = 2404;
 
-export interface Iec104TlsMaterial {
-  key: string | Buffer;
-  cert: string | Buffer;
-  /** CAs that sign master certificates, plus any pinned (self-signed) master certificates. */
-  ca: (string | Buffer)[];
-}
+/** Connections of one redundancy group open at once; a new one beyond closes the oldest standing by. */
+export const GROUP_CONNECTIONS = 4;
+
+export type Iec104TlsMaterial = MasterTlsMaterial;
 
 export interface Iec104ServerOptions {
   port: number;
   host?: string;
+  /** Defaults: DEFAULT_CONNECTION_LIMITS (integrations/master-listener.ts). */
+  limits?: Partial<ConnectionLimits>;
   tls: Iec104TlsMaterial;
   integrations: () => readonly Iec104Integration[];
   outstationFor: (integration: Iec104Integration) => Iec104Outstation;
   session?: Pick<Iec104SessionOptions, 'tickMs' | 'clock' | 'onClockSync' | 'onTraffic'>;
-  onRefused?: (reason: IdentityRefusal | 'handshake', detail?: string) => void;
+  onRefused?: (reason: ListenerRefusal, detail?: string) => void;
   onRefusal?: (integration: Iec104Integration, reason: RefusalReason) => void;
   onSession?: (integration: Iec104Integration, session: Iec104Session) => void;
   /** NSS key-log lines, for decrypting test captures in tshark. Never enable in production. */
@@ -36,67 +36,49 @@ export interface Iec104ServerOptions {
 
 export interface Iec104Server {
   port: number;
-  sessions: ReadonlyMap<string, Iec104Session>;
+  /** Open connections per integration (its redundancy group), oldest first. */
+  groups: ReadonlyMap<string, readonly Iec104Session[]>;
   close(): Promise<void>;
 }
 
 export async function startIec104Server(opts: Iec104ServerOptions): Promise<Iec104Server> {
-  const sessions = new Map<string, Iec104Session>();
-  const sockets = new Set<Socket>();
+  const groups = new Map<string, Iec104Session[]>();
 
-  const attach = (socket: TLSSocket, integration: Iec104Integration) => {
-    sessions.get(integration.id)?.close('replaced by a new connection');
+  const attach = (socket: Socket, integration: Iec104Integration) => {
+    const group = groups.get(integration.id) ?? [];
+    groups.set(integration.id, group);
+    // A master that vanished without closing holds a slot until t1/t3 notice; a new connection takes it.
+    if (group.length >= GROUP_CONNECTIONS) group.find((s) => !s.isActive)?.close('replaced by a new connection of the redundancy group');
     const session = new Iec104Session(socket, opts.outstationFor(integration), {
       ...opts.session,
       timers: integration.timers,
       onRefusal: (reason) => opts.onRefusal?.(integration, reason),
-      onClose: () => { if (sessions.get(integration.id) === session) sessions.delete(integration.id); },
+      onClose: () => {
+        const i = group.indexOf(session);
+        if (i >= 0) group.splice(i, 1);
+      },
     });
-    sessions.set(integration.id, session);
+    group.push(session);
     opts.onSession?.(integration, session);
   };
 
-  const tlsOptions: TlsOptions = {
-    ...opts.tls,
-    requestCert: true,
-    rejectUnauthorized: true,
-    minVersion: 'TLSv1.2',
-    // IEC 62351-3 allows resumption, but a resumed session would skip the certificate we map from.
-    sessionTimeout: 0,
-    handshakeTimeout: Math.max(...opts.integrations().map((i) => i.timers.t0Ms), 30_000),
-  };
-  const server = createTlsServer(tlsOptions, (socket: TLSSocket) => {
-    const cert = socket.getPeerCertificate(true);
-    const peer = cert && Object.keys(cert).length > 0 ? peerIdentity(cert) : undefined;
-    const match = socket.authorized ? matchIec104Integration(peer, socket.getProtocol(), opts.integrations(), opts.port) : { refused: 'noCertificate' as const };
-    if ('refused' in match) {
-      opts.onRefused?.(match.refused, peer?.commonName);
-      socket.destroy();
-      return;
-    }
-    attach(socket, match.integration);
+  const listener = await startMasterListener<Iec104Integration>({
+    port: opts.port,
+    ...(opts.host ? { host: opts.host } : {}),
+    // IEC 104's t0 bounds connection establishment; the handshake cap is the listener's, at least t0.
+    limits: { handshakeTimeoutMs: Math.max(10_000, ...opts.integrations().map((i) => i.timers.t0Ms)), ...opts.limits },
+    transport: { tls: opts.tls },
+    integrations: opts.integrations,
+    onMaster: attach,
+    ...(opts.onRefused ? { onRefused: opts.onRefused } : {}),
+    ...(opts.onKeylog ? { onKeylog: opts.onKeylog } : {}),
   });
-  server.on('tlsClientError', (err) => opts.onRefused?.('handshake', err.message));
-  if (opts.onKeylog) server.on('keylog', (line: Buffer) => opts.onKeylog?.(line));
-  server.on('connection', (s: Socket) => {
-    s.setNoDelay(true);
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : opts.port;
   return {
-    port,
-    sessions,
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sessions.values()) s.close('server closing');
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    port: listener.port,
+    groups,
+    close: () => {
+      for (const group of groups.values()) for (const s of [...group]) s.close('server closing');
+      return listener.close();
+    },
   };
 }

@@ -1,5 +1,7 @@
 // One master connection: the stream parser, the station's state machine and its timers over a socket. The
-// station decides everything (station/station.ts); this file only moves bytes and time.
+// station decides everything (station/station.ts); this file only moves bytes and time. The connection takes
+// over the outstation's events when it starts data transfer (STARTDT) and hands back what it had not delivered
+// when it stops (STOPDT con), closes, or another connection of its redundancy group starts.
 import type { Socket } from 'node:net';
 import { ApduParser } from './apci/apci.js';
 import { Iec104Error } from './errors.js';
@@ -27,6 +29,8 @@ export class Iec104Session implements EventSink {
   private closed = false;
   private readonly outbox: Uint8Array[] = [];
   private writing = false;
+  /** This connection is the one its outstation delivers events to. */
+  private active = false;
 
   constructor(private readonly socket: Socket, private readonly outstation: Iec104Outstation, private readonly opts: Iec104SessionOptions = {}) {
     this.clock = opts.clock ?? Date.now;
@@ -35,18 +39,26 @@ export class Iec104Session implements EventSink {
     socket.on('close', () => this.close('connection closed'));
     socket.on('error', () => this.close('connection error'));
     this.timer = setInterval(() => this.apply(this.station.tick(this.clock())), opts.tickMs ?? 250);
-    outstation.attach(this);
+  }
+
+  /** Started and delivering events (the redundancy group's active connection). */
+  get isActive(): boolean {
+    return this.active;
   }
 
   enqueue(asdus: readonly Uint8Array[]): void {
     if (!this.closed) this.apply(this.station.enqueue(asdus, this.clock()));
   }
 
+  displace(): void {
+    this.close('another connection of the redundancy group started data transfer');
+  }
+
   close(reason: string): void {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.timer);
-    this.outstation.detach(this, this.station.remaining());
+    if (this.active) { this.active = false; this.outstation.detach(this, this.station.drain()); }
     this.socket.destroy();
     this.opts.onClose?.(reason);
   }
@@ -90,11 +102,25 @@ export class Iec104Session implements EventSink {
   private apply(out: StationOutput): void {
     if (this.closed) return;
     for (const b of out.send) this.write(b);
+    if (out.acked) this.outstation.acknowledged(out.acked);
     for (const r of out.refusals) this.opts.onRefusal?.(r);
     if (out.clockSync !== undefined) this.opts.onClockSync?.(out.clockSync);
     if (out.close) {
       this.opts.onRefusal?.(out.close);
       this.close(out.close);
+      return;
+    }
+    this.follow();
+  }
+
+  /** Takes over or hands back the outstation's events as the station starts or stops data transfer. */
+  private follow(): void {
+    if (this.station.started && !this.active) {
+      this.active = true;
+      this.outstation.attach(this);
+    } else if (!this.station.started && this.active) {
+      this.active = false;
+      this.outstation.detach(this, this.station.drain());
     }
   }
 }

@@ -46,6 +46,17 @@ const required = (read: SettingReader): SettingReader => (r, key) => {
 // DNP3 link addresses 0xFFF0..0xFFFF are reserved for broadcast and self-address (IEEE 1815).
 const LINK_ADDRESS = integer(0, 0xffef);
 
+/** What every SCADA master integration has (DNP3, IEC 104), read by integrations/master-settings.ts. */
+const MASTER_SETTINGS: Record<string, SettingReader> = {
+  masterIdentity: required(text(253)),
+  tlsMinVersion: choice(['1.2', '1.3']),
+  certificateMode: choice(['ca', 'pinned']),
+  caFile: text(1000),
+  pinnedCertificateFile: text(1000),
+  port: integer(1, 65_535),
+  analogOnly: flag,
+};
+
 export const SETTINGS_BY_KIND: Record<IntegrationKind, Record<string, SettingReader>> = {
   multispeak: {
     endpoint,
@@ -62,21 +73,15 @@ export const SETTINGS_BY_KIND: Record<IntegrationKind, Record<string, SettingRea
     clientKeyFile: text(1000),
   },
   dnp3: {
-    masterIdentity: required(text(253)),
+    ...MASTER_SETTINGS,
     outstationAddress: LINK_ADDRESS,
     masterAddress: LINK_ADDRESS,
     unsolicited: flag,
-    tlsMinVersion: choice(['1.2', '1.3']),
-    certificateMode: choice(['ca', 'pinned']),
-    caFile: text(1000),
-    pinnedCertificateFile: text(1000),
-    port: integer(1, 65_535),
-    analogOnly: flag,
   },
   // IEC 60870-5-104 (iec104/identity.ts applies the defaults): common address of bank 0 (0 and 0xFFFF are not
   // station addresses), APCI parameters k, w and timers t0..t3 in seconds.
   iec104: {
-    masterIdentity: required(text(253)),
+    ...MASTER_SETTINGS,
     commonAddress: integer(1, 0xfffe),
     k: integer(1, 32_767),
     w: integer(1, 32_767),
@@ -84,12 +89,6 @@ export const SETTINGS_BY_KIND: Record<IntegrationKind, Record<string, SettingRea
     t1: integer(1, 255),
     t2: integer(1, 255),
     t3: integer(1, 255),
-    tlsMinVersion: choice(['1.2', '1.3']),
-    certificateMode: choice(['ca', 'pinned']),
-    caFile: text(1000),
-    pinnedCertificateFile: text(1000),
-    port: integer(1, 65_535),
-    analogOnly: flag,
   },
 };
 

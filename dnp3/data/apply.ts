@@ -7,6 +7,7 @@ import { Outstation } from '../outstation/outstation.js';
 import type { EventOrigin } from '../outstation/database.js';
 import { ANALOG_POINTS, BANK_SLOTS, HEARTBEAT_INDEX, analogIndex, bankCount, bankOf, devicePoints, localSlot, pointCounts } from './point-map.js';
 import type { DeviceSnapshot } from './point-map.js';
+import { heartbeatValue } from '../../points/feed.js';
 
 /** Grows one bank's outstation to hold local slots 0..maxLocalSlot; new points get their class and deadband. */
 export function sizeOutstation(o: Outstation, maxLocalSlot: number, analogOnly: boolean): void {
@@ -48,9 +49,7 @@ export function applySnapshot(banks: readonly Outstation[], d: DeviceSnapshot, n
   return events;
 }
 
-export function heartbeatValue(nowMs: number, startMs: number): number {
-  return Math.floor((nowMs - startMs) / 1000) % 101;
-}
+export { heartbeatValue };
 
 /** The same heartbeat in every bank, so a master polling any one address sees the feed is alive. */
 export function applyHeartbeat(banks: readonly Outstation[], nowMs: number, startMs: number): void {

@@ -29,6 +29,8 @@ export interface StationOutput {
   close?: RefusalReason;
   refusals: RefusalReason[];
   clockSync?: number;
+  /** ASDUs the master acknowledged with this frame, oldest first. */
+  acked?: Uint8Array[];
 }
 
 export class Station {
@@ -61,6 +63,14 @@ export class Station {
     return [...this.unacked.map((u) => u.asdu), ...this.queue];
   }
 
+  /** Gives up what was not delivered (remaining()) when the connection stops data transfer; the queue is then empty. */
+  drain(): Uint8Array[] {
+    const out = this.remaining();
+    this.unacked.length = 0;
+    this.queue.length = 0;
+    return out;
+  }
+
   /** Queues ASDUs (spontaneous events, answers) in order; they leave when started and the window allows. */
   enqueue(asdus: readonly Uint8Array[], now: number): StationOutput {
     this.queue.push(...asdus);
@@ -80,7 +90,7 @@ export class Station {
       }
       return this.flush(out, now);
     }
-    if (!this.ack(apdu.nr)) return { ...out, close: 'sequenceError' };
+    if (!this.ack(apdu.nr, out)) return { ...out, close: 'sequenceError' };
     if (apdu.format === 'S') return this.flush(out, now);
     if (!this.started) return { ...out, close: 'missingStartdt' };
     if (apdu.ns !== this.vr) return { ...out, close: 'sequenceError' };
@@ -110,11 +120,11 @@ export class Station {
   }
 
   /** Accepts N(R) when it lies between the oldest unacknowledged N(S) and V(S). */
-  private ack(nr: number): boolean {
+  private ack(nr: number, out: StationOutput): boolean {
     const base = this.unacked[0]?.ns ?? this.vs;
     if (seqDistance(base, nr) > seqDistance(base, this.vs)) return false;
     // unacked holds consecutive numbers from base to V(S) - 1: everything before N(R) is acknowledged.
-    while (this.unacked.length > 0 && this.unacked[0]!.ns !== nr) this.unacked.shift();
+    while (this.unacked.length > 0 && this.unacked[0]!.ns !== nr) (out.acked ??= []).push(this.unacked.shift()!.asdu);
     return true;
   }
 

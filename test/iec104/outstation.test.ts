@@ -19,7 +19,7 @@ const dev = (over: Partial<DeviceSnapshot> = {}): DeviceSnapshot => ({
 function connect(o: Iec104Outstation) {
   const st = new Station(o.image, DEFAULT_TIMERS, T);
   const sent: Uint8Array[] = [];
-  const sink = { enqueue: (a: readonly Uint8Array[]) => sent.push(...st.enqueue(a, T).send) };
+  const sink = { enqueue: (a: readonly Uint8Array[]) => sent.push(...st.enqueue(a, T).send), displace: () => o.detach(sink, st.drain()) };
   o.attach(sink);
   return { st, sink, sent, ioas: () => sent.map(decodeApdu).flatMap((f) => (f.format === 'I' ? decodeAsdu(f.asdu).objects.map((x) => x.ioa) : [])) };
 }
@@ -47,6 +47,21 @@ test('events wait for STARTDT, then leave in order; what a dropped connection ha
   const b = connect(o);
   b.sent.push(...b.st.handle({ format: 'U', fn: 'STARTDT_ACT' }, T).send);
   assert.equal(b.ioas(), [singleIoa(2, 0), singleIoa(2, 1), floatIoa(2, 0), singleIoa(2, 0), singleIoa(2, 1), floatIoa(2, 0)]);
+});
+
+test('redundancy: a second connection that starts data transfer displaces the first and gets what it had not delivered first', () => {
+  const o = new Iec104Outstation(1);
+  applyDevice(o, dev(), T, CLOCK, false);
+  const a = connect(o);
+  a.sent.push(...a.st.handle({ format: 'U', fn: 'STARTDT_ACT' }, T).send);
+  applyDevice(o, dev({ actualOngoingFault: 4, date: T + 1000 }), T, CLOCK, false);
+  assert.is(a.ioas().length, 3);
+  const b = connect(o); // attach: a is displaced, its unacknowledged ASDUs go back to the backlog, then to b
+  assert.is(o.active, b.sink);
+  applyDevice(o, dev({ actualOngoingFault: 0, date: T + 2000 }), T, CLOCK, false);
+  b.sent.push(...b.st.handle({ format: 'U', fn: 'STARTDT_ACT' }, T).send);
+  assert.equal(b.ioas(), [singleIoa(2, 0), singleIoa(2, 1), floatIoa(2, 0), singleIoa(2, 0), singleIoa(2, 1), floatIoa(2, 0)]);
+  assert.is(a.ioas().length, 3, 'the displaced connection got nothing more');
 });
 
 test.run();

@@ -1,5 +1,5 @@
-// Writes the plaintext of a DNP3 session as a pcap (raw IPv4 + TCP, master 127.0.0.2:40000 -> outstation
-// 127.0.0.1:20000), so tshark can dissect what went over TLS without a key log or capture privileges.
+// Writes the plaintext of a DNP3 or IEC 104 session as a pcap (raw IPv4 + TCP, master 127.0.0.2:40000 -> outstation
+// 127.0.0.1:20000 or 2404), so tshark can dissect what went over TLS without a key log or capture privileges.
 
 export interface Chunk { direction: 'rx' | 'tx'; bytes: Uint8Array; timeMs: number }
 
@@ -13,10 +13,10 @@ function checksum(b: Uint8Array): number {
 const MASTER = [127, 0, 0, 2];
 const OUTSTATION = [127, 0, 0, 1];
 
-function packet(c: Chunk, seq: number, ack: number): Uint8Array {
+function packet(c: Chunk, seq: number, ack: number, port: number): Uint8Array {
   const fromMaster = c.direction === 'rx';
   const [src, dst] = fromMaster ? [MASTER, OUTSTATION] : [OUTSTATION, MASTER];
-  const [sport, dport] = fromMaster ? [40000, 20000] : [20000, 40000];
+  const [sport, dport] = fromMaster ? [40000, port] : [port, 40000];
   const tcp = new Uint8Array(20 + c.bytes.length);
   const tv = new DataView(tcp.buffer);
   tv.setUint16(0, sport); tv.setUint16(2, dport); tv.setUint32(4, seq >>> 0); tv.setUint32(8, ack >>> 0);
@@ -33,7 +33,8 @@ function packet(c: Chunk, seq: number, ack: number): Uint8Array {
   return ip;
 }
 
-export function toPcap(chunks: readonly Chunk[]): Uint8Array {
+/** `port`: the outstation's, which picks tshark's dissector (20000 DNP3, 2404 IEC 104). */
+export function toPcap(chunks: readonly Chunk[], port = 20000): Uint8Array {
   const parts: Uint8Array[] = [];
   const header = new DataView(new ArrayBuffer(24));
   header.setUint32(0, 0xa1b2c3d4, true); header.setUint16(4, 2, true); header.setUint16(6, 4, true);
@@ -42,7 +43,7 @@ export function toPcap(chunks: readonly Chunk[]): Uint8Array {
   let masterSeq = 1000;
   let outstationSeq = 5000;
   for (const c of chunks) {
-    const p = c.direction === 'rx' ? packet(c, masterSeq, outstationSeq) : packet(c, outstationSeq, masterSeq);
+    const p = c.direction === 'rx' ? packet(c, masterSeq, outstationSeq, port) : packet(c, outstationSeq, masterSeq, port);
     if (c.direction === 'rx') masterSeq += c.bytes.length; else outstationSeq += c.bytes.length;
     const rec = new DataView(new ArrayBuffer(16));
     rec.setUint32(0, Math.floor(c.timeMs / 1000), true); rec.setUint32(4, (c.timeMs % 1000) * 1000, true);

@@ -1,13 +1,13 @@
 // Interop: c104 (PyPI, over lib60870-C; run as a test peer only) is the controlling station over mutual TLS
 // (IEC 62351-3). General interrogation returns every point of the point model with its value and quality;
 // a fault and its clearing arrive as spontaneous events carrying the devices' own timestamps; clock
-// synchronisation and the test command are confirmed; a certificate from a foreign CA is refused.
+// synchronisation and the test command are confirmed; a certificate from a foreign CA is refused; a second
+// connection of the redundancy group stands by and takes over when the first drops, losing and repeating nothing.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { applyDevice } from '../../../iec104/data/apply.js';
 import { floatIoa, iec104Point, singleIoa } from '../../../iec104/data/point-map.js';
 import { Iec104Outstation } from '../../../iec104/outstation.js';
@@ -15,11 +15,12 @@ import { startIec104Server, type Iec104Server } from '../../../iec104/server.js'
 import { DEFAULT_TIMERS } from '../../../iec104/station/station.js';
 import { deviceSamples, type DeviceSnapshot } from '../../../points/device-points.js';
 import { devCerts } from '../../helpers/dev-certs.js';
+import { C104Master, type Line } from './c104-master.js';
+import { toPcap, type Chunk } from '../dnp3/pcap.js';
+import { ApduParser } from '../../../iec104/apci/apci.js';
 
 const CLOCK_26H = { floorS: 300, ceilingS: 26 * 3600 };
-const root = new URL('../../../', import.meta.url).pathname;
 const certs = devCerts('iec104-interop-');
-const python = execFileSync('bash', [join(root, 'test/interop/iec104/setup-c104.sh')], { encoding: 'utf8' }).trim().split('\n').pop()!;
 
 const now = Date.now();
 const device = (slot: number, over: Partial<DeviceSnapshot> = {}): DeviceSnapshot => ({
@@ -28,38 +29,12 @@ const device = (slot: number, over: Partial<DeviceSnapshot> = {}): DeviceSnapsho
   peakCurrent24h: 210, averageCurrent1h: 121.25, batteryMcu: 3.5, temperature: 21, ...over,
 });
 
-interface Line { ev: string; ca?: number; ioa?: number; type?: string; cot?: string; value?: number | null; quality?: string[]; recordedAt?: number | null; ok?: boolean; negative?: boolean }
-
-class C104Master {
-  readonly lines: Line[] = [];
-  private readonly child: ChildProcessWithoutNullStreams;
-  private waiters: (() => void)[] = [];
-  constructor(port: number, who: { ca: string; cert: string; key: string }, connectS = 30) {
-    this.child = spawn(python, [join(root, 'test/interop/iec104/c104_master.py'), String(port), who.ca, who.cert, who.key, '1', String(connectS)]);
-    this.child.stderr.resume(); // lib60870's TLS debug output
-    createInterface({ input: this.child.stdout }).on('line', (l) => {
-      if (process.env.IEC104_TRACE) console.error(l);
-      if (!l.startsWith('{')) return;
-      this.lines.push(JSON.parse(l) as Line);
-      for (const w of this.waiters.splice(0)) w();
-    });
-  }
-  /** Waits (generously: the machine is shared) until `pred` holds for the lines so far. */
-  async until(pred: (lines: Line[]) => boolean, what: string, ms = 60_000): Promise<void> {
-    const end = Date.now() + ms;
-    while (!pred(this.lines)) {
-      if (Date.now() > end) throw new Error(`c104: no ${what} in ${JSON.stringify(this.lines.slice(-5))}`);
-      await new Promise<void>((r) => { this.waiters.push(r); setTimeout(r, 500); });
-    }
-  }
-  send(cmd: string): void { this.child.stdin.write(`${cmd}\n`); }
-  stop(): void { this.child.stdin.end('quit\n'); setTimeout(() => this.child.kill(), 2000).unref(); }
-}
-
 const outstation = new Iec104Outstation(1);
 let server: Iec104Server;
 let master: C104Master;
 const refused: string[] = [];
+/** The plaintext of every session (what went inside TLS), for tshark. */
+const traffic: Chunk[] = [];
 
 test.before(async () => {
   outstation.sizeBanks(1);
@@ -71,7 +46,12 @@ test.before(async () => {
     outstationFor: () => outstation,
     onRefused: (reason) => refused.push(reason),
     onRefusal: (_i, reason) => console.error(`station: ${reason}`),
-    session: { onTraffic: (d, b) => { if (process.env.IEC104_TRACE) console.error(`${Date.now() % 100000} ${d} ${Buffer.from(b).toString('hex').slice(0, 24)}`); } },
+    session: {
+      onTraffic: (d, b) => {
+        traffic.push({ direction: d, bytes: b.slice(), timeMs: Date.now() });
+        if (process.env.IEC104_TRACE) console.error(`${Date.now() % 100000} ${d} ${Buffer.from(b).toString('hex').slice(0, 24)}`);
+      },
+    },
   });
   master = new C104Master(server.port, certs.master('north'));
   await master.until((l) => l.some((x) => x.ev === 'connected'), 'connection');
@@ -79,7 +59,7 @@ test.before(async () => {
 });
 
 test.after(async () => {
-  master.stop();
+  master.stop(); // killed by the redundancy test already, unless it failed earlier
   await server.close();
   certs.remove();
 });
@@ -144,6 +124,59 @@ test('a certificate from a CA that does not vouch for this integration is refuse
     assert.ok(refused.includes('wrongIssuer'), JSON.stringify(refused));
   } finally {
     rogue.stop();
+  }
+});
+
+test('tshark\'s IEC 104 dissector decodes every APDU of the session (GI, events, clock sync, test command) and finds nothing malformed', () => {
+  const tshark = execFileSync('bash', [new URL('../dnp3/setup-tshark.sh', import.meta.url).pathname], { encoding: 'utf8' }).trim().split('\n').pop()!;
+  const session = traffic.slice();
+  const file = join(certs.dir, 'iec104-session.pcap');
+  writeFileSync(file, toPcap(session, 2404));
+  // What went over the wire, APDU by APDU, as our own parser splits it.
+  const rx = new ApduParser();
+  const apdus = session.reduce((n, c) => n + (c.direction === 'tx' ? 1 : rx.push(Buffer.from(c.bytes)).length), 0);
+  const fields = (filter: string, field: string) => execFileSync(tshark, ['-r', file, '-Y', filter, '-T', 'fields', '-e', field, '-E', 'occurrence=a', '-E', 'separator=,'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+    .split('\n').filter(Boolean).flatMap((l) => l.split(','));
+  assert.ok(apdus > 10, `${apdus} APDUs captured`);
+  assert.is(fields('iec60870_104', 'iec60870_104.apdulen').length, apdus, 'every APDU dissected');
+  const types = new Set(fields('iec60870_asdu', 'iec60870_asdu.typeid'));
+  for (const t of ['1', '13', '30', '36', '100', '103', '107']) assert.ok(types.has(t), `type ${t} decoded: ${[...types].join(' ')}`);
+  assert.equal(fields('_ws.malformed || _ws.expert.severity >= "warning"', 'frame.number'), [], 'no malformed or warned packet');
+});
+
+test('redundancy: a standby connection gets nothing until it starts; after the active one drops it gets what came since, once', async () => {
+  const standby = new C104Master(server.port, certs.master('north'), 30, '1', true);
+  try {
+    await standby.until((l) => l.some((x) => x.ev === 'connected'), 'standby connection');
+    assert.ok(standby.lines.find((x) => x.ev === 'connected')!.ok, 'connected, data transfer not started');
+    const group = () => server.groups.get('north-scada') ?? [];
+    assert.is(group().length, 2);
+    // E1 while the first connection is active: only it hears it.
+    const e1 = Date.now() - 3_000;
+    const before = master.spontaneous().length;
+    applyDevice(outstation, device(0, { actualOngoingFault: 4, date: e1 }), Date.now(), CLOCK_26H, false);
+    await master.until(() => master.spontaneous().slice(before).some((x) => x.ioa === singleIoa(0, 0)), 'E1 on the active connection');
+    // The master acknowledges within its t2 (10 s); then nothing is outstanding when it drops.
+    const active = () => group().find((s) => s.isActive);
+    const end = Date.now() + 60_000;
+    while (active()!.station.remaining().length > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 250));
+    assert.is(active()!.station.remaining().length, 0, 'E1 acknowledged');
+    master.kill();
+    while (group().length > 1 && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+    assert.is(group().length, 1, 'the dropped connection left the group');
+    // E2 while no connection is started: it waits.
+    const e2 = Date.now() - 1_000;
+    applyDevice(outstation, device(0, { actualOngoingFault: 0, date: e2 }), Date.now(), CLOCK_26H, false);
+    assert.ok(outstation.pending > 0, 'E2 buffered');
+    assert.not.ok(standby.spontaneous().length, 'the standby connection got nothing');
+    standby.send('start');
+    await standby.until(() => standby.spontaneous().some((x) => x.ioa === singleIoa(0, 0)), 'E2 after STARTDT');
+    await new Promise((r) => setTimeout(r, 2_000)); // anything repeated would follow at once
+    const faultActive = (m: C104Master) => m.spontaneous().filter((x) => x.ioa === singleIoa(0, 0)).map((x) => [x.value, x.recordedAt]);
+    assert.equal(faultActive(master).slice(-1), [[1, e1]], 'E1 once, on the first connection');
+    assert.equal(faultActive(standby), [[0, e2]], 'E2 once, on the second, and not E1 again');
+  } finally {
+    standby.stop();
   }
 });
 

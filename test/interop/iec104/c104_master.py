@@ -1,7 +1,9 @@
 # The IEC 104 controlling station of the interop test: c104 (PyPI, over lib60870-C; GPL, run as a test peer
 # only; c104 checks callback signatures, hence the annotations) connects over mutual TLS, and one JSON line is printed per point message it decodes (with its cause,
 # value, quality and device timestamp) and per command. Arguments: port, CA, certificate, key, common addresses
-# (comma-separated), seconds to wait for the connection. Commands on stdin: gi CA, clock CA, test CA, quit.
+# (comma-separated), seconds to wait for the connection, and `standby` to connect without starting data transfer
+# (a redundancy group's connection standing by). Commands on stdin: gi CA, clock CA, test CA, start (STARTDT),
+# stop (STOPDT), quit.
 import json
 import sys
 import threading
@@ -29,7 +31,8 @@ tls.set_version(min=c104.TlsVersion.TLS_1_2, max=c104.TlsVersion.TLS_1_2)
 tls.set_ciphers(ciphers=[c104.TlsCipher.ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, c104.TlsCipher.ECDHE_ECDSA_WITH_AES_256_GCM_SHA384])
 # A generous command timeout: the test machine is shared, and c104 handles replies on its own thread.
 client = c104.Client(tick_rate_ms=50, command_timeout_ms=60000, transport_security=tls)
-conn = client.add_connection(ip="127.0.0.1", port=port, init=c104.Init.NONE)
+standby = len(sys.argv) > 7 and sys.argv[7] == "standby"
+conn = client.add_connection(ip="127.0.0.1", port=port, init=c104.Init.MUTED if standby else c104.Init.NONE)
 for ca in cas.split(","):
     conn.add_station(common_address=int(ca))
 
@@ -96,16 +99,18 @@ client.start()
 deadline = time.time() + float(sys.argv[6] if len(sys.argv) > 6 else 30)
 # OPEN: STARTDT con received. c104 usually sends STARTDT act itself; if it stays muted, unmute sends it.
 muted_since = None
-while conn.state != c104.ConnectionState.OPEN and time.time() < deadline:
+while standby and conn.state != c104.ConnectionState.OPEN_MUTED and time.time() < deadline:
+    time.sleep(0.05)
+while not standby and conn.state != c104.ConnectionState.OPEN and time.time() < deadline:
     if conn.state == c104.ConnectionState.OPEN_MUTED:
         muted_since = muted_since or time.time()
         if time.time() - muted_since > 3:
             conn.unmute()
             muted_since = None
     time.sleep(0.05)
-while conn.state != c104.ConnectionState.OPEN and time.time() < deadline:
+while not standby and conn.state != c104.ConnectionState.OPEN and time.time() < deadline:
     time.sleep(0.05)
-emit({"ev": "connected", "ok": conn.state == c104.ConnectionState.OPEN})
+emit({"ev": "connected", "ok": conn.state == (c104.ConnectionState.OPEN_MUTED if standby else c104.ConnectionState.OPEN)})
 
 for line in sys.stdin:
     parts = line.split()
@@ -114,6 +119,10 @@ for line in sys.stdin:
     cmd = parts[0]
     if cmd == "quit":
         break
+    if cmd in ("start", "stop"):
+        ok = conn.unmute() if cmd == "start" else conn.mute()
+        emit({"ev": cmd, "ok": bool(ok)})
+        continue
     ca = int(parts[1])
     if cmd == "gi":
         ok = conn.interrogation(common_address=ca, cause=c104.Cot.ACTIVATION, qualifier=c104.Qoi.STATION)

@@ -1,0 +1,31 @@
+// The IEC 104 controlled station component of `faultline start` (docs/iec104.md). It serves mutual TLS on
+// IEC104_PORT (default 2404) with the service's SCADA certificate and masters' CA, the DNP3 outstation's
+// (cli/dnp3.ts tlsFiles), and it opens its port only when an enabled integration of kind iec104 exists: a
+// deployment without 104 masters listens on nothing more.
+import { log } from '../config/log.js';
+import { readIntegrations } from '../integrations/store.js';
+import { startIec104Service } from '../iec104/service.js';
+import { dnp3Unconfigured, tlsFiles } from './dnp3.js';
+import { whereListening } from './listening.js';
+import type { Runtime } from './runtime.js';
+
+/** What `start` lists, and how to stop it when it runs. `required`: `--only iec104` asked for it by name. */
+export async function startIec104(runtime: Runtime, required: boolean): Promise<{ description: string; close?: () => Promise<void> }> {
+  const off = (why: string) => {
+    if (required) throw new Error(`--only iec104: the IEC 104 station is ${why}`);
+    return { description: `IEC 104 station ${why}` };
+  };
+  if ((await readIntegrations(runtime.pool, { kind: 'iec104' })).length === 0) return off('off: no enabled integration of kind iec104');
+  const unconfigured = dnp3Unconfigured(runtime.embedded, runtime.settings.dnp3);
+  const files = unconfigured ? undefined : tlsFiles(runtime);
+  if (!files) return off(`off: IEC 62351-3 needs mutual TLS (${unconfigured ?? 'DNP3_PLAIN_INTEGRATION is development-only plain TCP, not for 104'})`);
+  const service = await startIec104Service({
+    pool: runtime.pool, port: runtime.settings.iec104Port, host: runtime.settings.httpHost, tlsFiles: files,
+    offlineAfterHours: runtime.settings.offlineAfterHours, checkinFloorS: runtime.settings.alarms.checkinFloorS,
+    onError: (err) => log.warn({ component: 'iec104', err: (err as Error).message }, 'IEC 104 station error'),
+  });
+  return {
+    description: `IEC 104 station on TCP ${whereListening(runtime.settings.httpHost, service.server.port)} (mutual TLS, CA ${files.ca}, ${service.outstations.size} integration(s))`,
+    close: () => service.close(),
+  };
+}

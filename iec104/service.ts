@@ -1,0 +1,104 @@
+// Runtime wiring: IEC 104 integrations from Postgres, one point feed per integration keeping its station current
+// (points/feed.ts, the feed DNP3 uses: LISTEN/NOTIFY and a poll), the shared mutual-TLS listener in front. The
+// start command calls startIec104Service (cli/iec104.ts); everything below it is testable alone.
+import { readFileSync } from 'node:fs';
+import type pg from 'pg';
+import { log } from '../config/log.js';
+import { readIntegrations } from '../integrations/store.js';
+import { integrationCas, resolveCertificates } from '../integrations/master-settings.js';
+import { PointFeed, heartbeatValue } from '../points/feed.js';
+import { PointPersistence } from '../points/persistence.js';
+import { applyDevice, applyPowerLine } from './data/apply.js';
+import { REFUSAL_REASONS } from './diagnostics/reasons.js';
+import { iec104IntegrationFromRow, type Iec104Integration } from './identity.js';
+import { Iec104Outstation } from './outstation.js';
+import { DEFAULT_IEC104_PORT, startIec104Server, type Iec104Server, type Iec104ServerOptions } from './server.js';
+
+export interface Iec104ServiceOptions {
+  pool: pg.Pool;
+  /** IEC104_PORT, default 2404. */
+  port?: number;
+  host?: string;
+  /** PEM files of the service's SCADA certificate and the masters' CA (the DNP3 outstation's). */
+  tlsFiles: { key: string; cert: string; ca: string };
+  offlineAfterHours: number;
+  /** CHECKIN_INTERVAL_FLOOR_MINUTES in seconds (the communication-lost rule, domain/checkin-clock.ts). */
+  checkinFloorS?: number;
+  onError?: (err: unknown) => void;
+  onRefused?: Iec104ServerOptions['onRefused'];
+  onRefusal?: Iec104ServerOptions['onRefusal'];
+  /** NSS key-log lines (tshark in tests). Never in production. */
+  onKeylog?: Iec104ServerOptions['onKeylog'];
+}
+
+export interface Iec104Service {
+  server: Iec104Server;
+  outstations: ReadonlyMap<string, Iec104Outstation>;
+  close(): Promise<void>;
+}
+
+interface Running { integration: Iec104Integration; outstation: Iec104Outstation; feed: PointFeed; persistence: PointPersistence }
+
+/** Integrations of kind iec104 with pinned fingerprints and trusted issuers resolved; `serviceCa`: the masters' CA. */
+export async function loadIec104Integrations(pool: pg.Pool, serviceCa?: string): Promise<Iec104Integration[]> {
+  return (await readIntegrations(pool, { kind: 'iec104' })).map((r) => iec104IntegrationFromRow(r))
+    .filter((i): i is Iec104Integration => i !== undefined)
+    .map((i) => resolveCertificates(i, serviceCa));
+}
+
+/** The feed's target: the point model applied to one station (iec104/data/apply.ts). */
+function stationFeed(opts: Iec104ServiceOptions, integration: Iec104Integration, outstation: Iec104Outstation): PointFeed {
+  const { analogOnly } = integration;
+  return new PointFeed({
+    pool: opts.pool, organizationId: integration.organizationId, offlineAfterHours: opts.offlineAfterHours,
+    ...(opts.checkinFloorS !== undefined ? { checkinFloorS: opts.checkinFloorS } : {}), ...(opts.onError ? { onError: opts.onError } : {}),
+  }, {
+    size: (maxSlot) => outstation.sizeBanks(maxSlot),
+    device: (s, now, clock) => applyDevice(outstation, s, now, clock, analogOnly),
+    powerLines: (lines, now) => lines.reduce((n, l) => n + applyPowerLine(outstation, l, now, analogOnly), 0),
+    heartbeat: (now, startMs) => outstation.heartbeat(heartbeatValue(now, startMs), now),
+  });
+}
+
+export async function startIec104Service(opts: Iec104ServiceOptions): Promise<Iec104Service> {
+  const running = new Map<string, Running>();
+  const integrations = await loadIec104Integrations(opts.pool, opts.tlsFiles.ca);
+  for (const integration of integrations) {
+    const outstation = new Iec104Outstation(integration.commonAddress);
+    // Events not yet acknowledged and the image survive a restart (docs/decisions.md#iec-104-events-across-restarts).
+    const persistence = new PointPersistence(opts.pool, integration.id, (err) => log.warn({ component: 'iec104', integration: integration.id, err: (err as Error).message }, 'IEC 104 events not saved yet; kept for the next try'));
+    const restored = await persistence.load();
+    outstation.persist(persistence, restored);
+    persistence.start();
+    const feed = stationFeed(opts, integration, outstation);
+    await feed.start();
+    outstation.settle();
+    // A first start: the image the first load built is the reference a later restart compares with.
+    if (restored.image.length === 0) persistence.saveImage(outstation.imagePoints());
+    running.set(integration.id, { integration, outstation, feed, persistence });
+  }
+  const server = await startIec104Server({
+    port: opts.port ?? DEFAULT_IEC104_PORT,
+    ...(opts.host ? { host: opts.host } : {}),
+    tls: { key: readFileSync(opts.tlsFiles.key), cert: readFileSync(opts.tlsFiles.cert), ca: [readFileSync(opts.tlsFiles.ca), ...integrationCas(integrations)] },
+    integrations: () => [...running.values()].map((r) => r.integration),
+    outstationFor: (i) => running.get(i.id)!.outstation,
+    onRefused: (reason, detail) => {
+      log.warn({ component: 'iec104', reason, detail }, `IEC 104 connection refused: ${REFUSAL_REASONS.tlsRefused}`);
+      opts.onRefused?.(reason, detail);
+    },
+    onRefusal: (integration, reason) => {
+      log.warn({ component: 'iec104', integration: integration.id, reason }, `IEC 104 master: ${REFUSAL_REASONS[reason]}`);
+      opts.onRefusal?.(integration, reason);
+    },
+    ...(opts.onKeylog ? { onKeylog: opts.onKeylog } : {}),
+  });
+  return {
+    server,
+    outstations: new Map([...running].map(([id, r]) => [id, r.outstation])),
+    async close() {
+      await server.close();
+      for (const r of running.values()) { await r.feed.stop(); await r.persistence.stop(); }
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// The settings every SCADA master integration shares (DNP3, IEC 104): its certificate (master identity, CA or
+// pinned file, TLS minimum), an optional dedicated port and "analog only". One reader for the `settings` jsonb
+// of both kinds; each protocol adds its own keys (dnp3/identity.ts, iec104/identity.ts). Which keys the import
+// accepts is reference-data/integration-settings.ts (MASTER_SETTINGS).
+import { readFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import type { MasterCertificate, TlsMinVersion } from './master-certificate.js';
+
+export interface MasterSettings extends MasterCertificate {
+  organizationId: string;
+  caFile?: string;
+  pinnedCertificateFile?: string;
+  analogOnly: boolean;
+}
+
+/** An `integrations` row as readIntegrations returns it. */
+export interface IntegrationRow { id: string; OrganizationID: string; settings: unknown }
+
+/** The row's settings as an object (jsonb is `unknown` until here). */
+export const settingsOf = (row: IntegrationRow): Record<string, unknown> =>
+  (row.settings && typeof row.settings === 'object' ? row.settings : {}) as Record<string, unknown>;
+
+/**
+ * The shared settings of a master integration, or undefined without a master identity. `defaultTls` differs per
+ * protocol: DNP3 asks TLS 1.3 unless told, IEC 104 1.2 (docs/decisions.md#iec-104-outstation).
+ */
+export function masterSettingsFromRow(row: IntegrationRow, defaultTls: TlsMinVersion): MasterSettings | undefined {
+  const s = settingsOf(row);
+  if (typeof s.masterIdentity !== 'string' || s.masterIdentity === '') return undefined;
+  const tls = (v: unknown): TlsMinVersion | undefined => (v === 'TLSv1.2' || v === '1.2' ? 'TLSv1.2' : v === 'TLSv1.3' || v === '1.3' ? 'TLSv1.3' : undefined);
+  const out: MasterSettings = {
+    id: row.id,
+    organizationId: row.OrganizationID,
+    masterIdentity: s.masterIdentity,
+    tlsMinVersion: tls(s.tlsMinVersion) ?? defaultTls,
+    certificateMode: s.certificateMode === 'pinned' ? 'pinned' : 'ca',
+    analogOnly: s.analogOnly === true,
+  };
+  if (typeof s.caFile === 'string') out.caFile = s.caFile;
+  if (typeof s.pinnedCertificateFile === 'string') out.pinnedCertificateFile = s.pinnedCertificateFile;
+  if (typeof s.port === 'number' && Number.isInteger(s.port) && s.port > 0 && s.port < 65536) out.port = s.port;
+  return out;
+}
+
+const fingerprint = (file: string): string => new X509Certificate(readFileSync(file)).fingerprint256;
+
+/**
+ * Reads the certificate files an integration names: a pinned master certificate is trusted as its own CA in the
+ * handshake, then matched by fingerprint; in CA mode only its caFile (else the service CA) may vouch for it.
+ */
+export function resolveCertificates<I extends MasterSettings>(i: I, serviceCa?: string): I {
+  if (i.certificateMode === 'pinned' && i.pinnedCertificateFile) i.pinnedFingerprint256 = fingerprint(i.pinnedCertificateFile);
+  if (i.certificateMode === 'ca') {
+    const ca = i.caFile ?? serviceCa;
+    if (ca) i.trustedCa256 = [fingerprint(ca)];
+  }
+  return i;
+}
+
+/** The CAs the handshake trusts besides the service CA: each integration's CA file and pinned certificate. */
+export function integrationCas(integrations: readonly MasterSettings[]): Buffer[] {
+  return integrations.flatMap((i) => [i.caFile, i.certificateMode === 'pinned' ? i.pinnedCertificateFile : undefined])
+    .filter((f): f is string => typeof f === 'string')
+    .map((f) => readFileSync(f));
+}

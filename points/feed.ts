@@ -1,0 +1,135 @@
+// Keeps one organisation's points in step with Postgres, for any encoding of the point model (DNP3 banks of
+// outstations, an IEC 104 station). LISTEN dnp3_change wakes it on every stored check-in or event (migration
+// 0005; the channel keeps its first name); a poll every `pollMs` (1 s) is the fallback if a notification is lost
+// or the listening connection drops, so a stored change reaches the event buffer within about a second
+// either way. A full reload every `fullEveryMs` catches devices going offline (no row marks that moment).
+import { DEFAULT_FLOOR_S, type ClockLimits } from '../domain/checkin-clock.js';
+import type pg from 'pg';
+import { assignPowerLineSlots, loadPowerLines, type PowerLineSnapshot } from './power-lines.js';
+import { assignSlots, currentWatermark, loadSnapshots, maxSlot } from './store.js';
+import type { StoredSnapshot, Watermark } from './store.js';
+
+/** The stored check-in a snapshot's events come from (test fault timelines, latency metrics). */
+export interface SnapshotOrigin {
+  /** When the check-in was stored (device_records.CreatedDate), ms. */
+  storedAtMs: number;
+  recordId: number;
+  /** Set when a test fault sent the check-in. */
+  testFault?: { id: number; phase: 'fault' | 'clear' };
+}
+
+/** What a protocol does with the model's values: its own addresses, flags and events. Each returns its event count. */
+export interface PointTarget {
+  /** Room for slots 0..maxSlot (banks, common addresses). */
+  size(maxSlot: number): void;
+  device(s: StoredSnapshot, nowMs: number, clock: ClockLimits, origin: SnapshotOrigin | undefined): number;
+  powerLines(lines: readonly PowerLineSnapshot[], nowMs: number): number;
+  heartbeat(nowMs: number, startMs: number): void;
+}
+
+export interface PointFeedOptions {
+  pool: pg.Pool;
+  organizationId: string;
+  /** OFFLINE_AFTER_HOURS: the ceiling of the communication-lost rule (domain/checkin-clock.ts). */
+  offlineAfterHours: number;
+  /** CHECKIN_INTERVAL_FLOOR_MINUTES in seconds (default DEFAULT_FLOOR_S). */
+  checkinFloorS?: number;
+  pollMs?: number;
+  fullEveryMs?: number;
+  clock?: () => number;
+  onError?: (err: unknown) => void;
+  /** Called after each refresh with the number of events it produced (tests, metrics). */
+  onRefresh?: (events: number) => void;
+}
+
+/** The heartbeat's value: 0..100, one step a second since the feed started. */
+export function heartbeatValue(nowMs: number, startMs: number): number {
+  return Math.floor((nowMs - startMs) / 1000) % 101;
+}
+
+/**
+ * The origin of a snapshot's events: only a record stored since the feed last saw the device (never at the
+ * first load, whose events are the start-up's, not a check-in's). The phase of a test fault follows from
+ * the code: its fault check-in always reports a fault, its clearing one none.
+ */
+export function originOf(s: StoredSnapshot, known: Map<string, number>, firstLoad: boolean): SnapshotOrigin | undefined {
+  if (!s.record) return undefined;
+  const before = known.get(s.imei);
+  known.set(s.imei, s.record.id);
+  if (firstLoad || before === s.record.id) return undefined;
+  return {
+    storedAtMs: s.record.storedAtMs, recordId: s.record.id,
+    ...(s.record.testFaultId !== null ? { testFault: { id: s.record.testFaultId, phase: (s.actualOngoingFault ?? 0) === 0 ? 'clear' as const : 'fault' as const } } : {}),
+  };
+}
+
+export class PointFeed {
+  private watermark: Watermark | undefined;
+  private lastFull = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private listener: pg.PoolClient | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private readonly startMs: number;
+  private readonly clock: () => number;
+  /** The newest RecordID applied per IMEI. */
+  private readonly known = new Map<string, number>();
+
+  constructor(private readonly opts: PointFeedOptions, private readonly target: PointTarget) {
+    this.clock = opts.clock ?? Date.now;
+    this.startMs = this.clock();
+  }
+
+  async start(): Promise<void> {
+    await this.refresh();
+    this.listener = await this.opts.pool.connect();
+    this.listener.on('notification', () => void this.refresh().catch((e: unknown) => this.opts.onError?.(e)));
+    this.listener.on('error', (e) => this.opts.onError?.(e));
+    await this.listener.query('listen dnp3_change');
+    this.timer = setInterval(() => void this.refresh().catch((e: unknown) => this.opts.onError?.(e)), this.opts.pollMs ?? 1000);
+    this.timer.unref();
+  }
+
+  /** Reads what changed and applies it. Overlapping calls collapse into one follow-up run. */
+  refresh(): Promise<void> {
+    if (this.running) { this.again = true; return this.running; }
+    this.running = this.run().finally(() => {
+      this.running = undefined;
+      if (this.again) { this.again = false; void this.refresh().catch((e: unknown) => this.opts.onError?.(e)); }
+    });
+    return this.running;
+  }
+
+  private async run(): Promise<void> {
+    const { pool, organizationId, offlineAfterHours } = this.opts;
+    const clock = { floorS: this.opts.checkinFloorS ?? DEFAULT_FLOOR_S, ceilingS: offlineAfterHours * 3600 };
+    const now = this.clock();
+    const firstLoad = !this.watermark;
+    const full = firstLoad || now - this.lastFull >= (this.opts.fullEveryMs ?? 60_000);
+    // Every run: a device imported a moment ago gets its slot (one insert-select; a no-op when none are new).
+    await assignSlots(pool, organizationId);
+    await assignPowerLineSlots(pool, organizationId);
+    this.target.size(await maxSlot(pool, organizationId));
+    // Watermark first: rows stored while we read are read again next time (updates are idempotent).
+    const mark = await currentWatermark(pool);
+    const snapshots = await loadSnapshots(pool, organizationId, full ? undefined : this.watermark);
+    if (full) this.lastFull = now;
+    this.watermark = mark;
+    let events = 0;
+    for (const s of snapshots) events += this.target.device(s, now, clock, originOf(s, this.known, firstLoad));
+    // Per power line incident points (few rows: read on every run).
+    events += this.target.powerLines(await loadPowerLines(pool, organizationId), now);
+    this.target.heartbeat(now, this.startMs);
+    this.opts.onRefresh?.(events);
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running?.catch(() => {});
+    if (this.listener) {
+      await this.listener.query('unlisten dnp3_change').catch(() => {});
+      this.listener.release();
+      this.listener = undefined;
+    }
+  }
+}

@@ -1,0 +1,166 @@
+// IEC 104 protocol attacks (#33) on the real station server (iec104/server.ts, the shared mutual-TLS listener) from an
+// authenticated master: malformed APCI (start octet, lengths below and above the standard's), an I frame before
+// STARTDT, N(S) and N(R) sequence violations, unknown type identifications, an ASDU shorter than its type, and a
+// flood of frames and garbage. Each is refused (the connection closed, or a negative confirmation) with its
+// reason counted, and another organisation's master is served during and after every attack.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { connect } from 'node:tls';
+import { ApduParser, encodeApdu, type Apdu } from '../../iec104/apci/apci.js';
+import { applyDevice } from '../../iec104/data/apply.js';
+import type { RefusalReason } from '../../iec104/diagnostics/reasons.js';
+import type { Iec104Integration } from '../../iec104/identity.js';
+import { Iec104Outstation } from '../../iec104/outstation.js';
+import { startIec104Server, type Iec104Server } from '../../iec104/server.js';
+import { DEFAULT_TIMERS } from '../../iec104/station/station.js';
+import { devCerts } from '../helpers/dev-certs.js';
+import { reportTally } from '../helpers/tally.js';
+
+const certs = devCerts('iec104-attack-certs-');
+const pem = (name: string) => readFileSync(certs.pem(name));
+const base = { commonAddress: 1, timers: DEFAULT_TIMERS, tlsMinVersion: 'TLSv1.2', certificateMode: 'ca', analogOnly: false } as const;
+const integrations: Iec104Integration[] = [
+  { ...base, id: 'north-104', organizationId: 'north', masterIdentity: 'scada.north.example' },
+  { ...base, id: 'south-104', organizationId: 'south', masterIdentity: 'scada.south.example' },
+];
+const outstations = new Map(integrations.map((i) => [i.id, new Iec104Outstation(1)]));
+const refusals: { integration: string; reason: RefusalReason }[] = [];
+let server: Iec104Server;
+let tried = 0;
+let refused = 0;
+
+const GI = Uint8Array.from([100, 0x01, 6, 0, 1, 0, 0, 0, 0, 20]); // C_IC_NA_1, activation, CA 1, QOI 20
+const STARTDT: Apdu = { format: 'U', fn: 'STARTDT_ACT' };
+
+interface Conn { frames: Apdu[]; closed: Promise<void>; isClosed: () => boolean; send(b: Uint8Array): void; end(): void }
+
+/** A TLS connection as `org`'s master; frames received are parsed as they arrive. */
+function open(org: 'north' | 'south'): Promise<Conn> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port: server.port, ca: pem('ca'), servername: 'outstation.test', cert: pem(`scada.${org}.example`), key: pem(`scada.${org}.example-key`) });
+    const parser = new ApduParser();
+    const frames: Apdu[] = [];
+    let closed = false;
+    const done = new Promise<void>((r) => socket.on('close', () => { closed = true; r(); }));
+    socket.on('error', () => {});
+    socket.on('data', (c: Buffer) => { for (const raw of parser.push(c)) frames.push(raw); });
+    socket.on('secureConnect', () => resolve({ frames, closed: done, isClosed: () => closed, send: (b) => socket.write(b), end: () => socket.destroy() }));
+    socket.on('close', () => reject(new Error('closed before the handshake finished')));
+  });
+}
+
+const until = async (pred: () => boolean, what: string, ms = 20_000) => {
+  const end = Date.now() + ms;
+  while (!pred()) {
+    if (Date.now() > end) throw new Error(`no ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+const iFrames = (c: Conn) => c.frames.filter((f): f is Extract<Apdu, { format: 'I' }> => f.format === 'I');
+
+/** South's master starts data transfer and gets its GI confirmed and terminated: the service is up for others. */
+async function southServed(when: string): Promise<void> {
+  const c = await open('south');
+  try {
+    c.send(encodeApdu(STARTDT));
+    await until(() => c.frames.some((f) => f.format === 'U' && f.fn === 'STARTDT_CON'), `STARTDT con ${when}`);
+    c.send(encodeApdu({ format: 'I', ns: 0, nr: 0, asdu: GI }));
+    await until(() => iFrames(c).some((f) => f.asdu[0] === 100 && (f.asdu[2]! & 0x3f) === 10), `GI terminated ${when}`);
+    assert.ok(iFrames(c).some((f) => f.asdu[0] === 13), `south's measured values answered ${when}`);
+  } finally {
+    c.end();
+  }
+}
+
+/** North's master sends `bytes` (after STARTDT when `started`); resolves when the station has closed it. */
+async function closedFor(label: string, bytes: Uint8Array, reason: RefusalReason, started = true): Promise<void> {
+  tried++;
+  const before = refusals.filter((r) => r.reason === reason).length;
+  const c = await open('north');
+  if (started) {
+    c.send(encodeApdu(STARTDT));
+    await until(() => c.frames.some((f) => f.format === 'U' && f.fn === 'STARTDT_CON'), 'STARTDT con');
+  }
+  c.send(bytes);
+  await until(() => c.isClosed(), `${label}: connection closed`);
+  assert.ok(refusals.filter((r) => r.reason === reason && r.integration === 'north-104').length > before, `${label}: counted as ${reason}`);
+  refused++;
+  await southServed(`after ${label}`);
+}
+
+test.before(async () => {
+  const now = Date.now();
+  for (const o of outstations.values()) {
+    o.sizeBanks(1);
+    applyDevice(o, { imei: '861', slot: 0, name: null, date: now, actualOngoingFault: 0, batteryOrLine: 0, averageCurrent1m: 1, prefaultCurrent: 1, faultCurrent: null, faultTime: null, peakCurrent24h: 1, averageCurrent1h: 1, batteryMcu: 3, temperature: 20 }, now, { floorS: 300, ceilingS: 26 * 3600 }, false);
+  }
+  server = await startIec104Server({
+    port: 0, host: '127.0.0.1',
+    tls: { key: pem('outstation.test-key'), cert: pem('outstation.test'), ca: [pem('ca')] },
+    integrations: () => integrations,
+    outstationFor: (i) => outstations.get(i.id)!,
+    onRefusal: (i, reason) => refusals.push({ integration: i.id, reason }),
+  });
+});
+
+test.after(async () => {
+  await server.close();
+  certs.remove();
+  reportTally('iec104-attacks', { attacksTried: tried, attacksRefused: refused });
+});
+
+test('malformed APCI: a wrong start octet, a length below 4 and above 253 close the connection', async () => {
+  await closedFor('start octet 0x69', Uint8Array.from([0x69, 0x04, 0x07, 0x00, 0x00, 0x00]), 'malformedApci');
+  await closedFor('length 2', Uint8Array.from([0x68, 0x02, 0x01, 0x00]), 'malformedApci');
+  await closedFor('length 254', Uint8Array.from([0x68, 0xfe, ...new Uint8Array(254)]), 'malformedApci');
+});
+
+test('sequence violations: an I frame before STARTDT, a wrong N(S), an N(R) acknowledging frames never sent', async () => {
+  await closedFor('I frame before STARTDT', encodeApdu({ format: 'I', ns: 0, nr: 0, asdu: GI }), 'missingStartdt', false);
+  await closedFor('N(S) 5 where 0 is expected', encodeApdu({ format: 'I', ns: 5, nr: 0, asdu: GI }), 'sequenceError');
+  await closedFor('N(R) 300 with nothing sent', encodeApdu({ format: 'S', nr: 300 }), 'sequenceError');
+});
+
+test('unknown type identifications and an ASDU shorter than its type: refused, the connection kept', async () => {
+  const c = await open('north');
+  try {
+    c.send(encodeApdu(STARTDT));
+    await until(() => c.frames.some((f) => f.format === 'U' && f.fn === 'STARTDT_CON'), 'STARTDT con');
+    let ns = 0;
+    for (const typeId of [0, 45, 200, 255]) {
+      tried++;
+      c.send(encodeApdu({ format: 'I', ns: ns++, nr: 0, asdu: Uint8Array.from([typeId, 0x01, 6, 0, 1, 0, 0, 0, 0, 0]) }));
+      await until(() => iFrames(c).some((f) => f.asdu[0] === typeId && (f.asdu[2]! & 0x40) !== 0 && (f.asdu[2]! & 0x3f) === 44), `negative COT 44 for type ${typeId}`);
+      refused++;
+    }
+    tried++;
+    const before = refusals.length;
+    c.send(encodeApdu({ format: 'I', ns: ns++, nr: 0, asdu: GI.slice(0, 8) }));
+    await until(() => refusals.length > before || c.isClosed(), 'the short ASDU refused');
+    assert.ok(refusals.slice(before).some((r) => r.reason === 'malformedAsdu'), JSON.stringify(refusals.slice(before)));
+    refused++;
+    if (!c.isClosed()) {
+      c.send(encodeApdu({ format: 'I', ns: ns++, nr: 0, asdu: GI }));
+      await until(() => iFrames(c).some((f) => f.asdu[0] === 100 && (f.asdu[2]! & 0x3f) === 10), 'GI still answered on the same connection');
+    }
+  } finally {
+    c.end();
+  }
+  await southServed('after unknown types');
+});
+
+test('a flood from an authenticated master (valid frames, then garbage): south is served during and after it', async () => {
+  tried++;
+  const c = await open('north');
+  const testfr = encodeApdu({ format: 'U', fn: 'TESTFR_ACT' });
+  const flood = Buffer.concat([...Array.from({ length: 50_000 }, () => Buffer.from(testfr)), randomBytes(1024 * 1024)]);
+  c.send(flood);
+  await southServed('during a flood');
+  await until(() => c.isClosed(), 'the flooder cut off at the garbage', 60_000);
+  await southServed('after a flood');
+  refused++;
+});
+
+test.run();
