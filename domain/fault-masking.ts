@@ -1,7 +1,7 @@
 // Spec 3.5 and its principle (docs/decisions.md#masking): an organisation with MaskFaultDetails sees that a
 // fault exists, never which class, on every reader meant for people. These are the rules, pure, for any answer
 // shape; api/fault-mask-policy.ts applies them to every query and every answer of the authenticated API (so no
-// endpoint can forget them), and alarms/router.ts to the messages sent to people. The integration outputs
+// endpoint can forget them), and domain/alarm-routing-plan.ts to the messages sent to people. The integration outputs
 // (DNP3, MultiSpeak, dnp3OrganizationDevices) serve the utility's own systems and never come here.
 import { FAULT, FAULT_CLASS_KINDS, FAULT_LABEL, RETIRED_KINDS, alarmLabel, isFaultClassKind } from './alarm-kinds.js';
 import { INCIDENT_KINDS, RESTORED_REASONS } from './incident-rules.js';
