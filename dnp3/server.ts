@@ -82,15 +82,48 @@ export interface Dnp3Server {
   close(): Promise<void>;
 }
 
+/**
+ * The caps on TLS handshakes in progress, in all and per remote address: a connection over one is closed
+ * (reported `busy`) before the TLS server sees it. Handshakes are keyed by remote address and port (the TLS
+ * socket's and the TCP socket's are the same).
+ */
+function handshakeGate(limits: Dnp3ConnectionLimits, onRefused: Dnp3ServerOptions['onRefused']) {
+  const handshaking = new Map<string, () => void>();
+  const perAddress = new Map<string, number>();
+  const overCap = new Set<string>();
+  const keyOf = (socket: Socket) => `${socket.remoteAddress}|${socket.remotePort}`;
+  return {
+    /** A new TCP connection: counted, or closed when over a cap. */
+    admit(raw: Socket): void {
+      const address = addressKey(raw.remoteAddress);
+      const key = keyOf(raw);
+      if (handshaking.size >= limits.handshakes || (perAddress.get(address) ?? 0) >= limits.handshakesPerAddress) {
+        onRefused?.('busy', address);
+        overCap.add(key);
+        raw.once('close', () => setImmediate(() => overCap.delete(key)));
+        raw.destroy();
+        return;
+      }
+      perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
+      const done = () => {
+        if (!handshaking.delete(key)) return;
+        const left = (perAddress.get(address) ?? 1) - 1;
+        if (left > 0) perAddress.set(address, left); else perAddress.delete(address);
+      };
+      handshaking.set(key, done);
+      raw.once('close', done);
+    },
+    /** The handshake ended (done or failed): it no longer counts. */
+    handshakeDone: (socket: Socket): void => handshaking.get(keyOf(socket))?.(),
+    /** Whether this socket was closed for a cap (then it was reported already); forgets it. */
+    closedForCap: (socket: Socket): boolean => overCap.delete(keyOf(socket)),
+  };
+}
+
 export async function startDnp3Server(opts: Dnp3ServerOptions): Promise<Dnp3Server> {
   const sessions = new Map<string, OutstationSession>();
   const sockets = new Set<Socket>();
   const limits = { ...DEFAULT_CONNECTION_LIMITS, ...opts.limits };
-  /** Handshakes in progress: by remote address and port (the TLS socket's and the TCP socket's are the same). */
-  const handshaking = new Map<string, () => void>();
-  const perAddress = new Map<string, number>();
-  const overCap = new Set<string>();
-  const handshakeDone = (socket: Socket) => handshaking.get(`${socket.remoteAddress}|${socket.remotePort}`)?.();
   // Every configured integration is a series from the start, so "no master connected" can alert before the first connection.
   for (const integration of opts.integrations()) dnp3Metrics.sessions.set({ integration: integration.id }, 0);
 
@@ -135,8 +168,9 @@ export async function startDnp3Server(opts: Dnp3ServerOptions): Promise<Dnp3Serv
       sessionTimeout: 0,
       handshakeTimeout: limits.handshakeTimeoutMs,
     };
+    const gate = handshakeGate(limits, opts.onRefused);
     const tlsServer = createTlsServer(tlsOptions, (socket: TLSSocket) => {
-      handshakeDone(socket);
+      gate.handshakeDone(socket);
       const cert = socket.getPeerCertificate(true);
       const peer = cert && Object.keys(cert).length > 0 ? peerIdentity(cert) : undefined;
       const match = socket.authorized ? matchIntegration(peer, socket.getProtocol(), opts.integrations(), opts.port) : { refused: 'noCertificate' as const };
@@ -149,31 +183,13 @@ export async function startDnp3Server(opts: Dnp3ServerOptions): Promise<Dnp3Serv
     });
     // With a listener here Node leaves closing to it (a timed-out handshake would otherwise stay open).
     tlsServer.on('tlsClientError', (err, socket) => {
-      handshakeDone(socket);
+      gate.handshakeDone(socket);
       socket.destroy();
       // A connection closed for a cap was reported as `busy` already.
-      if (!overCap.delete(`${socket.remoteAddress}|${socket.remotePort}`)) opts.onRefused?.('handshake', err.message);
+      if (!gate.closedForCap(socket)) opts.onRefused?.('handshake', err.message);
     });
     // Before the TLS server wraps the socket: one over a cap costs no TLS work at all.
-    tlsServer.prependListener('connection', (raw: Socket) => {
-      const address = addressKey(raw.remoteAddress);
-      const key = `${raw.remoteAddress}|${raw.remotePort}`;
-      if (handshaking.size >= limits.handshakes || (perAddress.get(address) ?? 0) >= limits.handshakesPerAddress) {
-        opts.onRefused?.('busy', address);
-        overCap.add(key);
-        raw.once('close', () => setImmediate(() => overCap.delete(key)));
-        raw.destroy();
-        return;
-      }
-      perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
-      const done = () => {
-        if (!handshaking.delete(key)) return;
-        const left = (perAddress.get(address) ?? 1) - 1;
-        if (left > 0) perAddress.set(address, left); else perAddress.delete(address);
-      };
-      handshaking.set(key, done);
-      raw.once('close', done);
-    });
+    tlsServer.prependListener('connection', gate.admit);
     if (opts.onKeylog) tlsServer.on('keylog', (line: Buffer) => opts.onKeylog?.(line));
     server = tlsServer;
   } else {
