@@ -1,12 +1,12 @@
 // Spec 3.5 and its principle (docs/decisions.md#masking): an organisation with MaskFaultDetails sees that a
 // fault exists, never which class, on every reader meant for people. These are the rules, pure, for any answer
 // shape; api/fault-mask-policy.ts applies them to every query and every answer of the authenticated API (so no
-// endpoint can forget them), and alarms/router.ts to the messages sent to people. The integration outputs
+// endpoint can forget them), and domain/alarm-routing-plan.ts to the messages sent to people. The integration outputs
 // (DNP3, MultiSpeak, dnp3OrganizationDevices) serve the utility's own systems and never come here.
-import { FAULT, FAULT_CLASS_KINDS, FAULT_LABEL, RETIRED_KINDS, alarmLabel, isFaultClassKind } from './alarm-kinds.js';
+import { ALARM_KINDS, FAULT, FAULT_CLASS_KINDS, FAULT_LABEL, RETIRED_KINDS, alarmLabel, isFaultClassKind } from './alarm-kinds.js';
+import { FAULT_EVENT_TYPES, FAULT_EVENTS, isFaultEventType } from './fault-events.js';
 import { INCIDENT_KINDS, RESTORED_REASONS } from './incident-rules.js';
-
-import { FAULT_EVENT_TYPES, isFaultEventType } from './fault-events.js';
+import { FAULT_CODE_CLASSES, ONGOING_FAULT_TEXT } from './ongoing-fault-codes.js';
 
 export const MASKED_FAULT = 'Fault';
 export const MASKED_NONE = 'None';
@@ -41,15 +41,27 @@ const CLASS_KIND_VALUES = new Set<string>([...INCIDENT_KINDS, ...FAULT_CLASS_KIN
 
 /**
  * Words that name a class, wherever they stand in a text (free text, CSV, a future field): the last net under
- * the field rules. Longest first, whole words, any case. `Current Reset` (an event type that names no fault)
- * and field names such as PermanentFaultResetCurrentThreshold (no word boundary) are not matched.
+ * the field rules. Longest first, whole words, any case. Built from the tables that own them, so a new code,
+ * kind or event type is masked without a list here to remember: the strings of the codes of every alarm kind
+ * that names a class (domain/ongoing-fault-codes.ts), those kinds' ids (and retired ones) and their words as a
+ * phrase ending in "fault" (`dm1-port-fault` -> "dm1 port fault", `permanent` -> "permanent fault"), the fault
+ * event types and their duration classes (domain/fault-events.ts), alone and with "fault". `Current Reset` is
+ * left standing: it is also the event type that names no fault (spec 3.4), so neither its code string nor its
+ * kind's words are masked (its id `current-reset` is); nor are field names such as
+ * PermanentFaultResetCurrentThreshold (no word boundary).
  */
 const regexText = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const CLASS_TERMS = [
-  'Over Current No Local Fault', 'Probable Temp Fault', 'Probable temporary fault', 'DM1 Port [1-3] Fault', 'DM1 port fault',
-  'Permanent fault', 'Temporary fault', 'Momentary fault', 'Over[ -]?current', ...FAULT_EVENT_TYPES.map(regexText),
-  'Permanent', 'Temporary', 'Momentary', ...Object.keys(RETIRED_KINDS), ...FAULT_CLASS_KINDS,
-].sort((a, b) => b.length - a.length);
+const asFault = (words: string) => (/ fault$/i.test(words) ? words : `${words} fault`);
+const CLASS_NAMING_KINDS = ALARM_KINDS.filter((k) => k.namesClass);
+const NAMES_NO_FAULT = new Set<number>(FAULT_CODE_CLASSES.currentReset);
+const DURATION_CLASSES = [...new Set(FAULT_EVENTS.map((e) => e.faultClass).filter((c) => c !== null))];
+const CLASS_TERMS = [...new Set([
+  ...CLASS_NAMING_KINDS.flatMap((k) => k.codes).filter((c) => !NAMES_NO_FAULT.has(c)).map((c) => ONGOING_FAULT_TEXT.get(c)!),
+  ...FAULT_CLASS_KINDS, ...Object.keys(RETIRED_KINDS),
+  ...[...CLASS_NAMING_KINDS.filter((k) => !k.codes.some((c) => NAMES_NO_FAULT.has(c))).map((k) => k.id), ...Object.keys(RETIRED_KINDS)]
+    .map((id) => asFault(id.replace(/-/g, ' '))),
+  ...FAULT_EVENT_TYPES, ...DURATION_CLASSES, ...DURATION_CLASSES.map(asFault),
+].map((t) => t.toLowerCase()))].map(regexText).sort((a, b) => b.length - a.length);
 const CLASS_WORDS = new RegExp(`(?<![A-Za-z0-9_])(?:${CLASS_TERMS.join('|')})(?![A-Za-z0-9_])`, 'gi');
 
 /** A text with every word that names a class replaced by `Fault`. */

@@ -61,22 +61,11 @@ export function valueSubject(topic: string): string {
 const CONTENT_TYPE = 'application/vnd.schemaregistry.v1+json';
 const WIRE_HEADER_BYTES = 5; // magic byte + 4-byte schema id
 
-export function createRegistry(url: string, options: RegistryOptions = {}): RegistryClient {
-  const base = url.replace(/\/+$/, '');
-  const rule = options.compatibility ?? 'BACKWARD_TRANSITIVE';
-  const timeoutMs = options.timeoutMs ?? 5000;
-  // Few quick retries inside the library: the caller (a stage) owns the real retry policy.
-  const library = new SchemaRegistry({ host: base, clientId: 'faultline', retry: { retries: 2, maxRetryTimeInSecs: 2 } });
-  // Subjects whose rule this client already set: one PUT per subject per process, not per register().
-  const ruled = new Set<string>();
-  // Per reader type, per writer schema id: how to read the one into the other (built once, used per record).
-  const resolvers = new WeakMap<avro.Type, Map<number, avro.Resolver | null>>();
-  const setRule = async (subject: string) => {
-    await call('PUT', `/config/${subjectPath(subject)}`, { compatibility: rule });
-    ruled.add(subject);
-  };
+type RegistryCall = <T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown) => Promise<T>;
 
-  async function call<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> {
+/** One request to the registry's REST API: its JSON answer, or a RegistryError that says what went wrong. */
+function registryCall(base: string, timeoutMs: number): RegistryCall {
+  return async function call<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> {
     let res: Response;
     try {
       res = await fetch(`${base}${path}`, {
@@ -103,7 +92,24 @@ export function createRegistry(url: string, options: RegistryOptions = {}): Regi
     }
     if (data === undefined) throw new RegistryError('REGISTRY_ERROR', `${method} ${path}: answer is not JSON: ${text.slice(0, 200)}`);
     return data as T;
-  }
+  };
+}
+
+export function createRegistry(url: string, options: RegistryOptions = {}): RegistryClient {
+  const base = url.replace(/\/+$/, '');
+  const rule = options.compatibility ?? 'BACKWARD_TRANSITIVE';
+  const timeoutMs = options.timeoutMs ?? 5000;
+  // Few quick retries inside the library: the caller (a stage) owns the real retry policy.
+  const library = new SchemaRegistry({ host: base, clientId: 'faultline', retry: { retries: 2, maxRetryTimeInSecs: 2 } });
+  // Subjects whose rule this client already set: one PUT per subject per process, not per register().
+  const ruled = new Set<string>();
+  // Per reader type, per writer schema id: how to read the one into the other (built once, used per record).
+  const resolvers = new WeakMap<avro.Type, Map<number, avro.Resolver | null>>();
+  const call = registryCall(base, timeoutMs);
+  const setRule = async (subject: string) => {
+    await call('PUT', `/config/${subjectPath(subject)}`, { compatibility: rule });
+    ruled.add(subject);
+  };
 
   const subjectPath = (subject: string) => encodeURIComponent(subject);
 

@@ -141,6 +141,12 @@ export function alarmRoutes({ pool, auth, keyring, webhookAllow, now }: AlarmRou
     return c.json({ id, acknowledged_at: updated.acknowledged_at.toISOString() });
   });
 
+  organisationRoutes(app, { pool, auth, keyring, webhookAllow });
+  return app;
+}
+
+/** The organisation's alarm rules, recipients and given-up messages: its admins only. */
+function organisationRoutes(app: Hono<AuthEnv>, { pool, auth, keyring, webhookAllow }: Omit<AlarmRouteOptions, 'now'>): void {
   app.get(ALARM_RULES_PATH, auth, requireAdmin, async (c) => {
     onlyParams(c.req.queries(), []);
     return c.json({ data: (await readRules(pool, c.get('caller').org)).map(presentRule) });
@@ -219,5 +225,4 @@ export function alarmRoutes({ pool, auth, keyring, webhookAllow, now }: AlarmRou
     if (!(await retryAlarmDelivery(pool, id, c.get('caller').org))) throw new ApiError('NOT_FOUND', 'No undelivered alarm message with this id.', { id });
     return c.json({ id, due: 'now' });
   });
-  return app;
 }

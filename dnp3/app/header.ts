@@ -9,13 +9,27 @@ export interface AppControl {
   seq: number;
 }
 
+/**
+ * The fields of the application control octet (IEEE 1815 4.2.2.4): first and final fragment of a message,
+ * confirmation wanted, unsolicited, and the sequence number in the low four bits.
+ */
+export const AppControlField = { FIR: 0x80, FIN: 0x40, CON: 0x20, UNS: 0x10, SEQ: 0x0f } as const;
+
 export function parseControl(b: number): AppControl {
-  return { fir: (b & 0x80) !== 0, fin: (b & 0x40) !== 0, con: (b & 0x20) !== 0, uns: (b & 0x10) !== 0, seq: b & 0x0f };
+  const F = AppControlField;
+  return { fir: (b & F.FIR) !== 0, fin: (b & F.FIN) !== 0, con: (b & F.CON) !== 0, uns: (b & F.UNS) !== 0, seq: b & F.SEQ };
 }
 
 export function encodeControl(c: AppControl): number {
-  return (c.fir ? 0x80 : 0) | (c.fin ? 0x40 : 0) | (c.con ? 0x20 : 0) | (c.uns ? 0x10 : 0) | (c.seq & 0x0f);
+  const F = AppControlField;
+  return (c.fir ? F.FIR : 0) | (c.fin ? F.FIN : 0) | (c.con ? F.CON : 0) | (c.uns ? F.UNS : 0) | (c.seq & F.SEQ);
 }
+
+/** The sequence number `step` after `seq`: 0..15, wrapping. */
+export const nextSeq = (seq: number, step = 1): number => (seq + step) & AppControlField.SEQ;
+
+/** Whether an application fragment (its first octet the control octet) asks to be confirmed. */
+export const wantsConfirm = (fragment: Uint8Array): boolean => parseControl(fragment[0]!).con;
 
 export const FunctionCode = {
   CONFIRM: 0x00,

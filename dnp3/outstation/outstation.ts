@@ -2,7 +2,7 @@
 // buffer and the solicited/unsolicited state, but no socket and no clock: every entry point takes `now`, and
 // the session calls `tick(now)` for timeouts and unsolicited responses.
 import type { Temporal } from 'temporal-polyfill';
-import { FunctionCode, Iin, parseRequest } from '../app/header.js';
+import { FunctionCode, Iin, nextSeq, parseRequest, wantsConfirm } from '../app/header.js';
 import type { BroadcastKind } from '../link/secondary.js';
 import { objectSpec } from '../objects/table.js';
 import { Database } from './database.js';
@@ -15,6 +15,7 @@ import { buildFragment, iterateFragments, packRuns } from './response.js';
 import type { Run } from './response.js';
 import { handleControl, handleWrite, parseHeadersOrIin, unsolicitedClasses } from './commands.js';
 import type { PointValue } from '../objects/codec.js';
+import { UnsolicitedState, type PendingFragment } from './unsolicited.js';
 
 export interface OutstationConfig {
   maxTxFragment: number;
@@ -41,8 +42,6 @@ export function outstationConfigFor(integration: { unsolicited: boolean }): Outs
   return { ...DEFAULT_OUTSTATION_CONFIG, unsolicited: integration.unsolicited };
 }
 
-interface PendingFragment { bytes: Uint8Array; seq: number; eventIds: number[] }
-
 /**
  * Told when events caused by a stored check-in (EventDraft.origin) leave in a fragment and when the master
  * confirms that fragment: the one place the latency metrics and the test-fault timeline hook into DNP3.
@@ -54,8 +53,6 @@ export interface EventObserver {
 
 /** A solicited response waiting for CONFIRM; `next` encodes the following fragment on demand. */
 interface SolicitedWait { current: PendingFragment; next: () => PendingFragment | undefined; deadline: number }
-
-interface UnsolicitedWait { fragment: PendingFragment; deadline: number; retries: number; isNull: boolean }
 
 const ms = (now: Temporal.Instant): number => now.epochMilliseconds;
 
@@ -70,10 +67,7 @@ export class Outstation {
   private clockOffsetMs = 0;
   private recordedAtMs: number | undefined;
   private sol: SolicitedWait | undefined;
-  private unsol: UnsolicitedWait | undefined;
-  private unsolSeq = 0;
-  private unsolMask = 0;
-  private nullUnsolConfirmed = false;
+  private readonly unsol: UnsolicitedState;
   private lastRequest: Uint8Array | undefined;
   private lastResponse: Uint8Array | undefined;
   /** Discards since the stack last took them (takeDiscards): the stack reports them per connection. */
@@ -85,6 +79,7 @@ export class Outstation {
   constructor(config: Partial<OutstationConfig> = {}) {
     this.config = { ...DEFAULT_OUTSTATION_CONFIG, ...config };
     this.events = new EventBuffer(this.config.eventCapacityPerClass);
+    this.unsol = new UnsolicitedState({ confirmTimeoutMs: this.config.unsolConfirmTimeoutMs, maxRetries: this.config.unsolMaxRetries });
   }
 
   /** Sets the number of points of a type (e.g. from the point map). */
@@ -209,7 +204,7 @@ export class Outstation {
         const parsed = parseHeadersOrIin(body, false);
         if ('iin' in parsed) return this.respond(seq, [], parsed.iin, now);
         const u = unsolicitedClasses(parsed.headers);
-        this.unsolMask = func === FunctionCode.ENABLE_UNSOLICITED ? this.unsolMask | u.mask : this.unsolMask & ~u.mask;
+        this.unsol.setClasses(u.mask, func === FunctionCode.ENABLE_UNSOLICITED);
         return this.respond(seq, [], u.iin, now);
       }
       case FunctionCode.DELAY_MEASURE: {
@@ -239,14 +234,14 @@ export class Outstation {
       const p = ahead.value;
       ahead = fragments.next();
       const fin = ahead.done === true;
-      const s = (seq + i) & 0x0f;
+      const s = nextSeq(seq, i);
       const con = !fin || p.eventIds.length > 0;
       const bytes = buildFragment({ fir: i === 0, fin, con, uns: false, seq: s }, FunctionCode.RESPONSE, iin, p.body);
       i++;
       return { bytes, seq: s, eventIds: p.eventIds };
     };
     const first = next()!;
-    if (first.bytes[0]! & 0x20) this.sol = { current: first, next, deadline: ms(now) + this.config.confirmTimeoutMs };
+    if (wantsConfirm(first.bytes)) this.sol = { current: first, next, deadline: ms(now) + this.config.confirmTimeoutMs };
     this.notice('sent', first.eventIds, ms(now), false);
     return [first.bytes];
   }
@@ -269,19 +264,16 @@ export class Outstation {
     sol.current = next;
     this.notice('sent', next.eventIds, ms(now), false);
     // A last fragment without events needs no confirm.
-    if (!(next.bytes[0]! & 0x20)) this.sol = undefined;
+    if (!wantsConfirm(next.bytes)) this.sol = undefined;
     else sol.deadline = ms(now) + this.config.confirmTimeoutMs;
     return [next.bytes];
   }
 
   private onUnsolicitedConfirm(seq: number, now: Temporal.Instant): void {
-    const u = this.unsol;
-    if (!u || u.fragment.seq !== seq) { this.discards.push('unexpectedConfirm'); return; }
-    this.notice('confirmed', u.fragment.eventIds, ms(now), true);
-    this.events.remove(u.fragment.eventIds);
-    if (u.isNull) this.nullUnsolConfirmed = true;
-    this.unsol = undefined;
-    this.unsolSeq = (seq + 1) & 0x0f;
+    const confirmed = this.unsol.confirm(seq);
+    if (!confirmed) { this.discards.push('unexpectedConfirm'); return; }
+    this.notice('confirmed', confirmed.eventIds, ms(now), true);
+    this.events.remove(confirmed.eventIds);
   }
 
   /**
@@ -290,11 +282,7 @@ export class Outstation {
    */
   resetConnection(): void {
     this.cancelSolicited();
-    if (this.unsol) {
-      this.events.unselect('unsol');
-      this.unsol = undefined;
-      this.unsolSeq = (this.unsolSeq + 1) & 0x0f;
-    }
+    if (this.unsol.abandon()) this.events.unselect('unsol');
     this.lastRequest = undefined;
     this.lastResponse = undefined;
   }
@@ -307,24 +295,15 @@ export class Outstation {
       this.cancelSolicited();
     }
     if (!this.config.unsolicited) return [];
-    const u = this.unsol;
-    if (u) {
-      if (t < u.deadline) return [];
-      this.discards.push('unsolicitedConfirmTimeout');
-      if (u.retries >= this.config.unsolMaxRetries) {
-        this.events.unselect('unsol');
-        this.unsol = undefined;
-        this.unsolSeq = (this.unsolSeq + 1) & 0x0f;
-        return [];
-      }
-      u.retries++;
-      u.deadline = t + this.config.unsolConfirmTimeoutMs;
-      return [u.fragment.bytes];
-    }
+    const timer = this.unsol.timer(t);
+    if (timer.kind === 'waiting') return [];
+    if (timer.kind !== 'idle') this.discards.push('unsolicitedConfirmTimeout');
+    if (timer.kind === 'gaveUp') { this.events.unselect('unsol'); return []; }
+    if (timer.kind === 'retry') return [timer.bytes];
     if (this.sol) return []; // one transaction at a time: unsolicited waits for the solicited confirm
-    if (!this.nullUnsolConfirmed) return [this.sendUnsolicited([], [], true, t)];
-    if (this.unsolMask === 0) return [];
-    const classes = new Set([1, 2, 3].filter((c) => this.unsolMask & (1 << c)));
+    if (this.unsol.needsNullResponse()) return [this.sendUnsolicited([], [], true, t)];
+    const classes = this.unsol.enabledClasses();
+    if (classes.size === 0) return [];
     const pending = this.events.pendingClasses();
     if (![...classes].some((c) => pending.has(c))) return [];
     const selected = this.events.select({ classes }, 'unsol');
@@ -339,15 +318,14 @@ export class Outstation {
   }
 
   private sendUnsolicited(body: number[], eventIds: number[], isNull: boolean, t: number): Uint8Array {
-    const seq = this.unsolSeq;
-    const bytes = buildFragment({ fir: true, fin: true, con: true, uns: true, seq }, FunctionCode.UNSOLICITED_RESPONSE, this.iin(), body);
-    this.unsol = { fragment: { bytes, seq, eventIds }, deadline: t + this.config.unsolConfirmTimeoutMs, retries: 0, isNull };
-    return bytes;
+    // Always one fragment (FIR, FIN), always confirmed (CON), in the unsolicited series (UNS).
+    const build = (seq: number) => buildFragment({ fir: true, fin: true, con: true, uns: true, seq }, FunctionCode.UNSOLICITED_RESPONSE, this.iin(), body);
+    return this.unsol.send(build, eventIds, isNull, t);
   }
 
   /** Earliest time `tick` has work, for the session's timer (undefined: only on new data). */
   nextDeadline(): number | undefined {
-    const d = [this.sol?.deadline, this.unsol?.deadline].filter((x): x is number => x !== undefined);
+    const d = [this.sol?.deadline, this.unsol.deadline()].filter((x): x is number => x !== undefined);
     return d.length ? Math.min(...d) : undefined;
   }
 }

@@ -11,15 +11,14 @@
 // fs.watch wakes the loop at once; a 100 ms poll backs it up, because fs.watch misses events on some file
 // systems (network mounts, some containers).
 import { watch, type FSWatcher } from 'node:fs';
-import { mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TOPICS } from '../../schemas/avro/topics.js';
 import { backoffDelay, type BackoffOptions } from '../../plumbing/retry.js';
 import type { Transport } from '../runtime/transport/transport.js';
-import { createBridge, type ReceivedMessage } from './bridge.js';
+import { createBridge } from './bridge.js';
 import { emptyStats, errorText, stderrLog, type Log, type Source, type SourceStats } from './source.js';
-import { SETTLE_MS, settling, type SeenState } from './settle.js';
+import { spoolInbox } from './spool-inbox.js';
 
 export interface SpoolSourceOptions {
   transport: Transport;
@@ -47,6 +46,7 @@ export function spoolSource(options: SpoolSourceOptions): Source {
   const bridge = createBridge({ producer: transport.producer(), ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }) });
 
   const stats: SourceStats = { ...emptyStats(), held: 0 };
+  const inbox = spoolInbox(dir, pollIntervalMs, stats, log);
   let running = false;
   let loop: Promise<void> = Promise.resolve();
   let watcher: FSWatcher | null = null;
@@ -54,13 +54,6 @@ export function spoolSource(options: SpoolSourceOptions): Source {
   /** Set by fs.watch: something changed since the last listing. */
   let dirty = false;
   let wakeIdle: (() => void) | null = null;
-  /** Files that could not be read or removed: skipped (and logged once) until restart, instead of looping. */
-  const skip = new Set<string>();
-  /** Files that did not parse: how they looked and since when (settle.ts). */
-  const unsettled = new Map<string, SeenState>();
-  /** Held files are not read again before this time, so a file still being written is not re-read in a loop. */
-  const notBefore = new Map<string, number>();
-
   const pause = (ms: number) => sleep(ms, undefined, { signal: wake.signal }).catch(() => {});
 
   /** Waits for fs.watch, the fallback poll or stop(), whichever is first. */
@@ -71,80 +64,6 @@ export function spoolSource(options: SpoolSourceOptions): Source {
     wakeIdle = done;
   });
 
-  const list = async (): Promise<string[]> => {
-    const names = (await readdir(dir)).filter((name) => name.endsWith('.json') && !name.startsWith('.') && !skip.has(name));
-    const present = new Set(names);
-    for (const name of unsettled.keys()) if (!present.has(name)) { unsettled.delete(name); notBefore.delete(name); }
-    const now = Date.now();
-    return names.filter((name) => (notBefore.get(name) ?? 0) <= now).sort();
-  };
-
-  /** True when `body` is incomplete yet: it does not parse and its file changed within SETTLE_MS. */
-  async function stillWriting(name: string, body: string): Promise<boolean> {
-    try {
-      JSON.parse(body);
-      unsettled.delete(name);
-      return false;
-    } catch { /* below */ }
-    let info;
-    try {
-      info = await stat(join(dir, name));
-    } catch {
-      return true; // gone or unreadable now: the next listing decides
-    }
-    const now = Date.now();
-    const state: SeenState = { size: info.size, mtimeMs: info.mtimeMs, since: now };
-    const seen = unsettled.get(name);
-    const current = seen && seen.size === state.size && seen.mtimeMs === state.mtimeMs ? seen : state;
-    if (!settling(current, now)) {
-      unsettled.delete(name);
-      notBefore.delete(name);
-      return false;
-    }
-    unsettled.set(name, current);
-    notBefore.set(name, now + Math.min(pollIntervalMs, SETTLE_MS));
-    stats.held!++;
-    return true;
-  }
-
-  const giveUp = (name: string, what: string, err: unknown) => {
-    skip.add(name);
-    stats.errors++;
-    log('error', `spool file could not be ${what}; skipped until restart`, { file: join(dir, name), error: errorText(err) });
-  };
-
-  async function read(names: string[]): Promise<ReceivedMessage[]> {
-    const bodies = await Promise.all(names.map(async (name) => {
-      try {
-        return await readFile(join(dir, name), 'utf8');
-      } catch (err) {
-        // Vanished between listing and reading (removed by someone else): nothing to do.
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') giveUp(name, 'read', err);
-        return null;
-      }
-    }));
-    const batch: ReceivedMessage[] = [];
-    for (const [i, name] of names.entries()) {
-      const body = bodies[i];
-      if (body === null || body === undefined || await stillWriting(name, body)) continue;
-      batch.push({ messageId: name, body, source: 'spool' });
-    }
-    return batch;
-  }
-
-  async function remove(batch: ReceivedMessage[]): Promise<void> {
-    await Promise.all(batch.map(async ({ messageId }) => {
-      try {
-        await unlink(join(dir, messageId));
-        stats.deleted++;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-        // Left in place it would be published again on every pass.
-        giveUp(messageId, 'removed after publish', err);
-      }
-    }));
-  }
-
   async function run(): Promise<void> {
     // Names from the last listing not yet handled: a full directory is listed once, not once per batch.
     let pending: string[] = [];
@@ -153,7 +72,7 @@ export function spoolSource(options: SpoolSourceOptions): Source {
       if (pending.length === 0) {
         dirty = false;
         try {
-          pending = await list();
+          pending = await inbox.list();
         } catch (err) {
           failures++;
           stats.errors++;
@@ -167,13 +86,13 @@ export function spoolSource(options: SpoolSourceOptions): Source {
         }
       }
       const names = pending.slice(0, batchSize);
-      const batch = await read(names);
+      const batch = await inbox.read(names);
       stats.received += batch.length;
       try {
         await bridge.forward(batch, async ({ published, deadLettered }) => {
           stats.published += published;
           stats.deadLettered += deadLettered;
-          await remove(batch);
+          await inbox.remove(batch);
         });
         pending = pending.slice(names.length);
         failures = 0;

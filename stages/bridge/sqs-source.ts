@@ -46,6 +46,37 @@ export interface SqsSourceOptions extends SqsConnectionOptions {
 }
 
 /**
+ * Deletes published messages from the queue, retrying the entries that failed for the server's reasons. A
+ * delete that fails in the end is logged: the message comes back and downstream's unique keys absorb it.
+ */
+async function deletePublished(
+{ client, queueUrl, stats, log, retries, backoff }: { client: SQSClient; queueUrl: string; stats: SourceStats; log: Log; retries: number; backoff: BackoffOptions },
+messages: Message[],
+): Promise<void> {
+  let pending: DeleteMessageBatchRequestEntry[] = [];
+  messages.forEach((m, i) => { if (m.ReceiptHandle) pending.push({ Id: String(i), ReceiptHandle: m.ReceiptHandle }); });
+  try {
+    await retry(async () => {
+      const out = await client.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: pending }));
+      stats.deleted += out.Successful?.length ?? 0;
+      const failed = out.Failed ?? [];
+      // A sender fault (e.g. an expired receipt handle) will not heal on retry; the message comes back anyway.
+      const refused = failed.filter((f) => f.SenderFault);
+      if (refused.length) {
+        stats.errors++;
+        log('warn', 'SQS refused deletes after publish; those messages will be delivered again', { failed: refused.map((f) => `${f.Code}: ${f.Message ?? ''}`) });
+      }
+      const again = new Set(failed.filter((f) => !f.SenderFault).map((f) => f.Id));
+      pending = pending.filter((e) => again.has(e.Id));
+      if (pending.length) throw new Error(`${pending.length} of ${messages.length} deletes failed`);
+    }, { retries, ...backoff });
+  } catch (err) {
+    stats.errors++;
+    log('warn', 'SQS delete failed after publish; the messages will be delivered again (duplicates are absorbed downstream)', { queueUrl, count: pending.length, error: errorText(err) });
+  }
+}
+
+/**
  * @example
  *   const source = sqsSource({ transport, queueUrl: 'http://127.0.0.1:29324/000000000000/device-messages' });
  *   await source.start();
@@ -81,30 +112,6 @@ export function sqsSource(options: SqsSourceOptions): Source {
   let publishFailures = 0;
 
   const pause = (ms: number) => sleep(ms, undefined, { signal: wake.signal }).catch(() => {});
-
-  async function deleteMessages(messages: Message[]): Promise<void> {
-    let pending: DeleteMessageBatchRequestEntry[] = [];
-    messages.forEach((m, i) => { if (m.ReceiptHandle) pending.push({ Id: String(i), ReceiptHandle: m.ReceiptHandle }); });
-    try {
-      await retry(async () => {
-        const out = await client.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: pending }));
-        stats.deleted += out.Successful?.length ?? 0;
-        const failed = out.Failed ?? [];
-        // A sender fault (e.g. an expired receipt handle) will not heal on retry; the message comes back anyway.
-        const refused = failed.filter((f) => f.SenderFault);
-        if (refused.length) {
-          stats.errors++;
-          log('warn', 'SQS refused deletes after publish; those messages will be delivered again', { failed: refused.map((f) => `${f.Code}: ${f.Message ?? ''}`) });
-        }
-        const again = new Set(failed.filter((f) => !f.SenderFault).map((f) => f.Id));
-        pending = pending.filter((e) => again.has(e.Id));
-        if (pending.length) throw new Error(`${pending.length} of ${messages.length} deletes failed`);
-      }, { retries: deleteRetries, ...backoff });
-    } catch (err) {
-      stats.errors++;
-      log('warn', 'SQS delete failed after publish; the messages will be delivered again (duplicates are absorbed downstream)', { queueUrl, count: pending.length, error: errorText(err) });
-    }
-  }
 
   async function poll(poller: number): Promise<void> {
     let receiveFailures = 0;
@@ -143,7 +150,7 @@ export function sqsSource(options: SqsSourceOptions): Source {
           stats.published += published;
           stats.deadLettered += deadLettered;
           publishFailures = 0;
-          await deleteMessages(messages);
+          await deletePublished({ client, queueUrl, stats, log, retries: deleteRetries, backoff }, messages);
         });
       } catch (err) {
         publishFailures++;

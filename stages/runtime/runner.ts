@@ -44,6 +44,35 @@ function describe(err: unknown): { message: string; detail: string } {
   return { message, detail: detail.slice(0, 16_000) };
 }
 
+/** The dead letter of a record the stage kept failing on: enough to find it, understand it and resubmit it. */
+function processingFailed<In>(stage: Stage<In>, m: InMessage<In>, err: unknown, attempts: number): DeadLetter {
+  const origin = (typeof m.value === 'object' && m.value !== null ? m.value : {}) as { messageId?: unknown; source?: unknown; body?: unknown };
+  const { message, detail } = describe(err);
+  const failed = blamedStage(err) ?? stage.name;
+  return {
+    messageId: typeof origin.messageId === 'string' ? origin.messageId : `${m.topic}/${m.partition}/${m.offset}`,
+    source: typeof origin.source === 'string' ? origin.source : 'pipeline',
+    imei: m.key || null,
+    stage: failed,
+    code: 'PROCESSING_FAILED',
+    reason: `${failed} failed on this record ${attempts} times: ${message}`,
+    // A raw record keeps its queue body (resubmitted as it came); a later topic's record its value as JSON.
+    body: stage.input === TOPICS.raw && typeof origin.body === 'string' ? origin.body : JSON.stringify(m.value),
+    rejectedAt: Date.now(),
+    topic: stage.input,
+    detail,
+  };
+}
+
+/** The dead letter of a record whose bytes cannot be decoded: the bytes themselves, base64. */
+function undecodable(stageName: string, message: InMessage<Buffer>, error: Error): DeadLetter {
+  return {
+    messageId: `${message.topic}/${message.partition}/${message.offset}`, source: 'pipeline', imei: message.key || null,
+    stage: stageName, code: 'UNDECODABLE', reason: `record could not be decoded: ${error.message}`,
+    body: message.value.toString('base64'), rejectedAt: Date.now(),
+  };
+}
+
 export async function runStage<In>(stage: Stage<In>, options: RunOptions): Promise<Subscription> {
   const { transport, groupPrefix = 'faultline', fromTimestamp, maxBatchSize, maxRecordAttempts = DEFAULT_MAX_RECORD_ATTEMPTS } = options;
   const dependenciesUp = options.dependenciesUp ?? (() => transport.ready());
@@ -52,11 +81,7 @@ export async function runStage<In>(stage: Stage<In>, options: RunOptions): Promi
   const metrics = stageMetrics(stage.name);
 
   const poison = async (message: InMessage<Buffer>, error: Error) => {
-    const letter: DeadLetter = {
-      messageId: `${message.topic}/${message.partition}/${message.offset}`, source: 'pipeline', imei: message.key || null,
-      stage: stage.name, code: 'UNDECODABLE', reason: `record could not be decoded: ${error.message}`,
-      body: message.value.toString('base64'), rejectedAt: Date.now(),
-    };
+    const letter = undecodable(stage.name, message, error);
     await producer.send([{ topic: TOPICS.dlq, key: letter.imei ?? letter.messageId, value: letter }]);
     countDeadLetter(letter);
   };
@@ -69,26 +94,6 @@ export async function runStage<In>(stage: Stage<In>, options: RunOptions): Promi
     onSent?.();
     metrics.processed(messages.length);
     for (const l of deadLetters) countDeadLetter(l);
-  };
-
-  /** The dead letter of a record the stage kept failing on: enough to find it, understand it and resubmit it. */
-  const processingFailed = (m: InMessage<In>, err: unknown, attempts: number): DeadLetter => {
-    const origin = (typeof m.value === 'object' && m.value !== null ? m.value : {}) as { messageId?: unknown; source?: unknown; body?: unknown };
-    const { message, detail } = describe(err);
-    const failed = blamedStage(err) ?? stage.name;
-    return {
-      messageId: typeof origin.messageId === 'string' ? origin.messageId : `${m.topic}/${m.partition}/${m.offset}`,
-      source: typeof origin.source === 'string' ? origin.source : 'pipeline',
-      imei: m.key || null,
-      stage: failed,
-      code: 'PROCESSING_FAILED',
-      reason: `${failed} failed on this record ${attempts} times: ${message}`,
-      // A raw record keeps its queue body (resubmitted as it came); a later topic's record its value as JSON.
-      body: stage.input === TOPICS.raw && typeof origin.body === 'string' ? origin.body : JSON.stringify(m.value),
-      rejectedAt: Date.now(),
-      topic: stage.input,
-      detail,
-    };
   };
 
   /** One isolated record: retried with back-off, then dead-lettered (or thrown back while something is down). */
@@ -105,7 +110,7 @@ export async function runStage<In>(stage: Stage<In>, options: RunOptions): Promi
         throw err;
       }
       if (step === 'dead-letter') {
-        const letter = processingFailed(m, err, n);
+        const letter = processingFailed(stage, m, err, n);
         log.error({ stage: letter.stage, topic, partition, offset: m.offset, imei: letter.imei, attempts: n, err: describe(err).message }, 'record dead-lettered as PROCESSING_FAILED; the partition goes on');
         await producer.send([{ topic: TOPICS.dlq, key: letter.imei ?? letter.messageId, value: letter }]);
         countDeadLetter(letter);

@@ -4,7 +4,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FAULT_EVENT_TYPES } from '../../domain/fault-events.js';
 import { MASKED_FIELDS, MASKED_READER_FIELDS, maskedParametersProblem, maskedQueryProblem, maskFaultClass, maskText } from '../../domain/fault-masking.js';
-import { ALARM_KINDS, FAULT_CLASS_KINDS, kindCovered, maskedRuleKinds } from '../../domain/alarm-kinds.js';
+import { ALARM_KINDS, FAULT_CLASS_KINDS, RETIRED_KINDS, kindCovered, maskedRuleKinds } from '../../domain/alarm-kinds.js';
+import { FAULT_CODE_CLASSES, ONGOING_FAULT_TEXT } from '../../domain/ongoing-fault-codes.js';
 import { maskedAlarmPayload, messageBody, messageText } from '../../domain/alarm-message.js';
 import { RESTORED_REASONS } from '../../domain/incident-rules.js';
 import { ruleMatches, type AlarmRule } from '../../domain/alarm-rules.js';
@@ -107,6 +108,17 @@ test('incidents: kind, each tripped device\'s eventType, timeline trips and the 
   assert.equal(mask({ kind: 'unknown' }), { kind: 'fault' });
   assert.equal(mask({ reason: RESTORED_REASONS.currentBack }), { reason: 'restored' });
   assert.equal(Object.keys(MASKED_READER_FIELDS).sort(), ['codeText', 'eventType', 'id', 'incidentKind', 'kind', 'label', 'reason']);
+});
+
+test('the words of the text mask come from the fault tables: every code string, kind and event type that names a class', () => {
+  // Read from the owners (domain/ongoing-fault-codes.ts, alarm-kinds.ts, fault-events.ts), so a new row there is covered here too.
+  const currentReset = new Set<number>(FAULT_CODE_CLASSES.currentReset);
+  const codeTexts = ALARM_KINDS.filter((k) => k.namesClass).flatMap((k) => k.codes).filter((c) => !currentReset.has(c)).map((c) => ONGOING_FAULT_TEXT.get(c)!);
+  const classWords = [...codeTexts, ...FAULT_EVENT_TYPES, ...FAULT_CLASS_KINDS, ...Object.keys(RETIRED_KINDS), 'Momentary', 'Momentary fault', 'Probable temporary fault'];
+  for (const w of classWords) assert.is(maskText(`at pole 7: ${w}.`), 'at pole 7: Fault.', w);
+  // The labels of class kinds, bar Current reset (the event type that names no fault shares its words).
+  for (const k of ALARM_KINDS.filter((x) => x.namesClass && x.id !== 'current-reset')) assert.is(maskText(k.label), 'Fault', k.label);
+  for (const w of [...[...currentReset].map((c) => ONGOING_FAULT_TEXT.get(c)!), 'Low Battery', 'Disconnected', 'unknown', 'None']) assert.is(maskText(w), w, w);
 });
 
 test('any other text: words that name a class read Fault; field-name-like words and Current Reset stay', () => {

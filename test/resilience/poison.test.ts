@@ -17,18 +17,16 @@ import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Kafka, logLevel } from 'kafkajs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { TOPICS } from '../../schemas/avro/topics.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
-import { brokers } from '../../support/kafka.js';
 import { reportTally } from '../helpers/tally.js';
 import { databaseProxy, type DatabaseProxy } from './db-outage.js';
 import { fleetProcess, type FleetProcess } from './fleet.js';
 import type { InjectedFault } from './poison-hook.js';
 import {
-  buildMessages, compareWithSent, createQueue, dropQueue, env, log, newSqsClient, queueDepth, randomName, sleep, startSender, waitFor, type Outcome,
+  buildMessages, compareWithSent, consumerLag, createQueue, dropQueue, env, log, newSqsClient, queueDepth, randomName, sleep, startSender, waitFor, type Outcome,
 } from './rig.js';
 
 const TOTAL = Number(process.env.POISON_TOTAL ?? 20_000);
@@ -87,26 +85,6 @@ test.after(async () => {
 
 const count = async (sql: string, params: unknown[] = []) => Number((await db.pool.query(sql, params)).rows[0].count);
 const stored = () => count('select count(*) from device_records');
-
-/** Records this namespace's consumer groups have not committed, per group. */
-async function lag(): Promise<Record<string, number>> {
-  const admin = new Kafka({ brokers: brokers(), logLevel: logLevel.NOTHING }).admin();
-  await admin.connect();
-  try {
-    const out: Record<string, number> = {};
-    for (const [group, topic] of [['faultline.enrich', TOPICS.raw], ['faultline.rejected', TOPICS.dlq]] as const) {
-      const [committed] = await admin.fetchOffsets({ groupId: `${namespace}.${group}`, topics: [`${namespace}.${topic}`] });
-      const ends = await admin.fetchTopicOffsets(`${namespace}.${topic}`);
-      out[group] = ends.reduce((n, { partition, high }) => {
-        const c = Number(committed?.partitions.find((p) => p.partition === partition)?.offset ?? '-1');
-        return n + Number(high) - (c < 0 ? 0 : c);
-      }, 0);
-    }
-    return out;
-  } finally {
-    await admin.disconnect();
-  }
-}
 
 /** Sum over the processes of a counter's series whose labels include all of `labels`. */
 async function counter(name: string, labels: Record<string, string>): Promise<number> {
@@ -188,7 +166,7 @@ test(`${TOTAL} check-ins, two pipeline processes, a record persist always fails 
 
     await waitFor('the resubmitted record stored', async () => alive() && (await stored()) >= good.length, { timeoutMs: 300_000, intervalMs: 500 });
     let last: Record<string, number> = {};
-    await waitFor('zero lag', async () => { last = await lag(); return Object.values(last).every((n) => n === 0); }, { timeoutMs: 120_000, intervalMs: 1000 })
+    await waitFor('zero lag', async () => { last = await consumerLag(namespace); return Object.values(last).every((n) => n === 0); }, { timeoutMs: 120_000, intervalMs: 1000 })
       .catch((err: Error) => { throw new Error(`${err.message}: ${JSON.stringify(last)}`); });
     await sleep(3000); // anything still in flight (a redelivery) would show now
   } finally {

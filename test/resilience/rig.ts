@@ -14,6 +14,7 @@ import { infraEnv, infraStateDir } from '../../infra/endpoints.js';
 import { TOPICS } from '../../schemas/avro/topics.js';
 import { createSqsClient } from '../../stages/bridge/index.js';
 import { STAGE_NAMES } from '../../stages/pipeline.js';
+import { kafkaNames } from '../../stages/runtime/transport/names.js';
 import { CHAIN_INPUT } from '../../stages/shape.js';
 import { createFleet, type FleetMessage } from '../../simulator/index.js';
 import type { TestDatabase } from '../../support/database.js';
@@ -252,15 +253,17 @@ const STAGE_INPUT: Record<string, string> = { ...CHAIN_INPUT, rejected: TOPICS.d
 /**
  * Per consumer group `faultline.<stage>`, records on its input topic it has not committed yet. The chained
  * pipeline has groups only for enrich (fi.raw.v1) and rejected; topics only a split shape uses do not exist.
+ * `namespace`: the KAFKA_NAMESPACE the processes run with (their topics and groups carry it).
  */
-export async function consumerLag(): Promise<Record<string, number>> {
+export async function consumerLag(namespace = ''): Promise<Record<string, number>> {
+  const names = kafkaNames(namespace);
   const admin = new Kafka({ brokers: brokers(), logLevel: logLevel.NOTHING }).admin();
   await admin.connect();
   try {
     const out: Record<string, number> = {};
     const existing = new Set(await admin.listTopics());
-    for (const [stage, topic] of Object.entries(STAGE_INPUT).filter(([, t]) => existing.has(t))) {
-      const [committed] = await admin.fetchOffsets({ groupId: `faultline.${stage}`, topics: [topic] });
+    for (const [stage, topic] of Object.entries(STAGE_INPUT).map(([st, t]) => [st, names.topic(t)] as const).filter(([, t]) => existing.has(t))) {
+      const [committed] = await admin.fetchOffsets({ groupId: names.group(`faultline.${stage}`), topics: [topic] });
       const ends = await admin.fetchTopicOffsets(topic);
       out[stage] = ends.reduce((n, { partition, high }) => {
         const c = Number(committed?.partitions.find((p) => p.partition === partition)?.offset ?? '-1');
