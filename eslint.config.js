@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 import { floorsPlugin } from './lint/floors.js';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.data/**', '.infra/**', '.scratch/**', 'dist/**', 'bench/results/**', 'portal/dist/**'] },
+  { ignores: ['node_modules/**', '.data/**', '.infra/**', '.scratch/**', '.bench-compare/**', 'dist/**', 'bench/results/**', 'portal/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

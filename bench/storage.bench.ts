@@ -107,6 +107,11 @@ async function latencies(db: TestDatabase): Promise<Latency[]> {
     const mid = monthBounds(SPAN[Math.floor(SPAN.length / 2)]!).fromMs;
     const day = (t: number) => new Date(t).toISOString().slice(0, 10).replaceAll('-', '');
     const week = `from=${day(mid)}&to=${day(mid + 6 * 86_400_000)}`;
+    // The keyset form of the deep pages (api/device-records/keyset.ts): the `next` of the page before, as the admin reads it.
+    const after = async (path: string) => {
+      const res = await app.request(path, { headers: { authorization: `Bearer ${callers.admin}` } });
+      return encodeURIComponent(String(((await res.json()) as { next: string | null }).next));
+    };
     // Rows with headers: a browser asks for gzip, and a map that polls sends back the ETag it holds.
     const paths: [string, string, Record<string, string>?][] = [
       ['data-log first page', '/device-records/data-log'],
@@ -115,6 +120,8 @@ async function latencies(db: TestDatabase): Promise<Latency[]> {
       ['data-log page 200', '/device-records/data-log?page=200'],
       ['data-log 7 days', `/device-records/data-log?${week}`],
       ['data-log 7 days page 100', `/device-records/data-log?${week}&page=100`],
+      ['data-log after 10,000 rows (keyset)', `/device-records/data-log?after=${await after('/device-records/data-log?page=199')}`],
+      ['data-log 7 days after 5,000 rows (keyset)', `/device-records/data-log?${week}&after=${await after(`/device-records/data-log?${week}&page=99`)}`],
       ['events (one device)', `/device-records/device-information/events/${device}`],
       ['events (one device, 7 days)', `/device-records/device-information/events/${device}?${week}`],
       ['critical-data', '/device-records/critical-data'],

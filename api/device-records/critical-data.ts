@@ -15,6 +15,8 @@ import { movedDevicesCondition, reachCondition } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
 import { counterTotal, countersAnswer } from './totals.js';
 import { reportedRange } from './events.js';
+import { FAULT_SHIFT_MS } from '../../domain/fault-shift.js';
+import { badCursor, cursorOf, type KeyColumn } from './keyset.js';
 
 // Spelled into the SQL text so the planner matches the partial indexes of migration 0004 (sqlTypeList).
 const TYPES_SQL = sqlTypeList(FAULT_EVENT_TYPES);
@@ -34,6 +36,33 @@ const DEFAULT_SORT = [{ field: 'EventTimestamp', order: 'desc' }] as const;
 // (Source, SourceID) is unique: each source's id is its table's primary key.
 const TIE_BREAKER = ['c."Source"', 'c."SourceID" desc'];
 const MERGED_TIE_BREAKER = ['u."Source"', 'u."SourceID" desc'];
+
+/** The `Source` of each relation of sources(), in its order. */
+const SOURCE_NAMES = ['event', 'dm1_event', 'model_change'] as const;
+// The default order with its tie-breaker over the merged rows, as keyset pages (`after`) read on from it.
+const KEYSET: readonly KeyColumn[] = [{ sql: 'u."EventTimestamp"', type: 'timestamptz' }, { sql: 'u."Source"', type: 'text' }, { sql: 'u."SourceID"', type: 'bigint' }];
+
+/**
+ * Per source (SOURCE_NAMES order), the rows after the cursor in the default order (EventTimestamp desc,
+ * Source asc, SourceID desc). Source is one constant per source, so each becomes a condition its index
+ * (EventTimestamp desc, id desc) starts its walk at: a later source takes the cursor's instant itself, an
+ * earlier one only older instants, the cursor's own source the row comparison. The reported instant (the
+ * partition key) is at most FAULT_SHIFT_MS after the stored one, which bounds the months read.
+ */
+function afterCursor(q: ListQuery, p: SqlParams): string[][] {
+  const cursor = cursorOf(q, KEYSET, DEFAULT_SORT);
+  if (cursor === null) return SOURCE_NAMES.map(() => []);
+  const cursorSource = cursor[1]!;
+  if (!(SOURCE_NAMES as readonly string[]).includes(cursorSource)) throw badCursor();
+  const at = `${p.add(cursor[0])}::timestamptz`;
+  const id = `${p.add(cursor[2])}::bigint`;
+  const reported = `c."ReportedEventTimestamp" < ${at} + ${p.add(FAULT_SHIFT_MS + 1)}::int * interval '1 millisecond'`;
+  return SOURCE_NAMES.map((name) => [
+    name === cursorSource ? `(c."EventTimestamp", c."SourceID") < (${at}, ${id})`
+      : name > cursorSource ? `c."EventTimestamp" <= ${at}` : `c."EventTimestamp" < ${at}`,
+    reported,
+  ]);
+}
 
 /** The three sources as `c`-shaped relations; `modelChange` is the placeholder of the alert's EventType. */
 function sources(modelChange: string): string[] {
@@ -60,6 +89,8 @@ const COLUMNS = `c."Source", c."SourceID", c."EventID", c."EventTimestamp", c."E
   c."RecoverCurrent", c."PhaseAEvent", c."PhaseBEvent", c."PhaseCEvent", c."oldModel", c."newModel", c."PacketTimestamp",
   c."DeviceRecordID", c."IMEINumber", d."Real_Name", d."Lat", d."Long", d."PowerLineID"`;
 const CHECK_IN_JOIN = (alias: string) => `left join device_records r on r."RecordID" = ${alias}."DeviceRecordID" and r."date" = ${alias}."PacketTimestamp"`;
+/** What each row shows of the check-in that brought it. */
+const CHECK_IN_COLUMNS = ['Ongoing_fault', 'ActualOngoingFault'] as const;
 /** Whether a filter reads the check-in `r` (FILTERABLE's columns on `r.`). */
 const readsCheckIn = (q: ListQuery) => q.filters.some((f) => FILTERABLE[f.field]?.sql.startsWith('r.'));
 
@@ -68,41 +99,48 @@ const readsCheckIn = (q: ListQuery) => q.filters.some((f) => FILTERABLE[f.field]
  * joined here only when a filter reads it; otherwise after the merge, for the page's rows alone (a week's
  * fault events are thousands of rows, each a lookup in device_records).
  */
-async function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams): Promise<string[]> {
+async function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams, withCursor: boolean): Promise<string[]> {
   const range = calendarDayRange(q.from, q.to, caller.timeZone);
-  const where = whereClause([
+  const common = ([
     reachCondition(caller, p),
     ...await movedDevicesCondition(deps.pool, caller, p, 'c."IMEINumber"', 'c."PacketTimestamp"'),
     ...rangeConditions('c."EventTimestamp"', range.fromMs, range.untilMs),
     ...reportedRange('c', range),
     ...filterConditions(q.filters, FILTERABLE, { codeStrings: deps.codeStrings }, p),
   ]);
-  return sources(`${p.add(MODEL_CHANGE_EVENT_TYPE)}::text`).map((source) => `from ${source}
+  const cursor = withCursor ? afterCursor(q, p) : SOURCE_NAMES.map(() => []);
+  return sources(`${p.add(MODEL_CHANGE_EVENT_TYPE)}::text`).map((source, i) => `from ${source}
       join device_information d on d."IMEINumber" = c."IMEINumber"
       ${readsCheckIn(q) ? CHECK_IN_JOIN('c') : ''}
-      ${where}`);
+      ${whereClause([...common, ...cursor[i]!])}`);
 }
 
 export const criticalData: ReadEndpoint = {
   path: '/critical-data',
   summary: 'Fault events and model-change alerts with device information',
   description: `Paginated fault events (EventType in ${FAULT_EVENT_TYPES.join(', ')}; standard and DM1 tables) and model-change alerts (EventType "${MODEL_CHANGE_EVENT_TYPE}") of every device in reach, with device name, location and power line; spec 3.4 applied; Ongoing_fault / ActualOngoingFault are those of the check-in that brought the event, masked per spec 3.5. EventType "Fault" filters every fault event type.`,
-  params: { accepts: ['page', 'limit', 'from', 'to', 'sortBy', 'filterBy'], sortable: SORTABLE, filterable: FILTERABLE },
+  params: { accepts: ['page', 'limit', 'from', 'to', 'sortBy', 'filterBy', 'after'], sortable: SORTABLE, filterable: FILTERABLE },
   defaultSort: DEFAULT_SORT, rangeField: 'EventTimestamp', schema: 'CriticalEvent', shape: 'paginated',
   async run(deps, caller, q) {
     // Each source is sorted and cut to the first page + offset rows on its own (an index walk that stops
     // early), then the few survivors are merged: sorting the union of millions of events would not stop.
     const p = new SqlParams();
-    const parts = await branches(deps, caller, q, p);
+    const parts = await branches(deps, caller, q, p, true);
     const top = integerLiteral(q.page * q.limit + q.limit); // spelled in, as pageOf does (endpoint.ts)
     const inner = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
     const merged = parts.map((fromWhere) => `(select ${COLUMNS} ${fromWhere} order by ${inner} limit ${top})`).join(' union all ');
     const cp = new SqlParams();
-    const count = countersAnswer(q) ? { count: counterTotal('critical_events', caller) } : { countParts: { parts: await branches(deps, caller, q, cp), values: cp.values } };
+    const count = countersAnswer(q) ? { count: counterTotal('critical_events', caller) } : { countParts: { parts: await branches(deps, caller, q, cp, false), values: cp.values } };
     const ctx = presentContext(caller, deps.codeStrings);
-    const fromWhere = `from (${merged}) u left join power_lines pl on pl."Id" = u."PowerLineID" ${CHECK_IN_JOIN('u')}`;
-    const selectList = 'u.*, pl.name as "PowerLineName", r."Ongoing_fault", r."ActualOngoingFault"';
-    return pageOf(deps.pool, p, { selectList, fromWhere, order: orderBy(q.sort, MERGED, DEFAULT_SORT, MERGED_TIE_BREAKER), ...count }, q, (row) => {
+    // The power line and the check-in are read per row of the page in the select list, not joined before
+    // the merged rows are sorted and cut: with the joins there, a deep or dense page (page 20 of a week:
+    // 1,050 merged rows) was planned as a hash join over a month of device_records, 1.5 s instead of a few
+    // probes (bench/results/keyset-plans-300k.txt). The subqueries run once per row the sort hands to the
+    // LIMIT (offset + limit rows; limit rows for a keyset page), each a primary-key probe.
+    const fromWhere = `from (${merged}) u`;
+    const selectList = `u.*, (select pl.name from power_lines pl where pl."Id" = u."PowerLineID") as "PowerLineName",
+      ${CHECK_IN_COLUMNS.map((c) => `(select r."${c}" from device_records r where r."RecordID" = u."DeviceRecordID" and r."date" = u."PacketTimestamp") as "${c}"`).join(', ')}`;
+    return pageOf(deps.pool, p, { selectList, fromWhere, order: orderBy(q.sort, MERGED, DEFAULT_SORT, MERGED_TIE_BREAKER), ...count, keyset: KEYSET }, q, (row) => {
       const { EventTable: _table, Event_Record_ID: _id, ...event } = presentEventRow({ ...row, EventTable: null, Event_Record_ID: null }, ctx);
       return {
         Source: row.Source, SourceID: row.SourceID, ...event,

@@ -7,6 +7,8 @@ import { presentContext, presentRecord, recordSelectList } from './present.js';
 import { deviceInReach, historyConditions, movedDevicesCondition, reachCondition } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
 import { counterTotal, countersAnswer } from './totals.js';
+import { cursorOf, cursorParams, type KeyColumn } from './keyset.js';
+import type { ListQuery } from './list-params.js';
 
 const SORTABLE: FieldTable = {
   date: num('r."date"'), RecordID: num('r."RecordID"'), IMEINumber: text('r."IMEINumber"'), CurrentName: text('r."CurrentName"'),
@@ -22,13 +24,32 @@ const FILTERABLE: FieldTable = {
   Temperature: num('r."Temperature"'), rssi: num('r."rssi"'),
 };
 
-const PARAMS = { accepts: ['page', 'limit', 'from', 'to', 'sortBy', 'filterBy'], sortable: SORTABLE, filterable: FILTERABLE } as const;
+const PARAMS = { accepts: ['page', 'limit', 'from', 'to', 'sortBy', 'filterBy', 'after'], sortable: SORTABLE, filterable: FILTERABLE } as const;
 const DEFAULT_SORT = [{ field: 'date', order: 'desc' }] as const;
 // RecordID is the primary key: the unique tie-breaker of every order.
 const TIE_BREAKER = ['r."RecordID" desc'];
 // Page keys first, whole rows second (migration 0007 covers the default order and the reach check). The
 // partition key goes with the id, so each row of the page is looked up in its month's partition only.
 const DEFERRED = { key: 'r."RecordID", r."date"', table: 'device_records r' };
+// The default order with its tie-breaker, as keyset pages (`after`) read on from it: migration 0007's index.
+const KEYSET: readonly KeyColumn[] = [{ sql: 'r."date"', type: 'timestamptz' }, { sql: 'r."RecordID"', type: 'bigint' }];
+
+/**
+ * The rows after `after`'s cursor in the default order (none without `after`), on `p`. The plain bound on
+ * date beside the row comparison lets the executor skip the months after the cursor.
+ */
+function afterCursor(q: ListQuery, p: SqlParams): string[] {
+  const cursor = cursorOf(q, KEYSET, DEFAULT_SORT);
+  if (cursor === null) return [];
+  const [date, id] = cursorParams(cursor, KEYSET, p);
+  return [`r."date" <= ${date}`, `(r."date", r."RecordID") < (${date}, ${id})`];
+}
+
+/** `from` + `where` of the page (with the cursor's conditions) and of its total (without: the total counts the whole list). */
+function pageAndCount(from: string, conditions: string[], q: ListQuery, p: SqlParams): { fromWhere: string; countParts: { parts: string[]; values: unknown[] } } {
+  const countParts = { parts: [`${from} ${whereClause(conditions)}`], values: [...p.values] };
+  return { fromWhere: `${from} ${whereClause([...conditions, ...afterCursor(q, p)])}`, countParts };
+}
 
 export const dataLog: ReadEndpoint = {
   path: '/data-log',
@@ -45,10 +66,10 @@ export const dataLog: ReadEndpoint = {
       ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),
     ];
     const ctx = presentContext(caller, codeStrings);
-    const fromWhere = `from device_records r join device_information d on d."IMEINumber" = r."IMEINumber" ${whereClause(conditions)}`;
+    const { fromWhere, countParts } = pageAndCount('from device_records r join device_information d on d."IMEINumber" = r."IMEINumber"', conditions, q, p);
     const count = countersAnswer(q) ? counterTotal('records', caller) : undefined;
     const order = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
-    return pageOf(pool, p, { selectList: recordSelectList('r'), fromWhere, order, count, deferred: DEFERRED }, q, (row) => presentRecord(row, ctx));
+    return pageOf(pool, p, { selectList: recordSelectList('r'), fromWhere, order, count, countParts, deferred: DEFERRED, keyset: KEYSET }, q, (row) => presentRecord(row, ctx));
   },
 };
 
@@ -68,8 +89,8 @@ export const deviceDataLog: ReadEndpoint = {
       ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),
     ];
     const ctx = presentContext(caller, codeStrings);
-    const fromWhere = `from device_records r ${whereClause(conditions)}`;
+    const { fromWhere, countParts } = pageAndCount('from device_records r', conditions, q, p);
     const order = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
-    return pageOf(pool, p, { selectList: recordSelectList('r'), fromWhere, order, deferred: DEFERRED }, q, (row) => presentRecord(row, ctx));
+    return pageOf(pool, p, { selectList: recordSelectList('r'), fromWhere, order, countParts, deferred: DEFERRED, keyset: KEYSET }, q, (row) => presentRecord(row, ctx));
   },
 };

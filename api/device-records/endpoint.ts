@@ -11,6 +11,7 @@ import type { ListQuery, ParameterSpec, SortKey } from './list-params.js';
 import type { SqlParams } from './sql.js';
 import type { ShortCache } from './short-cache.js';
 import type { FleetAnswer } from './fleet-answer.js';
+import { cursorSelect, nextCursor, type KeyColumn } from './keyset.js';
 
 export interface ReadDeps {
   pool: pg.Pool;
@@ -62,6 +63,8 @@ export interface Page<T> {
   total: number;
   /** true: `total` is the planner's estimate (more than COUNT_CAP rows match); false: counted exactly. */
   totalIsEstimate: boolean;
+  /** Endpoints that take `after` (keyset.ts): the cursor of the page's last row when the page is full, else null. */
+  next?: string | null;
 }
 
 /**
@@ -84,6 +87,9 @@ export interface PageSql {
    * index covers the order and the conditions), then read only those rows from `table` (whose alias the
    * select list and order use). Without it, OFFSET fetches every skipped row whole. */
   deferred?: { key: string; table: string };
+  /** Endpoints that take `after`: the default order's key columns, read back into the page's `next` (keyset.ts).
+   * The endpoint puts the cursor's condition into `fromWhere` itself (and leaves it out of the count). */
+  keyset?: readonly KeyColumn[];
 }
 
 /**
@@ -144,16 +150,18 @@ export async function pageOf<T>(pool: pg.Pool, p: SqlParams, sql: PageSql, q: Li
   const offset = integerLiteral(q.page * q.limit);
   // Deferred keys may be several columns (the partition key beside the id, so each row is found in its
   // partition only): `(a, b) in (select a, b ...)`.
+  const selectList = sql.keyset ? `${sql.selectList}, ${cursorSelect(sql.keyset)}` : sql.selectList;
   const page = sql.deferred
-    ? `select ${sql.selectList} from ${sql.deferred.table} where (${sql.deferred.key}) in
+    ? `select ${selectList} from ${sql.deferred.table} where (${sql.deferred.key}) in
          (select ${sql.deferred.key} ${sql.fromWhere} order by ${sql.order} limit ${limit} offset ${offset})
        order by ${sql.order}`
-    : `select ${sql.selectList} ${sql.fromWhere} order by ${sql.order} limit ${limit} offset ${offset}`;
+    : `select ${selectList} ${sql.fromWhere} order by ${sql.order} limit ${limit} offset ${offset}`;
   const [rows, count] = await Promise.all([
     pool.query(planOnce ? prepared(page, p.values) : { text: page, values: p.values }),
     exact
       ? pool.query<{ n: string }>(prepared(exact.sql, exact.values)).then((r) => ({ total: Number(r.rows[0]!.n), estimated: false }))
       : cappedTotal(pool, parts, planOnce),
   ]);
-  return { data: rows.rows.map(present), page: q.page, limit: q.limit, total: count.total, totalIsEstimate: count.estimated };
+  const next = sql.keyset ? { next: nextCursor(rows.rows, q.limit, sql.keyset.length) } : {};
+  return { data: rows.rows.map(present), page: q.page, limit: q.limit, total: count.total, totalIsEstimate: count.estimated, ...next };
 }

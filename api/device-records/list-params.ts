@@ -7,7 +7,7 @@ import { ApiError, badParameter } from '../errors.js';
 import { isStorableText } from '../text-input.js';
 import { OPERATORS, OPERATORS_OF, type FieldTable, type Operator } from './fields.js';
 
-export const PARAMETERS = ['page', 'limit', 'from', 'to', 'sortBy', 'filterBy'] as const;
+export const PARAMETERS = ['page', 'limit', 'from', 'to', 'sortBy', 'filterBy', 'after'] as const;
 export type ParameterName = (typeof PARAMETERS)[number];
 
 export const DEFAULT_LIMIT = 50;
@@ -31,6 +31,8 @@ export interface ListQuery {
   to: Temporal.PlainDate | null;
   sort: SortKey[];
   filters: Filter[];
+  /** A keyset cursor (keyset.ts): the page starts after the row it names; null without. */
+  after: string | null;
 }
 
 /** What one endpoint accepts. */
@@ -135,7 +137,7 @@ const FILTER_KEY = /^filterBy\[([^[\]]+)\](?:\[([^[\]]+)\])?$/;
  *
  * @example
  *   parseListQuery({ limit: '10', sortBy: '{"field":"date","order":"desc"}' }, spec)
- *   // { page: 0, limit: 10, sort: [{ field: 'date', order: 'desc' }], filters: [], from: null, to: null }
+ *   // { page: 0, limit: 10, sort: [{ field: 'date', order: 'desc' }], filters: [], from: null, to: null, after: null }
  */
 export function parseListQuery(raw: Raw, spec: ParameterSpec): ListQuery {
   const accepts = new Set<string>(spec.accepts);
@@ -153,6 +155,7 @@ export function parseListQuery(raw: Raw, spec: ParameterSpec): ListQuery {
   const limitText = single(raw, 'limit');
   const sortText = single(raw, 'sortBy');
   const filterText = single(raw, 'filterBy');
+  const after = single(raw, 'after') ?? null;
   const from = day('from', single(raw, 'from'));
   const to = day('to', single(raw, 'to'));
   if (from && to && from.since(to).sign > 0) throw badParameter('from', 'is after "to".', { from: from.toString(), to: to.toString() });
@@ -172,5 +175,6 @@ export function parseListQuery(raw: Raw, spec: ParameterSpec): ListQuery {
     from, to,
     sort: sortText === undefined ? [] : parseSort(sortText, spec.sortable),
     filters,
+    after,
   };
 }

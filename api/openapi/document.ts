@@ -51,8 +51,11 @@ function readOperations(codeStrings: CodeStrings, prefix: string): Record<string
   const paths: Record<string, Obj> = {};
   for (const e of READ_ENDPOINTS) {
     const imei = e.path.includes(':imei');
+    // Endpoints that take `after` answer `next`, the cursor to pass as `after` for the following page.
+    const keyset = (e.params.accepts as readonly string[]).includes('after');
+    const next = keyset ? { next: { type: ['string', 'null'], description: 'The cursor of this page\'s last row, to send as `after` for the next page; null when the page is not full (no more rows).' } } : {};
     const item = e.shape === 'paginated'
-      ? { type: 'object', properties: { data: { type: 'array', items: ref(e.schema) }, page: { type: 'integer' }, limit: { type: 'integer' }, total: { type: 'integer' }, totalIsEstimate: { type: 'boolean', description: `true: more than ${COUNT_CAP} rows match a filter or day range, and total is the database planner's estimate instead of a count` } }, required: ['data', 'page', 'limit', 'total', 'totalIsEstimate'], additionalProperties: false }
+      ? { type: 'object', properties: { data: { type: 'array', items: ref(e.schema) }, page: { type: 'integer' }, limit: { type: 'integer' }, total: { type: 'integer' }, totalIsEstimate: { type: 'boolean', description: `true: more than ${COUNT_CAP} rows match a filter or day range, and total is the database planner's estimate instead of a count` }, ...next }, required: ['data', 'page', 'limit', 'total', 'totalIsEstimate', ...(keyset ? ['next'] : [])], additionalProperties: false }
       : e.shape === 'list'
         ? { type: 'object', properties: { data: { type: 'array', items: ref(e.schema) } }, required: ['data'], additionalProperties: false }
         : ref(e.schema);

@@ -43,6 +43,11 @@ const PARAMETER_DOCS: Record<ParameterName, (spec: ParameterSpec, codeStrings: C
       content: { 'application/json': { schema: { oneOf: [key, { type: 'array', items: key, minItems: 1, maxItems: 4, uniqueItems: true }] } } },
     };
   },
+  after: (_s, _c, defaultSort) => ({
+    name: 'after', in: 'query',
+    description: `Keyset cursor: the \`next\` of the previous page; this page holds the rows after it in the default order ${JSON.stringify(defaultSort ?? [])}. Deep pages cost what the first costs (page=N skips N * limit rows). Not with page or a sortBy other than the default (400). The total still counts every row the filters and range match.`,
+    schema: { type: 'string' },
+  }),
   filterBy: (spec, codeStrings) => ({
     name: 'filterBy', in: 'query',
     description: `JSON object: field -> value (eq) or field -> {operator: value}. Also accepted as filterBy[field]=value and filterBy[field][operator]=value query keys ("in" then takes a comma-separated list). Fields: ${describeFields(spec.filterable)}. Fault codes (Ongoing_fault, ActualOngoingFault) take a code or its string; with MaskFaultDetails only "None" or "Fault".`,

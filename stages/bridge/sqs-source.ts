@@ -8,6 +8,7 @@
 //   outage does not spin through receives (each counts towards the queue's maxReceiveCount);
 // - delete fails after the publish: failed entries are retried a few times, then logged; SQS delivers those
 //   messages again and the pipeline's unique keys absorb the second copy.
+// A batch's delete overlaps the poller's next receive (docs/decisions.md#bridge-and-read-performance).
 import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, type DeleteMessageBatchRequestEntry, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TOPICS } from '../../schemas/avro/topics.js';
@@ -114,6 +115,23 @@ export function sqsSource(options: SqsSourceOptions): Source {
   const pause = (ms: number) => sleep(ms, undefined, { signal: wake.signal }).catch(() => {});
 
   async function poll(poller: number): Promise<void> {
+    // The previous batch's delete runs while this poller receives the next batch: one round trip fewer to
+    // wait on per batch. At most one is in flight per poller, and the poller ends only after it settled
+    // (deletePublished never rejects: a failed delete is logged and the messages come back).
+    let deleting: Promise<void> = Promise.resolve();
+    try {
+      await receiveLoop(poller, (messages) => {
+        const previous = deleting;
+        deleting = previous.then(() => deletePublished({ client, queueUrl, stats, log, retries: deleteRetries, backoff }, messages));
+        return previous;
+      });
+    } finally {
+      await deleting;
+    }
+  }
+
+  /** One poller's receive, publish, acknowledge loop; `acknowledge` resolves once the previous batch's delete settled. */
+  async function receiveLoop(poller: number, acknowledge: (messages: Message[]) => Promise<void>): Promise<void> {
     let receiveFailures = 0;
     while (running) {
       if (publishFailures > 0) {
@@ -150,7 +168,7 @@ export function sqsSource(options: SqsSourceOptions): Source {
           stats.published += published;
           stats.deadLettered += deadLettered;
           publishFailures = 0;
-          await deletePublished({ client, queueUrl, stats, log, retries: deleteRetries, backoff }, messages);
+          await acknowledge(messages);
         });
       } catch (err) {
         publishFailures++;

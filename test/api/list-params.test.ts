@@ -21,7 +21,7 @@ function error(raw: Record<string, string | string[]>, s: ParameterSpec = spec):
 }
 
 test('defaults: page 0, limit 50, no range, no sort, no filter', () => {
-  assert.equal(parseListQuery({}, spec), { page: 0, limit: DEFAULT_LIMIT, from: null, to: null, sort: [], filters: [] });
+  assert.equal(parseListQuery({}, spec), { page: 0, limit: DEFAULT_LIMIT, from: null, to: null, sort: [], filters: [], after: null });
 });
 
 test('values are read into their types', () => {

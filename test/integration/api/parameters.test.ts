@@ -5,6 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { READ_ENDPOINTS } from '../../../api/device-records/endpoints.js';
 import { PARAMETERS, type ParameterName } from '../../../api/device-records/list-params.js';
+import { encodeCursor } from '../../../api/device-records/keyset.js';
 import { seededApi, type SeededApi } from './seeded-api.js';
 import { json, type Json } from './paths.js';
 
@@ -28,6 +29,10 @@ function badValues(name: ParameterName, sortField: string, filterField: string):
     case 'filterBy': return [q({ filterBy: '{' }), q({ filterBy: '{"nope":1}' }), q({ filterBy: '[1]' }), q({ filterBy: JSON.stringify({ [filterField]: { like: 'x' } }) }),
       q({ filterBy: JSON.stringify({ [filterField]: { in: [] } }) }), q({ filterBy: JSON.stringify({ [filterField]: {} }) }),
       'filterBy[nope]=1', `filterBy[${filterField}][zz]=1`, 'filterBy[a][b][c]=1', `filterBy[${filterField}]=1&filterBy[${filterField}]=2`];
+    case 'after': return [q({ after: 'x' }), q({ after: 'k1.!!' }), q({ after: encodeCursor(['1']) }), q({ after: encodeCursor(['not a time', 'event', '1']) }),
+      q({ after: encodeCursor(['2026-11-01 00:00:00+00', 'nowhere', '1']) }), q({ after: encodeCursor(['2026-11-01 00:00:00+00', '1']), page: '1' }),
+      q({ after: encodeCursor(['2026-11-01 00:00:00+00', 'event', '1']), page: '1' }),
+      q({ after: encodeCursor(['2026-11-01 00:00:00+00', '1']), sortBy: JSON.stringify({ field: sortField, order: 'asc' }) }), 'after=a&after=b'];
   }
 }
 
@@ -69,6 +74,31 @@ test('pagination: pages are disjoint, complete and stable; total is the count', 
   const past = await json(await api.get('/device-records/data-log?limit=4&page=99', 'northAdmin'));
   assert.equal([past.data, past.total], [[], total]);
 });
+
+// Every endpoint that takes `after`, walked by its `next` cursors: the same rows in the same order as one big page.
+for (const endpoint of READ_ENDPOINTS.filter((e) => (e.params.accepts as readonly string[]).includes('after'))) {
+  test(`${endpoint.path}: keyset pages (after = next) are disjoint, complete and in the default order`, async () => {
+    const path = concrete(endpoint.path);
+    const all = await json(await api.get(`${path}?limit=500`, 'northAdmin'));
+    const rows = all.data as Json[];
+    assert.ok(rows.length >= 2, `${path}: the fixtures give at least two rows (${rows.length})`);
+    const walked: Json[] = [];
+    let next = (await json(await api.get(`${path}?limit=500`, 'northAdmin'))).next;
+    assert.is(next, null, 'a page that is not full has no next');
+    let query = q({ limit: '1' });
+    for (let i = 0; i <= rows.length; i++) {
+      const body = await json(await api.get(`${path}?${query}`, 'northAdmin'));
+      assert.is(body.total, all.total, 'the total counts the whole list, not what follows the cursor');
+      walked.push(...(body.data as Json[]));
+      next = body.next;
+      if (next === null) break;
+      assert.type(next, 'string');
+      query = q({ limit: '1', after: String(next) });
+    }
+    assert.is(next, null, 'the walk ends');
+    assert.equal(walked, rows, 'the same rows in the same order as one big page');
+  });
+}
 
 test('total from the per-device counters equals the counted total and the rows, for each reach', async () => {
   for (const user of ['northAdmin', 'northEast', 'southAdmin', 'southEast'] as const) {

@@ -182,6 +182,36 @@ test('a producer failing its first 3 sends: nothing deleted, messages return aft
   assert.equal(await queueDepth(queueUrl), { visible: 0, inFlight: 0 });
 });
 
+test('a batch\'s delete overlaps the next receive: one poller sends its next receive while the delete is still unanswered', async () => {
+  const queueUrl = await createQueue({ VisibilityTimeout: '30' });
+  await sendFixtures(queueUrl, messageFiles().slice(0, 10));
+  const t = cleanup.transport();
+  const reader = await collect(t);
+  // Every delete is held until a receive is sent after it (or 10 s pass): with a poller that waited for its
+  // delete, no receive could come, and each delete would be released by the fallback instead.
+  const client = createSqsClient({ queueUrl, endpoint });
+  cleanup.add(async () => client.destroy());
+  const send = client.send.bind(client) as (command: unknown) => Promise<unknown>;
+  const held: (() => void)[] = [];
+  const releases: string[] = [];
+  (client as { send: unknown }).send = async (command: { constructor: { name: string } }) => {
+    if (command.constructor.name === 'ReceiveMessageCommand') for (const release of held.splice(0)) release();
+    if (command.constructor.name !== 'DeleteMessageBatchCommand') return send(command);
+    await new Promise<void>((resolve) => {
+      const fallback = setTimeout(() => { releases.push('fallback'); resolve(); }, 10_000);
+      held.push(() => { clearTimeout(fallback); releases.push('receive'); resolve(); });
+    });
+    return send(command);
+  };
+  const source = await cleanup.start(sqsSource({ transport: t, queueUrl, client, pollers: 1, waitTimeSeconds: 1, log: quiet, backoff: FAST }));
+  await waitFor('10 deletes', () => source.stats().deleted >= 10, { timeoutMs: 30_000 });
+  await source.stop();
+  await reader.stop();
+  assert.ok(releases.length >= 1);
+  assert.is(releases[0], 'receive', 'the first delete was still in flight when the poller sent its next receive');
+  assert.equal(await queueDepth(queueUrl), { visible: 0, inFlight: 0 });
+});
+
 test('stop() during a long poll: what that receive got is published and deleted, nothing is left in flight', async () => {
   const queueUrl = await createQueue({ VisibilityTimeout: '30' });
   const t = cleanup.transport();

@@ -1,0 +1,83 @@
+// Keyset pages (`after`, docs/decisions.md#bridge-and-read-performance): a page answers `next`, the cursor
+// of its last row, and `after=<next>` reads the rows that follow it in the default order. The statement then
+// starts its index walk at the cursor instead of stepping over page * limit rows (OFFSET), so page 10,000
+// costs what page 0 costs. Keyset pages follow the endpoint's default order only: a caller's sortBy can sort
+// by nullable and non-unique columns in mixed directions, whose "after" would not walk an index either.
+import { badParameter } from '../errors.js';
+import type { ListQuery, SortKey } from './list-params.js';
+import type { SqlParams } from './sql.js';
+
+/** One column of the default order with its unique tie-breaker, as the cursor carries it. */
+export interface KeyColumn {
+  /** SQL of the column in the page's select (the alias of the list's rows). */
+  sql: string;
+  /** Its SQL type, for reading the cursor's text back. */
+  type: 'timestamptz' | 'bigint' | 'text';
+}
+
+/** The cursor's values, as the database printed them (exact: a timestamp keeps its microseconds). */
+export type Cursor = readonly string[];
+
+const PREFIX = 'k1.';
+/** How Postgres prints a timestamptz (ISO DateStyle), so a forged cursor is a 400, not a failed cast. */
+const TIMESTAMPTZ_TEXT = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]) ([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?[+-]\d\d(:[0-5]\d){0,2}$/;
+
+/** The opaque `next` text of a row's key values. */
+export function encodeCursor(values: Cursor): string {
+  return PREFIX + Buffer.from(JSON.stringify(values), 'utf8').toString('base64url');
+}
+
+/** The 400 of a cursor that does not decode. */
+export function badCursor() {
+  return badParameter('after', 'is not a cursor this endpoint returned (copy `next` from the previous page).');
+}
+
+/** The key values of `after`, checked to be `columns.length` strings of their types; anything else is a 400 naming `after`. */
+export function decodeCursor(text: string, columns: readonly KeyColumn[]): Cursor {
+  const bad = badCursor;
+  if (!text.startsWith(PREFIX) || text.length > 512) throw bad();
+  let values: unknown;
+  try {
+    values = JSON.parse(Buffer.from(text.slice(PREFIX.length), 'base64url').toString('utf8'));
+  } catch {
+    throw bad();
+  }
+  if (!Array.isArray(values) || values.length !== columns.length || !values.every((v) => typeof v === 'string' && v.length <= 64)) throw bad();
+  columns.forEach((c, i) => {
+    const v = values[i] as string;
+    if (c.type === 'bigint' && !/^-?\d{1,19}$/.test(v)) throw bad();
+    if (c.type === 'timestamptz' && !TIMESTAMPTZ_TEXT.test(v)) throw bad();
+  });
+  return values as string[];
+}
+
+/**
+ * The cursor of `q`, or null without `after`. `after` reads on from a cursor in the default order, so a
+ * page number or a sortBy other than the default beside it is a 400.
+ */
+export function cursorOf(q: ListQuery, columns: readonly KeyColumn[], defaultSort: readonly SortKey[]): Cursor | null {
+  if (q.after === null) return null;
+  if (q.page !== 0) throw badParameter('after', 'cannot be combined with page: the cursor says where the page starts.');
+  const isDefault = q.sort.length === 0 || (q.sort.length === defaultSort.length && q.sort.every((k, i) => k.field === defaultSort[i]!.field && k.order === defaultSort[i]!.order));
+  if (!isDefault) throw badParameter('after', `reads on in the default order only (${defaultSort.map((k) => `${k.field} ${k.order}`).join(', ')}); leave sortBy out.`);
+  return decodeCursor(q.after, columns);
+}
+
+/** The cursor's values as typed placeholders on `p`, in column order. */
+export function cursorParams(cursor: Cursor, columns: readonly KeyColumn[], p: Pick<SqlParams, 'add'>): string[] {
+  return columns.map((c, i) => `${p.add(cursor[i])}::${c.type}`);
+}
+
+/** `select` items reading a row's key values as text, under names pageOf reads them back by. */
+export function cursorSelect(columns: readonly KeyColumn[]): string {
+  return columns.map((c, i) => `${c.sql}::text as "${cursorName(i)}"`).join(', ');
+}
+
+export const cursorName = (i: number) => `_cursor${i}`;
+
+/** The `next` of a page: the last row's cursor when the page is full (more rows may follow), else null. */
+export function nextCursor(rows: readonly Record<string, unknown>[], limit: number, columns: number): string | null {
+  if (rows.length < limit || rows.length === 0) return null;
+  const last = rows[rows.length - 1]!;
+  return encodeCursor(Array.from({ length: columns }, (_, i) => String(last[cursorName(i)])));
+}
