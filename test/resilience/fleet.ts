@@ -41,7 +41,10 @@ export async function fleetProcess(name: string, components: string, processEnv:
       await waitFor(`${name} to answer /healthz`, async () => {
         if (!p.alive()) throw new Error(`${name} exited during start-up\n${p.output().slice(-3000)}`);
         return (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null))?.ok ?? false;
-      }, { timeoutMs: 90_000, intervalMs: 200 });
+        // A start-up slower than the old 90 s bound was seen on a clean-clone run at load average 35 (nine
+        // processes restarting on two cores): the outcome is that it comes up, not how fast
+        // (docs/decisions.md#tests-assert-outcomes). A process that exits is reported at once above.
+      }, { timeoutMs: 300_000, intervalMs: 200 });
     },
     async kill() { p.proc.child.kill('SIGKILL'); await p.proc.exited; },
     async term() {
