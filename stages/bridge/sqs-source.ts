@@ -78,6 +78,35 @@ messages: Message[],
 }
 
 /**
+ * One poller's loop with the previous batch's delete running while it receives the next batch: one round trip
+ * fewer to wait on per batch. At most one delete is in flight per poller (`acknowledge` resolves once the
+ * previous one settled), and the poller ends only after the last settled. `remove` never rejects: a failed
+ * delete is logged and the messages come back.
+ */
+async function withOverlappingDeletes(loop: (acknowledge: (messages: Message[]) => Promise<void>) => Promise<void>, remove: (messages: Message[]) => Promise<void>): Promise<void> {
+  let deleting: Promise<void> = Promise.resolve();
+  try {
+    await loop((messages) => {
+      const previous = deleting;
+      deleting = previous.then(() => remove(messages));
+      return previous;
+    });
+  } finally {
+    await deleting;
+  }
+}
+
+/** A cheap call that fails both when the server is away and when the queue is gone (a restarted in-memory server). */
+async function queueAnswers(client: SQSClient, queueUrl: string): Promise<boolean> {
+  try {
+    await client.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }), { abortSignal: AbortSignal.timeout(2000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * @example
  *   const source = sqsSource({ transport, queueUrl: 'http://127.0.0.1:29324/000000000000/device-messages' });
  *   await source.start();
@@ -114,21 +143,10 @@ export function sqsSource(options: SqsSourceOptions): Source {
 
   const pause = (ms: number) => sleep(ms, undefined, { signal: wake.signal }).catch(() => {});
 
-  async function poll(poller: number): Promise<void> {
-    // The previous batch's delete runs while this poller receives the next batch: one round trip fewer to
-    // wait on per batch. At most one is in flight per poller, and the poller ends only after it settled
-    // (deletePublished never rejects: a failed delete is logged and the messages come back).
-    let deleting: Promise<void> = Promise.resolve();
-    try {
-      await receiveLoop(poller, (messages) => {
-        const previous = deleting;
-        deleting = previous.then(() => deletePublished({ client, queueUrl, stats, log, retries: deleteRetries, backoff }, messages));
-        return previous;
-      });
-    } finally {
-      await deleting;
-    }
-  }
+  const poll = (poller: number) => withOverlappingDeletes(
+    (acknowledge) => receiveLoop(poller, acknowledge),
+    (messages) => deletePublished({ client, queueUrl, stats, log, retries: deleteRetries, backoff }, messages),
+  );
 
   /** One poller's receive, publish, acknowledge loop; `acknowledge` resolves once the previous batch's delete settled. */
   async function receiveLoop(poller: number, acknowledge: (messages: Message[]) => Promise<void>): Promise<void> {
@@ -203,15 +221,9 @@ export function sqsSource(options: SqsSourceOptions): Source {
     },
     stats: (): SourceStats => ({ ...stats }),
     async ready() {
-      // A cheap call that fails both when the server is away and when the queue is gone (a restarted
-      // in-memory server). Its own client, so a probe never waits behind a long poll.
-      try {
-        probe ??= options.client ?? createSqsClient({ ...options, requestTimeoutMs: 2000 }, log);
-        await probe.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }), { abortSignal: AbortSignal.timeout(2000) });
-        return true;
-      } catch {
-        return false;
-      }
+      // Its own client, so a probe never waits behind a long poll.
+      probe ??= options.client ?? createSqsClient({ ...options, requestTimeoutMs: 2000 }, log);
+      return queueAnswers(probe, queueUrl);
     },
   };
 }
