@@ -139,7 +139,7 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
       pool, jwtSecret: resolveJwtSecret({ dataDir: settings.dataDir }), offlineAfterHours: settings.offlineAfterHours, checkinFloorS: settings.alarms.checkinFloorS,
       clientAddress: clientAddressFromEnv(), draining: () => draining, opsRoutes: settings.metricsPort === null,
       alarms: { keyring: alarmKeyring({ dataDir: settings.dataDir, embedded: runtime.embedded }), webhookAllow: settings.alarms.webhookAllow },
-      testFaults: { queue: testFaultQueue, clearAfterMs: settings.testFaultClearMs },
+      testFaults: { queue: testFaultQueue, clearAfterMs: settings.testFaultClearMs }, mapTiles: settings.mapTiles,
     });
     const server = await listen(app, { port: settings.httpPort, hostname: settings.httpHost, tls: settings.httpTls });
     drainLast = () => server.close();

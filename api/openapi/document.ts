@@ -13,6 +13,7 @@ import { COMMISSIONING_PATHS } from './commissioning.js';
 import { queryParameters } from './parameters.js';
 import { alarmPaths } from './alarm-paths.js';
 import { INCIDENT_OPENAPI_PATHS } from '../incidents/openapi.js';
+import { PORTAL_SETTINGS_OPENAPI } from '../portal-settings.js';
 import { COMPONENT_SCHEMAS, ref } from './schemas.js';
 
 type Obj = Record<string, unknown>;
@@ -143,6 +144,7 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
       },
       ...COMMISSIONING_PATHS,
       ...INCIDENT_OPENAPI_PATHS,
+      ...PORTAL_SETTINGS_OPENAPI,
       ...COMMISSIONING_PATHS,
       ...alarmPaths(),
       ...Object.assign({}, ...READ_PREFIXES.map((prefix) => readOperations(codeStrings, prefix))),

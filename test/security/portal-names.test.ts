@@ -20,7 +20,7 @@ import { importDemoData } from '../../support/reference-data.js';
 import { reportTally } from '../helpers/tally.js';
 import { JWT_SECRET, USERS } from '../integration/api/seeded-api.js';
 import { checkInAt, IMEI, topologyFile, type Name } from '../integration/incidents/feeder.js';
-import { assertNoPageErrors, ensureChromium, launch, screenshot, signIn, type Browser } from '../integration/portal/browser.js';
+import { assertNoPageErrors, ensureChromium, launch, screenshot, signIn, type Browser } from '../../support/browser.js';
 
 const portalDist = new URL('../../portal/dist/', import.meta.url).pathname;
 const LINE = 'Feeder <img src=x onerror="document.body.dataset.pwned=1"> 9';

@@ -13,7 +13,7 @@ import { listen } from '../../../api/server.js';
 import { ensurePortalBuilt } from '../../../portal/build.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { JWT_SECRET } from '../api/seeded-api.js';
-import { assertNoPageErrors, ensureChromium, launch, screenshot, signIn, type Browser } from '../portal/browser.js';
+import { assertNoPageErrors, ensureChromium, launch, screenshot, signIn, type Browser } from '../../../support/browser.js';
 import { classWordsIn, MASKED_USERS, seedEveryClass, setMasked } from './every-class.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */

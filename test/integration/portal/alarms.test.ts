@@ -18,7 +18,7 @@ import { createTestDatabase, type TestDatabase } from '../../../support/database
 import { importDemoData } from '../../../support/reference-data.js';
 import { importAlarms } from '../../../support/alarm-setup.js';
 import { JWT_SECRET, login, USERS } from '../api/seeded-api.js';
-import { assertNoPageErrors, ensureChromium, launch, screenshot, signIn, type Browser } from './browser.js';
+import { assertNoPageErrors, ensureChromium, launch, screenshot, signIn, type Browser } from '../../../support/browser.js';
 
 const portalDist = new URL('../../../portal/dist/', import.meta.url).pathname;
 const MIN = 60_000;

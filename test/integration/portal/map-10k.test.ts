@@ -19,7 +19,7 @@ import { createTestDatabase, type TestDatabase } from '../../../support/database
 import { startTestPipeline } from '../../../support/pipeline.js';
 import { testKeyring } from '../../../support/reference-data.js';
 import { JWT_SECRET } from '../api/seeded-api.js';
-import { assertNoPageErrors, ensureChromium, launch, screenshot, signIn, type Browser } from './browser.js';
+import { assertNoPageErrors, ensureChromium, launch, screenshot, signIn, type Browser } from '../../../support/browser.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const window: any;

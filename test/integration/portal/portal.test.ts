@@ -14,7 +14,7 @@ import { listen } from '../../../api/server.js';
 import { ensurePortalBuilt } from '../../../portal/build.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { fillDatabase, JWT_SECRET, USERS } from '../api/seeded-api.js';
-import { assertNoPageErrors, ensureChromium, launch, screenshot, signIn, type Browser } from './browser.js';
+import { assertNoPageErrors, ensureChromium, launch, screenshot, signIn, type Browser } from '../../../support/browser.js';
 
 // Code passed to page.evaluate runs in the browser; the root tsconfig has no DOM lib, so these names are
 // declared loosely here rather than pulling DOM types into every Node file.
@@ -152,9 +152,9 @@ test('map (admin): every device of map-data, legend by state, popup with the API
   await page.waitForFunction((n: string) => document.querySelector('[data-testid="map"]')?.getAttribute('data-devices') === n, String(placed.filter((x) => x.PowerLineID === line).length));
   assert.is(await page.getByTestId('map').getAttribute('data-feeders'), perLine.get(line)! >= 2 ? '1' : '0', 'only the chosen power line is traced');
   await page.getByLabel('Power line').selectOption('');
-  await page.getByLabel('Feeders (imported topology, else approximate route)').uncheck();
+  await page.getByLabel('Feeders', { exact: true }).uncheck();
   await page.waitForSelector('[data-testid="map"][data-feeders="0"]');
-  await page.getByLabel('Feeders (imported topology, else approximate route)').check();
+  await page.getByLabel('Feeders', { exact: true }).check();
   await page.waitForSelector(`[data-testid="map"][data-feeders="${traced}"]`);
   await page.waitForTimeout(300);
   await screenshot(page, 'portal-map');
@@ -416,7 +416,7 @@ test('data log: the fault filter offers every state; a page past the end offers 
   }
   assert.ok(await page.locator('th', { hasText: 'RSSI (dBm)' }).count() === 1, 'RSSI carries its unit');
   // One clock: the status line in the user's zone, named, in the API's format.
-  assert.match(await page.getByTestId('status-line').innerText(), /^Updated \d{4}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2} (AM|PM) \(America\/Chicago\)/);
+  assert.match(await page.getByTestId('status-line').innerText(), /^Updated \d{4}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} (AM|PM) \(America\/Chicago\)/);
   assert.is(await page.locator('input[type="date"]').count(), 0, 'no locale-formatted date fields');
   // Past the end: a notice, the pager, and a way back.
   await page.goto(`${base}/data-log?limit=5&page=400`);
@@ -650,6 +650,25 @@ test('keyboard, 1366x768 and tablet: skip link, focusable sort buttons, no horiz
   await tablet.goto(`${base}/map`);
   await tablet.waitForSelector('[data-testid="map"][data-markers-painted]');
   await screenshot(tablet, 'portal-map-tablet');
+});
+
+test('a test fault whose clearing never came says so, not "in progress" forty minutes on', async () => {
+  const { data } = await api<{ data: Row[] }>('northAdmin', '/api/device-records/map-data');
+  const imei = String(data.find((d) => d.ActualOngoingFault === 'None')!.IMEINumber);
+  const { rows: [t] } = await db.pool.query<{ id: string }>(
+    `insert into test_faults ("OrganizationID", "IMEINumber", started_by, started_at, fault_code, clear_due_at)
+     values ('north', $1, 'admin@north.example', now() - interval '42 minutes', 4, now() - interval '40 minutes') returning id`, [imei]);
+  await db.pool.query(`insert into test_fault_steps (test_fault_id, phase, step, at) values ($1, 'fault', 'queued', now() - interval '42 minutes'), ($1, 'fault', 'stored', now() - interval '42 minutes')`, [t!.id]);
+  const page = await browserAs('northAdmin');
+  await page.goto(`${base}/devices/${imei}`);
+  const caption = page.getByTestId('test-fault-timeline').locator('caption');
+  await caption.waitFor();
+  const said = await caption.innerText();
+  assert.not.match(said, 'in progress');
+  assert.match(said, 'ended without its clearing check-in');
+  assert.is(await caption.getAttribute('data-status'), 'clear-overdue');
+  assert.ok(await page.getByTestId('start-test-fault').isEnabled(), 'a new test may start');
+  await db.pool.query('delete from test_faults where id = $1', [t!.id]);
 });
 
 test.run();
