@@ -17,6 +17,10 @@ export type Viewport = { width: number; height: number };
 export interface PortalBrowsers {
   /** A fresh browser at `viewport`, signed in as `user` (at the sign-in page when null); closed by close(). */
   browserAs(user: Credentials | null, viewport?: Viewport): Promise<Page>;
+  /** A fresh browser at `viewport`, not signed in (for a test that sets it up first: routes, a clock); closed by close(). */
+  open(viewport?: Viewport): Promise<Browser>;
+  /** Signs `page` in as `user` (lands on the map). */
+  signIn(page: Page, user: Credentials): Promise<void>;
   /** The browsers opened so far, newest last. */
   readonly browsers: Browser[];
   /** Closes every browser (failing on a page error never checked). */
@@ -30,6 +34,12 @@ export async function portalBrowsers(base: string): Promise<PortalBrowsers> {
   const browsers: Browser[] = [];
   return {
     browsers,
+    async open(viewport) {
+      const b = await launch(viewport);
+      browsers.push(b);
+      return b;
+    },
+    signIn: (page, user) => signIn(page, base, user),
     async browserAs(user, viewport) {
       const b = await launch(viewport);
       browsers.push(b);

@@ -4,7 +4,7 @@
 // "restored" before the first trip. So the first trip always comes first (it is what opened the incident),
 // then the worker's steps in the order it recorded them, each time labelled with its clock, and a clock
 // difference is said rather than hidden. Pure, so it is tested without a browser.
-import type { ClockOwner } from './time';
+import type { ClockOwner } from './time.js';
 
 export interface IncidentStep { at: string; clock: ClockOwner; what: string }
 

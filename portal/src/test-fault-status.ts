@@ -2,8 +2,8 @@
 // still be. Once the clearing check-in is overdue, or sent and the steps it waits for are long overdue,
 // the panel says what went missing instead of "in progress" for ever (issue 32: one said so forty minutes
 // after it should have ended). Pure, so it is tested without a browser.
-import { missingSteps, STEP_TEXT, type TimelineStep } from '../../domain/test-fault';
-import type { TestFault } from './api/types';
+import { missingSteps, STEP_TEXT, type TimelineStep } from '../../domain/test-fault.js';
+import type { TestFault } from './api/types.js';
 
 /** How long after the clearing check-in its steps may still arrive (a master's poll, an OMS retry). */
 export const SETTLE_MS = 5 * 60_000;

@@ -64,10 +64,10 @@ export function MapSide(p: MapSideProps) {
         ))}
       </ul>
       <label class="checkbox"><input type="checkbox" name="feeders" checked={p.showFeeders} onChange={(e) => p.setShowFeeders(e.currentTarget.checked)} />Feeders</label>
-      <ul class="legend small" data-testid="feeder-legend">
+      <ul class="line-key small" data-testid="feeder-legend">
         <li><span class="feeder-swatch" aria-hidden="true" />feeder</li>
         <li><span class="feeder-swatch faulted" aria-hidden="true" />feeder with a fault</li>
-        <li data-testid="incident-legend"><span class="feeder-swatch" style={{ borderTop: `5px dashed ${SECTION_COLOUR}` }} aria-hidden="true" />faulted section (<Link href="/incidents">incidents</Link>)</li>
+        <li data-testid="incident-legend"><span class="feeder-swatch" style={{ borderTop: `5px dashed ${SECTION_COLOUR}` }} aria-hidden="true" /><span>faulted section (<Link href="/incidents">incidents</Link>)</span></li>
       </ul>
       <label>Find a device
         <input type="search" name="find" value={search} placeholder="Name or IMEI" onInput={(e) => setSearch(e.currentTarget.value)} />

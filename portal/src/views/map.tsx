@@ -60,11 +60,11 @@ function useLeafletMap(mapEl: { current: HTMLDivElement | null }, onDevice: (id:
 /** The chosen incident, named: its state and the devices bounding its faulted section. */
 function IncidentFocus({ incident, timeZone }: { incident: Incident; timeZone: string }) {
   return (
-    <div class="notice incident-focus" data-testid="incident-focus" role="status">
+    <div class="notice incident-focus" data-testid="incident-focus" role="status"><span>
       <strong>Incident #{incident.id}</strong> ({incident.status}, {incident.kind}) on {incident.powerLineName ?? incident.powerLineId},
       first trip {formatSecondTime(Date.parse(incident.firstTripAt), timeZone)} (device clock).{' '}
       {incident.sections.length ? incident.sections.map(sectionText).join('; ') : 'Not located: no feeder topology covers its trips.'}
-    </div>
+    </span></div>
   );
 }
 
