@@ -32,6 +32,8 @@ import { boardRoutes } from './board/routes.js';
 import type { Keyring } from '../secrets/keyring.js';
 import { DEFAULT_DNP3_PORT, type WebhookAllowance } from '../config/settings.js';
 import { testFaultRoutes } from './test-faults/routes.js';
+import { portalSettingsRoutes } from './portal-settings.js';
+import type { MapTiles } from '../config/map-tiles.js';
 import type { TestFaultQueue } from '../commissioning/queue.js';
 
 export interface AppOptions {
@@ -62,6 +64,8 @@ export interface AppOptions {
   opsRoutes?: boolean;
   /** Directory of the built web portal (portal-static.ts); default portal/dist; null serves no portal. */
   portalDir?: string | null;
+  /** The portal map's tile server (MAP_TILE_URL, config/map-tiles.ts), served by GET /api/portal-settings; null: none. */
+  mapTiles?: MapTiles | null;
   /** Where test faults send their check-ins (none: POST /api/test-faults answers 503) and their default clear time. */
   testFaults?: { queue: TestFaultQueue | null; clearAfterMs: number };
   /** Settings.dnp3.port (DNP3_PORT): the port the DNP3 device profile states; default 20000. */
@@ -75,7 +79,7 @@ export interface AppOptions {
  */
 export function createApp({
   readiness, draining, pool, jwtSecret, codeStrings = loadCodeStrings(), offlineAfterHours = 26, checkinFloorS, loginLimits, hashGate,
-  clientAddress = socketAddress, now = Date.now, accountCacheMs = 5_000, portalDir, opsRoutes: withOps = true, alarms = { keyring: null, webhookAllow: [] }, testFaults = { queue: null, clearAfterMs: 120_000 },
+  clientAddress = socketAddress, now = Date.now, accountCacheMs = 5_000, portalDir, opsRoutes: withOps = true, alarms = { keyring: null, webhookAllow: [] }, testFaults = { queue: null, clearAfterMs: 120_000 }, mapTiles = null,
   dnp3Port = DEFAULT_DNP3_PORT,
 }: AppOptions): Hono {
   const tokens = createTokenService({ secret: jwtSecret, nowS: () => Math.floor(now() / 1000) });
@@ -95,6 +99,7 @@ export function createApp({
   app.route('/', boardRoutes({ pool, auth, now }));
   app.route('/', soapRoutes({ pool, accounts, clientAddress, check, now }));
   app.route('/', testFaultRoutes({ pool, auth, ...testFaults }));
+  app.route('/', portalSettingsRoutes({ auth, mapTiles }));
   const records = deviceRecordRoutes({ deps: { pool, codeStrings, offlineAfterHours, ...(checkinFloorS !== undefined ? { checkinFloorS } : {}), now, shortCache: shortCache({ now }) }, auth });
   for (const prefix of READ_PREFIXES) app.route(prefix, records);
   if (withOps) app.route('/', opsRoutes(document));

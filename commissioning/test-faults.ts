@@ -167,3 +167,13 @@ export async function listTestFaults(pool: pg.Pool, organizationId: string, imei
   const { rows } = await pool.query<Row>(`${SELECT}${join} where t."OrganizationID" = $1 and ($2::text is null or t."IMEINumber" = $2) order by t.id desc limit $3`, values);
   return Promise.all(rows.map((r) => view(pool, r)));
 }
+
+/** An integration a test fault of the organisation reaches (the portal names them before starting one). */
+export interface TestFaultTarget { id: string; kind: 'dnp3' | 'multispeak'; channel: string }
+
+/** The organisation's enabled integrations: where a test fault's check-ins are delivered. */
+export async function testFaultTargets(pool: pg.Pool, organizationId: string): Promise<TestFaultTarget[]> {
+  const { rows } = await pool.query<TestFaultTarget>(
+    `select id, kind, channel from integrations where "OrganizationID" = $1 and enabled order by kind, id`, [organizationId]);
+  return rows;
+}

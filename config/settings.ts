@@ -7,10 +7,13 @@ import { resolve } from 'node:path';
 import { DEFAULT_LOW_CURRENT_A } from '../domain/ongoing-fault.js';
 import { validateModelMap, type ModelMap } from '../domain/model-replacement.js';
 import { checkNamespace } from './kafka-namespace.js';
+import { loadMapTiles, type MapTiles } from './map-tiles.js';
 import { parseSplit, type ChainStage } from './pipeline-split.js';
 
 export interface Settings {
   dataDir: string;
+  /** The portal map's tile server (MAP_TILE_URL ..., map-tiles.ts); null: the offline base layer. */
+  mapTiles: MapTiles | null;
   /** null: start embedded Postgres under dataDir. */
   databaseUrl: string | null;
   embeddedPgPort: number;
@@ -293,6 +296,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   if (replicas !== null && minInsync !== null && minInsync > replicas) throw new Error(`KAFKA_MIN_INSYNC_REPLICAS (${minInsync}) exceeds KAFKA_REPLICATION_FACTOR (${replicas}): no write could succeed`);
   return {
     dataDir,
+    mapTiles: loadMapTiles(env),
     databaseUrl: env.DATABASE_URL || null,
     embeddedPgPort: number(env, 'EMBEDDED_PG_PORT', 54329, port),
     kafkaBrokers: kafka,

@@ -79,3 +79,13 @@ export function formatDisplayTimeTemporal(epochMs: number, timeZone: string): st
 export function formatDisplayTimeOrNull(value: Date | null, timeZone: string): string | null {
   return value === null ? null : formatDisplayTime(value.getTime(), timeZone);
 }
+
+/**
+ * `epochMs` in `timeZone` as `YYYY-MMM-DD hh:mm:ss A`: the display format with its seconds, for a reader
+ * that asks for them (the portal: two check-ins of one minute are two times, not one).
+ */
+export function formatDisplayTimeSeconds(epochMs: number, timeZone: string): string {
+  const minutes = formatDisplayTime(epochMs, timeZone);
+  const seconds = String(Math.floor(((epochMs % 60_000) + 60_000) % 60_000 / 1000)).padStart(2, '0');
+  return `${minutes.slice(0, -3)}:${seconds}${minutes.slice(-3)}`;
+}

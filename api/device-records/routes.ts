@@ -1,7 +1,8 @@
 // Mounts the read endpoints: GET only, bearer token required, query validated into a typed ListQuery
 // before the handler runs (Hono's validator), the body answered as JSON. The fault mask is `auth`'s
 // (api/fault-mask-policy.ts), as for every reader. Fleet-wide answers (map-data) come from the one-second
-// cache as serialized JSON with an ETag (fleet-answer.ts).
+// cache as serialized JSON with an ETag (fleet-answer.ts). A reader that sends `X-Time-Precision: seconds`
+// (the portal) gets its times as `YYYY-MMM-DD hh:mm:ss A`; without it, spec 4.2's `hh:mm A`.
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import { validator } from 'hono/validator';
@@ -11,6 +12,9 @@ import { acceptsGzip, FleetAnswer, matchesEtag } from './fleet-answer.js';
 import { READ_ENDPOINTS } from './endpoints.js';
 import { parseListQuery } from './list-params.js';
 
+/** The request header that asks for seconds in displayed times (value `seconds`). */
+export const TIME_PRECISION_HEADER = 'x-time-precision';
+
 export function deviceRecordRoutes({ deps, auth }: { deps: ReadDeps; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   for (const endpoint of READ_ENDPOINTS) {
@@ -19,12 +23,12 @@ export function deviceRecordRoutes({ deps, auth }: { deps: ReadDeps; auth: Middl
       auth,
       validator('query', (value) => parseListQuery(value, endpoint.params)),
       async (c) => {
-        const caller = c.get('caller');
+        const caller = { ...c.get('caller'), displaySeconds: c.req.header(TIME_PRECISION_HEADER) === 'seconds' };
         const query = c.req.valid('query');
         const answer = () => endpoint.run(deps, caller, query, c.req.param('imei'));
         if (!endpoint.fleetWide) return c.json(await answer());
         // The key holds everything the answer depends on, so nobody gets an answer made for someone else.
-        const key = JSON.stringify([endpoint.path, caller.userId, caller.org, caller.role, caller.timeZone, caller.maskFaultDetails, query]);
+        const key = JSON.stringify([endpoint.path, caller.userId, caller.org, caller.role, caller.timeZone, caller.displaySeconds, caller.maskFaultDetails, query]);
         const fleet = await deps.shortCache(key, async () => new FleetAnswer(JSON.stringify(await answer())));
         // private: per caller; no-cache: a client may keep it but asks again (and gets 304 while unchanged).
         const headers = { etag: fleet.etag, vary: 'Accept-Encoding', 'cache-control': 'private, no-cache' };

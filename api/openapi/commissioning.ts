@@ -1,6 +1,6 @@
 // The OpenAPI paths of the commissioning kit (issue 21): test faults and DNP3 diagnostics.
 import { DIAGNOSTICS_PATH } from '../dnp3/diagnostics.js';
-import { CLEAR_AFTER_BOUNDS, TEST_FAULTS_PATH } from '../test-faults/routes.js';
+import { CLEAR_AFTER_BOUNDS, TEST_FAULT_TARGETS_PATH, TEST_FAULTS_PATH } from '../test-faults/routes.js';
 import { DISCARD_REASONS } from '../../dnp3/diagnostics/reasons.js';
 import { TIMELINE_STEPS } from '../../domain/test-fault.js';
 import { ref } from './schemas.js';
@@ -41,6 +41,14 @@ const testFault = closed({
 });
 
 export const COMMISSIONING_PATHS: Record<string, Obj> = {
+  [TEST_FAULT_TARGETS_PATH]: {
+    get: {
+      operationId: 'listTestFaultTargets', tags: ['integration'], summary: 'The integrations a test fault reaches (admin)',
+      description: 'The enabled integrations of the caller\'s organisation: the SCADA masters (dnp3) and OMS endpoints (multispeak) a test fault\'s check-ins are delivered to. The portal names them before starting a test fault.',
+      security: [{ bearerAuth: [] }],
+      responses: { 200: { description: 'OK', ...json(closed({ data: { type: 'array', items: closed({ id: str, kind: { enum: ['dnp3', 'multispeak'] }, channel: { enum: ['A', 'B', 'C', 'D', 'E'] } }) } })) }, ...AUTH },
+    },
+  },
   [TEST_FAULTS_PATH]: {
     post: {
       operationId: 'startTestFault', tags: ['integration'], summary: 'Start a test fault for a device (admin)',

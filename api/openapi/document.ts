@@ -14,6 +14,7 @@ import { queryParameters } from './parameters.js';
 import { alarmPaths } from './alarm-paths.js';
 import { INCIDENT_OPENAPI_PATHS } from '../incidents/openapi.js';
 import { BOARD_OPENAPI_PATHS } from '../board/openapi.js';
+import { PORTAL_SETTINGS_OPENAPI } from '../portal-settings.js';
 import { COMPONENT_SCHEMAS, ref } from './schemas.js';
 
 type Obj = Record<string, unknown>;
@@ -147,7 +148,7 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
       },
       ...COMMISSIONING_PATHS,
       ...INCIDENT_OPENAPI_PATHS,
-      ...COMMISSIONING_PATHS,
+      ...PORTAL_SETTINGS_OPENAPI,
       ...alarmPaths(),
       ...BOARD_OPENAPI_PATHS,
       ...Object.assign({}, ...READ_PREFIXES.map((prefix) => readOperations(codeStrings, prefix))),

@@ -12,7 +12,10 @@ const str: Schema = { type: 'string' };
 const int: Schema = { type: 'integer' };
 const num: Schema = { type: 'number' };
 /** `YYYY-MMM-DD hh:mm A` in the caller's zone (spec 4.2). */
-const displayTime: Schema = { type: 'string', pattern: '^\\d{4}-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-\\d{2} (0[1-9]|1[0-2]):[0-5]\\d (AM|PM)$' };
+const displayTime: Schema = {
+  type: 'string', pattern: '^\\d{4}-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-\\d{2} (0[1-9]|1[0-2]):[0-5]\\d(:[0-5]\\d)? (AM|PM)$',
+  description: '`YYYY-MMM-DD hh:mm A` in the caller\'s zone; with the request header `X-Time-Precision: seconds`, `YYYY-MMM-DD hh:mm:ss A`.',
+};
 const displayTimeOrNull: Schema = { oneOf: [displayTime, { type: 'null' }] };
 /** Spec 3.4 "cleared (empty)": the empty string. */
 const currentOrCleared: Schema = { oneOf: [orNull('number'), { const: '' }] };

@@ -9,11 +9,13 @@ import { requireAdmin } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
 import { ApiError, badParameter } from '../errors.js';
 import { isImei } from '../../domain/validate-message.js';
-import { listTestFaults, readTestFault, startTestFault, TestFaultError, type TestFaultReach } from '../../commissioning/test-faults.js';
+import { listTestFaults, readTestFault, startTestFault, testFaultTargets, TestFaultError, type TestFaultReach } from '../../commissioning/test-faults.js';
 import { reachCondition, type ReachCaller } from '../device-records/reach.js';
 import type { TestFaultQueue } from '../../commissioning/queue.js';
 
 export const TEST_FAULTS_PATH = '/api/test-faults';
+/** GET: the integrations a test fault of the caller's organisation reaches (named before one is started). */
+export const TEST_FAULT_TARGETS_PATH = '/api/test-fault-targets';
 const BODY_LIMIT = 4096;
 /** Bounds of clearAfterSeconds: long enough for a master's poll cycle, short enough to stay a test. */
 export const CLEAR_AFTER_BOUNDS = { min: 5, max: 3600 } as const;
@@ -70,6 +72,7 @@ export function testFaultRoutes({ pool, auth, queue, clearAfterMs }: TestFaultRo
       }
     },
   );
+  app.get(TEST_FAULT_TARGETS_PATH, auth, requireAdmin, async (c) => c.json({ data: await testFaultTargets(pool, c.get('caller').org) }));
   app.get(`${TEST_FAULTS_PATH}/:id`, auth, requireAdmin, async (c) => {
     const caller = c.get('caller');
     const view = await readTestFault(pool, caller.org, idOf(c.req.param('id')), inReach(caller));

@@ -1,9 +1,10 @@
-// The API formats timestamps as `YYYY-MMM-DD hh:mm A` in the caller's zone (spec 4.2). The portal shows
-// them exactly as sent, and writes its own times (status lines, chart axes, date fields) in the same format
-// and the same zone, so one clock and one format family run through every view (docs/decisions.md#portal).
-// Intl does the zone arithmetic (no date library in the bundle).
+// The API formats timestamps as `YYYY-MMM-DD hh:mm A` in the caller's zone (spec 4.2), or with seconds,
+// `YYYY-MMM-DD hh:mm:ss A`, when the portal asks for them (api/client.ts). The portal shows them as sent and
+// writes its own times (timelines, status lines, chart axes and legends, date fields) in the same format
+// family and the same zone, to the second, so one clock runs through every view (docs/decisions.md#portal).
+// This file is the portal's one owner of time formats. Intl does the zone arithmetic (no date library).
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const PATTERN = /^(\d{4})-([A-Z][a-z]{2})-(\d{2}) (\d{2}):(\d{2}) (AM|PM)$/;
+const PATTERN = /^(\d{4})-([A-Z][a-z]{2})-(\d{2}) (\d{2}):(\d{2})(?::(\d{2}))? (AM|PM)$/;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 function offsetMs(epochMs: number, timeZone: string): number {
@@ -25,8 +26,8 @@ export function displayTimeMs(text: string, timeZone: string): number | null {
   const month = MONTHS.indexOf(m[2]!);
   if (month < 0) return null;
   let hour = Number(m[4]) % 12;
-  if (m[6] === 'PM') hour += 12;
-  const wall = Date.UTC(Number(m[1]), month, Number(m[3]), hour, Number(m[5]));
+  if (m[7] === 'PM') hour += 12;
+  const wall = Date.UTC(Number(m[1]), month, Number(m[3]), hour, Number(m[5]), Number(m[6] ?? 0));
   // Two passes settle the offset across a DST change.
   let guess = wall - offsetMs(wall, timeZone);
   guess = wall - offsetMs(guess, timeZone);
@@ -36,7 +37,7 @@ export function displayTimeMs(text: string, timeZone: string): number | null {
 /** Wall-clock parts of an instant in `timeZone`. */
 function wallParts(epochMs: number, timeZone: string) {
   const wall = new Date(epochMs + offsetMs(epochMs, timeZone));
-  return { year: wall.getUTCFullYear(), month: wall.getUTCMonth(), day: wall.getUTCDate(), hour: wall.getUTCHours(), minute: wall.getUTCMinutes() };
+  return { year: wall.getUTCFullYear(), month: wall.getUTCMonth(), day: wall.getUTCDate(), hour: wall.getUTCHours(), minute: wall.getUTCMinutes(), second: wall.getUTCSeconds() };
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -55,6 +56,22 @@ export function formatClock(epochMs: number, timeZone: string): string {
 
 /** `YYYY-MMM-DD hh:mm A` of an instant in `timeZone`: the API's own format (spec 4.2). */
 export const formatDisplayTime = (epochMs: number, timeZone: string) => `${formatDisplayDay(epochMs, timeZone)} ${formatClock(epochMs, timeZone)}`;
+
+/** `hh:mm:ss A` of an instant in `timeZone`. */
+export function formatSecondClock(epochMs: number, timeZone: string): string {
+  const w = wallParts(epochMs, timeZone);
+  return `${pad(w.hour % 12 || 12)}:${pad(w.minute)}:${pad(w.second)} ${w.hour < 12 ? 'AM' : 'PM'}`;
+}
+
+/** `YYYY-MMM-DD hh:mm:ss A` of an instant in `timeZone`: what every view shows for a time it formats itself. */
+export const formatSecondTime = (epochMs: number, timeZone: string) => `${formatDisplayDay(epochMs, timeZone)} ${formatSecondClock(epochMs, timeZone)}`;
+
+/** An ISO time from the API to the second in `timeZone`; '—' for none. */
+export const isoToSecond = (iso: string | null, timeZone: string) => (iso ? formatSecondTime(Date.parse(iso), timeZone) : '—');
+
+/** Whose clock a time is read from: the device's own (its events and check-ins) or the faultline service's. */
+export type ClockOwner = 'device' | 'service';
+export const CLOCK_NAMES: Record<ClockOwner, string> = { device: 'device clock', service: 'service clock' };
 
 const DAY_PATTERN = /^(\d{4})-([A-Za-z]{3})-(\d{1,2})$/;
 

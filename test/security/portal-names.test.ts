@@ -6,11 +6,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
-import { createApp } from '../../api/app.js';
 import { PORTAL_CSP } from '../../api/portal-static.js';
-import { listen } from '../../api/server.js';
 import { startIncidentWorker } from '../../incidents/worker.js';
-import { ensurePortalBuilt } from '../../portal/build.js';
 import { importReferenceData } from '../../reference-data/index.js';
 import { localAvroCodec } from '../../stages/runtime/codec.js';
 import { memoryTransport } from '../../stages/runtime/transport/memory.js';
@@ -20,24 +17,21 @@ import { importDemoData } from '../../support/reference-data.js';
 import { reportTally } from '../helpers/tally.js';
 import { JWT_SECRET, USERS } from '../integration/api/seeded-api.js';
 import { checkInAt, IMEI, topologyFile, type Name } from '../integration/incidents/feeder.js';
-import { assertNoPageErrors, ensureChromium, launch, screenshot, signIn, type Browser } from '../integration/portal/browser.js';
+import { screenshot, type Browser } from '../../support/browser.js';
+import { checkPageErrorsAfterEach, servePortal, type PortalSite } from '../../support/portal-site.js';
 
-const portalDist = new URL('../../portal/dist/', import.meta.url).pathname;
 const LINE = 'Feeder <img src=x onerror="document.body.dataset.pwned=1"> 9';
 const SECTION = '<b>Lateral</b> A<script>document.body.dataset.pwned=2</script>';
 const DEVICE = (n: string) => `F9 <i onmouseover="document.body.dataset.pwned=3">${n}</i>`;
 let db: TestDatabase;
-let server: { port: number; close(): Promise<void> };
+let site: PortalSite;
 let base: string;
 let incidentId: number;
 let browser: Browser;
-const cspViolations: string[] = [];
 let tried = 0;
 let refused = 0;
 
 test.before(async () => {
-  ensureChromium();
-  await ensurePortalBuilt();
   db = await createTestDatabase('portal_names');
   await importDemoData(db.pool);
   const file = topologyFile();
@@ -60,17 +54,15 @@ test.before(async () => {
   }
   await startIncidentWorker({ pool: db.pool }, { loop: false }).runOnce();
   incidentId = Number((await db.pool.query('select id from incidents')).rows[0].id);
-  server = await listen(createApp({ readiness: {}, pool: db.pool, jwtSecret: JWT_SECRET, portalDir: portalDist }), { port: 0, hostname: '127.0.0.1' });
-  base = `http://127.0.0.1:${server.port}`;
-  browser = await launch();
-  browser.page.on('console', (m) => { if (/Content Security Policy|Refused to/i.test(m.text())) cspViolations.push(m.text()); });
-  await signIn(browser.page, base, USERS.northAdmin);
+  site = await servePortal({ pool: db.pool, jwtSecret: JWT_SECRET });
+  base = site.base;
+  await site.browserAs(USERS.northAdmin);
+  browser = site.browsers[0]!;
 });
 
-test.after.each(() => assertNoPageErrors());
+checkPageErrorsAfterEach(test);
 test.after(async () => {
-  await browser?.close();
-  await server?.close();
+  await site?.close();
   await db?.drop();
   reportTally('portal-names', { attacksTried: tried, attacksRefused: refused });
 });
@@ -154,7 +146,8 @@ test('the incident page and its device table show the names as text', async () =
 });
 
 test('the portal ran under its Content-Security-Policy without a violation', () => {
-  assert.equal(cspViolations, []);
+  // Every console error the page logged (support/browser.ts), of which a refused CSP would be one.
+  assert.equal(browser.consoleErrors.filter((m) => /Content Security Policy|Refused to/i.test(m)), []);
 });
 
 test.run();

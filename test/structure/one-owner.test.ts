@@ -29,4 +29,9 @@ test('MultiSpeak outbox rows are written by enqueue() alone (multispeak/delivery
   assert.equal(othersMatching(/insert\s+into\s+outbox\b/i, 'multispeak/delivery/outbox.ts'), []);
 });
 
+test('the portal formats times in portal/src/time.ts alone (one clock, one format family, to the second)', () => {
+  const portal = productionFiles().filter((f) => f.startsWith('portal/src/') && f !== 'portal/src/time.ts');
+  assert.equal(portal.filter((f) => /toLocale(Date|Time)String|Intl\.DateTimeFormat|formatDisplayTime\b/.test(readFileSync(join(root, f), 'utf8'))), []);
+});
+
 test.run();

@@ -42,7 +42,8 @@ async function send(path: string, init: RequestInit): Promise<Response> {
 export async function apiGet<T>(path: string, query: Query = {}, signal?: AbortSignal): Promise<T> {
   const session = getSession();
   const res = await send(path + queryString(query), {
-    headers: { accept: 'application/json', ...(session ? { authorization: `Bearer ${session.token}` } : {}) },
+    // Times to the second (api/device-records/routes.ts): the portal shows every time with its seconds.
+    headers: { accept: 'application/json', 'x-time-precision': 'seconds', ...(session ? { authorization: `Bearer ${session.token}` } : {}) },
     ...(signal ? { signal } : {}),
   });
   if (res.status === 401) {

@@ -6,7 +6,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { breakAtGaps, type TimedValue } from '../chart-gaps';
 import { currentAxisRange } from '../chart-scale';
-import { formatClock, formatDisplayDay, formatDisplayTime } from '../time';
+import { formatClock, formatDisplayDay, formatSecondTime } from '../time';
 
 function axisColours(): Partial<uPlot.Axis> {
   return { stroke: '#1f2933', grid: { stroke: '#e3e8ee', width: 1 }, ticks: { stroke: '#c5ced8', width: 1 } };
@@ -21,12 +21,17 @@ export function peakChart(el: HTMLElement, points: TimedValue[], timeZone: strin
     width, height: 220,
     scales: { x: { time: true }, y: fromZero },
     series: [
-      { label: `Check-in (${timeZone})`, value: (_u, s) => (s == null ? '—' : formatDisplayTime(s * 1000, timeZone)) },
+      { label: `Check-in (${timeZone}, device clock)`, value: (_u, s) => (s == null ? '—' : formatSecondTime(s * 1000, timeZone)) },
       { label: 'Peak current (A)', stroke: '#b71c1c', width: 2, points: { show: true, size: 5 }, spanGaps: false, value: amps },
     ],
     axes: [
-      // Ticks under a day apart show the clock, the others the day.
-      { ...axisColours(), values: (_u, ticks, _a, _s, step) => ticks.map((t) => (step < 86_400 ? formatClock(t * 1000, timeZone) : formatDisplayDay(t * 1000, timeZone))) },
+      // Ticks under a day apart show the clock, the others the day; on an axis over several days the clock
+      // ticks carry their day too (a second line), so 09:00 of Monday and of Tuesday cannot be confused.
+      { ...axisColours(), size: 50, values: (u, ticks, _a, _s, step) => {
+        const span = (u.scales.x?.max ?? 0) - (u.scales.x?.min ?? 0);
+        return ticks.map((t) => (step >= 86_400 ? formatDisplayDay(t * 1000, timeZone)
+          : span > 86_400 ? `${formatClock(t * 1000, timeZone)}\n${formatDisplayDay(t * 1000, timeZone)}` : formatClock(t * 1000, timeZone)));
+      } },
       { ...axisColours(), label: 'A' },
     ],
   };

@@ -6,7 +6,7 @@ import { postEventRefField } from '../event-triage';
 import { cell, type Column } from './table';
 
 export const EVENT_HEAD_COLUMNS: Column<PresentedEvent>[] = [
-  { key: 'EventTimestamp', label: 'Event time' },
+  { key: 'EventTimestamp', label: 'Event time (device clock)', wrap: true },
   { key: 'EventType', label: 'Event', render: (e) => <strong>{e.EventType}</strong> },
 ];
 

@@ -2,7 +2,7 @@
 // content will take, so the layout does not jump when data arrives.
 import type { ComponentChildren } from 'preact';
 import type { ApiError } from '../api/client';
-import { formatDisplayTime } from '../time';
+import { formatSecondTime } from '../time';
 
 export function ErrorState({ error, onRetry }: { error: ApiError; onRetry?: () => void }) {
   const what = error.code === 'NETWORK' ? 'The server cannot be reached.'
@@ -27,7 +27,7 @@ export function EmptyState({ title, children }: { title: string; children?: Comp
 
 /** "Updated 2026-Nov-23 10:42 AM (America/Chicago)" / "Loading…" in a fixed-width slot: the user's zone, like the rows. */
 export function StatusLine({ loading, updatedAt, extra, timeZone }: { loading: boolean; updatedAt: Date | null; extra?: string; timeZone: string }) {
-  const at = updatedAt ? `Updated ${formatDisplayTime(updatedAt.getTime(), timeZone)} (${timeZone})` : '';
+  const at = updatedAt ? `Updated ${formatSecondTime(updatedAt.getTime(), timeZone)} (${timeZone})` : '';
   const text = loading && !updatedAt ? 'Loading…' : updatedAt ? `${at}${loading ? ' · refreshing…' : ''}` : '';
   return <p class="status-line" aria-live="polite" data-testid="status-line" data-updated={updatedAt?.getTime()}>{text}{extra ? ` · ${extra}` : ''}</p>;
 }

@@ -9,6 +9,8 @@ export interface Column<T> {
   /** The API's sortBy field, when the column can be sorted. */
   sortKey?: string;
   numeric?: boolean;
+  /** Long text (names, details): wraps instead of widening the table past the screen. */
+  wrap?: boolean;
   render?: (row: T) => ComponentChildren;
 }
 
@@ -16,7 +18,7 @@ export interface Sort { field: string; order: 'asc' | 'desc' }
 
 export function cell(v: unknown): ComponentChildren {
   if (v === null || v === undefined) return <span class="muted">—</span>;
-  if (v === '') return <span class="muted" title="cleared by the API (spec 3.4)">(empty)</span>;
+  if (v === '') return <span class="muted" title="cleared by the server">(empty)</span>;
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
   return String(v);
 }
@@ -55,7 +57,7 @@ export function DataTable<T>({ columns, rows, rowKey, sort, onSort, caption, bus
         <tbody>
           {rows.map((row) => (
             <tr key={rowKey(row)} data-key={rowKey(row)}>
-              {columns.map((c) => <td key={c.key} class={c.numeric ? 'num' : undefined} data-col={c.key}>{c.render ? c.render(row) : cell((row as Record<string, unknown>)[c.key])}</td>)}
+              {columns.map((c) => <td key={c.key} class={c.numeric ? 'num' : c.wrap ? 'wrap' : undefined} data-col={c.key}>{c.render ? c.render(row) : cell((row as Record<string, unknown>)[c.key])}</td>)}
             </tr>
           ))}
         </tbody>

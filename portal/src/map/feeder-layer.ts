@@ -4,7 +4,9 @@
 // opaque: feeders along the same poles overlap, and overlapping dashes looked solid (the fault style) and a
 // red line under a translucent grey one turned brown. The routes share the device layer's canvas (drawn behind the
 // devices): Leaflet's canvas takes every mouse event over it, so a second canvas underneath never got a hover
-// or a click; on one canvas the hit test finds devices first, then feeders.
+// or a click; on one canvas the hit test finds devices first, then feeders. A thin line is a 2 px target, so
+// each route is drawn twice: the visible line (not interactive) and a wide invisible one over it that takes
+// the hover and the click (HOVER_WIDTH px).
 import L from 'leaflet';
 import { stateColour, stateRank } from '../fault-state';
 import { feederRoutes, type Feeder, type FeederRoute } from './feeder-routes';
@@ -13,6 +15,8 @@ import { textContent } from './text-content';
 export type { Feeder } from './feeder-routes';
 
 const HEALTHY = '#5f6b77';
+/** Width in pixels of a feeder's invisible hover and click target. */
+export const HOVER_WIDTH = 16;
 const RANKING = { rank: stateRank, faultRank: stateRank('Fault') };
 
 function describe(route: FeederRoute): string {
@@ -36,14 +40,16 @@ export class FeederLayer {
     // Healthy routes first, faulted on top; the whole layer behind the devices on the shared canvas.
     const lines = routes.map((route) => {
       const line = L.polyline(route.segments, {
-        renderer: this.renderer, interactive: true,
+        renderer: this.renderer, interactive: false,
         color: route.faulted ? stateColour(route.worst) : HEALTHY, weight: route.faulted ? 5 : 2, opacity: 1,
       });
-      line.bindTooltip(textContent(describe(route)), { sticky: true, className: 'feeder-tooltip' });
-      line.on('click', () => this.onFeeder(route.feeders[0]!.id));
+      const target = L.polyline(route.segments, { renderer: this.renderer, interactive: true, weight: HOVER_WIDTH, opacity: 0 });
+      target.bindTooltip(textContent(describe(route)), { sticky: true, className: 'feeder-tooltip' });
+      target.on('click', () => this.onFeeder(route.feeders[0]!.id));
       line.addTo(this.group);
-      return line;
+      target.addTo(this.group);
+      return [line, target] as const;
     });
-    for (const line of lines.reverse()) line.bringToBack();
+    for (const [line, target] of lines.reverse()) { target.bringToBack(); line.bringToBack(); }
   }
 }

@@ -8,7 +8,7 @@ import type { Session } from '../api/session';
 import { Link } from '../components/link';
 import { EmptyState, ErrorState, StatusLine } from '../components/states';
 import { DataTable, type Column } from '../components/table';
-import { formatDisplayTime } from '../time';
+import { CLOCK_NAMES, isoToSecond } from '../time';
 import { href, navigate } from '../router';
 import { useApi } from '../use-api';
 
@@ -16,7 +16,8 @@ const REFRESH_MS = 5_000;
 const LIMIT = 200;
 const STATES = [['active', 'Active (not acknowledged)'], ['acknowledged', 'Acknowledged (not cleared)'], ['cleared', 'Cleared'], ['all', 'All']] as const;
 
-const when = (iso: string | null, zone: string) => (iso ? formatDisplayTime(Date.parse(iso), zone) : '—');
+// Alarm times are the service's: when it raised, saw acknowledged or cleared them (alarms/raise.ts).
+const when = isoToSecond;
 
 function AckButton({ alarm, onDone }: { alarm: Alarm; onDone: (error: ApiError | null) => void }) {
   const [busy, setBusy] = useState(false);
@@ -45,9 +46,9 @@ function columns(zone: string, onAck: (e: ApiError | null) => void): Column<Alar
     { key: 'class', label: 'Class', render: (a) => a.class ?? '—' },
     { key: 'device', label: 'Device', render: (a) => <Link href={`/devices/${encodeURIComponent(a.IMEINumber)}`}>{a.Real_Name ?? a.IMEINumber}</Link> },
     { key: 'PowerLineID', label: 'Power line', render: (a) => a.PowerLineID ?? '—' },
-    { key: 'raised_at', label: 'Raised', render: (a) => when(a.raised_at, zone) },
-    { key: 'acknowledged', label: 'Acknowledged', render: (a) => (a.acknowledged_at ? <>{when(a.acknowledged_at, zone)}<br /><span class="small">by {a.acknowledged_by ?? 'unknown'}</span></> : '—') },
-    { key: 'cleared_at', label: 'Cleared', render: (a) => when(a.cleared_at, zone) },
+    { key: 'raised_at', label: `Raised (${CLOCK_NAMES.service})`, render: (a) => when(a.raised_at, zone) },
+    { key: 'acknowledged', label: `Acknowledged (${CLOCK_NAMES.service})`, render: (a) => (a.acknowledged_at ? <>{when(a.acknowledged_at, zone)}<br /><span class="small">by {a.acknowledged_by ?? 'unknown'}</span></> : '—') },
+    { key: 'cleared_at', label: `Cleared (${CLOCK_NAMES.service})`, render: (a) => when(a.cleared_at, zone) },
     { key: 'action', label: 'Action', render: (a) => (a.state === 'active' ? <AckButton alarm={a} onDone={onAck} /> : '') },
   ];
 }

@@ -11,7 +11,7 @@ import { playAlert, setSoundWanted, soundWanted } from '../board-sound';
 import { Link } from '../components/link';
 import { EmptyState, ErrorState, StatusLine } from '../components/states';
 import { href, navigate } from '../router';
-import { formatDisplayTime } from '../time';
+import { CLOCK_NAMES, isoToSecond } from '../time';
 import { POLL_MS, useBoard } from './board-poll';
 import './board.css';
 
@@ -23,7 +23,7 @@ const STATE_TEXT: Record<BoardAlarm['state'], string> = {
 };
 const STATUS_TEXT: Record<BoardIncident['status'], string> = { open: 'Open: not yet located', located: 'Located', restored: 'Restored, awaiting close' };
 
-const when = (iso: string | null, zone: string) => (iso ? formatDisplayTime(Date.parse(iso), zone) : '—');
+const when = isoToSecond;
 const feederName = (id: string | null, name: string | null) => name ?? id ?? 'No feeder';
 
 function PriorityBadge({ priority }: { priority: Priority }) {
@@ -38,7 +38,7 @@ function IncidentRow({ i, zone }: { i: BoardIncident; zone: string }) {
       <PriorityBadge priority={i.priority} />
       <div class="board-main">
         <strong><Link href={`/incidents/${i.id}`}>Incident {i.id}</Link> · {i.kind} on {feederName(i.powerLineId, i.powerLineName)}</strong>
-        <span class="muted">{STATUS_TEXT[i.status]} · opened {when(i.openedAt, zone)} (service clock) · first trip {when(i.firstTripAt, zone)} (device clock)</span>
+        <span class="muted">{STATUS_TEXT[i.status]} · opened {when(i.openedAt, zone)} ({CLOCK_NAMES.service}) · first trip {when(i.firstTripAt, zone)} ({CLOCK_NAMES.device})</span>
         {i.sections.length > 0
           ? <span>Faulted section{i.sections.length > 1 ? 's' : ''}: {i.sections.map((s) => `${s.label} (phase ${s.phase}, below ${s.from.name ?? s.from.imei}${s.to.length ? `, above ${s.to.map((t) => t.name ?? t.imei).join(', ')}` : ', to the end of the line'})`).join('; ')}</span>
           : <span class="muted">Section not located yet.</span>}
@@ -67,7 +67,7 @@ function AlarmRow({ a, zone, act }: { a: BoardAlarm; zone: string; act: Act }) {
       <div class="board-main">
         <strong>{a.label ?? a.kind} · <Link href={`/devices/${encodeURIComponent(a.IMEINumber)}`}>{a.Real_Name ?? a.IMEINumber}</Link> on {feederName(a.powerLineId, a.powerLineName)}</strong>
         <span class="muted"><span class={`alarm-class class-${a.class}`}>{a.class}</span> · <span data-testid="alarm-state">{STATE_TEXT[a.state]}</span> · raised {when(a.raisedAt, zone)}
-          {a.clearedAt && <> · cleared {when(a.clearedAt, zone)}</>}{a.acknowledgedAt && <> · acknowledged {when(a.acknowledgedAt, zone)} by {a.acknowledgedBy ?? 'unknown'}</>} (service clock)</span>
+          {a.clearedAt && <> · cleared {when(a.clearedAt, zone)}</>}{a.acknowledgedAt && <> · acknowledged {when(a.acknowledgedAt, zone)} by {a.acknowledgedBy ?? 'unknown'}</>} ({CLOCK_NAMES.service})</span>
       </div>
       <div class="board-actions">
         {a.state !== 'acknowledged-active' && <button type="button" class="button" aria-label={`Acknowledge alarm ${a.id}`} onClick={() => void act(`/api/alarms/${a.id}/acknowledge`, {})}>Acknowledge</button>}

@@ -2,7 +2,8 @@
 // source and id), so the reader's scroll position and focus stay. Filters by event type, power line and days
 // live in the URL (a shared link shows the same list); model changes have their own choice and are not mixed
 // into the faults by default. Severity is shown by colour and word, and the device's state now sits next to
-// the event, in view at 1366 px.
+// the event; headings, times and long texts wrap and the IMEI sits under the device's name, so the table
+// fits a 1,440 px screen.
 import { useRef } from 'preact/hooks';
 import type { Session } from '../api/session';
 import type { CriticalEvent, MapDevice, Page } from '../api/types';
@@ -37,13 +38,13 @@ function columns(now: Map<string, MapDevice>): Column<CriticalEvent>[] {
   return [
     { key: 'severity', label: 'Severity', render: (e) => <SeverityBadge eventType={e.EventType} /> },
     time!, type!,
-    { key: 'Real_Name', label: 'Device', render: (e) => <Link href={`/devices/${encodeURIComponent(e.IMEINumber)}`}>{e.Real_Name ?? e.IMEINumber}</Link> },
+    // The IMEI under the name (a column of its own pushed the table past 1,440 px).
+    { key: 'Real_Name', label: 'Device', wrap: true, render: (e) => <><Link href={`/devices/${encodeURIComponent(e.IMEINumber)}`}>{e.Real_Name ?? e.IMEINumber}</Link><br /><span class="small muted" data-imei>{e.IMEINumber}</span></> },
     { key: 'now', label: 'Device state now', render: (e) => <FaultBadge value={now.get(e.IMEINumber)?.ActualOngoingFault ?? null} /> },
-    { key: 'PowerLineName', label: 'Power line' },
+    { key: 'PowerLineName', label: 'Power line', wrap: true },
     ...EVENT_CURRENT_COLUMNS,
     { key: 'ActualOngoingFault', label: 'State at the event', render: (e) => <FaultBadge value={e.ActualOngoingFault} /> },
-    { key: 'IMEINumber', label: 'IMEI' },
-    { key: 'detail', label: 'Detail', render: (e) => (e.EventType === MODEL_CHANGE ? `${e.oldModel ?? '?'} → ${e.newModel ?? '?'}` : currents(e) ?? '') },
+    { key: 'detail', label: 'Detail', wrap: true, render: (e) => (e.EventType === MODEL_CHANGE ? `${e.oldModel ?? '?'} → ${e.newModel ?? '?'}` : currents(e) ?? '') },
   ];
 }
 
@@ -95,7 +96,7 @@ export function CriticalView({ session, query }: { session: Session; query: URLS
       {/* A masked organisation is not told which class ranks how (docs/decisions.md#masking): every fault is Critical. */}
       <p class="muted small">{session.masked
         ? 'Severity: Critical for every fault event (this organisation masks fault details).'
-        : `Severity: ${severityLegend()}.`} A post-event reference labels the current it qualifies; “(empty)” marks a value the server clears (spec 3.4).</p>
+        : `Severity: ${severityLegend()}.`} “(empty)”: a value the server clears.</p>
       {res.error && <ErrorState error={res.error} onRetry={res.reload} />}
       {res.data && (
         <PagedRows total={res.data.total} rows={rows.length} page={page} limit={LIMIT} onPage={(p) => go({ page: p || null })}

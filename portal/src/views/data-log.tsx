@@ -24,9 +24,9 @@ export function parseJson<T>(text: string | null, fallback: T): T {
 }
 
 const COLUMNS: Column<DeviceRecord>[] = [
-  { key: 'date', label: 'Check-in', sortKey: 'date' },
+  { key: 'date', label: 'Check-in (device clock)', sortKey: 'date', wrap: true },
   { key: 'IMEINumber', label: 'IMEI', sortKey: 'IMEINumber', render: (r) => <Link href={`/devices/${encodeURIComponent(r.IMEINumber)}`}>{r.IMEINumber}</Link> },
-  { key: 'CurrentName', label: 'Name', sortKey: 'CurrentName' },
+  { key: 'CurrentName', label: 'Name', sortKey: 'CurrentName', wrap: true },
   { key: 'model', label: 'Model', sortKey: 'model' },
   { key: 'ActualOngoingFault', label: 'Actual fault', render: (r) => <FaultBadge value={r.ActualOngoingFault as string | null} /> },
   { key: 'Ongoing_fault', label: 'Reported fault' },

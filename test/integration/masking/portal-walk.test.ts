@@ -8,12 +8,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
-import { createApp } from '../../../api/app.js';
-import { listen } from '../../../api/server.js';
-import { ensurePortalBuilt } from '../../../portal/build.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { JWT_SECRET } from '../api/seeded-api.js';
-import { assertNoPageErrors, ensureChromium, launch, screenshot, signIn, type Browser } from '../portal/browser.js';
+import { screenshot } from '../../../support/browser.js';
+import { checkPageErrorsAfterEach, servePortal, type PortalSite } from '../../../support/portal-site.js';
 import { classWordsIn, MASKED_USERS, seedEveryClass, setMasked } from './every-class.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -21,31 +19,21 @@ declare const document: any;
 declare const localStorage: any;
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-const portalDist = new URL('../../../portal/dist/', import.meta.url).pathname;
 /** Pages visited per kind of page (digits in the path and query values collapsed): every view, several of each. */
 const PER_KIND = 4;
 let db: TestDatabase;
-let server: { port: number; close(): Promise<void> };
+let site: PortalSite;
 let base: string;
-const browsers: Browser[] = [];
 
 test.before(async () => {
-  ensureChromium();
-  await ensurePortalBuilt();
   db = await createTestDatabase('mask_portal');
   await seedEveryClass(db);
-  const app = createApp({ readiness: {}, pool: db.pool, jwtSecret: JWT_SECRET, portalDir: portalDist, accountCacheMs: 0 });
-  server = await listen(app, { port: 0, hostname: '127.0.0.1' });
-  base = `http://127.0.0.1:${server.port}`;
+  site = await servePortal({ pool: db.pool, jwtSecret: JWT_SECRET, accountCacheMs: 0 });
+  base = site.base;
 });
-test.after.each(() => assertNoPageErrors());
+checkPageErrorsAfterEach(test);
 test.after(async () => {
-  try {
-    for (const b of browsers.splice(0)) await b.close();
-  } finally {
-    await server?.close();
-    await db?.drop();
-  }
+  try { await site?.close(); } finally { await db?.drop(); }
 });
 
 /** Waits until the view has its data: no "Loading…" left and the network quiet. */
@@ -146,14 +134,12 @@ async function mapTooltips(page: Page, token: string): Promise<string[]> {
 }
 
 async function walkAs(user: { email: string; password: string }): Promise<{ pages: Map<string, string[]>; tips: string[]; errors: string[] }> {
-  const b = await launch();
-  browsers.push(b);
-  await signIn(b.page, base, user);
+  const page = await site.browserAs(user);
   // The portal's own session (portal/src/api/session.ts): the token the map reads the API with.
-  const token = (await b.page.evaluate(() => JSON.parse(localStorage.getItem('faultline.session')).token)) as string;
+  const token = (await page.evaluate(() => JSON.parse(localStorage.getItem('faultline.session')).token)) as string;
   const errors: string[] = [];
-  const pages = await crawl(b.page, errors);
-  const tips = await mapTooltips(b.page, token);
+  const pages = await crawl(page, errors);
+  const tips = await mapTooltips(page, token);
   return { pages, tips, errors };
 }
 
@@ -178,7 +164,7 @@ for (const who of ['admin', 'groupUser'] as const) {
     assert.equal(leaks.slice(0, 30), [], `${leaks.length} leaks`);
     if (who === 'admin') assert.ok(tips.length > 0, 'map tooltips were read');
     console.log(`masked ${who} portal walk: ${pages.size} pages, ${tips.length} map tooltips and popups`);
-    await screenshot(browsers.at(-1)!.page, `masked-${who}-last-view`);
+    await screenshot(site.browsers.at(-1)!.page, `masked-${who}-last-view`);
   });
 }
 

@@ -6,21 +6,18 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
-import { createApp } from '../../../api/app.js';
-import { listen } from '../../../api/server.js';
 import { applyCheckInAlarms } from '../../../alarms/raise.js';
 import { routeAlarms } from '../../../alarms/router.js';
 import type { CheckInAlarms } from '../../../alarms/check-in-alarms.js';
 import { loadAlarmSettings } from '../../../config/settings.js';
 import { FAULT_CODE_KINDS } from '../../../domain/alarm-kinds.js';
-import { ensurePortalBuilt } from '../../../portal/build.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { importDemoData } from '../../../support/reference-data.js';
 import { importAlarms } from '../../../support/alarm-setup.js';
 import { JWT_SECRET, login, USERS } from '../api/seeded-api.js';
-import { assertNoPageErrors, ensureChromium, launch, screenshot, signIn, type Browser } from './browser.js';
+import { screenshot } from '../../../support/browser.js';
+import { checkPageErrorsAfterEach, servePortal, type PortalSite } from '../../../support/portal-site.js';
 
-const portalDist = new URL('../../../portal/dist/', import.meta.url).pathname;
 const MIN = 60_000;
 const ACKED = '861000000000000'; // north-east: acknowledged in the browser by the group user
 const LEFT = '861000000000200'; // north-east: left alone, escalates
@@ -29,10 +26,9 @@ const CLEARED = '861000000000100'; // north-east: raised and cleared
 const settings = loadAlarmSettings({ ALARM_RECIPIENT_CAP_PER_DAY: '1000', PORTAL_URL: 'https://portal.example' });
 const T = Date.now() - 20 * MIN;
 let db: TestDatabase;
-let app: ReturnType<typeof createApp>;
-let server: { port: number; close(): Promise<void> };
+let site: PortalSite;
+let app: PortalSite['app'];
 let base: string;
-const browsers: Browser[] = [];
 
 function checkIn(imei: string, atMs: number, code: number): CheckInAlarms {
   const kind = (c: number) => ({ 4: 'permanent', 2: 'temporary' } as Record<number, string>)[c] ?? null;
@@ -48,20 +44,13 @@ const sent = async (imei: string) => (await db.pool.query<{ m: string }>(
   `select o.kind || ':' || o.recipient_id as m from alarm_outbox o join alarms a on a.id = o.alarm_id where a."IMEINumber" = $1 order by o.id`, [imei])).rows.map((r) => r.m);
 const nameOf = async (imei: string) => (await db.pool.query<{ n: string | null }>('select "Real_Name" as n from device_information where "IMEINumber" = $1', [imei])).rows[0]!.n ?? imei;
 
-async function browserAs(user: keyof typeof USERS): Promise<Page> {
-  const b = await launch();
-  browsers.push(b);
-  await signIn(b.page, base, USERS[user]);
-  return b.page;
-}
+const browserAs = (user: keyof typeof USERS, viewport?: { width: number; height: number }): Promise<Page> => site.browserAs(USERS[user], viewport);
 
 async function ack(user: keyof typeof USERS, id: string): Promise<Response> {
   return app.request(`/api/alarms/${id}/acknowledge`, { method: 'POST', headers: { authorization: `Bearer ${await login(app, user)}` } });
 }
 
 test.before(async () => {
-  ensureChromium();
-  await ensurePortalBuilt();
   db = await createTestDatabase('portal_alarms');
   await importDemoData(db.pool);
   await importAlarms(db.pool, {
@@ -78,16 +67,13 @@ test.before(async () => {
   await routeAlarms(db.pool, settings, T + MIN);
   await routeAlarms(db.pool, settings, T + 17 * MIN); // first escalation of the three open alarms
   assert.equal(await sent(ACKED), ['raised:p-first', 'escalated:p-second']);
-  app = createApp({ readiness: {}, pool: db.pool, jwtSecret: JWT_SECRET, portalDir: portalDist });
-  server = await listen(app, { port: 0, hostname: '127.0.0.1' });
-  base = `http://127.0.0.1:${server.port}`;
+  site = await servePortal({ pool: db.pool, jwtSecret: JWT_SECRET });
+  ({ app, base } = site);
 });
 
-test.after.each(() => assertNoPageErrors());
+checkPageErrorsAfterEach(test);
 test.after(async () => {
-  for (const b of browsers) await b.close();
-  await server?.close();
-  await db?.drop();
+  try { await site?.close(); } finally { await db?.drop(); }
 });
 
 test('API: POST /api/alarms/{id}/acknowledge records who and when, once; only within reach', async () => {
@@ -111,7 +97,7 @@ test('API: POST /api/alarms/{id}/acknowledge records who and when, once; only wi
 });
 
 test('alarms view: active, acknowledged and cleared by state; Acknowledge stops the escalation', async () => {
-  const page = await browserAs('northEast');
+  const page = await browserAs('northEast', { width: 1440, height: 900 });
   await page.getByRole('link', { name: 'Alarms' }).click();
   await page.waitForURL(`${base}/alarms`);
   const rows = page.locator('table.data-table tbody tr');
@@ -124,6 +110,10 @@ test('alarms view: active, acknowledged and cleared by state; Acknowledge stops 
   assert.equal(await page.locator('td[data-col="class"]').allInnerTexts(), ['operations', 'operations']);
   assert.equal(await page.locator('td[data-col="PowerLineID"]').allInnerTexts(), ['north-F12', 'north-F12']);
   await screenshot(page, 'portal-alarms');
+  await screenshot(page, 'portal-alarms-1440');
+  assert.ok(await page.evaluate('document.querySelector(".table-wrap").scrollWidth <= document.querySelector(".table-wrap").clientWidth'), 'the alarm table fits 1,440 px');
+  assert.match(await page.locator('td[data-col="raised_at"]').first().innerText(), /^\d{4}-[A-Z][a-z]{2}-\d\d \d\d:\d\d:\d\d [AP]M$/, 'to the second');
+  assert.match(await page.locator('thead').innerText(), 'Raised (service clock)');
 
   const row = rows.filter({ hasText: ackedName });
   const acked = await alarmOf(ACKED);

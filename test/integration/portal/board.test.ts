@@ -25,7 +25,7 @@ import { startTestPipeline } from '../../../support/pipeline.js';
 import { importDemoData } from '../../../support/reference-data.js';
 import { JWT_SECRET, login, USERS } from '../api/seeded-api.js';
 import { checkInAt, IMEI, topologyFile, type Name } from '../incidents/feeder.js';
-import { assertNoPageErrors, ensureChromium, launch, screenshot, signIn, type Browser } from './browser.js';
+import { assertNoPageErrors, ensureChromium, launch, screenshot, signIn, type Browser } from '../../../support/browser.js';
 
 const portalDist = new URL('../../../portal/dist/', import.meta.url).pathname;
 const MIN = 60_000;

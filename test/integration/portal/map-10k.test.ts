@@ -8,9 +8,6 @@ import * as assert from 'uvu/assert';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { machineInfo } from '../../../support/machine.js';
-import { createApp } from '../../../api/app.js';
-import { listen } from '../../../api/server.js';
-import { ensurePortalBuilt } from '../../../portal/build.js';
 import { importReferenceData } from '../../../reference-data/index.js';
 import { createFleet, generateImei } from '../../../simulator/index.js';
 import { localAvroCodec } from '../../../stages/runtime/codec.js';
@@ -19,7 +16,8 @@ import { createTestDatabase, type TestDatabase } from '../../../support/database
 import { startTestPipeline } from '../../../support/pipeline.js';
 import { testKeyring } from '../../../support/reference-data.js';
 import { JWT_SECRET } from '../api/seeded-api.js';
-import { assertNoPageErrors, ensureChromium, launch, screenshot, signIn, type Browser } from './browser.js';
+import { screenshot, signIn, type Browser } from '../../../support/browser.js';
+import { checkPageErrorsAfterEach, servePortal, type PortalSite } from '../../../support/portal-site.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const window: any;
@@ -34,7 +32,7 @@ const RUNS = 3;
 const USER = { email: 'admin@grid.example', password: 'grid-Admin-Pass-1' };
 const root = new URL('../../../', import.meta.url).pathname;
 let db: TestDatabase;
-let server: { port: number; close(): Promise<void> };
+let site: PortalSite;
 let browser: Browser;
 let base: string;
 
@@ -71,8 +69,6 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const stats = (xs: number[]) => ({ median: Math.round(median(xs)), min: Math.round(Math.min(...xs)), max: Math.round(Math.max(...xs)), runs: xs.map(Math.round) });
 
 test.before(async () => {
-  ensureChromium();
-  await ensurePortalBuilt();
   db = await createTestDatabase('portal_map');
   const imeis = Array.from({ length: DEVICES }, (_, i) => generateImei('35771', i));
   await importReferenceData(db.pool, referenceData(imeis), { keyring: testKeyring() });
@@ -88,19 +84,17 @@ test.before(async () => {
     await pipe.stop();
     await transport.close();
   }
-  const app = createApp({ readiness: {}, pool: db.pool, jwtSecret: JWT_SECRET, portalDir: join(root, 'portal/dist') });
-  server = await listen(app, { port: 0, hostname: '127.0.0.1' });
-  base = `http://127.0.0.1:${server.port}`;
-  browser = await launch({ width: 1366, height: 768 });
+  site = await servePortal({ pool: db.pool, jwtSecret: JWT_SECRET });
+  base = site.base;
+  browser = await site.open({ width: 1366, height: 768 });
 });
 
-test.after.each(() => assertNoPageErrors());
+checkPageErrorsAfterEach(test);
 
 test.after(async () => {
   try {
-    await browser?.close();
+    await site?.close();
   } finally {
-    await server?.close();
     await db?.drop();
   }
 });

@@ -8,13 +8,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
-import { createApp } from '../../../api/app.js';
 import { createTokenService } from '../../../api/auth/tokens.js';
-import { listen } from '../../../api/server.js';
-import { ensurePortalBuilt } from '../../../portal/build.js';
+import { assertNoPageErrors, screenshot } from '../../../support/browser.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
+import { checkPageErrorsAfterEach, PORTAL_DIST as portalDist, servePortal, type PortalSite } from '../../../support/portal-site.js';
 import { fillDatabase, JWT_SECRET, USERS } from '../api/seeded-api.js';
-import { assertNoPageErrors, ensureChromium, launch, screenshot, signIn, type Browser } from './browser.js';
 
 // Code passed to page.evaluate runs in the browser; the root tsconfig has no DOM lib, so these names are
 // declared loosely here rather than pulling DOM types into every Node file.
@@ -25,11 +23,9 @@ declare const PerformanceObserver: any;
 declare const localStorage: any;
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-const portalDist = new URL('../../../portal/dist/', import.meta.url).pathname;
 let db: TestDatabase;
-let server: { port: number; close(): Promise<void> };
+let site: PortalSite;
 let base: string;
-const browsers: Browser[] = [];
 const tokens: Record<string, string> = {};
 
 interface Page_<T> { data: T[]; total: number }
@@ -40,45 +36,36 @@ async function api<T>(user: keyof typeof USERS, path: string): Promise<T> {
     const res = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(USERS[user]) });
     tokens[user] = ((await res.json()) as { accessToken: string }).accessToken;
   }
-  const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${tokens[user]}` } });
+  // As the portal asks (portal/src/api/client.ts): times to the second.
+  const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${tokens[user]}`, 'x-time-precision': 'seconds' } });
   assert.is(res.status, 200, `${path}: ${res.status}`);
   return (await res.json()) as T;
 }
 
 async function browserAs(user: keyof typeof USERS | null, viewport?: { width: number; height: number }): Promise<Page> {
-  const b = await launch(viewport);
-  browsers.push(b);
-  if (user) {
-    await signIn(b.page, base, USERS[user]);
-    // The board is the landing view (portal/src/views/board.tsx); these tests start on the map, as before.
-    await b.page.goto(`${base}/map`);
-  }
-  return b.page;
+  const page = await site.browserAs(user ? USERS[user] : null, viewport);
+  // The board is the landing view (portal/src/views/board.tsx); these tests start on the map, as before.
+  if (user) await page.goto(`${base}/map`);
+  return page;
 }
 
 const cellTexts = (page: Page, col: string) => page.locator(`table.data-table tbody td[data-col="${col}"]`).allInnerTexts();
+/** The critical list's IMEIs: under each device's name (portal/src/views/critical.tsx). */
+const criticalImeis = (page: Page) => page.locator('table.data-table tbody td[data-col="Real_Name"] [data-imei]').allInnerTexts();
 const rowKeys = (page: Page) => page.locator('table.data-table tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-key')));
 const show = (v: unknown) => (v === null || v === undefined ? '—' : v === '' ? '(empty)' : String(v));
 
 test.before(async () => {
-  ensureChromium();
-  await ensurePortalBuilt();
   db = await createTestDatabase('portal');
   await fillDatabase(db);
-  const app = createApp({ readiness: {}, pool: db.pool, jwtSecret: JWT_SECRET, portalDir: portalDist });
-  server = await listen(app, { port: 0, hostname: '127.0.0.1' });
-  base = `http://127.0.0.1:${server.port}`;
+  site = await servePortal({ pool: db.pool, jwtSecret: JWT_SECRET });
+  base = site.base;
 });
 
-test.after.each(() => assertNoPageErrors());
+checkPageErrorsAfterEach(test);
 
 test.after(async () => {
-  try {
-    for (const b of browsers.splice(0)) await b.close();
-  } finally {
-    await server?.close();
-    await db?.drop();
-  }
+  try { await site?.close(); } finally { await db?.drop(); }
 });
 
 test('the production bundle is under 500 KB gzipped', () => {
@@ -156,9 +143,9 @@ test('map (admin): every device of map-data, legend by state, popup with the API
   await page.waitForFunction((n: string) => document.querySelector('[data-testid="map"]')?.getAttribute('data-devices') === n, String(placed.filter((x) => x.PowerLineID === line).length));
   assert.is(await page.getByTestId('map').getAttribute('data-feeders'), perLine.get(line)! >= 2 ? '1' : '0', 'only the chosen power line is traced');
   await page.getByLabel('Power line').selectOption('');
-  await page.getByLabel('Feeders (imported topology, else approximate route)').uncheck();
+  await page.getByLabel('Feeders', { exact: true }).uncheck();
   await page.waitForSelector('[data-testid="map"][data-feeders="0"]');
-  await page.getByLabel('Feeders (imported topology, else approximate route)').check();
+  await page.getByLabel('Feeders', { exact: true }).check();
   await page.waitForSelector(`[data-testid="map"][data-feeders="${traced}"]`);
   await page.waitForTimeout(300);
   await screenshot(page, 'portal-map');
@@ -215,8 +202,7 @@ test('map: leaving the map (critical faults, a device page, back) throws no page
 });
 
 test('map without internet: the offline base layer from the build, a scale bar, "fit all devices", settings that fit at 768 px', async () => {
-  const b = await launch({ width: 1366, height: 768 });
-  browsers.push(b);
+  const b = await site.open({ width: 1366, height: 768 });
   const outside: string[] = [];
   // Nothing but the portal's own origin answers: what a control room without internet sees.
   await b.context.route('**/*', (route) => {
@@ -224,7 +210,7 @@ test('map without internet: the offline base layer from the build, a scale bar, 
     outside.push(route.request().url());
     return route.abort('internetdisconnected');
   });
-  await signIn(b.page, base, USERS.northAdmin);
+  await site.signIn(b.page, USERS.northAdmin);
   const page = b.page;
   await page.goto(`${base}/map`);
   await page.waitForSelector('[data-testid="map"][data-base-layer*="states"]');
@@ -260,11 +246,10 @@ test('map without internet: the offline base layer from the build, a scale bar, 
 });
 
 test('map: the 30 s poll shows a device\'s new state without a reload', async () => {
-  const b = await launch();
-  browsers.push(b);
+  const b = await site.open();
   // The page's clock is Playwright's: it runs in real time until fastForward jumps it past the poll.
   await b.page.clock.install();
-  await signIn(b.page, base, USERS.northAdmin);
+  await site.signIn(b.page, USERS.northAdmin);
   const page = b.page;
   await page.goto(`${base}/map`);
   await page.waitForSelector('[data-testid="map"][data-markers-painted]');
@@ -331,7 +316,7 @@ test('critical faults for triage: filters by event type, power line and days; mo
   await page.waitForSelector('table.data-table tbody tr');
   // The device's state now (map-data), next to the event, inside 1366 px.
   const now = new Map((await api<{ data: Row[] }>('northAdmin', '/api/device-records/map-data')).data.map((d) => [d.IMEINumber, d.ActualOngoingFault]));
-  const imeis = await cellTexts(page, 'IMEINumber');
+  const imeis = await criticalImeis(page);
   await page.waitForFunction(() => document.querySelector('td[data-col="now"] .badge') !== null);
   assert.equal(await cellTexts(page, 'now'), imeis.map((i) => show(now.get(i))));
   const box = await page.locator('td[data-col="now"]').first().boundingBox();
@@ -422,7 +407,7 @@ test('data log: the fault filter offers every state; a page past the end offers 
   }
   assert.ok(await page.locator('th', { hasText: 'RSSI (dBm)' }).count() === 1, 'RSSI carries its unit');
   // One clock: the status line in the user's zone, named, in the API's format.
-  assert.match(await page.getByTestId('status-line').innerText(), /^Updated \d{4}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2} (AM|PM) \(America\/Chicago\)/);
+  assert.match(await page.getByTestId('status-line').innerText(), /^Updated \d{4}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} (AM|PM) \(America\/Chicago\)/);
   assert.is(await page.locator('input[type="date"]').count(), 0, 'no locale-formatted date fields');
   // Past the end: a notice, the pager, and a way back.
   await page.goto(`${base}/data-log?limit=5&page=400`);
@@ -556,7 +541,7 @@ test('group user: sees exactly the devices of their group, never the other group
   for (const other of others) assert.not.ok(imeis.has(other), `data log shows ${other} of another group`);
   await page.goto(`${base}/critical`);
   await page.waitForSelector('table.data-table tbody tr, .notice-empty');
-  const critical = new Set(await cellTexts(page, 'IMEINumber'));
+  const critical = new Set(await criticalImeis(page));
   for (const other of others) assert.not.ok(critical.has(other), `critical shows ${other} of another group`);
   // Another group's device page is a not-found with a way back.
   await page.goto(`${base}/devices/${others[0]}`);
@@ -656,6 +641,39 @@ test('keyboard, 1366x768 and tablet: skip link, focusable sort buttons, no horiz
   await tablet.goto(`${base}/map`);
   await tablet.waitForSelector('[data-testid="map"][data-markers-painted]');
   await screenshot(tablet, 'portal-map-tablet');
+});
+
+test('at 1,440 px the critical-faults and data-log tables fit the screen; times to the second; no spec wording', async () => {
+  const page = await browserAs('northAdmin', { width: 1440, height: 900 });
+  for (const path of ['/critical', '/data-log']) {
+    await page.goto(`${base}${path}`);
+    await page.waitForSelector('table.data-table tbody tr');
+    const [scroll, client] = await page.evaluate(() => [document.querySelector('.table-wrap').scrollWidth, document.querySelector('.table-wrap').clientWidth]) as [number, number];
+    assert.ok(scroll <= client, `${path}: table ${scroll} px wide in ${client} px`);
+    const col = path === '/critical' ? 'EventTimestamp' : 'date';
+    for (const t of (await cellTexts(page, col)).slice(0, 5)) assert.match(t, /^\d{4}-[A-Z][a-z]{2}-\d\d \d\d:\d\d:\d\d [AP]M$/, `${path} ${col}`);
+    assert.not.match(await page.evaluate(() => document.body.innerText), /spec \d/, `${path}: no spec wording`);
+    await screenshot(page, `portal${path.replace('/', '-')}-1440`);
+  }
+});
+
+test('a test fault whose clearing never came says so, not "in progress" forty minutes on', async () => {
+  const { data } = await api<{ data: Row[] }>('northAdmin', '/api/device-records/map-data');
+  const imei = String(data.find((d) => d.ActualOngoingFault === 'None')!.IMEINumber);
+  const { rows: [t] } = await db.pool.query<{ id: string }>(
+    `insert into test_faults ("OrganizationID", "IMEINumber", started_by, started_at, fault_code, clear_due_at)
+     values ('north', $1, 'admin@north.example', now() - interval '42 minutes', 4, now() - interval '40 minutes') returning id`, [imei]);
+  await db.pool.query(`insert into test_fault_steps (test_fault_id, phase, step, at) values ($1, 'fault', 'queued', now() - interval '42 minutes'), ($1, 'fault', 'stored', now() - interval '42 minutes')`, [t!.id]);
+  const page = await browserAs('northAdmin');
+  await page.goto(`${base}/devices/${imei}`);
+  const caption = page.getByTestId('test-fault-timeline').locator('caption');
+  await caption.waitFor();
+  const said = await caption.innerText();
+  assert.not.match(said, 'in progress');
+  assert.match(said, 'ended without its clearing check-in');
+  assert.is(await caption.getAttribute('data-status'), 'clear-overdue');
+  assert.ok(await page.getByTestId('start-test-fault').isEnabled(), 'a new test may start');
+  await db.pool.query('delete from test_faults where id = $1', [t!.id]);
 });
 
 test.run();

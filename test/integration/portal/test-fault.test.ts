@@ -3,7 +3,8 @@
 // the delivery worker notifying the zeep OMS (official WSDL); no DNP3 integration, so the timeline's steps are
 // queued, stored and OMS answered for the fault and for its clearing (TEST_FAULT_CLEAR_SECONDS=5). The admin
 // starts it with the button and watches the timeline fill in, checked against what the API answers; a device
-// that reports a fault is refused with the reason; a user who is not an admin sees no button.
+// that reports a fault is refused with the reason; a user who is not an admin sees no button. Before it
+// starts, the portal asks, naming the integrations the fault will reach (here the OMS only).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,7 +13,6 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { CreateQueueCommand, DeleteQueueCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { infraEnv } from '../../../infra/endpoints.js';
-import { ensurePortalBuilt } from '../../../portal/build.js';
 import { createSqsClient } from '../../../stages/bridge/index.js';
 import type { TestFaultView } from '../../../commissioning/test-faults.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
@@ -23,7 +23,8 @@ import { ensurePython } from '../../multispeak/python.js';
 import { addIntegration } from '../multispeak/integrations.js';
 import { startOms, type Oms } from '../multispeak/oms.js';
 import { USERS } from '../api/seeded-api.js';
-import { assertNoPageErrors, ensureChromium, launch, screenshot, signIn, type Browser } from './browser.js';
+import { screenshot } from '../../../support/browser.js';
+import { checkPageErrorsAfterEach, portalBrowsers, type PortalBrowsers } from '../../../support/portal-site.js';
 
 const DEVICE = '861000000000000'; // north-east: in the group user's reach too
 const FAULTED = '861000000000100'; // north-east: reports a real fault
@@ -35,14 +36,9 @@ let oms: Oms;
 let proc: FaultlineProcess;
 let queueUrl = '';
 let base = '';
-const browsers: Browser[] = [];
+let browsers: PortalBrowsers | undefined;
 
-async function browserAs(user: keyof typeof USERS): Promise<Page> {
-  const b = await launch();
-  browsers.push(b);
-  await signIn(b.page, base, USERS[user]);
-  return b.page;
-}
+const browserAs = (user: keyof typeof USERS): Promise<Page> => browsers!.browserAs(USERS[user]);
 
 async function adminGet<T>(path: string): Promise<T> {
   const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(USERS.northAdmin) });
@@ -57,8 +53,7 @@ async function deviceCheckIn(imei: string, ongoingFault: number): Promise<void> 
 }
 
 test.before(async () => {
-  ensureChromium();
-  await Promise.all([ensurePortalBuilt(), ensurePython()]);
+  await ensurePython();
   db = await createTestDatabase('portal_testfault');
   await importDemoData(db.pool);
   oms = await startOms();
@@ -76,13 +71,14 @@ test.before(async () => {
     .catch((err: Error) => { throw new Error(`${err.message}\n${proc.output().slice(-4000)}`); });
   await deviceCheckIn(DEVICE, 0);
   await deviceCheckIn(FAULTED, 4);
+  browsers = await portalBrowsers(base);
   await waitFor('the devices\' check-ins stored', async () => (await db.pool.query('select count(distinct "IMEINumber")::int as n from device_records')).rows[0].n === 2, { timeoutMs: 20_000, intervalMs: 200 });
 });
 
-test.after.each(() => assertNoPageErrors());
+checkPageErrorsAfterEach(test);
 test.after(async () => {
   try {
-    for (const b of browsers.splice(0)) await b.close();
+    await browsers?.close();
   } finally {
     await proc?.stop('SIGTERM');
     await oms?.stop();
@@ -102,6 +98,13 @@ test('admin: the button starts a test fault; the timeline fills in step by step 
   assert.ok(await button.isEnabled(), 'no test fault of this device yet');
   assert.is(await page.getByTestId('test-fault-timeline').count(), 0);
   await button.click();
+  // Nothing is sent before the admin confirms, and the question names what it will reach.
+  const confirm = page.getByTestId('test-fault-confirm');
+  await confirm.getByText('portal-oms').waitFor();
+  assert.match(await confirm.innerText(), 'OMS (MultiSpeak) portal-oms');
+  assert.not.match(await confirm.innerText(), 'SCADA');
+  assert.is((await db.pool.query('select count(*)::int as n from test_faults')).rows[0].n, 0, 'nothing sent before the confirmation');
+  await confirm.getByRole('button', { name: 'Send the test fault' }).click();
 
   // The fault phase: the check-in queued, then stored by the pipeline, then answered by the OMS; the button
   // stays disabled until the clearing check-in is sent.
@@ -112,7 +115,8 @@ test('admin: the button starts a test fault; the timeline fills in step by step 
   const caption = page.getByTestId('test-fault-timeline').locator('caption');
   const midway = await caption.innerText();
   if (await row('clear:queued').count() === 0) {
-    assert.match(midway, /^Test fault \d+, started \d\d:\d\d:\d\d \(America\/Chicago\) by admin@north\.example: in progress, clears at \d\d:\d\d:\d\d$/);
+    const second = '\\d{4}-[A-Z][a-z]{2}-\\d\\d \\d\\d:\\d\\d:\\d\\d [AP]M';
+    assert.match(midway, new RegExp(`^Test fault \\d+, started ${second} \\(America/Chicago, service clock\\) by admin@north\\.example: in progress, clears at ${second}$`));
     assert.ok(await button.isDisabled(), 'one test of a device at a time');
   }
   await panel.scrollIntoViewIfNeeded();
@@ -162,6 +166,7 @@ test('admin: a device that reports a fault is refused, the reason shown; nothing
   const page = await browserAs('northAdmin');
   await page.goto(`${base}/devices/${FAULTED}`);
   await page.getByTestId('start-test-fault').click();
+  await page.getByRole('button', { name: 'Send the test fault' }).click();
   const notice = page.getByTestId('test-fault').getByRole('alert');
   await notice.waitFor();
   const said = (await notice.textContent()) ?? '';

@@ -1,15 +1,15 @@
-// Debian's chromium driven by playwright-core for the portal suites: installed by infra/chromium.sh when
-// missing, started headless by the test with the flags below and a fresh profile directory per launch,
-// removed again on close. The portal is served by the real app (createApp) on a loopback port. Every page of
-// every browser records its uncaught errors; assertNoPageErrors fails the test that caused one, and close()
-// fails when one was never checked, so no browser test passes over a page error.
+// Debian's chromium driven by playwright-core for the browser suites (portal, masking, security): installed
+// by infra/chromium.sh when missing, started headless with the flags below and a fresh profile directory per
+// launch, removed again on close. Every page of every browser records its uncaught errors and its console
+// errors; assertNoPageErrors fails the test that caused a page error, and close() fails when one was never
+// checked, so no browser test passes over a page error. support/portal-site.ts serves the portal to them.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
-const root = new URL('../../../', import.meta.url).pathname;
+const root = new URL('../', import.meta.url).pathname;
 export const CHROMIUM = '/usr/bin/chromium';
 export const ARTIFACTS = join(root, 'test/artifacts');
 
@@ -29,6 +29,8 @@ export interface Browser {
   page: Page;
   /** Uncaught errors of this browser's pages since the last assertNoPageErrors. */
   pageErrors: string[];
+  /** Every console message of level error of this browser's pages (a refused CSP, a failed request), for tests to read. */
+  consoleErrors: string[];
   close(): Promise<void>;
 }
 
@@ -48,13 +50,17 @@ export async function launch({ width = 1366, height = 768 } = {}): Promise<Brows
     executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width, height }, timeout: 60_000,
   });
   const pageErrors: string[] = [];
-  const watch = (p: Page) => p.on('pageerror', (e) => pageErrors.push(`${p.url()}: ${e.stack ?? e.message}`));
+  const consoleErrors: string[] = [];
+  const watch = (p: Page) => {
+    p.on('pageerror', (e) => pageErrors.push(`${p.url()}: ${e.stack ?? e.message}`));
+    p.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  };
   context.pages().forEach(watch);
   context.on('page', watch);
   const page = context.pages()[0] ?? await context.newPage();
   page.setDefaultTimeout(20_000);
   const browser: Browser = {
-    context, page, pageErrors,
+    context, page, pageErrors, consoleErrors,
     async close() {
       open.delete(browser);
       await context.close().catch(() => undefined);
