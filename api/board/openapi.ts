@@ -69,7 +69,7 @@ export const BOARD_OPENAPI_PATHS: Record<string, Obj> = {
   [openApiPath(UNSHELVE_PATH)]: {
     post: {
       operationId: 'unshelveAlarm', tags: ['board'], summary: 'End the shelving of an alarm\'s device and kind now', security, parameters: [alarmId],
-      responses: { 200: { description: 'Unshelved (false: it was not shelved)', ...json({ type: 'object' }) }, ...AUTH, 404: error('No such alarm in the caller\'s reach.') },
+      responses: { 200: { description: 'Unshelved (false: it was not shelved)', ...json({ type: 'object' }) }, 400: error('The alarm id is not a positive whole number.'), ...AUTH, 404: error('No such alarm in the caller\'s reach.') },
     },
   },
 };
