@@ -9,13 +9,15 @@ import { dnp3Unconfigured, tlsFiles } from './dnp3.js';
 import { whereListening } from './listening.js';
 import type { Runtime } from './runtime.js';
 
-/** What `start` lists, and how to stop it when it runs. `required`: `--only iec104` asked for it by name. */
+/** What `start` lists, and how to stop it when it runs. `required`: `--only iec104` asked for it by name, so a station that cannot serve its integrations (no mutual TLS) stops the start. */
 export async function startIec104(runtime: Runtime, required: boolean): Promise<{ description: string; close?: () => Promise<void> }> {
   const off = (why: string) => {
     if (required) throw new Error(`--only iec104: the IEC 104 station is ${why}`);
     return { description: `IEC 104 station ${why}` };
   };
-  if ((await readIntegrations(runtime.pool, { kind: 'iec104' })).length === 0) return off('off: no enabled integration of kind iec104');
+  // No 104 master yet is a configuration like any other, not a fault, even when --only names the station: the
+  // SCADA process of docs/operations.md runs `dnp3,iec104,api` for DNP3-only utilities too.
+  if ((await readIntegrations(runtime.pool, { kind: 'iec104' })).length === 0) return { description: 'IEC 104 station off: no enabled integration of kind iec104 (restart after importing one)' };
   const unconfigured = dnp3Unconfigured(runtime.embedded, runtime.settings.dnp3);
   const files = unconfigured ? undefined : tlsFiles(runtime);
   if (!files) return off(`off: IEC 62351-3 needs mutual TLS (${unconfigured ?? 'DNP3_PLAIN_INTEGRATION is development-only plain TCP, not for 104'})`);

@@ -84,7 +84,7 @@ async function siteValues(kind: string, brokers: string): Promise<Record<string,
   return {
     KAFKA_BROKERS: brokers, SCHEMA_REGISTRY_URL: infra.SCHEMA_REGISTRY_URL!, KAFKA_NAMESPACE: namespace,
     SQS_QUEUE_URL: queueUrl, SQS_ENDPOINT: infra.SQS_ENDPOINT!,
-    HOST: '127.0.0.1', PORT: String(await freePort()), METRICS_PORT: String(await freePort()), DNP3_PORT: String(await freePort()),
+    HOST: '127.0.0.1', PORT: String(await freePort()), METRICS_PORT: String(await freePort()), DNP3_PORT: String(await freePort()), IEC104_PORT: String(await freePort()),
     HTTP_TLS_CERT: certs.outstation.cert, HTTP_TLS_KEY: certs.outstation.key,
     DNP3_TLS_KEY: certs.outstation.key, DNP3_TLS_CERT: certs.outstation.cert, DNP3_TLS_CA: certs.outstation.ca,
     DATA_DIR: dataDir, ARCHIVE_DIR: join(work, 'archive'), FAULTLINE_SECRET_KEY_FILE: keyFile,
