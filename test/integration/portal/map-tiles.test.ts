@@ -105,6 +105,7 @@ async function mapPixel(page: Page, lat: number, lng: number): Promise<{ x: numb
 
 test('legend counts follow the power line filter; a device says its name on hover; a feeder answers a hover 6 px off its line', async () => {
   const page = await without.browserAs(USERS.northAdmin, { width: 1440, height: 900 });
+  await page.goto(`${without.base}/map`); // operators land on the board
   await page.waitForSelector('[data-testid="map"][data-markers-painted]');
   const total = async () => (await page.locator('.legend-count').allInnerTexts()).reduce((n, t) => n + Number(t), 0);
   const all = await total();
