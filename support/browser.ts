@@ -86,3 +86,14 @@ export async function signIn(page: Page, base: string, user: { email: string; pa
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(`${base}/board`);
 }
+
+/** The pixel of `lat,lng` in the page, from the view the map reports (`data-view`: Web Mercator, 256 px tiles). */
+export async function mapPixel(page: Page, lat: number, lng: number): Promise<{ x: number; y: number }> {
+  const view = (await page.getByTestId('map').getAttribute('data-view'))!.split(',').map(Number) as [number, number, number];
+  const box = (await page.getByTestId('map').boundingBox())!;
+  const scale = 256 * 2 ** view[2];
+  const px = (la: number, lo: number) => [(lo + 180) / 360 * scale, (1 - Math.log(Math.tan(Math.PI / 4 + la * Math.PI / 360)) / Math.PI) / 2 * scale] as const;
+  const [cx, cy] = px(view[0], view[1]);
+  const [x, y] = px(lat, lng);
+  return { x: box.x + box.width / 2 + x - cx, y: box.y + box.height / 2 + y - cy };
+}

@@ -1,6 +1,13 @@
 // The test feeder of the incident suites (pipeline, portal): power line north-F9 with an imported topology,
 // and check-ins of the shipped fixture's shape with a chosen fault and events.
+import type pg from 'pg';
+import { startIncidentWorker } from '../../../incidents/worker.js';
+import { importReferenceData } from '../../../reference-data/index.js';
+import { localAvroCodec } from '../../../stages/runtime/codec.js';
+import { memoryTransport } from '../../../stages/runtime/transport/memory.js';
 import { fixtureText } from '../../../support/checkins.js';
+import { startTestPipeline } from '../../../support/pipeline.js';
+import { importDemoData } from '../../../support/reference-data.js';
 
 // H - T1 - T2 (trunk, three-phase); T1 - LA1 - LA2 (lateral A); T1 - LB1 (lateral B).
 export const IMEI = { H: '861000000009000', T1: '861000000009010', T2: '861000000009020', LA1: '861000000009030', LA2: '861000000009040', LB1: '861000000009050' };
@@ -29,4 +36,27 @@ export function checkInAt(base: number) {
     m.events = events.map((e) => ({ EventID: 1000 + seq++, EventTimestamp: new Date(base + e.atMin * 60_000).toISOString(), EventType: e.type, PrefaultCurrent: 140, FaultCurrent: 812, RecoverCurrent: 0 }));
     return { name: `${name}-${seq++}.json`, body: JSON.stringify(m) };
   };
+}
+
+/**
+ * The portal suites' database: the demo organisations, the feeder's topology, a quiet check-in of every device
+ * half an hour ago, then a permanent fault on H, T1 and LA1 through the real pipeline, and the incident worker
+ * run once. Returns the incident's id (lateral A located).
+ */
+export async function seedLateralAFault(pool: pg.Pool): Promise<number> {
+  await importDemoData(pool);
+  await importReferenceData(pool, topologyFile());
+  const transport = memoryTransport({ codec: localAvroCodec(), partitions: 4 });
+  const pipe = await startTestPipeline(transport, pool);
+  const checkIn = checkInAt(Date.now() - 30 * 60_000);
+  try {
+    for (const n of Object.keys(IMEI) as Name[]) await pipe.feed([checkIn(n, 0, 0)]);
+    for (const n of ['H', 'T1', 'LA1'] as Name[]) await pipe.feed([checkIn(n, 10, 4, [{ type: 'PFault', atMin: 9.5 }])]);
+    await pipe.drain();
+  } finally {
+    await pipe.stop();
+    await transport.close();
+  }
+  await startIncidentWorker({ pool }, { loop: false }).runOnce();
+  return Number((await pool.query<{ id: string }>('select id from incidents')).rows[0]!.id);
 }

@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { JWT_SECRET } from '../api/seeded-api.js';
-import { screenshot } from '../../../support/browser.js';
+import { mapPixel, screenshot } from '../../../support/browser.js';
 import { checkPageErrorsAfterEach, servePortal, type PortalSite } from '../../../support/portal-site.js';
 import { classWordsIn, MASKED_USERS, seedEveryClass, setMasked } from './every-class.js';
 
@@ -82,16 +82,6 @@ async function crawl(page: Page, errors: string[]): Promise<Map<string, string[]
   return seen;
 }
 
-/** The pixel of `lat,lng` in the map element, from the view the map reports (Web Mercator, 256 px tiles). */
-async function mapPixel(page: Page, lat: number, lng: number): Promise<{ x: number; y: number }> {
-  const view = (await page.getByTestId('map').getAttribute('data-view'))!.split(',').map(Number) as [number, number, number];
-  const box = (await page.getByTestId('map').boundingBox())!;
-  const scale = 256 * 2 ** view[2];
-  const px = (la: number, lo: number) => [(lo + 180) / 360 * scale, (1 - Math.log(Math.tan(Math.PI / 4 + la * Math.PI / 360)) / Math.PI) / 2 * scale] as const;
-  const [cx, cy] = px(view[0], view[1]);
-  const [x, y] = px(lat, lng);
-  return { x: box.x + box.width / 2 + x - cx, y: box.y + box.height / 2 + y - cy };
-}
 
 interface IncidentSections { id: number; sections: { from: { imei: string }; to: { imei: string }[]; spans: { imei: string }[] }[] }
 

@@ -6,17 +6,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
-import { startIncidentWorker } from '../../../incidents/worker.js';
-import { importReferenceData } from '../../../reference-data/index.js';
-import { localAvroCodec } from '../../../stages/runtime/codec.js';
-import { memoryTransport } from '../../../stages/runtime/transport/memory.js';
 import { screenshot } from '../../../support/browser.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
-import { startTestPipeline } from '../../../support/pipeline.js';
 import { checkPageErrorsAfterEach, servePortal, type PortalSite } from '../../../support/portal-site.js';
-import { importDemoData } from '../../../support/reference-data.js';
 import { JWT_SECRET, USERS } from '../api/seeded-api.js';
-import { checkInAt, IMEI, topologyFile, type Name } from '../incidents/feeder.js';
+import { seedLateralAFault } from '../incidents/feeder.js';
 
 let db: TestDatabase;
 let site: PortalSite;
@@ -27,21 +21,7 @@ const browserAs = (user: keyof typeof USERS, viewport?: { width: number; height:
 
 test.before(async () => {
   db = await createTestDatabase('portal_incidents');
-  await importDemoData(db.pool);
-  await importReferenceData(db.pool, topologyFile());
-  const transport = memoryTransport({ codec: localAvroCodec(), partitions: 4 });
-  const pipe = await startTestPipeline(transport, db.pool);
-  const checkIn = checkInAt(Date.now() - 30 * 60_000);
-  try {
-    for (const n of Object.keys(IMEI) as Name[]) await pipe.feed([checkIn(n, 0, 0)]);
-    for (const n of ['H', 'T1', 'LA1'] as Name[]) await pipe.feed([checkIn(n, 10, 4, [{ type: 'PFault', atMin: 9.5 }])]);
-    await pipe.drain();
-  } finally {
-    await pipe.stop();
-    await transport.close();
-  }
-  await startIncidentWorker({ pool: db.pool }, { loop: false }).runOnce();
-  incidentId = Number((await db.pool.query('select id from incidents')).rows[0].id);
+  incidentId = await seedLateralAFault(db.pool);
   site = await servePortal({ pool: db.pool, jwtSecret: JWT_SECRET });
   base = site.base;
 });

@@ -4,22 +4,15 @@
 // README's "Web portal" section. Without a tile server, the map says at feeder zoom that it has no streets.
 // And what a crew navigates by: legend counts that follow the power line filter, a device named on hover,
 // and a healthy feeder that answers a hover several pixels beside its 2 px line.
-import type { Page } from 'playwright-core';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadMapTiles } from '../../../config/map-tiles.js';
-import { startIncidentWorker } from '../../../incidents/worker.js';
-import { importReferenceData } from '../../../reference-data/index.js';
-import { localAvroCodec } from '../../../stages/runtime/codec.js';
-import { memoryTransport } from '../../../stages/runtime/transport/memory.js';
-import { screenshot } from '../../../support/browser.js';
+import { mapPixel, screenshot } from '../../../support/browser.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
-import { startTestPipeline } from '../../../support/pipeline.js';
 import { checkPageErrorsAfterEach, servePortal, type PortalSite } from '../../../support/portal-site.js';
-import { importDemoData } from '../../../support/reference-data.js';
 import { startTileServer, type TileServer } from '../../../support/tile-server.js';
 import { JWT_SECRET, USERS } from '../api/seeded-api.js';
-import { checkInAt, IMEI, topologyFile, type Name } from '../incidents/feeder.js';
+import { IMEI, seedLateralAFault, topologyFile } from '../incidents/feeder.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any;
@@ -33,21 +26,7 @@ let incidentId: number;
 
 test.before(async () => {
   db = await createTestDatabase('portal_tiles');
-  await importDemoData(db.pool);
-  await importReferenceData(db.pool, topologyFile());
-  const transport = memoryTransport({ codec: localAvroCodec(), partitions: 4 });
-  const pipe = await startTestPipeline(transport, db.pool);
-  const checkIn = checkInAt(Date.now() - 30 * 60_000);
-  try {
-    for (const n of Object.keys(IMEI) as Name[]) await pipe.feed([checkIn(n, 0, 0)]);
-    for (const n of ['H', 'T1', 'LA1'] as Name[]) await pipe.feed([checkIn(n, 10, 4, [{ type: 'PFault', atMin: 9.5 }])]);
-    await pipe.drain();
-  } finally {
-    await pipe.stop();
-    await transport.close();
-  }
-  await startIncidentWorker({ pool: db.pool }, { loop: false }).runOnce();
-  incidentId = Number((await db.pool.query('select id from incidents')).rows[0].id);
+  incidentId = await seedLateralAFault(db.pool);
   tiles = await startTileServer();
   withTiles = await servePortal({ pool: db.pool, jwtSecret: JWT_SECRET, mapTiles: loadMapTiles({ MAP_TILE_URL: tiles.url, MAP_TILE_ATTRIBUTION: 'Test tiles' }) });
   without = await servePortal({ pool: db.pool, jwtSecret: JWT_SECRET });
@@ -92,16 +71,6 @@ test('no tile server: at feeder zoom the map says it has no streets instead of s
   assert.is(await page.locator('img.leaflet-tile').count(), 0);
 });
 
-/** The pixel of `lat,lng` in the page, from the view the map reports (Web Mercator, 256 px tiles). */
-async function mapPixel(page: Page, lat: number, lng: number): Promise<{ x: number; y: number }> {
-  const view = (await page.getByTestId('map').getAttribute('data-view'))!.split(',').map(Number) as [number, number, number];
-  const box = (await page.getByTestId('map').boundingBox())!;
-  const scale = 256 * 2 ** view[2];
-  const px = (la: number, lo: number) => [(lo + 180) / 360 * scale, (1 - Math.log(Math.tan(Math.PI / 4 + la * Math.PI / 360)) / Math.PI) / 2 * scale] as const;
-  const [cx, cy] = px(view[0], view[1]);
-  const [x, y] = px(lat, lng);
-  return { x: box.x + box.width / 2 + x - cx, y: box.y + box.height / 2 + y - cy };
-}
 
 test('legend counts follow the power line filter; a device says its name on hover; a feeder answers a hover 6 px off its line', async () => {
   const page = await without.browserAs(USERS.northAdmin, { width: 1440, height: 900 });

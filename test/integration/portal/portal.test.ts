@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { createTokenService } from '../../../api/auth/tokens.js';
-import { assertNoPageErrors, screenshot } from '../../../support/browser.js';
+import { assertNoPageErrors, mapPixel, screenshot } from '../../../support/browser.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { checkPageErrorsAfterEach, PORTAL_DIST as portalDist, servePortal, type PortalSite } from '../../../support/portal-site.js';
 import { fillDatabase, JWT_SECRET, USERS } from '../api/seeded-api.js';
@@ -151,16 +151,6 @@ test('map (admin): every device of map-data, legend by state, popup with the API
   await screenshot(page, 'portal-map');
 });
 
-/** The pixel of `lat,lng` in the map element, from the view the map reports (Web Mercator, 256 px tiles). */
-async function mapPixel(page: Page, lat: number, lng: number): Promise<{ x: number; y: number }> {
-  const view = (await page.getByTestId('map').getAttribute('data-view'))!.split(',').map(Number) as [number, number, number];
-  const box = (await page.getByTestId('map').boundingBox())!;
-  const scale = 256 * 2 ** view[2];
-  const px = (la: number, lo: number) => [(lo + 180) / 360 * scale, (1 - Math.log(Math.tan(Math.PI / 4 + la * Math.PI / 360)) / Math.PI) / 2 * scale] as const;
-  const [cx, cy] = px(view[0], view[1]);
-  const [x, y] = px(lat, lng);
-  return { x: box.x + box.width / 2 + x - cx, y: box.y + box.height / 2 + y - cy };
-}
 
 test('map: a feeder answers hover with its tooltip and a click filters the map to it', async () => {
   const page = await browserAs('northAdmin');
