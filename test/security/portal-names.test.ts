@@ -17,7 +17,7 @@ import { importDemoData } from '../../support/reference-data.js';
 import { reportTally } from '../helpers/tally.js';
 import { JWT_SECRET, USERS } from '../integration/api/seeded-api.js';
 import { checkInAt, IMEI, topologyFile, type Name } from '../integration/incidents/feeder.js';
-import { screenshot, type Browser } from '../../support/browser.js';
+import { mapPixel, screenshot, type Browser } from '../../support/browser.js';
 import { checkPageErrorsAfterEach, servePortal, type PortalSite } from '../../support/portal-site.js';
 
 const LINE = 'Feeder <img src=x onerror="document.body.dataset.pwned=1"> 9';
@@ -67,16 +67,6 @@ test.after(async () => {
   reportTally('portal-names', { attacksTried: tried, attacksRefused: refused });
 });
 
-/** The pixel of `lat,lng` in the map element, from the view the map reports (Web Mercator, 256 px tiles). */
-async function mapPixel(page: Page, lat: number, lng: number): Promise<{ x: number; y: number }> {
-  const view = (await page.getByTestId('map').getAttribute('data-view'))!.split(',').map(Number) as [number, number, number];
-  const box = (await page.getByTestId('map').boundingBox())!;
-  const scale = 256 * 2 ** view[2];
-  const px = (la: number, lo: number) => [(lo + 180) / 360 * scale, (1 - Math.log(Math.tan(Math.PI / 4 + la * Math.PI / 360)) / Math.PI) / 2 * scale] as const;
-  const [cx, cy] = px(view[0], view[1]);
-  const [x, y] = px(lat, lng);
-  return { x: box.x + box.width / 2 + x - cx, y: box.y + box.height / 2 + y - cy };
-}
 
 /** Nothing of the names became markup or ran. */
 async function assertInert(page: Page, where: string): Promise<void> {
