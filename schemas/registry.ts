@@ -107,7 +107,15 @@ export function createRegistry(url: string, options: RegistryOptions = {}): Regi
   const resolvers = new WeakMap<avro.Type, Map<number, avro.Resolver | null>>();
   const call = registryCall(base, timeoutMs);
   const setRule = async (subject: string) => {
-    await call('PUT', `/config/${subjectPath(subject)}`, { compatibility: rule });
+    try {
+      await call('PUT', `/config/${subjectPath(subject)}`, { compatibility: rule });
+    } catch (err) {
+      // Apicurio creates a subject's first rule without a lock: when processes starting together set it at once,
+      // the later ones get 409 "A rule named 'COMPATIBILITY' already exists". The rule exists now, and the same
+      // PUT again updates it (so this process's rule wins either way).
+      if (!(err instanceof RegistryError && err.status === 409)) throw err;
+      await call('PUT', `/config/${subjectPath(subject)}`, { compatibility: rule });
+    }
     ruled.add(subject);
   };
 

@@ -29,6 +29,15 @@ test('registers a schema under <topic>-value and returns the same id again', asy
   assert.is(await registry.compatibility(subject), 'BACKWARD_TRANSITIVE');
 });
 
+test('processes starting together register a new subject at once: every one gets the same id and the rule is set', async () => {
+  // The production shape starts seven processes that each register every topic's schema on a fresh namespace;
+  // Apicurio answered all but the first rule PUT with 409 "rule already exists", which stopped a process.
+  const fresh = valueSubject(`infra-test-${randomUUID()}`);
+  const ids = await Promise.all(Array.from({ length: 8 }, () => createRegistry(url).register(fresh, v1)));
+  assert.equal(new Set(ids).size, 1, `ids ${ids.join(', ')}`);
+  assert.is(await registry.compatibility(fresh), 'BACKWARD_TRANSITIVE');
+});
+
 test('encodes in the Confluent wire format and decodes it back', async () => {
   const value = { imei: '356938035643809', current: 412.5 };
   const bytes = await registry.encode(id1, value);
