@@ -160,10 +160,10 @@ test('the example env files start every process kind on three brokers over HTTPS
     if (p.child.exitCode !== null) throw new Error(`${p.kind} exited ${p.child.exitCode}\n${p.output().slice(-3000)}`);
   };
   for (const p of processes) {
-    await waitFor(`${p.kind} ready over HTTPS`, async () => {
-      alive(p);
-      return (await https(p.env.PORT!, '/readyz').catch(() => ({ status: 0 }))).status === 200;
-    }, { timeoutMs: 300_000, intervalMs: 1000 }).catch((err: Error) => { throw new Error(`${err.message}\n${p.output().slice(-3000)}`); });
+    // A process that exits fails the suite at once, with what it said (not after the whole wait).
+    const exitedEarly = p.exited.then((code) => { throw new Error(`${p.kind} exited ${code} before answering /readyz\n${p.output().slice(-3000)}`); });
+    await Promise.race([exitedEarly, waitFor(`${p.kind} ready over HTTPS`, async () => (await https(p.env.PORT!, '/readyz').catch(() => ({ status: 0 }))).status === 200,
+      { timeoutMs: 300_000, intervalMs: 1000 }).catch((err: Error) => { throw new Error(`${err.message}\n${p.output().slice(-3000)}`); })]);
     // /metrics is on METRICS_PORT (plain HTTP, firewalled), not on the public port.
     const metrics = await fetch(`http://127.0.0.1:${p.env.METRICS_PORT}/metrics`);
     assert.is(metrics.status, 200, `${p.kind}: /metrics on METRICS_PORT`);

@@ -34,14 +34,17 @@ let token = '';
 let iec104Port = 0;
 let faultlineEnv: Record<string, string> = {};
 
+/** A failed wait, with what faultline said last (CI shows only the suite's output). */
+const withOutput = (err: Error): never => { throw new Error(`${err.message}\n${proc.output().slice(-4000)}`); };
+
 /** Starts faultline and waits until the station is listed among its components. */
 async function startIt(): Promise<void> {
   proc = startFaultline(['start'], faultlineEnv);
   await waitFor('faultline ready', async () => (await fetch(`${base}/readyz`).catch(() => null))?.ok ?? false, { timeoutMs: 120_000, intervalMs: 250 })
-    .catch((err: Error) => { throw new Error(`${err.message}\n${proc.output().slice(-4000)}`); });
+    .catch(withOutput);
   // The API answers before the later components have started: wait for start's list.
   await waitFor('the IEC 104 station listed', () => /IEC 104 station on TCP 127\.0\.0\.1:\d+.*\(mutual TLS/.test(proc.output()), { timeoutMs: 60_000, intervalMs: 250 })
-    .catch((err: Error) => { throw new Error(`${err.message}\n${proc.output().slice(-4000)}`); });
+    .catch(withOutput);
 }
 
 // uvu does not print an error thrown by a before hook: print it here.
@@ -86,18 +89,18 @@ test('a test fault reaches the c104 master as spontaneous events with the check-
   const { imei, slot } = map.points.find((p) => p.imei) as { imei: string; slot: number };
   const ca = 1 + bankOf(slot);
   master = new C104Master(iec104Port, certs.master('north'), 60, String(ca));
-  await master.until((l) => l.some((x) => x.ev === 'connected'), 'connection');
+  await master.until((l) => l.some((x) => x.ev === 'connected'), 'connection').catch(withOutput);
   assert.ok(master.lines.find((x) => x.ev === 'connected')!.ok, `c104 connected\n${proc.output().slice(-2000)}`);
   master.send(`gi ${ca}`);
   const ioa = singleIoa(localSlot(slot), 0);
   // The demo devices have not checked in (no simulator): the answer holds the heartbeat; the device's first values are events.
-  await master.until((l) => l.some((x) => x.ev === 'asdu' && x.type === 'C_IC_NA_1' && x.cot === 'ACTIVATION_TERMINATION'), 'the GI answer');
+  await master.until((l) => l.some((x) => x.ev === 'asdu' && x.type === 'C_IC_NA_1' && x.cot === 'ACTIVATION_TERMINATION'), 'the GI answer').catch(withOutput);
 
   const started = await api('/api/test-faults', { method: 'POST', body: JSON.stringify({ imei, clearAfterSeconds: 5 }) });
   assert.is(started.status, 202, await started.clone().text());
   const faultActive = () => master!.spontaneous().filter((x) => x.ioa === ioa && x.ca === ca);
   await master.until(() => faultActive().length >= 2, 'fault and clearing', 120_000)
-    .catch((err: Error) => { throw new Error(`${err.message}\n${proc.output().slice(-3000)}`); });
+    .catch(withOutput);
   const { rows } = await db.pool.query<{ date: Date }>(
     'select "date" from device_records where "IMEINumber" = $1 and "TestFaultID" = $2 order by "date"', [imei, ((await started.json()) as TestFaultView).id]);
   assert.equal(faultActive().map((x) => [x.type, x.value, x.recordedAt]), [['M_SP_TB_1', 1, rows[0]!.date.getTime()], ['M_SP_TB_1', 0, rows[1]!.date.getTime()]]);
@@ -113,23 +116,23 @@ test('a fault stored while no master is connected survives a restart of faultlin
   const id = ((await started.json()) as TestFaultView).id;
   const stored = await waitFor('the fault stored', async () => (await db.pool.query<{ date: Date }>(
     'select "date" from device_records where "IMEINumber" = $1 and "TestFaultID" = $2', [imei, id])).rows[0], { timeoutMs: 120_000, intervalMs: 250 });
-  // The feed picks it up within a second and the journal writes every half second; then stop.
-  await new Promise((r) => setTimeout(r, 3_000));
-  assert.is(await proc.stop('SIGTERM'), 0, proc.output().slice(-2000));
-  const pending = (await db.pool.query<{ n: string }>(`select count(*) as n from pending_point_events where integration_id = 'north-104'`)).rows[0]!.n;
-  assert.ok(Number(pending) > 0, 'the undelivered events are kept in Postgres');
+  // The feed picks the fault up (it polls every second) and the journal writes it (every half second): the undelivered
+  // events are kept in Postgres. Then stop, so the next master can only get them from there.
+  const pending = async () => Number((await db.pool.query<{ n: string }>(`select count(*) as n from pending_point_events where integration_id = 'north-104'`)).rows[0]!.n);
+  await waitFor('the undelivered events journalled', async () => (await pending()) > 0, { timeoutMs: 120_000, intervalMs: 250 })
+    .catch(withOutput);
+  assert.is(await proc.stop('SIGTERM'), 0, proc.output().slice(-3000));
   await startIt();
   const ca = 1 + bankOf(slot);
   const ioa = singleIoa(localSlot(slot), 0);
   master = new C104Master(iec104Port, certs.master('north'), 60, String(ca));
-  await master.until((l) => l.some((x) => x.ev === 'connected'), 'connection');
-  await master.until(() => master!.spontaneous().some((x) => x.ioa === ioa), 'the fault after the restart', 60_000);
+  await master.until((l) => l.some((x) => x.ev === 'connected'), 'connection').catch(withOutput);
+  await master.until(() => master!.spontaneous().some((x) => x.ioa === ioa), 'the fault after the restart', 60_000).catch(withOutput);
   await new Promise((r) => setTimeout(r, 2_000)); // a repeat would follow at once
   assert.equal(master.spontaneous().filter((x) => x.ioa === ioa && x.ca === ca).map((x) => [x.value, x.recordedAt]), [[1, stored.date.getTime()]]);
   // Any I frame from the master carries its N(R): a clock sync acknowledges what it received (else its t2 does).
   master.send(`clock ${ca}`);
-  await waitFor('the journal emptied once acknowledged', async () => Number((await db.pool.query<{ n: string }>(
-    `select count(*) as n from pending_point_events where integration_id = 'north-104'`)).rows[0]!.n) === 0, { timeoutMs: 120_000, intervalMs: 500 })
+  await waitFor('the journal emptied once acknowledged', async () => (await pending()) === 0, { timeoutMs: 120_000, intervalMs: 500 })
     .catch(async (err: Error) => {
       const rows = (await db.pool.query(`select seq, encode(payload, 'hex') as hex from pending_point_events where integration_id = 'north-104' order by seq`)).rows;
       throw new Error(`${err.message}: ${JSON.stringify(rows)}\n${JSON.stringify(master!.lines.slice(-8))}\n${proc.output().slice(-2000)}`);
