@@ -1,9 +1,9 @@
-// The `alarms` component of `faultline start`: the router and the communication-lost clock on a tick, and the
-// alarm outbox worker (the shared outbox loop) sending on e-mail, SMS and webhooks.
+// The `alarms` component of `faultline start`: the router (woken by each raise and clear) and the communication-lost
+// clock (on a tick), and the alarm outbox worker (the shared outbox loop) sending on e-mail, SMS and webhooks.
 import type pg from 'pg';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { log } from '../config/log.js';
 import type { AlarmSettings, SecretKeySettings } from '../config/settings.js';
+import { startWakeups } from '../db/wakeups.js';
 import { startOutboxWorker, type OutboxWorker } from '../outbox/worker.js';
 import { loadKeyring } from '../secrets/keyring.js';
 import { SecretsError } from '../secrets/errors.js';
@@ -73,33 +73,34 @@ export function startAlarmWorker(o: AlarmWorkerOptions, { loop = true } = {}): A
   }, { loop });
 
   const limits = { floorS: o.settings.checkinFloorS, ceilingS: o.offlineAfterHours * 3600 };
-  async function tick(): Promise<void> {
-    const raised = await scanCommunicationLost(o.pool, limits, now());
-    if (raised.length) m.raised.inc({ kind: 'communication-lost' }, raised.length);
+  const tickMs = o.tickMs ?? 1_000;
+  let lastScan = -Infinity;
+  /** Routes what was raised or cleared; the rows it made are sent now, not at the outbox's next poll. */
+  async function route(): Promise<boolean> {
     const r = await routeAlarms(o.pool, o.settings, now());
     if (r.suppressed) m.suppressed.inc(r.suppressed);
+    if (r.messages > 0) outbox.wake();
+    return false;
+  }
+  async function tick(): Promise<void> {
+    lastScan = Date.now();
+    const raised = await scanCommunicationLost(o.pool, limits, now());
+    if (raised.length) m.raised.inc({ kind: 'communication-lost' }, raised.length);
+    await route();
   }
 
-  let running = true;
-  const stopped = new AbortController();
-  const ticking = loop ? (async () => {
-    while (running) {
-      try {
-        await tick();
-      } catch (err) {
-        log.warn({ component: 'alarms', err: (err as Error).message }, 'alarm routing round failed');
-      }
-      await sleep(o.tickMs ?? 1_000, undefined, { signal: stopped.signal }).catch(() => {});
-    }
-  })() : Promise.resolve();
+  // A raise is routed as it arrives (NOTIFY alarm_changes, migration 0017); the communication-lost clock, which
+  // only time moves, scans once per tick.
+  const wakeups = loop ? startWakeups({
+    pool: o.pool, channel: 'alarm_changes', tickMs, component: 'alarms',
+    step: async () => { if (Date.now() - lastScan >= tickMs) await tick(); else await route(); return false; },
+  }) : null;
 
   return {
     tick,
     sendOnce: () => outbox.runOnce(),
     async stop() {
-      running = false;
-      stopped.abort();
-      await Promise.all([ticking, outbox.stop()]);
+      await Promise.all([wakeups?.stop(), outbox.stop()]);
       mailer?.close();
     },
   };

@@ -5,6 +5,7 @@
 import type pg from 'pg';
 import { log } from '../config/log.js';
 import { withTransaction } from '../db/transaction.js';
+import { startWakeups } from '../db/wakeups.js';
 import { DEFAULT_INCIDENT_WINDOW_MS } from '../domain/incident-rules.js';
 import { readIntegrations } from '../integrations/store.js';
 import { multiSpeakSettings } from '../multispeak/integration.js';
@@ -39,11 +40,6 @@ async function incidentIntegrations(pool: pg.Pool): Promise<IncidentIntegration[
 
 export function startIncidentWorker(o: IncidentWorkerOptions, { loop = true } = {}): IncidentWorker {
   const { pool, windowMs = DEFAULT_INCIDENT_WINDOW_MS, offlineAfterHours = 26, checkinFloorS = DEFAULT_FLOOR_S, tickMs = 1000, batch = 2000, clock = () => new Date() } = o;
-  let stopped = false;
-  let running: Promise<StepResult> | undefined;
-  let again = false;
-  let listener: pg.PoolClient | undefined;
-  let timer: NodeJS.Timeout | undefined;
 
   const runOnce = async (): Promise<StepResult> => {
     const integrations = await incidentIntegrations(pool);
@@ -52,46 +48,25 @@ export function startIncidentWorker(o: IncidentWorkerOptions, { loop = true } = 
     return result;
   };
 
-  // Overlapping wake-ups collapse into one follow-up step; a full batch asks for another at once.
-  const kick = (): void => {
-    if (stopped) return;
-    if (running) { again = true; return; }
-    running = runOnce()
-      .then((r) => { if (r.taken >= batch) again = true; return r; })
-      .catch((err: unknown) => { incidentMetrics.stepFailures.inc(); log.error({ component: 'incidents', err: (err as Error).message }, 'incident step failed; retried on the next tick'); return { locked: false, taken: 0, changes: [] }; })
-      .finally(() => { running = undefined; if (again) { again = false; kick(); } });
-  };
-
-  if (loop) {
-    incidentMetrics.watch(pool);
-    void (async () => {
+  // Woken by the trigger of migration 0011 (NOTIFY incident_inbox) and every tick; a full batch asks for another.
+  const wakeups = loop ? startWakeups({
+    pool, channel: 'incident_inbox', tickMs, component: 'incidents',
+    step: async () => {
       try {
-        const client = await pool.connect();
-        if (stopped) { client.release(); return; }
-        listener = client;
-        listener.on('notification', kick);
-        listener.on('error', (err) => log.warn({ component: 'incidents', err: err.message }, 'incident listener lost; the tick keeps working'));
-        await listener.query('listen incident_inbox');
+        return (await runOnce()).taken >= batch;
       } catch (err) {
-        log.warn({ component: 'incidents', err: (err as Error).message }, 'cannot LISTEN incident_inbox; working on the tick only');
+        incidentMetrics.stepFailures.inc();
+        log.error({ component: 'incidents', err: (err as Error).message }, 'incident step failed; retried on the next tick');
+        return false;
       }
-      kick();
-    })();
-    timer = setInterval(kick, tickMs);
-    timer.unref();
-  }
+    },
+  }) : null;
+  if (loop) incidentMetrics.watch(pool);
 
   return {
     runOnce,
     async stop() {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      await running;
-      if (listener) {
-        await listener.query('unlisten incident_inbox').catch(() => {});
-        listener.release();
-        listener = undefined;
-      }
+      await wakeups?.stop();
     },
   };
 }

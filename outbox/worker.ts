@@ -43,6 +43,8 @@ export interface OutboxWorkerOptions<Row extends ClaimedBase> {
 export interface OutboxWorker {
   /** One claim-and-send round; resolves with the number of rows attempted. */
   runOnce(): Promise<number>;
+  /** Ends the idle wait now: the same process has just written rows (the poll stays the fallback). */
+  wake(): void;
   stop(): Promise<void>;
 }
 
@@ -53,6 +55,9 @@ export function startOutboxWorker<Row extends ClaimedBase>(options: OutboxWorker
   let running = true;
   let lastCount = 0;
   const stopped = new AbortController();
+  // The idle wait in progress; wake() ends it, and a wake-up during a round makes the next wait none.
+  let nap: AbortController | undefined;
+  let woken = false;
 
   async function attempt(row: Row): Promise<void> {
     try {
@@ -90,7 +95,11 @@ export function startOutboxWorker<Row extends ClaimedBase>(options: OutboxWorker
       try {
         const n = await runOnce();
         failures = 0;
-        if (n === 0) await sleep(o.pollMs, undefined, { signal: stopped.signal }).catch(() => {});
+        if (n === 0 && !woken) {
+          nap = new AbortController();
+          await sleep(o.pollMs, undefined, { signal: AbortSignal.any([stopped.signal, nap.signal]) }).catch(() => {});
+        }
+        woken = false;
       } catch (err) {
         // The database is away: wait, and try again; rows stay claimed only for the lease.
         failures++;
@@ -102,6 +111,10 @@ export function startOutboxWorker<Row extends ClaimedBase>(options: OutboxWorker
 
   return {
     runOnce,
+    wake() {
+      woken = true;
+      nap?.abort();
+    },
     async stop() {
       running = false;
       stopped.abort();
