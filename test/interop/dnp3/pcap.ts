@@ -1,5 +1,7 @@
-// Writes the plaintext of a DNP3 or IEC 104 session as a pcap (raw IPv4 + TCP, master 127.0.0.2:40000 -> outstation
-// 127.0.0.1:20000 or 2404), so tshark can dissect what went over TLS without a key log or capture privileges.
+// Writes one TCP connection's bytes as a pcap (raw IPv4 + TCP, master 127.0.0.2:40000 -> outstation 127.0.0.1:20000
+// or 2404), without capture privileges: a DNP3 session's plaintext, so tshark dissects what went inside TLS without
+// a key log, or an IEC 104 session's TLS bytes as relayed, which tshark decrypts with a key log
+// (test/interop/iec104/tls-capture.ts).
 
 export interface Chunk { direction: 'rx' | 'tx'; bytes: Uint8Array; timeMs: number }
 

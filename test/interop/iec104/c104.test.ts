@@ -3,11 +3,12 @@
 // a fault and its clearing arrive as spontaneous events carrying the devices' own timestamps; clock
 // synchronisation and the test command are confirmed; a certificate from a foreign CA is refused; a second
 // connection of the redundancy group stands by and takes over when the first drops, losing and repeating nothing.
+// tshark decrypts the session's TLS as captured on the wire (a relay between c104 and the station) with the
+// station's key log and decodes every APDU the station sent and received.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { applyDevice } from '../../../iec104/data/apply.js';
 import { floatIoa, iec104Point, singleIoa } from '../../../iec104/data/point-map.js';
 import { Iec104Outstation } from '../../../iec104/outstation.js';
@@ -16,8 +17,9 @@ import { DEFAULT_TIMERS } from '../../../iec104/station/station.js';
 import { deviceSamples, type DeviceSnapshot } from '../../../points/device-points.js';
 import { devCerts } from '../../helpers/dev-certs.js';
 import { C104Master, type Line } from './c104-master.js';
-import { toPcap, type Chunk } from '../dnp3/pcap.js';
+import type { Chunk } from '../dnp3/pcap.js';
 import { ApduParser } from '../../../iec104/apci/apci.js';
+import { apduSign, decodeCapture, startRelay, type ApduSign, type Relay } from './tls-capture.js';
 
 const CLOCK_26H = { floorS: 300, ceilingS: 26 * 3600 };
 const certs = devCerts('iec104-interop-');
@@ -32,8 +34,12 @@ const device = (slot: number, over: Partial<DeviceSnapshot> = {}): DeviceSnapsho
 const outstation = new Iec104Outstation(1);
 let server: Iec104Server;
 let master: C104Master;
+/** Between c104 and the station: the TLS bytes on the wire, for tshark. */
+let relay: Relay;
+/** The station's TLS secrets per session (NSS key log), so tshark can decrypt the capture. */
+const keylog: string[] = [];
 const refused: string[] = [];
-/** The plaintext of every session (what went inside TLS), for tshark. */
+/** The plaintext of every session (what went inside TLS): the APDUs tshark must find in the capture. */
 const traffic: Chunk[] = [];
 
 test.before(async () => {
@@ -46,6 +52,7 @@ test.before(async () => {
     outstationFor: () => outstation,
     onRefused: (reason) => refused.push(reason),
     onRefusal: (_i, reason) => console.error(`station: ${reason}`),
+    onKeylog: (line) => keylog.push(`${line.toString('utf8').trimEnd()}\n`),
     session: {
       onTraffic: (d, b) => {
         traffic.push({ direction: d, bytes: b.slice(), timeMs: Date.now() });
@@ -53,13 +60,15 @@ test.before(async () => {
       },
     },
   });
-  master = new C104Master(server.port, certs.master('north'));
+  relay = await startRelay(server.port);
+  master = new C104Master(relay.port, certs.master('north'));
   await master.until((l) => l.some((x) => x.ev === 'connected'), 'connection');
   assert.ok(master.lines.find((x) => x.ev === 'connected')!.ok, 'c104 connected');
 });
 
 test.after(async () => {
   master.stop(); // killed by the redundancy test already, unless it failed earlier
+  await relay.close();
   await server.close();
   certs.remove();
 });
@@ -127,21 +136,33 @@ test('a certificate from a CA that does not vouch for this integration is refuse
   }
 });
 
-test('tshark\'s IEC 104 dissector decodes every APDU of the session (GI, events, clock sync, test command) and finds nothing malformed', () => {
+test('tshark decrypts the captured TLS session with the station\'s key log and decodes every APDU (GI, events, clock sync, test command), nothing malformed', async () => {
   const tshark = execFileSync('bash', [new URL('../dnp3/setup-tshark.sh', import.meta.url).pathname], { encoding: 'utf8' }).trim().split('\n').pop()!;
-  const session = traffic.slice();
-  const file = join(certs.dir, 'iec104-session.pcap');
-  writeFileSync(file, toPcap(session, 2404));
-  // What went over the wire, APDU by APDU, as our own parser splits it.
-  const rx = new ApduParser();
-  const apdus = session.reduce((n, c) => n + (c.direction === 'tx' ? 1 : rx.push(Buffer.from(c.bytes)).length), 0);
-  const fields = (filter: string, field: string) => execFileSync(tshark, ['-r', file, '-Y', filter, '-T', 'fields', '-e', field, '-E', 'occurrence=a', '-E', 'separator=,'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
-    .split('\n').filter(Boolean).flatMap((l) => l.split(','));
-  assert.ok(apdus > 10, `${apdus} APDUs captured`);
-  assert.is(fields('iec60870_104', 'iec60870_104.apdulen').length, apdus, 'every APDU dissected');
-  const types = new Set(fields('iec60870_asdu', 'iec60870_asdu.typeid'));
+  assert.is(relay.connections.length, 1, 'c104 connected once, through the relay');
+  // The APDUs the station sent and received, as its own parser split them (inside TLS, reported by the session).
+  // Each direction in order (how the two directions interleave differs between the wire and the session).
+  const byDirection = (apdus: readonly ApduSign[]) => ({ rx: apdus.filter((a) => a.direction === 'rx').map((a) => a.sign), tx: apdus.filter((a) => a.direction === 'tx').map((a) => a.sign) });
+  const expected = () => {
+    const parsers = { rx: new ApduParser(), tx: new ApduParser() };
+    return byDirection(traffic.flatMap((c) => parsers[c.direction].push(Buffer.from(c.bytes)).map((a) => ({ direction: c.direction, sign: apduSign(a) }))));
+  };
+  // The capture and the session's record differ by what is in flight when taken: wait until they agree.
+  let want = expected();
+  let got = decodeCapture(tshark, relay.connections[0]!, keylog.join(''), certs.dir);
+  const end = Date.now() + 60_000;
+  while (JSON.stringify(byDirection(got.apdus)) !== JSON.stringify(want) && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 1_000));
+    want = expected();
+    got = decodeCapture(tshark, relay.connections[0]!, keylog.join(''), certs.dir);
+  }
+  assert.ok(want.rx.length > 3 && want.tx.length > 10, `${want.rx.length} APDUs received, ${want.tx.length} sent`);
+  assert.equal(byDirection(got.apdus), want, 'every APDU each way, decoded with its sequence numbers, type id and cause of transmission');
+  const types = new Set(got.apdus.filter((a) => a.sign.startsWith('I ')).map((a) => a.sign.split(' ')[3]));
   for (const t of ['1', '13', '30', '36', '100', '103', '107']) assert.ok(types.has(t), `type ${t} decoded: ${[...types].join(' ')}`);
-  assert.equal(fields('_ws.malformed || _ws.expert.severity >= "warning"', 'frame.number'), [], 'no malformed or warned packet');
+  assert.is(got.handshakeTypes.filter((t) => t === 20).length, 2, `both Finished messages decrypted (${got.cipherSuite}): handshake types ${got.handshakeTypes.join(' ')}`);
+  assert.ok(got.encryptedRecords > 10, `${got.encryptedRecords} encrypted records`);
+  assert.is(got.decryptedRecords, got.encryptedRecords, `every encrypted record decrypted (${got.cipherSuite})`);
+  assert.equal(got.problems, [], 'no malformed or warned packet');
 });
 
 test('redundancy: a standby connection gets nothing until it starts; after the active one drops it gets what came since, once', async () => {
