@@ -43,11 +43,7 @@ export const codeSpans = (cell: string): string[] => [...cell.matchAll(/`([^`]+)
 /** The names of the sections the contents list links to, and the headings that exist (GitHub anchors). */
 export const anchorOf = (heading: string): string => heading.trim().toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-');
 
-/**
- * docs/examples/import.json as the database suites import it. Its iec104 integrations are left out: migration
- * 0003's check constraint on integrations.kind does not admit iec104 yet (the importer's validation does).
- */
-export function exampleImportForDatabase(): Record<string, unknown[]> {
-  const file = JSON.parse(readFileSync(`${EXAMPLES_DIR}import.json`, 'utf8')) as Record<string, { kind?: string }[]>;
-  return { ...file, integrations: file.integrations!.filter((i) => i.kind !== 'iec104') };
+/** docs/examples/import.json, whole, as the database suites import it (every integration kind in it included). */
+export function exampleImport(): Record<string, unknown[]> {
+  return JSON.parse(readFileSync(`${EXAMPLES_DIR}import.json`, 'utf8')) as Record<string, unknown[]>;
 }

@@ -25,7 +25,7 @@ import { brokers, testKafkaTransport } from '../../../support/kafka.js';
 import { startTestPipeline, type TestPipeline } from '../../../support/pipeline.js';
 import { testKeyring } from '../../../support/reference-data.js';
 import { randomName, waitFor } from '../../../support/wait-for.js';
-import { docSample, EXAMPLES_DIR, exampleImportForDatabase } from '../../helpers/integration-doc.js';
+import { docSample, EXAMPLES_DIR, exampleImport } from '../../helpers/integration-doc.js';
 
 const test = suite('docs/integration.md: DNP3 samples');
 const UPDATE = process.env.UPDATE_DOC_EXAMPLES === '1';
@@ -62,7 +62,7 @@ function tapCheckIn(): string {
 
 test.before(async () => {
   db = await createTestDatabase('docdnp3');
-  await importReferenceData(db.pool, exampleImportForDatabase(), { keyring: testKeyring() });
+  await importReferenceData(db.pool, exampleImport(), { keyring: testKeyring() });
   transport = await testKafkaTransport(1, NAMESPACE);
   pipeline = await startTestPipeline(transport, db.pool);
   await pipeline.feed([{ name: 'tap', body: tapCheckIn() }]);

@@ -14,7 +14,7 @@ import { soapAction, VERSIONS } from '../../../multispeak/versions.js';
 import { importReferenceData } from '../../../reference-data/index.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { testKeyring } from '../../../support/reference-data.js';
-import { docSample, exampleImportForDatabase } from '../../helpers/integration-doc.js';
+import { docSample, exampleImport } from '../../helpers/integration-doc.js';
 import { shapeOf, xmlTree, type XmlNode } from '../../helpers/xml-tree.js';
 import { ensurePython } from '../../multispeak/python.js';
 import { startOms, type Oms } from '../multispeak/oms.js';
@@ -39,7 +39,7 @@ async function post(url: string, body: string, action: string): Promise<{ status
 test.before(async () => {
   await ensurePython();
   db = await createTestDatabase('docsoap');
-  await importReferenceData(db.pool, exampleImportForDatabase(), { keyring: testKeyring() });
+  await importReferenceData(db.pool, exampleImport(), { keyring: testKeyring() });
   const app = createApp({ readiness: {}, pool: db.pool, jwtSecret: new TextEncoder().encode('doc-soap-test-secret-of-at-least-32-bytes') });
   const port = await new Promise<number>((resolve) => {
     server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => resolve(info.port));

@@ -19,7 +19,7 @@ import { ALARM_KINDS, FAULT_CODE_KINDS, INCIDENT_LOCATED, INCIDENT_OPENED, INCID
 import { importReferenceData } from '../../../reference-data/index.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { testKeyring } from '../../../support/reference-data.js';
-import { docSample, docSamples, exampleImportForDatabase } from '../../helpers/integration-doc.js';
+import { docSample, docSamples, exampleImport } from '../../helpers/integration-doc.js';
 import { startHttpPeer, type HttpPeer, type HttpRequestSeen } from '../alarms/peers.js';
 
 const test = suite('docs/integration.md: webhook samples');
@@ -79,7 +79,7 @@ function sameAsSent(name: string, sent: Record<string, unknown> | undefined): vo
 test.before(async () => {
   db = await createTestDatabase('docwebhook');
   hooks = await startHttpPeer();
-  const file = exampleImportForDatabase();
+  const file = exampleImport();
   const recipients = [
     { id: 'north-hook', OrganizationID: ORG, name: 'Data platform', channel: 'webhook', address: `${hooks.url}/faultline`, secret: SECRET },
     { id: 'south-hook', OrganizationID: 'south', channel: 'webhook', address: `${hooks.url}/south`, secret: SECRET },
