@@ -588,7 +588,8 @@ function pollSection(poll: PollPart): string[] {
     '',
     ...cpuTable(poll.gi.cpuPerSecond),
     '',
-    bottleneckLine(poll.gi.bottleneck, 'the station waits for the master\'s acknowledgements (k = 12 frames out at most).'),
+    bottleneckLine(poll.gi.bottleneck, 'but the interrogation is one thread\'s work (the station encodes and writes each of its ASDUs as its own TLS record, and the 104 master in the same process reads them), ' +
+      'so on a machine loaded beyond its cores (the load average above) that thread gets less than a core and the time grows with the load; a profile of the GI alone: bench/iec104-gi.bench.ts with --cpu-prof.'),
     '',
   ];
 }
