@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { Cot } from '../../../iec104/asdu/cot.js';
 import { TYPE_TABLE } from '../../../iec104/asdu/types.js';
 import { TYPES } from '../../../iec104/data/point-map.js';
-import { COMMAND_HANDLING } from '../../../iec104/station/application.js';
+import { COMMAND_HANDLING, type CommandHandling } from '../../../iec104/station/application.js';
 import {
   DEFAULT_STATION_CONFIG, interoperabilityList, STATION_CAPABILITIES, type InteroperabilityList, type StationCapabilities, type TypeItem,
 } from '../../../iec104/profile/interoperability.js';
@@ -37,7 +37,7 @@ test('a type added to the codec and the station becomes supported, with its caus
   const caps: StationCapabilities = {
     ...STATION_CAPABILITIES,
     types: [...TYPE_TABLE, { id: 45, name: 'C_SC_NA_1', direction: 'control', fields: ['qoi'], description: 'single command' }, { id: 3, name: 'M_DP_NA_1', direction: 'monitor', fields: ['siq'], description: 'double-point information' }],
-    commands: new Map([...COMMAND_HANDLING, [45, { accepts: Cot.ACTIVATION, answers: [Cot.ACTIVATION_CON, Cot.ACTIVATION_TERM], global: false }]]),
+    commands: new Map<number, Pick<CommandHandling, 'accepts' | 'answers' | 'global'>>([...COMMAND_HANDLING, [45, { accepts: Cot.ACTIVATION, answers: [Cot.ACTIVATION_CON, Cot.ACTIVATION_TERM], global: false }]]),
     sent: new Map([...STATION_CAPABILITIES.sent, [3, { kind: 'binary', spontaneous: false }]]),
   };
   const grown = interoperabilityList(DEFAULT_STATION_CONFIG, caps);
