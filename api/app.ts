@@ -24,6 +24,8 @@ import { openApiDocument } from './openapi/document.js';
 import { soapRoutes } from './soap/routes.js';
 import { incidentRoutes } from './incidents/routes.js';
 import { pointMapRoutes } from './dnp3/point-map.js';
+import { iec104PointMapRoutes } from './iec104/point-map.js';
+import { interoperabilityRoutes } from './iec104/interoperability.js';
 import { portalRoutes } from './portal-static.js';
 import { opsRoutes } from './ops-routes.js';
 import { shortCache } from './device-records/short-cache.js';
@@ -70,6 +72,8 @@ export interface AppOptions {
   testFaults?: { queue: TestFaultQueue | null; clearAfterMs: number };
   /** Settings.dnp3.port (DNP3_PORT): the port the DNP3 device profile states; default 20000. */
   dnp3Port?: number;
+  /** Settings.iec104Port (IEC104_PORT): the port the IEC 104 interoperability list states; default 2404. */
+  iec104Port?: number;
 }
 
 /**
@@ -80,7 +84,7 @@ export interface AppOptions {
 export function createApp({
   readiness, draining, pool, jwtSecret, codeStrings = loadCodeStrings(), offlineAfterHours = 26, checkinFloorS, loginLimits, hashGate,
   clientAddress = socketAddress, now = Date.now, accountCacheMs = 5_000, portalDir, opsRoutes: withOps = true, alarms = { keyring: null, webhookAllow: [] }, testFaults = { queue: null, clearAfterMs: 120_000 }, mapTiles = null,
-  dnp3Port = DEFAULT_DNP3_PORT,
+  dnp3Port = DEFAULT_DNP3_PORT, iec104Port,
 }: AppOptions): Hono {
   const tokens = createTokenService({ secret: jwtSecret, nowS: () => Math.floor(now() / 1000) });
   const accounts = pgAccountStore(pool);
@@ -94,6 +98,8 @@ export function createApp({
   app.route('/', loginRoutes({ tokens, accounts, check, clientAddress }));
   app.route('/', integrationRoutes({ pool, auth }));
   app.route('/', pointMapRoutes({ pool, auth, dnp3Port }));
+  app.route('/', iec104PointMapRoutes({ pool, auth }));
+  app.route('/', interoperabilityRoutes({ pool, auth, ...(iec104Port !== undefined ? { iec104Port } : {}) }));
   app.route('/', alarmRoutes({ pool, auth, keyring: alarms.keyring, webhookAllow: alarms.webhookAllow, now }));
   app.route('/', incidentRoutes({ pool, auth }));
   app.route('/', boardRoutes({ pool, auth, now }));

@@ -3,7 +3,7 @@
 // through it by construction, knowing the caller: for an organisation with MaskFaultDetails, a query that
 // would reveal the fault class is refused before the endpoint reads it, and every answer (JSON, or any text
 // such as CSV; gzip-encoded or not) is masked after it. Only the integration outputs named below are left
-// as they are: they feed the utility's own systems (DNP3, MultiSpeak), like the SOAP server, which has no
+// as they are: they feed the utility's own systems (DNP3, IEC 104, MultiSpeak), like the SOAP server, which has no
 // `auth` of this kind.
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -16,13 +16,18 @@ import { matchesEtag } from './device-records/fleet-answer.js';
 import { DEVICE_PROFILE_PATH } from './dnp3/device-profile.js';
 import { ORGANIZATION_DEVICES_PATH } from './dnp3/organization-devices.js';
 import { POINT_MAP_PATH } from './dnp3/point-map.js';
+import { IEC104_INTEROPERABILITY_PATH } from './iec104/interoperability.js';
+import { IEC104_POINT_MAP_PATH } from './iec104/point-map.js';
 import { badParameter } from './errors.js';
 
 const gzip = promisify(gzipCallback);
 const gunzip = promisify(gunzipCallback);
 
-/** The DNP3 integration's outputs (its devices with codes and texts, its point map and device profile): not masked. */
-export const UNMASKED_INTEGRATION_PATHS: readonly string[] = [ORGANIZATION_DEVICES_PATH, POINT_MAP_PATH, DEVICE_PROFILE_PATH];
+/**
+ * The SCADA integrations' outputs, admin-only: DNP3's devices with codes and texts, point map and device profile;
+ * IEC 104's point map and interoperability list. Not masked: a point is named for the fault class it reports.
+ */
+export const UNMASKED_INTEGRATION_PATHS: readonly string[] = [ORGANIZATION_DEVICES_PATH, POINT_MAP_PATH, DEVICE_PROFILE_PATH, IEC104_POINT_MAP_PATH, IEC104_INTEROPERABILITY_PATH];
 
 /** One masked answer: its text (null when the mask changed nothing), ETag and gzip copy made on demand. */
 interface Masked { text: string | null; etag: string | null; gzipped?: Promise<Uint8Array<ArrayBuffer>> }

@@ -2,7 +2,7 @@
 // default: two banks, common addresses 1 and 2), built in this process from synthetic samples, behind the real
 // mutual-TLS listener, and the bench's controlling station (bench/iec104-master.ts) timing a station
 // interrogation to CA 0xFFFF. A quick figure while working on the station; the GI time beside DNP3's integrity
-// poll, and the SQS-to-104-master fault latency, come from bench/dnp3.bench.ts (docs/iec104.md#6-the-bench).
+// poll, and the SQS-to-104-master fault latency, come from bench/dnp3.bench.ts (docs/iec104.md#7-the-bench).
 //   node --import tsx bench/iec104-gi.bench.ts [--devices 10000] [--rounds 5]
 import { execSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -54,7 +54,7 @@ export async function startApi(runtime: Runtime, drain: Drain, { transport, brid
     clientAddress: clientAddressBehind(settings.trustProxy), draining: () => drain.draining, opsRoutes: settings.metricsPort === null,
     alarms: { keyring: alarmKeyring({ configured: settings.secretKeys, dataDir: settings.dataDir, embedded: runtime.embedded }), webhookAllow: settings.alarms.webhookAllow },
     testFaults: { queue: testFaultQueue, clearAfterMs: settings.testFaultClearMs }, mapTiles: settings.mapTiles,
-    dnp3Port: settings.dnp3.port,
+    dnp3Port: settings.dnp3.port, iec104Port: settings.iec104Port,
   });
   const server = await listen(app, { port: settings.httpPort, hostname: settings.httpHost, tls: settings.httpTls });
   drain.last = () => server.close();

@@ -169,7 +169,7 @@ export async function listTestFaults(pool: pg.Pool, organizationId: string, imei
 }
 
 /** An integration a test fault of the organisation reaches (the portal names them before starting one). */
-export interface TestFaultTarget { id: string; kind: 'dnp3' | 'multispeak'; channel: string }
+export interface TestFaultTarget { id: string; kind: 'dnp3' | 'iec104' | 'multispeak'; channel: string }
 
 /** The organisation's enabled integrations: where a test fault's check-ins are delivered. */
 export async function testFaultTargets(pool: pg.Pool, organizationId: string): Promise<TestFaultTarget[]> {

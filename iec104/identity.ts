@@ -14,6 +14,9 @@ export interface Iec104Integration extends MasterSettings {
 
 export const matchIec104Integration = matchMaster<Iec104Integration>;
 
+/** The values an integration may set for k, w (frames) and t0..t3 (seconds); outside them the default stands. */
+export const APCI_RANGES = { k: [1, 32767], w: [1, 32767], t0: [1, 255], t1: [1, 255], t2: [1, 255], t3: [1, 255] } as const satisfies Record<string, readonly [number, number]>;
+
 const int = (v: unknown, min: number, max: number, dflt: number): number => (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : dflt);
 
 /** Validates an `integrations` row of kind iec104 (settings jsonb is `unknown` until here). */
@@ -22,13 +25,13 @@ export function iec104IntegrationFromRow(row: IntegrationRow): Iec104Integration
   const shared = masterSettingsFromRow(row, 'TLSv1.2');
   if (!shared) return undefined;
   const s = settingsOf(row);
-  const sec = (key: string, dfltMs: number) => int(s[key], 1, 255, dfltMs / 1000) * 1000;
+  const sec = (key: 't0' | 't1' | 't2' | 't3', dfltMs: number) => int(s[key], ...APCI_RANGES[key], dfltMs / 1000) * 1000;
   return {
     ...shared,
     commonAddress: int(s.commonAddress, 1, MAX_COMMON_ADDRESS, 1),
     // k and w per clause 5.5: w should not exceed two thirds of k.
     timers: {
-      k: int(s.k, 1, 32767, DEFAULT_TIMERS.k), w: int(s.w, 1, 32767, DEFAULT_TIMERS.w),
+      k: int(s.k, ...APCI_RANGES.k, DEFAULT_TIMERS.k), w: int(s.w, ...APCI_RANGES.w, DEFAULT_TIMERS.w),
       t0Ms: sec('t0', DEFAULT_TIMERS.t0Ms), t1Ms: sec('t1', DEFAULT_TIMERS.t1Ms), t2Ms: sec('t2', DEFAULT_TIMERS.t2Ms), t3Ms: sec('t3', DEFAULT_TIMERS.t3Ms),
     },
   };

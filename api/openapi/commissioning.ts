@@ -46,7 +46,7 @@ export const COMMISSIONING_PATHS: Record<string, Obj> = {
       operationId: 'listTestFaultTargets', tags: ['integration'], summary: 'The integrations a test fault reaches (admin)',
       description: 'The enabled integrations of the caller\'s organisation: the SCADA masters (dnp3) and OMS endpoints (multispeak) a test fault\'s check-ins are delivered to. The portal names them before starting a test fault.',
       security: [{ bearerAuth: [] }],
-      responses: { 200: { description: 'OK', ...json(closed({ data: { type: 'array', items: closed({ id: str, kind: { enum: ['dnp3', 'multispeak'] }, channel: { enum: ['A', 'B', 'C', 'D', 'E'] } }) } })) }, ...AUTH },
+      responses: { 200: { description: 'OK', ...json(closed({ data: { type: 'array', items: closed({ id: str, kind: { enum: ['dnp3', 'iec104', 'multispeak'] }, channel: { enum: ['A', 'B', 'C', 'D', 'E'] } }) } })) }, ...AUTH },
     },
   },
   [TEST_FAULTS_PATH]: {

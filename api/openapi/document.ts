@@ -13,6 +13,7 @@ import { COMMISSIONING_PATHS } from './commissioning.js';
 import { queryParameters } from './parameters.js';
 import { alarmPaths } from './alarm-paths.js';
 import { INCIDENT_OPENAPI_PATHS } from '../incidents/openapi.js';
+import { IEC104_COMMISSIONING_OPENAPI } from '../iec104/commissioning-openapi.js';
 import { BOARD_OPENAPI_PATHS } from '../board/openapi.js';
 import { PORTAL_SETTINGS_OPENAPI } from '../portal-settings.js';
 import { COMPONENT_SCHEMAS, ref } from './schemas.js';
@@ -147,6 +148,7 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
         },
       },
       ...COMMISSIONING_PATHS,
+      ...IEC104_COMMISSIONING_OPENAPI,
       ...INCIDENT_OPENAPI_PATHS,
       ...PORTAL_SETTINGS_OPENAPI,
       ...alarmPaths(),

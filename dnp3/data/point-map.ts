@@ -10,6 +10,7 @@
 import type { ClockLimits } from '../../domain/checkin-clock.js';
 import { bankCount, bankOf, BANK_SLOTS, lastLocalSlot, localSlot } from '../../points/banks.js';
 import { DEVICE_ANALOG_POINTS, DEVICE_BINARY_POINTS, deviceSamples, type DeviceSnapshot, type NeutralPoint, type PointSample } from '../../points/device-points.js';
+import { pointMapCsvOf } from '../../points/organisation-map.js';
 import { Flags } from '../objects/table.js';
 import type { PointValue } from '../objects/codec.js';
 import type { EventClass } from '../outstation/database.js';
@@ -145,15 +146,8 @@ export function pointMapRows(devices: readonly Pick<DeviceSnapshot, 'imei' | 'sl
 
 const CSV_COLUMNS: (keyof PointMapRow)[] = ['outstationAddress', 'bank', 'type', 'index', 'slot', 'imei', 'deviceName', 'point', 'eventClass', 'deadband', 'unit', 'staticVariation', 'eventVariation'];
 
-function csvCell(v: unknown): string {
-  const s = v === null || v === undefined ? '' : String(v);
-  // Quote and neutralise formula prefixes: engineers open this in spreadsheets.
-  const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
-  return /[",\n\r']/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 export function pointMapCsv(rows: readonly PointMapRow[]): string {
-  return [CSV_COLUMNS.join(','), ...rows.map((r) => CSV_COLUMNS.map((c) => csvCell(r[c])).join(','))].join('\r\n') + '\r\n';
+  return pointMapCsvOf(CSV_COLUMNS, rows);
 }
 
 /** Point counts of one bank's outstation whose highest local slot is `maxSlot` (-1: no devices). */

@@ -37,6 +37,9 @@ export const TYPES: Readonly<Record<PointKind, { static: number; event: number }
   analog: { static: TypeId.M_ME_NC_1, event: TypeId.M_ME_TF_1 },
 };
 
+/** Interrogation groups (QOI 21..36 = group 1..16): the group whose interrogation answers a kind's points. */
+export const INTERROGATION_GROUP: Readonly<Record<PointKind, number>> = { binary: 1, analog: 2 };
+
 export function iec104Point(s: PointSample, commonAddress: number): { ca: number; point: StationPoint } {
   const local = localSlot(s.slot);
   return {

@@ -6,7 +6,7 @@ import { Cot, groupCot } from '../asdu/cot.js';
 import { decodeAsdu, encodeAsdu, objectsPerAsdu, type Asdu, type InfoObject } from '../asdu/codec.js';
 import { GLOBAL_CA } from '../asdu/header.js';
 import { TypeId, typeSpec } from '../asdu/types.js';
-import { TYPES, type StationPoint } from '../data/point-map.js';
+import { INTERROGATION_GROUP, TYPES, type StationPoint } from '../data/point-map.js';
 import type { RefusalReason } from '../diagnostics/reasons.js';
 import type { ProcessImage } from './image.js';
 
@@ -17,8 +17,9 @@ export interface ApplicationResult {
   clockSync?: number;
 }
 
-/** Interrogation groups (QOI 21..36 = group 1..16): 1 the single points, 2 the measured values, the others empty. */
-export const GROUP_KINDS: Readonly<Record<number, StationPoint['kind']>> = { 1: 'binary', 2: 'analog' };
+/** Interrogation groups (QOI 21..36 = group 1..16): data/point-map.ts INTERROGATION_GROUP's, the others empty. */
+export const GROUP_KINDS: Readonly<Record<number, StationPoint['kind']>> = Object.fromEntries(
+  (Object.entries(INTERROGATION_GROUP) as [StationPoint['kind'], number][]).map(([kind, group]) => [group, kind]));
 const QOI_STATION = 20;
 
 /** The same ASDU with a new cause (and P/N): how a station confirms or refuses a command (mirror). */
@@ -63,9 +64,11 @@ export function packEvents(events: readonly StationPoint[], ca: number): Uint8Ar
   return out;
 }
 
-function interrogate(bytes: Uint8Array, a: Asdu, image: ProcessImage, targets: number[]): ApplicationResult {
+/** What a command handler is given: the ASDU as received and decoded, the image, the common addresses it targets. */
+interface Command { bytes: Uint8Array; a: Asdu; image: ProcessImage; global: boolean; targets: number[] }
+
+function interrogate({ bytes, a, image, targets }: Command): ApplicationResult {
   const qoi = a.objects[0]!.qualifier ?? 0;
-  if (a.cause !== Cot.ACTIVATION) return { replies: [mirror(bytes, Cot.UNKNOWN_COT, true)], refusal: 'unknownCause' };
   if (a.objects[0]!.ioa !== 0) return { replies: [mirror(bytes, Cot.UNKNOWN_IOA, true)], refusal: 'unknownIoa' };
   const group = qoi - QOI_STATION;
   if (group < 0 || group > 16) return { replies: [mirror(bytes, Cot.ACTIVATION_CON, true)] };
@@ -81,6 +84,42 @@ function interrogate(bytes: Uint8Array, a: Asdu, image: ProcessImage, targets: n
   return { replies };
 }
 
+function read({ bytes, a, image }: Command): ApplicationResult {
+  const p = image.point(a.commonAddress, a.objects[0]!.ioa);
+  if (!p) return { replies: [mirror(bytes, Cot.UNKNOWN_IOA, true)], refusal: 'unknownIoa' };
+  return { replies: packStatic([p], Cot.REQUEST, a.commonAddress, a.originator) };
+}
+
+/** Clock synchronisation and the test command: confirmed, mirrored (per common address for the global one). */
+function confirm({ bytes, a, global, targets }: Command): ApplicationResult {
+  const first = a.objects[0]!;
+  if (first.ioa !== 0) return { replies: [mirror(bytes, Cot.UNKNOWN_IOA, true)], refusal: 'unknownIoa' };
+  const replies = global ? targets.map((ca) => encodeAsdu({ ...a, commonAddress: ca, cause: Cot.ACTIVATION_CON })) : [mirror(bytes, Cot.ACTIVATION_CON, false)];
+  return a.typeId === TypeId.C_CS_NA_1 && first.time !== undefined ? { replies, clockSync: first.time } : { replies };
+}
+
+export interface CommandHandling {
+  /** The one cause a command of this type may carry; any other is refused with COT 45. */
+  accepts: number;
+  /** Causes of the station's answers: the confirmation (and termination) of the command, or the data it reads. */
+  answers: readonly number[];
+  /** May be sent to the global common address 0xFFFF (every bank answers). */
+  global: boolean;
+  handle(c: Command): ApplicationResult;
+}
+
+/**
+ * The commands this station carries out, by type id: the one table handleAsdu dispatches on, and what the
+ * interoperability list (iec104/profile/interoperability.ts) states as supported in control direction.
+ * Every other type gets a negative confirmation with COT 44.
+ */
+export const COMMAND_HANDLING: ReadonlyMap<number, CommandHandling> = new Map<number, CommandHandling>([
+  [TypeId.C_IC_NA_1, { accepts: Cot.ACTIVATION, answers: [Cot.ACTIVATION_CON, Cot.ACTIVATION_TERM], global: true, handle: interrogate }],
+  [TypeId.C_RD_NA_1, { accepts: Cot.REQUEST, answers: [Cot.REQUEST], global: false, handle: read }],
+  [TypeId.C_CS_NA_1, { accepts: Cot.ACTIVATION, answers: [Cot.ACTIVATION_CON], global: true, handle: confirm }],
+  [TypeId.C_TS_TA_1, { accepts: Cot.ACTIVATION, answers: [Cot.ACTIVATION_CON], global: false, handle: confirm }],
+]);
+
 export function handleAsdu(bytes: Uint8Array, image: ProcessImage): ApplicationResult {
   let a: Asdu;
   try {
@@ -91,29 +130,11 @@ export function handleAsdu(bytes: Uint8Array, image: ProcessImage): ApplicationR
     throw e;
   }
   const spec = typeSpec(a.typeId)!;
+  const handling = COMMAND_HANDLING.get(a.typeId);
   // Monitor-direction types are ours to send, never a command.
-  if (spec.direction !== 'control') return { replies: [mirror(bytes, Cot.UNKNOWN_TYPE, true)], refusal: 'unknownType' };
-  const global = a.commonAddress === GLOBAL_CA && (a.typeId === TypeId.C_IC_NA_1 || a.typeId === TypeId.C_CS_NA_1);
+  if (spec.direction !== 'control' || !handling) return { replies: [mirror(bytes, Cot.UNKNOWN_TYPE, true)], refusal: 'unknownType' };
+  const global = a.commonAddress === GLOBAL_CA && handling.global;
   if (!global && !image.has(a.commonAddress)) return { replies: [mirror(bytes, Cot.UNKNOWN_CA, true)], refusal: 'unknownCommonAddress' };
-  const targets = global ? image.commonAddresses() : [a.commonAddress];
-  const first = a.objects[0]!;
-  switch (a.typeId) {
-    case TypeId.C_IC_NA_1:
-      return interrogate(bytes, a, image, targets);
-    case TypeId.C_RD_NA_1: {
-      if (a.cause !== Cot.REQUEST) return { replies: [mirror(bytes, Cot.UNKNOWN_COT, true)], refusal: 'unknownCause' };
-      const p = image.point(a.commonAddress, first.ioa);
-      if (!p) return { replies: [mirror(bytes, Cot.UNKNOWN_IOA, true)], refusal: 'unknownIoa' };
-      return { replies: packStatic([p], Cot.REQUEST, a.commonAddress, a.originator) };
-    }
-    case TypeId.C_CS_NA_1:
-    case TypeId.C_TS_TA_1: {
-      if (a.cause !== Cot.ACTIVATION) return { replies: [mirror(bytes, Cot.UNKNOWN_COT, true)], refusal: 'unknownCause' };
-      if (first.ioa !== 0) return { replies: [mirror(bytes, Cot.UNKNOWN_IOA, true)], refusal: 'unknownIoa' };
-      const replies = global ? targets.map((ca) => encodeAsdu({ ...a, commonAddress: ca, cause: Cot.ACTIVATION_CON })) : [mirror(bytes, Cot.ACTIVATION_CON, false)];
-      return a.typeId === TypeId.C_CS_NA_1 && first.time !== undefined ? { replies, clockSync: first.time } : { replies };
-    }
-    default:
-      return { replies: [mirror(bytes, Cot.UNKNOWN_TYPE, true)], refusal: 'unknownType' };
-  }
+  if (a.cause !== handling.accepts) return { replies: [mirror(bytes, Cot.UNKNOWN_COT, true)], refusal: 'unknownCause' };
+  return handling.handle({ bytes, a, image, global, targets: global ? image.commonAddresses() : [a.commonAddress] });
 }

@@ -49,7 +49,8 @@ async function attack(label: string, res: Response, status: number, code?: strin
   return body;
 }
 
-const PROTECTED = [...listPaths(), ...imeiPaths('861000000000000').slice(0, 4), '/api/dnp3/dnp3OrganizationDevices', '/api/dnp3/pointMap', '/api/dnp3/deviceProfile'];
+const ADMIN_PATHS = ['/api/dnp3/dnp3OrganizationDevices', '/api/dnp3/pointMap', '/api/dnp3/deviceProfile', '/api/iec104/pointMap', '/api/iec104/interoperability'];
+const PROTECTED = [...listPaths(), ...imeiPaths('861000000000000').slice(0, 4), ...ADMIN_PATHS];
 const get = (path: string, token: string | null, headers: Record<string, string> = {}) =>
   api.app.request(path, { headers: { ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...headers } });
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -91,7 +92,7 @@ test('token attacks on every protected path: each a 401, no data', async () => {
     await attack(`token in query ${path}`, await get(`${path}${path.includes('?') ? '&' : '?'}access_token=${real}`, null), 401, 'UNAUTHENTICATED');
   }
   // A user's role guard: a legitimate non-admin token on admin endpoints.
-  for (const path of ['/api/dnp3/dnp3OrganizationDevices', '/api/dnp3/pointMap', '/api/dnp3/deviceProfile']) await attack(`user on admin path ${path}`, await get(path, api.tokens.northEast), 403, 'FORBIDDEN');
+  for (const path of ADMIN_PATHS) await attack(`user on admin path ${path}`, await get(path, api.tokens.northEast), 403, 'FORBIDDEN');
 });
 
 test('IMEI enumeration: another organisation\'s or group\'s device answers exactly like one that does not exist', async () => {

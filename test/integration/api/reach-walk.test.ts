@@ -141,6 +141,10 @@ test.before(async () => {
   api = await seededApi();
   await feed('reach-premove.json', checkIn(MOVED, BEFORE.date, BEFORE));
   await seedOperations();
+  // Both organisations run an IEC 104 station, so its point map answers (without one it is a 404).
+  for (const org of ['north', 'south']) {
+    await api.db.pool.query(`insert into integrations (id, "OrganizationID", kind, channel, settings) values ($1, $2, 'iec104', 'A', $3)`, [`${org}-104`, org, { masterIdentity: `scada104.${org}.example` }]);
+  }
 });
 test.after(async () => { await api?.close(); });
 

@@ -44,6 +44,8 @@ test.before(async () => {
   await ensureSchemathesis();
   db = await createTestDatabase('schemathesis');
   await fillDatabase(db);
+  // The token's organisation runs an IEC 104 station, so its commissioning outputs are fuzzed past their 404.
+  await db.pool.query(`insert into integrations (id, "OrganizationID", kind, channel, settings) values ('north-104', 'north', 'iec104', 'A', $1)`, [{ masterIdentity: 'scada104.north.example' }]);
 });
 test.after(async () => {
   await new Promise<void>((done) => (server ? server.close(() => done()) : done()));

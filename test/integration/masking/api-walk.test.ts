@@ -108,6 +108,8 @@ async function walk(token: string, { skip = [] as readonly string[] } = {}): Pro
 test.before(async () => {
   db = await createTestDatabase('mask_walk');
   await seedEveryClass(db).catch((err: unknown) => { console.error(err); throw err; });
+  // An IEC 104 station too, so its commissioning outputs answer (without one they are a 404).
+  await db.pool.query(`insert into integrations (id, "OrganizationID", kind, channel, settings) values ('north-104', $1, 'iec104', 'A', $2)`, [MASKED_ORG, { masterIdentity: 'scada104.north.example' }]);
   // accountCacheMs 0: the organisation's MaskFaultDetails is read on every request, so the walks can switch it.
   app = createApp({ readiness: {}, pool: db.pool, jwtSecret: JWT_SECRET, portalDir: null, accountCacheMs: 0 });
   doc = (await (await app.request('/openapi.json')).json()) as Obj;
@@ -172,11 +174,11 @@ test('masked logins: no SOAP operation the endpoint serves names a fault class',
   }
 });
 
-test('the unmasked integration outputs are the DNP3 integration\'s, documented, and admin-only', async () => {
+test('the unmasked integration outputs are the SCADA integrations\' (DNP3, IEC 104), documented, and admin-only', async () => {
   await setMasked(db, true);
   for (const path of UNMASKED_INTEGRATION_PATHS) {
     assert.ok(doc.paths[path]?.get, `${path} is documented`);
-    assert.match(path, /^\/api\/dnp3\//);
+    assert.match(path, /^\/api\/(dnp3|iec104)\//);
     const res = await app.request(path, { headers: { authorization: `Bearer ${tokens.groupUser}` } });
     assert.is(res.status, 403, path);
   }

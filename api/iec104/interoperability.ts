@@ -1,0 +1,34 @@
+// GET /api/iec104/interoperability (admin): the IEC 60870-5-104 interoperability list (clause 9) of the caller's
+// organisation's iec104 integration, generated from its running configuration and the station's own tables
+// (iec104/profile/interoperability.ts). JSON by default, Markdown with `?format=markdown`. No integration: 404.
+import { Hono } from 'hono';
+import type { MiddlewareHandler } from 'hono';
+import type pg from 'pg';
+import { requireAdmin } from '../auth/require-auth.js';
+import type { AuthEnv } from '../auth/caller.js';
+import { badParameter } from '../errors.js';
+import { DEFAULT_IEC104_PORT } from '../../iec104/server.js';
+import { interoperabilityList } from '../../iec104/profile/interoperability.js';
+import { interoperabilityMarkdown } from '../../iec104/profile/markdown.js';
+import { bankCount } from '../../points/banks.js';
+import { maxSlot } from '../../points/store.js';
+import { iec104IntegrationOf, onlyParameter } from './point-map.js';
+
+export const IEC104_INTEROPERABILITY_PATH = '/api/iec104/interoperability';
+
+/** `iec104Port`: Settings.iec104Port (IEC104_PORT), the listener's port the list states. */
+export function interoperabilityRoutes({ pool, auth, iec104Port = DEFAULT_IEC104_PORT }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv>; iec104Port?: number }): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+  app.get(IEC104_INTEROPERABILITY_PATH, auth, requireAdmin, async (c) => {
+    const format = onlyParameter(c.req.queries(), 'format');
+    if (format !== undefined && format !== 'json' && format !== 'markdown') throw badParameter('format', 'must be "json" or "markdown"');
+    const i = await iec104IntegrationOf(pool, c.get('caller').org);
+    const list = interoperabilityList({
+      integrationId: i.id, commonAddress: i.commonAddress, banks: bankCount(await maxSlot(pool, i.organizationId)), timers: i.timers,
+      tlsMinVersion: i.tlsMinVersion, certificateMode: i.certificateMode, sharedPort: iec104Port, ...(i.port ? { dedicatedPort: i.port } : {}), analogOnly: i.analogOnly,
+    });
+    if (format === 'markdown') return c.body(interoperabilityMarkdown(list, { title: true }), 200, { 'content-type': 'text/markdown; charset=utf-8' });
+    return c.json(list);
+  });
+  return app;
+}

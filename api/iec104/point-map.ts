@@ -1,0 +1,49 @@
+// GET /api/iec104/pointMap (admin): the caller's organisation's IEC 104 point map, JSON by default, CSV with
+// `?format=csv` or `Accept: text/csv`: every point at its common address and IOA with the types the station sends
+// it in and its interrogation group, so a master can be configured before go-live. The sibling of
+// GET /api/dnp3/pointMap, from the same slots (points/organisation-map.ts). No iec104 integration: 404.
+import { Hono } from 'hono';
+import type { MiddlewareHandler } from 'hono';
+import type pg from 'pg';
+import { requireAdmin } from '../auth/require-auth.js';
+import type { AuthEnv } from '../auth/caller.js';
+import { ApiError, badParameter } from '../errors.js';
+import { organisationIec104Integration, organisationIec104PointMap } from '../../iec104/data/organisation-map.js';
+import { iec104PointMapCsv } from '../../iec104/data/point-map-rows.js';
+import type { Iec104Integration } from '../../iec104/identity.js';
+import { devicesInReach } from '../device-records/reach.js';
+
+export const IEC104_POINT_MAP_PATH = '/api/iec104/pointMap';
+
+/** Refuses every query parameter but `accepted` (400 naming it), and returns the one named `name`. */
+export function onlyParameter(queries: Record<string, string[]>, name: string): string | undefined {
+  for (const key of Object.keys(queries)) {
+    if (key !== name) throw new ApiError('UNKNOWN_PARAMETER', `Query parameter "${key}" is not accepted here; only "${name}" is.`, { parameter: key, accepted: [name] });
+  }
+  return queries[name]?.[0];
+}
+
+/** The caller's organisation's iec104 integration, or the 404 that says there is none. */
+export async function iec104IntegrationOf(pool: pg.Pool, org: string): Promise<Iec104Integration> {
+  const integration = await organisationIec104Integration(pool, org);
+  if (!integration) throw new ApiError('NOT_FOUND', `Organisation ${org} has no enabled IEC 104 integration (kind iec104): there is no station to describe. Import one (docs/iec104.md section 1).`);
+  return integration;
+}
+
+export function iec104PointMapRoutes({ pool, auth }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+  app.get(IEC104_POINT_MAP_PATH, auth, requireAdmin, async (c) => {
+    const format = onlyParameter(c.req.queries(), 'format');
+    if (format !== undefined && format !== 'json' && format !== 'csv') throw badParameter('format', 'must be "json" or "csv"');
+    const caller = c.get('caller');
+    const map = await organisationIec104PointMap(pool, await iec104IntegrationOf(pool, caller.org), devicesInReach(caller));
+    if (format === 'csv' || (format === undefined && (c.req.header('accept') ?? '').includes('text/csv'))) {
+      return c.body(iec104PointMapCsv(map.points), 200, {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="iec104-point-map-${map.integrationId.replace(/[^A-Za-z0-9_-]/g, '_')}.csv"`,
+      });
+    }
+    return c.json({ organizationId: caller.org, ...map });
+  });
+  return app;
+}
