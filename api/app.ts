@@ -24,6 +24,7 @@ import { openApiDocument } from './openapi/document.js';
 import { soapRoutes } from './soap/routes.js';
 import { incidentRoutes } from './incidents/routes.js';
 import { pointMapRoutes } from './dnp3/point-map.js';
+import { iec104DiagnosticsRoutes } from './iec104/diagnostics.js';
 import { portalRoutes } from './portal-static.js';
 import { opsRoutes } from './ops-routes.js';
 import { shortCache } from './device-records/short-cache.js';
@@ -94,6 +95,7 @@ export function createApp({
   app.route('/', loginRoutes({ tokens, accounts, check, clientAddress }));
   app.route('/', integrationRoutes({ pool, auth }));
   app.route('/', pointMapRoutes({ pool, auth, dnp3Port }));
+  app.route('/', iec104DiagnosticsRoutes({ pool, auth }));
   app.route('/', alarmRoutes({ pool, auth, keyring: alarms.keyring, webhookAllow: alarms.webhookAllow, now }));
   app.route('/', incidentRoutes({ pool, auth }));
   app.route('/', boardRoutes({ pool, auth, now }));
