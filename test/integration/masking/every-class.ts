@@ -60,6 +60,8 @@ async function call(app: Hono, path: string, init: { method: string; token?: str
 export async function seedEveryClass(db: TestDatabase): Promise<void> {
   await fillDatabase(db);
   await importReferenceData(db.pool, topologyFile());
+  // An IEC 104 integration too, so its routes answer 200 to the walk (the demo import has DNP3 and MultiSpeak).
+  await db.pool.query(`insert into integrations (id, "OrganizationID", kind, channel, settings) values ('north-104', $1, 'iec104', 'A', '{"masterIdentity": "scada.north.example"}')`, [MASKED_ORG]);
   const transport = memoryTransport({ codec: localAvroCodec(), partitions: 4 });
   const pipe = await startTestPipeline(transport, db.pool);
   const now = Date.now();
