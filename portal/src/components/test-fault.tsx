@@ -10,10 +10,10 @@ import { testFaultStatus, type TestFaultStatus } from '../test-fault-status';
 import { formatSecondTime } from '../time';
 import { useApi } from '../use-api';
 
-interface Target { id: string; kind: 'dnp3' | 'multispeak'; channel: string }
+interface Target { id: string; kind: 'dnp3' | 'iec104' | 'multispeak'; channel: string }
 
 const ms = (v: number | null) => (v === null ? '—' : v < 1000 ? `${v} ms` : `${(v / 1000).toFixed(1)} s`);
-const KIND = { dnp3: 'SCADA master (DNP3)', multispeak: 'OMS (MultiSpeak)' } as const;
+const KIND = { dnp3: 'SCADA master (DNP3)', iec104: 'SCADA master (IEC 104)', multispeak: 'OMS (MultiSpeak)' } as const;
 
 function statusText(s: TestFaultStatus, at: (iso: string) => string): string {
   switch (s.kind) {
