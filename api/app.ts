@@ -26,6 +26,7 @@ import { incidentRoutes } from './incidents/routes.js';
 import { pointMapRoutes } from './dnp3/point-map.js';
 import { iec104PointMapRoutes } from './iec104/point-map.js';
 import { interoperabilityRoutes } from './iec104/interoperability.js';
+import { iec104DiagnosticsRoutes } from './iec104/diagnostics.js';
 import { portalRoutes } from './portal-static.js';
 import { opsRoutes } from './ops-routes.js';
 import { shortCache } from './device-records/short-cache.js';
@@ -100,6 +101,7 @@ export function createApp({
   app.route('/', pointMapRoutes({ pool, auth, dnp3Port }));
   app.route('/', iec104PointMapRoutes({ pool, auth }));
   app.route('/', interoperabilityRoutes({ pool, auth, ...(iec104Port !== undefined ? { iec104Port } : {}) }));
+  app.route('/', iec104DiagnosticsRoutes({ pool, auth }));
   app.route('/', alarmRoutes({ pool, auth, keyring: alarms.keyring, webhookAllow: alarms.webhookAllow, now }));
   app.route('/', incidentRoutes({ pool, auth }));
   app.route('/', boardRoutes({ pool, auth, now }));

@@ -8,6 +8,7 @@ import type { TestFaultPhase } from '../domain/checkin.js';
 import { DEFAULT_TEST_FAULT_CODE, missingSteps, presentTimeline, syntheticCheckIn, type LatestValues, type TimelineEntry } from '../domain/test-fault.js';
 import type { TestFaultQueue } from './queue.js';
 import { readSteps, recordStep } from '../plumbing/test-fault-timeline.js';
+import type { IntegrationKind } from '../integrations/store.js';
 
 export class TestFaultError extends Error {
   constructor(readonly code: 'NOT_FOUND' | 'CONFLICT', message: string) {
@@ -169,7 +170,7 @@ export async function listTestFaults(pool: pg.Pool, organizationId: string, imei
 }
 
 /** An integration a test fault of the organisation reaches (the portal names them before starting one). */
-export interface TestFaultTarget { id: string; kind: 'dnp3' | 'iec104' | 'multispeak'; channel: string }
+export interface TestFaultTarget { id: string; kind: IntegrationKind; channel: string }
 
 /** The organisation's enabled integrations: where a test fault's check-ins are delivered. */
 export async function testFaultTargets(pool: pg.Pool, organizationId: string): Promise<TestFaultTarget[]> {

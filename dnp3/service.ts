@@ -11,8 +11,8 @@ import { Dnp3Feed } from './data/feed.js';
 import { DEFAULT_DNP3_PORT, startDnp3Server } from './server.js';
 import type { Dnp3Server, Dnp3ServerOptions } from './server.js';
 import { log } from '../config/log.js';
-import { DISCARD_REASONS } from './diagnostics/reasons.js';
-import { DiscardLedger } from './diagnostics/store.js';
+import { DISCARD_REASONS, type DiscardReason } from './diagnostics/reasons.js';
+import { DiagnosticsLedger } from '../integrations/diagnostics-ledger.js';
 import { eventTiming } from './event-timing.js';
 import { dnp3Metrics } from './metrics.js';
 
@@ -46,7 +46,7 @@ export async function loadIntegrations(pool: pg.Pool, serviceCa?: string): Promi
 export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ server: Dnp3Server; close(): Promise<void> }> {
   const running = new Map<string, Running>();
   const integrations = await loadIntegrations(opts.pool, opts.tlsFiles?.ca);
-  const ledger = new DiscardLedger(opts.pool, (err) => log.warn({ component: 'dnp3', err: (err as Error).message }, 'DNP3 discard counts not written; kept for the next try'));
+  const ledger = new DiagnosticsLedger<DiscardReason>(opts.pool, 'dnp3', (err) => log.warn({ component: 'dnp3', err: (err as Error).message }, 'DNP3 discard counts not written; kept for the next try'));
   ledger.start();
   for (const integration of integrations) {
     // Grown by the feed as slots reach new banks; sessions read the same array.

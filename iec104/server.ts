@@ -27,8 +27,10 @@ export interface Iec104ServerOptions {
   integrations: () => readonly Iec104Integration[];
   outstationFor: (integration: Iec104Integration) => Iec104Outstation;
   session?: Pick<Iec104SessionOptions, 'tickMs' | 'clock' | 'onClockSync' | 'onTraffic'>;
-  onRefused?: (reason: ListenerRefusal, detail?: string) => void;
-  onRefusal?: (integration: Iec104Integration, reason: RefusalReason) => void;
+  /** Refused by the listener before the station saw it; `named`: the integration a trusted certificate named, if refused for it. */
+  onRefused?: (reason: ListenerRefusal, detail?: string, named?: Iec104Integration) => void;
+  /** Refused by the station; `first`: the first of its reason on this connection (the one worth a log line). */
+  onRefusal?: (integration: Iec104Integration, reason: RefusalReason, first: boolean) => void;
   onSession?: (integration: Iec104Integration, session: Iec104Session) => void;
   /** NSS key-log lines, for decrypting test captures in tshark. Never enable in production. */
   onKeylog?: (line: Buffer) => void;
@@ -49,10 +51,15 @@ export async function startIec104Server(opts: Iec104ServerOptions): Promise<Iec1
     groups.set(integration.id, group);
     // A master that vanished without closing holds a slot until t1/t3 notice; a new connection takes it.
     if (group.length >= GROUP_CONNECTIONS) group.find((s) => !s.isActive)?.close('replaced by a new connection of the redundancy group');
+    const seen = new Set<RefusalReason>();
     const session = new Iec104Session(socket, opts.outstationFor(integration), {
       ...opts.session,
       timers: integration.timers,
-      onRefusal: (reason) => opts.onRefusal?.(integration, reason),
+      onRefusal: (reason) => {
+        const first = !seen.has(reason);
+        seen.add(reason);
+        opts.onRefusal?.(integration, reason, first);
+      },
       onClose: () => {
         const i = group.indexOf(session);
         if (i >= 0) group.splice(i, 1);

@@ -9,7 +9,8 @@ import { integrationCas, resolveCertificates } from '../integrations/master-sett
 import { PointFeed, heartbeatValue } from '../points/feed.js';
 import { PointPersistence } from '../points/persistence.js';
 import { applyDevice, applyPowerLine } from './data/apply.js';
-import { REFUSAL_REASONS } from './diagnostics/reasons.js';
+import { DiagnosticsLedger, UNATTRIBUTED } from '../integrations/diagnostics-ledger.js';
+import { LISTENER_REASONS, REFUSAL_REASONS, type RefusalReason } from './diagnostics/reasons.js';
 import { iec104IntegrationFromRow, type Iec104Integration } from './identity.js';
 import { Iec104Outstation } from './outstation.js';
 import { DEFAULT_IEC104_PORT, startIec104Server, type Iec104Server, type Iec104ServerOptions } from './server.js';
@@ -63,6 +64,8 @@ function stationFeed(opts: Iec104ServiceOptions, integration: Iec104Integration,
 export async function startIec104Service(opts: Iec104ServiceOptions): Promise<Iec104Service> {
   const running = new Map<string, Running>();
   const integrations = await loadIec104Integrations(opts.pool, opts.tlsFiles.ca);
+  const ledger = new DiagnosticsLedger<RefusalReason>(opts.pool, 'iec104', (err) => log.warn({ component: 'iec104', err: (err as Error).message }, 'IEC 104 refusal counts not written; kept for the next try'));
+  ledger.start();
   for (const integration of integrations) {
     const outstation = new Iec104Outstation(integration.commonAddress);
     // Events not yet acknowledged and the image survive a restart (docs/decisions.md#iec-104-events-across-restarts).
@@ -83,13 +86,18 @@ export async function startIec104Service(opts: Iec104ServiceOptions): Promise<Ie
     tls: { key: readFileSync(opts.tlsFiles.key), cert: readFileSync(opts.tlsFiles.cert), ca: [readFileSync(opts.tlsFiles.ca), ...integrationCas(integrations)] },
     integrations: () => [...running.values()].map((r) => r.integration),
     outstationFor: (i) => running.get(i.id)!.outstation,
-    onRefused: (reason, detail) => {
-      log.warn({ component: 'iec104', reason, detail }, `IEC 104 connection refused: ${REFUSAL_REASONS.tlsRefused}`);
-      opts.onRefused?.(reason, detail);
+    // Diagnostics for the master's engineer (docs/decisions.md#master-diagnostics): every refusal counted for its
+    // integration (a TLS refusal only when a trusted certificate named one), the sentence logged.
+    onRefused: (refusal, detail, named) => {
+      const reason = LISTENER_REASONS[refusal];
+      ledger.count(named?.id ?? UNATTRIBUTED, reason);
+      log.warn({ component: 'iec104', reason: refusal, detail, ...(named ? { integration: named.id } : {}) }, `IEC 104 connection refused: ${REFUSAL_REASONS[reason]}`);
+      opts.onRefused?.(refusal, detail, named);
     },
-    onRefusal: (integration, reason) => {
-      log.warn({ component: 'iec104', integration: integration.id, reason }, `IEC 104 master: ${REFUSAL_REASONS[reason]}`);
-      opts.onRefusal?.(integration, reason);
+    onRefusal: (integration, reason, first) => {
+      ledger.count(integration.id, reason);
+      if (first) log.warn({ component: 'iec104', integration: integration.id, reason }, `IEC 104 master: ${REFUSAL_REASONS[reason]}`);
+      opts.onRefusal?.(integration, reason, first);
     },
     ...(opts.onKeylog ? { onKeylog: opts.onKeylog } : {}),
   });
@@ -99,6 +107,7 @@ export async function startIec104Service(opts: Iec104ServiceOptions): Promise<Ie
     async close() {
       await server.close();
       for (const r of running.values()) { await r.feed.stop(); await r.persistence.stop(); }
+      await ledger.stop();
     },
   };
 }

@@ -59,6 +59,12 @@ export type IdentityRefusal = 'noCertificate' | 'unknownIdentity' | 'ambiguousId
 
 const VERSION_RANK: Record<string, number> = { 'TLSv1.2': 2, 'TLSv1.3': 3 };
 
+/** The integrations whose master identity the certificate names, on this port (more than one: ambiguous). */
+export function namedIntegrations<I extends MasterCertificate>(peer: PeerIdentity, integrations: readonly I[], port?: number): I[] {
+  const names = peer.dnsNames.length ? peer.dnsNames : peer.commonName ? [peer.commonName] : [];
+  return integrations.filter((i) => names.includes(i.masterIdentity) && (port === undefined || i.port === undefined || i.port === port));
+}
+
 /**
  * The integration a master may reach, or why it is refused. SAN names are preferred; the CN counts only when
  * the certificate has no DNS SAN (the rule of RFC 6125: the CN is a fallback for certificates without DNS names).
@@ -70,8 +76,7 @@ export function matchMaster<I extends MasterCertificate>(
   port?: number,
 ): { integration: I } | { refused: IdentityRefusal } {
   if (!peer) return { refused: 'noCertificate' };
-  const names = peer.dnsNames.length ? peer.dnsNames : peer.commonName ? [peer.commonName] : [];
-  const found = integrations.filter((i) => names.includes(i.masterIdentity) && (port === undefined || i.port === undefined || i.port === port));
+  const found = namedIntegrations(peer, integrations, port);
   if (found.length === 0) return { refused: 'unknownIdentity' };
   if (found.length > 1) return { refused: 'ambiguousIdentity' };
   const integration = found[0]!;

@@ -10,7 +10,7 @@ import { createServer as createTlsServer } from 'node:tls';
 import type { TLSSocket, TlsOptions } from 'node:tls';
 import { createServer as createNetServer, isIPv6 } from 'node:net';
 import type { Server, Socket } from 'node:net';
-import { matchMaster, peerIdentity } from './master-certificate.js';
+import { matchMaster, namedIntegrations, peerIdentity } from './master-certificate.js';
 import type { IdentityRefusal, MasterCertificate } from './master-certificate.js';
 
 export interface MasterTlsMaterial {
@@ -57,8 +57,11 @@ export interface MasterListenerOptions<I extends MasterCertificate> {
   integrations: () => readonly I[];
   /** A master mapped to `integration`; the protocol takes the socket from here. */
   onMaster: (socket: Socket, integration: I) => void;
-  /** `busy`: over a connection or handshake cap, closed before any TLS work; detail: the address counted. */
-  onRefused?: (reason: ListenerRefusal, detail?: string) => void;
+  /**
+   * `busy`: over a connection or handshake cap, closed before any TLS work; detail: the address counted.
+   * `named`: the one integration a trusted certificate named, when it was refused for it (pin, issuer, TLS version).
+   */
+  onRefused?: (reason: ListenerRefusal, detail?: string, named?: I) => void;
   /** NSS key-log lines, for decrypting test captures in tshark. Never enable in production. */
   onKeylog?: (line: Buffer) => void;
 }
@@ -91,7 +94,8 @@ function tlsListener<I extends MasterCertificate>(opts: MasterListenerOptions<I>
     const peer = cert && Object.keys(cert).length > 0 ? peerIdentity(cert) : undefined;
     const match = socket.authorized ? matchMaster(peer, socket.getProtocol(), opts.integrations(), opts.port) : { refused: 'noCertificate' as const };
     if ('refused' in match) {
-      opts.onRefused?.(match.refused, peer?.commonName);
+      const named = peer && socket.authorized ? namedIntegrations(peer, opts.integrations(), opts.port) : [];
+      opts.onRefused?.(match.refused, peer?.commonName, named.length === 1 ? named[0] : undefined);
       socket.destroy();
       return;
     }

@@ -85,7 +85,8 @@ export function boardRoutes({ pool, auth, now }: { pool: pg.Pool; auth: Middlewa
     if (line.length === 0 || line.length > 100) throw badParameter('powerLineId', 'must be a power line id (1 to 100 characters).');
     const body = await jsonBody(c);
     for (const key of Object.keys(body)) if (key !== 'class') throw new ApiError('INVALID_BODY', `The body field "${key}" is not accepted; only "class".`, { field: key });
-    if (body.class !== undefined && typeof body.class !== 'string') throw new ApiError('INVALID_BODY', 'The body field "class" must be a class name (a string) when given.', { field: 'class' });
+    // An empty class is not "every class" in a body (it is in the board's query): acknowledging more than asked is the worse mistake.
+    if (body.class !== undefined && (typeof body.class !== 'string' || body.class === '')) throw new ApiError('INVALID_BODY', 'The body field "class" must be a class name (a string) when given.', { field: 'class' });
     const cls = body.class === undefined ? null : classOf(body.class, 'class');
     const by = await emailOf(pool, caller);
     const at = new Date(now());

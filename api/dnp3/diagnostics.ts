@@ -9,8 +9,8 @@ import { requireAdmin } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
 import { ApiError } from '../errors.js';
 import { DISCARD_REASONS, isDiscardReason } from '../../dnp3/diagnostics/reasons.js';
-import { readDiscards } from '../../dnp3/diagnostics/store.js';
 import { integrationFromRow, type Dnp3Integration } from '../../dnp3/identity.js';
+import { readDiagnostics } from '../../integrations/diagnostics-ledger.js';
 import { readIntegrations } from '../../integrations/store.js';
 
 export const DIAGNOSTICS_PATH = '/api/dnp3/diagnostics';
@@ -36,7 +36,7 @@ export function diagnosticsRoutes({ pool, auth }: { pool: pg.Pool; auth: Middlew
     const org = c.get('caller').org;
     const integrations = (await readIntegrations(pool, { kind: 'dnp3', organizationId: org })).map(integrationFromRow).filter((i): i is Dnp3Integration => i !== undefined);
     if (integrations.length === 0) throw new ApiError('NOT_FOUND', `Organisation ${org} has no DNP3 integration: there is no outstation to diagnose.`);
-    const discards = await readDiscards(pool, integrations.map((i) => i.id));
+    const discards = await readDiagnostics(pool, 'dnp3', integrations.map((i) => i.id));
     return c.json({
       organizationId: org,
       integrations: integrations.map((i) => ({

@@ -3,6 +3,7 @@ import { DIAGNOSTICS_PATH } from '../dnp3/diagnostics.js';
 import { CLEAR_AFTER_BOUNDS, TEST_FAULT_TARGETS_PATH, TEST_FAULTS_PATH } from '../test-faults/routes.js';
 import { DISCARD_REASONS } from '../../dnp3/diagnostics/reasons.js';
 import { TIMELINE_STEPS } from '../../domain/test-fault.js';
+import { CHANNELS_BY_KIND } from '../../reference-data/integration-settings.js';
 import { ref } from './schemas.js';
 
 type Obj = Record<string, unknown>;
@@ -44,9 +45,9 @@ export const COMMISSIONING_PATHS: Record<string, Obj> = {
   [TEST_FAULT_TARGETS_PATH]: {
     get: {
       operationId: 'listTestFaultTargets', tags: ['integration'], summary: 'The integrations a test fault reaches (admin)',
-      description: 'The enabled integrations of the caller\'s organisation: the SCADA masters (dnp3) and OMS endpoints (multispeak) a test fault\'s check-ins are delivered to. The portal names them before starting a test fault.',
+      description: 'The enabled integrations of the caller\'s organisation: the SCADA masters (dnp3, iec104) and OMS endpoints (multispeak) a test fault\'s check-ins are delivered to. The portal names them before starting a test fault.',
       security: [{ bearerAuth: [] }],
-      responses: { 200: { description: 'OK', ...json(closed({ data: { type: 'array', items: closed({ id: str, kind: { enum: ['dnp3', 'iec104', 'multispeak'] }, channel: { enum: ['A', 'B', 'C', 'D', 'E'] } }) } })) }, ...AUTH },
+      responses: { 200: { description: 'OK', ...json(closed({ data: { type: 'array', items: closed({ id: str, kind: { enum: Object.keys(CHANNELS_BY_KIND) }, channel: { enum: ['A', 'B', 'C', 'D', 'E'] } }) } })) }, ...AUTH },
     },
   },
   [TEST_FAULTS_PATH]: {

@@ -10,6 +10,7 @@ import { ORGANIZATION_DEVICES_PATH } from '../dnp3/organization-devices.js';
 import { POINT_MAP_PATH } from '../dnp3/point-map.js';
 import { DEVICE_PROFILE_PATH } from '../dnp3/device-profile.js';
 import { COMMISSIONING_PATHS } from './commissioning.js';
+import { IEC104_DIAGNOSTICS_PATHS } from './iec104-diagnostics.js';
 import { queryParameters } from './parameters.js';
 import { alarmPaths } from './alarm-paths.js';
 import { INCIDENT_OPENAPI_PATHS } from '../incidents/openapi.js';
@@ -149,6 +150,7 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
       },
       ...COMMISSIONING_PATHS,
       ...IEC104_COMMISSIONING_OPENAPI,
+      ...IEC104_DIAGNOSTICS_PATHS,
       ...INCIDENT_OPENAPI_PATHS,
       ...PORTAL_SETTINGS_OPENAPI,
       ...alarmPaths(),

@@ -71,6 +71,7 @@ test('acknowledging a whole feeder: only the caller\'s reach, never cleared; the
   assert.is((await post('northAdmin', '/api/board/feeders/north-F9/acknowledge', { class: 'maintenance' })).status, 200);
   assert.is((await alarmOf(IMEI.T2, 'permanent')).acknowledged_at, null, 'a class filter keeps the other class');
   assert.is((await post('northAdmin', '/api/board/feeders/north-F9/acknowledge', { class: 'other' })).status, 400);
+  assert.is((await post('northAdmin', '/api/board/feeders/north-F9/acknowledge', { class: '' })).status, 400, 'an empty class is not every class');
   assert.is((await post('northAdmin', '/api/board/feeders/north-F9/acknowledge', { everything: true })).status, 400);
 });
 

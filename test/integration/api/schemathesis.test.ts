@@ -15,7 +15,7 @@ import { createApp } from '../../../api/app.js';
 import { openQueue } from '../../../commissioning/queue.js';
 import { serve, type ServerType } from '@hono/node-server';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
-import { fillDatabase, JWT_SECRET, login } from './seeded-api.js';
+import { addIec104Integration, fillDatabase, JWT_SECRET, login } from './seeded-api.js';
 
 const SCHEMATHESIS_VERSION = '4.32.5';
 const root = new URL('../../../', import.meta.url).pathname;
@@ -44,8 +44,7 @@ test.before(async () => {
   await ensureSchemathesis();
   db = await createTestDatabase('schemathesis');
   await fillDatabase(db);
-  // The token's organisation runs an IEC 104 station, so its commissioning outputs are fuzzed past their 404.
-  await db.pool.query(`insert into integrations (id, "OrganizationID", kind, channel, settings) values ('north-104', 'north', 'iec104', 'A', $1)`, [{ masterIdentity: 'scada104.north.example' }]);
+  await addIec104Integration(db, 'north');
 });
 test.after(async () => {
   await new Promise<void>((done) => (server ? server.close(() => done()) : done()));

@@ -47,6 +47,11 @@ export async function fillDatabase(db: TestDatabase): Promise<void> {
   }
 }
 
+/** An IEC 104 integration for `org` (the demo import has DNP3 and MultiSpeak only), so the 104 routes answer 200. */
+export async function addIec104Integration(db: TestDatabase, org: string): Promise<void> {
+  await db.pool.query(`insert into integrations (id, "OrganizationID", kind, channel, settings) values ($1, $2, 'iec104', 'A', '{"masterIdentity": "scada.${org}.example"}')`, [`${org}-104`, org]);
+}
+
 export async function login(app: Hono, user: UserName): Promise<string> {
   const res = await app.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(USERS[user]) });
   if (res.status !== 200) throw new Error(`login ${user}: ${res.status} ${await res.text()}`);

@@ -21,7 +21,7 @@ import { localAvroCodec } from '../../../stages/runtime/codec.js';
 import { memoryTransport } from '../../../stages/runtime/transport/memory.js';
 import type { TestDatabase } from '../../../support/database.js';
 import { startTestPipeline } from '../../../support/pipeline.js';
-import { fillDatabase, JWT_SECRET, USERS } from '../api/seeded-api.js';
+import { addIec104Integration, fillDatabase, JWT_SECRET, USERS } from '../api/seeded-api.js';
 import { checkInAt, IMEI, topologyFile, type Name } from '../incidents/feeder.js';
 
 // The words that name a class, from the tables that define the classes (not from the mask's own list): fault
@@ -60,6 +60,7 @@ async function call(app: Hono, path: string, init: { method: string; token?: str
 export async function seedEveryClass(db: TestDatabase): Promise<void> {
   await fillDatabase(db);
   await importReferenceData(db.pool, topologyFile());
+  await addIec104Integration(db, MASKED_ORG);
   const transport = memoryTransport({ codec: localAvroCodec(), partitions: 4 });
   const pipe = await startTestPipeline(transport, db.pool);
   const now = Date.now();
