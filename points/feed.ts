@@ -1,10 +1,11 @@
 // Keeps one organisation's points in step with Postgres, for any encoding of the point model (DNP3 banks of
 // outstations, an IEC 104 station). LISTEN dnp3_change wakes it on every stored check-in or event (migration
 // 0005; the channel keeps its first name); a poll every `pollMs` (1 s) is the fallback if a notification is lost
-// or the listening connection drops, so a stored change reaches the event buffer within about a second
-// either way. A full reload every `fullEveryMs` catches devices going offline (no row marks that moment).
+// or the listening connection drops (db/wakeups.ts), so a stored change reaches the event buffer within about a
+// second either way. A full reload every `fullEveryMs` catches devices going offline (no row marks that moment).
 import { DEFAULT_FLOOR_S, type ClockLimits } from '../domain/checkin-clock.js';
 import type pg from 'pg';
+import { startWakeups, type Wakeups } from '../db/wakeups.js';
 import { assignPowerLineSlots, loadPowerLines, type PowerLineSnapshot } from './power-lines.js';
 import { assignSlots, currentWatermark, loadSnapshots, maxSlot } from './store.js';
 import type { StoredSnapshot, Watermark } from './store.js';
@@ -66,10 +67,7 @@ export function originOf(s: StoredSnapshot, known: Map<string, number>, firstLoa
 export class PointFeed {
   private watermark: Watermark | undefined;
   private lastFull = 0;
-  private timer: NodeJS.Timeout | undefined;
-  private listener: pg.PoolClient | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
+  private wakeups: Wakeups | undefined;
   private readonly startMs: number;
   private readonly clock: () => number;
   /** The newest RecordID applied per IMEI. */
@@ -80,24 +78,16 @@ export class PointFeed {
     this.startMs = this.clock();
   }
 
+  /** The first load (its failure fails the start), then a refresh on every NOTIFY dnp3_change and every `pollMs`. */
   async start(): Promise<void> {
-    await this.refresh();
-    this.listener = await this.opts.pool.connect();
-    this.listener.on('notification', () => void this.refresh().catch((e: unknown) => this.opts.onError?.(e)));
-    this.listener.on('error', (e) => this.opts.onError?.(e));
-    await this.listener.query('listen dnp3_change');
-    this.timer = setInterval(() => void this.refresh().catch((e: unknown) => this.opts.onError?.(e)), this.opts.pollMs ?? 1000);
-    this.timer.unref();
-  }
-
-  /** Reads what changed and applies it. Overlapping calls collapse into one follow-up run. */
-  refresh(): Promise<void> {
-    if (this.running) { this.again = true; return this.running; }
-    this.running = this.run().finally(() => {
-      this.running = undefined;
-      if (this.again) { this.again = false; void this.refresh().catch((e: unknown) => this.opts.onError?.(e)); }
+    await this.run();
+    this.wakeups = startWakeups({
+      pool: this.opts.pool, channel: 'dnp3_change', tickMs: this.opts.pollMs ?? 1000, component: 'points',
+      step: async () => {
+        await this.run().catch((e: unknown) => this.opts.onError?.(e));
+        return false;
+      },
     });
-    return this.running;
   }
 
   private async run(): Promise<void> {
@@ -124,12 +114,6 @@ export class PointFeed {
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running?.catch(() => {});
-    if (this.listener) {
-      await this.listener.query('unlisten dnp3_change').catch(() => {});
-      this.listener.release();
-      this.listener = undefined;
-    }
+    await this.wakeups?.stop();
   }
 }

@@ -15,7 +15,7 @@ import { memoryTransport } from '../../../stages/runtime/transport/memory.js';
 import { fixtureText, importFixture } from '../../../support/checkins.js';
 import { startTestPipeline } from '../../../support/pipeline.js';
 import { testKeyring } from '../../../support/reference-data.js';
-import { seededApi, USERS, type SeededApi, type UserName } from './seeded-api.js';
+import { addIec104Integration, seededApi, USERS, type SeededApi, type UserName } from './seeded-api.js';
 
 const test = suite('reach walk');
 let api: SeededApi;
@@ -142,9 +142,7 @@ test.before(async () => {
   await feed('reach-premove.json', checkIn(MOVED, BEFORE.date, BEFORE));
   await seedOperations();
   // Both organisations run an IEC 104 station, so its point map answers (without one it is a 404).
-  for (const org of ['north', 'south']) {
-    await api.db.pool.query(`insert into integrations (id, "OrganizationID", kind, channel, settings) values ($1, $2, 'iec104', 'A', $3)`, [`${org}-104`, org, { masterIdentity: `scada104.${org}.example` }]);
-  }
+  for (const org of ['north', 'south']) await addIec104Integration(api.db, org);
 });
 test.after(async () => { await api?.close(); });
 

@@ -107,9 +107,8 @@ async function walk(token: string, { skip = [] as readonly string[] } = {}): Pro
 
 test.before(async () => {
   db = await createTestDatabase('mask_walk');
+  // With an IEC 104 station, so its commissioning outputs answer (without one they are a 404).
   await seedEveryClass(db).catch((err: unknown) => { console.error(err); throw err; });
-  // An IEC 104 station too, so its commissioning outputs answer (without one they are a 404).
-  await db.pool.query(`insert into integrations (id, "OrganizationID", kind, channel, settings) values ('north-104', $1, 'iec104', 'A', $2)`, [MASKED_ORG, { masterIdentity: 'scada104.north.example' }]);
   // accountCacheMs 0: the organisation's MaskFaultDetails is read on every request, so the walks can switch it.
   app = createApp({ readiness: {}, pool: db.pool, jwtSecret: JWT_SECRET, portalDir: null, accountCacheMs: 0 });
   doc = (await (await app.request('/openapi.json')).json()) as Obj;

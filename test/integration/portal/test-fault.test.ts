@@ -89,6 +89,20 @@ test.after(async () => {
   }
 });
 
+/**
+ * Opens the confirmation: clicks "Start test fault" until the question shows. Under load a click can land while
+ * the device page still renders the panel anew, and a fresh panel has not heard it (a CI run lost one).
+ */
+async function openConfirm(page: Page) {
+  const confirm = page.getByTestId('test-fault-confirm');
+  await waitFor('the test fault confirmation', async () => {
+    if (await confirm.isVisible()) return true;
+    await page.getByTestId('start-test-fault').click({ timeout: 10_000 }).catch(() => {});
+    return confirm.waitFor({ timeout: 5_000 }).then(() => true, () => false);
+  }, { timeoutMs: 90_000, intervalMs: 200 });
+  return confirm;
+}
+
 test('admin: the button starts a test fault; the timeline fills in step by step (queued, stored, OMS answered; then the clearing) as the API shows it', async () => {
   const page = await browserAs('northAdmin');
   await page.goto(`${base}/devices/${DEVICE}`);
@@ -97,14 +111,13 @@ test('admin: the button starts a test fault; the timeline fills in step by step 
   await button.waitFor();
   assert.ok(await button.isEnabled(), 'no test fault of this device yet');
   assert.is(await page.getByTestId('test-fault-timeline').count(), 0);
-  await button.click();
   // Nothing is sent before the admin confirms, and the question names what it will reach.
-  const confirm = page.getByTestId('test-fault-confirm');
-  await confirm.getByText('portal-oms').waitFor();
+  const confirm = await openConfirm(page);
+  await confirm.getByText('portal-oms').waitFor({ timeout: 60_000 });
   assert.match(await confirm.innerText(), 'OMS (MultiSpeak) portal-oms');
   assert.not.match(await confirm.innerText(), 'SCADA');
   assert.is((await db.pool.query('select count(*)::int as n from test_faults')).rows[0].n, 0, 'nothing sent before the confirmation');
-  await confirm.getByRole('button', { name: 'Send the test fault' }).click();
+  await confirm.getByRole('button', { name: 'Send the test fault' }).click({ timeout: 60_000 });
 
   // The fault phase: the check-in queued, then stored by the pipeline, then answered by the OMS; the button
   // stays disabled until the clearing check-in is sent.
@@ -165,8 +178,8 @@ test('admin: the button starts a test fault; the timeline fills in step by step 
 test('admin: a device that reports a fault is refused, the reason shown; nothing is queued', async () => {
   const page = await browserAs('northAdmin');
   await page.goto(`${base}/devices/${FAULTED}`);
-  await page.getByTestId('start-test-fault').click();
-  await page.getByRole('button', { name: 'Send the test fault' }).click();
+  // The targets are read when the question opens: Send is enabled once they are there.
+  await (await openConfirm(page)).getByRole('button', { name: 'Send the test fault' }).click({ timeout: 60_000 });
   const notice = page.getByTestId('test-fault').getByRole('alert');
   await notice.waitFor();
   const said = (await notice.textContent()) ?? '';
