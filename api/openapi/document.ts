@@ -14,7 +14,7 @@ import { IEC104_DIAGNOSTICS_PATHS } from './iec104-diagnostics.js';
 import { queryParameters } from './parameters.js';
 import { alarmPaths } from './alarm-paths.js';
 import { INCIDENT_OPENAPI_PATHS } from '../incidents/openapi.js';
-import { IEC104_COMMISSIONING_OPENAPI } from '../iec104/commissioning-openapi.js';
+import { IEC104_COMMISSIONING_OPENAPI } from './iec104-commissioning.js';
 import { BOARD_OPENAPI_PATHS } from '../board/openapi.js';
 import { PORTAL_SETTINGS_OPENAPI } from '../portal-settings.js';
 import { COMPONENT_SCHEMAS, ref } from './schemas.js';

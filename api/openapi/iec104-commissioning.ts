@@ -1,7 +1,8 @@
-// The OpenAPI paths of the IEC 104 commissioning outputs (point-map.ts, interoperability.ts), merged into the
-// document by api/openapi/document.ts (which this file must not import: the document imports it).
-import { IEC104_INTEROPERABILITY_PATH } from './interoperability.js';
-import { IEC104_POINT_MAP_PATH } from './point-map.js';
+// The OpenAPI paths of the IEC 104 commissioning outputs (api/iec104/point-map.ts, interoperability.ts), merged
+// into the document by document.ts (which this file must not import: the document imports it); the sibling of
+// iec104-diagnostics.ts.
+import { IEC104_INTEROPERABILITY_PATH } from '../iec104/interoperability.js';
+import { IEC104_POINT_MAP_PATH } from '../iec104/point-map.js';
 
 type Obj = Record<string, unknown>;
 const json = (schema: Obj) => ({ content: { 'application/json': { schema } } });
