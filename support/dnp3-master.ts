@@ -73,3 +73,21 @@ export class Yadnp3Master {
 /** The last measurement of `kind` at `index` (from outstation `address`, default any). */
 export const find = (a: Answer, kind: string, index: number, event: boolean, address?: number): Item | undefined =>
   a.items.filter((i) => i.kind === kind && i.index === index && i.event === event && (address === undefined || i.outstation === address)).pop();
+
+/**
+ * Event polls until `done` holds for every item received so far: a stored change reaches the outstation through
+ * the feed within about a second on a quiet machine and later under load, so a test waits for the outcome.
+ */
+export async function eventsUntil(master: Yadnp3Master, done: (received: Answer) => boolean, timeoutMs = 60_000): Promise<Answer> {
+  const received: Answer = { cmd: 'events', items: [], counts: {}, iin: {}, iins: {} };
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const a = await master.command('events');
+    received.items.push(...a.items);
+    received.iin = a.iin;
+    received.iins = a.iins;
+    if (done(received)) return received;
+    if (Date.now() > end) throw new Error(`events: not there within ${timeoutMs} ms; last items ${JSON.stringify(received.items.slice(-5))}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}

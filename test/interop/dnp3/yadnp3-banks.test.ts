@@ -12,7 +12,7 @@ import { importReferenceData } from '../../../reference-data/index.js';
 import { startDnp3Service } from '../../../dnp3/service.js';
 import { assignSlots } from '../../../points/store.js';
 import { BANK_SLOTS, analogIndex, binaryIndex, localSlot } from '../../../dnp3/data/point-map.js';
-import { Yadnp3Master, find } from '../../../support/dnp3-master.js';
+import { Yadnp3Master, eventsUntil, find } from '../../../support/dnp3-master.js';
 import { devCerts } from '../../helpers/dev-certs.js';
 
 const certs = devCerts('dnp3-banks-');
@@ -85,8 +85,7 @@ test('start-up integrity polls of both addresses: bank 0 full at 10, bank 1 at 1
 
 test('a fault stored for the bank-1 device reaches address 11 as events with the device time; address 10 sees none', async () => {
   await checkIn(imeiOf.get(BANK1_SLOT)!, '2026-11-20T14:05:00Z', 4, 812);
-  await new Promise((r) => setTimeout(r, 1200)); // the feed's promise: within a second
-  const a = await master.command('events');
+  const a = await eventsUntil(master, (r) => find(r, 'binary', binaryIndex(LOCAL, 1), true, 11) !== undefined && find(r, 'analog', analogIndex(LOCAL, 0), true, 11) !== undefined);
   const permanent = find(a, 'binary', binaryIndex(LOCAL, 1), true, 11)!;
   assert.equal([permanent.value, permanent.time], [true, Date.parse('2026-11-20T14:05:00Z')]);
   assert.is(find(a, 'analog', analogIndex(LOCAL, 0), true, 11)!.value, 4);

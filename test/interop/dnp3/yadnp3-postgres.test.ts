@@ -10,7 +10,7 @@ import { checkInOf, computed } from '../../../support/checkins.js';
 import { persistBatch } from '../../../stages/persist/index.js';
 import { startDnp3Service } from '../../../dnp3/service.js';
 import { analogIndex, binaryIndex } from '../../../dnp3/data/point-map.js';
-import { Yadnp3Master, find } from '../../../support/dnp3-master.js';
+import { Yadnp3Master, eventsUntil, find } from '../../../support/dnp3-master.js';
 import { devCerts } from '../../helpers/dev-certs.js';
 
 const certs = devCerts('dnp3-e2e-');
@@ -48,8 +48,7 @@ test('north integrity poll: fixture 001 values at slot 0; heartbeat at analog 0'
 
 test('a permanent fault stored by the persist stage reaches the master as class 1/2 events with device times', async () => {
   await persistBatch(db.pool, [computed(checkInOf('002-permanent-fault.json'))]); // 861000000000100, slot 1
-  await new Promise((r) => setTimeout(r, 1200)); // the feed's promise: within a second
-  const a = await north.command('events');
+  const a = await eventsUntil(north, (r) => [find(r, 'binary', binaryIndex(1, 1), true), find(r, 'analog', analogIndex(1, 0), true), find(r, 'analog', analogIndex(1, 3), true)].every(Boolean));
   const permanent = find(a, 'binary', binaryIndex(1, 1), true)!;
   assert.equal([permanent.value, permanent.time], [true, Date.parse('2026-11-20T14:05:00Z')]);
   const code = find(a, 'analog', analogIndex(1, 0), true)!;
