@@ -48,6 +48,9 @@ export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ serv
   const integrations = await loadIntegrations(opts.pool, opts.tlsFiles?.ca);
   const ledger = new DiagnosticsLedger<DiscardReason>(opts.pool, 'dnp3', (err) => log.warn({ component: 'dnp3', err: (err as Error).message }, 'DNP3 discard counts not written; kept for the next try'));
   ledger.start();
+  // The listener's session of an integration, once it is up: a feed refresh that produced events pokes it, so they
+  // go out as unsolicited responses now rather than at the session's next tick.
+  let sessionOf: (integrationId: string) => { poke(): void } | undefined = () => undefined;
   for (const integration of integrations) {
     // Grown by the feed as slots reach new banks; sessions read the same array.
     const banks: Outstation[] = [];
@@ -61,6 +64,7 @@ export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ serv
       pool: opts.pool, organizationId: integration.organizationId, banks, createOutstation,
       analogOnly: integration.analogOnly, offlineAfterHours: opts.offlineAfterHours,
       ...(opts.checkinFloorS !== undefined ? { checkinFloorS: opts.checkinFloorS } : {}), ...(opts.onError ? { onError: opts.onError } : {}),
+      onRefresh: (events) => { if (events > 0) sessionOf(integration.id)?.poke(); },
     });
     await feed.start();
     running.set(integration.id, { integration, banks, feed });
@@ -90,6 +94,7 @@ export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ serv
       opts.onDiscard?.(integration, reason, first);
     },
   });
+  sessionOf = (id) => server.sessions.get(id);
   return {
     server,
     async close() {

@@ -78,6 +78,14 @@ export class OutstationSession {
     this.write(this.stack.tick(now));
   }
 
+  /**
+   * A tick now: events the feed has just applied go out as unsolicited responses at once instead of at the next
+   * tick (docs/decisions.md#workers-wake-on-notify). The stack decides whether anything is due, as on any tick.
+   */
+  poke(): void {
+    this.onTick();
+  }
+
   close(reason = 'closed'): void {
     if (this.closed) return;
     this.closed = true;
