@@ -45,6 +45,24 @@ export function badParameter(name: string, problem: string, details: Record<stri
   return new ApiError('BAD_PARAMETER', `Query parameter "${name}" ${problem}`, { parameter: name, ...details });
 }
 
+/**
+ * The query parameters a route takes: any other is refused with 400 UNKNOWN_PARAMETER naming it and the accepted
+ * ones, so a misspelt filter is never silently ignored. Every route checks its query here (the one owner of the
+ * rule and its wording); `repeatable` false also refuses a parameter given twice.
+ */
+export function acceptOnly(query: Record<string, string[]>, accepted: readonly string[], { repeatable = true } = {}): void {
+  for (const [key, values] of Object.entries(query)) {
+    if (!accepted.includes(key)) throw unknownParameter(key, accepted);
+    if (!repeatable && values.length > 1) throw badParameter(key, 'is given more than once.');
+  }
+}
+
+/** The 400 for a query parameter the route does not take (acceptOnly; list-params.ts for its bracketed filters). */
+export function unknownParameter(key: string, accepted: readonly string[]): ApiError {
+  const takes = accepted.length ? `this endpoint takes ${accepted.map((a) => `"${a}"`).join(', ')}` : 'this endpoint takes none';
+  return new ApiError('UNKNOWN_PARAMETER', `Query parameter "${key}" is not accepted here; ${takes}.`, { parameter: key, accepted: [...accepted] });
+}
+
 // Hono's own exceptions (e.g. from a built-in middleware) keep their status, under a code of the table.
 const CODE_OF_STATUS = new Map<number, ApiErrorCode>([
   [400, 'INVALID_BODY'], [401, 'UNAUTHENTICATED'], [403, 'FORBIDDEN'], [404, 'NOT_FOUND'],

@@ -18,7 +18,7 @@ import { requireAdmin } from '../auth/require-auth.js';
 import type { AuthEnv, Caller } from '../auth/caller.js';
 import { reachCondition } from '../device-records/reach.js';
 import { SqlParams } from '../device-records/sql.js';
-import { ApiError, badParameter } from '../errors.js';
+import { acceptOnly, ApiError, badParameter } from '../errors.js';
 
 export const ALARMS_PATH = '/api/alarms';
 export const ALARM_KINDS_PATH = '/api/alarm-kinds';
@@ -44,12 +44,6 @@ const STATE_WHERE: Record<AlarmState, string> = {
   cleared: 'a.cleared_at is not null',
   all: 'true',
 };
-
-function onlyParams(query: Record<string, string[]>, allowed: readonly string[]): void {
-  for (const key of Object.keys(query)) {
-    if (!allowed.includes(key)) throw new ApiError('UNKNOWN_PARAMETER', `Query parameter "${key}" is not accepted here; only ${allowed.map((a) => `"${a}"`).join(', ') || 'none'}.`, { parameter: key, accepted: allowed });
-  }
-}
 
 function limitOf(text: string | undefined): number {
   const t = text ?? '100';
@@ -97,12 +91,12 @@ export function alarmRoutes({ pool, auth, keyring, webhookAllow, now }: AlarmRou
   const app = new Hono<AuthEnv>();
 
   app.get(ALARM_KINDS_PATH, auth, (c) => {
-    onlyParams(c.req.queries(), []);
+    acceptOnly(c.req.queries(), []);
     return c.json({ data: ALARM_KINDS.map((k) => ({ id: k.id, label: k.label, source: k.source })) });
   });
 
   app.get(ALARMS_PATH, auth, async (c) => {
-    onlyParams(c.req.queries(), ['state', 'limit']);
+    acceptOnly(c.req.queries(), ['state', 'limit']);
     const state = (c.req.query('state') ?? 'active') as AlarmState;
     if (!ALARM_STATES.includes(state)) throw badParameter('state', `must be one of ${ALARM_STATES.join(', ')}`);
     const caller = c.get('caller');
@@ -148,11 +142,11 @@ export function alarmRoutes({ pool, auth, keyring, webhookAllow, now }: AlarmRou
 /** The organisation's alarm rules, recipients and given-up messages: its admins only. */
 function organisationRoutes(app: Hono<AuthEnv>, { pool, auth, keyring, webhookAllow }: Omit<AlarmRouteOptions, 'now'>): void {
   app.get(ALARM_RULES_PATH, auth, requireAdmin, async (c) => {
-    onlyParams(c.req.queries(), []);
+    acceptOnly(c.req.queries(), []);
     return c.json({ data: (await readRules(pool, c.get('caller').org)).map(presentRule) });
   });
   app.get(ALARM_RECIPIENTS_PATH, auth, requireAdmin, async (c) => {
-    onlyParams(c.req.queries(), []);
+    acceptOnly(c.req.queries(), []);
     return c.json({ data: (await readRecipients(pool, c.get('caller').org)).map(presentRecipient) });
   });
 
@@ -211,7 +205,7 @@ function organisationRoutes(app: Hono<AuthEnv>, { pool, auth, keyring, webhookAl
   remove(ALARM_RECIPIENTS_PATH, 'alarm_recipients', 'alarm recipient');
 
   app.get(ALARM_DELIVERIES_PATH, auth, requireAdmin, async (c) => {
-    onlyParams(c.req.queries(), ['state', 'limit']);
+    acceptOnly(c.req.queries(), ['state', 'limit']);
     const state = c.req.query('state') ?? 'dead';
     if (!['pending', 'dead', 'delivered', 'all'].includes(state)) throw badParameter('state', 'must be one of pending, dead, delivered, all');
     const rows = await listAlarmDeliveries(pool, { state: state as 'dead', limit: limitOf(c.req.query('limit')), org: c.get('caller').org });

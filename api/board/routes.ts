@@ -12,19 +12,13 @@ import type { AuthEnv, Caller } from '../auth/caller.js';
 import { matchesEtag } from '../device-records/fleet-answer.js';
 import { reachCondition } from '../device-records/reach.js';
 import { SqlParams } from '../device-records/sql.js';
-import { ApiError, badParameter } from '../errors.js';
+import { acceptOnly, ApiError, badParameter } from '../errors.js';
 import { readBoard } from './read.js';
 
 export const BOARD_PATH = '/api/board';
 export const FEEDER_ACKNOWLEDGE_PATH = '/api/board/feeders/:powerLineId/acknowledge';
 export const SHELVE_PATH = '/api/alarms/:id/shelve';
 export const UNSHELVE_PATH = '/api/alarms/:id/unshelve';
-
-function onlyParams(query: Record<string, string[]>, allowed: readonly string[]): void {
-  for (const key of Object.keys(query)) {
-    if (!allowed.includes(key)) throw new ApiError('UNKNOWN_PARAMETER', `Query parameter "${key}" is not accepted here; only ${allowed.map((a) => `"${a}"`).join(', ') || 'none'}.`, { parameter: key, accepted: allowed });
-  }
-}
 
 function classOf(text: string | undefined, field: string): AlarmClass | null {
   if (text === undefined || text === '') return null;
@@ -68,7 +62,7 @@ export function boardRoutes({ pool, auth, now }: { pool: pg.Pool; auth: Middlewa
 
   // Polled every few seconds by every open board: an unchanged board is a 304 of a few bytes.
   app.get(BOARD_PATH, auth, async (c) => {
-    onlyParams(c.req.queries(), ['class']);
+    acceptOnly(c.req.queries(), ['class']);
     const body = JSON.stringify(await readBoard(pool, c.get('caller'), now(), classOf(c.req.query('class'), 'class')));
     const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
     c.header('etag', etag);

@@ -3,7 +3,7 @@
 // one, or a bad value is a 400 naming it.
 import type { Temporal } from 'temporal-polyfill';
 import { FIRST_SUPPORTED_DAY, isSupportedDay, LAST_SUPPORTED_DAY, parseCalendarDay } from '../../domain/calendar-days.js';
-import { ApiError, badParameter } from '../errors.js';
+import { badParameter, unknownParameter } from '../errors.js';
 import { isStorableText } from '../text-input.js';
 import { OPERATORS, OPERATORS_OF, type FieldTable, type Operator } from './fields.js';
 
@@ -148,8 +148,7 @@ export function parseListQuery(raw: Raw, spec: ParameterSpec): ListQuery {
       if (FILTER_KEY.test(key)) continue;
       throw badParameter(key, 'is not of the form filterBy[field] or filterBy[field][operator].');
     }
-    const takes = spec.accepts.length ? `this endpoint takes ${spec.accepts.join(', ')}` : 'this endpoint takes none';
-    throw new ApiError('UNKNOWN_PARAMETER', `Query parameter "${key}" is not accepted here; ${takes}.`, { parameter: key, accepted: [...spec.accepts] });
+    throw unknownParameter(key, spec.accepts);
   }
   const pageText = single(raw, 'page');
   const limitText = single(raw, 'limit');

@@ -7,7 +7,7 @@ import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
 import { requireAdmin } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
-import { ApiError, badParameter } from '../errors.js';
+import { acceptOnly, ApiError, badParameter } from '../errors.js';
 import { outstationConfigFor } from '../../dnp3/outstation/outstation.js';
 import { deviceProfileXml } from '../../dnp3/profile/profile.js';
 import { APP_VERSION } from '../../multispeak/header.js';
@@ -20,9 +20,7 @@ export const DEVICE_PROFILE_PATH = '/api/dnp3/deviceProfile';
 export function deviceProfileRoutes({ pool, auth, dnp3Port }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv>; dnp3Port: number }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   app.get(DEVICE_PROFILE_PATH, auth, requireAdmin, async (c) => {
-    for (const key of Object.keys(c.req.queries())) {
-      if (key !== 'bank') throw new ApiError('UNKNOWN_PARAMETER', `Query parameter "${key}" is not accepted here; only "bank" is.`, { parameter: key, accepted: ['bank'] });
-    }
+    acceptOnly(c.req.queries(), ['bank']);
     const bankText = c.req.query('bank') ?? '0';
     if (!/^\d{1,6}$/.test(bankText)) throw badParameter('bank', 'must be a bank number (0, 1, ...) as listed by GET /api/dnp3/pointMap');
     const org = c.get('caller').org;

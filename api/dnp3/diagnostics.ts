@@ -7,7 +7,7 @@ import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
 import { requireAdmin } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
-import { ApiError } from '../errors.js';
+import { acceptOnly, ApiError } from '../errors.js';
 import { DISCARD_REASONS, isDiscardReason } from '../../dnp3/diagnostics/reasons.js';
 import { integrationFromRow, type Dnp3Integration } from '../../dnp3/identity.js';
 import { readDiagnostics } from '../../integrations/diagnostics-ledger.js';
@@ -32,7 +32,7 @@ export function expectedMasterSettings(i: Dnp3Integration): string[] {
 export function diagnosticsRoutes({ pool, auth }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   app.get(DIAGNOSTICS_PATH, auth, requireAdmin, async (c) => {
-    for (const key of Object.keys(c.req.queries())) throw new ApiError('UNKNOWN_PARAMETER', `Query parameter "${key}" is not accepted here.`, { parameter: key, accepted: [] });
+    acceptOnly(c.req.queries(), []);
     const org = c.get('caller').org;
     const integrations = (await readIntegrations(pool, { kind: 'dnp3', organizationId: org })).map(integrationFromRow).filter((i): i is Dnp3Integration => i !== undefined);
     if (integrations.length === 0) throw new ApiError('NOT_FOUND', `Organisation ${org} has no DNP3 integration: there is no outstation to diagnose.`);

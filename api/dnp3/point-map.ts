@@ -9,7 +9,7 @@ import type pg from 'pg';
 import { DEFAULT_DNP3_PORT } from '../../config/settings.js';
 import { requireAdmin } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
-import { ApiError, badParameter } from '../errors.js';
+import { acceptOnly, badParameter } from '../errors.js';
 import { organisationPointMap } from '../../dnp3/data/organisation-map.js';
 import { pointMapCsv } from '../../dnp3/data/point-map.js';
 import { devicesInReach } from '../device-records/reach.js';
@@ -22,9 +22,7 @@ export const POINT_MAP_PATH = '/api/dnp3/pointMap';
 export function pointMapRoutes({ pool, auth, dnp3Port = DEFAULT_DNP3_PORT }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv>; dnp3Port?: number }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   app.get(POINT_MAP_PATH, auth, requireAdmin, async (c) => {
-    for (const key of Object.keys(c.req.queries())) {
-      if (key !== 'format') throw new ApiError('UNKNOWN_PARAMETER', `Query parameter "${key}" is not accepted here; only "format" is.`, { parameter: key, accepted: ['format'] });
-    }
+    acceptOnly(c.req.queries(), ['format']);
     const format = c.req.query('format');
     if (format !== undefined && format !== 'json' && format !== 'csv') throw badParameter('format', 'must be "json" or "csv"');
     const org = c.get('caller').org;

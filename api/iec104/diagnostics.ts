@@ -7,7 +7,7 @@ import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
 import { requireAdmin } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
-import { ApiError } from '../errors.js';
+import { acceptOnly, ApiError } from '../errors.js';
 import { bankCommonAddress } from '../../iec104/data/point-map.js';
 import { isRefusalReason, REFUSAL_REASONS } from '../../iec104/diagnostics/reasons.js';
 import { iec104IntegrationFromRow, type Iec104Integration } from '../../iec104/identity.js';
@@ -63,7 +63,7 @@ export function integrationDiagnostics(i: Iec104Integration, banks: number, rows
 export function iec104DiagnosticsRoutes({ pool, auth }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   app.get(IEC104_DIAGNOSTICS_PATH, auth, requireAdmin, async (c) => {
-    for (const key of Object.keys(c.req.queries())) throw new ApiError('UNKNOWN_PARAMETER', `Query parameter "${key}" is not accepted here.`, { parameter: key, accepted: [] });
+    acceptOnly(c.req.queries(), []);
     const org = c.get('caller').org;
     const integrations = (await readIntegrations(pool, { kind: 'iec104', organizationId: org })).map((r) => iec104IntegrationFromRow(r))
       .filter((i): i is Iec104Integration => i !== undefined);

@@ -7,21 +7,13 @@ import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
 import { requireAdmin } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
-import { ApiError, badParameter } from '../errors.js';
+import { acceptOnly, ApiError, badParameter } from '../errors.js';
 import { organisationIec104Integration, organisationIec104PointMap } from '../../iec104/data/organisation-map.js';
 import { iec104PointMapCsv } from '../../iec104/data/point-map-rows.js';
 import type { Iec104Integration } from '../../iec104/identity.js';
 import { devicesInReach } from '../device-records/reach.js';
 
 export const IEC104_POINT_MAP_PATH = '/api/iec104/pointMap';
-
-/** Refuses every query parameter but `accepted` (400 naming it), and returns the one named `name`. */
-export function onlyParameter(queries: Record<string, string[]>, name: string): string | undefined {
-  for (const key of Object.keys(queries)) {
-    if (key !== name) throw new ApiError('UNKNOWN_PARAMETER', `Query parameter "${key}" is not accepted here; only "${name}" is.`, { parameter: key, accepted: [name] });
-  }
-  return queries[name]?.[0];
-}
 
 /** The caller's organisation's iec104 integration, or the 404 that says there is none. */
 export async function iec104IntegrationOf(pool: pg.Pool, org: string): Promise<Iec104Integration> {
@@ -33,7 +25,8 @@ export async function iec104IntegrationOf(pool: pg.Pool, org: string): Promise<I
 export function iec104PointMapRoutes({ pool, auth }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   app.get(IEC104_POINT_MAP_PATH, auth, requireAdmin, async (c) => {
-    const format = onlyParameter(c.req.queries(), 'format');
+    acceptOnly(c.req.queries(), ['format']);
+    const format = c.req.query('format');
     if (format !== undefined && format !== 'json' && format !== 'csv') throw badParameter('format', 'must be "json" or "csv"');
     const caller = c.get('caller');
     const map = await organisationIec104PointMap(pool, await iec104IntegrationOf(pool, caller.org), devicesInReach(caller));

@@ -8,7 +8,7 @@ import type pg from 'pg';
 import type { AuthEnv, Caller } from '../auth/caller.js';
 import { reachCondition } from '../device-records/reach.js';
 import { SqlParams } from '../device-records/sql.js';
-import { ApiError, badParameter } from '../errors.js';
+import { acceptOnly, ApiError, badParameter } from '../errors.js';
 
 export const INCIDENTS_PATH = '/api/incidents';
 export const INCIDENT_PATH = '/api/incidents/:id';
@@ -17,13 +17,6 @@ export const INCIDENT_STATUSES = ['open', 'located', 'restored', 'closed', 'acti
 const LIST_PARAMS = ['page', 'limit', 'status', 'powerLine'];
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
-
-function onlyParams(query: Record<string, string[]>, allowed: readonly string[]): void {
-  for (const [key, values] of Object.entries(query)) {
-    if (!allowed.includes(key)) throw new ApiError('UNKNOWN_PARAMETER', `Query parameter "${key}" is not accepted here; accepted: ${allowed.join(', ') || 'none'}.`, { parameter: key, accepted: allowed });
-    if (values.length > 1) throw badParameter(key, 'is given more than once.');
-  }
-}
 
 function integer(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
@@ -66,7 +59,7 @@ export function incidentRoutes({ pool, auth }: { pool: pg.Pool; auth: Middleware
   const app = new Hono<AuthEnv>();
 
   app.get(INCIDENTS_PATH, auth, async (c) => {
-    onlyParams(c.req.queries(), LIST_PARAMS);
+    acceptOnly(c.req.queries(), LIST_PARAMS, { repeatable: false });
     const page = integer(c.req.query('page'), 'page', 0, 0, 1_000_000);
     const limit = integer(c.req.query('limit'), 'limit', 50, 1, 500);
     const status = c.req.query('status');
@@ -93,7 +86,7 @@ export function incidentRoutes({ pool, auth }: { pool: pg.Pool; auth: Middleware
   });
 
   app.get(INCIDENT_PATH, auth, async (c) => {
-    onlyParams(c.req.queries(), []);
+    acceptOnly(c.req.queries(), []);
     const id = c.req.param('id');
     const notFound = () => new ApiError('NOT_FOUND', 'No such incident.', { id: id.slice(0, 20) });
     if (!/^\d{1,15}$/.test(id)) throw notFound();
@@ -128,7 +121,7 @@ export function incidentRoutes({ pool, auth }: { pool: pg.Pool; auth: Middleware
   });
   // The imported feeder topology of the devices in reach: the portal draws it instead of the approximate trace.
   app.get(TOPOLOGY_PATH, auth, async (c) => {
-    onlyParams(c.req.queries(), []);
+    acceptOnly(c.req.queries(), []);
     const p = new SqlParams();
     const { rows } = await pool.query(
       `select d."IMEINumber", d."PowerLineID", d."UpstreamIMEI", d."Phase", d."Section" from device_information d

@@ -7,7 +7,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type pg from 'pg';
 import { requireAdmin } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
-import { ApiError, badParameter } from '../errors.js';
+import { acceptOnly, ApiError, badParameter } from '../errors.js';
 import { isImei } from '../../domain/validate-message.js';
 import { listTestFaults, readTestFault, startTestFault, testFaultTargets, TestFaultError, type TestFaultReach } from '../../commissioning/test-faults.js';
 import { reachCondition, type ReachCaller } from '../device-records/reach.js';
@@ -80,9 +80,7 @@ export function testFaultRoutes({ pool, auth, queue, clearAfterMs }: TestFaultRo
     return c.json(view);
   });
   app.get(TEST_FAULTS_PATH, auth, requireAdmin, async (c) => {
-    for (const key of Object.keys(c.req.queries())) {
-      if (key !== 'imei' && key !== 'limit') throw new ApiError('UNKNOWN_PARAMETER', `Query parameter "${key}" is not accepted here; only "imei" and "limit" are.`, { parameter: key, accepted: ['imei', 'limit'] });
-    }
+    acceptOnly(c.req.queries(), ['imei', 'limit']);
     const imei = c.req.query('imei') ?? null;
     if (imei !== null && !isImei(imei)) throw badParameter('imei', 'must be 14 to 16 digits');
     const limitText = c.req.query('limit') ?? '20';

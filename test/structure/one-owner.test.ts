@@ -34,4 +34,8 @@ test('the portal formats times in portal/src/time.ts alone (one clock, one forma
   assert.equal(portal.filter((f) => /toLocale(Date|Time)String|Intl\.DateTimeFormat|formatDisplayTime\b/.test(readFileSync(join(root, f), 'utf8'))), []);
 });
 
+test('an unknown query parameter is refused by api/errors.ts alone (acceptOnly, unknownParameter: one rule, one wording)', () => {
+  assert.equal(othersMatching(/new ApiError\(\s*'UNKNOWN_PARAMETER'/, 'api/errors.ts'), []);
+});
+
 test.run();
