@@ -47,8 +47,8 @@ export function badParameter(name: string, problem: string, details: Record<stri
 
 /**
  * The query parameters a route takes: any other is refused with 400 UNKNOWN_PARAMETER naming it and the accepted
- * ones, so a misspelt filter is never silently ignored. Every route checks its query here (the one owner of the
- * rule and its wording); `repeatable` false also refuses a parameter given twice.
+ * ones, so a misspelt filter is never silently ignored. Routes check their query here (the one owner of the rule
+ * and its wording); `repeatable` false also refuses a parameter given twice.
  */
 export function acceptOnly(query: Record<string, string[]>, accepted: readonly string[], { repeatable = true } = {}): void {
   for (const [key, values] of Object.entries(query)) {

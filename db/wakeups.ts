@@ -8,8 +8,8 @@ import { log } from '../config/log.js';
 
 export interface WakeupOptions {
   pool: pg.Pool;
-  /** The NOTIFY channel; null: kicks and the tick only. */
-  channel: string | null;
+  /** The NOTIFY channel (a name from the migrations, never a caller's text). */
+  channel: string;
   tickMs: number;
   /** One round of work; true when there is more at once. A throw is logged and the next wake-up tries again. */
   step: () => Promise<boolean>;
@@ -40,7 +40,6 @@ export function startWakeups(o: WakeupOptions): Wakeups {
   };
 
   const listening = (async () => {
-    if (o.channel === null) return;
     try {
       const client = await o.pool.connect();
       if (stopped) { client.release(); return; }
