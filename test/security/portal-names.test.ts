@@ -7,16 +7,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
 import { PORTAL_CSP } from '../../api/portal-static.js';
-import { startIncidentWorker } from '../../incidents/worker.js';
-import { importReferenceData } from '../../reference-data/index.js';
-import { localAvroCodec } from '../../stages/runtime/codec.js';
-import { memoryTransport } from '../../stages/runtime/transport/memory.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
-import { startTestPipeline } from '../../support/pipeline.js';
-import { importDemoData } from '../../support/reference-data.js';
 import { reportTally } from '../helpers/tally.js';
 import { JWT_SECRET, USERS } from '../integration/api/seeded-api.js';
-import { checkInAt, IMEI, topologyFile, type Name } from '../integration/incidents/feeder.js';
+import { IMEI, seedLateralAFault, topologyFile, type Name } from '../integration/incidents/feeder.js';
 import { mapPixel, screenshot, type Browser } from '../../support/browser.js';
 import { checkPageErrorsAfterEach, servePortal, type PortalSite } from '../../support/portal-site.js';
 
@@ -33,27 +27,13 @@ let refused = 0;
 
 test.before(async () => {
   db = await createTestDatabase('portal_names');
-  await importDemoData(db.pool);
   const file = topologyFile();
   file.powerLines[0]!.name = LINE;
   for (const d of file.devices) {
     d.Real_Name = DEVICE(d.Real_Name.slice(3));
     if (d.Section === 'Lateral A') d.Section = SECTION;
   }
-  await importReferenceData(db.pool, file);
-  const transport = memoryTransport({ codec: localAvroCodec(), partitions: 4 });
-  const pipe = await startTestPipeline(transport, db.pool);
-  const checkIn = checkInAt(Date.now() - 30 * 60_000);
-  try {
-    for (const n of Object.keys(IMEI) as Name[]) await pipe.feed([checkIn(n, 0, 0)]);
-    for (const n of ['H', 'T1', 'LA1'] as Name[]) await pipe.feed([checkIn(n, 10, 4, [{ type: 'PFault', atMin: 9.5 }])]);
-    await pipe.drain();
-  } finally {
-    await pipe.stop();
-    await transport.close();
-  }
-  await startIncidentWorker({ pool: db.pool }, { loop: false }).runOnce();
-  incidentId = Number((await db.pool.query('select id from incidents')).rows[0].id);
+  incidentId = await seedLateralAFault(db.pool, file);
   site = await servePortal({ pool: db.pool, jwtSecret: JWT_SECRET });
   base = site.base;
   await site.browserAs(USERS.northAdmin);

@@ -41,11 +41,12 @@ export function checkInAt(base: number) {
 /**
  * The portal suites' database: the demo organisations, the feeder's topology, a quiet check-in of every device
  * half an hour ago, then a permanent fault on H, T1 and LA1 through the real pipeline, and the incident worker
- * run once. Returns the incident's id (lateral A located).
+ * run once. Returns the incident's id (lateral A located). `topology`: the feeder's import file, when a suite
+ * renames its parts (default topologyFile()).
  */
-export async function seedLateralAFault(pool: pg.Pool): Promise<number> {
+export async function seedLateralAFault(pool: pg.Pool, topology = topologyFile()): Promise<number> {
   await importDemoData(pool);
-  await importReferenceData(pool, topologyFile());
+  await importReferenceData(pool, topology);
   const transport = memoryTransport({ codec: localAvroCodec(), partitions: 4 });
   const pipe = await startTestPipeline(transport, pool);
   const checkIn = checkInAt(Date.now() - 30 * 60_000);
