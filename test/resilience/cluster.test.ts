@@ -194,9 +194,18 @@ test(`${TOTAL} messages on three brokers through a broker kill, a pipeline kill 
     }
   }, 10);
 
+  // What is missing, and what each process said about it, before the cluster is torn down: printed when a wait fails.
+  const explain = async (err: Error): Promise<never> => {
+    const missing = await compareWithSent(db, messages);
+    log(`sent ${sender.sent()}; missing: lost ${missing.lost}, duplicated ${missing.duplicated}\n${missing.problems.slice(0, 20).join('\n')}`);
+    log(`consumer lag ${JSON.stringify(await consumerLag().catch((e: Error) => e.message))}`);
+    for (const p of fleet) log(`${p.name} (${p.alive() ? 'running' : 'exited'}) warnings:\n${p.output().split('\n').filter((l) => /"level":(40|50|60)/.test(l)).slice(-15).join('\n')}`);
+    throw err;
+  };
+
   const windows: { name: string; from: number; to: number }[] = [];
   const fault = async (name: string, mark: number, inject: () => Promise<void>) => {
-    await waitFor(`${mark} stored before "${name}"`, async () => (await stored()) >= mark, { timeoutMs: 240_000, intervalMs: 250 });
+    await waitFor(`${mark} stored before "${name}"`, async () => (await stored()) >= mark, { timeoutMs: 240_000, intervalMs: 250 }).catch(explain);
     log(`fault: ${name} (sent ${sender.sent()}, stored ${await stored()})`);
     const from = Date.now();
     faultsInjected++;
@@ -238,13 +247,7 @@ test(`${TOTAL} messages on three brokers through a broker kill, a pipeline kill 
     await sender.done;
     await waitFor(`all ${goodCount} good stored and ${BAD} bad dead-lettered`, async () =>
       (await stored()) >= goodCount && Number((await db.pool.query('select count(*) from rejected_messages')).rows[0].count) >= BAD, { timeoutMs: 300_000, intervalMs: 500 })
-      .catch(async (err: Error) => {
-        // What is missing, and what each process said about it, before the cluster is torn down.
-        const missing = await compareWithSent(db, messages);
-        log(`missing: lost ${missing.lost}, duplicated ${missing.duplicated}\n${missing.problems.slice(0, 20).join('\n')}`);
-        for (const p of fleet) log(`${p.name} warnings:\n${p.output().split('\n').filter((l) => /"level":(40|50|60)/.test(l)).slice(-15).join('\n')}`);
-        throw err;
-      });
+      .catch(explain);
     let lag: Record<string, number> = {};
     await waitFor('zero lag', async () => { lag = await consumerLag(); return Object.values(lag).every((n) => n === 0); }, { timeoutMs: 60_000, intervalMs: 500 })
       .catch((err: Error) => { throw new Error(`${err.message}: ${JSON.stringify(lag)}`); });

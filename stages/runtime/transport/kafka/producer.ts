@@ -8,26 +8,41 @@ import type { KafkaClient } from './client.js';
 // Idempotent producers: acks from all in-sync replicas, no reordering on retry (maxInFlightRequests 1), so
 // per-key order survives a broker hiccup. One per caller (each stage, each source): with one in-flight
 // request per producer, a shared one would make every stage wait for the others' round trips.
-function connectProducer(client: KafkaClient, acknowledged: AcknowledgedSend): () => Promise<KafkaProducer> {
-  let connecting: Promise<KafkaProducer> | null = null;
-  return () => {
-    if (!connecting) {
-      const attempt: Promise<KafkaProducer> = (async () => {
-        const p = client.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: acknowledged.createPartitioner });
-        await p.connect();
-        return p;
-      })();
-      connecting = attempt.catch((err: unknown) => { connecting = null; client.producers.delete(attempt); throw err; });
-      client.producers.add(attempt);
-    }
-    return connecting;
+//
+// A producer whose send failed is never used again. kafkajs numbers each partition's batches before a
+// request and takes the numbers back when the request fails, even for the partitions the broker wrote (a
+// leader that moved answers NOT_LEADER for one partition of a request and writes the others). The next send
+// would then reuse numbers the broker already holds: with as many records it is answered as a duplicate and
+// never written (records lost, though acknowledged), otherwise refused as out of order until restart. A new
+// producer gets a new producer id, so no number of the failed one can match (docs/decisions.md#producer-after-failure).
+function connectProducer(client: KafkaClient, acknowledged: AcknowledgedSend): { get: () => Promise<KafkaProducer>; discard: () => void } {
+  let attempt: Promise<KafkaProducer> | null = null; // the producer of the moment, also in client.producers
+  return {
+    get() {
+      if (!attempt) {
+        const mine: Promise<KafkaProducer> = (async () => {
+          const p = client.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: acknowledged.createPartitioner });
+          await p.connect();
+          return p;
+        })();
+        attempt = mine;
+        client.producers.add(mine);
+        mine.catch(() => { if (attempt === mine) attempt = null; client.producers.delete(mine); });
+      }
+      return attempt;
+    },
+    discard() {
+      const old = attempt;
+      attempt = null;
+      if (old) void old.then((p) => { client.producers.delete(old); return p.disconnect(); }).catch(() => {});
+    },
   };
 }
 
 type Waiting = { records: { topic: string; key: string; value: Buffer }[]; done: (err?: unknown) => void };
 
 export function groupCommitProducer(client: KafkaClient, acknowledged: AcknowledgedSend): Producer {
-  const getProducer = connectProducer(client, acknowledged);
+  const producer = connectProducer(client, acknowledged);
   // Sends that arrive while one is in flight wait and then go together in one request (group commit):
   // with one request in flight per producer, the callers sharing it (the bridge's pollers, the partitions a
   // segment works on at once) would otherwise each pay a whole round trip for a few records. Each caller's
@@ -41,7 +56,7 @@ export function groupCommitProducer(client: KafkaClient, acknowledged: Acknowled
       const group = waiting;
       waiting = [];
       try {
-        const p = await getProducer();
+        const p = await producer.get();
         await acknowledged.send(
           (topicMessages) => p.sendBatch({ acks: -1, topicMessages }),
           [...byTopic(group)].map(([topic, messages]) => ({ topic: client.names.topic(topic), messages })),
@@ -49,6 +64,7 @@ export function groupCommitProducer(client: KafkaClient, acknowledged: Acknowled
         );
         for (const g of group) g.done();
       } catch (err) {
+        producer.discard(); // its batch numbers may no longer match the broker's (above)
         for (const g of group) g.done(err);
       }
     }
