@@ -38,13 +38,17 @@ async function advanceClocks(client: pg.ClientBase, items: readonly CheckInAlarm
 
 /** Ends the open alarms of `kinds` of a device that began before `date`; one `cleared` change each. */
 async function endAlarms(client: pg.ClientBase, imei: string, kinds: readonly string[], date: string, nowMs: number): Promise<void> {
-  await client.query(
-    `with ended as (
+  // Named (prepared once per connection): it runs once per fault-code transition, thousands per batch when a
+  // fleet first checks in, and parsing and planning it each time cost more than running it
+  // (docs/decisions.md#postgres-cost-per-check-in).
+  await client.query({
+    name: 'alarms.end',
+    text: `with ended as (
        update alarms set cleared_at = $4 where "IMEINumber" = $1 and kind = any($2) and cleared_at is null and episode::timestamptz < $3::timestamptz
        returning id, cleared_at)
      insert into alarm_changes (alarm_id, change, at) select id, 'cleared', cleared_at from ended on conflict do nothing`,
-    [imei, kinds, date, new Date(nowMs)],
-  );
+    values: [imei, kinds, date, new Date(nowMs)],
+  });
 }
 
 /**
@@ -76,13 +80,15 @@ export interface RaiseInput {
 
 /** Raises an alarm unless the device already has one of this kind open or this episode was raised before. */
 export async function raiseAlarm(client: pg.ClientBase, a: RaiseInput, nowMs: number): Promise<number | null> {
-  const { rows } = await client.query<{ id: number }>(
-    `with raised as (
+  // Named like endAlarms: once per transition, so planned once per connection.
+  const { rows } = await client.query<{ id: number }>({
+    name: 'alarms.raise',
+    text: `with raised as (
        insert into alarms ("OrganizationID", "IMEINumber", kind, episode, "PowerLineID", detail, raised_at)
        values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing returning id, raised_at)
      insert into alarm_changes (alarm_id, change, at) select id, 'raised', raised_at from raised returning alarm_id as id`,
-    [a.OrganizationID, a.IMEINumber, a.kind, a.episode, a.PowerLineID, JSON.stringify({ label: alarmLabel(a.kind), ...a.detail }), new Date(nowMs)],
-  );
+    values: [a.OrganizationID, a.IMEINumber, a.kind, a.episode, a.PowerLineID, JSON.stringify({ label: alarmLabel(a.kind), ...a.detail }), new Date(nowMs)],
+  });
   return rows[0]?.id ?? null;
 }
 
