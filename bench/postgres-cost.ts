@@ -229,8 +229,10 @@ async function main(): Promise<void> {
     }
     const seconds = (performance.now() - started) / 1000;
     const cpu = cpuDeltaByKind(cpu0, cpuByKind(instance.pid));
-    // The table counters reach the statistics views when each backend flushes them (within a second or so).
-    await sleep(2000);
+    // A backend that flushed its table counters less than a second ago keeps the next ones until it has been
+    // idle for 10 s (PGSTAT_IDLE_INTERVAL): wait for that, or the rows-per-table figures come out short.
+    progress('postgres-cost: waiting 11 s for the table statistics');
+    await sleep(11_000);
     phases.push(await report(db.pool, { label, messages: MESSAGES, seconds, load: [load0, loadavg()[0]!], cpu }));
     progress(`postgres-cost: ${label} done in ${seconds.toFixed(1)} s`);
   }
