@@ -105,14 +105,59 @@ export async function applyCheckInAlarms(pool: pg.Pool, items: readonly CheckInA
     const current = await advanceClocks(client, items);
     await endByCheckIn(client, items.filter((i) => current.has(i)), COMMUNICATION_LOST, nowMs);
     await endByCheckIn(client, items.filter((i) => current.has(i) && !i.modelChange), MODEL_CHANGE, nowMs);
-    for (const item of items) {
-      if (!current.has(item) || (!item.transition && !item.modelChange)) continue;
-      const detail = { deviceName: item.deviceName, code: item.code, codeText: ONGOING_FAULT_TEXT.get(item.code) ?? `Unknown (${item.code})`, at: item.date };
-      if (item.transition) {
-        await endAlarms(client, item.IMEINumber, item.transition.end, item.date, nowMs);
-        if (item.transition.raise) await raiseAlarm(client, { ...item, kind: item.transition.raise, episode: item.date, detail }, nowMs);
-      }
-      if (item.modelChange) await raiseAlarm(client, { ...item, kind: MODEL_CHANGE, episode: item.date, detail: { ...detail, ...item.modelChange } }, nowMs);
+    const acting = items.filter((i) => current.has(i) && (i.transition || i.modelChange));
+    // Set-based when each device acts once in the batch (then the order between devices does not matter); a
+    // device with several transitions in one batch goes item by item, each end before the next raise.
+    if (new Set(acting.map((i) => i.IMEINumber)).size === acting.length) {
+      await endTransitions(client, acting, nowMs);
+      await raiseAlarms(client, acting.flatMap(raisesOf), nowMs);
+      return;
     }
+    for (const item of acting) {
+      if (item.transition) await endAlarms(client, item.IMEINumber, item.transition.end, item.date, nowMs);
+      for (const raise of raisesOf(item)) await raiseAlarm(client, raise, nowMs);
+    }
+  });
+}
+
+/** What one acting check-in raises: its new fault-code kind (if any), then a model change (if any). */
+function raisesOf(item: CheckInAlarms): RaiseInput[] {
+  const detail = { deviceName: item.deviceName, code: item.code, codeText: ONGOING_FAULT_TEXT.get(item.code) ?? `Unknown (${item.code})`, at: item.date };
+  return [
+    ...(item.transition?.raise ? [{ ...item, kind: item.transition.raise, episode: item.date, detail }] : []),
+    ...(item.modelChange ? [{ ...item, kind: MODEL_CHANGE, episode: item.date, detail: { ...detail, ...item.modelChange } }] : []),
+  ];
+}
+
+/** endAlarms for every transition of a batch in one statement (docs/decisions.md#postgres-cost-per-check-in). */
+async function endTransitions(client: pg.ClientBase, items: readonly CheckInAlarms[], nowMs: number): Promise<void> {
+  const ends = items.flatMap((i) => (i.transition?.end ?? []).map((kind) => ({ imei: i.IMEINumber, kind, date: i.date })));
+  if (ends.length === 0) return;
+  await client.query({
+    name: 'alarms.end-batch',
+    text: `with ended as (
+       update alarms a set cleared_at = $4 from unnest($1::text[], $2::text[], $3::timestamptz[]) as u(i, k, d)
+        where a."IMEINumber" = u.i and a.kind = u.k and a.cleared_at is null and a.episode::timestamptz < u.d
+       returning a.id, a.cleared_at)
+     insert into alarm_changes (alarm_id, change, at) select id, 'cleared', cleared_at from ended order by id on conflict do nothing`,
+    values: [ends.map((e) => e.imei), ends.map((e) => e.kind), ends.map((e) => e.date), new Date(nowMs)],
+  });
+}
+
+/** raiseAlarm for every raise of a batch in one statement, ids in batch order; each device at most once per kind. */
+async function raiseAlarms(client: pg.ClientBase, raises: readonly RaiseInput[], nowMs: number): Promise<void> {
+  if (raises.length === 0) return;
+  await client.query({
+    name: 'alarms.raise-batch',
+    text: `with raised as (
+       insert into alarms ("OrganizationID", "IMEINumber", kind, episode, "PowerLineID", detail, raised_at)
+       select o, i, k, e, p, d::jsonb, $7 from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) with ordinality as u(o, i, k, e, p, d, n)
+        order by n
+       on conflict do nothing returning id, raised_at)
+     insert into alarm_changes (alarm_id, change, at) select id, 'raised', raised_at from raised order by id`,
+    values: [
+      raises.map((a) => a.OrganizationID), raises.map((a) => a.IMEINumber), raises.map((a) => a.kind), raises.map((a) => a.episode),
+      raises.map((a) => a.PowerLineID), raises.map((a) => JSON.stringify({ label: alarmLabel(a.kind), ...a.detail })), new Date(nowMs),
+    ],
   });
 }
