@@ -38,9 +38,8 @@ async function advanceClocks(client: pg.ClientBase, items: readonly CheckInAlarm
 
 /** Ends the open alarms of `kinds` of a device that began before `date`; one `cleared` change each. */
 async function endAlarms(client: pg.ClientBase, imei: string, kinds: readonly string[], date: string, nowMs: number): Promise<void> {
-  // Named (prepared once per connection): it runs once per fault-code transition, thousands per batch when a
-  // fleet first checks in, and parsing and planning it each time cost more than running it
-  // (docs/decisions.md#postgres-cost-per-check-in).
+  // Named (prepared once per connection): it runs once per transition of a device acting twice in a batch,
+  // and parsing and planning it each time cost more than running it (docs/decisions.md#postgres-cost-per-check-in).
   await client.query({
     name: 'alarms.end',
     text: `with ended as (
@@ -80,7 +79,7 @@ export interface RaiseInput {
 
 /** Raises an alarm unless the device already has one of this kind open or this episode was raised before. */
 export async function raiseAlarm(client: pg.ClientBase, a: RaiseInput, nowMs: number): Promise<number | null> {
-  // Named like endAlarms: once per transition, so planned once per connection.
+  // Named like endAlarms: the incident worker and the one-by-one path call it once per alarm.
   const { rows } = await client.query<{ id: number }>({
     name: 'alarms.raise',
     text: `with raised as (
