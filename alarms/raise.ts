@@ -38,13 +38,16 @@ async function advanceClocks(client: pg.ClientBase, items: readonly CheckInAlarm
 
 /** Ends the open alarms of `kinds` of a device that began before `date`; one `cleared` change each. */
 async function endAlarms(client: pg.ClientBase, imei: string, kinds: readonly string[], date: string, nowMs: number): Promise<void> {
-  await client.query(
-    `with ended as (
+  // Named (prepared once per connection): it runs once per transition of a device acting twice in a batch,
+  // and parsing and planning it each time cost more than running it (docs/decisions.md#postgres-cost-per-check-in).
+  await client.query({
+    name: 'alarms.end',
+    text: `with ended as (
        update alarms set cleared_at = $4 where "IMEINumber" = $1 and kind = any($2) and cleared_at is null and episode::timestamptz < $3::timestamptz
        returning id, cleared_at)
      insert into alarm_changes (alarm_id, change, at) select id, 'cleared', cleared_at from ended on conflict do nothing`,
-    [imei, kinds, date, new Date(nowMs)],
-  );
+    values: [imei, kinds, date, new Date(nowMs)],
+  });
 }
 
 /**
@@ -76,13 +79,15 @@ export interface RaiseInput {
 
 /** Raises an alarm unless the device already has one of this kind open or this episode was raised before. */
 export async function raiseAlarm(client: pg.ClientBase, a: RaiseInput, nowMs: number): Promise<number | null> {
-  const { rows } = await client.query<{ id: number }>(
-    `with raised as (
+  // Named like endAlarms: the incident worker and the one-by-one path call it once per alarm.
+  const { rows } = await client.query<{ id: number }>({
+    name: 'alarms.raise',
+    text: `with raised as (
        insert into alarms ("OrganizationID", "IMEINumber", kind, episode, "PowerLineID", detail, raised_at)
        values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing returning id, raised_at)
      insert into alarm_changes (alarm_id, change, at) select id, 'raised', raised_at from raised returning alarm_id as id`,
-    [a.OrganizationID, a.IMEINumber, a.kind, a.episode, a.PowerLineID, JSON.stringify({ label: alarmLabel(a.kind), ...a.detail }), new Date(nowMs)],
-  );
+    values: [a.OrganizationID, a.IMEINumber, a.kind, a.episode, a.PowerLineID, JSON.stringify({ label: alarmLabel(a.kind), ...a.detail }), new Date(nowMs)],
+  });
   return rows[0]?.id ?? null;
 }
 
@@ -99,14 +104,59 @@ export async function applyCheckInAlarms(pool: pg.Pool, items: readonly CheckInA
     const current = await advanceClocks(client, items);
     await endByCheckIn(client, items.filter((i) => current.has(i)), COMMUNICATION_LOST, nowMs);
     await endByCheckIn(client, items.filter((i) => current.has(i) && !i.modelChange), MODEL_CHANGE, nowMs);
-    for (const item of items) {
-      if (!current.has(item) || (!item.transition && !item.modelChange)) continue;
-      const detail = { deviceName: item.deviceName, code: item.code, codeText: ONGOING_FAULT_TEXT.get(item.code) ?? `Unknown (${item.code})`, at: item.date };
-      if (item.transition) {
-        await endAlarms(client, item.IMEINumber, item.transition.end, item.date, nowMs);
-        if (item.transition.raise) await raiseAlarm(client, { ...item, kind: item.transition.raise, episode: item.date, detail }, nowMs);
-      }
-      if (item.modelChange) await raiseAlarm(client, { ...item, kind: MODEL_CHANGE, episode: item.date, detail: { ...detail, ...item.modelChange } }, nowMs);
+    const acting = items.filter((i) => current.has(i) && (i.transition || i.modelChange));
+    // Set-based when each device acts once in the batch (then the order between devices does not matter); a
+    // device with several transitions in one batch goes item by item, each end before the next raise.
+    if (new Set(acting.map((i) => i.IMEINumber)).size === acting.length) {
+      await endTransitions(client, acting, nowMs);
+      await raiseAlarms(client, acting.flatMap(raisesOf), nowMs);
+      return;
     }
+    for (const item of acting) {
+      if (item.transition) await endAlarms(client, item.IMEINumber, item.transition.end, item.date, nowMs);
+      for (const raise of raisesOf(item)) await raiseAlarm(client, raise, nowMs);
+    }
+  });
+}
+
+/** What one acting check-in raises: its new fault-code kind (if any), then a model change (if any). */
+function raisesOf(item: CheckInAlarms): RaiseInput[] {
+  const detail = { deviceName: item.deviceName, code: item.code, codeText: ONGOING_FAULT_TEXT.get(item.code) ?? `Unknown (${item.code})`, at: item.date };
+  return [
+    ...(item.transition?.raise ? [{ ...item, kind: item.transition.raise, episode: item.date, detail }] : []),
+    ...(item.modelChange ? [{ ...item, kind: MODEL_CHANGE, episode: item.date, detail: { ...detail, ...item.modelChange } }] : []),
+  ];
+}
+
+/** endAlarms for every transition of a batch in one statement (docs/decisions.md#postgres-cost-per-check-in). */
+async function endTransitions(client: pg.ClientBase, items: readonly CheckInAlarms[], nowMs: number): Promise<void> {
+  const ends = items.flatMap((i) => (i.transition?.end ?? []).map((kind) => ({ imei: i.IMEINumber, kind, date: i.date })));
+  if (ends.length === 0) return;
+  await client.query({
+    name: 'alarms.end-batch',
+    text: `with ended as (
+       update alarms a set cleared_at = $4 from unnest($1::text[], $2::text[], $3::timestamptz[]) as u(i, k, d)
+        where a."IMEINumber" = u.i and a.kind = u.k and a.cleared_at is null and a.episode::timestamptz < u.d
+       returning a.id, a.cleared_at)
+     insert into alarm_changes (alarm_id, change, at) select id, 'cleared', cleared_at from ended order by id on conflict do nothing`,
+    values: [ends.map((e) => e.imei), ends.map((e) => e.kind), ends.map((e) => e.date), new Date(nowMs)],
+  });
+}
+
+/** raiseAlarm for every raise of a batch in one statement, ids in batch order; each device at most once per kind. */
+async function raiseAlarms(client: pg.ClientBase, raises: readonly RaiseInput[], nowMs: number): Promise<void> {
+  if (raises.length === 0) return;
+  await client.query({
+    name: 'alarms.raise-batch',
+    text: `with raised as (
+       insert into alarms ("OrganizationID", "IMEINumber", kind, episode, "PowerLineID", detail, raised_at)
+       select o, i, k, e, p, d::jsonb, $7 from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) with ordinality as u(o, i, k, e, p, d, n)
+        order by n
+       on conflict do nothing returning id, raised_at)
+     insert into alarm_changes (alarm_id, change, at) select id, 'raised', raised_at from raised order by id`,
+    values: [
+      raises.map((a) => a.OrganizationID), raises.map((a) => a.IMEINumber), raises.map((a) => a.kind), raises.map((a) => a.episode),
+      raises.map((a) => a.PowerLineID), raises.map((a) => JSON.stringify({ label: alarmLabel(a.kind), ...a.detail })), new Date(nowMs),
+    ],
   });
 }

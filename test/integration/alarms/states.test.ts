@@ -92,4 +92,21 @@ test('shelving: maintenance alarms only, 15 minutes to a week, within reach; the
   assert.ok((await board('northEast')).items.some((a) => a.id === Number(east.id)), 'unshelved: back');
 });
 
+test('one batch keeps each device\'s order: a device acting twice goes one by one, devices acting once in one statement', async () => {
+  // LB1 twice (permanent, then low battery a minute later) and LA2 once: the later check-in ends the earlier raise.
+  await applyCheckInAlarms(db.pool, [item(IMEI.LB1, T + 2 * MIN, 4), item(IMEI.LA2, T + 2 * MIN, 4), item(IMEI.LB1, T + 3 * MIN, 402)], T + 3 * MIN);
+  assert.ok((await alarmOf(IMEI.LB1, 'permanent')).cleared_at !== null, 'ended by the same batch\'s later check-in');
+  assert.is((await alarmOf(IMEI.LB1, 'low-battery')).cleared_at, null);
+  assert.is((await alarmOf(IMEI.LA2, 'permanent')).cleared_at, null);
+  // Each device once (alarms/raise.ts, set-based): LA2 moves to low battery, LB1 back to normal.
+  await applyCheckInAlarms(db.pool, [item(IMEI.LA2, T + 4 * MIN, 402), item(IMEI.LB1, T + 4 * MIN, 0)], T + 4 * MIN);
+  const { rows } = await db.pool.query<{ imei: string; kind: string; change: string }>(
+    `select a."IMEINumber" as imei, a.kind, c.change from alarm_changes c join alarms a on a.id = c.alarm_id
+      where a."IMEINumber" = any($1) order by c.id`, [[IMEI.LA2, IMEI.LB1]]);
+  const of = (imei: string) => rows.filter((r) => r.imei === imei).map((r) => `${r.kind} ${r.change}`);
+  assert.equal(of(IMEI.LB1), ['permanent raised', 'permanent cleared', 'low-battery raised', 'low-battery cleared']);
+  assert.equal(of(IMEI.LA2), ['permanent raised', 'permanent cleared', 'low-battery raised']);
+  assert.is((await alarmOf(IMEI.LA2, 'low-battery')).cleared_at, null);
+});
+
 test.run();
