@@ -209,9 +209,18 @@ async function main(): Promise<void> {
   const stored = async () => Number((await db.pool.query(POLL_SQL)).rows[0].count);
   const settings = loadSettings({});
   const pipeline = await startPipeline({ transport, pool: db.pool, modelMap: loadModelMap(settings.modelMapFile), lowCurrentA: settings.lowCurrentA });
+  // A stored row is not the end of a check-in's work: in the chain notify (alarms, outbox) runs after persist
+  // committed the batch, and with batches of up to 1,000 most of a phase's notify work is still to come when
+  // the last row is stored. Only a committed offset (the chain commits after its last stage) says it is done,
+  // so a phase ends there; measured at the last row, its counts were cut short at random
+  // (bench/results/postgres-cost.md, "Why the transition count varied").
+  const drained = async () => {
+    for (const sub of pipeline.subscriptions.values()) if ((await sub.lag()).some((p) => BigInt(p.end) > BigInt(p.next))) return false;
+    return true;
+  };
   progress('postgres-cost: warm-up (every partition through once)');
   await producer.send(Array.from({ length: PARTITIONS * 4 }, raw));
-  while ((await stored()) < sent) await sleep(100);
+  while ((await stored()) < sent || !(await drained())) await sleep(100);
 
   const phases: PhaseReport[] = [];
   for (const label of ['fresh (no ANALYZE yet)', 'analysed (after ANALYZE)']) {
@@ -227,6 +236,7 @@ async function main(): Promise<void> {
       if (performance.now() - last > 2000) { last = performance.now(); progress(`  ${label}: ${n - (target - MESSAGES)}/${MESSAGES} stored`); }
       await sleep(100);
     }
+    while (!(await drained())) await sleep(25);
     const seconds = (performance.now() - started) / 1000;
     const cpu = cpuDeltaByKind(cpu0, cpuByKind(instance.pid));
     // A backend that flushed its table counters less than a second ago keeps the next ones until it has been
