@@ -36,36 +36,37 @@ async function advanceClocks(client: pg.ClientBase, items: readonly CheckInAlarm
   return current;
 }
 
-/** Ends the open alarms of `kinds` of a device that began before `date`; one `cleared` change each. */
-async function endAlarms(client: pg.ClientBase, imei: string, kinds: readonly string[], date: string, nowMs: number): Promise<void> {
-  // Named (prepared once per connection): it runs once per transition of a device acting twice in a batch,
-  // and parsing and planning it each time cost more than running it (docs/decisions.md#postgres-cost-per-check-in).
+/** One alarm to end: the device's open alarm of `kind`, if it began before `date`. */
+interface AlarmEnd { imei: string; kind: string; date: string }
+
+/**
+ * Ends the open alarms of a batch, one `cleared` change each: one named statement (prepared once per connection;
+ * planning it per call cost more than running it, docs/decisions.md#postgres-cost-per-check-in).
+ */
+async function endAlarms(client: pg.ClientBase, ends: readonly AlarmEnd[], nowMs: number): Promise<void> {
+  if (ends.length === 0) return;
   await client.query({
-    name: 'alarms.end',
+    name: 'alarms.end-batch',
     text: `with ended as (
-       update alarms set cleared_at = $4 where "IMEINumber" = $1 and kind = any($2) and cleared_at is null and episode::timestamptz < $3::timestamptz
-       returning id, cleared_at)
-     insert into alarm_changes (alarm_id, change, at) select id, 'cleared', cleared_at from ended on conflict do nothing`,
-    values: [imei, kinds, date, new Date(nowMs)],
+       update alarms a set cleared_at = $4 from unnest($1::text[], $2::text[], $3::timestamptz[]) as u(i, k, d)
+        where a."IMEINumber" = u.i and a.kind = u.k and a.cleared_at is null and a.episode::timestamptz < u.d
+       returning a.id, a.cleared_at)
+     insert into alarm_changes (alarm_id, change, at) select id, 'cleared', cleared_at from ended order by id on conflict do nothing`,
+    values: [ends.map((e) => e.imei), ends.map((e) => e.kind), ends.map((e) => e.date), new Date(nowMs)],
   });
 }
 
 /**
- * A check-in ends its device's open alarm of `kind` raised before it: one statement for the batch. Used for
- * communication lost (the device spoke again) and model change (a later check-in without a change confirms
- * the model: the changed condition held for one check-in; acknowledging never clears it, domain/alarm-states.ts).
+ * A check-in ends its device's open alarm of `kind` raised before it. Used for communication lost (the device
+ * spoke again) and model change (a later check-in without a change confirms the model: the changed condition
+ * held for one check-in; acknowledging never clears it, domain/alarm-states.ts).
  */
-async function endByCheckIn(client: pg.ClientBase, items: readonly CheckInAlarms[], kind: string, nowMs: number): Promise<void> {
-  if (items.length === 0) return;
-  await client.query(
-    `with ended as (
-       update alarms a set cleared_at = $4 from unnest($1::text[], $2::timestamptz[]) as u(i, d)
-        where a."IMEINumber" = u.i and a.kind = $3 and a.cleared_at is null and a.episode::timestamptz < u.d
-       returning a.id, a.cleared_at)
-     insert into alarm_changes (alarm_id, change, at) select id, 'cleared', cleared_at from ended on conflict do nothing`,
-    [items.map((i) => i.IMEINumber), items.map((i) => i.date), kind, new Date(nowMs)],
-  );
-}
+const endByCheckIn = (client: pg.ClientBase, items: readonly CheckInAlarms[], kind: string, nowMs: number) =>
+  endAlarms(client, items.map((i) => ({ imei: i.IMEINumber, kind, date: i.date })), nowMs);
+
+/** The ends of the fault-code transitions of `items`. */
+const transitionEnds = (items: readonly CheckInAlarms[]): AlarmEnd[] =>
+  items.flatMap((i) => (i.transition?.end ?? []).map((kind) => ({ imei: i.IMEINumber, kind, date: i.date })));
 
 export interface RaiseInput {
   OrganizationID: string;
@@ -79,16 +80,7 @@ export interface RaiseInput {
 
 /** Raises an alarm unless the device already has one of this kind open or this episode was raised before. */
 export async function raiseAlarm(client: pg.ClientBase, a: RaiseInput, nowMs: number): Promise<number | null> {
-  // Named like endAlarms: the incident worker and the one-by-one path call it once per alarm.
-  const { rows } = await client.query<{ id: number }>({
-    name: 'alarms.raise',
-    text: `with raised as (
-       insert into alarms ("OrganizationID", "IMEINumber", kind, episode, "PowerLineID", detail, raised_at)
-       values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing returning id, raised_at)
-     insert into alarm_changes (alarm_id, change, at) select id, 'raised', raised_at from raised returning alarm_id as id`,
-    values: [a.OrganizationID, a.IMEINumber, a.kind, a.episode, a.PowerLineID, JSON.stringify({ label: alarmLabel(a.kind), ...a.detail }), new Date(nowMs)],
-  });
-  return rows[0]?.id ?? null;
+  return (await raiseAlarms(client, [a], nowMs))[0] ?? null;
 }
 
 /**
@@ -108,13 +100,13 @@ export async function applyCheckInAlarms(pool: pg.Pool, items: readonly CheckInA
     // Set-based when each device acts once in the batch (then the order between devices does not matter); a
     // device with several transitions in one batch goes item by item, each end before the next raise.
     if (new Set(acting.map((i) => i.IMEINumber)).size === acting.length) {
-      await endTransitions(client, acting, nowMs);
+      await endAlarms(client, transitionEnds(acting), nowMs);
       await raiseAlarms(client, acting.flatMap(raisesOf), nowMs);
       return;
     }
     for (const item of acting) {
-      if (item.transition) await endAlarms(client, item.IMEINumber, item.transition.end, item.date, nowMs);
-      for (const raise of raisesOf(item)) await raiseAlarm(client, raise, nowMs);
+      await endAlarms(client, transitionEnds([item]), nowMs);
+      await raiseAlarms(client, raisesOf(item), nowMs);
     }
   });
 }
@@ -128,35 +120,24 @@ function raisesOf(item: CheckInAlarms): RaiseInput[] {
   ];
 }
 
-/** endAlarms for every transition of a batch in one statement (docs/decisions.md#postgres-cost-per-check-in). */
-async function endTransitions(client: pg.ClientBase, items: readonly CheckInAlarms[], nowMs: number): Promise<void> {
-  const ends = items.flatMap((i) => (i.transition?.end ?? []).map((kind) => ({ imei: i.IMEINumber, kind, date: i.date })));
-  if (ends.length === 0) return;
-  await client.query({
-    name: 'alarms.end-batch',
-    text: `with ended as (
-       update alarms a set cleared_at = $4 from unnest($1::text[], $2::text[], $3::timestamptz[]) as u(i, k, d)
-        where a."IMEINumber" = u.i and a.kind = u.k and a.cleared_at is null and a.episode::timestamptz < u.d
-       returning a.id, a.cleared_at)
-     insert into alarm_changes (alarm_id, change, at) select id, 'cleared', cleared_at from ended order by id on conflict do nothing`,
-    values: [ends.map((e) => e.imei), ends.map((e) => e.kind), ends.map((e) => e.date), new Date(nowMs)],
-  });
-}
-
-/** raiseAlarm for every raise of a batch in one statement, ids in batch order; each device at most once per kind. */
-async function raiseAlarms(client: pg.ClientBase, raises: readonly RaiseInput[], nowMs: number): Promise<void> {
-  if (raises.length === 0) return;
-  await client.query({
+/**
+ * Raises a batch's alarms in one named statement (like endAlarms), each device at most once per kind; the ids of
+ * those raised (not already open, not raised before for this episode), in batch order.
+ */
+async function raiseAlarms(client: pg.ClientBase, raises: readonly RaiseInput[], nowMs: number): Promise<number[]> {
+  if (raises.length === 0) return [];
+  const { rows } = await client.query<{ id: number }>({
     name: 'alarms.raise-batch',
     text: `with raised as (
        insert into alarms ("OrganizationID", "IMEINumber", kind, episode, "PowerLineID", detail, raised_at)
        select o, i, k, e, p, d::jsonb, $7 from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) with ordinality as u(o, i, k, e, p, d, n)
         order by n
        on conflict do nothing returning id, raised_at)
-     insert into alarm_changes (alarm_id, change, at) select id, 'raised', raised_at from raised order by id`,
+     insert into alarm_changes (alarm_id, change, at) select id, 'raised', raised_at from raised order by id returning alarm_id as id`,
     values: [
       raises.map((a) => a.OrganizationID), raises.map((a) => a.IMEINumber), raises.map((a) => a.kind), raises.map((a) => a.episode),
       raises.map((a) => a.PowerLineID), raises.map((a) => JSON.stringify({ label: alarmLabel(a.kind), ...a.detail })), new Date(nowMs),
     ],
   });
+  return rows.map((r) => r.id);
 }
