@@ -37,7 +37,17 @@ export class C104Master {
     }
   }
   send(cmd: string): void { this.child.stdin.write(`${cmd}\n`); }
-  stop(): void { this.child.stdin.end('quit\n'); setTimeout(() => this.child.kill(), 2000).unref(); }
+  /**
+   * Quits (killed after 2 s) and resolves once the process is gone: until then it is still connected and may
+   * receive and acknowledge events, which a test expecting them at the next master would miss.
+   */
+  stop(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve();
+    const exited = new Promise<void>((r) => this.child.once('exit', () => r()));
+    this.child.stdin.end('quit\n');
+    setTimeout(() => this.child.kill(), 2000).unref();
+    return exited;
+  }
   /** Kills the process: its TCP connection drops without STOPDT (a failed front-end). */
   kill(): void { this.child.kill('SIGKILL'); }
   /** The spontaneous points seen so far. */

@@ -67,7 +67,7 @@ test.before(async () => {
 });
 
 test.after(async () => {
-  master.stop(); // killed by the redundancy test already, unless it failed earlier
+  await master.stop(); // killed by the redundancy test already, unless it failed earlier
   await relay.close();
   await server.close();
   certs.remove();
@@ -132,7 +132,7 @@ test('a certificate from a CA that does not vouch for this integration is refuse
     assert.is(rogue.lines.find((x) => x.ev === 'connected')!.ok, false);
     assert.ok(refused.includes('wrongIssuer'), JSON.stringify(refused));
   } finally {
-    rogue.stop();
+    await rogue.stop();
   }
 });
 
@@ -197,7 +197,7 @@ test('redundancy: a standby connection gets nothing until it starts; after the a
     assert.equal(faultActive(master).slice(-1), [[1, e1]], 'E1 once, on the first connection');
     assert.equal(faultActive(standby), [[0, e2]], 'E2 once, on the second, and not E1 again');
   } finally {
-    standby.stop();
+    await standby.stop();
   }
 });
 
