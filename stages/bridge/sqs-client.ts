@@ -24,29 +24,35 @@ export interface SqsConnectionOptions {
 
 const AWS_HOST = /(^|\.)amazonaws\.com(\.cn)?$/;
 
-export function sqsClientConfig({ queueUrl, endpoint, region, credentials, requestTimeoutMs = 20_000 }: SqsConnectionOptions, log?: Log): SQSClientConfig {
+/** Endpoint, region and credentials as the connection options and the server decide them (undefined: the SDK's chains). */
+export interface ResolvedSqsConnection {
+  endpoint?: string;
+  region?: string;
+  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+}
+
+export function resolveSqsConnection({ queueUrl, endpoint, region, credentials }: SqsConnectionOptions, log?: Log): ResolvedSqsConnection {
   const queueHost = new URL(queueUrl);
   const resolvedEndpoint = endpoint ?? (AWS_HOST.test(queueHost.hostname) ? undefined : queueHost.origin);
   if (resolvedEndpoint && new URL(resolvedEndpoint).host !== queueHost.host) {
     log?.('warn', 'SQS endpoint and queue URL name different hosts; use the same host in both', { endpoint: resolvedEndpoint, queueUrl });
   }
-  const config: SQSClientConfig = {
-    requestHandler: { connectionTimeout: 3_000, requestTimeout: requestTimeoutMs, throwOnRequestTimeout: true },
+  if (resolvedEndpoint) {
+    return { endpoint: resolvedEndpoint, region: region ?? 'elasticmq', credentials: credentials ?? { accessKeyId: 'faultline', secretAccessKey: 'faultline' } };
+  }
+  // Without a region the SDK's own chain finds one (AWS_REGION, profile).
+  return { ...(region ? { region } : {}), ...(credentials ? { credentials } : {}) };
+}
+
+export function sqsClientConfig(options: SqsConnectionOptions, log?: Log): SQSClientConfig {
+  return {
+    ...resolveSqsConnection(options, log),
+    requestHandler: { connectionTimeout: 3_000, requestTimeout: options.requestTimeoutMs ?? 20_000, throwOnRequestTimeout: true },
     // No MD5 of every received and sent body (~2.5% of the bridge's CPU): the bodies' integrity on the wire is
     // TLS's (AWS) or the loopback's (ElasticMQ), and a corrupt body would only become a dead letter with its
     // reason (docs/decisions.md#bridge-and-read-performance).
     md5: false,
   };
-  if (resolvedEndpoint) {
-    config.endpoint = resolvedEndpoint;
-    config.region = region ?? 'elasticmq';
-    config.credentials = credentials ?? { accessKeyId: 'faultline', secretAccessKey: 'faultline' };
-  } else {
-    // Without a region the SDK's own chain finds one (AWS_REGION, profile).
-    if (region) config.region = region;
-    if (credentials) config.credentials = credentials;
-  }
-  return config;
 }
 
 export function createSqsClient(options: SqsConnectionOptions, log?: Log): SQSClient {

@@ -9,13 +9,13 @@
 // - delete fails after the publish: failed entries are retried a few times, then logged; SQS delivers those
 //   messages again and the pipeline's unique keys absorb the second copy.
 // A batch's delete overlaps the poller's next receive (docs/decisions.md#bridge-and-read-performance).
-import { DeleteMessageBatchCommand, GetQueueAttributesCommand, ReceiveMessageCommand, type DeleteMessageBatchRequestEntry, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TOPICS } from '../../schemas/avro/topics.js';
 import { backoffDelay, retry, type BackoffOptions } from '../../plumbing/retry.js';
 import type { Transport } from '../runtime/transport/transport.js';
 import { createBridge, type ReceivedMessage } from './bridge.js';
-import { createSqsClient, type SqsConnectionOptions } from './sqs-client.js';
+import { createSqsQueueApi, type SqsDeleteEntry, type SqsMessage, type SqsQueueApi } from './sqs-api.js';
+import type { SqsConnectionOptions } from './sqs-client.js';
 import { emptyStats, errorText, stderrLog, type Log, type Source, type SourceStats } from './source.js';
 
 /** Spec 8: up to 10 messages per receive (also the SQS maximum). */
@@ -41,8 +41,8 @@ export interface SqsSourceOptions extends SqsConnectionOptions {
   backoff?: BackoffOptions;
   /** Further attempts for delete entries that failed. Default 3. */
   deleteRetries?: number;
-  /** A client to use instead of one built from the connection options; left open by stop(). */
-  client?: SQSClient;
+  /** A queue client to use instead of one built from the connection options (sqs-api.ts); left open by stop(). */
+  client?: SqsQueueApi;
   log?: Log;
 }
 
@@ -51,16 +51,16 @@ export interface SqsSourceOptions extends SqsConnectionOptions {
  * delete that fails in the end is logged: the message comes back and downstream's unique keys absorb it.
  */
 async function deletePublished(
-{ client, queueUrl, stats, log, retries, backoff }: { client: SQSClient; queueUrl: string; stats: SourceStats; log: Log; retries: number; backoff: BackoffOptions },
-messages: Message[],
+{ client, queueUrl, stats, log, retries, backoff }: { client: SqsQueueApi; queueUrl: string; stats: SourceStats; log: Log; retries: number; backoff: BackoffOptions },
+messages: SqsMessage[],
 ): Promise<void> {
-  let pending: DeleteMessageBatchRequestEntry[] = [];
+  let pending: SqsDeleteEntry[] = [];
   messages.forEach((m, i) => { if (m.ReceiptHandle) pending.push({ Id: String(i), ReceiptHandle: m.ReceiptHandle }); });
   try {
     await retry(async () => {
-      const out = await client.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: pending }));
-      stats.deleted += out.Successful?.length ?? 0;
-      const failed = out.Failed ?? [];
+      const out = await client.deleteBatch(pending);
+      stats.deleted += out.Successful.length;
+      const failed = out.Failed;
       // A sender fault (e.g. an expired receipt handle) will not heal on retry; the message comes back anyway.
       const refused = failed.filter((f) => f.SenderFault);
       if (refused.length) {
@@ -83,7 +83,7 @@ messages: Message[],
  * previous one settled), and the poller ends only after the last settled. `remove` never rejects: a failed
  * delete is logged and the messages come back.
  */
-async function withOverlappingDeletes(loop: (acknowledge: (messages: Message[]) => Promise<void>) => Promise<void>, remove: (messages: Message[]) => Promise<void>): Promise<void> {
+async function withOverlappingDeletes(loop: (acknowledge: (messages: SqsMessage[]) => Promise<void>) => Promise<void>, remove: (messages: SqsMessage[]) => Promise<void>): Promise<void> {
   let deleting: Promise<void> = Promise.resolve();
   try {
     await loop((messages) => {
@@ -97,9 +97,9 @@ async function withOverlappingDeletes(loop: (acknowledge: (messages: Message[]) 
 }
 
 /** A cheap call that fails both when the server is away and when the queue is gone (a restarted in-memory server). */
-async function queueAnswers(client: SQSClient, queueUrl: string): Promise<boolean> {
+async function queueAnswers(client: SqsQueueApi): Promise<boolean> {
   try {
-    await client.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }), { abortSignal: AbortSignal.timeout(2000) });
+    await client.attributes(['QueueArn'], AbortSignal.timeout(2000));
     return true;
   } catch {
     return false;
@@ -122,16 +122,11 @@ export function sqsSource(options: SqsSourceOptions): Source {
   if (!(waitTimeSeconds >= 0 && waitTimeSeconds <= 20)) throw new RangeError(`waitTimeSeconds must be 0 to 20, got ${waitTimeSeconds}`);
 
   // Long polls must not trip the client's request timeout.
-  const newClient = () => options.client ?? createSqsClient({ requestTimeoutMs: (waitTimeSeconds + 15) * 1000, ...options }, log);
+  const newClient = () => options.client ?? createSqsQueueApi({ requestTimeoutMs: (waitTimeSeconds + 15) * 1000, ...options }, log);
   let client = newClient();
-  let probe: SQSClient | null = null;
+  let probe: SqsQueueApi | null = null;
   const bridge = createBridge({ producer: transport.producer(), ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }) });
-  const receiveInput = {
-    QueueUrl: queueUrl,
-    MaxNumberOfMessages: MAX_MESSAGES,
-    WaitTimeSeconds: waitTimeSeconds,
-    ...(visibilityTimeoutSeconds === undefined ? {} : { VisibilityTimeout: visibilityTimeoutSeconds }),
-  };
+  const receiveInput = { maxMessages: MAX_MESSAGES, waitTimeSeconds, ...(visibilityTimeoutSeconds === undefined ? {} : { visibilityTimeoutSeconds }) };
 
   const stats = emptyStats();
   let running = false;
@@ -149,7 +144,7 @@ export function sqsSource(options: SqsSourceOptions): Source {
   );
 
   /** One poller's receive, publish, acknowledge loop; `acknowledge` resolves once the previous batch's delete settled. */
-  async function receiveLoop(poller: number, acknowledge: (messages: Message[]) => Promise<void>): Promise<void> {
+  async function receiveLoop(poller: number, acknowledge: (messages: SqsMessage[]) => Promise<void>): Promise<void> {
     let receiveFailures = 0;
     while (running) {
       if (publishFailures > 0) {
@@ -162,11 +157,11 @@ export function sqsSource(options: SqsSourceOptions): Source {
           continue;
         }
       }
-      let messages: Message[];
+      let messages: SqsMessage[];
       try {
         // Not aborted by stop(): a receive cut short could leave messages received but never handled, invisible
         // until their timeout. Instead stop() waits at most waitTimeSeconds for it.
-        messages = (await client.send(new ReceiveMessageCommand(receiveInput))).Messages ?? [];
+        messages = await client.receive(receiveInput);
         receiveFailures = 0;
       } catch (err) {
         receiveFailures++;
@@ -222,8 +217,8 @@ export function sqsSource(options: SqsSourceOptions): Source {
     stats: (): SourceStats => ({ ...stats }),
     async ready() {
       // Its own client, so a probe never waits behind a long poll.
-      probe ??= options.client ?? createSqsClient({ ...options, requestTimeoutMs: 2000 }, log);
-      return queueAnswers(probe, queueUrl);
+      probe ??= options.client ?? createSqsQueueApi({ ...options, requestTimeoutMs: 2000 }, log);
+      return queueAnswers(probe);
     },
   };
 }

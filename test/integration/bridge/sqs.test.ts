@@ -3,13 +3,11 @@
 // visibility timeout and are published once the producer recovers. Each test makes its own queue.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  CreateQueueCommand, DeleteQueueCommand, GetQueueAttributesCommand, SendMessageBatchCommand, type SQSClient,
-  type DeleteMessageBatchCommandInput, type ReceiveMessageCommandOutput,
-} from '@aws-sdk/client-sqs';
+import { CreateQueueCommand, DeleteQueueCommand, GetQueueAttributesCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { infraEnv } from '../../../infra/endpoints.js';
 import { simulate } from '../../../simulator/run-simulation.js';
+import { createSqsQueueApi, SqsError, type SqsQueueApi } from '../../../stages/bridge/sqs-api.js';
 import { createSqsClient } from '../../../stages/bridge/sqs-client.js';
 import { sqsSource } from '../../../stages/bridge/sqs-source.js';
 import type { Transport } from '../../../stages/runtime/transport/transport.js';
@@ -123,24 +121,24 @@ test('2,000 simulated messages: none lost, none duplicated, queue empty', async 
 interface Call { at: number; command: string; received?: { id: string; handle: string }[]; deleted?: string[] }
 
 /** A client that records receives (message id and receipt handle) and deletes (receipt handles), with times. */
-function recordingClient(queueUrl: string): { client: SQSClient; calls: Call[] } {
-  const client = createSqsClient({ queueUrl, endpoint });
+function recordingClient(queueUrl: string): { client: SqsQueueApi; calls: Call[] } {
+  const inner = createSqsQueueApi({ queueUrl, endpoint });
   const calls: Call[] = [];
-  const send = client.send.bind(client) as (command: unknown) => Promise<unknown>;
-  (client as { send: unknown }).send = async (command: { constructor: { name: string }; input: unknown }) => {
-    const name = command.constructor.name;
-    const out = await send(command);
-    // When the answer came: a received message's visibility timeout runs from here.
-    const at = Date.now();
-    if (name === 'ReceiveMessageCommand') {
-      const messages = (out as ReceiveMessageCommandOutput).Messages ?? [];
-      if (messages.length) calls.push({ at, command: name, received: messages.map((m) => ({ id: m.MessageId!, handle: m.ReceiptHandle! })) });
-    } else if (name === 'DeleteMessageBatchCommand') {
-      calls.push({ at, command: name, deleted: ((command.input as DeleteMessageBatchCommandInput).Entries ?? []).map((e) => e.ReceiptHandle!) });
-    }
-    return out;
+  const client: SqsQueueApi = {
+    ...inner,
+    async receive(input) {
+      const messages = await inner.receive(input);
+      // When the answer came: a received message's visibility timeout runs from here.
+      if (messages.length) calls.push({ at: Date.now(), command: 'receive', received: messages.map((m) => ({ id: m.MessageId!, handle: m.ReceiptHandle! })) });
+      return messages;
+    },
+    async deleteBatch(entries) {
+      const out = await inner.deleteBatch(entries);
+      calls.push({ at: Date.now(), command: 'delete', deleted: entries.map((e) => e.ReceiptHandle) });
+      return out;
+    },
   };
-  cleanup.add(async () => client.destroy());
+  cleanup.add(async () => inner.destroy());
   return { client, calls };
 }
 
@@ -162,7 +160,7 @@ test('a producer failing its first 3 sends: nothing deleted, messages return aft
   // Which messages were in the three failed sends.
   const failedIds = new Set(t.batches.slice(0, 3).flat().map((m) => (m.value as { messageId: string }).messageId));
   assert.ok(failedIds.size > 0);
-  const receives = calls.filter((c) => c.command === 'ReceiveMessageCommand');
+  const receives = calls.filter((c) => c.command === 'receive');
   const deletedHandles = new Set(calls.flatMap((c) => c.deleted ?? []));
   for (const id of failedIds) {
     const got = receives.flatMap((c) => (c.received ?? []).filter((m) => m.id === id).map((m) => ({ at: c.at, handle: m.handle })));
@@ -189,19 +187,23 @@ test('a batch\'s delete overlaps the next receive: one poller sends its next rec
   const reader = await collect(t);
   // Every delete is held until a receive is sent after it (or 10 s pass): with a poller that waited for its
   // delete, no receive could come, and each delete would be released by the fallback instead.
-  const client = createSqsClient({ queueUrl, endpoint });
-  cleanup.add(async () => client.destroy());
-  const send = client.send.bind(client) as (command: unknown) => Promise<unknown>;
+  const inner = createSqsQueueApi({ queueUrl, endpoint });
+  cleanup.add(async () => inner.destroy());
   const held: (() => void)[] = [];
   const releases: string[] = [];
-  (client as { send: unknown }).send = async (command: { constructor: { name: string } }) => {
-    if (command.constructor.name === 'ReceiveMessageCommand') for (const release of held.splice(0)) release();
-    if (command.constructor.name !== 'DeleteMessageBatchCommand') return send(command);
-    await new Promise<void>((resolve) => {
-      const fallback = setTimeout(() => { releases.push('fallback'); resolve(); }, 10_000);
-      held.push(() => { clearTimeout(fallback); releases.push('receive'); resolve(); });
-    });
-    return send(command);
+  const client: SqsQueueApi = {
+    ...inner,
+    receive(input) {
+      for (const release of held.splice(0)) release();
+      return inner.receive(input);
+    },
+    async deleteBatch(entries) {
+      await new Promise<void>((resolve) => {
+        const fallback = setTimeout(() => { releases.push('fallback'); resolve(); }, 10_000);
+        held.push(() => { clearTimeout(fallback); releases.push('receive'); resolve(); });
+      });
+      return inner.deleteBatch(entries);
+    },
   };
   const source = await cleanup.start(sqsSource({ transport: t, queueUrl, client, pollers: 1, waitTimeSeconds: 1, log: quiet, backoff: FAST }));
   await waitFor('10 deletes', () => source.stats().deleted >= 10, { timeoutMs: 30_000 });
@@ -256,10 +258,10 @@ test('while the transport is down (ready() false) nobody receives, so receive co
   // only come from a poller that did not ask ready() first. That is the outcome asserted.
   let errorsSoFar = () => 0;
   const receivesStarted: { down: boolean; afterFailure: boolean }[] = [];
-  const recorded = client.send.bind(client) as (command: unknown) => Promise<unknown>;
-  (client as { send: unknown }).send = (command: { constructor: { name: string } }) => {
-    if (command.constructor.name === 'ReceiveMessageCommand') receivesStarted.push({ down, afterFailure: errorsSoFar() > 0 });
-    return recorded(command);
+  const recorded = client.receive.bind(client);
+  client.receive = (input) => {
+    receivesStarted.push({ down, afterFailure: errorsSoFar() > 0 });
+    return recorded(input);
   };
   const source = await cleanup.start(sqsSource({ transport: outage, queueUrl, client, pollers: 3, log: quiet, backoff: { initialMs: 50, maxMs: 200 } }));
   errorsSoFar = () => source.stats().errors;
@@ -277,6 +279,17 @@ test('while the transport is down (ready() false) nobody receives, so receive co
   assert.is(reader.raw.length + reader.dlq.length, 14);
   assert.ok(calls.length > 0);
   assert.equal(await queueDepth(queueUrl), { visible: 0, inFlight: 0 });
+});
+
+test('the bridge\'s request path against ElasticMQ: attributes of a queue; a queue that does not exist is QueueDoesNotExist', async () => {
+  const queueUrl = await createQueue({ VisibilityTimeout: '7' });
+  const api = createSqsQueueApi({ queueUrl, endpoint });
+  const gone = createSqsQueueApi({ queueUrl: `${queueUrl}-gone`, endpoint });
+  cleanup.add(async () => { api.destroy(); gone.destroy(); });
+  assert.is((await api.attributes(['VisibilityTimeout'])).VisibilityTimeout, '7');
+  const err = await gone.receive({ maxMessages: 10, waitTimeSeconds: 0 }).then(() => undefined, (e: unknown) => e);
+  assert.instance(err, SqsError);
+  assert.is((err as SqsError).code, 'QueueDoesNotExist', String(err));
 });
 
 test.run();
