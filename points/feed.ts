@@ -7,7 +7,7 @@ import { DEFAULT_FLOOR_S, type ClockLimits } from '../domain/checkin-clock.js';
 import type pg from 'pg';
 import { startWakeups, type Wakeups } from '../db/wakeups.js';
 import { assignPowerLineSlots, loadPowerLines, type PowerLineSnapshot } from './power-lines.js';
-import { assignSlots, currentWatermark, loadSnapshots, maxSlot } from './store.js';
+import { assignSlots, feedState, loadSnapshots, maxSlot } from './store.js';
 import type { StoredSnapshot, Watermark } from './store.js';
 
 /** The stored check-in a snapshot's events come from (test fault timelines, latency metrics). */
@@ -96,19 +96,24 @@ export class PointFeed {
     const now = this.clock();
     const firstLoad = !this.watermark;
     const full = firstLoad || now - this.lastFull >= (this.opts.fullEveryMs ?? 60_000);
-    // Every run: a device imported a moment ago gets its slot (one insert-select; a no-op when none are new).
-    await assignSlots(pool, organizationId);
-    await assignPowerLineSlots(pool, organizationId);
-    this.target.size(await maxSlot(pool, organizationId));
-    // Watermark first: rows stored while we read are read again next time (updates are idempotent).
-    const mark = await currentWatermark(pool);
-    const snapshots = await loadSnapshots(pool, organizationId, full ? undefined : this.watermark);
+    // Watermark first: rows stored while we read are read again next time (updates are idempotent). The same
+    // statement says whether a device or power line imported a moment ago waits for its slot, so a wake-up by a
+    // stored check-in costs two round trips, not nine (docs/decisions.md#workers-wake-on-notify).
+    const state = await feedState(pool, organizationId);
+    let top = state.maxSlot;
+    if (state.unslotted) {
+      await assignSlots(pool, organizationId);
+      await assignPowerLineSlots(pool, organizationId);
+      top = await maxSlot(pool, organizationId);
+    }
+    this.target.size(top);
+    // Per power line incident points: few rows, read on every run, beside the snapshots.
+    const [snapshots, powerLines] = await Promise.all([loadSnapshots(pool, organizationId, full ? undefined : this.watermark), loadPowerLines(pool, organizationId)]);
     if (full) this.lastFull = now;
-    this.watermark = mark;
+    this.watermark = state.watermark;
     let events = 0;
     for (const s of snapshots) events += this.target.device(s, now, clock, originOf(s, this.known, firstLoad));
-    // Per power line incident points (few rows: read on every run).
-    events += this.target.powerLines(await loadPowerLines(pool, organizationId), now);
+    events += this.target.powerLines(powerLines, now);
     this.target.heartbeat(now, this.startMs);
     this.opts.onRefresh?.(events);
   }

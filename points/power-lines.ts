@@ -57,6 +57,12 @@ export function powerLineSamples(l: PowerLineSnapshot, nowMs: number, analogOnly
   ];
 }
 
+/** The organisation's ($1) power lines with feeder topology (a device with a phase on it) and no slot yet, alias `p`. */
+export const POWER_LINES_WITHOUT_SLOT = `power_lines p
+  where p."OrganizationID" = $1 and p.deleted_at is null
+    and exists (select 1 from device_information d where d."PowerLineID" = p."Id" and d."Phase" is not null and d.deleted_at is null)
+    and not exists (select 1 from dnp3_slots s where s."OrganizationID" = $1 and s."PowerLineID" = p."Id")`;
+
 /** Gives every power line of the organisation with feeder topology a slot (after the devices' own). */
 export async function assignPowerLineSlots(pool: pg.Pool, organizationId: string): Promise<void> {
   await withTransaction(pool, async (client) => {
@@ -64,10 +70,7 @@ export async function assignPowerLineSlots(pool: pg.Pool, organizationId: string
     await client.query(
       `insert into dnp3_slots ("OrganizationID", slot, "PowerLineID")
        select $1, coalesce((select max(slot) from dnp3_slots where "OrganizationID" = $1), -1) + row_number() over (order by p."Id"), p."Id"
-         from power_lines p
-        where p."OrganizationID" = $1 and p.deleted_at is null
-          and exists (select 1 from device_information d where d."PowerLineID" = p."Id" and d."Phase" is not null and d.deleted_at is null)
-          and not exists (select 1 from dnp3_slots s where s."OrganizationID" = $1 and s."PowerLineID" = p."Id")`,
+         from ${POWER_LINES_WITHOUT_SLOT}`,
       [organizationId],
     );
   });

@@ -3,6 +3,12 @@
 import type pg from 'pg';
 import { withTransaction } from '../db/transaction.js';
 import type { DeviceSnapshot } from './device-points.js';
+import { POWER_LINES_WITHOUT_SLOT } from './power-lines.js';
+
+/** The organisation's ($1) devices without a slot, deleted ones too (a slot is never reused), alias `d`. */
+const DEVICES_WITHOUT_SLOT = `device_information d
+  where d."OrganizationID" = $1
+    and not exists (select 1 from dnp3_slots s where s."OrganizationID" = $1 and s."IMEINumber" = d."IMEINumber")`;
 
 /** Gives every device of the organisation without a slot the next free ones (in DeviceID order). */
 export async function assignSlots(pool: pg.Pool, organizationId: string): Promise<void> {
@@ -13,9 +19,7 @@ export async function assignSlots(pool: pg.Pool, organizationId: string): Promis
       `insert into dnp3_slots ("OrganizationID", slot, "IMEINumber")
        select $1, coalesce((select max(slot) from dnp3_slots where "OrganizationID" = $1), -1)
                   + row_number() over (order by d."DeviceID"), d."IMEINumber"
-         from device_information d
-        where d."OrganizationID" = $1
-          and not exists (select 1 from dnp3_slots s where s."OrganizationID" = $1 and s."IMEINumber" = d."IMEINumber")`,
+         from ${DEVICES_WITHOUT_SLOT}`,
       [organizationId],
     );
   });
@@ -74,11 +78,19 @@ export async function loadSnapshots(pool: pg.Pool, organizationId: string, since
   return rows.map(toSnapshot);
 }
 
-export async function currentWatermark(pool: pg.Pool): Promise<Watermark> {
-  const { rows } = await pool.query<{ record: number | null; event: number | null }>(
-    `select (select max("RecordID") from device_records) as record, (select max("Event_Record_ID") from event_records) as event`,
+/**
+ * What a feed round needs before it reads snapshots, in one statement: the watermark, the highest slot, and
+ * whether a device or power line is waiting for a slot (then the round assigns them and reads the slot again).
+ */
+export async function feedState(pool: pg.Pool, organizationId: string): Promise<{ watermark: Watermark; maxSlot: number; unslotted: boolean }> {
+  const { rows } = await pool.query<{ record: string | null; event: string | null; max_slot: number | null; unslotted: boolean }>(
+    `select (select max("RecordID") from device_records) as record, (select max("Event_Record_ID") from event_records) as event,
+            (select max(slot) from dnp3_slots where "OrganizationID" = $1) as max_slot,
+            exists (select 1 from ${DEVICES_WITHOUT_SLOT}) or exists (select 1 from ${POWER_LINES_WITHOUT_SLOT}) as unslotted`,
+    [organizationId],
   );
-  return { record: Number(rows[0]?.record ?? 0), event: Number(rows[0]?.event ?? 0) };
+  const r = rows[0]!;
+  return { watermark: { record: Number(r.record ?? 0), event: Number(r.event ?? 0) }, maxSlot: r.max_slot ?? -1, unslotted: r.unslotted };
 }
 
 export async function maxSlot(pool: pg.Pool, organizationId: string): Promise<number> {
