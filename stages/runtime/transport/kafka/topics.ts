@@ -47,14 +47,48 @@ async function reconcileRetention(client: KafkaClient, settings: TopicSettings, 
   }
 }
 
+/** Answers of a broker that does not know a topic's partitions yet, as on a cluster just after its creation. */
+const NOT_KNOWN_YET = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE', 'NOT_LEADER_FOR_PARTITION']);
+
+/** kafkajs puts the protocol's error type on the error, or on the one its retrier gave up on. */
+export function isNotKnownYet(err: unknown): boolean {
+  const e = err as { type?: string; originalError?: { type?: string }; cause?: { type?: string } } | undefined;
+  return [e?.type, e?.originalError?.type, e?.cause?.type].some((t) => t !== undefined && NOT_KNOWN_YET.has(t));
+}
+
+/**
+ * Creates the missing topics and waits until every one answers. On a cluster the other brokers learn of a new
+ * topic a moment after its leaders are elected, also when another process created it: a request that reaches
+ * one before then fails with UNKNOWN_TOPIC_OR_PARTITION or LEADER_NOT_AVAILABLE (seen on the three-broker cluster as a bridge that died
+ * at start, twice: once after creating the topics, once after finding them created by the pipeline). Such a
+ * failure anywhere in here starts it over, for up to ten seconds.
+ */
 export async function ensureTopics(client: KafkaClient, settings: TopicSettings, topics: string[]): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await ensureTopicsOnce(client, settings, topics);
+      return;
+    } catch (err) {
+      if (attempt >= 40 || !isNotKnownYet(err)) throw err;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
+async function ensureTopicsOnce(client: KafkaClient, settings: TopicSettings, topics: string[]): Promise<void> {
   const { names } = client;
   const a = await client.admin();
   const existing = new Set(await a.listTopics());
-  await reconcileRetention(client, settings, a, topics.filter((t) => existing.has(names.topic(t))));
-  const missing = [...new Set(topics.map(names.topic))].filter((t) => !existing.has(t));
-  if (missing.length === 0) return;
+  const physical = [...new Set(topics.map(names.topic))];
+  const missing = physical.filter((t) => !existing.has(t));
   const retentionOf = (topic: string) => Object.entries(settings.retentionMs ?? {}).find(([t]) => names.topic(t) === topic)?.[1];
+  if (missing.length) await createTopics(a, settings, missing, retentionOf);
+  // Every topic answers (its partitions' offsets) before anything else is asked of it.
+  for (const t of physical) await a.fetchTopicOffsets(t);
+  await reconcileRetention(client, settings, a, topics.filter((t) => existing.has(names.topic(t))));
+}
+
+async function createTopics(a: Admin, settings: TopicSettings, missing: string[], retentionOf: (topic: string) => number | undefined): Promise<void> {
   try {
     // A batch of a few large check-ins (a body may be up to MAX_MESSAGE_BYTES) must fit a record batch.
     const { replicas, minInsync } = replication(settings, (await a.describeCluster()).brokers.length);
@@ -73,18 +107,6 @@ export async function ensureTopics(client: KafkaClient, settings: TopicSettings,
     await new Promise((r) => setTimeout(r, 500));
     const now = new Set(await a.listTopics());
     if (!missing.every((t) => now.has(t))) throw err;
-  }
-  // On a cluster the other brokers learn of a new topic a moment after its leaders are elected; a produce
-  // or offset request that reaches one before then fails (UNKNOWN_TOPIC_OR_PARTITION, seen on the
-  // three-broker cluster as a bridge that died at start). Wait until every partition answers.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      for (const t of missing) await a.fetchTopicOffsets(t);
-      return;
-    } catch (err) {
-      if (attempt >= 50) throw err;
-      await new Promise((r) => setTimeout(r, 200));
-    }
   }
 }
 
