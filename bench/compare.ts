@@ -61,7 +61,9 @@ function runOnce(side: Side, scenario: string, options: ScenarioOptions, product
   const args = ['--import', 'tsx', 'bench/run.ts', '--scenario', scenario, '--runs', '1', '--messages', String(options.messages), '--devices', String(options.devices), '--no-infra', '--report', report];
   const harness = productInChildren.has(scenario) ? ROOT : side.dir;
   // Both sides measure the same servers: the older tree would otherwise look for their pid files in its own .infra.
-  const env = { ...process.env, INFRA_STATE_DIR: infraStateDir(), ...(harness === side.dir ? {} : { BENCH_PRODUCT_ROOT: side.dir }) };
+  // The product is named here alone: a BENCH_PRODUCT_ROOT left in the caller's shell would move the new side.
+  const { BENCH_PRODUCT_ROOT: _inherited, ...inherited } = process.env;
+  const env = { ...inherited, INFRA_STATE_DIR: infraStateDir(), ...(harness === side.dir ? {} : { BENCH_PRODUCT_ROOT: side.dir }) };
   const run = spawnSync(process.execPath, args, { cwd: harness, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const base = join(harness, 'bench', 'results', report);
   try {
