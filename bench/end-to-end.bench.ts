@@ -105,11 +105,13 @@ async function kafkaStore(fleet: Fleet): Promise<Store> {
   };
 }
 
-/** A fresh data folder for the embedded default, the fleet imported with `faultline import` (as a user would). */
+/** A fresh data folder for the embedded default, migrated and the fleet imported with the product's CLI (as a user would). */
 async function embeddedStore(fleet: Fleet): Promise<Store> {
   const dataDir = mkdtempSync(join(tmpdir(), 'faultline-bench-embedded-'));
   const port = await freePort();
   const env = { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(port), DEMO_DATA: '0', SIMULATE: '0' };
+  // An older release's import refuses a schema it has not migrated yet (embedded or not): migrate first.
+  productCommand(['migrate'], env);
   productCommand(['import', fleetFile(dataDir, fleet)], env);
   let pool: pg.Pool | undefined;
   return {
