@@ -3,6 +3,7 @@
 // with ours when the lock files agree); then every round runs each scenario once on each side, the order
 // alternating per round, on the same generated data and the same servers, and the pure half
 // (support/bench-compare.ts) turns the pairs into ratios with their spread (docs/benchmarks.md#compare).
+// Scenarios whose product runs only in child processes use this checkout's harness for both sides (runOnce).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -48,13 +49,23 @@ function newerTree(): Side {
   return { label: `new ${commit.slice(0, 12)}${dirty ? '+changes' : ''}`, commit: `${commit}${dirty ? '+changes' : ''}`, dir: ROOT };
 }
 
-/** One scenario, one run, on one side; its result is read back from the report it writes, then removed. */
-function runOnce(side: Side, scenario: string, options: ScenarioOptions): ScenarioResult {
+/**
+ * One scenario, one run, on one side; its result is read back from the report it writes, then removed. A
+ * scenario whose product runs only in `faultline start` children (`productInChildren`) is measured by this
+ * checkout's harness on both sides, the side's product named by BENCH_PRODUCT_ROOT (bench/end-to-end.bench.ts):
+ * the same measurement for both, and figures the older harness lacks (the bridge's own CPU). Any other scenario
+ * runs the side's own bench code, since it imports the product.
+ */
+function runOnce(side: Side, scenario: string, options: ScenarioOptions, productInChildren: ReadonlySet<string>): ScenarioResult {
   const report = `compare-tmp-${process.pid}`;
   const args = ['--import', 'tsx', 'bench/run.ts', '--scenario', scenario, '--runs', '1', '--messages', String(options.messages), '--devices', String(options.devices), '--no-infra', '--report', report];
+  const harness = productInChildren.has(scenario) ? ROOT : side.dir;
   // Both sides measure the same servers: the older tree would otherwise look for their pid files in its own .infra.
-  const run = spawnSync(process.execPath, args, { cwd: side.dir, env: { ...process.env, INFRA_STATE_DIR: infraStateDir() }, stdio: ['ignore', 'ignore', 'inherit'] });
-  const base = join(side.dir, 'bench', 'results', report);
+  // The product is named here alone: a BENCH_PRODUCT_ROOT left in the caller's shell would move the new side.
+  const { BENCH_PRODUCT_ROOT: _inherited, ...inherited } = process.env;
+  const env = { ...inherited, INFRA_STATE_DIR: infraStateDir(), ...(harness === side.dir ? {} : { BENCH_PRODUCT_ROOT: side.dir }) };
+  const run = spawnSync(process.execPath, args, { cwd: harness, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const base = join(harness, 'bench', 'results', report);
   try {
     if (run.status !== 0) throw new Error(`--compare: ${scenario} on ${side.label} exited ${run.status}`);
     const summary = JSON.parse(readFileSync(`${base}.json`, 'utf8')) as { results: ScenarioResult[] };
@@ -66,7 +77,7 @@ function runOnce(side: Side, scenario: string, options: ScenarioOptions): Scenar
   }
 }
 
-export async function runCompare(ref: string, scenarios: readonly string[], options: ScenarioOptions, reportName?: string): Promise<void> {
+export async function runCompare(ref: string, scenarios: readonly string[], options: ScenarioOptions, { reportName, productInChildren }: { reportName?: string | undefined; productInChildren: ReadonlySet<string> }): Promise<void> {
   const newer = newerTree();
   const older = olderTree(ref);
   const started = performance.now();
@@ -78,16 +89,17 @@ export async function runCompare(ref: string, scenarios: readonly string[], opti
       const got = new Map<Side, ScenarioResult>();
       for (const side of order) {
         progress(`compare: round ${round}/${options.runs} · ${scenario} · ${side.label}`);
-        got.set(side, runOnce(side, scenario, options));
+        got.set(side, runOnce(side, scenario, options, productInChildren));
       }
       pairs.push({ round, scenario, newer: got.get(newer)!, older: got.get(older)! });
     }
   }
   const rows = compareRounds(pairs);
+  const oneHarness = scenarios.filter((s) => productInChildren.has(s));
   const machine = machineInfo();
   const md = compareMarkdown({
     newer: newer.label, older: older.label, date: machine.date, rounds: options.runs,
-    options: `${options.messages.toLocaleString('en-US')} check-ins, ${options.devices.toLocaleString('en-US')} devices, scenarios ${scenarios.join(', ')}; ${Math.round((performance.now() - started) / 1000)} s in all`,
+    options: `${options.messages.toLocaleString('en-US')} check-ins, ${options.devices.toLocaleString('en-US')} devices, scenarios ${scenarios.join(', ')}; ${Math.round((performance.now() - started) / 1000)} s in all${oneHarness.length ? `; ${oneHarness.join(', ')} measured by the new harness on both sides, the old product from its work tree` : ''}`,
     machine: `Node ${machine.node} · ${machine.cores} cores (${machine.cpu}) · ${machine.memoryGiB} GiB · ${machine.servers}`,
   }, rows);
   const name = reportName ?? `compare-${newer.commit.slice(0, 7)}-vs-${older.commit.slice(0, 7)}`;

@@ -2,8 +2,9 @@
 // persist, notify) from fi.raw.v1 to Postgres, with the real broker, schema registry and Postgres of infra/,
 // chained (the default) or fully split (--split: each stage its own consumer and topic). The stages start and
 // join their groups first; then the clock runs from the first record produced into fi.raw.v1 until every
-// check-in is stored. Messages carry 3 events and 24 hourly averages. `npm run bench` runs it as the
-// `pipeline` and `pipeline split` scenarios (runPipelineAlone, one `faultline start` child process).
+// check-in is stored and every stage's consumer group has committed all it read (bench/drained.ts: notify's
+// last batches are part of the cost). Messages carry 3 events and 24 hourly averages. `npm run bench` runs it
+// as the `pipeline` and `pipeline split` scenarios (runPipelineAlone, one `faultline start` child process).
 //
 //   npm run bench:pipeline -- [--messages 20000] [--devices 10000] [--runs 3] [--processes 0] [--split]
 //
@@ -31,6 +32,7 @@ import { stats } from '../support/stats.js';
 import { createTestDatabase } from '../support/database.js';
 import { CHAIN } from '../config/pipeline-split.js';
 import { progress, type ScenarioOptions, type ScenarioResult } from './common.js';
+import { pipelineGroups, uncommitted } from './drained.js';
 import type { Stats } from '../support/stats.js';
 
 const PARTITIONS = 6;
@@ -72,10 +74,12 @@ async function oneRun(run: number, { messages: MESSAGES, devices: DEVICES, proce
     cwd: new URL('..', import.meta.url).pathname, stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, KAFKA_BROKERS: env.KAFKA_BROKERS, SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL, DATABASE_URL: db.url, KAFKA_PARTITIONS: String(PARTITIONS), KAFKA_SESSION_TIMEOUT_MS: '10000', LOG_LEVEL: 'error', PIPELINE_SPLIT: split ? 'every' : '' },
   }));
-  const pipeline = PROCESSES === 0 ? await startPipeline({ transport, pool: db.pool, modelMap: loadModelMap(settings.modelMapFile), lowCurrentA: settings.lowCurrentA, split: split ? CHAIN.slice(1) : [] }) : null;
+  const cuts = split ? CHAIN.slice(1) : [];
+  const pipeline = PROCESSES === 0 ? await startPipeline({ transport, pool: db.pool, modelMap: loadModelMap(settings.modelMapFile), lowCurrentA: settings.lowCurrentA, split: cuts }) : null;
+  const groups = pipelineGroups(transport, cuts);
   // Warm-up until one record per partition went through: every process has joined every group.
   await producer.send(Array.from({ length: PARTITIONS * 4 }, (_, i) => raw(-1 - i)));
-  while ((await storedCount()) < PARTITIONS * 4) await new Promise((r) => setTimeout(r, 100));
+  while ((await storedCount()) < PARTITIONS * 4 || (await uncommitted(groups)) !== 0) await new Promise((r) => setTimeout(r, 100));
   const warm = PARTITIONS * 4;
 
   const pids = children.map((c) => c.pid!);
@@ -83,23 +87,33 @@ async function oneRun(run: number, { messages: MESSAGES, devices: DEVICES, proce
   const started = performance.now();
   for (let i = 0; i < MESSAGES; i += 500) await producer.send(Array.from({ length: Math.min(500, MESSAGES - i) }, (_, j) => raw(i + j)));
   const preloadPerSecond = MESSAGES / ((performance.now() - started) / 1000);
+  // The phase ends when every group has committed everything after the last row is stored (bench/drained.ts).
   let stored = 0;
+  let behind = Number.NaN;
+  let storedSeconds: number | undefined;
   let lastPrint = started;
   const timeline: number[] = [];
   let lastStored = warm;
-  while (stored < MESSAGES + warm) {
-    await new Promise((r) => setTimeout(r, 100));
+  while (stored < MESSAGES + warm || behind !== 0) {
+    // Finer steps once every row is stored: the commit is near, and a poll step late is a poll step of idle time.
+    await new Promise((r) => setTimeout(r, Number.isNaN(behind) ? 100 : 25));
     stored = await storedCount();
+    if (stored >= MESSAGES + warm) {
+      storedSeconds ??= (performance.now() - started) / 1000;
+      behind = await uncommitted(groups);
+    }
     while (performance.now() - lastPrint >= 1000) {
       timeline.push(stored - lastStored);
       lastStored = stored;
       lastPrint += 1000;
-      progress(`  pipeline${split ? ' split' : ''} run ${run}: ${stored - warm}/${MESSAGES} stored, ${Math.round((stored - warm) / ((performance.now() - started) / 1000))}/s`);
+      const tail = Number.isNaN(behind) ? '' : `, ${behind} records not yet committed`;
+      progress(`  pipeline${split ? ' split' : ''} run ${run}: ${stored - warm}/${MESSAGES} stored${tail}, ${Math.round((stored - warm) / ((performance.now() - started) / 1000))}/s`);
     }
   }
   timeline.push(stored - lastStored);
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuDelta(cpuBefore, cpuSnapshot(pids));
+  progress(`  pipeline${split ? ' split' : ''} run ${run}: every check-in stored after ${storedSeconds!.toFixed(2)} s, every group committed after ${seconds.toFixed(2)} s`);
   const stages = await stageTimes();
   for (const c of children) c.kill('SIGTERM');
   await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));

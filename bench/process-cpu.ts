@@ -36,8 +36,10 @@ const INFRA = ['kafka', 'registry', 'sqs', 'postgres'] as const;
 /**
  * `stagePids`: faultline processes started by the bench, counted as `faultline`; the bench process itself (the
  * load generator) is then `bench`. Without them the stages run inside this process, which is `faultline`.
+ * `apart`: some of those processes by role (`bridge`, `pipeline`), each also reported under its name; they
+ * stay in the `faultline` total.
  */
-export function cpuSnapshot(stagePids: readonly number[] = []): Record<string, number> {
+export function cpuSnapshot(stagePids: readonly number[] = [], apart: Readonly<Record<string, number>> = {}): Record<string, number> {
   const snap: Record<string, number> = {};
   for (const name of INFRA) {
     try {
@@ -54,6 +56,7 @@ export function cpuSnapshot(stagePids: readonly number[] = []): Record<string, n
     snap.faultline = stagePids.reduce((sum, pid) => sum + treeCpuSeconds(pid), 0);
     snap.bench = ownSeconds;
   }
+  for (const [role, pid] of Object.entries(apart)) snap[role] = treeCpuSeconds(pid);
   return snap;
 }
 

@@ -45,6 +45,12 @@ const SCENARIOS: Record<string, (o: ScenarioOptions) => Promise<ScenarioResult>>
   embedded: (o) => runEndToEnd(o, { embedded: true }),
   stages: runStages,
 };
+/**
+ * The scenarios whose faultline runs only in `faultline start` children (bench/end-to-end.bench.ts), never in
+ * this process: `--compare` measures the older commit with this harness, its product taken from the older work
+ * tree (BENCH_PRODUCT_ROOT; compare.ts).
+ */
+const PRODUCT_IN_CHILDREN: ReadonlySet<string> = new Set(['end-to-end', 'end-to-end-split', 'end-to-end-bridge-apart', 'end-to-end@rate', 'end-to-end-split@rate', 'embedded']);
 const CHILD_SCENARIOS: Record<string, string[]> = {
   api: ['bench/api.bench.ts'],
   dnp3: ['bench/dnp3.bench.ts'],
@@ -99,7 +105,7 @@ async function main(): Promise<void> {
   if (!values['no-infra']) {
     try { execSync('bash infra/up.sh', { stdio: ['ignore', 'inherit', 'inherit'] }); } catch { progress('bench: infra/up.sh failed (servers already running elsewhere?); going on with the configured endpoints'); }
   }
-  if (values.compare !== undefined) return runCompare(values.compare, chosen, options, values.report);
+  if (values.compare !== undefined) return runCompare(values.compare, chosen, options, { reportName: values.report, productInChildren: PRODUCT_IN_CHILDREN });
   const results: ScenarioResult[] = [];
   const children: ChildBench[] = [];
   const started = performance.now();

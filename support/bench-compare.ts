@@ -25,6 +25,8 @@ export const FIGURES: readonly Figure[] = [
   { name: 'faultline CPU per check-in', unit: 'µs', higherIsBetter: false, of: (r) => r.cpuMicrosPerCheckIn?.median },
   { name: 'Postgres CPU per check-in', unit: 'µs', higherIsBetter: false, of: (r) => perCheckIn(r, 'postgres') },
   { name: 'Kafka CPU per check-in', unit: 'µs', higherIsBetter: false, of: (r) => perCheckIn(r, 'kafka') },
+  // The SQS bridge's own process, reported where it runs apart (end-to-end bridge apart); absent elsewhere.
+  { name: 'bridge CPU per check-in', unit: 'µs', higherIsBetter: false, of: (r) => perCheckIn(r, 'bridge') },
   { name: 'latency p50', unit: 'ms', higherIsBetter: false, of: (r) => r.latency?.p50.median },
   { name: 'latency p95', unit: 'ms', higherIsBetter: false, of: (r) => r.latency?.p95.median },
 ];

@@ -41,6 +41,21 @@ test('Postgres CPU per check-in comes from its CPU seconds per wall second over 
   assert.not.ok(rows.some((r) => r.figure === 'latency p50'));
 });
 
+test('the bridge CPU per check-in is read where the bridge ran apart, and left out for a result without it', () => {
+  const apart = (throughput: number, bridge: number): ScenarioFigures => ({ ...result(throughput, 500), cpuPerSecond: { faultline: 0.6, bridge, pipeline: 0.6 - bridge } });
+  const rows = compareRounds([pair(1, apart(1000, 0.1), apart(800, 0.2)), pair(2, apart(1000, 0.12), apart(1000, 0.3))]);
+  const bridge = rows.find((r) => r.figure === 'bridge CPU per check-in')!;
+  // CPU seconds per wall second over check-ins per second: 0.1 s/s at 1,000/s is 100 µs per check-in.
+  assert.equal([bridge.newer.min, bridge.newer.max].map(Math.round), [100, 120]);
+  assert.equal([bridge.older.min, bridge.older.max].map(Math.round), [250, 300]);
+  assert.equal([bridge.ratio.min, bridge.ratio.max].map((x) => Math.round(x * 100) / 100), [0.4, 0.4]);
+  assert.is(verdict(bridge), 'better');
+  // An old result without the split (its harness summed the processes) and one with no CPU at all: no row, no error.
+  const lacking = compareRounds([pair(1, apart(1000, 0.1), result(1000, 500, 0.2)), pair(2, apart(1000, 0.1), result(1000, 500))]);
+  assert.not.ok(lacking.some((r) => r.figure === 'bridge CPU per check-in'));
+  assert.ok(lacking.some((r) => r.figure === 'faultline CPU per check-in'));
+});
+
 test('the report names both commits and has one row per figure', () => {
   const rows = compareRounds([pair(1, result(2000, 200), result(1000, 400))]);
   const md = compareMarkdown({ newer: 'new abc', older: 'old def', date: '2026-11-25', rounds: 1, options: 'x', machine: 'm' }, rows);
