@@ -31,6 +31,11 @@ import type { Fleet } from '../simulator/index.js';
 import { createTestDatabase } from '../support/database.js';
 import { resetPipelineTopics } from '../support/kafka.js';
 import { freePort } from '../support/process.js';
+import { CHAIN } from '../config/pipeline-split.js';
+import { createRegistry } from '../schemas/registry.js';
+import { registryCodec } from '../stages/runtime/codec.js';
+import { kafkaTransport } from '../stages/runtime/transport/kafka.js';
+import { pipelineGroups, uncommitted } from './drained.js';
 import { cpuDelta, cpuSnapshot } from './process-cpu.js';
 import { benchFleet, benchQueue, benchReferenceData, countRows, generateMessages, preload, progress, scenarioArgs, type ScenarioOptions, type ScenarioResult } from './common.js';
 import { percentile, stats } from '../support/stats.js';
@@ -79,10 +84,11 @@ function fleetFile(dir: string, fleet: Fleet): string {
 }
 
 /** Where the stored rows are counted, and how to clean up after the children stopped. */
-interface Store { pool: pg.Pool; env: Record<string, string>; drop(): Promise<void> }
+/** `uncommitted`: records the pipeline's consumer groups have not committed yet (bench/drained.ts); none on the embedded default, whose in-process transport the bench cannot see. */
+interface Store { pool: pg.Pool; env: Record<string, string>; drop(): Promise<void>; uncommitted?: () => Promise<number> }
 
 /** A fresh database on the infra/ Postgres, migrated and given the fleet by the product (`faultline migrate`, `import`). */
-async function kafkaStore(fleet: Fleet): Promise<Store> {
+async function kafkaStore(fleet: Fleet, split: boolean): Promise<Store> {
   await resetPipelineTopics(['dnp3.bench']);
   // No migration of this checkout's ('0000' is before the first): the product applies its own.
   const db = await createTestDatabase('bench_e2e', { poolMax: 4, upTo: '0000' });
@@ -99,8 +105,11 @@ async function kafkaStore(fleet: Fleet): Promise<Store> {
   const { rows: [schema] } = await db.pool.query<{ version: string }>('select max(version) as version from schema_migrations');
   progress(`end-to-end: faultline from ${PRODUCT_ROOT}, its schema up to ${schema?.version}`);
   const env = infraEnv();
+  // Only the admin side of a transport: where the children's consumer groups stand.
+  const transport = kafkaTransport({ brokers: env.KAFKA_BROKERS!.split(','), codec: await registryCodec(createRegistry(env.SCHEMA_REGISTRY_URL!)), partitions: PARTITIONS });
+  const groups = pipelineGroups(transport, split ? CHAIN.slice(1) : []);
   return {
-    pool: db.pool, drop: () => db.drop(),
+    pool: db.pool, drop: async () => { await transport.close(); await db.drop(); }, uncommitted: () => uncommitted(groups),
     env: { KAFKA_BROKERS: env.KAFKA_BROKERS!, SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL!, DATABASE_URL: db.url, KAFKA_PARTITIONS: String(PARTITIONS), KAFKA_SESSION_TIMEOUT_MS: '10000' },
   };
 }
@@ -130,7 +139,7 @@ function cleanEnv(): Record<string, string | undefined> {
 async function oneRun(run: number, messages: number, devices: number, o: EndToEndOptions): Promise<Run> {
   const fleet = benchFleet(devices);
   const data = generateMessages(fleet, WARM_UP + messages);
-  const store = o.embedded ? await embeddedStore(fleet) : await kafkaStore(fleet);
+  const store = o.embedded ? await embeddedStore(fleet) : await kafkaStore(fleet, o.split === true);
   const queue = await benchQueue('bench-e2e');
   const env = infraEnv();
   const processes = o.embedded ? 1 : (o.processes ?? 1);
@@ -179,6 +188,13 @@ async function oneRun(run: number, messages: number, devices: number, o: EndToEn
       onSent: (i, at) => { const d = measured[i]!; sentAt.set(keyOf(d.imei, Date.parse(String(d.message.device_data.date))), at); },
     });
     const [preloadPerSecond] = await Promise.all([sending, waitFor(WARM_UP + messages, 'measured', tick)]);
+    // The run ends when notify, after persist, has done its part too (bench/drained.ts), not at the last stored row.
+    if (store.uncommitted) {
+      for (let behind = await store.uncommitted(); behind > 0; behind = await store.uncommitted()) {
+        if (Date.now() > deadline) throw new Error(`end-to-end: ${behind} records not committed after ${TIMEOUT_MS / 1000} s`);
+        await sleep(25);
+      }
+    }
     const finished = Date.now();
     const cpu = cpuDelta(cpuBefore, cpuSnapshot(pids(), roles));
     // Three decimals: a per-check-in figure is derived from these (support/bench-compare.ts), and on a loaded
