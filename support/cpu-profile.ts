@@ -1,0 +1,47 @@
+// The pure half of bench/profile-summary.ts: a V8 CPU profile's samples as self time per owner (an npm package,
+// a faultline file, a Node.js module, V8's own entries) and per function, idle left out.
+import { relative, resolve } from 'node:path';
+
+export interface CallFrame { functionName: string; url: string; lineNumber: number }
+export interface ProfileNode { id: number; callFrame: CallFrame }
+export interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+
+const ROOT = resolve(new URL('..', import.meta.url).pathname);
+
+/** Where a frame belongs: an npm package, a faultline file, a Node.js internal module or V8's own entry. */
+export function ownerOf(frame: CallFrame): string {
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(frame.url);
+  if (pkg) return pkg[1]!;
+  if (frame.url.startsWith('file://') || frame.url.startsWith('/')) return relative(ROOT, frame.url.replace(/^file:\/\//, ''));
+  if (frame.url) return frame.url;
+  return frame.functionName.startsWith('(') ? frame.functionName : `(${frame.functionName || 'native'})`;
+}
+
+/** Self time per owner and per function, in ms, and the busy total (all samples but idle). */
+export function summarise(p: Profile): { busyMs: number; totalMs: number; byOwner: Map<string, number>; byFunction: Map<string, number> } {
+  const nodes = new Map(p.nodes.map((n) => [n.id, n]));
+  const byOwner = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  let busy = 0;
+  let total = 0;
+  p.samples.forEach((id, i) => {
+    const dt = p.timeDeltas[i] ?? 0;
+    total += dt;
+    const frame = nodes.get(id)!.callFrame;
+    if (frame.functionName === '(idle)') return;
+    busy += dt;
+    const owner = ownerOf(frame);
+    byOwner.set(owner, (byOwner.get(owner) ?? 0) + dt);
+    const fn = frame.url ? `${frame.functionName || '(anonymous)'} ${owner}:${frame.lineNumber + 1}` : owner;
+    byFunction.set(fn, (byFunction.get(fn) ?? 0) + dt);
+  });
+  return { busyMs: busy / 1000, totalMs: total / 1000, byOwner: scale(byOwner), byFunction: scale(byFunction) };
+}
+
+const scale = (m: Map<string, number>) => new Map([...m].map(([k, v]) => [k, v / 1000]));
+
+export function table(title: string, m: Map<string, number>, busyMs: number, top: number): string {
+  const rows = [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, ms]) => `| ${((100 * ms) / busyMs).toFixed(1)} % | ${k.replaceAll('|', '\\|')} |`);
+  return [`| share of busy | ${title} |`, '|---|---|', ...rows].join('\n');
+}
+
