@@ -98,7 +98,7 @@ export class PointFeed {
     const full = firstLoad || now - this.lastFull >= (this.opts.fullEveryMs ?? 60_000);
     // Watermark first: rows stored while we read are read again next time (updates are idempotent). The same
     // statement says whether a device or power line imported a moment ago waits for its slot, so a wake-up by a
-    // stored check-in costs two round trips, not nine (docs/decisions.md#workers-wake-on-notify).
+    // stored check-in costs two round trips, not ten (docs/decisions.md#workers-wake-on-notify).
     const state = await feedState(pool, organizationId);
     let top = state.maxSlot;
     if (state.unslotted) {
@@ -107,13 +107,16 @@ export class PointFeed {
       top = await maxSlot(pool, organizationId);
     }
     this.target.size(top);
-    // Per power line incident points: few rows, read on every run, beside the snapshots.
-    const [snapshots, powerLines] = await Promise.all([loadSnapshots(pool, organizationId, full ? undefined : this.watermark), loadPowerLines(pool, organizationId)]);
+    // Per power line incident points: few rows, read on every run beside the snapshots, applied after the
+    // devices so a device's event never waits for them.
+    const powerLines = loadPowerLines(pool, organizationId);
+    powerLines.catch(() => {}); // its failure is the round's, below
+    const snapshots = await loadSnapshots(pool, organizationId, full ? undefined : this.watermark);
     if (full) this.lastFull = now;
-    this.watermark = state.watermark;
     let events = 0;
     for (const s of snapshots) events += this.target.device(s, now, clock, originOf(s, this.known, firstLoad));
-    events += this.target.powerLines(powerLines, now);
+    events += this.target.powerLines(await powerLines, now);
+    this.watermark = state.watermark;
     this.target.heartbeat(now, this.startMs);
     this.opts.onRefresh?.(events);
   }
