@@ -59,9 +59,9 @@ export function isNotKnownYet(err: unknown): boolean {
 /**
  * Creates the missing topics and waits until every one answers. On a cluster the other brokers learn of a new
  * topic a moment after its leaders are elected, also when another process created it: a request that reaches
- * one before then fails with UNKNOWN_TOPIC_OR_PARTITION or LEADER_NOT_AVAILABLE (seen on the three-broker cluster as a bridge that died
- * at start, twice: once after creating the topics, once after finding them created by the pipeline). Such a
- * failure anywhere in here starts it over, for up to ten seconds.
+ * one before then fails with UNKNOWN_TOPIC_OR_PARTITION or LEADER_NOT_AVAILABLE (seen on the three-broker
+ * cluster as a bridge that died at start, twice: once after creating the topics, once after finding them
+ * created by the pipeline). Such a failure anywhere in here starts it over, for up to ten seconds.
  */
 export async function ensureTopics(client: KafkaClient, settings: TopicSettings, topics: string[]): Promise<void> {
   for (let attempt = 1; ; attempt++) {
