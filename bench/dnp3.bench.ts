@@ -22,7 +22,10 @@
 //     commit of the stored check-in: SQS -> Postgres (bridge and stages) and Postgres -> master (feed,
 //     station, TLS). The figures' arithmetic is support/bench-latency.ts.
 //
-//   npm run bench:dnp3 -- [--devices 10000] [--polls 7] [--faults 50] [--part both|poll|latency]
+//   npm run bench:dnp3 -- [--devices 10000] [--polls 7] [--faults 50] [--part both|poll|latency] [--transport kafka|in-process]
+//
+// --transport in-process runs the child on the embedded default's in-process transport (no KAFKA_BROKERS) on the
+// bench's Postgres (the same PostgreSQL 18 build the embedded default starts), and writes dnp3-<devices>-in-process.
 //
 // Needs infra/ (started here with infra/up.sh) and python3 for the yadnp3 venv (test/interop/dnp3/setup-yadnp3.sh).
 // Writes bench/results/dnp3-<devices>.json and .md (dnp3-10000 by default; a small trial never overwrites
@@ -66,7 +69,7 @@ import { createTestDatabase } from '../support/database.js';
 const { values } = parseArgs({
   options: {
     devices: { type: 'string', default: '10000' }, polls: { type: 'string', default: '7' }, faults: { type: 'string', default: '50' },
-    part: { type: 'string', default: 'both' }, partitions: { type: 'string', default: '6' },
+    part: { type: 'string', default: 'both' }, partitions: { type: 'string', default: '6' }, transport: { type: 'string', default: 'kafka' },
   },
 });
 const DEVICES = Number(values.devices);
@@ -75,6 +78,8 @@ const FAULTS = Number(values.faults);
 const PARTITIONS = Number(values.partitions);
 const PART = values.part as 'both' | 'poll' | 'latency';
 if (!['both', 'poll', 'latency'].includes(PART)) throw new Error(`--part: both, poll or latency, got ${PART}`);
+const IN_PROCESS = values.transport === 'in-process';
+if (!IN_PROCESS && values.transport !== 'kafka') throw new Error(`--transport: kafka or in-process, got ${values.transport}`);
 /** Plain check-ins that bring the child's consumer groups up before the clock runs; their devices never fault. */
 const WARM = PARTITIONS * 4;
 if (PART !== 'poll' && DEVICES < FAULTS + WARM) throw new Error(`--devices must be at least faults + ${WARM}`);
@@ -388,18 +393,21 @@ async function latencyPart(
   db: { pool: pg.Pool; url: string }, master: BenchMaster, master104: Iec104BenchMaster, imeis: string[], slotOf: Map<string, number>, cpuPids: Record<string, number | undefined>,
 ): Promise<LatencyPart> {
   say(`latency: pipeline child process, ${FAULTS} permanent faults through SQS, one at a time, each timed to the DNP3 and the IEC 104 master`);
-  await resetPipelineTopics(['dnp3.bench']);
-  const transport = kafkaTransport({ brokers: env.KAFKA_BROKERS!.split(','), codec: await registryCodec(createRegistry(env.SCHEMA_REGISTRY_URL!)), partitions: PARTITIONS, sessionTimeoutMs: 10_000 });
-  await transport.ensureTopics(Object.values(TOPICS));
-  await transport.close();
+  if (!IN_PROCESS) {
+    await resetPipelineTopics(['dnp3.bench']);
+    const transport = kafkaTransport({ brokers: env.KAFKA_BROKERS!.split(','), codec: await registryCodec(createRegistry(env.SCHEMA_REGISTRY_URL!)), partitions: PARTITIONS, sessionTimeoutMs: 10_000 });
+    await transport.ensureTopics(Object.values(TOPICS));
+    await transport.close();
+  }
 
   const sqs = createSqsClient({ queueUrl: env.SQS_QUEUE_URL!, endpoint: env.SQS_ENDPOINT! });
   const queueUrl = (await sqs.send(new CreateQueueCommand({ QueueName: `dnp3-bench-${Date.now()}` }))).QueueUrl!;
+  const { KAFKA_BROKERS: _brokers, SCHEMA_REGISTRY_URL: _registry, ...withoutKafka } = process.env;
   const child = spawn(process.execPath, ['bin/faultline.js', 'start', '--only', 'bridge,enrich,dedup,fault-compute,persist,notify,rejected'], {
     cwd: root, stdio: ['ignore', 'ignore', 'inherit'],
     env: {
-      ...process.env, KAFKA_BROKERS: env.KAFKA_BROKERS, SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL, DATABASE_URL: db.url,
-      SQS_QUEUE_URL: queueUrl, SQS_ENDPOINT: env.SQS_ENDPOINT, KAFKA_PARTITIONS: String(PARTITIONS), KAFKA_SESSION_TIMEOUT_MS: '10000', LOG_LEVEL: 'error',
+      ...withoutKafka, DATABASE_URL: db.url, SQS_QUEUE_URL: queueUrl, SQS_ENDPOINT: env.SQS_ENDPOINT, LOG_LEVEL: 'error',
+      ...(IN_PROCESS ? {} : { KAFKA_BROKERS: env.KAFKA_BROKERS, SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL, KAFKA_PARTITIONS: String(PARTITIONS), KAFKA_SESSION_TIMEOUT_MS: '10000' }),
     },
   });
   const listener = new pg.Client({ connectionString: db.url });
@@ -532,7 +540,7 @@ async function main(): Promise<void> {
       scenario: 'dnp3', machine: machineInfo(), loadAverage, devices: DEVICES, binaryPoints: 8 * DEVICES, analogPoints: ANALOG_POINTS,
       banks: BANKS, setup: setup as Setup, ...(poll ? { poll } : {}), ...(latency ? { latency } : {}),
     };
-    const name = `dnp3-${DEVICES}`;
+    const name = `dnp3-${DEVICES}${IN_PROCESS ? '-in-process' : ''}`;
     writeFileSync(new URL(`./results/${name}.json`, import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
     const md = report(result.machine, loadAverage, setup as Setup, poll, latency);
     writeFileSync(new URL(`./results/${name}.md`, import.meta.url), md);
@@ -600,11 +608,11 @@ function pollSection(poll: PollPart): string[] {
 
 function latencySection(latency: LatencyPart): string[] {
   const received = (name: string, p: Measured) => `${name}: ${p.received} of ${latency.faults} events received${p.lost ? `, **${p.lost} not within ${FAULT_TIMEOUT_MS / 1000} s**` : ''}, ${p.split} split at the commit`;
-  const larger = (p: Measured) => (p.toStoredMs.p50 >= p.storedToMasterMs.p50 ? 'SQS to Postgres (bridge and the five stages over Kafka)' : 'Postgres to the master (feed, station, TLS)');
+  const larger = (p: Measured) => (p.toStoredMs.p50 >= p.storedToMasterMs.p50 ? `SQS to Postgres (bridge and the five stages over ${IN_PROCESS ? 'the in-process transport' : 'Kafka'})` : 'Postgres to the master (feed, station, TLS)');
   return [
     `## SQS to master, ${latency.faults} permanent faults, DNP3 and IEC 104 side by side`,
     '',
-    '`faultline start --only bridge,enrich,dedup,fault-compute,persist,notify,rejected` (Kafka transport, its own SQS queue) as a child process. ' +
+    `\`faultline start --only bridge,enrich,dedup,fault-compute,persist,notify,rejected\` (${IN_PROCESS ? 'the embedded default\'s in-process transport, on the bench\'s Postgres' : 'Kafka transport'}, its own SQS queue) as a child process. ` +
       `The DNP3 master receives ${latency.unsolicited ? 'unsolicited responses (classes 1/2/3 enabled at start-up, no event polls)' : 'events (not all of them unsolicited)'}; the IEC 104 master started data transfer and receives spontaneous ASDUs (COT 3). ` +
       'One fault check-in (Ongoing_fault 4, a PFault event) at a time, the devices spread over every bank; two clocks run from SendMessage: to the g2 event of the device\'s permanent-fault binary (from its bank\'s address) in the DNP3 master, and to M_SP_TB_1 at the same point\'s IOA (its bank\'s common address) in the 104 master. ' +
       'Both are split at the commit of the stored check-in (a LISTEN on dnp3_change), so the first half is the same pipeline for both; the two stations have a feed each on the same database, in the bench process.',
