@@ -617,7 +617,7 @@ function latencySection(latency: LatencyPart): string[] {
       'One fault check-in (Ongoing_fault 4, a PFault event) at a time, the devices spread over every bank; two clocks run from SendMessage: to the g2 event of the device\'s permanent-fault binary (from its bank\'s address) in the DNP3 master, and to M_SP_TB_1 at the same point\'s IOA (its bank\'s common address) in the 104 master. ' +
       'Both are split at the commit of the stored check-in (a LISTEN on dnp3_change), so the first half is the same pipeline for both; the two stations have a feed each on the same database, in the bench process.',
     '',
-    ...latencyTable(latency.dnp3, latency.iec104),
+    ...latencyTable(latency.dnp3, latency.iec104, IN_PROCESS ? 'in-process transport' : 'Kafka'),
     '',
     `${received('DNP3', latency.dnp3)}; ${received('IEC 104', latency.iec104)}; pipeline warm-up ${latency.warmUpSeconds} s (not counted).`,
     '',
@@ -625,7 +625,7 @@ function latencySection(latency: LatencyPart): string[] {
     '',
     ...cpuTable(latency.cpuPerSecond),
     '',
-    bottleneckLine(latency.bottleneck, 'one fault at a time leaves every process mostly idle, so the latency is the sum of waits (SQS receive, Kafka fetches between five stages, the feed\'s query, the DNP3 session tick).'),
+    bottleneckLine(latency.bottleneck, `one fault at a time leaves every process mostly idle, so the latency is the sum of waits (SQS receive, ${IN_PROCESS ? 'the in-process hand-offs' : 'Kafka fetches'} between five stages, the feed's query, the DNP3 session tick).`),
     '',
     `The larger share of the median: DNP3 **${larger(latency.dnp3)}**; IEC 104 **${larger(latency.iec104)}**.`,
     '',

@@ -45,11 +45,11 @@ export function protocolLatency(faults: readonly FaultLatency[]): ProtocolLatenc
 const cell = (n: number) => (Number.isNaN(n) ? '–' : String(n));
 const cells = (d: Distribution) => `${cell(d.p50)} | ${cell(d.p95)} | ${cell(d.min)} | ${cell(d.max)}`;
 
-/** The latency table, DNP3's columns beside IEC 104's: one row per stretch of the path. */
-export function latencyTable(dnp3: ProtocolLatency, iec104: ProtocolLatency | undefined): string[] {
+/** The latency table, DNP3's columns beside IEC 104's: one row per stretch of the path (`transport` between the stages). */
+export function latencyTable(dnp3: ProtocolLatency, iec104: ProtocolLatency | undefined, transport = 'Kafka'): string[] {
   const rows: [string, keyof Pick<ProtocolLatency, 'totalMs' | 'toStoredMs' | 'storedToMasterMs'>][] = [
     ['SendMessage to the event in the master', 'totalMs'],
-    ['SendMessage to stored (bridge, Kafka, stages, commit)', 'toStoredMs'],
+    [`SendMessage to stored (bridge, ${transport}, stages, commit)`, 'toStoredMs'],
     ['stored to the event in the master (feed, station, TLS)', 'storedToMasterMs'],
   ];
   if (!iec104) {
