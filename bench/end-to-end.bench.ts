@@ -83,8 +83,11 @@ function fleetFile(dir: string, fleet: Fleet): string {
   return file;
 }
 
-/** Where the stored rows are counted, and how to clean up after the children stopped. */
-/** `uncommitted`: records the pipeline's consumer groups have not committed yet (bench/drained.ts); none on the embedded default, whose in-process transport the bench cannot see. */
+/**
+ * Where the stored rows are counted, and how to clean up after the children stopped. `uncommitted`: records the
+ * pipeline's consumer groups have not committed yet (bench/drained.ts); none on the embedded default, whose
+ * in-process transport the bench cannot see.
+ */
 interface Store { pool: pg.Pool; env: Record<string, string>; drop(): Promise<void>; uncommitted?: () => Promise<number> }
 
 /** A fresh database on the infra/ Postgres, migrated and given the fleet by the product (`faultline migrate`, `import`). */
