@@ -80,6 +80,8 @@ const PART = values.part as 'both' | 'poll' | 'latency';
 if (!['both', 'poll', 'latency'].includes(PART)) throw new Error(`--part: both, poll or latency, got ${PART}`);
 const IN_PROCESS = values.transport === 'in-process';
 if (!IN_PROCESS && values.transport !== 'kafka') throw new Error(`--transport: kafka or in-process, got ${values.transport}`);
+/** What carries the records between the child's stages, as the report names it. */
+const BETWEEN_STAGES = IN_PROCESS ? 'the in-process transport' : 'Kafka';
 /** Plain check-ins that bring the child's consumer groups up before the clock runs; their devices never fault. */
 const WARM = PARTITIONS * 4;
 if (PART !== 'poll' && DEVICES < FAULTS + WARM) throw new Error(`--devices must be at least faults + ${WARM}`);
@@ -608,7 +610,7 @@ function pollSection(poll: PollPart): string[] {
 
 function latencySection(latency: LatencyPart): string[] {
   const received = (name: string, p: Measured) => `${name}: ${p.received} of ${latency.faults} events received${p.lost ? `, **${p.lost} not within ${FAULT_TIMEOUT_MS / 1000} s**` : ''}, ${p.split} split at the commit`;
-  const larger = (p: Measured) => (p.toStoredMs.p50 >= p.storedToMasterMs.p50 ? `SQS to Postgres (bridge and the five stages over ${IN_PROCESS ? 'the in-process transport' : 'Kafka'})` : 'Postgres to the master (feed, station, TLS)');
+  const larger = (p: Measured) => (p.toStoredMs.p50 >= p.storedToMasterMs.p50 ? `SQS to Postgres (bridge and the five stages over ${BETWEEN_STAGES})` : 'Postgres to the master (feed, station, TLS)');
   return [
     `## SQS to master, ${latency.faults} permanent faults, DNP3 and IEC 104 side by side`,
     '',
@@ -617,7 +619,7 @@ function latencySection(latency: LatencyPart): string[] {
       'One fault check-in (Ongoing_fault 4, a PFault event) at a time, the devices spread over every bank; two clocks run from SendMessage: to the g2 event of the device\'s permanent-fault binary (from its bank\'s address) in the DNP3 master, and to M_SP_TB_1 at the same point\'s IOA (its bank\'s common address) in the 104 master. ' +
       'Both are split at the commit of the stored check-in (a LISTEN on dnp3_change), so the first half is the same pipeline for both; the two stations have a feed each on the same database, in the bench process.',
     '',
-    ...latencyTable(latency.dnp3, latency.iec104, IN_PROCESS ? 'in-process transport' : 'Kafka'),
+    ...latencyTable(latency.dnp3, latency.iec104, BETWEEN_STAGES),
     '',
     `${received('DNP3', latency.dnp3)}; ${received('IEC 104', latency.iec104)}; pipeline warm-up ${latency.warmUpSeconds} s (not counted).`,
     '',
@@ -625,7 +627,7 @@ function latencySection(latency: LatencyPart): string[] {
     '',
     ...cpuTable(latency.cpuPerSecond),
     '',
-    bottleneckLine(latency.bottleneck, `one fault at a time leaves every process mostly idle, so the latency is the sum of waits (SQS receive, ${IN_PROCESS ? 'the in-process hand-offs' : 'Kafka fetches'} between five stages, the feed's query, the DNP3 session tick).`),
+    bottleneckLine(latency.bottleneck, `one fault at a time leaves every process mostly idle, so the latency is the sum of waits (SQS receive, the hand-offs over ${BETWEEN_STAGES} between five stages, the feed's query, the DNP3 session tick).`),
     '',
     `The larger share of the median: DNP3 **${larger(latency.dnp3)}**; IEC 104 **${larger(latency.iec104)}**.`,
     '',

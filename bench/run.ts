@@ -32,25 +32,31 @@ import { runCompare } from './compare.js';
 /** A bench script run as a child process; its Markdown report goes into the summary. */
 interface ChildBench { scenario: string; report: string; failed?: boolean }
 
-const SCENARIOS: Record<string, (o: ScenarioOptions) => Promise<ScenarioResult>> = {
-  baseline: (o) => runBaseline(o, { pause: values['baseline-pause-empty'] ? 'empty' : 'always' }),
-  ceiling: runCeiling,
-  pipeline: (o) => runPipelineAlone(o),
-  'pipeline-split': (o) => runPipelineAlone(o, { split: true }),
+type Scenario = (o: ScenarioOptions) => Promise<ScenarioResult>;
+
+/**
+ * The scenarios whose faultline runs only in `faultline start` children (bench/end-to-end.bench.ts), never in
+ * this process: `--compare` measures the older commit with this harness, its product taken from the older work
+ * tree (BENCH_PRODUCT_ROOT; compare.ts).
+ */
+const END_TO_END: Record<string, Scenario> = {
   'end-to-end': (o) => runEndToEnd(o, { processes: Number(values.processes ?? 1) }),
   'end-to-end-split': (o) => runEndToEnd(o, { processes: Number(values.processes ?? 1), split: true }),
   'end-to-end-bridge-apart': (o) => runEndToEnd(o, { bridgeApart: true }),
   'end-to-end@rate': (o) => runEndToEnd(o, { rate: Number(values.rate ?? 2000), processes: Number(values.processes ?? 1) }),
   'end-to-end-split@rate': (o) => runEndToEnd(o, { rate: Number(values.rate ?? 2000), processes: Number(values.processes ?? 1), split: true }),
   embedded: (o) => runEndToEnd(o, { embedded: true }),
+};
+const PRODUCT_IN_CHILDREN: ReadonlySet<string> = new Set(Object.keys(END_TO_END));
+
+const SCENARIOS: Record<string, Scenario> = {
+  baseline: (o) => runBaseline(o, { pause: values['baseline-pause-empty'] ? 'empty' : 'always' }),
+  ceiling: runCeiling,
+  pipeline: (o) => runPipelineAlone(o),
+  'pipeline-split': (o) => runPipelineAlone(o, { split: true }),
+  ...END_TO_END,
   stages: runStages,
 };
-/**
- * The scenarios whose faultline runs only in `faultline start` children (bench/end-to-end.bench.ts), never in
- * this process: `--compare` measures the older commit with this harness, its product taken from the older work
- * tree (BENCH_PRODUCT_ROOT; compare.ts).
- */
-const PRODUCT_IN_CHILDREN: ReadonlySet<string> = new Set(['end-to-end', 'end-to-end-split', 'end-to-end-bridge-apart', 'end-to-end@rate', 'end-to-end-split@rate', 'embedded']);
 const CHILD_SCENARIOS: Record<string, string[]> = {
   api: ['bench/api.bench.ts'],
   dnp3: ['bench/dnp3.bench.ts'],
