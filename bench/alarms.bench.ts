@@ -16,6 +16,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import type pg from 'pg';
 import { verifyWebhook } from '../alarms/channels/webhook.js';
 import { infraEnv } from '../infra/endpoints.js';
 import { resetPipelineTopics } from '../support/kafka.js';
@@ -27,7 +28,7 @@ const ROOT = new URL('..', import.meta.url).pathname;
 const WARM_UP = 24;
 const TIMEOUT_MS = 300_000;
 
-interface Received { type: string; imei: string; at: number }
+interface Received { type: string; imei: string; alarmId: number | null; at: number }
 
 async function receiver(): Promise<{ url: string; received: Received[]; refused: number; close(): Promise<void> }> {
   const received: Received[] = [];
@@ -40,8 +41,8 @@ async function receiver(): Promise<{ url: string; received: Received[]; refused:
       const body = Buffer.concat(chunks).toString('utf8');
       const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
       if (!verifyWebhook(WEBHOOK_SECRET, headers, body, at)) { refused++; res.writeHead(401).end(); return; }
-      const p = JSON.parse(body) as { type: string; IMEINumber?: string };
-      received.push({ type: p.type, imei: p.IMEINumber ?? '', at });
+      const p = JSON.parse(body) as { type: string; IMEINumber?: string; alarmId?: number | null };
+      received.push({ type: p.type, imei: p.IMEINumber ?? '', alarmId: p.alarmId ?? null, at });
       res.writeHead(204).end();
     });
   });
@@ -51,6 +52,35 @@ async function receiver(): Promise<{ url: string; received: Received[]; refused:
     get refused() { return refused; },
     close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };
+}
+
+/** p50 and p90 of one segment of the raise path, in ms. */
+interface Segment { p50: number | null; p90: number | null }
+
+/**
+ * Where each raise's time went, from the stamps the product writes: SQS acceptance to the notify stage's alarm
+ * transaction (alarms.raised_at: the bridge, Kafka and the chained stages), from there to the start of the router
+ * round that routed it (alarm_outbox.created_at: the transaction's commit, NOTIFY, the router's wake-up and any
+ * round in progress), and from there to the webhook's arrival (the round itself, the outbox claim, the HTTP request).
+ */
+async function raiseSegments(pool: pg.Pool, received: readonly Received[], sendsByDevice: ReadonlyMap<string, number[]>): Promise<Record<string, Segment>> {
+  const { rows } = await pool.query<{ id: string; imei: string; raised: Date; routed: Date }>(
+    `select a.id, a."IMEINumber" as imei, a.raised_at as raised, o.created_at as routed
+       from alarms a join alarm_outbox o on o.alarm_id = a.id and o.kind = 'raised'`);
+  const arrival = new Map(received.filter((r) => r.type === 'raised' && r.alarmId !== null).map((r) => [String(r.alarmId), r.at]));
+  const pipeline: number[] = [];
+  const router: number[] = [];
+  const sender: number[] = [];
+  for (const r of rows) {
+    const sends = (sendsByDevice.get(r.imei) ?? []).filter((s) => s <= r.raised.getTime());
+    const at = arrival.get(String(r.id));
+    if (!sends.length || at === undefined) continue;
+    pipeline.push(r.raised.getTime() - Math.max(...sends));
+    router.push(r.routed.getTime() - r.raised.getTime());
+    sender.push(at - r.routed.getTime());
+  }
+  const segment = (xs: number[]): Segment => { xs.sort((a, b) => a - b); return { p50: percentile(xs, 50), p90: percentile(xs, 90) }; };
+  return { 'SQS to the raise (bridge, Kafka, stages)': segment(pipeline), 'raise to its routing round (commit, NOTIFY, wake-up)': segment(router), 'routing round to webhook (routing, claim, HTTP)': segment(sender) };
 }
 
 export async function runAlarms({ messages, devices, rate, faultShare }: { messages: number; devices: number; rate: number; faultShare: number }) {
@@ -126,14 +156,17 @@ export async function runAlarms({ messages, devices, rate, faultShare }: { messa
       const sends = (sendsByDevice.get(r.imei) ?? []).filter((s) => s <= r.at);
       return sends.length ? [r.at - Math.max(...sends)] : [];
     }).sort((a, b) => a - b);
+    const stages = await raiseSegments(db.pool, hook.received, sendsByDevice);
     const result = {
       scenario: `alarms @${rate}/s`, messages, devices, faultShare, faults: faultAt.size, alarmsExpected: expected, offeredPerSecond: Math.round(offered),
       raisedReceived: raised(), clearedReceived: hook.received.filter((r) => r.type === 'cleared').length, signaturesRefused: hook.refused,
       latencyMs: { p50: percentile(latencies, 50), p90: percentile(latencies, 90), p99: percentile(latencies, 99), max: latencies.at(-1) ?? null },
+      segmentsMs: stages,
       runSeconds: Math.round((Date.now() - started) / 100) / 10,
       note: 'one faultline start (bridge, chained pipeline, alarms) on Kafka with 6 partitions; latency = webhook arrival at a loopback receiver (signature verified) - SQS acceptance of the fault check-in',
     };
     progress(`alarms: raise latency p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms (${latencies.length} raises)`);
+    for (const [segment, p] of Object.entries(stages)) progress(`  ${segment}: p50 ${p.p50} ms, p90 ${p.p90} ms`);
     return result;
   } finally {
     child.kill('SIGTERM');

@@ -24,9 +24,9 @@ import { persistBatch } from '../stages/persist/index.js';
 import { checkInOf, computed } from '../support/checkins.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { addMissingColumns, generateDeviceData, registerDevices, seedOrganization } from '../support/device-data.js';
-import { importDemoData } from '../support/reference-data.js';
 import { machineInfo } from '../support/machine.js';
 import type { OpenLoopResult } from './open-loop.js';
+import { CALLERS, callerTokens, loadCheckIns, monthsUpTo, prepareReadDatabase, PREFIX, readRows } from './read-rows.js';
 
 const { values } = parseArgs({
   options: {
@@ -42,11 +42,10 @@ const RATE = Number(values.rate);
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
 const PERSIST_BATCHES = Number(values['persist-batches']);
-const PREFIX = '8630000';
 const OPEN_LOOP = new URL('open-loop.ts', import.meta.url).pathname;
 const NOW = Date.now();
 /** The months the load spreads over: the last MONTHS, the current one included. */
-const SPAN = Array.from({ length: MONTHS }, (_, i) => addMonths(monthOfMs(NOW), i - MONTHS + 1));
+const SPAN = monthsUpTo(NOW, MONTHS);
 /** A month of its own, before the span, that the removal comparison takes away again. */
 const REMOVED_MONTH = addMonths(SPAN[0]!, -6);
 const TABLES = ['device_records', 'device_currents', 'event_records', 'dm1_event_records'];
@@ -81,61 +80,17 @@ async function tableBytes(pool: pg.Pool): Promise<number> {
   return Number(rows[0]!.b);
 }
 
-async function load(db: TestDatabase, first: number, count: number): Promise<void> {
-  for (let done = 0; done < count;) {
-    const n = Math.min(1_000_000, count - done);
-    await generateDeviceData(db.pool, { prefix: PREFIX, devices: DEVICES, first: first + done, count: n, months: SPAN });
-    done += n;
-    console.log(`  loaded ${(first + done).toLocaleString('en')} check-ins`);
-  }
-  await db.pool.query('vacuum analyze');
-}
+const load = (db: TestDatabase, first: number, count: number) => loadCheckIns(db.pool, { devices: DEVICES, span: SPAN, first, count });
 
 async function latencies(db: TestDatabase): Promise<Latency[]> {
   const app = createApp({ readiness: {}, pool: db.pool, jwtSecret: new TextEncoder().encode('bench-secret-bench-secret-bench-secret!!') });
   const server = await listen(app, { port: 0, hostname: '127.0.0.1' });
   try {
-    const token = async (email: string, password: string) => {
-      const res = await app.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
-      return ((await res.json()) as { accessToken: string }).accessToken;
-    };
-    const callers = { admin: await token('admin@north.example', 'north-Admin-Pass-1'), user: await token('east@north.example', 'north-East-Pass-1') };
-    // A generated device in the group user's reach, so both callers ask for the same one.
-    const { rows } = await db.pool.query<{ imei: string }>(`select d."IMEINumber" as imei from device_information d join group_device_links g on g."DeviceID" = d."DeviceID"
-      where g."GroupID" = 'north-east' and d."IMEINumber" like $1 || '%' order by d."IMEINumber" limit 1`, [PREFIX]);
-    const device = rows[0]!.imei;
-    const mid = monthBounds(SPAN[Math.floor(SPAN.length / 2)]!).fromMs;
-    const day = (t: number) => new Date(t).toISOString().slice(0, 10).replaceAll('-', '');
-    const week = `from=${day(mid)}&to=${day(mid + 6 * 86_400_000)}`;
-    // The keyset form of the deep pages (api/device-records/keyset.ts): the `next` of the page before, as the admin reads it.
-    const after = async (path: string) => {
-      const res = await app.request(path, { headers: { authorization: `Bearer ${callers.admin}` } });
-      return encodeURIComponent(String(((await res.json()) as { next: string | null }).next));
-    };
-    // Rows with headers: a browser asks for gzip, and a map that polls sends back the ETag it holds.
-    const paths: [string, string, Record<string, string>?][] = [
-      ['data-log first page', '/device-records/data-log'],
-      // A deep page: 10,000 rows skipped (page 2,000 skips 100,000, about 20 ms of one core each: 200 of
-      // them a second is more than two cores, so that row would measure the queue, not the page).
-      ['data-log page 200', '/device-records/data-log?page=200'],
-      ['data-log 7 days', `/device-records/data-log?${week}`],
-      ['data-log 7 days page 100', `/device-records/data-log?${week}&page=100`],
-      ['data-log after 10,000 rows (keyset)', `/device-records/data-log?after=${await after('/device-records/data-log?page=199')}`],
-      ['data-log 7 days after 5,000 rows (keyset)', `/device-records/data-log?${week}&after=${await after(`/device-records/data-log?${week}&page=99`)}`],
-      ['events (one device)', `/device-records/device-information/events/${device}`],
-      ['events (one device, 7 days)', `/device-records/device-information/events/${device}?${week}`],
-      ['critical-data', '/device-records/critical-data'],
-      ['critical-data 7 days', `/device-records/critical-data?${week}`],
-      ['load-history (one device)', `/device-records/device-information/load-history/${device}`],
-      ['load-history (one device, 7 days)', `/device-records/device-information/load-history/${device}?${week}`],
-      ['device-summary', '/device-records/device-summary'],
-      ['map-data', '/device-records/map-data'],
-      ['map-data (gzip)', '/device-records/map-data', { 'accept-encoding': 'gzip' }],
-      ['map-data (poll, If-None-Match)', '/device-records/map-data', { 'if-none-match': 'ETAG' }],
-    ];
+    const callers = await callerTokens(app);
+    const paths = await readRows(app, db.pool, { span: SPAN, adminToken: callers.admin });
     const out: Latency[] = [];
-    for (const [endpoint, path, extra = {}] of paths) {
-      for (const caller of ['admin', 'user'] as const) {
+    for (const { endpoint, path, headers: extra = {} } of paths) {
+      for (const caller of CALLERS) {
         const url = `http://127.0.0.1:${server.port}${path}`;
         const headers: Record<string, string> = { authorization: `Bearer ${callers[caller]}`, ...extra };
         if (headers['if-none-match']) headers['if-none-match'] = (await fetch(url, { headers: { authorization: headers.authorization! } })).headers.get('etag')!;
@@ -309,9 +264,7 @@ async function main(): Promise<void> {
   console.log(`storage bench: sizes ${SIZES.join(', ')}; ${DEVICES} devices over ${MONTHS} months; ${RATE} req/s for ${SECONDS} s per endpoint and caller`);
   const db = await createTestDatabase('bench_storage');
   try {
-    await importDemoData(db.pool);
-    await registerDevices(db.pool, { prefix: PREFIX, devices: DEVICES, org: 'north', powerLines: ['north-F12', 'north-F7'], groups: ['north-east', 'north-west'] });
-    for (const m of [REMOVED_MONTH, ...SPAN]) await db.pool.query('select fl_ensure_month($1::date)', [`${m}-01`]);
+    await prepareReadDatabase(db.pool, { devices: DEVICES, months: [REMOVED_MONTH, ...SPAN] });
     let loaded = 0;
     for (const size of SIZES) {
       console.log(`size ${size.toLocaleString('en')}:`);
