@@ -105,19 +105,24 @@ async function startStorms({ client, now, nowMs, storm }: Round): Promise<{ rais
   return { raisedInWindow, storms };
 }
 
-/** Raises and ends not routed yet, oldest first; each marked routed with the rows it made. */
+/**
+ * Raises and ends not routed yet, oldest first; each marked routed with the rows it made. The alarms' classes and
+ * the routed marks are written once for the round, after its messages (the same transaction): a round of many
+ * changes costs a statement per message, not three per change.
+ */
 async function routeChanges(round: Round, storms: ReadonlyMap<string, StormFact>): Promise<void> {
   const { client, now, nowMs, portalUrl, result } = round;
   const { rows: changes } = await client.query<ChangeRow>(
     `select c.id as change_id, c.change, ${ALARM_COLUMNS}
        from alarm_changes c join alarms a on a.id = c.alarm_id ${ALARM_JOINS}
       where c.routed_at is null order by c.id limit 2000`);
+  const classes: { id: number; class: string }[] = [];
   for (const c of changes) {
     const o = await round.org(c.OrganizationID);
     const inStorm = storms.has(c.OrganizationID);
     if (c.change === 'raised') {
       const plan = planRaise(c, o, inStorm, nowMs, portalUrl);
-      if (plan.class) await client.query('update alarms set class = $2 where id = $1', [c.id, plan.class]);
+      if (plan.class) classes.push({ id: c.id, class: plan.class });
       for (const m of plan.messages) await round.store(m);
     } else if (!inStorm) {
       // Read per change: a raise routed earlier in this round has just told its recipients.
@@ -125,9 +130,13 @@ async function routeChanges(round: Round, storms: ReadonlyMap<string, StormFact>
         `select distinct recipient_id from alarm_outbox where alarm_id = $1 and kind in ('raised', 'escalated') and suppressed is null order by 1`, [c.id]);
       for (const m of planClear(c, o, told.map((t) => t.recipient_id), inStorm, portalUrl)) await round.store(m);
     }
-    await client.query('update alarm_changes set routed_at = $2 where id = $1', [c.change_id, now]);
     result.routed++;
   }
+  if (classes.length) {
+    await client.query('update alarms a set class = u.c from unnest($1::bigint[], $2::text[]) as u(id, c) where a.id = u.id',
+      [classes.map((x) => x.id), classes.map((x) => x.class)]);
+  }
+  if (changes.length) await client.query('update alarm_changes set routed_at = $2 where id = any($1::bigint[])', [changes.map((c) => c.change_id), now]);
 }
 
 /** Escalation: open, unacknowledged operations alarms whose raise was routed, outside storms. */
