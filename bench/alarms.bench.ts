@@ -10,7 +10,8 @@
 //
 // Device times are the intended send times (so the communication-lost clock sees a live fleet); check-ins
 // carry no events (the alarm comes from the fault code). Storm digests and caps are set out of reach: this
-// measures single alarms.
+// measures single alarms. It reports each process's CPU seconds per second over the run; BENCH_CPU_PROF=<dir>
+// makes the faultline child write a CPU profile there.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,8 +24,11 @@ import { resetPipelineTopics } from '../support/kafka.js';
 import { importAlarms, TEST_KEYS, WEBHOOK_SECRET } from '../support/alarm-setup.js';
 import { benchDatabase, benchFleet, benchQueue, countRows, generateMessages, preload, progress } from './common.js';
 import { percentile } from '../support/stats.js';
+import { cpuDelta, cpuSnapshot } from './process-cpu.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
+/** BENCH_CPU_PROF=<dir>: the faultline child writes a V8 CPU profile (--cpu-prof) there on exit. */
+const CPU_PROF = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
 const WARM_UP = 24;
 const TIMEOUT_MS = 300_000;
 
@@ -116,7 +120,7 @@ export async function runAlarms({ messages, devices, rate, faultShare }: { messa
   });
   const queue = await benchQueue('bench-alarms');
   const env = infraEnv();
-  const child = spawn(process.execPath, ['bin/faultline.js', 'start', '--only', 'bridge,pipeline,alarms'], {
+  const child = spawn(process.execPath, [...CPU_PROF, 'bin/faultline.js', 'start', '--only', 'bridge,pipeline,alarms'], {
     cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env, KAFKA_BROKERS: env.KAFKA_BROKERS, SCHEMA_REGISTRY_URL: env.SCHEMA_REGISTRY_URL, DATABASE_URL: db.url, KAFKA_PARTITIONS: '6',
@@ -142,6 +146,7 @@ export async function runAlarms({ messages, devices, rate, faultShare }: { messa
     if (wait > 0) await sleep(wait);
     progress(`alarms: offering ${messages} check-ins at ${rate} per second, ${faultAt.size} with a permanent fault`);
     const sentAt = new Map<number, number>();
+    const cpuBefore = cpuSnapshot([child.pid!]);
     const started = Date.now();
     const measured = data.slice(WARM_UP);
     const offered = await preload(queue, measured.map((d) => d.body), { ratePerSecond: rate, onSent: (i, at) => { if (faultAt.has(i)) sentAt.set(i, at); } });
@@ -149,6 +154,9 @@ export async function runAlarms({ messages, devices, rate, faultShare }: { messa
     // Every fault raises one alarm (each device's next check-in, 10 s later, clears it first: its raise is sent).
     await until('webhooks', async () => raised() >= expected && (await countRows(db.pool)) >= WARM_UP + messages,
       async () => `${raised()}/${expected} raised received, ${await countRows(db.pool)}/${WARM_UP + messages} stored`);
+    // Who used the two cores while the check-ins were offered and the alarms sent: CPU seconds per second.
+    const seconds = (Date.now() - started) / 1000;
+    const cpuPerSecond = Object.fromEntries(Object.entries(cpuDelta(cpuBefore, cpuSnapshot([child.pid!]))).map(([k, v]) => [k, Math.round((v / seconds) * 100) / 100]));
     // Match each raise to the latest fault send of its device before the arrival.
     const sendsByDevice = new Map<string, number[]>();
     for (const [i, imei] of faultAt) (sendsByDevice.get(imei) ?? sendsByDevice.set(imei, []).get(imei)!).push(sentAt.get(i)!);
@@ -162,11 +170,13 @@ export async function runAlarms({ messages, devices, rate, faultShare }: { messa
       raisedReceived: raised(), clearedReceived: hook.received.filter((r) => r.type === 'cleared').length, signaturesRefused: hook.refused,
       latencyMs: { p50: percentile(latencies, 50), p90: percentile(latencies, 90), p99: percentile(latencies, 99), max: latencies.at(-1) ?? null },
       segmentsMs: stages,
+      cpuSecondsPerSecond: cpuPerSecond,
       runSeconds: Math.round((Date.now() - started) / 100) / 10,
       note: 'one faultline start (bridge, chained pipeline, alarms) on Kafka with 6 partitions; latency = webhook arrival at a loopback receiver (signature verified) - SQS acceptance of the fault check-in',
     };
     progress(`alarms: raise latency p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms (${latencies.length} raises)`);
     for (const [segment, p] of Object.entries(stages)) progress(`  ${segment}: p50 ${p.p50} ms, p90 ${p.p90} ms`);
+    progress(`  CPU seconds per second: ${JSON.stringify(cpuPerSecond)}`);
     return result;
   } finally {
     child.kill('SIGTERM');
