@@ -68,7 +68,7 @@ interface Segment { p50: number | null; p90: number | null }
  * round in progress), and from there to the webhook's arrival (the round itself, the outbox claim, the HTTP request).
  */
 async function raiseSegments(pool: pg.Pool, received: readonly Received[], sendsByDevice: ReadonlyMap<string, number[]>): Promise<Record<string, Segment>> {
-  const { rows } = await pool.query<{ id: string; imei: string; raised: Date; routed: Date }>(
+  const { rows } = await pool.query<{ id: number; imei: string; raised: Date; routed: Date }>(
     `select a.id, a."IMEINumber" as imei, a.raised_at as raised, o.created_at as routed
        from alarms a join alarm_outbox o on o.alarm_id = a.id and o.kind = 'raised'`);
   const arrival = new Map(received.filter((r) => r.type === 'raised' && r.alarmId !== null).map((r) => [String(r.alarmId), r.at]));

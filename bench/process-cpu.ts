@@ -6,7 +6,8 @@ import { infraStateDir } from '../infra/endpoints.js';
 
 const TICKS = 100; // USER_HZ on Linux
 
-function pidCpuSeconds(pid: number): number {
+/** CPU seconds of one process, with its children already exited (from /proc). */
+export function pidCpuSeconds(pid: number): number {
   // /proc/<pid>/stat fields 14 to 17 (utime, stime, cutime, cstime), counted after the ")" that ends the
   // command name. cutime/cstime hold the children already exited and reaped (a Postgres backend whose
   // connection closed), which would otherwise drop out of the tree and make a delta negative.

@@ -9,7 +9,7 @@
 // Requests go through the app in-process (app.request: routing, reach, queries, JSON, compression; not the
 // HTTP socket layer). Postgres CPU is read from /proc: the database's backends. Writes
 // bench/results/read-cost.json and .md.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
@@ -18,6 +18,7 @@ import { createApp } from '../api/app.js';
 import { summarise, table, type Profile } from '../support/cpu-profile.js';
 import { createTestDatabase } from '../support/database.js';
 import { machineInfo } from '../support/machine.js';
+import { pidCpuSeconds } from './process-cpu.js';
 import { CALLERS, callerTokens, loadCheckIns, monthsUpTo, prepareReadDatabase, readRows } from './read-rows.js';
 
 const { values } = parseArgs({
@@ -30,26 +31,12 @@ const RECORDS = Number(values.records);
 const DEVICES = Number(values.devices);
 const SPAN = monthsUpTo(Date.now(), Number(values.months));
 const REQUESTS = Number(values.requests);
-/** Clock ticks per second of /proc/<pid>/stat's CPU fields (USER_HZ, 100 on Linux). */
-const TICKS_PER_S = 100;
 const CORES = availableParallelism();
 
 interface Cost { endpoint: string; caller: string; wallMs: number; apiCpuMs: number; postgresCpuMs: number; perSecondOnAllCores: number }
 
-/**
- * CPU seconds so far of the backends `pids` (utime and stime, fields 14 and 15 of /proc/<pid>/stat). The pool
- * starts no parallel workers (db/pool.ts), so a request's Postgres CPU is its backend's.
- */
-function postgresCpuSeconds(pids: readonly number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // After the command name in parentheses come fields 3 onwards.
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
-    ticks += f[11]! + f[12]!;
-  }
-  return ticks / TICKS_PER_S;
-}
+/** CPU seconds so far of the backends `pids`. The pool starts no parallel workers (db/pool.ts), so a request's Postgres CPU is its backend's. */
+const postgresCpuSeconds = (pids: readonly number[]) => pids.reduce((sum, pid) => sum + pidCpuSeconds(pid), 0);
 
 async function backendPids(pool: pg.Pool): Promise<number[]> {
   const { rows } = await pool.query<{ pid: number }>(`select pid from pg_stat_activity where datname = current_database() and backend_type = 'client backend'`);
@@ -109,7 +96,7 @@ function write(costs: Cost[], s: ReturnType<typeof summarise>): void {
   writeFileSync(new URL('results/read-cost.md', import.meta.url), [
     `# Read cost: CPU per request (${m.date})`, '',
     `\`npm run bench:read-cost -- --records ${RECORDS}\` (bench/read-cost.ts): ${RECORDS.toLocaleString('en')} check-ins over ${DEVICES.toLocaleString('en')} devices and ${SPAN.length} months, the storage bench's rows, ${REQUESTS} requests per row one at a time through the app in-process. Node ${m.node}, ${m.cpu} (${m.cores} cores), commit ${m.commit}; PostgreSQL of infra/.`,
-    `"at most": ${CORES} cores divided by the request's CPU (API + Postgres), the ceiling of any rate on this machine with nothing else running; above it, requests queue and the p99 is the queue.`, '',
+    `"at most": ${CORES} cores divided by the request's CPU (API + Postgres), the ceiling of any rate on this machine with nothing else running; above it, requests queue and the p99 is the queue. The API's figures include the sampling profiler, which runs during the measurement (a few per cent).`, '',
     '| endpoint | caller | wall ms | API CPU ms | Postgres CPU ms | at most /s |', '|---|---|---|---|---|---|',
     ...costs.map((c) => `| ${c.endpoint} | ${c.caller} | ${c.wallMs} | ${c.apiCpuMs} | ${c.postgresCpuMs} | ${c.perSecondOnAllCores.toLocaleString('en')} |`), '',
     `## The API process's profile over every row`, '',
