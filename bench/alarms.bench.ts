@@ -67,7 +67,7 @@ interface Segment { p50: number | null; p90: number | null }
  * round that routed it (alarm_outbox.created_at: the transaction's commit, NOTIFY, the router's wake-up and any
  * round in progress), and from there to the webhook's arrival (the round itself, the outbox claim, the HTTP request).
  */
-async function raiseSegments(pool: pg.Pool, received: readonly Received[], sendsByDevice: ReadonlyMap<string, number[]>): Promise<Record<string, Segment>> {
+async function raiseSegments(pool: pg.Pool, received: readonly Received[], lastSend: (imei: string, atMs: number) => number | null): Promise<Record<string, Segment>> {
   const { rows } = await pool.query<{ id: number; imei: string; raised: Date; routed: Date }>(
     `select a.id, a."IMEINumber" as imei, a.raised_at as raised, o.created_at as routed
        from alarms a join alarm_outbox o on o.alarm_id = a.id and o.kind = 'raised'`);
@@ -76,10 +76,10 @@ async function raiseSegments(pool: pg.Pool, received: readonly Received[], sends
   const router: number[] = [];
   const sender: number[] = [];
   for (const r of rows) {
-    const sends = (sendsByDevice.get(r.imei) ?? []).filter((s) => s <= r.raised.getTime());
+    const sent = lastSend(r.imei, r.raised.getTime());
     const at = arrival.get(String(r.id));
-    if (!sends.length || at === undefined) continue;
-    pipeline.push(r.raised.getTime() - Math.max(...sends));
+    if (sent === null || at === undefined) continue;
+    pipeline.push(r.raised.getTime() - sent);
     router.push(r.routed.getTime() - r.raised.getTime());
     sender.push(at - r.routed.getTime());
   }
@@ -160,11 +160,16 @@ export async function runAlarms({ messages, devices, rate, faultShare }: { messa
     // Match each raise to the latest fault send of its device before the arrival.
     const sendsByDevice = new Map<string, number[]>();
     for (const [i, imei] of faultAt) (sendsByDevice.get(imei) ?? sendsByDevice.set(imei, []).get(imei)!).push(sentAt.get(i)!);
+    /** The device's latest fault send at or before `atMs`, or null. */
+    const lastSend = (imei: string, atMs: number): number | null => {
+      const sends = (sendsByDevice.get(imei) ?? []).filter((s) => s <= atMs);
+      return sends.length ? Math.max(...sends) : null;
+    };
     const latencies = hook.received.filter((r) => r.type === 'raised').flatMap((r) => {
-      const sends = (sendsByDevice.get(r.imei) ?? []).filter((s) => s <= r.at);
-      return sends.length ? [r.at - Math.max(...sends)] : [];
+      const sent = lastSend(r.imei, r.at);
+      return sent === null ? [] : [r.at - sent];
     }).sort((a, b) => a - b);
-    const stages = await raiseSegments(db.pool, hook.received, sendsByDevice);
+    const stages = await raiseSegments(db.pool, hook.received, lastSend);
     const result = {
       scenario: `alarms @${rate}/s`, messages, devices, faultShare, faults: faultAt.size, alarmsExpected: expected, offeredPerSecond: Math.round(offered),
       raisedReceived: raised(), clearedReceived: hook.received.filter((r) => r.type === 'cleared').length, signaturesRefused: hook.refused,

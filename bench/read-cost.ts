@@ -14,12 +14,11 @@ import { availableParallelism } from 'node:os';
 import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
 import type pg from 'pg';
-import { createApp } from '../api/app.js';
 import { summarise, table, type Profile } from '../support/cpu-profile.js';
 import { createTestDatabase } from '../support/database.js';
 import { machineInfo } from '../support/machine.js';
 import { pidCpuSeconds } from './process-cpu.js';
-import { CALLERS, callerTokens, loadCheckIns, monthsUpTo, prepareReadDatabase, readRows } from './read-rows.js';
+import { CALLERS, callerTokens, loadCheckIns, monthsUpTo, prepareReadDatabase, readApp, readRows, rowHeaders } from './read-rows.js';
 
 const { values } = parseArgs({
   options: {
@@ -52,7 +51,7 @@ async function main(): Promise<void> {
   try {
     await prepareReadDatabase(db.pool, { devices: DEVICES, months: SPAN });
     await loadCheckIns(db.pool, { devices: DEVICES, span: SPAN, first: 0, count: RECORDS });
-    const app = createApp({ readiness: {}, pool: db.pool, jwtSecret: new TextEncoder().encode('bench-secret-bench-secret-bench-secret!!') });
+    const app = readApp(db.pool);
     const callers = await callerTokens(app);
     const rows = await readRows(app, db.pool, { span: SPAN, adminToken: callers.admin });
     session.connect();
@@ -61,8 +60,7 @@ async function main(): Promise<void> {
     const costs: Cost[] = [];
     for (const row of rows) {
       for (const caller of CALLERS) {
-        const headers: Record<string, string> = { authorization: `Bearer ${callers[caller]}`, ...row.headers };
-        if (headers['if-none-match']) headers['if-none-match'] = (await app.request(row.path, { headers: { authorization: headers.authorization! } })).headers.get('etag')!;
+        const headers = await rowHeaders(app, row, callers[caller]);
         const ask = async () => { const res = await app.request(row.path, { headers }); await res.arrayBuffer(); return res.status; };
         const status = await ask(); // warm: plans cached, pages in memory
         if (status >= 400) throw new Error(`${row.endpoint} as ${caller}: HTTP ${status}`);

@@ -3,6 +3,7 @@
 // added here is measured by both.
 import type { Hono } from 'hono';
 import type pg from 'pg';
+import { createApp } from '../api/app.js';
 import { addMonths, monthBounds, monthOfMs } from '../domain/storage-months.js';
 import { generateDeviceData, registerDevices } from '../support/device-data.js';
 import { importDemoData } from '../support/reference-data.js';
@@ -41,6 +42,16 @@ const LOGINS: Record<Caller, { email: string; password: string }> = {
 };
 
 export interface ReadRow { endpoint: string; path: string; headers?: Record<string, string> }
+
+/** The read API both benches ask, on `pool`, with the benches' token secret. */
+export const readApp = (pool: pg.Pool): Hono => createApp({ readiness: {}, pool, jwtSecret: new TextEncoder().encode('bench-secret-bench-secret-bench-secret!!') });
+
+/** A row's request headers for `token`: its own, with the placeholder 'ETAG' replaced by the map's current ETag. */
+export async function rowHeaders(app: Hono, row: ReadRow, token: string): Promise<Record<string, string>> {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, ...row.headers };
+  if (headers['if-none-match']) headers['if-none-match'] = (await app.request(row.path, { headers: { authorization: headers.authorization! } })).headers.get('etag')!;
+  return headers;
+}
 
 /** An access token per caller, from the demo organisation's logins (support/reference-data.ts). */
 export async function callerTokens(app: Hono): Promise<Record<Caller, string>> {

@@ -15,7 +15,6 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type pg from 'pg';
-import { createApp } from '../api/app.js';
 import { listen } from '../api/server.js';
 import { migrate } from '../db/migrate.js';
 import { addMonths, monthOfMs, monthBounds } from '../domain/storage-months.js';
@@ -26,7 +25,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { addMissingColumns, generateDeviceData, registerDevices, seedOrganization } from '../support/device-data.js';
 import { machineInfo } from '../support/machine.js';
 import type { OpenLoopResult } from './open-loop.js';
-import { CALLERS, callerTokens, loadCheckIns, monthsUpTo, prepareReadDatabase, PREFIX, readRows } from './read-rows.js';
+import { CALLERS, callerTokens, loadCheckIns, monthsUpTo, prepareReadDatabase, PREFIX, readApp, readRows, rowHeaders } from './read-rows.js';
 
 const { values } = parseArgs({
   options: {
@@ -83,17 +82,17 @@ async function tableBytes(pool: pg.Pool): Promise<number> {
 const load = (db: TestDatabase, first: number, count: number) => loadCheckIns(db.pool, { devices: DEVICES, span: SPAN, first, count });
 
 async function latencies(db: TestDatabase): Promise<Latency[]> {
-  const app = createApp({ readiness: {}, pool: db.pool, jwtSecret: new TextEncoder().encode('bench-secret-bench-secret-bench-secret!!') });
+  const app = readApp(db.pool);
   const server = await listen(app, { port: 0, hostname: '127.0.0.1' });
   try {
     const callers = await callerTokens(app);
     const paths = await readRows(app, db.pool, { span: SPAN, adminToken: callers.admin });
     const out: Latency[] = [];
-    for (const { endpoint, path, headers: extra = {} } of paths) {
+    for (const row of paths) {
+      const { endpoint, path } = row;
       for (const caller of CALLERS) {
         const url = `http://127.0.0.1:${server.port}${path}`;
-        const headers: Record<string, string> = { authorization: `Bearer ${callers[caller]}`, ...extra };
-        if (headers['if-none-match']) headers['if-none-match'] = (await fetch(url, { headers: { authorization: headers.authorization! } })).headers.get('etag')!;
+        const headers = await rowHeaders(app, row, callers[caller]);
         const alone = await serviceTime(url, headers);
         const r = await openLoop(url, headers);
         out.push({ endpoint, caller, p50: r.p50, p99: r.p99, max: r.max, requests: r.requests, failed: r.non2xx + r.errors, alone });
