@@ -1,41 +1,33 @@
-// The Kafka producer one caller (a stage, a source) sends through: idempotent, acknowledged by every in-sync
-// replica, and sends that arrive while one is in flight go together in one request.
+// The Kafka producer one caller (a stage, a source) sends through: acknowledged by every in-sync replica,
+// one request in flight per broker (so retries do not reorder a partition), and sends that arrive while one
+// is in flight go together in one request.
 import type { Producer as KafkaProducer } from 'kafkajs';
 import type { AcknowledgedSend } from '../acknowledged-send.js';
 import type { OutMessage, Producer } from '../transport.js';
 import type { KafkaClient } from './client.js';
 
-// Idempotent producers: acks from all in-sync replicas, no reordering on retry (maxInFlightRequests 1), so
-// per-key order survives a broker hiccup. One per caller (each stage, each source): with one in-flight
-// request per producer, a shared one would make every stage wait for the others' round trips.
-//
-// A producer whose send failed is never used again. kafkajs numbers each partition's batches before a
-// request and takes the numbers back when the request fails, even for the partitions the broker wrote (a
-// leader that moved answers NOT_LEADER for one partition of a request and writes the others). The next send
-// would then reuse numbers the broker already holds: with as many records it is answered as a duplicate and
-// never written (records lost, though acknowledged), otherwise refused as out of order until restart. A new
-// producer gets a new producer id, so no number of the failed one can match (docs/decisions.md#producer-after-failure).
-function connectProducer(client: KafkaClient, acknowledged: AcknowledgedSend): { get: () => Promise<KafkaProducer>; discard: () => void } {
-  let attempt: Promise<KafkaProducer> | null = null; // the producer of the moment, also in client.producers
-  return {
-    get() {
-      if (!attempt) {
-        const mine: Promise<KafkaProducer> = (async () => {
-          const p = client.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: acknowledged.createPartitioner });
-          await p.connect();
-          return p;
-        })();
-        attempt = mine;
-        client.producers.add(mine);
-        mine.catch(() => { if (attempt === mine) attempt = null; client.producers.delete(mine); });
-      }
-      return attempt;
-    },
-    discard() {
-      const old = attempt;
-      attempt = null;
-      if (old) void old.then((p) => { client.producers.delete(old); return p.disconnect(); }).catch(() => {});
-    },
+// Not idempotent, on purpose (docs/decisions.md#producers-are-not-idempotent). kafkajs 2.2.4 numbers each
+// partition's batches for an idempotent producer and takes the numbers back when a request fails, even for
+// the partitions the broker wrote, and its own retries can leave a failed request behind that takes them back
+// after the send was answered. The next batch then carries numbers the broker already holds and is answered
+// "duplicate": acknowledged, never written. Without idempotence the broker keeps no numbers, so an
+// acknowledged batch is a written batch; what a retry writes twice, the pipeline's unique keys absorb, as
+// they absorb an SQS message delivered again. One per caller (each stage, each source): with one request in
+// flight per broker, a shared one would make every stage wait for the others' round trips.
+function connectProducer(client: KafkaClient, acknowledged: AcknowledgedSend): () => Promise<KafkaProducer> {
+  let attempt: Promise<KafkaProducer> | null = null; // also in client.producers, which close() disconnects
+  return () => {
+    if (!attempt) {
+      const mine: Promise<KafkaProducer> = (async () => {
+        const p = client.kafka.producer({ idempotent: false, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: acknowledged.createPartitioner });
+        await p.connect();
+        return p;
+      })();
+      attempt = mine;
+      client.producers.add(mine);
+      mine.catch(() => { if (attempt === mine) attempt = null; client.producers.delete(mine); });
+    }
+    return attempt;
   };
 }
 
@@ -56,7 +48,7 @@ export function groupCommitProducer(client: KafkaClient, acknowledged: Acknowled
       const group = waiting;
       waiting = [];
       try {
-        const p = await producer.get();
+        const p = await producer();
         await acknowledged.send(
           (topicMessages) => p.sendBatch({ acks: -1, topicMessages }),
           [...byTopic(group)].map(([topic, messages]) => ({ topic: client.names.topic(topic), messages })),
@@ -64,7 +56,6 @@ export function groupCommitProducer(client: KafkaClient, acknowledged: Acknowled
         );
         for (const g of group) g.done();
       } catch (err) {
-        producer.discard(); // its batch numbers may no longer match the broker's (above)
         for (const g of group) g.done(err);
       }
     }
