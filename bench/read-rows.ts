@@ -15,10 +15,14 @@ export const PREFIX = '8630000';
 export const monthsUpTo = (nowMs: number, months: number): string[] =>
   Array.from({ length: months }, (_, i) => addMonths(monthOfMs(nowMs), i - months + 1));
 
+/** `devices` generated devices of the organisation north, spread over its two feeders and two groups (readRows asks for one in north-east). */
+export const registerGeneratedDevices = (pool: pg.Pool, devices: number): Promise<void> =>
+  registerDevices(pool, { prefix: PREFIX, devices, org: 'north', powerLines: ['north-F12', 'north-F7'], groups: ['north-east', 'north-west'] });
+
 /** The demo organisation, `devices` generated devices in its two groups and feeders, and a partition per month of `months`. */
 export async function prepareReadDatabase(pool: pg.Pool, { devices, months }: { devices: number; months: readonly string[] }): Promise<void> {
   await importDemoData(pool);
-  await registerDevices(pool, { prefix: PREFIX, devices, org: 'north', powerLines: ['north-F12', 'north-F7'], groups: ['north-east', 'north-west'] });
+  await registerGeneratedDevices(pool, devices);
   for (const m of months) await pool.query('select fl_ensure_month($1::date)', [`${m}-01`]);
 }
 

@@ -22,10 +22,10 @@ import type { ComputedCheckIn } from '../schemas/avro/values.js';
 import { persistBatch } from '../stages/persist/index.js';
 import { checkInOf, computed } from '../support/checkins.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { addMissingColumns, generateDeviceData, registerDevices, seedOrganization } from '../support/device-data.js';
+import { addMissingColumns, generateDeviceData, seedOrganization } from '../support/device-data.js';
 import { machineInfo } from '../support/machine.js';
 import type { OpenLoopResult } from './open-loop.js';
-import { CALLERS, callerTokens, loadCheckIns, monthsUpTo, prepareReadDatabase, PREFIX, readApp, readRows, rowHeaders } from './read-rows.js';
+import { CALLERS, callerTokens, loadCheckIns, monthsUpTo, prepareReadDatabase, PREFIX, readApp, readRows, registerGeneratedDevices, rowHeaders } from './read-rows.js';
 
 const { values } = parseArgs({
   options: {
@@ -148,7 +148,7 @@ async function twinComparisons(main: TestDatabase, report: Report): Promise<void
   const twin = await createTestDatabase('bench_storage_twin', { upTo: '0007' });
   try {
     await seedOrganization(twin.pool, 'north');
-    await registerDevices(twin.pool, { prefix: PREFIX, devices: DEVICES, org: 'north', powerLines: ['north-F12', 'north-F7'], groups: ['north-east', 'north-west'] });
+    await registerGeneratedDevices(twin.pool, DEVICES);
     const first = SIZES[0]!;
     await load(twin, 0, first);
     await generateDeviceData(twin.pool, { prefix: PREFIX, devices: DEVICES, first: 100_000_000, count: Math.round(first / MONTHS), months: [REMOVED_MONTH] });
