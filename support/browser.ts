@@ -7,7 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { waitFor } from './wait-for.js';
 
 const root = new URL('../', import.meta.url).pathname;
 export const CHROMIUM = '/usr/bin/chromium';
@@ -96,4 +97,19 @@ export async function mapPixel(page: Page, lat: number, lng: number): Promise<{ 
   const [cx, cy] = px(view[0], view[1]);
   const [x, y] = px(lat, lng);
   return { x: box.x + box.width / 2 + x - cx, y: box.y + box.height / 2 + y - cy };
+}
+
+/**
+ * Points at the map until `tooltip` shows, and fails naming `what` after `timeoutMs`. Each try reads the pixel
+ * again (`where`, usually mapPixel): on a loaded machine the map may still be zooming or laying out (a notice
+ * appearing above it moves it down). The pointer comes from aside each time, since Leaflet's canvas checks
+ * what is under it on moves, throttled, and a busy page can miss one.
+ */
+export async function hoverMapUntil(page: Page, what: string, where: () => Promise<{ x: number; y: number }>, tooltip: Locator, timeoutMs = 30_000): Promise<void> {
+  await waitFor(what, async () => {
+    const p = await where();
+    await page.mouse.move(p.x - 30, p.y - 30);
+    await page.mouse.move(p.x, p.y, { steps: 5 });
+    return tooltip.first().waitFor({ timeout: 1_500 }).then(() => true, () => false);
+  }, { timeoutMs, intervalMs: 100 });
 }

@@ -11,7 +11,7 @@ import { createTestDatabase, type TestDatabase } from '../../support/database.js
 import { reportTally } from '../helpers/tally.js';
 import { JWT_SECRET, USERS } from '../integration/api/seeded-api.js';
 import { IMEI, seedLateralAFault, topologyFile, type Name } from '../integration/incidents/feeder.js';
-import { mapPixel, screenshot, type Browser } from '../../support/browser.js';
+import { hoverMapUntil, mapPixel, screenshot, type Browser } from '../../support/browser.js';
 import { checkPageErrorsAfterEach, servePortal, type PortalSite } from '../../support/portal-site.js';
 
 const LINE = 'Feeder <img src=x onerror="document.body.dataset.pwned=1"> 9';
@@ -67,30 +67,15 @@ test('the portal is served with a Content-Security-Policy', async () => {
 test('map tooltips (feeder and faulted section) show HTML names as text', async () => {
   const page = browser.page;
   await page.goto(`${base}/map?incident=${incidentId}`);
-  await page.waitForSelector('[data-testid="map"][data-incident-sections="1"]');
-  await page.waitForSelector('[data-testid="map"][data-view]');
-  // The zoom to the incident animates: wait until the view the map reports stops changing.
-  for (let last = '', now = 'x'; last !== now;) {
-    last = now;
-    await page.waitForTimeout(700);
-    now = (await page.getByTestId('map').getAttribute('data-view')) ?? '';
-  }
+  await page.waitForSelector(`[data-testid="map"][data-incident-sections="1"][data-zoomed-incident="${incidentId}"]`);
   const devices = topologyFile().devices;
   const at = (n: Name) => devices.find((d) => d.IMEINumber === IMEI[n])!;
   // Halfway along the faulted section LA1 -> LA2 (the incident's tooltip, drawn over the feeder), and a tenth
   // of the way from LA1 up to T1 (the feeder's tooltip; the view is zoomed to the section).
   for (const [label, a, b, f, expect] of [['incident section', 'LA1', 'LA2', 0.5, `Incident ${incidentId}`], ['feeder', 'LA1', 'T1', 0.1, 'feeder topology of']] as const) {
     tried++;
-    const p = await mapPixel(page, at(a).Lat + f * (at(b).Lat - at(a).Lat), at(a).Long + f * (at(b).Long - at(a).Long));
-    // In steps: Leaflet's canvas finds the shape under the pointer on mouse moves over it (its hover check is
-    // throttled, so a busy page may need the pointer to come again).
     const tooltip = page.locator('.leaflet-tooltip').filter({ hasText: expect });
-    for (let i = 0; i < 5 && !(await tooltip.count()); i++) {
-      await page.mouse.move(p.x - 30, p.y - 30);
-      await page.mouse.move(p.x, p.y, { steps: 5 });
-      await tooltip.first().waitFor({ timeout: 4_000 }).catch(() => undefined);
-    }
-    await tooltip.first().waitFor();
+    await hoverMapUntil(page, `the ${label}'s tooltip on a hover`, () => mapPixel(page, at(a).Lat + f * (at(b).Lat - at(a).Lat), at(a).Long + f * (at(b).Long - at(a).Long)), tooltip);
     const text = await tooltip.first().innerText();
     assert.match(text, LINE, `${label}: the power line's name as typed`);
     if (label === 'incident section') {

@@ -168,6 +168,9 @@ export function MapView({ session, query }: { session: Session; query: URLSearch
     if (chosen && pts.length > 0 && zoomedTo.current !== focusIncident) {
       zoomedTo.current = focusIncident;
       m.map.fitBounds(L.latLngBounds(pts), { padding: [60, 60], maxZoom: 16, animate: false });
+      // The chosen incident arrives in its own request, often after the active list drew its section: this
+      // says the view is now the incident's (tests read it before they point at the section).
+      mapEl.current?.setAttribute('data-zoomed-incident', String(chosen.id));
     }
   }, [data.sections, data.incidentsLoaded, res.data, byId, data.chosen, focusIncident]);
 

@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { JWT_SECRET } from '../api/seeded-api.js';
-import { mapPixel, screenshot } from '../../../support/browser.js';
+import { hoverMapUntil, mapPixel, screenshot } from '../../../support/browser.js';
 import { checkPageErrorsAfterEach, servePortal, type PortalSite } from '../../../support/portal-site.js';
 import { classWordsIn, MASKED_USERS, seedEveryClass, setMasked } from './every-class.js';
 
@@ -93,24 +93,22 @@ async function mapTooltips(page: Page, token: string): Promise<string[]> {
   const out: string[] = [];
   for (const i of incidents) {
     await page.goto(`${base}/map?incident=${i.id}`);
-    await page.waitForSelector('[data-testid="map"][data-incident-sections]');
-    await page.waitForSelector('[data-testid="map"][data-view]');
-    // Along the section's first stretch (or on the ring drawn round a section that runs to the line's end).
+    // Along the section's first stretch (or on the ring drawn round a section that runs to the line's end),
+    // at a different place on each try.
     const s = i.sections[0]!;
     const from = devices.get(s.from.imei);
     const end = devices.get((s.to[0] ?? s.spans[0])?.imei ?? '');
     if (!from?.Lat || !from.Long) continue;
-    const p0 = await mapPixel(page, from.Lat, from.Long);
-    const p1 = end?.Lat && end.Long ? await mapPixel(page, end.Lat, end.Long) : null;
-    const points = p1 ? [0.5, 0.3, 0.7].map((f) => ({ x: p0.x + (p1.x - p0.x) * f, y: p0.y + (p1.y - p0.y) * f })) : [[16, 0], [0, 16], [-16, 0]].map(([dx, dy]) => ({ x: p0.x + dx!, y: p0.y + dy! }));
+    await page.waitForSelector(`[data-testid="map"][data-incident-sections][data-zoomed-incident="${i.id}"]`);
+    const tries = end?.Lat && end.Long ? [0.5, 0.3, 0.7].map((f) => [from.Lat! + (end.Lat! - from.Lat!) * f, from.Long! + (end.Long! - from.Long!) * f, 0, 0] as const)
+      : [[16, 0], [0, 16], [-16, 0]].map(([dx, dy]) => [from.Lat!, from.Long!, dx!, dy!] as const);
+    let n = 0;
     const tip = page.locator('.leaflet-tooltip').filter({ hasText: `Incident ${i.id}` });
-    let shown = false;
-    for (const at of points) {
-      await page.mouse.move(at.x, at.y);
-      shown = await tip.waitFor({ timeout: 5_000 }).then(() => true, () => false);
-      if (shown) break;
-    }
-    assert.ok(shown, `the tooltip of incident ${i.id}'s faulted section appears on hover`);
+    await hoverMapUntil(page, `the tooltip of incident ${i.id}'s faulted section on a hover`, async () => {
+      const [lat, lng, dx, dy] = tries[n++ % tries.length]!;
+      const p = await mapPixel(page, lat, lng);
+      return { x: p.x + dx, y: p.y + dy };
+    }, tip);
     out.push(await tip.innerText());
   }
   // A device's popup: the map's search focuses it.

@@ -7,8 +7,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loadMapTiles } from '../../../config/map-tiles.js';
-import { mapPixel, screenshot } from '../../../support/browser.js';
-import { waitFor } from '../../../support/wait-for.js';
+import { hoverMapUntil, mapPixel, screenshot } from '../../../support/browser.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { checkPageErrorsAfterEach, servePortal, type PortalSite } from '../../../support/portal-site.js';
 import { startTileServer, type TileServer } from '../../../support/tile-server.js';
@@ -90,18 +89,13 @@ test('legend counts follow the power line filter; a device says its name on hove
   await page.waitForSelector('.device-label');
   const t2 = topologyFile().devices.find((d) => d.IMEINumber === IMEI.T2)!;
   const t1 = topologyFile().devices.find((d) => d.IMEINumber === IMEI.T1)!;
-  const at = await mapPixel(page, t2.Lat, t2.Long);
-  await page.mouse.move(at.x, at.y);
-  await page.locator('.device-tooltip').waitFor();
+  await hoverMapUntil(page, 'F9 T2\'s tooltip on a hover', () => mapPixel(page, t2.Lat, t2.Long), page.locator('.device-tooltip'));
   assert.match(await page.locator('.device-tooltip').innerText(), 'F9 T2: ');
   // Along the T2 -> T1 line, clear of the device, 6 px to the side: the feeder's tooltip.
-  // The pixel is read again on each try: on a loaded machine the view may still be settling after the search.
-  await waitFor('the feeder tooltip on a hover 6 px beside the line', async () => {
+  await hoverMapUntil(page, 'the feeder tooltip on a hover 6 px beside the line', async () => {
     const near = await mapPixel(page, t2.Lat + (t1.Lat - t2.Lat) * 0.15, t2.Long + (t1.Long - t2.Long) * 0.15);
-    await page.mouse.move(0, 0);
-    await page.mouse.move(near.x + 6, near.y);
-    return page.locator('.feeder-tooltip').isVisible();
-  }, { timeoutMs: 30_000, intervalMs: 500 });
+    return { x: near.x + 6, y: near.y };
+  }, page.locator('.feeder-tooltip'));
   assert.match(await page.locator('.feeder-tooltip').innerText(), 'Feeder 9');
   assert.ok((await page.locator('.device-label').allInnerTexts()).includes('F9 T2'), 'devices labelled at feeder zoom');
 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { createTokenService } from '../../../api/auth/tokens.js';
-import { assertNoPageErrors, mapPixel, screenshot } from '../../../support/browser.js';
+import { assertNoPageErrors, hoverMapUntil, mapPixel, screenshot } from '../../../support/browser.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { checkPageErrorsAfterEach, PORTAL_DIST as portalDist, servePortal, type PortalSite } from '../../../support/portal-site.js';
 import { fillDatabase, JWT_SECRET, USERS } from '../api/seeded-api.js';
@@ -164,12 +164,12 @@ test('map: a feeder answers hover with its tooltip and a click filters the map t
   // A quarter of the way along F12's first segment: before F7's first device, so on F12's route alone.
   const next12 = data.filter((d) => d.PowerLineID === 'north-F12' && d.Lat !== null).sort((a, b) => Number(a.Lat) - Number(b.Lat))[1]!;
   assert.ok(Number(next12.Lat) > Number(f7.Lat), 'the fixture alternates F12 and F7 along the diagonal');
-  const onRoute = await mapPixel(page, (3 * Number(f12.Lat) + Number(next12.Lat)) / 4, (3 * Number(f12.Long) + Number(next12.Long)) / 4);
-  await page.mouse.move(onRoute.x, onRoute.y);
+  const onRoute = () => mapPixel(page, (3 * Number(f12.Lat) + Number(next12.Lat)) / 4, (3 * Number(f12.Long) + Number(next12.Long)) / 4);
   const tooltip = page.locator('.leaflet-tooltip.feeder-tooltip');
-  await tooltip.waitFor();
+  await hoverMapUntil(page, 'the F12 feeder tooltip on a hover', onRoute, tooltip);
   assert.match(await tooltip.innerText(), `${f12.PowerLineName}: approximate route`);
-  await page.mouse.click(onRoute.x, onRoute.y);
+  const at = await onRoute();
+  await page.mouse.click(at.x, at.y);
   await page.waitForFunction(() => (document.querySelector('select[name="powerLine"]') as { value: string } | null)?.value === 'north-F12');
   await page.waitForSelector('[data-testid="map"][data-feeders="1"]');
   assert.is(await page.getByTestId('map').getAttribute('data-devices'), String(data.filter((d) => d.PowerLineID === 'north-F12' && d.Lat !== null).length));
