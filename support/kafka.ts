@@ -13,6 +13,20 @@ import type { Transport } from '../stages/runtime/transport/transport.js';
 export const brokers = () => (process.env.KAFKA_BROKERS ?? infraEnv().KAFKA_BROKERS!).split(',');
 
 export async function resetPipelineTopics(extraTopics: string[] = []): Promise<void> {
+  // A cluster started a moment ago may still be electing leaders for the topics it kept from a run before:
+  // a delete refused then is tried again, for up to a minute, and the last refusal is the error.
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      return await resetOnce(extraTopics);
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await sleep(2_000);
+    }
+  }
+}
+
+async function resetOnce(extraTopics: string[]): Promise<void> {
   const admin = new Kafka({ brokers: brokers(), logLevel: logLevel.NOTHING }).admin();
   await admin.connect();
   try {

@@ -14,6 +14,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { infraEnv } from '../infra/endpoints.js';
+import { suiteArgs } from './helpers/suite-args.js';
 import { addTally, emptyTally, parseTallies, type Tally } from './helpers/tally.js';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -68,7 +69,7 @@ function parseUvu(output: string): Outcome | null {
 async function suite(file: string, env: NodeJS.ProcessEnv, node = process.execPath): Promise<void> {
   const label = node === process.execPath ? file : `${file} [node ${nodeVersion(node)}]`;
   console.log(`\n== ${label}`);
-  const { code, output } = await run(node, ['--import', 'tsx', file], env);
+  const { code, output } = await run(node, suiteArgs(file), env);
   const outcome = parseUvu(output);
   const counts = parseTallies(output);
   if (counts) tally = addTally(tally ?? emptyTally(), counts);

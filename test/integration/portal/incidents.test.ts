@@ -60,7 +60,7 @@ test('map: the feeder drawn along its topology and the faulted section highlight
   await page.getByRole('link', { name: 'Show the faulted section on the map' }).click();
   await page.waitForURL(`${base}/map?incident=${incidentId}`);
   const map = page.getByTestId('map');
-  await page.waitForSelector('[data-testid="map"][data-incident-sections="1"]');
+  await page.waitForSelector(`[data-testid="map"][data-incident-sections="1"][data-zoomed-incident="${incidentId}"]`);
   assert.ok(Number(await map.getAttribute('data-feeders')) >= 1);
   assert.match(await page.getByTestId('incident-legend').innerText(), 'faulted section');
   // The feeder's hover target is wider than its 2 px line, and a device says its name on hover.
@@ -92,7 +92,7 @@ test('a closed incident: "All" lists it, and its page shows the faulted section 
   await row.getByRole('link', { name: `#${incidentId}` }).click();
   await page.getByRole('link', { name: 'Show the faulted section on the map' }).click();
   await page.waitForURL(`${base}/map?incident=${incidentId}`);
-  await page.waitForSelector('[data-testid="map"][data-incident-sections="1"]');
+  await page.waitForSelector(`[data-testid="map"][data-incident-sections="1"][data-zoomed-incident="${incidentId}"]`);
   const focus = page.getByTestId('incident-focus');
   assert.match(await focus.innerText(), `Incident #${incidentId}`);
   assert.match(await focus.innerText(), 'closed');

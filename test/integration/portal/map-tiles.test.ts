@@ -47,7 +47,7 @@ test('MAP_TILE_URL: the setting is checked, and an unset one means no tiles', ()
 test('the configured tile server: tiles of the view requested and drawn under the chosen incident, its devices labelled', async () => {
   const page = await withTiles.browserAs(USERS.northAdmin, { width: 1440, height: 900 });
   await page.goto(`${withTiles.base}/map?incident=${incidentId}`);
-  await page.waitForSelector('[data-testid="map"][data-incident-sections="1"]');
+  await page.waitForSelector(`[data-testid="map"][data-incident-sections="1"][data-zoomed-incident="${incidentId}"]`);
   assert.is(await page.getByTestId('map').getAttribute('data-tiles'), tiles.url);
   await page.waitForFunction(() => document.querySelectorAll('img.leaflet-tile-loaded').length >= 4, undefined, { timeout: 30_000 });
   const zooms = new Set(tiles.requests.map((r) => Number(r.split('/')[1])));
@@ -65,7 +65,7 @@ test('the configured tile server: tiles of the view requested and drawn under th
 test('no tile server: at feeder zoom the map says it has no streets instead of showing a blank ground', async () => {
   const page = await without.browserAs(USERS.northAdmin, { width: 1440, height: 900 });
   await page.goto(`${without.base}/map?incident=${incidentId}`);
-  await page.waitForSelector('[data-testid="map"][data-incident-sections="1"]');
+  await page.waitForSelector(`[data-testid="map"][data-incident-sections="1"][data-zoomed-incident="${incidentId}"]`);
   await page.getByTestId('basemap-notice').waitFor();
   assert.match(await page.getByTestId('basemap-notice').innerText(), 'No streets at this zoom');
   assert.is(await page.locator('img.leaflet-tile').count(), 0);
