@@ -9,21 +9,14 @@ import { registryCodec } from '../stages/runtime/codec.js';
 import { kafkaTransport } from '../stages/runtime/transport/kafka.js';
 import { kafkaNames } from '../stages/runtime/transport/names.js';
 import type { Transport } from '../stages/runtime/transport/transport.js';
+import { waitFor } from './wait-for.js';
 
 export const brokers = () => (process.env.KAFKA_BROKERS ?? infraEnv().KAFKA_BROKERS!).split(',');
 
 export async function resetPipelineTopics(extraTopics: string[] = []): Promise<void> {
   // A cluster started a moment ago may still be electing leaders for the topics it kept from a run before:
-  // a delete refused then is tried again, for up to a minute, and the last refusal is the error.
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      return await resetOnce(extraTopics);
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await sleep(2_000);
-    }
-  }
+  // a delete refused then is tried again, for up to a minute, and the last refusal is in the error.
+  await waitFor('the pipeline topics and consumer groups deleted', async () => { await resetOnce(extraTopics); return true; }, { timeoutMs: 60_000, intervalMs: 2_000 });
 }
 
 async function resetOnce(extraTopics: string[]): Promise<void> {
