@@ -2,24 +2,33 @@
 // the batch to the bridge core and deleting the messages only after the transport accepted them.
 //
 // Failure handling, all without crashing:
-// - receive fails (server down, restarting): back off (retry.ts) and poll again;
+// - receive fails (server down, restarting, an answer too slow, too large or of the wrong shape: sqs-api.ts,
+//   sqs-answers.ts): log, back off (retry.ts) and poll again. Nothing a server answers ends a poller: whatever
+//   else escapes a round is logged and backed off too;
 // - publish fails: nothing is deleted; the messages come back after the queue's visibility timeout. All
 //   pollers back off while publishing fails and receive again only once transport.ready() says yes, so an
 //   outage does not spin through receives (each counts towards the queue's maxReceiveCount);
 // - delete fails after the publish: failed entries are retried a few times, then logged; SQS delivers those
 //   messages again and the pipeline's unique keys absorb the second copy.
 // A batch's delete overlaps the poller's next receive (docs/decisions.md#bridge-and-read-performance).
+// stop() waits for the receive in flight for up to the long-poll wait plus STOP_GRACE_MS, then cuts every call
+// short (docs/decisions.md#sqs-request-path-hardened).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TOPICS } from '../../schemas/avro/topics.js';
 import { backoffDelay, retry, type BackoffOptions } from '../../plumbing/retry.js';
 import type { Transport } from '../runtime/transport/transport.js';
 import { createBridge, type ReceivedMessage } from './bridge.js';
-import { createSqsQueueApi, type SqsDeleteEntry, type SqsMessage, type SqsQueueApi } from './sqs-api.js';
+import { createSqsQueueApi, type SqsDeleteEntry, type SqsQueueApi } from './sqs-api.js';
+import type { SqsMessage } from './sqs-answers.js';
 import type { SqsConnectionOptions } from './sqs-client.js';
 import { emptyStats, errorText, stderrLog, type Log, type Source, type SourceStats } from './source.js';
 
 /** Spec 8: up to 10 messages per receive (also the SQS maximum). */
 const MAX_MESSAGES = 10;
+/** How long past the long-poll wait stop() lets the calls in flight finish before it cuts them short. */
+export const STOP_GRACE_MS = 5_000;
+/** A call's deadline past the long-poll wait: a server that has not answered in full by then is not answering. */
+const CALL_MARGIN_MS = 15_000;
 
 export interface SqsSourceOptions extends SqsConnectionOptions {
   transport: Transport;
@@ -51,14 +60,13 @@ export interface SqsSourceOptions extends SqsConnectionOptions {
  * delete that fails in the end is logged: the message comes back and downstream's unique keys absorb it.
  */
 async function deletePublished(
-{ client, queueUrl, stats, log, retries, backoff }: { client: SqsQueueApi; queueUrl: string; stats: SourceStats; log: Log; retries: number; backoff: BackoffOptions },
+{ client, queueUrl, stats, log, retries, backoff, halt }: { client: SqsQueueApi; queueUrl: string; stats: SourceStats; log: Log; retries: number; backoff: BackoffOptions; halt: AbortSignal },
 messages: SqsMessage[],
 ): Promise<void> {
-  let pending: SqsDeleteEntry[] = [];
-  messages.forEach((m, i) => { if (m.ReceiptHandle) pending.push({ Id: String(i), ReceiptHandle: m.ReceiptHandle }); });
+  let pending: SqsDeleteEntry[] = messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle }));
   try {
     await retry(async () => {
-      const out = await client.deleteBatch(pending);
+      const out = await client.deleteBatch(pending, halt);
       stats.deleted += out.Successful.length;
       const failed = out.Failed;
       // A sender fault (e.g. an expired receipt handle) will not heal on retry; the message comes back anyway.
@@ -70,7 +78,7 @@ messages: SqsMessage[],
       const again = new Set(failed.filter((f) => !f.SenderFault).map((f) => f.Id));
       pending = pending.filter((e) => again.has(e.Id));
       if (pending.length) throw new Error(`${pending.length} of ${messages.length} deletes failed`);
-    }, { retries, ...backoff });
+    }, { retries, ...backoff, retriable: () => !halt.aborted });
   } catch (err) {
     stats.errors++;
     log('warn', 'SQS delete failed after publish; the messages will be delivered again (duplicates are absorbed downstream)', { queueUrl, count: pending.length, error: errorText(err) });
@@ -122,7 +130,7 @@ export function sqsSource(options: SqsSourceOptions): Source {
   if (!(waitTimeSeconds >= 0 && waitTimeSeconds <= 20)) throw new RangeError(`waitTimeSeconds must be 0 to 20, got ${waitTimeSeconds}`);
 
   // Long polls must not trip the client's request timeout.
-  const newClient = () => options.client ?? createSqsQueueApi({ requestTimeoutMs: (waitTimeSeconds + 15) * 1000, ...options }, log);
+  const newClient = () => options.client ?? createSqsQueueApi({ requestTimeoutMs: waitTimeSeconds * 1000 + CALL_MARGIN_MS, ...options }, log);
   let client = newClient();
   let probe: SqsQueueApi | null = null;
   const bridge = createBridge({ producer: transport.producer(), ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }) });
@@ -133,6 +141,8 @@ export function sqsSource(options: SqsSourceOptions): Source {
   let stopped = false;
   let loops: Promise<void>[] = [];
   let wake = new AbortController();
+  // Aborted by stop() once the calls in flight had the long-poll wait plus STOP_GRACE_MS to finish.
+  let halt = new AbortController();
   // Consecutive failed publishes, shared by all pollers: while the transport is down nobody receives.
   let publishFailures = 0;
 
@@ -140,53 +150,66 @@ export function sqsSource(options: SqsSourceOptions): Source {
 
   const poll = (poller: number) => withOverlappingDeletes(
     (acknowledge) => receiveLoop(poller, acknowledge),
-    (messages) => deletePublished({ client, queueUrl, stats, log, retries: deleteRetries, backoff }, messages),
+    (messages) => deletePublished({ client, queueUrl, stats, log, retries: deleteRetries, backoff, halt: halt.signal }, messages),
   );
 
-  /** One poller's receive, publish, acknowledge loop; `acknowledge` resolves once the previous batch's delete settled. */
+  /**
+   * One poller's receive, publish, acknowledge loop; `acknowledge` resolves once the previous batch's delete
+   * settled. Every expected failure has its branch; anything else a round throws is logged and backed off, so
+   * no answer of any server can end a poller (or, as an unhandled rejection, the process).
+   */
   async function receiveLoop(poller: number, acknowledge: (messages: SqsMessage[]) => Promise<void>): Promise<void> {
     let receiveFailures = 0;
+    let unexpected = 0;
     while (running) {
-      if (publishFailures > 0) {
-        await pause(backoffDelay(publishFailures, backoff));
-        if (!running) break;
-        // While the transport is down a receive would only add to each message's receive count, and past
-        // the queue's maxReceiveCount SQS moves good messages to its dead-letter queue. Ask first.
-        if (!(await transport.ready().catch(() => false))) {
-          publishFailures++;
+      try {
+        if (publishFailures > 0) {
+          await pause(backoffDelay(publishFailures, backoff));
+          if (!running) break;
+          // While the transport is down a receive would only add to each message's receive count, and past
+          // the queue's maxReceiveCount SQS moves good messages to its dead-letter queue. Ask first.
+          if (!(await transport.ready().catch(() => false))) {
+            publishFailures++;
+            continue;
+          }
+        }
+        let messages: SqsMessage[];
+        try {
+          // Not cut short by stop() at once: a receive cut short leaves its messages invisible until their
+          // timeout. stop() gives it the long-poll wait plus STOP_GRACE_MS, then aborts it (`halt`).
+          messages = await client.receive(receiveInput, halt.signal);
+          receiveFailures = 0;
+        } catch (err) {
+          receiveFailures++;
+          stats.errors++;
+          log('warn', 'SQS receive failed; backing off', { poller, attempt: receiveFailures, queueUrl, error: errorText(err) });
+          await pause(backoffDelay(receiveFailures, backoff));
           continue;
         }
-      }
-      let messages: SqsMessage[];
-      try {
-        // Not aborted by stop(): a receive cut short could leave messages received but never handled, invisible
-        // until their timeout. Instead stop() waits at most waitTimeSeconds for it.
-        messages = await client.receive(receiveInput);
-        receiveFailures = 0;
+        if (messages.length === 0) {
+          await pause(emptyPollPauseMs);
+          continue;
+        }
+        stats.received += messages.length;
+        const batch: ReceivedMessage[] = messages.map((m) => ({ messageId: m.MessageId, body: m.Body, source: 'sqs' }));
+        try {
+          await bridge.forward(batch, async ({ published, deadLettered }) => {
+            stats.published += published;
+            stats.deadLettered += deadLettered;
+            publishFailures = 0;
+            await acknowledge(messages);
+          });
+        } catch (err) {
+          publishFailures++;
+          stats.errors++;
+          log('warn', 'publish failed; the messages stay in SQS and return after their visibility timeout', { poller, count: messages.length, attempt: publishFailures, error: errorText(err) });
+        }
+        unexpected = 0;
       } catch (err) {
-        receiveFailures++;
+        unexpected++;
         stats.errors++;
-        log('warn', 'SQS receive failed; backing off', { poller, attempt: receiveFailures, queueUrl, error: errorText(err) });
-        await pause(backoffDelay(receiveFailures, backoff));
-        continue;
-      }
-      if (messages.length === 0) {
-        await pause(emptyPollPauseMs);
-        continue;
-      }
-      stats.received += messages.length;
-      const batch: ReceivedMessage[] = messages.map((m) => ({ messageId: m.MessageId ?? m.ReceiptHandle ?? '', body: m.Body ?? '', source: 'sqs' }));
-      try {
-        await bridge.forward(batch, async ({ published, deadLettered }) => {
-          stats.published += published;
-          stats.deadLettered += deadLettered;
-          publishFailures = 0;
-          await acknowledge(messages);
-        });
-      } catch (err) {
-        publishFailures++;
-        stats.errors++;
-        log('warn', 'publish failed; the messages stay in SQS and return after their visibility timeout', { poller, count: messages.length, attempt: publishFailures, error: errorText(err) });
+        log('error', 'SQS poller round failed unexpectedly; backing off', { poller, attempt: unexpected, queueUrl, error: errorText(err) });
+        await pause(backoffDelay(unexpected, backoff));
       }
     }
   }
@@ -198,6 +221,7 @@ export function sqsSource(options: SqsSourceOptions): Source {
       await transport.ensureTopics([TOPICS.raw, TOPICS.dlq]);
       running = true;
       wake = new AbortController();
+      halt = new AbortController();
       if (stopped) { client = newClient(); stopped = false; }
       loops = Array.from({ length: pollers }, (_, i) => poll(i));
     },
@@ -205,7 +229,9 @@ export function sqsSource(options: SqsSourceOptions): Source {
       if (!running) return;
       running = false;
       wake.abort();
+      const cut = setTimeout(() => halt.abort(), waitTimeSeconds * 1000 + STOP_GRACE_MS);
       await Promise.all(loops);
+      clearTimeout(cut);
       loops = [];
       if (!options.client) {
         client.destroy();
