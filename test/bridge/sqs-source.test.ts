@@ -1,8 +1,10 @@
-// The SQS source without a server: client settings, and that an unreachable server is backed off from,
-// counted and logged, never a crash, and stop() still returns promptly. Real ElasticMQ runs are in
-// test/integration/bridge/sqs.test.ts.
+// The SQS source without ElasticMQ: client settings, that an unreachable server is backed off from, counted
+// and logged, never a crash, and that stop() returns promptly, also while a server trickles an answer. Real
+// ElasticMQ runs are in test/integration/bridge/sqs.test.ts; hostile answers in test/security/hostile-sqs.test.ts.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { sqsClientConfig } from '../../stages/bridge/sqs-client.js';
 import { sqsSource } from '../../stages/bridge/sqs-source.js';
 import { localAvroCodec } from '../../stages/runtime/codec.js';
@@ -67,6 +69,38 @@ test('no server: receives fail, are counted and logged, backed off; no crash; st
   // Backed off: one failed receive per poller, not the hundreds an unthrottled loop would make.
   assert.ok(stats.errors < 10, `backed off (${stats.errors} failures)`);
   await transport.close();
+});
+
+test('a receive held by a trickling server: stop() cuts it short once the wait plus STOP_GRACE_MS passed, and logs it', async () => {
+  const transport = memoryTransport({ codec: localAvroCodec() });
+  let held = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      held++;
+      res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0', 'content-length': '100000' });
+      const drip = setInterval(() => { if (res.destroyed) clearInterval(drip); else res.write(' '); }, 100);
+      res.on('close', () => clearInterval(drip));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  const logs: string[] = [];
+  // A call deadline far past the test: only stop() can end the held receive.
+  const source = sqsSource({ transport, queueUrl: `http://127.0.0.1:${port}/000000000000/q`, pollers: 1, waitTimeSeconds: 0, requestTimeoutMs: 600_000, log: (_l, m, extra) => logs.push(`${m} ${String(extra?.error)}`) });
+  try {
+    await source.start();
+    await waitFor('the receive held by the trickling server', () => held >= 1);
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([source.stop().then(() => 'stopped'), new Promise((r) => { timer = setTimeout(() => r('still stopping'), 60_000); })]);
+    clearTimeout(timer);
+    assert.is(outcome, 'stopped');
+    assert.ok(logs.some((l) => /receive failed.*ReceiveMessage: aborted/.test(l)), logs.join('\n'));
+  } finally {
+    server.closeAllConnections();
+    server.close();
+    await transport.close();
+  }
 });
 
 test.run();
