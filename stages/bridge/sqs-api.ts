@@ -5,6 +5,8 @@
 // (docs/decisions.md#a-lighter-sqs-request-path). What it brought that matters stays: requests are signed by
 // the SDK's own SigV4 signer with the SDK's default credential chain, and the connection settings are the
 // ones the SDK client gets (sqs-client.ts resolveSqsConnection). Retries are the caller's (sqs-source.ts).
+// The server is not trusted: every call has a connect timeout, a deadline and a bound on the answer's size, and
+// every answer is shape-checked (sqs-answers.ts) before anyone reads it (docs/decisions.md#sqs-request-path-hardened).
 import { createHash, createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
