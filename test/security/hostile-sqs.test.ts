@@ -120,6 +120,7 @@ test.after(async () => {
   if (realQueueUrl) await sqs.send(new DeleteQueueCommand({ QueueUrl: realQueueUrl })).catch(() => {});
   sqs.destroy();
   await db?.drop();
+  // The bridge's store is fi.raw.v1: "stored" counts the messages read back from it.
   reportTally('hostile-sqs', {
     attacksTried: counts.attacksTried, attacksRefused: counts.attacksRefused,
     messagesSent: counts.sent, messagesStored: counts.stored, duplicated: counts.duplicated, lost: counts.lost,
