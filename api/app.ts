@@ -2,7 +2,8 @@
 // device-records, OpenAPI). One onError renders every error (errors.ts). Every router gets the one `auth`
 // made here: the bearer token, then the fault mask of the caller's organisation (fault-mask-policy.ts).
 import { Hono } from 'hono';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { AuthEnv } from './auth/caller.js';
 import type pg from 'pg';
 import { codeText, type CodeStrings } from '../domain/code-strings.js';
 import { cachedCallers, pgAccountStore } from './auth/accounts.js';
@@ -77,6 +78,20 @@ export interface AppOptions {
   iec104Port?: number;
 }
 
+/** What the one `auth` is made of (the AppOptions of the same names). */
+export type AuthOptions = Pick<AppOptions, 'pool' | 'jwtSecret' | 'codeStrings' | 'now' | 'accountCacheMs'>;
+
+/**
+ * The one `auth` middleware every router gets: the bearer token, then the fault mask of the caller's
+ * organisation. Exported so a test can put a route of its own behind exactly this chain
+ * (test/security/mask-oracle.test.ts).
+ */
+export function createAuth({ pool, jwtSecret, codeStrings = loadCodeStrings(), now = Date.now, accountCacheMs = 5_000 }: AuthOptions): MiddlewareHandler<AuthEnv> {
+  const tokens = createTokenService({ secret: jwtSecret, nowS: () => Math.floor(now() / 1000) });
+  const accounts = cachedCallers(pgAccountStore(pool), { ttlMs: accountCacheMs, now });
+  return withFaultMask(requireAuth({ tokens, accounts }), { faultTypeNone: codeText(codeStrings.FaultType, 0)! });
+}
+
 /**
  * @example
  *   const app = createApp({ readiness: {}, pool, jwtSecret: resolveJwtSecret({ configured: settings.jwtSecret, dataDir }) });
@@ -89,7 +104,7 @@ export function createApp({
 }: AppOptions): Hono {
   const tokens = createTokenService({ secret: jwtSecret, nowS: () => Math.floor(now() / 1000) });
   const accounts = pgAccountStore(pool);
-  const auth = withFaultMask(requireAuth({ tokens, accounts: cachedCallers(accounts, { ttlMs: accountCacheMs, now }) }), { faultTypeNone: codeText(codeStrings.FaultType, 0)! });
+  const auth = createAuth({ pool, jwtSecret, codeStrings, now, accountCacheMs });
   const document = openApiDocument({ codeStrings });
   // One failed-login limit and one hash gate for REST and SOAP logins.
   const check = loginCheck({ accounts, limiter: new LoginLimiter(loginLimits), ...(hashGate ? { gate: hashGate } : {}), now });
