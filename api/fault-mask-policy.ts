@@ -2,9 +2,10 @@
 // It is part of the `auth` middleware app.ts hands to every router, so every authenticated route passes
 // through it by construction, knowing the caller: for an organisation with MaskFaultDetails, a query that
 // would reveal the fault class is refused before the endpoint reads it, and every answer (JSON, or any text
-// such as CSV; gzip-encoded or not) is masked after it. Only the integration outputs named below are left
-// as they are: they feed the utility's own systems (DNP3, IEC 104, MultiSpeak), like the SOAP server, which has no
-// `auth` of this kind.
+// such as CSV or XML; gzip-encoded or not) is masked after it. Only the integration outputs named below, read with an
+// integration key (a machine's credential, docs/decisions.md#integration-keys-and-the-mask), are left as they
+// are: they feed the utility's own systems (DNP3, IEC 104), like the SOAP server, which has no `auth` of this
+// kind. A person's login reads them masked like every other answer.
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip as gunzipCallback, gzip as gzipCallback, constants } from 'node:zlib';
@@ -24,8 +25,10 @@ const gzip = promisify(gzipCallback);
 const gunzip = promisify(gunzipCallback);
 
 /**
- * The SCADA integrations' outputs, admin-only: DNP3's devices with codes and texts, point map and device profile;
- * IEC 104's point map and interoperability list. Not masked: a point is named for the fault class it reports.
+ * The SCADA integrations' outputs: DNP3's devices with codes and texts, point map and device profile; IEC 104's
+ * point map and interoperability list. Read by organisation admins (masked when the organisation masks) and by
+ * integration keys, which read nothing else and read them unmasked: a point is named for the fault class it
+ * reports, and the master configured from them needs that.
  */
 export const UNMASKED_INTEGRATION_PATHS: readonly string[] = [ORGANIZATION_DEVICES_PATH, POINT_MAP_PATH, DEVICE_PROFILE_PATH, IEC104_POINT_MAP_PATH, IEC104_INTEROPERABILITY_PATH];
 
@@ -83,7 +86,8 @@ async function maskedAnswer(res: Response, names: UnmaskedNames, ifNoneMatch: st
   if (res.status === 304) throw new Error(`a route answered 304 to a masked caller without a condition (${res.headers.get('etag') ?? 'no ETag'})`);
   const type = res.headers.get('content-type') ?? '';
   const json = /^application\/(?:[a-z0-9.+-]+\+)?json/i.test(type);
-  if (!res.body || res.status === 204 || !(json || /^text\//i.test(type))) return res;
+  // Any other text is masked by word: CSV, plain text, XML (the DNP3 device profile).
+  if (!res.body || res.status === 204 || !(json || /^(?:text\/|application\/(?:[a-z0-9.+-]+\+)?xml)/i.test(type))) return res;
   const gzipped = /gzip/i.test(res.headers.get('content-encoding') ?? '');
   const unmaskedEtag = res.status === 200 ? res.headers.get('etag') : null;
   const key = unmaskedEtag && `${json ? 'json' : 'text'} ${unmaskedEtag}`;
@@ -130,7 +134,8 @@ function withoutConditions(req: Request): Request {
 export function withFaultMask(authenticate: MiddlewareHandler<AuthEnv>, names: UnmaskedNames): MiddlewareHandler<AuthEnv> {
   const memo = new MaskedByEtag();
   const policy = createMiddleware<AuthEnv>(async (c, next) => {
-    if (!c.get('caller').maskFaultDetails || UNMASKED_INTEGRATION_PATHS.includes(c.req.path)) return next();
+    const caller = c.get('caller');
+    if (!caller.maskFaultDetails || (caller.role === 'integration' && UNMASKED_INTEGRATION_PATHS.includes(c.req.path))) return next();
     const problem = maskedParametersProblem(c.req.queries());
     if (problem) throw badParameter(problem.parameter, problem.message, { field: problem.field });
     const ifNoneMatch = c.req.header('if-none-match');
