@@ -1,6 +1,7 @@
 // The HTTP application: one Hono app composed of a router per capability (health, auth, integration REST,
 // device-records, OpenAPI). One onError renders every error (errors.ts). Every router gets the one `auth`
-// made here: the bearer token, then the fault mask of the caller's organisation (fault-mask-policy.ts).
+// made here (createAuth): the bearer token or integration key, then the fault mask of the caller's organisation
+// (fault-mask-policy.ts).
 import { Hono } from 'hono';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AuthEnv } from './auth/caller.js';
@@ -85,8 +86,8 @@ export interface AppOptions {
 export type AuthOptions = Pick<AppOptions, 'pool' | 'jwtSecret' | 'codeStrings' | 'now' | 'accountCacheMs' | 'clientAddress'> & { limiter?: LoginLimiter };
 
 /**
- * The one `auth` middleware every router gets: the bearer token, then the fault mask of the caller's
- * organisation. Exported so a test can put a route of its own behind exactly this chain
+ * The one `auth` middleware every router gets: the bearer (a person's token, or an integration key on the
+ * integration outputs only), then the fault mask of the caller's organisation. Exported so a test can put a route of its own behind exactly this chain
  * (test/security/mask-oracle.test.ts).
  */
 export function createAuth({
