@@ -1,8 +1,10 @@
 // The HTTP application: one Hono app composed of a router per capability (health, auth, integration REST,
 // device-records, OpenAPI). One onError renders every error (errors.ts). Every router gets the one `auth`
-// made here: the bearer token, then the fault mask of the caller's organisation (fault-mask-policy.ts).
+// made here (createAuth): the bearer token or integration key, then the fault mask of the caller's organisation
+// (fault-mask-policy.ts).
 import { Hono } from 'hono';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { AuthEnv } from './auth/caller.js';
 import type pg from 'pg';
 import { codeText, type CodeStrings } from '../domain/code-strings.js';
 import { cachedCallers, pgAccountStore } from './auth/accounts.js';
@@ -12,7 +14,10 @@ import { loginCheck } from './auth/login-check.js';
 import type { HashGate } from './auth/hash-gate.js';
 import { requireAuth } from './auth/require-auth.js';
 import { createTokenService } from './auth/tokens.js';
-import { withFaultMask } from './fault-mask-policy.js';
+import { UNMASKED_INTEGRATION_PATHS, withFaultMask } from './fault-mask-policy.js';
+import { pgIntegrationKeyStore } from './auth/integration-keys.js';
+import { keyCheck } from './auth/key-check.js';
+import { integrationKeyRoutes } from './integration-keys/routes.js';
 import { socketAddress } from './client-address.js';
 import { loadCodeStrings } from './device-records/code-strings-file.js';
 import { READ_PREFIXES } from './device-records/endpoints.js';
@@ -77,6 +82,23 @@ export interface AppOptions {
   iec104Port?: number;
 }
 
+/** What the one `auth` is made of (the AppOptions of the same names; `limiter`: the one logins count in). */
+export type AuthOptions = Pick<AppOptions, 'pool' | 'jwtSecret' | 'codeStrings' | 'now' | 'accountCacheMs' | 'clientAddress'> & { limiter?: LoginLimiter };
+
+/**
+ * The one `auth` middleware every router gets: the bearer (a person's token, or an integration key on the
+ * integration outputs only), then the fault mask of the caller's organisation. Exported so a test can put a route of its own behind exactly this chain
+ * (test/security/mask-oracle.test.ts).
+ */
+export function createAuth({
+  pool, jwtSecret, codeStrings = loadCodeStrings(), now = Date.now, accountCacheMs = 5_000, clientAddress = socketAddress, limiter = new LoginLimiter(),
+}: AuthOptions): MiddlewareHandler<AuthEnv> {
+  const tokens = createTokenService({ secret: jwtSecret, nowS: () => Math.floor(now() / 1000) });
+  const accounts = cachedCallers(pgAccountStore(pool), { ttlMs: accountCacheMs, now });
+  const keys = { check: keyCheck({ keys: pgIntegrationKeyStore(pool), limiter, now }), clientAddress, paths: UNMASKED_INTEGRATION_PATHS };
+  return withFaultMask(requireAuth({ tokens, accounts, keys }), { faultTypeNone: codeText(codeStrings.FaultType, 0)! });
+}
+
 /**
  * @example
  *   const app = createApp({ readiness: {}, pool, jwtSecret: resolveJwtSecret({ configured: settings.jwtSecret, dataDir }) });
@@ -89,10 +111,11 @@ export function createApp({
 }: AppOptions): Hono {
   const tokens = createTokenService({ secret: jwtSecret, nowS: () => Math.floor(now() / 1000) });
   const accounts = pgAccountStore(pool);
-  const auth = withFaultMask(requireAuth({ tokens, accounts: cachedCallers(accounts, { ttlMs: accountCacheMs, now }) }), { faultTypeNone: codeText(codeStrings.FaultType, 0)! });
+  // One failed-credential limit for REST and SOAP logins and integration keys; one hash gate for the passwords.
+  const limiter = new LoginLimiter(loginLimits);
+  const auth = createAuth({ pool, jwtSecret, codeStrings, now, accountCacheMs, clientAddress, limiter });
   const document = openApiDocument({ codeStrings });
-  // One failed-login limit and one hash gate for REST and SOAP logins.
-  const check = loginCheck({ accounts, limiter: new LoginLimiter(loginLimits), ...(hashGate ? { gate: hashGate } : {}), now });
+  const check = loginCheck({ accounts, limiter, ...(hashGate ? { gate: hashGate } : {}), now });
 
   const app = new Hono();
   app.route('/', healthRoutes(readiness, { draining }));
@@ -102,6 +125,7 @@ export function createApp({
   app.route('/', iec104PointMapRoutes({ pool, auth }));
   app.route('/', interoperabilityRoutes({ pool, auth, ...(iec104Port !== undefined ? { iec104Port } : {}) }));
   app.route('/', iec104DiagnosticsRoutes({ pool, auth }));
+  app.route('/', integrationKeyRoutes({ keys: pgIntegrationKeyStore(pool), pool, auth }));
   app.route('/', alarmRoutes({ pool, auth, keyring: alarms.keyring, webhookAllow: alarms.webhookAllow, now }));
   app.route('/', incidentRoutes({ pool, auth }));
   app.route('/', boardRoutes({ pool, auth, now }));

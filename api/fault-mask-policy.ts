@@ -2,9 +2,10 @@
 // It is part of the `auth` middleware app.ts hands to every router, so every authenticated route passes
 // through it by construction, knowing the caller: for an organisation with MaskFaultDetails, a query that
 // would reveal the fault class is refused before the endpoint reads it, and every answer (JSON, or any text
-// such as CSV; gzip-encoded or not) is masked after it. Only the integration outputs named below are left
-// as they are: they feed the utility's own systems (DNP3, IEC 104, MultiSpeak), like the SOAP server, which has no
-// `auth` of this kind.
+// such as CSV or XML; gzip-encoded or not) is masked after it. Only the integration outputs named below, read with an
+// integration key (a machine's credential, docs/decisions.md#integration-keys-and-the-mask), are left as they
+// are: they feed the utility's own systems (DNP3, IEC 104), like the SOAP server, which has no `auth` of this
+// kind. A person's login reads them masked like every other answer.
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip as gunzipCallback, gzip as gzipCallback, constants } from 'node:zlib';
@@ -24,8 +25,10 @@ const gzip = promisify(gzipCallback);
 const gunzip = promisify(gunzipCallback);
 
 /**
- * The SCADA integrations' outputs, admin-only: DNP3's devices with codes and texts, point map and device profile;
- * IEC 104's point map and interoperability list. Not masked: a point is named for the fault class it reports.
+ * The SCADA integrations' outputs: DNP3's devices with codes and texts, point map and device profile; IEC 104's
+ * point map and interoperability list. Read by organisation admins (masked when the organisation masks) and by
+ * integration keys, which read nothing else and read them unmasked: a point is named for the fault class it
+ * reports, and the master configured from them needs that.
  */
 export const UNMASKED_INTEGRATION_PATHS: readonly string[] = [ORGANIZATION_DEVICES_PATH, POINT_MAP_PATH, DEVICE_PROFILE_PATH, IEC104_POINT_MAP_PATH, IEC104_INTEROPERABILITY_PATH];
 
@@ -67,16 +70,24 @@ async function mask(res: Response, json: boolean, gzipped: boolean, names: Unmas
   } else {
     after = maskText(text);
   }
-  if (after === before) return { text: null, etag: null };
-  // Changed: an ETag of the unmasked bytes would change with the hidden class, so it is made of the masked ones.
-  return { text: after, etag: res.headers.has('etag') ? `"${createHash('sha1').update(after).digest('base64url')}"` : null };
+  // The ETag is made of what the caller reads, never taken from the route: a route's ETag may hash the unmasked
+  // body (or anything else), and would then name the hidden class (docs/decisions.md#masking).
+  const etag = res.headers.has('etag') ? `"${createHash('sha1').update(after).digest('base64url')}"` : null;
+  return { text: after === before ? null : after, etag };
 }
 
-/** The answer as the masked caller reads it; the same Response when the mask changes nothing. */
+/**
+ * The answer as the masked caller reads it (the same bytes when the mask changes nothing), with an ETag of
+ * those bytes, and If-None-Match judged here against it: the route never saw the caller's condition.
+ */
 async function maskedAnswer(res: Response, names: UnmaskedNames, ifNoneMatch: string | undefined, memo: MaskedByEtag): Promise<Response> {
+  // The route never saw a condition (they are taken off the request), so a 304 of its own is a route's bug:
+  // passing it on would answer a question the caller could not have asked of the masked body.
+  if (res.status === 304) throw new Error(`a route answered 304 to a masked caller without a condition (${res.headers.get('etag') ?? 'no ETag'})`);
   const type = res.headers.get('content-type') ?? '';
   const json = /^application\/(?:[a-z0-9.+-]+\+)?json/i.test(type);
-  if (!res.body || res.status === 204 || res.status === 304 || !(json || /^text\//i.test(type))) return res;
+  // Any other text is masked by word: CSV, plain text, XML (the DNP3 device profile).
+  if (!res.body || res.status === 204 || !(json || /^(?:text\/|application\/(?:[a-z0-9.+-]+\+)?xml)/i.test(type))) return res;
   const gzipped = /gzip/i.test(res.headers.get('content-encoding') ?? '');
   const unmaskedEtag = res.status === 200 ? res.headers.get('etag') : null;
   const key = unmaskedEtag && `${json ? 'json' : 'text'} ${unmaskedEtag}`;
@@ -85,23 +96,34 @@ async function maskedAnswer(res: Response, names: UnmaskedNames, ifNoneMatch: st
     m = await mask(res, json, gzipped, names);
     memo.set(key, m);
   }
-  // Unchanged (an answer with no fault in it): the original bytes and their ETag stand.
-  if (m.text === null) return res;
-  await res.body.cancel();
   const headers = new Headers(res.headers);
-  headers.delete('content-length');
   if (m.etag) {
     headers.set('etag', m.etag);
     if (res.status === 200 && matchesEtag(ifNoneMatch, m.etag)) {
-      headers.delete('content-encoding');
-      headers.delete('content-type');
+      await res.body.cancel();
+      for (const h of ['content-encoding', 'content-type', 'content-length']) headers.delete(h);
       return new Response(null, { status: 304, headers });
     }
   }
+  // Unchanged (an answer with no fault in it): the original bytes stand.
+  if (m.text === null) return new Response(res.body, { status: res.status, headers });
+  await res.body.cancel();
+  headers.delete('content-length');
   if (!gzipped) return new Response(m.text, { status: res.status, headers });
   const text = m.text;
   m.gzipped ??= gzip(text, { level: constants.Z_BEST_SPEED }).then((b) => new Uint8Array(b));
   return new Response(await m.gzipped, { status: res.status, headers });
+}
+
+/** Conditional request headers: a masked caller's are judged by the policy, never by the route. */
+const CONDITIONS = ['if-none-match', 'if-modified-since', 'if-match', 'if-unmodified-since', 'if-range'];
+
+/** The request as the route sees it for a masked caller: without its conditions. */
+function withoutConditions(req: Request): Request {
+  if (!CONDITIONS.some((h) => req.headers.has(h))) return req;
+  const headers = new Headers(req.headers);
+  for (const h of CONDITIONS) headers.delete(h);
+  return new Request(req, { headers });
 }
 
 /**
@@ -112,11 +134,14 @@ async function maskedAnswer(res: Response, names: UnmaskedNames, ifNoneMatch: st
 export function withFaultMask(authenticate: MiddlewareHandler<AuthEnv>, names: UnmaskedNames): MiddlewareHandler<AuthEnv> {
   const memo = new MaskedByEtag();
   const policy = createMiddleware<AuthEnv>(async (c, next) => {
-    if (!c.get('caller').maskFaultDetails || UNMASKED_INTEGRATION_PATHS.includes(c.req.path)) return next();
+    const caller = c.get('caller');
+    if (!caller.maskFaultDetails || (caller.role === 'integration' && UNMASKED_INTEGRATION_PATHS.includes(c.req.path))) return next();
     const problem = maskedParametersProblem(c.req.queries());
     if (problem) throw badParameter(problem.parameter, problem.message, { field: problem.field });
+    const ifNoneMatch = c.req.header('if-none-match');
+    c.req.raw = withoutConditions(c.req.raw);
     await next();
-    const answer = await maskedAnswer(c.res, names, c.req.header('if-none-match'), memo);
+    const answer = await maskedAnswer(c.res, names, ifNoneMatch, memo);
     // Hono's setter would copy the unmasked response's headers (ETag, encoding) onto the new one: clear it first.
     c.res = undefined;
     c.res = answer;

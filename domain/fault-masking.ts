@@ -4,6 +4,7 @@
 // endpoint can forget them), and domain/alarm-routing-plan.ts to the messages sent to people. The integration outputs
 // (DNP3, MultiSpeak, dnp3OrganizationDevices) serve the utility's own systems and never come here.
 import { ALARM_KINDS, FAULT, FAULT_CLASS_KINDS, FAULT_LABEL, RETIRED_KINDS, alarmLabel, isFaultClassKind } from './alarm-kinds.js';
+import { presentEvent } from './event-presentation.js';
 import { FAULT_EVENT_TYPES, FAULT_EVENTS, isFaultEventType } from './fault-events.js';
 import { INCIDENT_KINDS, RESTORED_REASONS } from './incident-rules.js';
 import { FAULT_CODE_CLASSES, ONGOING_FAULT_TEXT } from './ongoing-fault-codes.js';
@@ -19,9 +20,22 @@ export const MASKED_FIELDS = {
   EventType: 'Fault for every fault event type; other types (Current Reset, Model Change, ...) unchanged',
   PermanentFaultResetCurrentThreshold: 'null (spec 3.4 computes it for PFault and Current Reset only)',
   PostEventRef: 'null (spec 3.4 sets it for Current Reset, Fault Like and Fault <50 only)',
-  FaultCurrent: 'null instead of the cleared "" on a fault event',
-  RecoverCurrent: 'null instead of the cleared "" (spec 3.4 clears it for SOTF only)',
+  RecoverCurrent: 'null on every fault event (spec 3.4 clears it for SOTF only: a number would tell the others from SOTF)',
 } as const;
+
+/**
+ * The fields spec 3.4 presents differently for some fault event type (SOTF clears RecoverCurrent, PFault computes
+ * a threshold, Fault Like and Fault <50 name a PostEventRef), read from presentEvent itself with one stored event
+ * presented as each type: a rule added there is covered here without a list to remember. Under the mask every
+ * fault event carries each of them null, so the null fields of an answer never tell one class from another
+ * (issue 41 finding 8).
+ */
+export const TYPE_SHAPED_FIELDS: ReadonlySet<string> = (() => {
+  const stored = { PrefaultCurrent: 101, FaultCurrent: 202, RecoverCurrent: 303 };
+  const presented = FAULT_EVENT_TYPES.map((EventType) => presentEvent({ EventType, ...stored }) as Record<string, unknown>);
+  const fields = Object.keys(presented[0]!).filter((k) => k !== 'EventType');
+  return new Set(fields.filter((k) => presented.some((p) => p[k] !== presented[0]![k])));
+})();
 
 /** Beyond the device records: the other readers' fields the mask changes (docs/decisions.md#masking repeats it). */
 export const MASKED_READER_FIELDS = {
@@ -98,7 +112,7 @@ function maskObject(row: Record<string, unknown>, names: UnmaskedNames): Record<
     else if (key === 'label' && typeof value === 'string' && FAULT_KIND_LABELS.has(value)) out[key] = FAULT_LABEL;
     else if (key === 'reason' && typeof value === 'string' && RESTORED.has(value)) out[key] = MASKED_RESTORED_REASON;
     else if (key === 'PermanentFaultResetCurrentThreshold' || key === 'PostEventRef') out[key] = null;
-    else if ((key === 'FaultCurrent' || key === 'RecoverCurrent') && faultEvent && value === '') out[key] = null;
+    else if (faultEvent && TYPE_SHAPED_FIELDS.has(key)) out[key] = null;
     else out[key] = maskFaultClass(value, names);
   }
   return out;

@@ -4,7 +4,6 @@
 // `faultline import` accept the same rows; the organisation is always the caller's.
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type pg from 'pg';
 import type { WebhookAllowance } from '../../config/settings.js';
 import { ALARM_KINDS } from '../../domain/alarm-kinds.js';
@@ -12,13 +11,14 @@ import { withTransaction } from '../../db/transaction.js';
 import { listAlarmDeliveries, retryAlarmDelivery } from '../../alarms/outbox.js';
 import { readRecipients, readRules } from '../../alarms/store.js';
 import { checkAlarmReferences, readAlarmRecipient, readAlarmRule, upsertAlarmRecipients, upsertAlarmRules } from '../../reference-data/alarms.js';
-import { FieldReader, isPlainObject, ProblemList } from '../../reference-data/field-reader.js';
+import { FieldReader, ProblemList } from '../../reference-data/field-reader.js';
 import type { Keyring } from '../../secrets/keyring.js';
 import { requireAdmin } from '../auth/require-auth.js';
 import type { AuthEnv, Caller } from '../auth/caller.js';
 import { reachCondition } from '../device-records/reach.js';
 import { SqlParams } from '../device-records/sql.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
+import { jsonObjectBody, limitJsonBody } from '../json-body.js';
 
 export const ALARMS_PATH = '/api/alarms';
 export const ALARM_KINDS_PATH = '/api/alarm-kinds';
@@ -56,15 +56,7 @@ const idOf = (text: string, what: string) => {
   return Number(text);
 };
 
-const limitBody = bodyLimit({ maxSize: BODY_LIMIT, onError: () => { throw new ApiError('PAYLOAD_TOO_LARGE', `The body must be at most ${BODY_LIMIT} bytes.`); } });
-
-async function jsonBody(c: { req: { header(n: string): string | undefined; text(): Promise<string> } }): Promise<Record<string, unknown>> {
-  if (!/^application\/(?:[a-z0-9.+-]+\+)?json\s*(?:;.*)?$/i.test(c.req.header('content-type') ?? '')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The body must be sent as Content-Type: application/json.');
-  let raw: unknown;
-  try { raw = JSON.parse(await c.req.text()); } catch { throw new ApiError('INVALID_BODY', 'The body is not valid JSON.', { field: 'body' }); }
-  if (!isPlainObject(raw)) throw new ApiError('INVALID_BODY', 'The body must be a JSON object.', { field: 'body' });
-  return raw;
-}
+const limitBody = limitJsonBody(BODY_LIMIT);
 
 /** Problems of a body as one 400 naming every field. */
 function invalid(list: ProblemList): ApiError {
@@ -156,7 +148,7 @@ function organisationRoutes(app: Hono<AuthEnv>, { pool, auth, keyring, webhookAl
 
   app.put(`${ALARM_RECIPIENTS_PATH}/:id`, auth, requireAdmin, limitBody, async (c) => {
     const caller = c.get('caller');
-    const body = withScope(await jsonBody(c), c.req.param('id'), caller);
+    const body = withScope(await jsonObjectBody(c), c.req.param('id'), caller);
     const list = new ProblemList();
     const row = readAlarmRecipient(new FieldReader(body, 'body', list), { webhookAllow });
     if (!row || list.problems.length) throw invalid(list);
@@ -171,7 +163,7 @@ function organisationRoutes(app: Hono<AuthEnv>, { pool, auth, keyring, webhookAl
 
   app.put(`${ALARM_RULES_PATH}/:id`, auth, requireAdmin, limitBody, async (c) => {
     const caller = c.get('caller');
-    const body = withScope(await jsonBody(c), c.req.param('id'), caller);
+    const body = withScope(await jsonObjectBody(c), c.req.param('id'), caller);
     const list = new ProblemList();
     const row = readAlarmRule(new FieldReader(body, 'body', list));
     if (!row || list.problems.length) throw invalid(list);

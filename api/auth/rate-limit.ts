@@ -104,6 +104,20 @@ export class LoginLimiter {
     this.address.record(addressKey(address), now);
   }
 
+  /**
+   * Integration keys (key-check.ts) have no email: they count in the address window alone, the one logins fill,
+   * so a scanner cannot alternate logins and keys to double its guesses. A key is never locked out by its id:
+   * the id is not secret, and a lock on it would let anyone who saw it deny the integration its key.
+   */
+  addressRetryAfterS(address: string, now: number): number {
+    const ms = this.address.retryAfterMs(addressKey(address), now);
+    return ms > 0 ? Math.max(1, Math.ceil(ms / 1000)) : 0;
+  }
+
+  addressFailed(address: string, now: number): void {
+    this.address.record(addressKey(address), now);
+  }
+
   /** Takes back an attempt counted with `failed` at `at` before its password was checked (login-check.ts counts
    * first, so a burst of concurrent guesses cannot all pass the limit before the first one fails). */
   succeeded(email: string, address: string, at: number): void {

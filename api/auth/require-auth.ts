@@ -1,10 +1,16 @@
 // Bearer-token middleware (spec 5.2): every route behind it has a verified `caller`. Missing, malformed,
 // expired, forged, `alg: none`, wrong-key and wrong-audience tokens are all 401; the details say which
-// (expired or invalid) but never echo the token.
+// (expired or invalid) but never echo the token. The bearer is a person's token (a JWT from login) or an
+// integration key (`flk_...`, key-check.ts), which is accepted only on the paths it is for
+// (docs/decisions.md#integration-keys-and-the-mask).
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import { log } from '../../config/log.js';
+import { INTEGRATION_KEY_PREFIX } from '../../secrets/integration-key.js';
 import { ApiError } from '../errors.js';
 import type { AccountStore } from './accounts.js';
 import type { AuthEnv } from './caller.js';
+import type { KeyCheck, KeyRefusal } from './key-check.js';
 import type { TokenService } from './tokens.js';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="faultline"' };
@@ -14,11 +20,48 @@ function unauthenticated(message: string, reason: string): ApiError {
 }
 
 const BEARER = /^Bearer +([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*\.[A-Za-z0-9\-_]*)\s*$/i;
+const BEARER_KEY = new RegExp(`^Bearer +(${INTEGRATION_KEY_PREFIX}\\S*)\\s*$`, 'i');
 
-export function requireAuth({ tokens, accounts }: { tokens: TokenService; accounts: AccountStore }) {
+/** Integration keys: their check, the client address it counts failures under, and the only paths they read. */
+export interface KeyAuth {
+  check: KeyCheck;
+  clientAddress: (c: Context) => string;
+  paths: readonly string[];
+}
+
+const KEY_REFUSED: Record<KeyRefusal, string> = {
+  malformed: 'The integration key is not in the form flk_<id>_<secret>.',
+  'unknown-key': 'The integration key is not known (mistyped, or replaced by a rotation).',
+  'revoked-key': 'The integration key was revoked; an organisation admin can create a new one.',
+};
+
+async function keyCaller(c: Context<AuthEnv>, key: string, keys: KeyAuth): Promise<void> {
+  const address = keys.clientAddress(c);
+  const outcome = await keys.check(key, address);
+  if (!outcome.ok && outcome.reason === 'rate-limited') {
+    const wait = outcome.retryAfterS;
+    throw new ApiError('RATE_LIMITED', `Too many failed credentials from this address; try again in ${wait} s.`, { retryAfterSeconds: wait }, { 'Retry-After': String(wait) });
+  }
+  if (!outcome.ok) {
+    // The key's id (not secret: it names the key in the admins' list) and never its secret.
+    log.info({ address, reason: outcome.reason, keyId: outcome.keyId }, 'integration key refused');
+    throw unauthenticated(KEY_REFUSED[outcome.reason], outcome.reason);
+  }
+  if (!keys.paths.includes(c.req.path)) {
+    throw new ApiError('FORBIDDEN', `An integration key reads only the integration outputs: ${keys.paths.join(', ')}.`);
+  }
+  c.set('caller', outcome.caller);
+}
+
+export function requireAuth({ tokens, accounts, keys }: { tokens: TokenService; accounts: AccountStore; keys?: KeyAuth }) {
   return createMiddleware<AuthEnv>(async (c, next) => {
     const header = c.req.header('authorization');
     if (!header) throw unauthenticated('Authorization: Bearer <token> is required.', 'missing');
+    const key = keys && BEARER_KEY.exec(header);
+    if (key) {
+      await keyCaller(c, key[1]!, keys);
+      return next();
+    }
     const match = BEARER.exec(header);
     if (!match) throw unauthenticated('The Authorization header must be "Bearer <token>".', 'malformed');
     const verified = await tokens.verify(match[1]!);
@@ -38,8 +81,15 @@ export function requireAuth({ tokens, accounts }: { tokens: TokenService; accoun
   });
 }
 
-/** After requireAuth: only organisation admins (the integration endpoints of spec 4.1). */
+/** After requireAuth: only organisation admins (people; an integration key is refused too). */
 export const requireAdmin = createMiddleware<AuthEnv>(async (c, next) => {
   if (c.get('caller').role !== 'admin') throw new ApiError('FORBIDDEN', 'This endpoint needs an organisation admin.');
+  await next();
+});
+
+/** After requireAuth: the SCADA integrations' outputs (spec 4.1), for organisation admins and integration keys. */
+export const requireIntegrationReader = createMiddleware<AuthEnv>(async (c, next) => {
+  const { role } = c.get('caller');
+  if (role !== 'admin' && role !== 'integration') throw new ApiError('FORBIDDEN', 'This endpoint needs an organisation admin or an integration key.');
   await next();
 });

@@ -1,5 +1,5 @@
-// The devices a caller may read (spec 5.3; docs/decisions.md#identity-and-access): an admin every
-// non-deleted device of the organisation; a user only those linked to one of the user's (non-deleted)
+// The devices a caller may read (spec 5.3; docs/decisions.md#identity-and-access): an admin (and an
+// integration key, which reads only the integration outputs) every non-deleted device of the organisation; a user only those linked to one of the user's (non-deleted)
 // groups; and of a device moved between organisations only the records from its move on
 // (docs/decisions.md#reach-applied-once). The SQL form of domain/reach.ts mayRead: every reader of device
 // data (device-records, alarms, incidents, test faults, DNP3 point map, SOAP) goes through this file.
@@ -22,7 +22,7 @@ export type ReachCaller = Pick<Caller, 'userId' | 'org' | 'role'>;
 export function reachCondition(caller: ReachCaller, p: Pick<SqlParams, 'add'>, d = 'd', at?: string): string {
   const since = at === undefined ? '' : ` and ${at} >= ${d}."OrganizationSince"`;
   const base = `${d}.deleted_at is null and ${d}."OrganizationID" = ${p.add(caller.org)}::text${since}`;
-  if (caller.role === 'admin') return base;
+  if (caller.role === 'admin' || caller.role === 'integration') return base;
   // The user's live groups are computed once per statement (an InitPlan), so each device costs one probe of
   // group_device_links' primary key: lists walk thousands of rows (a deep data-log page 56 ms to ~40 ms at
   // 1M check-ins, docs/decisions.md#storage-lifecycle).

@@ -10,6 +10,7 @@ import { ORGANIZATION_DEVICES_PATH } from '../dnp3/organization-devices.js';
 import { POINT_MAP_PATH } from '../dnp3/point-map.js';
 import { DEVICE_PROFILE_PATH } from '../dnp3/device-profile.js';
 import { COMMISSIONING_PATHS } from './commissioning.js';
+import { INTEGRATION_KEY_PATHS, INTEGRATION_KEY_SCHEME, INTEGRATION_OUTPUT_ERRORS, INTEGRATION_OUTPUT_SECURITY } from './integration-keys.js';
 import { IEC104_DIAGNOSTICS_PATHS } from './iec104-diagnostics.js';
 import { queryParameters } from './parameters.js';
 import { alarmPaths } from './alarm-paths.js';
@@ -111,11 +112,10 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
         get: {
           operationId: 'dnp3OrganizationDevices', tags: ['integration'], summary: 'Devices of the caller\'s organisation (admin)',
           description: 'Every non-deleted device of the organisation with location, power line, DNP3 queue address and slot, and latest status.',
-          security: [{ bearerAuth: [] }],
+          security: INTEGRATION_OUTPUT_SECURITY,
           responses: {
             200: { description: 'OK', ...json({ type: 'array', items: ref('OrganizationDevice') }) },
-            ...AUTH_ERRORS,
-            403: errorResponse('The caller is not an organisation admin.'),
+            ...INTEGRATION_OUTPUT_ERRORS,
           },
         },
       },
@@ -123,13 +123,12 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
         get: {
           operationId: 'dnp3PointMap', tags: ['integration'], summary: 'DNP3 point map of the caller\'s organisation (admin)',
           description: 'Every device slot with its binary and analog point indexes, classes and deadbands, so a master can be configured before go-live. JSON by default; CSV with format=csv or Accept: text/csv.',
-          security: [{ bearerAuth: [] }],
+          security: INTEGRATION_OUTPUT_SECURITY,
           parameters: [{ name: 'format', in: 'query', required: false, schema: { type: 'string', enum: ['json', 'csv'] } }],
           responses: {
             200: { description: 'OK', content: { 'application/json': { schema: { type: 'object' } }, 'text/csv': { schema: { type: 'string' } } } },
             400: errorResponse('A query parameter is invalid or not accepted.'),
-            ...AUTH_ERRORS,
-            403: errorResponse('The caller is not an organisation admin.'),
+            ...INTEGRATION_OUTPUT_ERRORS,
           },
         },
       },
@@ -137,18 +136,18 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
         get: {
           operationId: 'dnp3DeviceProfile', tags: ['integration'], summary: 'DNP3 device profile of one bank of the caller\'s outstation (admin)',
           description: 'The IEEE 1815 device profile (opendnp3\'s XML device-profile format) generated from the running configuration: link and application settings, TLS, function codes, objects and qualifiers, event classes, time synchronisation, unsolicited behaviour and the point list of the bank.',
-          security: [{ bearerAuth: [] }],
+          security: INTEGRATION_OUTPUT_SECURITY,
           parameters: [{ name: 'bank', in: 'query', required: false, description: 'Bank number as listed by the point map (default 0).', schema: { type: 'string', pattern: '^\\d{1,6}$' } }],
           responses: {
             200: { description: 'OK', content: { 'application/xml': { schema: { type: 'string' } } } },
             400: errorResponse('A query parameter is invalid or not accepted, or the bank does not exist.'),
-            ...AUTH_ERRORS,
-            403: errorResponse('The caller is not an organisation admin.'),
+            ...INTEGRATION_OUTPUT_ERRORS,
             404: errorResponse('The organisation has no DNP3 integration.'),
           },
         },
       },
       ...COMMISSIONING_PATHS,
+      ...INTEGRATION_KEY_PATHS,
       ...IEC104_COMMISSIONING_OPENAPI,
       ...IEC104_DIAGNOSTICS_PATHS,
       ...INCIDENT_OPENAPI_PATHS,
@@ -167,7 +166,7 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
       '/openapi.json': { get: { operationId: 'openapi', tags: ['health'], summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', ...json({ type: 'object' }) } } } },
     }),
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, integrationKey: INTEGRATION_KEY_SCHEME },
       schemas: COMPONENT_SCHEMAS,
     },
   };

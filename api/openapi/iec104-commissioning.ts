@@ -3,6 +3,7 @@
 // iec104-diagnostics.ts.
 import { IEC104_INTEROPERABILITY_PATH } from '../iec104/interoperability.js';
 import { IEC104_POINT_MAP_PATH } from '../iec104/point-map.js';
+import { INTEGRATION_OUTPUT_ERRORS, INTEGRATION_OUTPUT_SECURITY } from './integration-keys.js';
 
 type Obj = Record<string, unknown>;
 const json = (schema: Obj) => ({ content: { 'application/json': { schema } } });
@@ -12,8 +13,7 @@ const int = { type: 'integer' };
 const str = { type: 'string' };
 const orNull = (type: string) => ({ type: [type, 'null'] });
 const ERRORS = {
-  401: { description: 'Missing, malformed, expired or invalid bearer token.', headers: { 'WWW-Authenticate': { schema: str } }, ...json({ $ref: '#/components/schemas/Error' }) },
-  403: error('The caller is not an organisation admin.'),
+  ...INTEGRATION_OUTPUT_ERRORS,
   404: error('The organisation has no enabled IEC 104 integration.'),
 };
 const status = { enum: ['supported', 'not supported', 'not applicable', 'not used in 104'] };
@@ -37,7 +37,7 @@ export const IEC104_COMMISSIONING_OPENAPI: Record<string, Obj> = {
     get: {
       operationId: 'iec104PointMap', tags: ['integration'], summary: 'IEC 104 point map of the caller\'s organisation (admin)',
       description: 'Every point of the organisation\'s IEC 104 station: bank and common address, IOA, the type in interrogation (M_SP_NA_1, M_ME_NC_1) and spontaneous (M_SP_TB_1, M_ME_TF_1), interrogation group, meaning, device, slot and deadband; the heartbeat at IOA 100000 of each bank. The slots are the DNP3 point map\'s. JSON by default; CSV with format=csv or Accept: text/csv.',
-      security: [{ bearerAuth: [] }],
+      security: INTEGRATION_OUTPUT_SECURITY,
       parameters: [{ name: 'format', in: 'query', required: false, schema: { type: 'string', enum: ['json', 'csv'] } }],
       responses: {
         200: {
@@ -62,7 +62,7 @@ export const IEC104_COMMISSIONING_OPENAPI: Record<string, Obj> = {
     get: {
       operationId: 'iec104Interoperability', tags: ['integration'], summary: 'IEC 60870-5-104 interoperability list of the caller\'s station (admin)',
       description: 'The interoperability list of IEC 60870-5-104 clause 9, generated from the running configuration of the organisation\'s iec104 integration (common addresses, k, w, t0..t3, TLS, port) and the station\'s own type table and command handling. JSON by default; Markdown with format=markdown.',
-      security: [{ bearerAuth: [] }],
+      security: INTEGRATION_OUTPUT_SECURITY,
       parameters: [{ name: 'format', in: 'query', required: false, schema: { type: 'string', enum: ['json', 'markdown'] } }],
       responses: {
         200: {

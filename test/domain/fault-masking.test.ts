@@ -3,7 +3,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FAULT_EVENT_TYPES } from '../../domain/fault-events.js';
-import { MASKED_FIELDS, MASKED_READER_FIELDS, maskedParametersProblem, maskedQueryProblem, maskFaultClass, maskText } from '../../domain/fault-masking.js';
+import { presentEvent } from '../../domain/event-presentation.js';
+import { MASKED_FIELDS, MASKED_READER_FIELDS, TYPE_SHAPED_FIELDS, maskedParametersProblem, maskedQueryProblem, maskFaultClass, maskText } from '../../domain/fault-masking.js';
 import { ALARM_KINDS, FAULT_CLASS_KINDS, RETIRED_KINDS, kindCovered, maskedRuleKinds } from '../../domain/alarm-kinds.js';
 import { FAULT_CODE_CLASSES, ONGOING_FAULT_TEXT } from '../../domain/ongoing-fault-codes.js';
 import { maskedAlarmPayload, messageBody, messageText } from '../../domain/alarm-message.js';
@@ -18,6 +19,17 @@ test('every fault event type reads Fault, its class-only spec 3.4 fields null, c
     const masked = mask({ EventType, PrefaultCurrent: 140, FaultCurrent: 300, RecoverCurrent: '', PermanentFaultResetCurrentThreshold: 70, PostEventRef: 'Load 15s After Event (A)' });
     assert.equal(masked, { EventType: 'Fault', PrefaultCurrent: 140, FaultCurrent: 300, RecoverCurrent: null, PermanentFaultResetCurrentThreshold: null, PostEventRef: null }, EventType);
   }
+});
+
+test('one stored event presented (spec 3.4) as each fault event type reads the same under the mask: same values, same null fields', () => {
+  const stored = { IMEINumber: '861', EventTimestamp: '2026-Nov-20 10:00 AM', PrefaultCurrent: 140, FaultCurrent: 300, RecoverCurrent: 12 };
+  const masked = FAULT_EVENT_TYPES.map((EventType) => mask(presentEvent({ EventType, ...stored })));
+  for (const [i, EventType] of FAULT_EVENT_TYPES.entries()) {
+    assert.equal(masked[i], masked[0], `${EventType} reads like ${FAULT_EVENT_TYPES[0]}`);
+  }
+  // SOTF is the type spec 3.4 clears RecoverCurrent for: every fault event carries it null, none keeps its number.
+  assert.equal(masked[0], { IMEINumber: '861', EventTimestamp: '2026-Nov-20 10:00 AM', EventType: 'Fault', PrefaultCurrent: 140, FaultCurrent: 300, RecoverCurrent: null, PermanentFaultResetCurrentThreshold: null, PostEventRef: null });
+  assert.equal([...TYPE_SHAPED_FIELDS].sort(), ['PermanentFaultResetCurrentThreshold', 'PostEventRef', 'RecoverCurrent']);
 });
 
 test('a type that names no fault keeps its name; the class-only fields are still null', () => {

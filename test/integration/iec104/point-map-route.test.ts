@@ -131,11 +131,17 @@ test('interoperability list: the integration\'s running configuration, as JSON a
   assert.ok(text.includes('| k | 20 frames | 12 frames |'));
 });
 
-test('a masked organisation\'s admin reads the point map unmasked (an integration output, docs/decisions.md#masking)', async () => {
+test('a masked organisation: an integration key reads the point map unmasked, the admin\'s login masked (docs/decisions.md#integration-keys-and-the-mask)', async () => {
+  const created = await api.app.request('/api/integration-keys', { method: 'POST', headers: { authorization: `Bearer ${api.tokens.northAdmin}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'IEC 104 master' }) });
+  const { key } = await created.json() as { key: string };
   await api.db.pool.query(`update organizations set "MaskFaultDetails" = true where "OrganizationID" = 'north'`);
   try {
-    const res = await api.app.request(MAP, { headers: { authorization: `Bearer ${api.tokens.northAdmin}` } });
-    assert.ok((await res.text()).includes('permanent fault'));
+    const byKey = await api.app.request(MAP, { headers: { authorization: `Bearer ${key}` } });
+    assert.ok((await byKey.text()).includes('permanent fault'));
+    const byAdmin = await api.app.request(MAP, { headers: { authorization: `Bearer ${api.tokens.northAdmin}` } });
+    const text = await byAdmin.text();
+    assert.is(byAdmin.status, 200);
+    assert.not.ok(/permanent fault/i.test(text), 'the login reads no class');
   } finally {
     await api.db.pool.query(`update organizations set "MaskFaultDetails" = false where "OrganizationID" = 'north'`);
   }

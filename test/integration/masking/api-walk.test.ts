@@ -12,7 +12,8 @@ import { createApp } from '../../../api/app.js';
 import { UNDOCUMENTED_PREFIXES, openApiPath } from '../../../api/openapi/document.js';
 import { UNMASKED_INTEGRATION_PATHS } from '../../../api/fault-mask-policy.js';
 import { FAULT_CLASS_KINDS } from '../../../domain/alarm-kinds.js';
-import { FAULT_EVENT_TYPES } from '../../../domain/fault-events.js';
+import { FAULT_EVENT_TYPES, isFaultEventType } from '../../../domain/fault-events.js';
+import { TYPE_SHAPED_FIELDS } from '../../../domain/fault-masking.js';
 import { INCIDENT_KINDS } from '../../../domain/incident-rules.js';
 import { SERVED_OPERATIONS } from '../../../api/soap/operations.js';
 import { NAMESPACE } from '../../../multispeak/versions.js';
@@ -37,6 +38,15 @@ function codeFieldProblems(value: unknown, at = ''): string[] {
     ? [`${at}.${k} = ${JSON.stringify(v)}`]
     : codeFieldProblems(v, `${at}.${k}`)));
 }
+
+/** Every object of an answer whose EventType (or eventType) is `type`. */
+function eventsOf(value: unknown, type: (t: unknown) => boolean): Obj[] {
+  if (Array.isArray(value)) return value.flatMap((v) => eventsOf(v, type));
+  if (value === null || typeof value !== 'object') return [];
+  const o = value as Obj;
+  return [...(type(o.EventType ?? o.eventType) ? [o] : []), ...Object.values(o).flatMap((v) => eventsOf(v, type))];
+}
+const jsonOf = (a: { type: string; text: string }): unknown => (/json/.test(a.type) ? JSON.parse(a.text) : null);
 
 /** The texts an answer shows: every string value of JSON (field names are the schema, the same for all), else the body. */
 function textsOf(a: { type: string; text: string }): string[] {
@@ -93,10 +103,10 @@ const isAuthenticated = (op: Obj) => ((op.security ?? doc.security ?? []) as Obj
 
 interface Answer { url: string; status: number; type: string; text: string }
 
-async function walk(token: string, { skip = [] as readonly string[] } = {}): Promise<Answer[]> {
+async function walk(token: string): Promise<Answer[]> {
   const out: Answer[] = [];
   for (const [path, item] of Object.entries(doc.paths as Obj)) {
-    if (!item.get || skip.includes(path) || !isAuthenticated(item.get as Obj)) continue;
+    if (!item.get || !isAuthenticated(item.get as Obj)) continue;
     for (const url of await urlsOf(path, item.get as Obj)) {
       const res = await app.request(url, { headers: { authorization: `Bearer ${token}` } });
       out.push({ url, status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() });
@@ -129,13 +139,20 @@ test('unmasked, the same walk shows every class: the data holds what the masked 
   const incidents = JSON.parse(answers.find((a) => a.url === '/api/incidents')!.text) as { data: { kind: string }[] };
   for (const k of INCIDENT_KINDS) assert.ok(incidents.data.some((i) => i.kind === k), `an incident of kind ${k}`);
   assert.ok(answers.some((a) => a.text.includes('"what":["permanent"')), 'a stored rule names classes');
+  // Spec 3.4 shapes some fields by type (SOTF clears RecoverCurrent): the data shows both, so the masked walk's
+  // same-null-fields check can fail.
+  const events = answers.flatMap((a) => eventsOf(jsonOf(a), isFaultEventType));
+  assert.ok(events.some((e) => e.EventType === 'SOTF' && e.RecoverCurrent === ''), 'an SOTF event with RecoverCurrent cleared');
+  assert.ok(events.some((e) => e.EventType !== 'SOTF' && typeof e.RecoverCurrent === 'number'), 'another fault event with a RecoverCurrent');
   console.log(`unmasked walk: ${answers.length} answers, class words seen: ${[...seen].sort().join(', ')}`);
 });
 
 for (const who of ['admin', 'groupUser'] as const) {
   test(`masked ${who}: no answer of any documented GET route names a fault class, under any field`, async () => {
     await setMasked(db, true);
-    const answers = await walk(tokens[who]!, { skip: UNMASKED_INTEGRATION_PATHS });
+    // The integration outputs included: a person's login reads them masked (only an integration key reads them
+    // unmasked: test/security/integration-keys.test.ts).
+    const answers = await walk(tokens[who]!);
     assert.ok(answers.length > 100, `${answers.length} answers`);
     const leaks: string[] = [];
     for (const a of answers) {
@@ -146,6 +163,11 @@ for (const who of ['admin', 'groupUser'] as const) {
       if (/json/.test(a.type)) leaks.push(...codeFieldProblems(JSON.parse(a.text)).map((p) => `${a.url}: ${p}`));
     }
     assert.equal(leaks.slice(0, 30), [], `${leaks.length} leaks`);
+    // Every fault event carries the same null fields whatever its class (issue 41 finding 8: SOTF alone had RecoverCurrent null).
+    const events = answers.flatMap((a) => eventsOf(jsonOf(a), (t) => t === 'Fault'));
+    if (who === 'admin') assert.ok(events.length > 10, `${events.length} fault events read`);
+    const shaped = events.flatMap((e) => [...TYPE_SHAPED_FIELDS].filter((k) => k in e && e[k] !== null).map((k) => `${k} = ${JSON.stringify(e[k])}`));
+    assert.equal(shaped.slice(0, 10), [], `${shaped.length} fault events with a type-shaped field not null`);
     // Rules named classes; the masked organisation reads them as the one `fault` kind, and it is offered that kind.
     if (who === 'admin') {
       const rules = JSON.parse(answers.find((a) => a.url === '/api/alarm-rules')!.text) as { data: { what: string[] }[] };
@@ -173,14 +195,17 @@ test('masked logins: no SOAP operation the endpoint serves names a fault class',
   }
 });
 
-test('the unmasked integration outputs are the SCADA integrations\' (DNP3, IEC 104), documented, and admin-only', async () => {
+test('the outputs an integration key reads unmasked are the SCADA integrations\' (DNP3, IEC 104), documented, and not a user\'s', async () => {
   await setMasked(db, true);
   for (const path of UNMASKED_INTEGRATION_PATHS) {
     assert.ok(doc.paths[path]?.get, `${path} is documented`);
+    assert.ok((doc.paths[path].get.security as Obj[]).some((s) => 'integrationKey' in s), `${path} takes an integration key`);
     assert.match(path, /^\/api\/(dnp3|iec104)\//);
     const res = await app.request(path, { headers: { authorization: `Bearer ${tokens.groupUser}` } });
     assert.is(res.status, 403, path);
   }
+  const keyed = Object.entries(doc.paths as Obj).filter(([, item]) => Object.values(item as Obj).some((op) => ((op as Obj).security ?? []).some((s: Obj) => 'integrationKey' in s))).map(([p]) => p);
+  assert.equal(keyed.sort(), [...UNMASKED_INTEGRATION_PATHS].sort(), 'no other operation takes a key');
 });
 
 test('a masked caller\'s query that names a class is a 400 naming the parameter, on any route', async () => {

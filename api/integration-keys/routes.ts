@@ -1,0 +1,65 @@
+// Integration keys (issue 41 point 7; docs/decisions.md#integration-keys-and-the-mask): an organisation admin
+// creates, lists, rotates and revokes the machine credentials its SCADA integrations read their outputs with.
+// The key is in the answer of create and rotate only (with Cache-Control: no-store); the list shows who made
+// each, when it was last used, and whether it is revoked. Admins of the caller's own organisation only.
+import { Hono } from 'hono';
+import type { MiddlewareHandler } from 'hono';
+import type pg from 'pg';
+import type { AuthEnv } from '../auth/caller.js';
+import type { IntegrationKeyStore } from '../auth/integration-keys.js';
+import { requireAdmin } from '../auth/require-auth.js';
+import { acceptOnly, ApiError } from '../errors.js';
+import { jsonObjectBody, limitJsonBody } from '../json-body.js';
+import { isStorableText } from '../text-input.js';
+
+export const INTEGRATION_KEYS_PATH = '/api/integration-keys';
+export const NAME_MAX = 200;
+const BODY_LIMIT = 4 * 1024;
+const NO_STORE = { 'cache-control': 'no-store' };
+
+export interface IntegrationKeyRouteOptions {
+  keys: IntegrationKeyStore;
+  pool: pg.Pool;
+  auth: MiddlewareHandler<AuthEnv>;
+}
+
+function nameOf(body: Record<string, unknown>): string {
+  const extra = Object.keys(body).filter((k) => k !== 'name');
+  if (extra.length) throw new ApiError('INVALID_BODY', `The body takes only "name"; not ${extra.map((k) => `"${k}"`).join(', ')}.`, { field: extra[0]! });
+  const name = typeof body.name === 'string' ? body.name.trim() : '';
+  if (!name || name.length > NAME_MAX || !isStorableText(name)) {
+    throw new ApiError('INVALID_BODY', `The field "name" must be a non-empty string of at most ${NAME_MAX} characters (what the key is for, e.g. "SCADA master A").`, { field: 'name' });
+  }
+  return name;
+}
+
+const idOf = (text: string): string => {
+  if (!/^[0-9a-f]{16}$/.test(text)) throw new ApiError('BAD_PARAMETER', 'Path parameter "id" must be a key id (16 hex digits, as listed).', { parameter: 'id' });
+  return text;
+};
+
+export function integrationKeyRoutes({ keys, pool, auth }: IntegrationKeyRouteOptions): Hono<AuthEnv> {
+  const app = new Hono<AuthEnv>();
+  app.get(INTEGRATION_KEYS_PATH, auth, requireAdmin, async (c) => {
+    acceptOnly(c.req.queries(), []);
+    return c.json({ data: await keys.list(c.get('caller').org) });
+  });
+  app.post(INTEGRATION_KEYS_PATH, auth, requireAdmin, limitJsonBody(BODY_LIMIT), async (c) => {
+    const caller = c.get('caller');
+    const name = nameOf(await jsonObjectBody(c));
+    const { rows: [who] } = await pool.query<{ email: string }>('select email from users where id = $1', [caller.userId]);
+    const { info, key } = await keys.create(caller.org, name, who?.email ?? `user ${caller.userId}`);
+    return c.json({ ...info, key }, 201, NO_STORE);
+  });
+  app.post(`${INTEGRATION_KEYS_PATH}/:id/rotate`, auth, requireAdmin, async (c) => {
+    const rotated = await keys.rotate(c.get('caller').org, idOf(c.req.param('id')));
+    if (!rotated) throw new ApiError('NOT_FOUND', 'No key of this organisation with this id that is not revoked.', { id: c.req.param('id') });
+    return c.json({ ...rotated.info, key: rotated.key }, 200, NO_STORE);
+  });
+  app.delete(`${INTEGRATION_KEYS_PATH}/:id`, auth, requireAdmin, async (c) => {
+    const revoked = await keys.revoke(c.get('caller').org, idOf(c.req.param('id')));
+    if (!revoked) throw new ApiError('NOT_FOUND', 'No key of this organisation with this id.', { id: c.req.param('id') });
+    return c.json(revoked);
+  });
+  return app;
+}

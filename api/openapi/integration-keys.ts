@@ -1,0 +1,83 @@
+// The OpenAPI side of integration keys (api/integration-keys/routes.ts; docs/decisions.md#integration-keys-and-the-mask):
+// the admin routes that manage them, the security scheme, and the security of the outputs a key may read.
+import { INTEGRATION_KEYS_PATH, NAME_MAX } from '../integration-keys/routes.js';
+
+type Obj = Record<string, unknown>;
+const json = (schema: Obj) => ({ content: { 'application/json': { schema } } });
+const error = (description: string, headers?: Obj) => ({ description, ...(headers ? { headers } : {}), ...json({ $ref: '#/components/schemas/Error' }) });
+const str = { type: 'string' };
+const time = { type: 'string', format: 'date-time' };
+const timeOrNull = { type: ['string', 'null'], format: 'date-time' };
+
+/** The scheme of a key: `Authorization: Bearer flk_<id>_<secret>`. */
+export const INTEGRATION_KEY_SCHEME = {
+  type: 'http', scheme: 'bearer', bearerFormat: 'flk_<id>_<secret>',
+  description: 'An integration key an organisation admin created (POST /api/integration-keys). It reads only the SCADA integration outputs, and reads them unmasked.',
+};
+
+/** The outputs a key may read: a person's login (an admin) or a key. */
+export const INTEGRATION_OUTPUT_SECURITY = [{ bearerAuth: [] }, { integrationKey: [] }];
+/** 401 and 403 of those outputs. */
+export const INTEGRATION_OUTPUT_ERRORS = {
+  401: error('Missing, malformed, expired or invalid bearer token; an unknown or revoked integration key (details.reason says which).', { 'WWW-Authenticate': { schema: str } }),
+  403: error('The caller is neither an organisation admin nor an integration key.'),
+  429: error('Too many failed credentials from this client address (the login limit).', { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } }),
+};
+
+const KEY_INFO = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', pattern: '^[0-9a-f]{16}$', description: 'Names the key; the part of the key after flk_.' },
+    name: str, role: { type: 'string', enum: ['integration'] }, createdBy: { type: 'string', description: 'The admin who created it (e-mail).' },
+    createdAt: time, rotatedAt: timeOrNull, lastUsedAt: { ...timeOrNull, description: 'Last request made with the key, to the minute.' }, revokedAt: timeOrNull,
+  },
+  required: ['id', 'name', 'role', 'createdBy', 'createdAt', 'rotatedAt', 'lastUsedAt', 'revokedAt'],
+  additionalProperties: false,
+};
+const WITH_KEY = {
+  ...KEY_INFO,
+  properties: { ...KEY_INFO.properties, key: { type: 'string', pattern: '^flk_[0-9a-f]{16}_[0-9a-f]{64}$', description: 'The key, shown this once: only a hash of it is kept.' } },
+  required: [...KEY_INFO.required, 'key'],
+};
+const security = [{ bearerAuth: [] }];
+const ADMIN = {
+  401: error('Missing, malformed, expired or invalid bearer token.', { 'WWW-Authenticate': { schema: str } }),
+  403: error('The caller is not an organisation admin (an integration key cannot manage keys).'),
+};
+const idPath = { name: 'id', in: 'path', required: true, description: 'The key\'s id, as listed.', schema: { type: 'string', pattern: '^[0-9a-f]{16}$' } };
+
+export const INTEGRATION_KEY_PATHS: Record<string, Obj> = {
+  [INTEGRATION_KEYS_PATH]: {
+    get: {
+      operationId: 'integrationKeys', tags: ['integration'], summary: 'The organisation\'s integration keys (admin)',
+      description: 'Every key, revoked ones included, with who created it and when it was last used. Never the key or its hash.',
+      security, responses: { 200: { description: 'OK', ...json({ type: 'object', properties: { data: { type: 'array', items: KEY_INFO } }, required: ['data'] }) }, 400: error('A query parameter is not accepted.'), ...ADMIN },
+    },
+    post: {
+      operationId: 'createIntegrationKey', tags: ['integration'], summary: 'Create an integration key (admin)',
+      description: 'A machine credential for the SCADA integration outputs. The answer holds the key once (Cache-Control: no-store).',
+      security,
+      requestBody: { required: true, ...json({ type: 'object', properties: { name: { type: 'string', minLength: 1, maxLength: NAME_MAX } }, required: ['name'], additionalProperties: false }) },
+      responses: {
+        201: { description: 'Created', ...json(WITH_KEY) }, 400: error('The body is not JSON or "name" is missing or invalid.'),
+        413: error('The body is larger than 4 KiB.'), 415: error('The body is not application/json.'), ...ADMIN,
+      },
+    },
+  },
+  [`${INTEGRATION_KEYS_PATH}/{id}/rotate`]: {
+    post: {
+      operationId: 'rotateIntegrationKey', tags: ['integration'], summary: 'A new secret for an integration key (admin)',
+      description: 'The old key stops working at once; the answer holds the new one once. For a change without a gap, create a second key, move the integration to it, then revoke the first.',
+      security, parameters: [idPath],
+      responses: { 200: { description: 'Rotated', ...json(WITH_KEY) }, 400: error('The id is not a key id.'), ...ADMIN, 404: error('No key of the organisation with this id that is not revoked.') },
+    },
+  },
+  [`${INTEGRATION_KEYS_PATH}/{id}`]: {
+    delete: {
+      operationId: 'revokeIntegrationKey', tags: ['integration'], summary: 'Revoke an integration key (admin)',
+      description: 'For good: the key is refused from the next request (401, reason revoked-key). It stays listed.',
+      security, parameters: [idPath],
+      responses: { 200: { description: 'Revoked', ...json(KEY_INFO) }, 400: error('The id is not a key id.'), ...ADMIN, 404: error('No key of the organisation with this id.') },
+    },
+  },
+};
