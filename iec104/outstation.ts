@@ -6,8 +6,9 @@
 import { bankCount } from '../points/banks.js';
 import type { PointSample } from '../points/device-points.js';
 import { bankCommonAddress, HEARTBEAT_IOA, iec104Point, type StationPoint } from './data/point-map.js';
-import { packEvents } from './station/application.js';
-import { ProcessImage } from './station/image.js';
+import { imageHandlers, packEvents } from './data/asdus.js';
+import { ProcessImage } from './data/image.js';
+import type { StationHandlers } from './station/application.js';
 import type { ImagePoint, Restored } from '../points/persistence.js';
 
 /** Where events are kept across restarts (points/persistence.ts PointPersistence). */
@@ -26,6 +27,8 @@ export interface EventSink {
 
 export class Iec104Outstation {
   readonly image = new ProcessImage();
+  /** What every connection's station asks about the points (interrogation, read): the image answers. */
+  readonly handlers: StationHandlers = imageHandlers(this.image);
   private backlog: Uint8Array[] = [];
   private sink: EventSink | undefined;
   private journal: EventJournal | undefined;

@@ -34,7 +34,7 @@ export class Iec104Session implements EventSink {
 
   constructor(private readonly socket: Socket, private readonly outstation: Iec104Outstation, private readonly opts: Iec104SessionOptions = {}) {
     this.clock = opts.clock ?? Date.now;
-    this.station = new Station(outstation.image, opts.timers ?? DEFAULT_TIMERS, this.clock());
+    this.station = new Station(outstation.handlers, opts.timers ?? DEFAULT_TIMERS, this.clock());
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('close', () => this.close('connection closed'));
     socket.on('error', () => this.close('connection error'));

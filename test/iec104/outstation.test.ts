@@ -17,7 +17,7 @@ const dev = (over: Partial<DeviceSnapshot> = {}): DeviceSnapshot => ({
 
 /** A connection's station as the outstation's sink, like Iec104Session. */
 function connect(o: Iec104Outstation) {
-  const st = new Station(o.image, DEFAULT_TIMERS, T);
+  const st = new Station(o.handlers, DEFAULT_TIMERS, T);
   const sent: Uint8Array[] = [];
   const sink = { enqueue: (a: readonly Uint8Array[]) => sent.push(...st.enqueue(a, T).send), displace: () => o.detach(sink, st.drain()) };
   o.attach(sink);

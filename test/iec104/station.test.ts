@@ -3,8 +3,9 @@ import * as assert from 'uvu/assert';
 import { decodeApdu, type Apdu } from '../../iec104/apci/apci.js';
 import { Cot, decodeAsdu, encodeAsdu, Quality, TypeId, type Asdu } from '../../iec104/asdu/index.js';
 import { iec104Point, floatIoa, singleIoa } from '../../iec104/data/point-map.js';
-import { packEvents } from '../../iec104/station/application.js';
-import { ProcessImage } from '../../iec104/station/image.js';
+import { imageHandlers, packEvents } from '../../iec104/data/asdus.js';
+import { ProcessImage } from '../../iec104/data/image.js';
+import type { StationHandlers } from '../../iec104/station/application.js';
 import { DEFAULT_TIMERS, Station, type StationOutput } from '../../iec104/station/station.js';
 import { deviceSamples, type DeviceSnapshot } from '../../points/device-points.js';
 
@@ -15,11 +16,12 @@ const dev = (slot: number, over: Partial<DeviceSnapshot> = {}): DeviceSnapshot =
   faultCurrent: null, faultTime: null, peakCurrent24h: 4, averageCurrent1h: 5, batteryMcu: 6, temperature: 7, ...over,
 });
 
-function imageOf(devices: DeviceSnapshot[], now = T): ProcessImage {
+/** The handlers of an image holding these devices' points (what an outstation gives its connections' stations). */
+function imageOf(devices: DeviceSnapshot[], now = T): StationHandlers {
   const img = new ProcessImage();
   img.ensure(1);
   for (const d of devices) for (const s of deviceSamples(d, now, CLOCK)) { const p = iec104Point(s, 1); img.update(p.ca, p.point); }
-  return img;
+  return imageHandlers(img);
 }
 
 const frames = (o: StationOutput): Apdu[] => o.send.map(decodeApdu);
