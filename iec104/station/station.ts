@@ -60,6 +60,8 @@ export class Station {
   private lastRx: number;
   private testSentAt: number | undefined;
   private stopPending = false;
+  /** The connection's write queue is full: no I frame is built until it drains (hold). */
+  private held = false;
 
   constructor(private readonly handlers: StationHandlers, private readonly timers: StationTimers = DEFAULT_TIMERS, now = 0) {
     this.lastRx = now;
@@ -92,6 +94,15 @@ export class Station {
     this.replies.length = 0;
     this.interrogation = undefined;
     return out;
+  }
+
+  /**
+   * Holds I frames back while the connection cannot write (its write queue above its bound), and lets them go when
+   * it can: with the k window, this keeps what a master does not read out of memory (an interrogation is built as pulled).
+   */
+  hold(held: boolean, now: number): StationOutput {
+    this.held = held;
+    return this.flush({ send: [], refusals: [] }, now);
   }
 
   /** Queues spontaneous events in order; they leave when started and the window allows. */
@@ -181,7 +192,7 @@ export class Station {
   }
 
   private flush(out: StationOutput, now: number): StationOutput {
-    while (this.started && !this.stopPending && !this.windowFull) {
+    while (this.started && !this.stopPending && !this.held && !this.windowFull) {
       const next = this.nextOut();
       if (!next) break;
       out.send.push(encodeApdu({ format: 'I', ns: this.vs, nr: this.vr, asdu: next.asdu }));
