@@ -91,9 +91,13 @@ export function presentTimeline(rows: readonly StepRow[]): TimelineEntry[] {
   return out;
 }
 
-/** Which steps a phase still lacks, given what the deployment delivers to (DNP3 master, OMS). */
-export function missingSteps(rows: readonly StepRow[], phase: TestFaultPhase, expect: { dnp3: boolean; oms: boolean }): TimelineStep[] {
-  const want: TimelineStep[] = ['queued', 'stored', ...(expect.dnp3 ? ['dnp3Sent', 'dnp3Confirmed'] as const : []), ...(expect.oms ? ['omsAnswered'] as const : [])];
+/** What an organisation delivers a test fault to: a DNP3 master, an IEC 104 master, an OMS (its enabled integrations). */
+export interface StepExpectations { dnp3: boolean; iec104: boolean; oms: boolean }
+
+/** Which steps a phase still lacks, given what the deployment delivers to. */
+export function missingSteps(rows: readonly StepRow[], phase: TestFaultPhase, expect: StepExpectations): TimelineStep[] {
+  const want: TimelineStep[] = ['queued', 'stored', ...(expect.dnp3 ? ['dnp3Sent', 'dnp3Confirmed'] as const : []),
+    ...(expect.iec104 ? ['iec104Sent', 'iec104Confirmed'] as const : []), ...(expect.oms ? ['omsAnswered'] as const : [])];
   const have = new Set(rows.filter((r) => r.phase === phase).map((r) => r.step));
   return want.filter((s) => !have.has(s));
 }

@@ -36,7 +36,7 @@ const testFault = closed({
   faultCode: { type: 'integer', description: 'the Ongoing_fault the synthetic fault check-in reports' },
   clearDueAt: iso,
   clearSentAt: { type: ['string', 'null'], format: 'date-time' },
-  expects: closed({ dnp3: { type: 'boolean' }, oms: { type: 'boolean' } }),
+  expects: closed({ dnp3: { type: 'boolean' }, iec104: { type: 'boolean' }, oms: { type: 'boolean' } }),
   complete: { type: 'boolean', description: 'every step both phases should pass (by what the organisation delivers to) is recorded' },
   timeline: { type: 'array', items: timelineEntry },
 });
