@@ -11,8 +11,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { connect } from 'node:tls';
-import { ApduParser, encodeApdu, type Apdu } from '../../iec104/apci/apci.js';
+import { encodeApdu } from '../../iec104/apci/apci.js';
 import { Cot, encodeAsdu, TypeId } from '../../iec104/asdu/index.js';
 import { applyDevice } from '../../iec104/data/apply.js';
 import type { RefusalReason } from '../../iec104/diagnostics/reasons.js';
@@ -22,6 +21,7 @@ import { startIec104Server, type Iec104Server } from '../../iec104/server.js';
 import type { Iec104Session } from '../../iec104/session.js';
 import { DEFAULT_TIMERS } from '../../iec104/station/station.js';
 import { devCerts } from '../helpers/dev-certs.js';
+import { GI, gi, iFrames, isGi, openRawMaster, servedGi, STARTDT, until, type RawMaster } from '../helpers/iec104-raw-master.js';
 import { reportTally } from '../helpers/tally.js';
 
 const certs = devCerts('iec104-attack-certs-');
@@ -41,55 +41,9 @@ let server: Iec104Server;
 let tried = 0;
 let refused = 0;
 
-const GI = Uint8Array.from([100, 0x01, 6, 0, 1, 0, 0, 0, 0, 20]); // C_IC_NA_1, activation, CA 1, QOI 20
-const STARTDT: Apdu = { format: 'U', fn: 'STARTDT_ACT' };
-
-interface Conn { frames: Apdu[]; closed: Promise<void>; isClosed: () => boolean; send(b: Uint8Array): void; end(): void; pause(): void; resume(): void }
-
-/** A TLS connection as `org`'s master; frames received are parsed as they arrive; `ack`: every I frame acknowledged at once (S frame). */
-function open(org: 'north' | 'south', ack = false): Promise<Conn> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port: server.port, ca: pem('ca'), servername: 'outstation.test', cert: pem(`scada.${org}.example`), key: pem(`scada.${org}.example-key`) });
-    const parser = new ApduParser();
-    const frames: Apdu[] = [];
-    let closed = false;
-    const done = new Promise<void>((r) => socket.on('close', () => { closed = true; r(); }));
-    socket.on('error', () => {});
-    let received = 0;
-    socket.on('data', (c: Buffer) => {
-      const before = received;
-      for (const raw of parser.push(c)) { frames.push(raw); if (raw.format === 'I') received++; }
-      if (ack && received > before) socket.write(encodeApdu({ format: 'S', nr: received % 32768 }));
-    });
-    socket.on('secureConnect', () => resolve({
-      frames, closed: done, isClosed: () => closed, send: (b) => socket.write(b), end: () => socket.destroy(), pause: () => socket.pause(), resume: () => socket.resume(),
-    }));
-    socket.on('close', () => reject(new Error('closed before the handshake finished')));
-  });
-}
-
-const until = async (pred: () => boolean, what: string, ms = 20_000) => {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error(`no ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
-const iFrames = (c: Conn) => c.frames.filter((f): f is Extract<Apdu, { format: 'I' }> => f.format === 'I');
-
-/** South's master starts data transfer and gets its GI confirmed and terminated: the service is up for others. */
-async function southServed(when: string): Promise<void> {
-  const c = await open('south');
-  try {
-    c.send(encodeApdu(STARTDT));
-    await until(() => c.frames.some((f) => f.format === 'U' && f.fn === 'STARTDT_CON'), `STARTDT con ${when}`);
-    c.send(encodeApdu({ format: 'I', ns: 0, nr: 0, asdu: GI }));
-    await until(() => iFrames(c).some((f) => f.asdu[0] === 100 && (f.asdu[2]! & 0x3f) === 10), `GI terminated ${when}`);
-    assert.ok(iFrames(c).some((f) => f.asdu[0] === 13), `south's measured values answered ${when}`);
-  } finally {
-    c.end();
-  }
-}
+/** A TLS connection as `org`'s master (test/helpers/iec104-raw-master.ts). */
+const open = (org: 'north' | 'south', ack = false): Promise<RawMaster> => openRawMaster(server.port, certs.master(org), ack);
+const southServed = (when: string): Promise<void> => servedGi(() => open('south', true), when);
 
 /** North's master sends `bytes` (after STARTDT when `started`); resolves when the station has closed it. */
 async function closedFor(label: string, bytes: Uint8Array, reason: RefusalReason, started = true): Promise<void> {
@@ -187,8 +141,6 @@ test('a flood from an authenticated master (valid frames, then garbage): south i
   refused++;
 });
 
-const isGi = (f: Apdu, cause: number, negative = false) => f.format === 'I' && f.asdu[0] === 100 && (f.asdu[2]! & 0x3f) === cause && ((f.asdu[2]! & 0x40) !== 0) === negative;
-const gi = (ns: number) => encodeApdu({ format: 'I', ns, nr: 0, asdu: GI });
 
 test('a second interrogation while the first is answered: a negative ACT_CON (P/N = 1), not a second answer', async () => {
   tried++;
