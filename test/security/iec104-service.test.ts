@@ -35,7 +35,8 @@ const open = (org: 'north' | 'south', ack = false): Promise<RawMaster> => openRa
 
 /** The service's heap in use plus its external memory (encoded frames live in buffers), from its /metrics. */
 async function serviceMemory(): Promise<number> {
-  const text = await (await fetch(`${base}/metrics`)).text();
+  // A service busy for seconds on end (the old station answering every interrogation at once) does not hang the test.
+  const text = await (await fetch(`${base}/metrics`, { signal: AbortSignal.timeout(10_000) })).text();
   const metric = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
   return metric('faultline_nodejs_heap_size_used_bytes') + metric('faultline_nodejs_external_memory_bytes');
 }
