@@ -102,11 +102,11 @@ test('a test fault reaches the c104 master as spontaneous events with the check-
   const faultActive = () => master!.spontaneous().filter((x) => x.ioa === ioa && x.ca === ca);
   await master.until(() => faultActive().length >= 2, 'fault and clearing', 120_000)
     .catch(withOutput);
+  const id = ((await started.json()) as TestFaultView).id;
   const { rows } = await db.pool.query<{ date: Date }>(
-    'select "date" from device_records where "IMEINumber" = $1 and "TestFaultID" = $2 order by "date"', [imei, ((await started.json()) as TestFaultView).id]);
+    'select "date" from device_records where "IMEINumber" = $1 and "TestFaultID" = $2 order by "date"', [imei, id]);
   assert.equal(faultActive().map((x) => [x.type, x.value, x.recordedAt]), [['M_SP_TB_1', 1, rows[0]!.date.getTime()], ['M_SP_TB_1', 0, rows[1]!.date.getTime()]]);
   // The test fault's timeline names the station's send and c104's acknowledgement (its w or t2), as it names DNP3's.
-  const id = ((await started.json()) as TestFaultView).id;
   const iecSteps = async () => (await db.pool.query<{ phase: string; step: string }>(
     `select phase, step from test_fault_steps where test_fault_id = $1 and step like 'iec104%' order by phase, step`, [id])).rows.map((r) => `${r.phase}:${r.step}`);
   await waitFor('the IEC 104 steps recorded', async () => (await iecSteps()).length === 4, { timeoutMs: 120_000, intervalMs: 500 })
