@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { log } from '../config/log.js';
 import { DEVICE_NUMBER_FIELDS, DEVICE_STRING_FIELDS } from '../domain/checkin.js';
 import type { TestFaultPhase } from '../domain/checkin.js';
-import { DEFAULT_TEST_FAULT_CODE, missingSteps, presentTimeline, syntheticCheckIn, type LatestValues, type TimelineEntry } from '../domain/test-fault.js';
+import { DEFAULT_TEST_FAULT_CODE, missingSteps, presentTimeline, syntheticCheckIn, type LatestValues, type StepExpectations, type TimelineEntry } from '../domain/test-fault.js';
 import type { TestFaultQueue } from './queue.js';
 import { readSteps, recordStep } from '../plumbing/test-fault-timeline.js';
 import type { IntegrationKind } from '../integrations/store.js';
@@ -119,22 +119,23 @@ export interface TestFaultView {
   clearDueAt: string;
   clearSentAt: string | null;
   /** What this organisation delivers to, so which steps a complete timeline has. */
-  expects: { dnp3: boolean; oms: boolean };
+  expects: StepExpectations;
   /** Every expected step of both phases is recorded. */
   complete: boolean;
   timeline: TimelineEntry[];
 }
 
-interface Row { id: number; IMEINumber: string; OrganizationID: string; started_by: string; started_at: Date; fault_code: number; clear_due_at: Date; clear_sent_at: Date | null; dnp3: boolean; oms: boolean }
+interface Row { id: number; IMEINumber: string; OrganizationID: string; started_by: string; started_at: Date; fault_code: number; clear_due_at: Date; clear_sent_at: Date | null; dnp3: boolean; iec104: boolean; oms: boolean }
 
 const SELECT = `select t.*,
     exists (select 1 from integrations i where i."OrganizationID" = t."OrganizationID" and i.kind = 'dnp3' and i.enabled) as dnp3,
+    exists (select 1 from integrations i where i."OrganizationID" = t."OrganizationID" and i.kind = 'iec104' and i.enabled) as iec104,
     exists (select 1 from integrations i where i."OrganizationID" = t."OrganizationID" and i.kind = 'multispeak' and i.enabled) as oms
   from test_faults t`;
 
 async function view(pool: pg.Pool, r: Row): Promise<TestFaultView> {
   const steps = await readSteps(pool, r.id);
-  const expects = { dnp3: r.dnp3, oms: r.oms };
+  const expects = { dnp3: r.dnp3, iec104: r.iec104, oms: r.oms };
   return {
     id: r.id, IMEINumber: r.IMEINumber, OrganizationID: r.OrganizationID, startedBy: r.started_by, startedAt: r.started_at.toISOString(),
     faultCode: r.fault_code, clearDueAt: r.clear_due_at.toISOString(), clearSentAt: r.clear_sent_at?.toISOString() ?? null, expects,

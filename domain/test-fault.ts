@@ -7,15 +7,15 @@ import { DEVICE_NUMBER_FIELDS, DEVICE_STRING_FIELDS, type DeviceData, type TestF
 export const DEFAULT_TEST_FAULT_CODE = 4;
 
 /** The steps of one phase, in the order a healthy delivery passes them. */
-export const TIMELINE_STEPS = ['queued', 'stored', 'dnp3Sent', 'dnp3Confirmed', 'omsAnswered', 'omsFailed'] as const;
+export const TIMELINE_STEPS = ['queued', 'stored', 'dnp3Sent', 'dnp3Confirmed', 'iec104Sent', 'iec104Confirmed', 'omsAnswered', 'omsFailed'] as const;
 export type TimelineStep = (typeof TIMELINE_STEPS)[number];
 
 /**
- * The step each one follows: DNP3 and the OMS are two branches from `stored` (the delivery worker and the
- * outstation work side by side), and the master's confirm follows the send.
+ * The step each one follows: DNP3, IEC 104 and the OMS are branches from `stored` (the delivery worker and the
+ * stations work side by side), and a master's confirm follows the send.
  */
 export const PREDECESSOR: Record<TimelineStep, TimelineStep | null> = {
-  queued: null, stored: 'queued', dnp3Sent: 'stored', dnp3Confirmed: 'dnp3Sent', omsAnswered: 'stored', omsFailed: 'stored',
+  queued: null, stored: 'queued', dnp3Sent: 'stored', dnp3Confirmed: 'dnp3Sent', iec104Sent: 'stored', iec104Confirmed: 'iec104Sent', omsAnswered: 'stored', omsFailed: 'stored',
 };
 
 export const STEP_TEXT: Record<TimelineStep, string> = {
@@ -23,6 +23,8 @@ export const STEP_TEXT: Record<TimelineStep, string> = {
   stored: 'stored by the pipeline',
   dnp3Sent: 'DNP3 event sent to the master',
   dnp3Confirmed: 'DNP3 event confirmed by the master',
+  iec104Sent: 'IEC 104 event sent to the master',
+  iec104Confirmed: 'IEC 104 event acknowledged by the master',
   omsAnswered: 'OMS answered the notification',
   omsFailed: 'OMS delivery failed (retried)',
 };
@@ -89,9 +91,13 @@ export function presentTimeline(rows: readonly StepRow[]): TimelineEntry[] {
   return out;
 }
 
-/** Which steps a phase still lacks, given what the deployment delivers to (DNP3 master, OMS). */
-export function missingSteps(rows: readonly StepRow[], phase: TestFaultPhase, expect: { dnp3: boolean; oms: boolean }): TimelineStep[] {
-  const want: TimelineStep[] = ['queued', 'stored', ...(expect.dnp3 ? ['dnp3Sent', 'dnp3Confirmed'] as const : []), ...(expect.oms ? ['omsAnswered'] as const : [])];
+/** What an organisation delivers a test fault to: a DNP3 master, an IEC 104 master, an OMS (its enabled integrations). */
+export interface StepExpectations { dnp3: boolean; iec104: boolean; oms: boolean }
+
+/** Which steps a phase still lacks, given what the deployment delivers to. */
+export function missingSteps(rows: readonly StepRow[], phase: TestFaultPhase, expect: StepExpectations): TimelineStep[] {
+  const want: TimelineStep[] = ['queued', 'stored', ...(expect.dnp3 ? ['dnp3Sent', 'dnp3Confirmed'] as const : []),
+    ...(expect.iec104 ? ['iec104Sent', 'iec104Confirmed'] as const : []), ...(expect.oms ? ['omsAnswered'] as const : [])];
   const have = new Set(rows.filter((r) => r.phase === phase).map((r) => r.step));
   return want.filter((s) => !have.has(s));
 }

@@ -6,9 +6,20 @@
 import { bankCount } from '../points/banks.js';
 import type { PointSample } from '../points/device-points.js';
 import { bankCommonAddress, HEARTBEAT_IOA, iec104Point, type StationPoint } from './data/point-map.js';
-import { packEvents } from './station/application.js';
-import { ProcessImage } from './station/image.js';
+import { imageHandlers, packEvents } from './data/asdus.js';
+import { ProcessImage } from './data/image.js';
+import type { StationHandlers } from './station/application.js';
 import type { ImagePoint, Restored } from '../points/persistence.js';
+import type { SnapshotOrigin } from '../points/feed.js';
+
+/**
+ * Told when events caused by a stored check-in (their origin) leave in I frames and when the master acknowledges
+ * them, each origin once per call (iec104/event-timing.ts: test-fault timelines, as dnp3/event-timing.ts).
+ */
+export interface EventObserver {
+  sent(origins: readonly SnapshotOrigin[], nowMs: number): void;
+  confirmed(origins: readonly SnapshotOrigin[], nowMs: number): void;
+}
 
 /** Where events are kept across restarts (points/persistence.ts PointPersistence). */
 export interface EventJournal {
@@ -26,11 +37,16 @@ export interface EventSink {
 
 export class Iec104Outstation {
   readonly image = new ProcessImage();
+  /** What every connection's station asks about the points (interrogation, read): the image answers. */
+  readonly handlers: StationHandlers = imageHandlers(this.image);
   private backlog: Uint8Array[] = [];
   private sink: EventSink | undefined;
   private journal: EventJournal | undefined;
   /** Journal sequence number of each event ASDU not yet acknowledged (the same Uint8Array travels through stations). */
   private readonly seqOf = new Map<Uint8Array, number>();
+  /** The stored check-in each event ASDU not yet acknowledged came from, when known. */
+  private readonly originOf = new Map<Uint8Array, SnapshotOrigin>();
+  observer: EventObserver | undefined;
   /** Past start-up: a point's first value is an event (image.ts). */
   private settled = false;
 
@@ -67,18 +83,32 @@ export class Iec104Outstation {
       .map((p) => ({ bank: ca, address: p.ioa, kind: p.kind, value: p.value, quality: p.quality, time: p.time })));
   }
 
+  /** These events left in I frames (a connection's station sent them). */
+  sent(asdus: readonly Uint8Array[], nowMs: number): void {
+    if (this.observer && this.originOf.size > 0) this.tell(asdus, nowMs, 'sent');
+  }
+
   /** The master acknowledged these ASDUs: journaled events among them need not survive a restart. */
-  acknowledged(asdus: readonly Uint8Array[]): void {
+  acknowledged(asdus: readonly Uint8Array[], nowMs = Date.now()): void {
     let last = 0;
     for (const a of asdus) {
       const seq = this.seqOf.get(a);
       if (seq !== undefined) { last = Math.max(last, seq); this.seqOf.delete(a); }
     }
     if (last > 0) this.journal?.acknowledged(last);
+    if (this.originOf.size > 0) {
+      if (this.observer) this.tell(asdus, nowMs, 'confirmed');
+      for (const a of asdus) this.originOf.delete(a);
+    }
   }
 
-  /** Stores samples; changes beyond `deadband(s)` become spontaneous events. Returns how many. */
-  apply(samples: readonly PointSample[], deadband: (s: PointSample) => number): number {
+  private tell(asdus: readonly Uint8Array[], nowMs: number, what: 'sent' | 'confirmed'): void {
+    const origins = [...new Set(asdus.flatMap((a) => { const o = this.originOf.get(a); return o ? [o] : []; }))];
+    if (origins.length) this.observer![what](origins, nowMs);
+  }
+
+  /** Stores samples; changes beyond `deadband(s)` become spontaneous events. Returns how many. `origin`: the stored check-in they came from. */
+  apply(samples: readonly PointSample[], deadband: (s: PointSample) => number, origin?: SnapshotOrigin): number {
     const events = new Map<number, StationPoint[]>();
     for (const s of samples) {
       const { ca, point } = iec104Point(s, this.commonAddress);
@@ -87,7 +117,9 @@ export class Iec104Outstation {
     let n = 0;
     for (const [ca, points] of events) {
       this.journal?.saveImage(points.map((p) => ({ bank: ca, address: p.ioa, kind: p.kind, value: p.value, quality: p.quality, time: p.time })));
-      this.deliver(packEvents(points, ca));
+      const asdus = packEvents(points, ca);
+      if (origin) for (const a of asdus) this.originOf.set(a, origin);
+      this.deliver(asdus);
       n += points.length;
     }
     return n;

@@ -9,6 +9,7 @@ import { integrationCas, resolveCertificates } from '../integrations/master-sett
 import { PointFeed, heartbeatValue } from '../points/feed.js';
 import { PointPersistence } from '../points/persistence.js';
 import { applyDevice, applyPowerLine } from './data/apply.js';
+import { eventTiming } from './event-timing.js';
 import { DiagnosticsLedger, UNATTRIBUTED } from '../integrations/diagnostics-ledger.js';
 import { LISTENER_REASONS, REFUSAL_REASONS, type RefusalReason } from './diagnostics/reasons.js';
 import { iec104IntegrationFromRow, type Iec104Integration } from './identity.js';
@@ -55,7 +56,7 @@ function stationFeed(opts: Iec104ServiceOptions, integration: Iec104Integration,
     ...(opts.checkinFloorS !== undefined ? { checkinFloorS: opts.checkinFloorS } : {}), ...(opts.onError ? { onError: opts.onError } : {}),
   }, {
     size: (maxSlot) => outstation.sizeBanks(maxSlot),
-    device: (s, now, clock) => applyDevice(outstation, s, now, clock, analogOnly),
+    device: (s, now, clock, origin) => applyDevice(outstation, s, now, clock, analogOnly, origin),
     powerLines: (lines, now) => lines.reduce((n, l) => n + applyPowerLine(outstation, l, now, analogOnly), 0),
     heartbeat: (now, startMs) => outstation.heartbeat(heartbeatValue(now, startMs), now),
   });
@@ -68,6 +69,7 @@ export async function startIec104Service(opts: Iec104ServiceOptions): Promise<Ie
   ledger.start();
   for (const integration of integrations) {
     const outstation = new Iec104Outstation(integration.commonAddress);
+    outstation.observer = eventTiming(opts.pool, integration);
     // Events not yet acknowledged and the image survive a restart (docs/decisions.md#iec-104-events-across-restarts).
     const persistence = new PointPersistence(opts.pool, integration.id, (err) => log.warn({ component: 'iec104', integration: integration.id, err: (err as Error).message }, 'IEC 104 events not saved yet; kept for the next try'));
     const restored = await persistence.load();

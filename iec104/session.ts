@@ -1,13 +1,18 @@
 // One master connection: the stream parser, the station's state machine and its timers over a socket. The
 // station decides everything (station/station.ts); this file only moves bytes and time. The connection takes
-// over the outstation's events when it starts data transfer (STARTDT) and hands back what it had not delivered
-// when it stops (STOPDT con), closes, or another connection of its redundancy group starts.
+// over the outstation's events when it starts data transfer (STARTDT) and hands back the events it had not delivered
+// when it stops (STOPDT con), closes, or another connection of its redundancy group starts; its replies die with it.
+// Bounded (docs/decisions.md#iec-104-bounded-sessions): past MAX_WRITE_QUEUE_BYTES waiting to be written, it stops
+// reading (socket.pause, the rest of a chunk left unparsed) and the station builds no I frame until the queue drains.
 import type { Socket } from 'node:net';
 import { ApduParser } from './apci/apci.js';
 import { Iec104Error } from './errors.js';
 import type { RefusalReason } from './diagnostics/reasons.js';
 import type { EventSink, Iec104Outstation } from './outstation.js';
 import { DEFAULT_TIMERS, Station, type StationOutput, type StationTimers } from './station/station.js';
+
+/** Octets waiting to be written above which the session stops reading and building I frames; it goes on below half. */
+export const MAX_WRITE_QUEUE_BYTES = 64 * 1024;
 
 export interface Iec104SessionOptions {
   timers?: StationTimers;
@@ -28,17 +33,25 @@ export class Iec104Session implements EventSink {
   private readonly clock: () => number;
   private closed = false;
   private readonly outbox: Uint8Array[] = [];
+  private outboxBytes = 0;
   private writing = false;
+  /** Reading stopped and I frames held until the write queue drains below half its bound. */
+  private backedUp = false;
   /** This connection is the one its outstation delivers events to. */
   private active = false;
 
   constructor(private readonly socket: Socket, private readonly outstation: Iec104Outstation, private readonly opts: Iec104SessionOptions = {}) {
     this.clock = opts.clock ?? Date.now;
-    this.station = new Station(outstation.image, opts.timers ?? DEFAULT_TIMERS, this.clock());
+    this.station = new Station(outstation.handlers, opts.timers ?? DEFAULT_TIMERS, this.clock());
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('close', () => this.close('connection closed'));
     socket.on('error', () => this.close('connection error'));
     this.timer = setInterval(() => this.apply(this.station.tick(this.clock())), opts.tickMs ?? 250);
+  }
+
+  /** Reading is paused because the master does not take what is written (its write queue is full). */
+  get readingPaused(): boolean {
+    return this.backedUp;
   }
 
   /** Started and delivering events (the redundancy group's active connection). */
@@ -70,31 +83,50 @@ export class Iec104Session implements EventSink {
    */
   private write(b: Uint8Array): void {
     this.outbox.push(b);
+    this.outboxBytes += b.length;
     if (!this.writing) this.writeNext();
   }
 
   private writeNext(): void {
     const b = this.outbox.shift();
     if (!b || this.closed) { this.writing = false; return; }
+    this.outboxBytes -= b.length;
     this.writing = true;
     this.opts.onTraffic?.('tx', b);
-    this.socket.write(b, () => this.writeNext());
+    this.socket.write(b, () => {
+      if (this.backedUp && this.outboxBytes <= MAX_WRITE_QUEUE_BYTES / 2) this.release();
+      this.writeNext();
+    });
+  }
+
+  /** The master takes what is written again: build I frames, parse what was left, read on. */
+  private release(): void {
+    this.backedUp = false;
+    this.apply(this.station.hold(false, this.clock()));
+    this.parse();
+    if (!this.backedUp && !this.closed) this.socket.resume();
   }
 
   private receive(chunk: Buffer): void {
     if (this.closed) return;
     this.opts.onTraffic?.('rx', chunk);
-    let apdus;
-    try {
-      apdus = this.parser.push(chunk);
-    } catch (e) {
-      if (!(e instanceof Iec104Error)) throw e;
-      this.opts.onRefusal?.('malformedApci');
-      this.close(e.message);
-      return;
-    }
-    for (const apdu of apdus) {
-      if (this.closed) return;
+    this.parser.feed(chunk);
+    this.parse();
+  }
+
+  /** Handles received APDUs one at a time until none is whole or the write queue is full. */
+  private parse(): void {
+    while (!this.closed && !this.backedUp) {
+      let apdu;
+      try {
+        apdu = this.parser.next();
+      } catch (e) {
+        if (!(e instanceof Iec104Error)) throw e;
+        this.opts.onRefusal?.('malformedApci');
+        this.close(e.message);
+        return;
+      }
+      if (!apdu) return;
       this.apply(this.station.handle(apdu, this.clock()));
     }
   }
@@ -102,7 +134,8 @@ export class Iec104Session implements EventSink {
   private apply(out: StationOutput): void {
     if (this.closed) return;
     for (const b of out.send) this.write(b);
-    if (out.acked) this.outstation.acknowledged(out.acked);
+    if (out.sentEvents) this.outstation.sent(out.sentEvents, this.clock());
+    if (out.acked) this.outstation.acknowledged(out.acked, this.clock());
     for (const r of out.refusals) this.opts.onRefusal?.(r);
     if (out.clockSync !== undefined) this.opts.onClockSync?.(out.clockSync);
     if (out.close) {
@@ -111,6 +144,12 @@ export class Iec104Session implements EventSink {
       return;
     }
     this.follow();
+    // The master does not read what is written: stop reading and building frames until it does.
+    if (!this.backedUp && this.outboxBytes > MAX_WRITE_QUEUE_BYTES) {
+      this.backedUp = true;
+      this.socket.pause();
+      this.apply(this.station.hold(true, this.clock()));
+    }
   }
 
   /** Takes over or hands back the outstation's events as the station starts or stops data transfer. */

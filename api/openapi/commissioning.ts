@@ -23,7 +23,7 @@ const timelineEntry = closed({
   text: str,
   at: iso,
   sinceQueuedMs: { type: ['integer', 'null'], description: 'milliseconds since this phase\'s check-in was queued' },
-  sinceStepBeforeMs: { type: ['integer', 'null'], description: 'milliseconds since the step it follows: queued for stored, stored for dnp3Sent, omsAnswered and omsFailed, dnp3Sent for dnp3Confirmed' },
+  sinceStepBeforeMs: { type: ['integer', 'null'], description: 'milliseconds since the step it follows: queued for stored, stored for dnp3Sent, iec104Sent, omsAnswered and omsFailed, dnp3Sent for dnp3Confirmed, iec104Sent for iec104Confirmed' },
   detail: { type: 'object', description: 'stored: recordId; DNP3: integration, bank, unsolicited, events; OMS: integration, kind, attempt, status and operation, or code and error' },
 });
 
@@ -36,7 +36,7 @@ const testFault = closed({
   faultCode: { type: 'integer', description: 'the Ongoing_fault the synthetic fault check-in reports' },
   clearDueAt: iso,
   clearSentAt: { type: ['string', 'null'], format: 'date-time' },
-  expects: closed({ dnp3: { type: 'boolean' }, oms: { type: 'boolean' } }),
+  expects: closed({ dnp3: { type: 'boolean' }, iec104: { type: 'boolean' }, oms: { type: 'boolean' } }),
   complete: { type: 'boolean', description: 'every step both phases should pass (by what the organisation delivers to) is recorded' },
   timeline: { type: 'array', items: timelineEntry },
 });

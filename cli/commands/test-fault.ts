@@ -40,7 +40,7 @@ export async function run(args: string[]): Promise<void> {
       for (const e of view.timeline.slice(shown)) process.stdout.write(line(e));
       shown = view.timeline.length;
       if (view.complete) {
-        process.stdout.write(`test fault ${id}: complete (${view.expects.dnp3 ? 'DNP3' : 'no DNP3 integration'}, ${view.expects.oms ? 'OMS' : 'no OMS integration'})\n`);
+        process.stdout.write(`test fault ${id}: complete (${view.expects.dnp3 ? 'DNP3' : 'no DNP3 integration'}, ${view.expects.iec104 ? 'IEC 104' : 'no IEC 104 integration'}, ${view.expects.oms ? 'OMS' : 'no OMS integration'})\n`);
         return;
       }
       if (Date.now() > deadline) {

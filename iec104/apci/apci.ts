@@ -74,25 +74,44 @@ export function decodeApdu(b: Uint8Array): Apdu {
 
 /**
  * Splits a TCP stream into APDUs. A bad start octet or length cannot be resynchronised in 104 (there is no
- * CRC to find the next frame), so it throws and the session closes the connection (clause 5.2).
+ * CRC to find the next frame), so it throws and the session closes the connection (clause 5.2). `next` takes
+ * one APDU at a time, so a session that must stop (its write queue full) leaves the rest here, unparsed.
  */
 export class ApduParser {
   private buf = new Uint8Array(0);
+  private at = 0;
 
+  /** Adds received bytes after those not yet taken. */
+  feed(chunk: Uint8Array): void {
+    const rest = this.buf.subarray(this.at);
+    const joined = new Uint8Array(rest.length + chunk.length);
+    joined.set(rest); joined.set(chunk, rest.length);
+    this.buf = joined;
+    this.at = 0;
+  }
+
+  /** The next whole APDU, or undefined until more bytes arrive. */
+  next(): Apdu | undefined {
+    if (this.buf.length - this.at < 2) return undefined;
+    const at = this.at;
+    if (this.buf[at] !== START) throw new Iec104Error('BAD_START', 'apci', `APDU starts with 0x${this.buf[at]!.toString(16)}, not 0x68`);
+    const len = this.buf[at + 1]!;
+    if (len < CONTROL_LENGTH || len > MAX_APDU_LENGTH) throw new Iec104Error('BAD_LENGTH', 'apci', `APDU length ${len} outside ${CONTROL_LENGTH}..${MAX_APDU_LENGTH}`);
+    if (this.buf.length - at < len + 2) return undefined;
+    this.at += len + 2;
+    return decodeApdu(this.buf.subarray(at, at + len + 2));
+  }
+
+  /** Octets received and not yet taken. */
+  get buffered(): number {
+    return this.buf.length - this.at;
+  }
+
+  /** Every whole APDU in what has arrived so far. */
   push(chunk: Uint8Array): Apdu[] {
-    const joined = new Uint8Array(this.buf.length + chunk.length);
-    joined.set(this.buf); joined.set(chunk, this.buf.length);
+    this.feed(chunk);
     const out: Apdu[] = [];
-    let at = 0;
-    while (joined.length - at >= 2) {
-      if (joined[at] !== START) throw new Iec104Error('BAD_START', 'apci', `APDU starts with 0x${joined[at]!.toString(16)}, not 0x68`);
-      const len = joined[at + 1]!;
-      if (len < CONTROL_LENGTH || len > MAX_APDU_LENGTH) throw new Iec104Error('BAD_LENGTH', 'apci', `APDU length ${len} outside ${CONTROL_LENGTH}..${MAX_APDU_LENGTH}`);
-      if (joined.length - at < len + 2) break;
-      out.push(decodeApdu(joined.subarray(at, at + len + 2)));
-      at += len + 2;
-    }
-    this.buf = joined.slice(at);
+    for (let a = this.next(); a; a = this.next()) out.push(a);
     return out;
   }
 }

@@ -8,10 +8,12 @@ export const REFUSAL_REASONS = {
   unknownCause: 'The master sent a command with a cause of transmission the command does not allow (activation expected; read: request): it answered with cause 45, negative.',
   unknownCommonAddress: 'The master addressed a common address (ASDU address) this station does not serve: it answered with cause 46, negative. Configure the common addresses of the point map (one per bank).',
   unknownIoa: 'The master addressed an information object address this station does not have (station commands use IOA 0): it answered with cause 47, negative. Check the IOAs against the point map.',
+  interrogationRunning: 'The master sent an interrogation (C_IC_NA_1) while the answer to its previous one was still being sent on this connection: it answered with a negative activation confirmation (P/N = 1). Wait for the activation termination (COT 10) before the next interrogation.',
   malformedAsdu: 'The master sent an ASDU whose length does not match its type and number of objects: it was discarded.',
   malformedApci: 'The master sent an APDU with a bad start octet, length or control field: the connection was closed (IEC 104 cannot resynchronise a stream).',
   sequenceError: 'The master\'s send sequence number N(S) was not the one expected, or its N(R) acknowledged frames never sent: the connection was closed (IEC 104 clause 5.1). Check the master\'s sequence handling.',
   missingStartdt: 'The master sent data (an I frame) before STARTDT act: the connection was closed. The master must start data transfer first.',
+  replyQueueFull: 'The master sent commands faster than it acknowledged their answers: more replies waited for its acknowledgements than the station keeps for one connection, and the connection was closed (its replies discarded). Acknowledge received I frames (w, t2) and wait for answers before sending more commands.',
   t1Expired: 'The master did not acknowledge sent I frames (or answer TESTFR act) within t1: the connection was closed. Check the master\'s w and t2 against this station\'s k and t1.',
   // Refused by the mutual-TLS listener before any APDU (integrations/master-listener.ts; IEC 62351-3). Only the
   // last three are counted for an integration: the certificate was trusted and named it (docs/decisions.md#master-diagnostics).

@@ -1,26 +1,41 @@
 // The application functions of the controlled station (IEC 60870-5-101/104 clause 7.4): general and group
 // interrogation, read, clock synchronisation, test command; everything else refused with the standard's
-// negative confirmation (docs/decisions.md#iec-104-outstation). Pure: an ASDU and the image in, ASDUs out.
+// negative confirmation (docs/decisions.md#iec-104-outstation). The points are the owner's (StationHandlers):
+// this layer knows no point map. Pure: an ASDU and the handlers in, ASDUs out.
 import { Iec104Error } from '../errors.js';
-import { Cot, groupCot } from '../asdu/cot.js';
-import { decodeAsdu, encodeAsdu, objectsPerAsdu, type Asdu, type InfoObject } from '../asdu/codec.js';
+import { Cot } from '../asdu/cot.js';
+import { decodeAsdu, encodeAsdu, type Asdu } from '../asdu/codec.js';
 import { GLOBAL_CA } from '../asdu/header.js';
 import { TypeId, typeSpec } from '../asdu/types.js';
-import { INTERROGATION_GROUP, TYPES, type StationPoint } from '../data/point-map.js';
 import type { RefusalReason } from '../diagnostics/reasons.js';
-import type { ProcessImage } from './image.js';
+
+/**
+ * What the station asks of its owner, as lib60870's CS104_Slave takes handlers: the station carries out the
+ * protocol (confirmations, terminations, refusals), the owner knows the points (iec104/data/asdus.ts imageHandlers).
+ */
+export interface StationHandlers {
+  /** The common addresses served, ascending: any other is refused with COT 46; the global address 0xFFFF means each. */
+  commonAddresses(): readonly number[];
+  /**
+   * An interrogation's data at one common address (QOI 20: the station, 21..36: group 1..16), every ASDU with
+   * cause `qoi` (20, or 20 + group). Pulled one ASDU at a time as the send window opens, so it can be a generator.
+   */
+  onInterrogation(ca: number, qoi: number, originator: number): Iterable<Uint8Array>;
+  /** A read command's answer (COT 5), or undefined when the IOA is unknown (COT 47). */
+  onRead(ca: number, ioa: number, originator: number): Uint8Array | undefined;
+}
 
 export interface ApplicationResult {
   replies: Uint8Array[];
+  /** An accepted interrogation's answer (ACT_CON, data, ACT_TERM per common address), built as it is pulled. */
+  interrogation?: Iterable<Uint8Array>;
   refusal?: RefusalReason;
   /** The time a clock synchronisation command carried (ms), when one was accepted. */
   clockSync?: number;
 }
 
-/** Interrogation groups (QOI 21..36 = group 1..16): data/point-map.ts INTERROGATION_GROUP's, the others empty. */
-export const GROUP_KINDS: Readonly<Record<number, StationPoint['kind']>> = Object.fromEntries(
-  (Object.entries(INTERROGATION_GROUP) as [StationPoint['kind'], number][]).map(([kind, group]) => [group, kind]));
 const QOI_STATION = 20;
+const QOI_LAST_GROUP = 36;
 
 /** The same ASDU with a new cause (and P/N): how a station confirms or refuses a command (mirror). */
 function mirror(bytes: Uint8Array, cause: number, negative: boolean): Uint8Array {
@@ -29,65 +44,31 @@ function mirror(bytes: Uint8Array, cause: number, negative: boolean): Uint8Array
   return out;
 }
 
-const staticObject = (p: StationPoint): InfoObject => ({ ioa: p.ioa, value: p.value, quality: p.quality });
+/** What a command handler is given: the ASDU as received and decoded, the owner's handlers, the common addresses it targets. */
+interface Command { bytes: Uint8Array; a: Asdu; handlers: StationHandlers; global: boolean; targets: readonly number[]; interrogating: boolean }
 
-/** Packs points of one kind into as few ASDUs as fit (no time: interrogation and read answers). */
-export function packStatic(points: readonly StationPoint[], cause: number, ca: number, originator: number): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  for (const kind of ['binary', 'analog'] as const) {
-    const typeId = TYPES[kind].static;
-    const objs = points.filter((p) => p.kind === kind).map(staticObject);
-    const per = objectsPerAsdu(typeId);
-    for (let i = 0; i < objs.length; i += per) {
-      out.push(encodeAsdu({ typeId, cause, negative: false, test: false, originator, commonAddress: ca, objects: objs.slice(i, i + per) }));
-    }
-  }
-  return out;
-}
-
-/** Spontaneous events (COT 3) with the devices' own timestamps, packed per kind in arrival order. */
-export function packEvents(events: readonly StationPoint[], ca: number): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  let run: StationPoint[] = [];
-  const flush = () => {
-    if (run.length === 0) return;
-    const typeId = TYPES[run[0]!.kind].event;
-    out.push(encodeAsdu({ typeId, cause: Cot.SPONTANEOUS, negative: false, test: false, originator: 0, commonAddress: ca,
-      objects: run.map((p) => ({ ioa: p.ioa, value: p.value, quality: p.quality, time: p.time })) }));
-    run = [];
-  };
-  for (const e of events) {
-    if (run.length > 0 && (run[0]!.kind !== e.kind || run.length >= objectsPerAsdu(TYPES[e.kind].event))) flush();
-    run.push(e);
-  }
-  flush();
-  return out;
-}
-
-/** What a command handler is given: the ASDU as received and decoded, the image, the common addresses it targets. */
-interface Command { bytes: Uint8Array; a: Asdu; image: ProcessImage; global: boolean; targets: number[] }
-
-function interrogate({ bytes, a, image, targets }: Command): ApplicationResult {
-  const qoi = a.objects[0]!.qualifier ?? 0;
-  if (a.objects[0]!.ioa !== 0) return { replies: [mirror(bytes, Cot.UNKNOWN_IOA, true)], refusal: 'unknownIoa' };
-  const group = qoi - QOI_STATION;
-  if (group < 0 || group > 16) return { replies: [mirror(bytes, Cot.ACTIVATION_CON, true)] };
-  const replies: Uint8Array[] = [];
+function* interrogationAnswer({ a, handlers, targets }: Command, qoi: number): Generator<Uint8Array> {
   for (const ca of targets) {
     const head = { typeId: TypeId.C_IC_NA_1, negative: false, test: a.test, originator: a.originator, commonAddress: ca, objects: [{ ioa: 0, qualifier: qoi }] };
-    replies.push(encodeAsdu({ ...head, cause: Cot.ACTIVATION_CON }));
-    const kind = group === 0 ? undefined : GROUP_KINDS[group];
-    const points = group === 0 ? image.points(ca) : kind ? image.points(ca).filter((p) => p.kind === kind) : [];
-    replies.push(...packStatic(points, group === 0 ? Cot.INTERROGATED_BY_STATION : groupCot(group), ca, a.originator));
-    replies.push(encodeAsdu({ ...head, cause: Cot.ACTIVATION_TERM }));
+    yield encodeAsdu({ ...head, cause: Cot.ACTIVATION_CON });
+    yield* handlers.onInterrogation(ca, qoi, a.originator);
+    yield encodeAsdu({ ...head, cause: Cot.ACTIVATION_TERM });
   }
-  return { replies };
 }
 
-function read({ bytes, a, image }: Command): ApplicationResult {
-  const p = image.point(a.commonAddress, a.objects[0]!.ioa);
-  if (!p) return { replies: [mirror(bytes, Cot.UNKNOWN_IOA, true)], refusal: 'unknownIoa' };
-  return { replies: packStatic([p], Cot.REQUEST, a.commonAddress, a.originator) };
+/** One interrogation at a time per connection: another while one runs gets a negative ACT_CON (docs/decisions.md#iec-104-bounded-sessions). */
+function interrogate(c: Command): ApplicationResult {
+  const { bytes, a } = c;
+  const qoi = a.objects[0]!.qualifier ?? 0;
+  if (a.objects[0]!.ioa !== 0) return { replies: [mirror(bytes, Cot.UNKNOWN_IOA, true)], refusal: 'unknownIoa' };
+  if (qoi < QOI_STATION || qoi > QOI_LAST_GROUP) return { replies: [mirror(bytes, Cot.ACTIVATION_CON, true)] };
+  if (c.interrogating) return { replies: [mirror(bytes, Cot.ACTIVATION_CON, true)], refusal: 'interrogationRunning' };
+  return { replies: [], interrogation: interrogationAnswer(c, qoi) };
+}
+
+function read({ bytes, a, handlers }: Command): ApplicationResult {
+  const answer = handlers.onRead(a.commonAddress, a.objects[0]!.ioa, a.originator);
+  return answer ? { replies: [answer] } : { replies: [mirror(bytes, Cot.UNKNOWN_IOA, true)], refusal: 'unknownIoa' };
 }
 
 /** Clock synchronisation and the test command: confirmed, mirrored (per common address for the global one). */
@@ -120,7 +101,8 @@ export const COMMAND_HANDLING: ReadonlyMap<number, CommandHandling> = new Map<nu
   [TypeId.C_TS_TA_1, { accepts: Cot.ACTIVATION, answers: [Cot.ACTIVATION_CON], global: false, handle: confirm }],
 ]);
 
-export function handleAsdu(bytes: Uint8Array, image: ProcessImage): ApplicationResult {
+/** `interrogating`: an interrogation's answer is still being sent on this connection. */
+export function handleAsdu(bytes: Uint8Array, handlers: StationHandlers, interrogating = false): ApplicationResult {
   let a: Asdu;
   try {
     a = decodeAsdu(bytes);
@@ -134,7 +116,8 @@ export function handleAsdu(bytes: Uint8Array, image: ProcessImage): ApplicationR
   // Monitor-direction types are ours to send, never a command.
   if (spec.direction !== 'control' || !handling) return { replies: [mirror(bytes, Cot.UNKNOWN_TYPE, true)], refusal: 'unknownType' };
   const global = a.commonAddress === GLOBAL_CA && handling.global;
-  if (!global && !image.has(a.commonAddress)) return { replies: [mirror(bytes, Cot.UNKNOWN_CA, true)], refusal: 'unknownCommonAddress' };
+  const served = handlers.commonAddresses();
+  if (!global && !served.includes(a.commonAddress)) return { replies: [mirror(bytes, Cot.UNKNOWN_CA, true)], refusal: 'unknownCommonAddress' };
   if (a.cause !== handling.accepts) return { replies: [mirror(bytes, Cot.UNKNOWN_COT, true)], refusal: 'unknownCause' };
-  return handling.handle({ bytes, a, image, global, targets: global ? image.commonAddresses() : [a.commonAddress] });
+  return handling.handle({ bytes, a, handlers, global, targets: global ? served : [a.commonAddress], interrogating });
 }

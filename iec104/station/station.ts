@@ -1,12 +1,14 @@
 // The controlled station's side of one connection (IEC 60870-5-104 clause 5): STARTDT gating, N(S)/N(R)
 // checks, the k window (at most k unacknowledged I frames out), the w rule (acknowledge at the latest after w
 // received), timers t1 (acknowledgement and TESTFR con awaited), t2 (acknowledge received I frames), t3 (test an
-// idle link). ASDUs queue in order and leave only while data transfer is started, so events raised while no
-// master has started it are delivered, in order, after STARTDT. Pure: frames and the time in, frames out.
+// idle link). ASDUs leave only while data transfer is started: replies to the master's commands first (lib60870's
+// high-priority queue), then the running interrogation's answer as it is built, then events, so events raised
+// while no master has started it are delivered, in order, after STARTDT. Bounded (docs/decisions.md#iec-104-bounded-sessions):
+// one interrogation at a time, at most MAX_QUEUED_REPLIES replies waiting, and only events outlive the connection.
+// Pure: frames and the time in, frames out.
 import { encodeApdu, seqDistance, seqNext, type Apdu } from '../apci/apci.js';
 import type { RefusalReason } from '../diagnostics/reasons.js';
-import { handleAsdu } from './application.js';
-import type { ProcessImage } from './image.js';
+import { handleAsdu, type StationHandlers } from './application.js';
 
 export interface StationTimers {
   /** Unacknowledged I frames we may have out. */
@@ -23,6 +25,12 @@ export interface StationTimers {
 /** The standard's defaults (IEC 60870-5-104 clause 9.6). */
 export const DEFAULT_TIMERS: StationTimers = { k: 12, w: 8, t0Ms: 30_000, t1Ms: 15_000, t2Ms: 10_000, t3Ms: 20_000 };
 
+/**
+ * Replies (confirmations, read answers) that may wait for the send window on one connection; past it the
+ * connection closes (`replyQueueFull`). A master that follows its own k and reads what it is sent stays far below.
+ */
+export const MAX_QUEUED_REPLIES = 1_000;
+
 export interface StationOutput {
   send: Uint8Array[];
   /** Why the connection must close (the station's state is then void). */
@@ -31,49 +39,75 @@ export interface StationOutput {
   clockSync?: number;
   /** ASDUs the master acknowledged with this frame, oldest first. */
   acked?: Uint8Array[];
+  /** Events (ASDUs enqueued, never replies) that left in I frames with this output, oldest first. */
+  sentEvents?: Uint8Array[];
 }
 
 export class Station {
   started = false;
   private vs = 0;
   private vr = 0;
-  /** Our I frames not yet acknowledged: their N(S) and when they left. */
-  private readonly unacked: { ns: number; at: number; asdu: Uint8Array }[] = [];
-  private readonly queue: Uint8Array[] = [];
+  /** Our I frames not yet acknowledged: their N(S), when they left, and whether an event (not a reply). */
+  private readonly unacked: { ns: number; at: number; asdu: Uint8Array; event: boolean }[] = [];
+  /** Spontaneous events waiting (they outlive the connection: remaining()). */
+  private readonly events: Uint8Array[] = [];
+  /** Replies to this connection's commands waiting (they die with it). */
+  private readonly replies: Uint8Array[] = [];
+  /** The running interrogation's answer: its next ASDU, read ahead so it is done once its last ACT_TERM is out. */
+  private interrogation: { rest: Iterator<Uint8Array>; next: Uint8Array } | undefined;
   private received = 0;
   private firstReceivedAt = 0;
   private lastRx: number;
   private testSentAt: number | undefined;
   private stopPending = false;
+  /** The connection's write queue is full: no I frame is built until it drains (hold). */
+  private held = false;
 
-  constructor(private readonly image: ProcessImage, private readonly timers: StationTimers = DEFAULT_TIMERS, now = 0) {
+  constructor(private readonly handlers: StationHandlers, private readonly timers: StationTimers = DEFAULT_TIMERS, now = 0) {
     this.lastRx = now;
   }
 
-  /** ASDUs waiting for STARTDT or the k window. */
+  /** ASDUs waiting for STARTDT or the k window (events and replies; a running interrogation's unbuilt rest not counted). */
   get queued(): number {
-    return this.queue.length;
+    return this.events.length + this.replies.length;
+  }
+
+  /** The k window is full: nothing more leaves until the master acknowledges. */
+  get windowFull(): boolean {
+    return this.unacked.length >= this.timers.k;
   }
 
   /**
-   * What this connection has not delivered: sent but unacknowledged, then queued. The outstation hands it to
-   * the next connection, so a drop loses nothing (an unacknowledged ASDU may arrive twice: at least once).
+   * The events this connection has not delivered: sent but unacknowledged, then queued. The outstation hands them
+   * to the next connection, so a drop loses none (an unacknowledged event may arrive twice: at least once).
+   * Replies are this connection's answers: they are never handed to another master.
    */
   remaining(): Uint8Array[] {
-    return [...this.unacked.map((u) => u.asdu), ...this.queue];
+    return [...this.unacked.filter((u) => u.event).map((u) => u.asdu), ...this.events];
   }
 
-  /** Gives up what was not delivered (remaining()) when the connection stops data transfer; the queue is then empty. */
+  /** Gives up the undelivered events (remaining()) when the connection stops data transfer; replies are discarded. */
   drain(): Uint8Array[] {
     const out = this.remaining();
     this.unacked.length = 0;
-    this.queue.length = 0;
+    this.events.length = 0;
+    this.replies.length = 0;
+    this.interrogation = undefined;
     return out;
   }
 
-  /** Queues ASDUs (spontaneous events, answers) in order; they leave when started and the window allows. */
+  /**
+   * Holds I frames back while the connection cannot write (its write queue above its bound), and lets them go when
+   * it can: with the k window, this keeps what a master does not read out of memory (an interrogation is built as pulled).
+   */
+  hold(held: boolean, now: number): StationOutput {
+    this.held = held;
+    return this.flush({ send: [], refusals: [] }, now);
+  }
+
+  /** Queues spontaneous events in order; they leave when started and the window allows. */
   enqueue(asdus: readonly Uint8Array[], now: number): StationOutput {
-    this.queue.push(...asdus);
+    this.events.push(...asdus);
     return this.flush({ send: [], refusals: [] }, now);
   }
 
@@ -97,10 +131,13 @@ export class Station {
     this.vr = seqNext(this.vr);
     if (this.received === 0) this.firstReceivedAt = now;
     this.received++;
-    const r = handleAsdu(apdu.asdu, this.image);
+    const r = handleAsdu(apdu.asdu, this.handlers, this.interrogation !== undefined);
     if (r.refusal) out.refusals.push(r.refusal);
     if (r.clockSync !== undefined) out.clockSync = r.clockSync;
-    this.queue.push(...r.replies);
+    this.replies.push(...r.replies);
+    if (r.interrogation) this.startInterrogation(r.interrogation);
+    // A master that sends commands faster than it takes their answers is cut off before it fills memory.
+    if (this.replies.length > MAX_QUEUED_REPLIES) return { ...out, close: 'replyQueueFull' };
     this.flush(out, now);
     if (this.received >= this.timers.w) this.sendAck(out);
     return out;
@@ -133,12 +170,35 @@ export class Station {
     this.received = 0;
   }
 
+  private startInterrogation(answer: Iterable<Uint8Array>): void {
+    const rest = answer[Symbol.iterator]();
+    const first = rest.next();
+    this.interrogation = first.done ? undefined : { rest, next: first.value };
+  }
+
+  /** The next ASDU to send: a reply, else the interrogation's next, else an event. */
+  private nextOut(): { asdu: Uint8Array; event: boolean } | undefined {
+    const reply = this.replies.shift();
+    if (reply) return { asdu: reply, event: false };
+    const gi = this.interrogation;
+    if (gi) {
+      const after = gi.rest.next();
+      const asdu = gi.next;
+      if (after.done) this.interrogation = undefined; else gi.next = after.value;
+      return { asdu, event: false };
+    }
+    const event = this.events.shift();
+    return event ? { asdu: event, event: true } : undefined;
+  }
+
   private flush(out: StationOutput, now: number): StationOutput {
-    while (this.started && !this.stopPending && this.queue.length > 0 && this.unacked.length < this.timers.k) {
-      const asdu = this.queue.shift()!;
-      out.send.push(encodeApdu({ format: 'I', ns: this.vs, nr: this.vr, asdu }));
+    while (this.started && !this.stopPending && !this.held && !this.windowFull) {
+      const next = this.nextOut();
+      if (!next) break;
+      out.send.push(encodeApdu({ format: 'I', ns: this.vs, nr: this.vr, asdu: next.asdu }));
+      if (next.event) (out.sentEvents ??= []).push(next.asdu);
       this.received = 0; // an I frame acknowledges what we received
-      this.unacked.push({ ns: this.vs, at: now, asdu });
+      this.unacked.push({ ns: this.vs, at: now, ...next });
       this.vs = seqNext(this.vs);
     }
     // STOPDT con only once everything sent is acknowledged (clause 5.3); what is queued waits for the next STARTDT.

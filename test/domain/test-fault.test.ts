@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isTestFaultMark } from '../../domain/checkin.js';
-import { missingSteps, presentTimeline, syntheticCheckIn, type StepRow } from '../../domain/test-fault.js';
+import { missingSteps, presentTimeline, syntheticCheckIn, type StepExpectations, type StepRow } from '../../domain/test-fault.js';
 import { parseQueueMessage } from '../../domain/validate-message.js';
 
 const IMEI = '861000000000000';
@@ -63,13 +63,14 @@ test('timeline: phases in order, each step with its latency since queued and sin
 
 test('missing steps depend on what the organisation delivers to', () => {
   const rows = [row('fault', 'queued', 0), row('fault', 'stored', 1), row('fault', 'dnp3Sent', 2)];
-  const cases: [{ dnp3: boolean; oms: boolean }, string[]][] = [
-    [{ dnp3: true, oms: true }, ['dnp3Confirmed', 'omsAnswered']],
-    [{ dnp3: true, oms: false }, ['dnp3Confirmed']],
-    [{ dnp3: false, oms: false }, []],
+  const cases: [StepExpectations, string[]][] = [
+    [{ dnp3: true, iec104: false, oms: true }, ['dnp3Confirmed', 'omsAnswered']],
+    [{ dnp3: true, iec104: false, oms: false }, ['dnp3Confirmed']],
+    [{ dnp3: false, iec104: true, oms: false }, ['iec104Sent', 'iec104Confirmed']],
+    [{ dnp3: false, iec104: false, oms: false }, []],
   ];
   for (const [expect, missing] of cases) assert.equal(missingSteps(rows, 'fault', expect), missing);
-  assert.equal(missingSteps(rows, 'clear', { dnp3: false, oms: false }), ['queued', 'stored']);
+  assert.equal(missingSteps(rows, 'clear', { dnp3: false, iec104: false, oms: false }), ['queued', 'stored']);
 });
 
 test.run();

@@ -17,7 +17,7 @@ const dev = (over: Partial<DeviceSnapshot> = {}): DeviceSnapshot => ({
 
 /** A connection's station as the outstation's sink, like Iec104Session. */
 function connect(o: Iec104Outstation) {
-  const st = new Station(o.image, DEFAULT_TIMERS, T);
+  const st = new Station(o.handlers, DEFAULT_TIMERS, T);
   const sent: Uint8Array[] = [];
   const sink = { enqueue: (a: readonly Uint8Array[]) => sent.push(...st.enqueue(a, T).send), displace: () => o.detach(sink, st.drain()) };
   o.attach(sink);
@@ -62,6 +62,26 @@ test('redundancy: a second connection that starts data transfer displaces the fi
   b.sent.push(...b.st.handle({ format: 'U', fn: 'STARTDT_ACT' }, T).send);
   assert.equal(b.ioas(), [singleIoa(2, 0), singleIoa(2, 1), floatIoa(2, 0), singleIoa(2, 0), singleIoa(2, 1), floatIoa(2, 0)]);
   assert.is(a.ioas().length, 3, 'the displaced connection got nothing more');
+});
+
+test('a stored check-in\'s events: the observer told once when they leave and once when the master acknowledges them', () => {
+  const o = new Iec104Outstation(1);
+  const told: string[] = [];
+  o.observer = {
+    sent: (origins, now) => told.push(...origins.map((x) => `sent ${x.recordId} ${x.testFault?.phase} ${now}`)),
+    confirmed: (origins, now) => told.push(...origins.map((x) => `confirmed ${x.recordId} ${now}`)),
+  };
+  applyDevice(o, dev(), T, CLOCK, false);
+  const origin = { storedAtMs: T, recordId: 7, testFault: { id: 3, phase: 'fault' as const } };
+  applyDevice(o, dev({ actualOngoingFault: 4, date: T + 1000 }), T, CLOCK, false, origin); // two ASDUs, one origin
+  const st = new Station(o.handlers, DEFAULT_TIMERS, T);
+  o.attach({ enqueue: (a) => st.enqueue(a, T) });
+  const out = st.handle({ format: 'U', fn: 'STARTDT_ACT' }, T);
+  assert.is(out.sentEvents?.length, 2);
+  o.sent(out.sentEvents!, T + 1);
+  const acked = st.handle({ format: 'S', nr: 2 }, T + 2).acked!;
+  o.acknowledged(acked, T + 2);
+  assert.equal(told, [`sent 7 fault ${T + 1}`, `confirmed 7 ${T + 2}`]);
 });
 
 test.run();

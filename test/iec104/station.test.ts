@@ -3,9 +3,11 @@ import * as assert from 'uvu/assert';
 import { decodeApdu, type Apdu } from '../../iec104/apci/apci.js';
 import { Cot, decodeAsdu, encodeAsdu, Quality, TypeId, type Asdu } from '../../iec104/asdu/index.js';
 import { iec104Point, floatIoa, singleIoa } from '../../iec104/data/point-map.js';
-import { packEvents } from '../../iec104/station/application.js';
-import { ProcessImage } from '../../iec104/station/image.js';
-import { DEFAULT_TIMERS, Station, type StationOutput } from '../../iec104/station/station.js';
+import { imageHandlers, packEvents } from '../../iec104/data/asdus.js';
+import { ProcessImage } from '../../iec104/data/image.js';
+import type { StationHandlers } from '../../iec104/station/application.js';
+import { DEFAULT_TIMERS, MAX_QUEUED_REPLIES, Station, type StationOutput } from '../../iec104/station/station.js';
+import { readdirSync, readFileSync } from 'node:fs';
 import { deviceSamples, type DeviceSnapshot } from '../../points/device-points.js';
 
 const CLOCK = { floorS: 300, ceilingS: 26 * 3600 };
@@ -15,11 +17,12 @@ const dev = (slot: number, over: Partial<DeviceSnapshot> = {}): DeviceSnapshot =
   faultCurrent: null, faultTime: null, peakCurrent24h: 4, averageCurrent1h: 5, batteryMcu: 6, temperature: 7, ...over,
 });
 
-function imageOf(devices: DeviceSnapshot[], now = T): ProcessImage {
+/** The handlers of an image holding these devices' points (what an outstation gives its connections' stations). */
+function imageOf(devices: DeviceSnapshot[], now = T): StationHandlers {
   const img = new ProcessImage();
   img.ensure(1);
   for (const d of devices) for (const s of deviceSamples(d, now, CLOCK)) { const p = iec104Point(s, 1); img.update(p.ca, p.point); }
-  return img;
+  return imageHandlers(img);
 }
 
 const frames = (o: StationOutput): Apdu[] => o.send.map(decodeApdu);
@@ -121,6 +124,75 @@ test('w received I frames are acknowledged with S at once; t2 acknowledges fewer
   const st3 = new Station(imageOf([]), DEFAULT_TIMERS, T);
   st3.handle(startdt, T);
   assert.is(st3.handle({ format: 'I', ns: 3, nr: 0, asdu: rd }, T).close, 'sequenceError');
+});
+
+// Bounded sessions (docs/decisions.md#iec-104-bounded-sessions).
+const many = Array.from({ length: 40 }, (_, n) => dev(n));
+const gi = (qoi = 20) => cmd({ typeId: TypeId.C_IC_NA_1, objects: [{ ioa: 0, qualifier: qoi }] });
+const giCauses = (o: StationOutput) => asdus(o).filter((a) => a.typeId === TypeId.C_IC_NA_1).map((a) => [a.cause, a.negative]);
+
+test('one interrogation at a time: another while the answer is under way gets a negative ACT_CON; after ACT_TERM one is accepted', () => {
+  ns = 0;
+  const st = new Station(imageOf(many), { ...DEFAULT_TIMERS, k: 4 }, T);
+  st.handle(startdt, T);
+  const first = st.handle(i(gi()), T);
+  assert.equal(giCauses(first), [[7, false]]); // con and 3 data frames: the window is full
+  const second = st.handle(i(gi(21)), T);
+  assert.equal(second.refusals, ['interrogationRunning']);
+  const out: StationOutput[] = [];
+  let sent = 4;
+  // The master acknowledges each window: the refusal goes first (a reply), then the rest of the first answer.
+  for (let n = 0; n < 100 && !out.some((o) => giCauses(o).some(([c]) => c === 10)); n++) {
+    const o = st.handle({ format: 'S', nr: sent }, T);
+    sent += frames(o).filter((f) => f.format === 'I').length;
+    out.push(o);
+  }
+  assert.equal(out.flatMap(giCauses), [[7, true], [10, false]]);
+  assert.equal(asdus(out[0]!)[0]!.objects[0]!.qualifier, 21, 'the refused command mirrored');
+  st.handle({ format: 'S', nr: sent }, T);
+  const third = st.handle(i(gi(22), sent), T);
+  assert.equal(third.refusals, []);
+  assert.equal(giCauses(third), [[7, false]]);
+});
+
+test('replies capped per connection: a master that sends commands and acknowledges nothing is closed (replyQueueFull)', () => {
+  ns = 0;
+  const st = new Station(imageOf([]), DEFAULT_TIMERS, T);
+  st.handle(startdt, T);
+  const tc = cmd({ typeId: TypeId.C_TS_TA_1, objects: [{ ioa: 0, tsc: 1, time: T }] });
+  let closed: string | undefined;
+  let n = 0;
+  while (!closed && n < 5 * MAX_QUEUED_REPLIES) { closed = st.handle({ format: 'I', ns: n % 32768, nr: 0, asdu: tc }, T).close; n++; }
+  assert.is(closed, 'replyQueueFull');
+  assert.is(n, MAX_QUEUED_REPLIES + DEFAULT_TIMERS.k + 1, 'k sent, MAX_QUEUED_REPLIES waiting, the next one too many');
+});
+
+test('only events outlive a connection: a dropped connection\'s replies and interrogation are not handed on', () => {
+  ns = 0;
+  const st = new Station(imageOf(many), DEFAULT_TIMERS, T);
+  const event = packEvents([{ kind: 'binary', ioa: 1, value: 1, quality: 0, time: T }], 1)[0]!;
+  st.enqueue([event], T);
+  st.handle(startdt, T); // the event goes out, unacknowledged
+  st.handle(i(gi()), T); // the answer fills the window, the rest waits
+  st.handle(i(cmd({ typeId: TypeId.C_TS_TA_1, objects: [{ ioa: 0, tsc: 1, time: T }] })), T);
+  const later = packEvents([{ kind: 'binary', ioa: 9, value: 1, quality: 0, time: T }], 1)[0]!;
+  st.enqueue([later], T);
+  assert.equal(st.drain(), [event, later]);
+  assert.is(st.queued, 0);
+});
+
+test('a station that pulls the interrogation answer as the window opens holds nothing while held (write queue full)', () => {
+  ns = 0;
+  const st = new Station(imageOf(many), DEFAULT_TIMERS, T);
+  st.handle(startdt, T);
+  st.hold(true, T);
+  assert.equal(frames(st.handle(i(gi()), T)).filter((f) => f.format === 'I'), []);
+  assert.is(frames(st.hold(false, T)).filter((f) => f.format === 'I').length, DEFAULT_TIMERS.k);
+});
+
+test('the station layer knows no point map: station/ imports nothing from data/ (it takes handlers, as lib60870 does)', () => {
+  const dir = new URL('../../iec104/station/', import.meta.url);
+  for (const f of readdirSync(dir)) assert.not.match(readFileSync(new URL(f, dir), 'utf8'), /from '\.\.\/data\//, f);
 });
 
 test.run();

@@ -87,7 +87,7 @@ test('a test fault: queued in SQS, stored as a test, an event confirmed by the o
   const started = await api('/api/test-faults', { method: 'POST', body: JSON.stringify({ imei, clearAfterSeconds: 5 }) });
   assert.is(started.status, 202, await started.clone().text());
   const first = (await started.json()) as TestFaultView;
-  assert.equal(first.expects, { dnp3: true, oms: true });
+  assert.equal(first.expects, { dnp3: true, iec104: false, oms: true });
   assert.ok(first.timeline.some((e) => e.phase === 'fault' && e.step === 'queued'), 'queued when the answer comes');
   assert.match(first.timeline[0]!.detail.queue as string, /^SQS /);
   assert.is((await api('/api/test-faults', { method: 'POST', body: JSON.stringify({ imei }) })).status, 409, 'one at a time per device');

@@ -35,7 +35,7 @@ test('an incident\'s steps: the first trip first (device clock), then the worker
 
 const fault = (over: Partial<TestFault>): TestFault => ({
   id: 1, IMEINumber: '861000000000000', startedBy: 'a', startedAt: '2026-11-22T21:00:00Z', clearDueAt: '2026-11-22T21:02:00Z', clearSentAt: null,
-  expects: { dnp3: false, oms: true }, complete: false, timeline: [], ...over,
+  expects: { dnp3: false, iec104: false, oms: true }, complete: false, timeline: [], ...over,
 });
 
 test('a test fault is "in progress" only while it can be', () => {

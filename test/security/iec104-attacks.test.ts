@@ -2,20 +2,26 @@
 // authenticated master: malformed APCI (start octet, lengths below and above the standard's), an I frame before
 // STARTDT, N(S) and N(R) sequence violations, unknown type identifications, an ASDU shorter than its type, and a
 // flood of frames and garbage. Each is refused (the connection closed, or a negative confirmation) with its
-// reason counted, and another organisation's master is served during and after every attack.
+// reason counted, and another organisation's master is served during and after every attack. Bounded sessions
+// (docs/decisions.md#iec-104-bounded-sessions), north's station at the bench's point count (10,000 devices): a
+// second interrogation while one runs refused, 2,000 interrogations in one write closing the connection with the
+// memory measured, a dropped connection's replies never handed to the next master, reading paused while a master
+// reads nothing.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { connect } from 'node:tls';
-import { ApduParser, encodeApdu, type Apdu } from '../../iec104/apci/apci.js';
+import { encodeApdu } from '../../iec104/apci/apci.js';
+import { Cot, encodeAsdu, TypeId } from '../../iec104/asdu/index.js';
 import { applyDevice } from '../../iec104/data/apply.js';
 import type { RefusalReason } from '../../iec104/diagnostics/reasons.js';
 import type { Iec104Integration } from '../../iec104/identity.js';
 import { Iec104Outstation } from '../../iec104/outstation.js';
 import { startIec104Server, type Iec104Server } from '../../iec104/server.js';
+import type { Iec104Session } from '../../iec104/session.js';
 import { DEFAULT_TIMERS } from '../../iec104/station/station.js';
 import { devCerts } from '../helpers/dev-certs.js';
+import { GI, gi, iFrames, isGi, openRawMaster, servedGi, STARTDT, until, type RawMaster } from '../helpers/iec104-raw-master.js';
 import { reportTally } from '../helpers/tally.js';
 
 const certs = devCerts('iec104-attack-certs-');
@@ -27,52 +33,17 @@ const integrations: Iec104Integration[] = [
 ];
 const outstations = new Map(integrations.map((i) => [i.id, new Iec104Outstation(1)]));
 const refusals: { integration: string; reason: RefusalReason }[] = [];
+/** North's connections as the server made them (to see whether one stopped reading). */
+const northSessions: Iec104Session[] = [];
+/** The bench's point count (bench/iec104-gi.bench.ts): north's station, so an interrogation's answer is large. */
+const NORTH_DEVICES = 10_000;
 let server: Iec104Server;
 let tried = 0;
 let refused = 0;
 
-const GI = Uint8Array.from([100, 0x01, 6, 0, 1, 0, 0, 0, 0, 20]); // C_IC_NA_1, activation, CA 1, QOI 20
-const STARTDT: Apdu = { format: 'U', fn: 'STARTDT_ACT' };
-
-interface Conn { frames: Apdu[]; closed: Promise<void>; isClosed: () => boolean; send(b: Uint8Array): void; end(): void }
-
-/** A TLS connection as `org`'s master; frames received are parsed as they arrive. */
-function open(org: 'north' | 'south'): Promise<Conn> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port: server.port, ca: pem('ca'), servername: 'outstation.test', cert: pem(`scada.${org}.example`), key: pem(`scada.${org}.example-key`) });
-    const parser = new ApduParser();
-    const frames: Apdu[] = [];
-    let closed = false;
-    const done = new Promise<void>((r) => socket.on('close', () => { closed = true; r(); }));
-    socket.on('error', () => {});
-    socket.on('data', (c: Buffer) => { for (const raw of parser.push(c)) frames.push(raw); });
-    socket.on('secureConnect', () => resolve({ frames, closed: done, isClosed: () => closed, send: (b) => socket.write(b), end: () => socket.destroy() }));
-    socket.on('close', () => reject(new Error('closed before the handshake finished')));
-  });
-}
-
-const until = async (pred: () => boolean, what: string, ms = 20_000) => {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error(`no ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
-const iFrames = (c: Conn) => c.frames.filter((f): f is Extract<Apdu, { format: 'I' }> => f.format === 'I');
-
-/** South's master starts data transfer and gets its GI confirmed and terminated: the service is up for others. */
-async function southServed(when: string): Promise<void> {
-  const c = await open('south');
-  try {
-    c.send(encodeApdu(STARTDT));
-    await until(() => c.frames.some((f) => f.format === 'U' && f.fn === 'STARTDT_CON'), `STARTDT con ${when}`);
-    c.send(encodeApdu({ format: 'I', ns: 0, nr: 0, asdu: GI }));
-    await until(() => iFrames(c).some((f) => f.asdu[0] === 100 && (f.asdu[2]! & 0x3f) === 10), `GI terminated ${when}`);
-    assert.ok(iFrames(c).some((f) => f.asdu[0] === 13), `south's measured values answered ${when}`);
-  } finally {
-    c.end();
-  }
-}
+/** A TLS connection as `org`'s master (test/helpers/iec104-raw-master.ts). */
+const open = (org: 'north' | 'south', ack = false): Promise<RawMaster> => openRawMaster(server.port, certs.master(org), ack);
+const southServed = (when: string): Promise<void> => servedGi(() => open('south', true), when);
 
 /** North's master sends `bytes` (after STARTDT when `started`); resolves when the station has closed it. */
 async function closedFor(label: string, bytes: Uint8Array, reason: RefusalReason, started = true): Promise<void> {
@@ -90,18 +61,24 @@ async function closedFor(label: string, bytes: Uint8Array, reason: RefusalReason
   await southServed(`after ${label}`);
 }
 
+const device = (slot: number, now: number) => ({ imei: String(861_000 + slot), slot, name: null, date: now, actualOngoingFault: 0, batteryOrLine: 0, averageCurrent1m: 1, prefaultCurrent: 1, faultCurrent: null, faultTime: null, peakCurrent24h: 1, averageCurrent1h: 1, batteryMcu: 3, temperature: 20 });
+const CLOCK = { floorS: 300, ceilingS: 26 * 3600 };
+
 test.before(async () => {
   const now = Date.now();
-  for (const o of outstations.values()) {
-    o.sizeBanks(1);
-    applyDevice(o, { imei: '861', slot: 0, name: null, date: now, actualOngoingFault: 0, batteryOrLine: 0, averageCurrent1m: 1, prefaultCurrent: 1, faultCurrent: null, faultTime: null, peakCurrent24h: 1, averageCurrent1h: 1, batteryMcu: 3, temperature: 20 }, now, { floorS: 300, ceilingS: 26 * 3600 }, false);
-  }
+  const south = outstations.get('south-104')!;
+  south.sizeBanks(1);
+  applyDevice(south, device(0, now), now, CLOCK, false);
+  const north = outstations.get('north-104')!;
+  north.sizeBanks(NORTH_DEVICES - 1);
+  for (let slot = 0; slot < NORTH_DEVICES; slot++) applyDevice(north, device(slot, now), now, CLOCK, false);
   server = await startIec104Server({
     port: 0, host: '127.0.0.1',
     tls: { key: pem('outstation.test-key'), cert: pem('outstation.test'), ca: [pem('ca')] },
     integrations: () => integrations,
     outstationFor: (i) => outstations.get(i.id)!,
     onRefusal: (i, reason) => refusals.push({ integration: i.id, reason }),
+    onSession: (i, session) => { if (i.id === 'north-104') northSessions.push(session); },
   });
 });
 
@@ -142,8 +119,9 @@ test('unknown type identifications and an ASDU shorter than its type: refused, t
     assert.ok(refusals.slice(before).some((r) => r.reason === 'malformedAsdu'), JSON.stringify(refusals.slice(before)));
     refused++;
     if (!c.isClosed()) {
-      c.send(encodeApdu({ format: 'I', ns: ns++, nr: 0, asdu: GI }));
-      await until(() => iFrames(c).some((f) => f.asdu[0] === 100 && (f.asdu[2]! & 0x3f) === 10), 'GI still answered on the same connection');
+      // A test command, not a GI: north's answer (10,000 devices) would wait for acknowledgements this master does not send.
+      c.send(encodeApdu({ format: 'I', ns: ns++, nr: 0, asdu: encodeAsdu({ typeId: TypeId.C_TS_TA_1, cause: Cot.ACTIVATION, negative: false, test: false, originator: 0, commonAddress: 1, objects: [{ ioa: 0, tsc: 1, time: Date.now() }] }) }));
+      await until(() => iFrames(c).some((f) => f.asdu[0] === 107 && (f.asdu[2]! & 0x3f) === 7), 'a command still confirmed on the same connection');
     }
   } finally {
     c.end();
@@ -161,6 +139,102 @@ test('a flood from an authenticated master (valid frames, then garbage): south i
   await until(() => c.isClosed(), 'the flooder cut off at the garbage', 60_000);
   await southServed('after a flood');
   refused++;
+});
+
+
+test('a second interrogation while the first is answered: a negative ACT_CON (P/N = 1), not a second answer', async () => {
+  tried++;
+  const before = refusals.length;
+  const c = await open('north', true);
+  try {
+    c.send(encodeApdu(STARTDT));
+    await until(() => c.frames.some((f) => f.format === 'U' && f.fn === 'STARTDT_CON'), 'STARTDT con');
+    c.send(Buffer.concat([gi(0), gi(1)])); // one write: the second arrives while the first's answer waits for the window
+    await until(() => c.frames.some((f) => isGi(f, 7, true)) || c.frames.filter((f) => isGi(f, 7)).length >= 2, 'the second interrogation confirmed or refused', 60_000);
+    assert.is(c.frames.filter((f) => isGi(f, 7)).length, 1, 'one positive ACT_CON');
+    assert.is(c.frames.filter((f) => isGi(f, 7, true)).length, 1, 'one negative ACT_CON');
+    assert.ok(refusals.slice(before).some((r) => r.integration === 'north-104' && r.reason === 'interrogationRunning'), 'counted');
+    refused++;
+  } finally {
+    c.end();
+  }
+  await southServed('after a second interrogation');
+});
+
+test('2,000 interrogations in one write: that connection closed (replyQueueFull), memory bounded, south served meanwhile', async () => {
+  tried++;
+  const before = refusals.length;
+  const mem = () => { const m = process.memoryUsage(); return m.heapUsed + m.arrayBuffers; };
+  const baseline = mem();
+  let peak = baseline;
+  const sampler = setInterval(() => { peak = Math.max(peak, mem()); }, 10);
+  try {
+    const c = await open('north');
+    c.send(encodeApdu(STARTDT));
+    await until(() => c.frames.some((f) => f.format === 'U' && f.fn === 'STARTDT_CON'), 'STARTDT con');
+    c.send(Buffer.concat(Array.from({ length: 2_000 }, (_, n) => gi(n))));
+    await southServed('during 2,000 interrogations');
+    await until(() => c.isClosed(), 'the connection closed', 120_000);
+    peak = Math.max(peak, mem());
+  } finally {
+    clearInterval(sampler);
+  }
+  const grewMb = (peak - baseline) / 2 ** 20;
+  console.log(`2,000 interrogations at ${NORTH_DEVICES} devices: heap and buffers grew ${grewMb.toFixed(1)} MB at most`);
+  assert.ok(refusals.slice(before).some((r) => r.integration === 'north-104' && r.reason === 'replyQueueFull'), JSON.stringify(refusals.slice(before)));
+  // One interrogation's answer at this point count is about 1 MB; 2,000 of them queued would be gigabytes.
+  assert.ok(grewMb < 200, `heap and buffers grew ${grewMb.toFixed(1)} MB`);
+  refused++;
+  await southServed('after 2,000 interrogations');
+});
+
+test('a dropped connection\'s replies are not handed to the next master: it gets no interrogation answer it did not ask for', async () => {
+  tried++;
+  const a = await open('north');
+  a.send(encodeApdu(STARTDT));
+  await until(() => a.frames.some((f) => f.format === 'U' && f.fn === 'STARTDT_CON'), 'STARTDT con');
+  a.send(gi(0)); // never acknowledged: 12 frames out, the rest of the answer waiting
+  await until(() => a.frames.filter((f) => f.format === 'I').length >= DEFAULT_TIMERS.k, 'the window filled');
+  a.end();
+  await until(() => (server.groups.get('north-104') ?? []).length === 0, 'the dropped connection gone');
+  const b = await open('north', true);
+  try {
+    b.send(encodeApdu(STARTDT));
+    await until(() => b.frames.some((f) => f.format === 'U' && f.fn === 'STARTDT_CON'), 'STARTDT con');
+    const now = Date.now();
+    b.send(encodeApdu({ format: 'I', ns: 0, nr: 0, asdu: encodeAsdu({ typeId: TypeId.C_CS_NA_1, cause: Cot.ACTIVATION, negative: false, test: false, originator: 0, commonAddress: 1, objects: [{ ioa: 0, time: now }] }) }));
+    const foreignFrames = () => iFrames(b).filter((f) => f.asdu[0] === 100 || (f.asdu[2]! & 0x3f) === 20);
+    await until(() => foreignFrames().length > 0 || iFrames(b).some((f) => f.asdu[0] === 103 && (f.asdu[2]! & 0x3f) === 7), 'the clock sync confirmed', 60_000);
+    const foreign = foreignFrames();
+    assert.is(foreign.length, 0, `${foreign.length} frames of the other connection's interrogation`);
+    refused++;
+  } finally {
+    b.end();
+  }
+});
+
+test('a master that reads nothing: the station stops reading it (write queue bounded), then every answer arrives', async () => {
+  tried++;
+  const c = await open('north');
+  const n = 200_000;
+  try {
+    c.send(encodeApdu(STARTDT));
+    await until(() => c.frames.some((f) => f.format === 'U' && f.fn === 'STARTDT_CON'), 'STARTDT con');
+    const session = northSessions.at(-1)!;
+    c.pause();
+    const testfr = Buffer.from(encodeApdu({ format: 'U', fn: 'TESTFR_ACT' }));
+    c.send(Buffer.concat(Array.from({ length: n }, () => testfr)));
+    await until(() => session.readingPaused, 'reading paused', 120_000);
+    c.resume();
+    const cons = () => c.frames.filter((f) => f.format === 'U' && f.fn === 'TESTFR_CON').length;
+    await until(() => cons() >= n, `${n} TESTFR con`, 180_000);
+    assert.is(cons(), n);
+    assert.not.ok(session.readingPaused, 'reading again');
+    refused++;
+  } finally {
+    c.end();
+  }
+  await southServed('after a master that reads nothing');
 });
 
 test.run();

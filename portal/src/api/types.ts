@@ -99,7 +99,7 @@ export interface TestFault {
   startedAt: string;
   clearDueAt: string;
   clearSentAt: string | null;
-  expects: { dnp3: boolean; oms: boolean };
+  expects: { dnp3: boolean; iec104: boolean; oms: boolean };
   complete: boolean;
   timeline: { phase: 'fault' | 'clear'; step: string; text: string; at: string; sinceQueuedMs: number | null; sinceStepBeforeMs: number | null; detail: Record<string, unknown> }[];
 }

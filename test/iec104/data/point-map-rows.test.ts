@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { BANK_SLOTS } from '../../../points/banks.js';
 import { iec104PointMapBanks, iec104PointMapCsv, iec104PointMapRows } from '../../../iec104/data/point-map-rows.js';
 import { floatIoa, singleIoa } from '../../../iec104/data/point-map.js';
-import { GROUP_KINDS } from '../../../iec104/station/application.js';
+import { GROUP_KINDS } from '../../../iec104/data/asdus.js';
 
 const slots = {
   devices: [{ imei: '861000000000001', slot: 2, name: '=Pole, "A"' }, { imei: '861000000000002', slot: BANK_SLOTS + 1, name: null }],
@@ -23,7 +23,7 @@ test('a heartbeat per bank; a device slot\'s 8 single points and 8 floats; a pow
   assert.equal(iec104PointMapBanks(slots.maxSlot, 10), [{ bank: 0, commonAddress: 10, firstSlot: 0, lastSlot: BANK_SLOTS - 1 }, { bank: 1, commonAddress: 11, firstSlot: BANK_SLOTS, lastSlot: BANK_SLOTS + 1 }]);
 });
 
-test('the group a row names is the group whose interrogation answers it (station/application.ts GROUP_KINDS)', () => {
+test('the group a row names is the group whose interrogation answers it (data/asdus.ts GROUP_KINDS)', () => {
   const rows = iec104PointMapRows(slots, { commonAddress: 1, analogOnly: false });
   for (const r of rows) assert.is(GROUP_KINDS[r.group], r.kind, `${r.ioa}`);
   assert.equal(GROUP_KINDS, { 1: 'binary', 2: 'analog' });

@@ -151,7 +151,7 @@ test('admin: the button starts a test fault; the timeline fills in step by step 
   const { data } = await adminGet<{ data: TestFaultView[] }>(`/api/test-faults?imei=${DEVICE}`);
   const view = data[0]!;
   assert.ok(view.complete);
-  assert.equal(view.expects, { dnp3: false, oms: true });
+  assert.equal(view.expects, { dnp3: false, iec104: false, oms: true });
   assert.is(view.startedBy, USERS.northAdmin.email, 'the timeline names who started it');
   const steps = await panel.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-step')));
   assert.equal(steps, view.timeline.map((e) => `${e.phase}:${e.step}`));

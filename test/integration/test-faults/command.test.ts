@@ -84,7 +84,7 @@ test('test-fault <imei> --clear-after 5: prints each step of both phases as reco
   const id = Number(/^test fault (\d+) for (\d+) sent to SQS (\S+); it clears itself after 5 s$/m.exec(out)?.[1]);
   assert.ok(id > 0, out);
   assert.match(out, `sent to SQS ${queueUrl};`);
-  assert.match(out, new RegExp(`^test fault ${id}: complete \\(no DNP3 integration, OMS\\)$`, 'm'));
+  assert.match(out, new RegExp(`^test fault ${id}: complete \\(no DNP3 integration, no IEC 104 integration, OMS\\)$`, 'm'));
 
   const texts = ['queued (the queue accepted the synthetic check-in)', 'stored by the pipeline', 'OMS answered the notification'];
   const fault = printed(out, 'fault');

@@ -1,7 +1,8 @@
 // IEC 104 in `faultline start` (#33): the station component fed from Postgres like the DNP3 outstation
 // (points/feed.ts), on Kafka, the registry, an SQS queue and Postgres. A test fault (POST /api/test-faults) goes
 // through the real queue and pipeline, and the c104 controlling station (PyPI, run as a test peer only) gets the
-// fault and its clearing as spontaneous M_SP_TB_1 with the check-ins' device timestamps. A fault stored while no
+// fault and its clearing as spontaneous M_SP_TB_1 with the check-ins' device timestamps, and the test fault's
+// timeline records the station's send and the master's acknowledgement (iec104Sent, iec104Confirmed). A fault stored while no
 // master is connected, and faultline restarted before any connects, still reaches the next master, once.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -101,9 +102,18 @@ test('a test fault reaches the c104 master as spontaneous events with the check-
   const faultActive = () => master!.spontaneous().filter((x) => x.ioa === ioa && x.ca === ca);
   await master.until(() => faultActive().length >= 2, 'fault and clearing', 120_000)
     .catch(withOutput);
+  const id = ((await started.json()) as TestFaultView).id;
   const { rows } = await db.pool.query<{ date: Date }>(
-    'select "date" from device_records where "IMEINumber" = $1 and "TestFaultID" = $2 order by "date"', [imei, ((await started.json()) as TestFaultView).id]);
+    'select "date" from device_records where "IMEINumber" = $1 and "TestFaultID" = $2 order by "date"', [imei, id]);
   assert.equal(faultActive().map((x) => [x.type, x.value, x.recordedAt]), [['M_SP_TB_1', 1, rows[0]!.date.getTime()], ['M_SP_TB_1', 0, rows[1]!.date.getTime()]]);
+  // The test fault's timeline names the station's send and c104's acknowledgement (its w or t2), as it names DNP3's.
+  const iecSteps = async () => (await db.pool.query<{ phase: string; step: string }>(
+    `select phase, step from test_fault_steps where test_fault_id = $1 and step like 'iec104%' order by phase, step`, [id])).rows.map((r) => `${r.phase}:${r.step}`);
+  await waitFor('the IEC 104 steps recorded', async () => (await iecSteps()).length === 4, { timeoutMs: 120_000, intervalMs: 500 })
+    .catch(async (err: Error) => withOutput(new Error(`${err.message}: ${JSON.stringify(await iecSteps())}`)));
+  assert.equal(await iecSteps(), ['clear:iec104Confirmed', 'clear:iec104Sent', 'fault:iec104Confirmed', 'fault:iec104Sent']);
+  const timeline = (await (await api(`/api/test-faults/${id}`)).json()) as { timeline: { step: string; sinceStepBeforeMs: number | null }[] };
+  assert.ok(timeline.timeline.some((t) => t.step === 'iec104Confirmed' && t.sinceStepBeforeMs !== null), JSON.stringify(timeline.timeline));
 });
 
 test('a fault stored while no master is connected survives a restart of faultline and reaches the next master once', async () => {

@@ -2,7 +2,7 @@
 // an event (a spontaneous transmission): a binary's state or quality changes, an analog moves by more than its
 // deadband or its quality changes. A point's first value is no event at start-up (there was nothing to change
 // from), but it is once the station is settled: a device's first check-in after that is news to the master.
-import type { StationPoint } from '../data/point-map.js';
+import type { StationPoint } from './point-map.js';
 
 export class ProcessImage {
   private readonly byCa = new Map<number, Map<number, StationPoint>>();
