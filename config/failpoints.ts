@@ -3,7 +3,7 @@
 //
 // Armed only through FAULTLINE_FAILPOINTS, read once here: `name=action[;name=action]`, action `exit`
 // (SIGKILL this process at the seam: nothing after it runs, no drain, no flush) or `hold` (the step waits
-// there for ever, so a test can signal the process while that step is under way). Unarmed, a seam costs one
+// there for ever, the process kept alive, so a test can signal the process while that step is under way). Unarmed, a seam costs one
 // Map lookup. Every seam is declared in SEAMS, so the crash-point suite can tell when one has no case.
 
 /** Every seam in the product, with the two writes (or the step) it sits between. */
@@ -56,5 +56,6 @@ export function failpoint(name: Seam): Promise<void> | undefined {
     process.kill(process.pid, 'SIGKILL');
   }
   process.stderr.write(`failpoint ${name}: hold\n`);
-  return new Promise<void>(() => {});
+  // A timer keeps the process alive while held: a bare pending promise would let it end at 'beforeExit'.
+  return new Promise<void>(() => { setInterval(() => {}, 1 << 30); });
 }
