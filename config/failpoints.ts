@@ -14,7 +14,7 @@ export const SEAMS = {
   'notify.after-alarms': 'notify wrote every database effect; the DNP3 feed records not yet acknowledged',
   'chain.before-commit': 'every stage of a batch is done; its offsets are not committed',
   'bridge.after-publish': 'the bridge published a batch; the queue messages are not deleted',
-  // Start-up: each component's start can be held, so a signal arrives while it is under way (test/cli/start-signals).
+  // Start-up: each component's start can be held, so a signal arrives while it is under way (test/integration/start-signals.test.ts).
   'start.database': 'start: the database and the demo data',
   'start.transport': 'start: the transport',
   'start.pipeline': 'start: the pipeline stages',
