@@ -83,7 +83,7 @@ test.after(async () => {
   activeMaster = null; // ends the poll loop too
   await stopping?.stop();
   await Promise.all(fleet.map((p) => p.close().catch(() => {})));
-  reportTally('resilience/cluster', { faultsInjected, messagesSent: TOTAL, messagesStored: outcome?.messagesStored ?? 0, duplicated: outcome?.duplicated ?? 0, lost: outcome ? outcome.lost : TOTAL });
+  reportTally('resilience/cluster', outcome && { faultsInjected, messagesSent: TOTAL, messagesStored: outcome.messagesStored, duplicated: outcome.duplicated, lost: outcome.lost });
   await dropQueue(sqs, queueUrl);
   sqs.destroy();
   await oms?.stop();
