@@ -55,9 +55,9 @@ export function ownSignals({ shutdownTimeoutMs }: { shutdownTimeoutMs: number })
   const first: { name: string; stop: Stop }[] = [];
   const last: Stop[] = [];
   const stopping: Promise<void>[] = [];
-  const t0 = { at: 0 };
+  let drainStartedAt = 0;
   const stopOne = (name: string, stop: Stop) => stopping.push(stop().catch(warnFailed(name)).then(() => {
-    log.info({ component: name, ms: Date.now() - t0.at }, 'stopped');
+    log.info({ component: name, ms: Date.now() - drainStartedAt }, 'stopped');
   }));
 
   async function drainAndExit(signal: NodeJS.Signals): Promise<void> {
@@ -66,7 +66,7 @@ export function ownSignals({ shutdownTimeoutMs }: { shutdownTimeoutMs: number })
       process.exit(SIGNAL_EXIT[signal] ?? 1);
     }
     draining = true;
-    t0.at = Date.now();
+    drainStartedAt = Date.now();
     log.info({ signal, startedComponents: first.map((c) => c.name) }, 'draining');
     // Referenced: the process lives until the drain ends it, whatever else has closed.
     setTimeout(() => {
@@ -80,7 +80,7 @@ export function ownSignals({ shutdownTimeoutMs }: { shutdownTimeoutMs: number })
     await Promise.all(stopping);
     await Promise.all(last.map((stop) => stop().catch(warnFailed('api'))));
     await runtime?.close();
-    log.info({ signal, ms: Date.now() - t0.at }, 'drained');
+    log.info({ signal, ms: Date.now() - drainStartedAt }, 'drained');
     process.exit(0);
   }
 
