@@ -29,10 +29,11 @@ export interface RuntimeOptions {
   schema?: 'check' | 'migrate' | 'start' | 'none';
   /** `faultline start` on the embedded default: the one instance on its data directory (cli/instance.ts). */
   exclusive?: boolean;
+  /** Settings already read (`faultline start` reads them before anything opens); else read here. */
+  settings?: Settings;
 }
 
-export async function openRuntime({ schema = 'check', exclusive = false }: RuntimeOptions = {}): Promise<Runtime> {
-  const settings = loadSettings();
+export async function openRuntime({ schema = 'check', exclusive = false, settings = loadSettings() }: RuntimeOptions = {}): Promise<Runtime> {
   const closers: (() => Promise<void>)[] = [];
   let databaseUrl = settings.databaseUrl;
   const embedded = databaseUrl === null;

@@ -57,11 +57,11 @@ export async function startApi(runtime: Runtime, drain: Drain, { transport, brid
     dnp3Port: settings.dnp3.port, iec104Port: settings.iec104Port,
   });
   const server = await listen(app, { port: settings.httpPort, hostname: settings.httpHost, tls: settings.httpTls });
-  drain.last = () => server.close();
+  drain.onStopLast(() => server.close());
   if (settings.metricsPort !== null) {
     // /metrics and /openapi.json off the public port (api/ops-routes.ts): plain HTTP, for a firewalled network.
     const ops = await listen(createOpsApp(openApiDocument({ codeStrings })), { port: settings.metricsPort, hostname: settings.httpHost });
-    drain.last = () => Promise.all([server.close(), ops.close()]).then(() => undefined);
+    drain.onStopLast(() => ops.close());
     started.push(`/metrics and /openapi.json on http://${whereListening(settings.httpHost, ops.port)} (METRICS_PORT), not on the public port`);
   }
   // SIGHUP reads the certificate and key again (a change to either file does too).

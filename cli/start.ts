@@ -3,6 +3,7 @@
 // transport, spool inbox, demo data, simulator, API on 127.0.0.1:8080 (every listener on loopback unless HOST is set).
 import { mkdirSync } from 'node:fs';
 import { log } from '../config/log.js';
+import { loadSettings, type Settings } from '../config/settings.js';
 import { sourceFromSettings } from '../stages/bridge/index.js';
 import { exposeSourceStats } from '../stages/bridge/metrics.js';
 import { STAGE_NAMES, startPipeline, type StageName } from '../stages/pipeline.js';
@@ -22,7 +23,7 @@ import { startDemoOms } from './demo-oms.js';
 import { dnp3Unconfigured, startDnp3 } from './dnp3.js';
 import { startIec104 } from './iec104.js';
 import { startStorageMaintenance } from '../storage/maintenance.js';
-import { drainOnSignals, newDrain, type Drain } from './drain.js';
+import { ownSignals, type Drain } from './drain.js';
 import { startApi } from './start-api.js';
 
 const OTHER_COMPONENTS = ['bridge', 'api', 'delivery', 'alarms', 'dnp3', 'iec104', 'incidents', 'simulate'] as const;
@@ -81,7 +82,7 @@ async function startDatabaseAndDemo(runtime: Runtime): Promise<string[]> {
 async function startStages(runtime: Runtime, drain: Drain, transport: Transport, stages: StageName[]): Promise<string> {
   const { settings, pool } = runtime;
   const pipeline = await startPipeline({ transport, pool, modelMap: settings.modelMap, lowCurrentA: settings.lowCurrentA, split: settings.pipelineSplit, stages, maxRecordAttempts: settings.maxRecordAttempts });
-  drain.first.push({ name: 'pipeline', stop: () => pipeline.stop() });
+  drain.onStop('pipeline', () => pipeline.stop());
   exposeConsumerLag(pipeline.subscriptions);
   return `pipeline: ${[...pipeline.subscriptions.keys()].join(', ')} (${settings.pipelineSplit.length ? `PIPELINE_SPLIT=${settings.pipelineSplit.join(',')}` : 'chained'})`;
 }
@@ -93,7 +94,7 @@ async function startBridge(runtime: Runtime, drain: Drain, transport: Transport)
   const { kind, source } = sourceFromSettings({ transport, queue, bridge, log: (level, message, extra) => log[level]({ ...extra, component: 'bridge' }, message) });
   await source.start();
   exposeSourceStats(kind, source);
-  drain.first.push({ name: 'bridge', stop: () => source.stop() });
+  drain.onStop('bridge', () => source.stop());
   return { source, line: queue.kind === 'sqs' ? `SQS bridge (${queue.queueUrl})` : `spool inbox (${queue.dir}: drop *.json queue messages here)` };
 }
 
@@ -103,17 +104,17 @@ function startWorkers(runtime: Runtime, drain: Drain, wants: (c: Component) => b
   const started: string[] = [];
   if (wants('delivery')) {
     const worker = startDelivery(runtime);
-    drain.first.push({ name: 'delivery', stop: () => worker.stop() });
+    drain.onStop('delivery', () => worker.stop());
     started.push('MultiSpeak delivery worker (outbox -> OMS)');
   }
   if (wants('incidents')) {
     const incidents = startIncidentWorker({ pool, windowMs: settings.incidentWindowMs, offlineAfterHours: settings.offlineAfterHours, checkinFloorS: settings.alarms.checkinFloorS });
-    drain.first.push({ name: 'incidents', stop: () => incidents.stop() });
+    drain.onStop('incidents', () => incidents.stop());
     started.push(`incident worker (fault events -> feeder incidents, window ${settings.incidentWindowMs / 1000} s)`);
   }
   if (wants('alarms')) {
     const alarms = startAlarms(runtime);
-    drain.first.push({ name: 'alarms', stop: () => alarms.stop() });
+    drain.onStop('alarms', () => alarms.stop());
     started.push('alarm router, communication-lost clock and alarm delivery (e-mail, SMS, webhooks)');
   }
   return started;
@@ -127,52 +128,75 @@ async function startOutstation(runtime: Runtime, drain: Drain, only: Set<Compone
     return `DNP3 outstation ${off}`;
   }
   const outstation = await startDnp3(runtime);
-  drain.first.push({ name: 'dnp3', stop: () => outstation.close() });
+  drain.onStop('dnp3', () => outstation.close());
   return outstation.description;
 }
 
 /** The IEC 104 station opens its port only when an enabled iec104 integration exists (cli/iec104.ts). */
 async function startStation104(runtime: Runtime, drain: Drain, only: Set<Component> | null): Promise<string> {
   const station = await startIec104(runtime, only?.has('iec104') ?? false);
-  if (station.close) drain.first.push({ name: 'iec104', stop: station.close });
+  if (station.close) drain.onStop('iec104', station.close);
   return station.description;
 }
 
-export async function start({ only }: { only: Set<Component> | null }): Promise<void> {
-  const drain = newDrain();
-  const runtime = await openRuntime({ exclusive: true, schema: 'start' });
-  const { settings, pool } = runtime;
+/**
+ * Every component this process runs, one start step each (Drain.step: none begins once a signal came; each has
+ * its seam `start.*`, config/failpoints.ts). Returns the start-up list.
+ */
+async function startComponents(only: Set<Component> | null, drain: Drain, settings: Settings): Promise<string[]> {
+  const { runtime, started } = await drain.step('start.database', async () => {
+    const runtime = await openRuntime({ exclusive: true, schema: 'start', settings });
+    drain.attach(runtime);
+    const started = await startDatabaseAndDemo(runtime);
+    // Partitions ahead, strays out of the default partitions, retention: at start and daily, in every process
+    // (one at a time does retention).
+    const storage = startStorageMaintenance({ pool: runtime.pool, archiveDir: settings.archiveDir });
+    drain.onStop('storage maintenance', () => storage.stop());
+    started.push(`storage maintenance (month partitions ahead, retention daily; archive ${settings.archiveDir})`);
+    return { runtime, started };
+  });
   const wants = wantedComponents(only, runtime);
-  const started = await startDatabaseAndDemo(runtime);
 
-  // Partitions ahead, strays out of the default partitions, retention: at start and daily, in every process
-  // (one at a time does retention).
-  const storage = startStorageMaintenance({ pool, archiveDir: settings.archiveDir });
-  drain.first.push({ name: 'storage maintenance', stop: () => storage.stop() });
-  started.push(`storage maintenance (month partitions ahead, retention daily; archive ${settings.archiveDir})`);
-
-  const transport = await transportFromSettings(settings);
-  runtime.onClose(() => transport.close());
-  started.push(transport.kind === 'kafka' ? `Kafka transport (${settings.kafkaBrokers!.join(',')}, registry ${settings.schemaRegistryUrl})` : 'in-process transport');
+  const transport = await drain.step('start.transport', async () => {
+    const transport = await transportFromSettings(settings);
+    runtime.onClose(() => transport.close());
+    started.push(transport.kind === 'kafka' ? `Kafka transport (${settings.kafkaBrokers!.join(',')}, registry ${settings.schemaRegistryUrl})` : 'in-process transport');
+    return transport;
+  });
 
   const stages = STAGE_NAMES.filter((s: StageName) => wants(s));
-  if (stages.length) started.push(await startStages(runtime, drain, transport, stages));
+  if (stages.length) started.push(await drain.step('start.pipeline', () => startStages(runtime, drain, transport, stages)));
   let bridgeSource: Source | null = null;
   if (wants('bridge')) {
-    const bridge = await startBridge(runtime, drain, transport);
+    const bridge = await drain.step('start.bridge', () => startBridge(runtime, drain, transport));
     bridgeSource = bridge.source;
     started.push(bridge.line);
   }
-  if (wants('api')) started.push(...await startApi(runtime, drain, { transport, bridgeSource }));
-  started.push(...startWorkers(runtime, drain, wants));
-  if (wants('dnp3')) started.push(await startOutstation(runtime, drain, only));
-  if (wants('iec104')) started.push(await startStation104(runtime, drain, only));
+  if (wants('api')) started.push(...await drain.step('start.api', () => startApi(runtime, drain, { transport, bridgeSource })));
+  started.push(...await drain.step('start.workers', () => startWorkers(runtime, drain, wants)));
+  if (wants('dnp3')) started.push(await drain.step('start.dnp3', () => startOutstation(runtime, drain, only)));
+  if (wants('iec104')) started.push(await drain.step('start.iec104', () => startStation104(runtime, drain, only)));
   if (wants('simulate')) {
-    runtime.onClose(await startSimulation(runtime));
+    await drain.step('start.simulate', async () => runtime.onClose(await startSimulation(runtime)));
     started.push('device simulator (SIMULATE=0 turns it off)');
   }
+  return started;
+}
 
+export async function start({ only }: { only: Set<Component> | null }): Promise<void> {
+  // The signals first (docs/decisions.md#signals-during-start-up-and-the-test-runners-guards): a SIGTERM at
+  // any later line drains what has started.
+  const settings = loadSettings();
+  const drain = ownSignals(settings);
+  let started: string[];
+  try {
+    started = await startComponents(only, drain, settings);
+  } catch (err) {
+    // Draining: a step not begun (StartInterrupted) or one that failed as it was stopped; the drain exits.
+    if (drain.draining) return;
+    throw err;
+  }
+  if (drain.draining) return;
   log.info({ started }, 'faultline started');
   process.stdout.write(`faultline is running:\n${started.map((s) => `  - ${s}`).join('\n')}\nCtrl-C stops it.\n`);
-  drainOnSignals(drain, runtime);
 }

@@ -3,7 +3,7 @@
 //
 // Armed only through FAULTLINE_FAILPOINTS, read once here: `name=action[;name=action]`, action `exit`
 // (SIGKILL this process at the seam: nothing after it runs, no drain, no flush) or `hold` (the step waits
-// there for ever, so a test can signal the process while that step is under way). Unarmed, a seam costs one
+// there for ever, the process kept alive, so a test can signal the process while that step is under way). Unarmed, a seam costs one
 // Map lookup. Every seam is declared in SEAMS, so the crash-point suite can tell when one has no case.
 
 /** Every seam in the product, with the two writes (or the step) it sits between. */
@@ -14,7 +14,7 @@ export const SEAMS = {
   'notify.after-alarms': 'notify wrote every database effect; the DNP3 feed records not yet acknowledged',
   'chain.before-commit': 'every stage of a batch is done; its offsets are not committed',
   'bridge.after-publish': 'the bridge published a batch; the queue messages are not deleted',
-  // Start-up: each component's start can be held, so a signal arrives while it is under way (test/cli/start-signals).
+  // Start-up: each component's start can be held, so a signal arrives while it is under way (test/integration/start-signals.test.ts).
   'start.database': 'start: the database and the demo data',
   'start.transport': 'start: the transport',
   'start.pipeline': 'start: the pipeline stages',
@@ -56,5 +56,6 @@ export function failpoint(name: Seam): Promise<void> | undefined {
     process.kill(process.pid, 'SIGKILL');
   }
   process.stderr.write(`failpoint ${name}: hold\n`);
-  return new Promise<void>(() => {});
+  // A timer keeps the process alive while held: a bare pending promise would let it end at 'beforeExit'.
+  return new Promise<void>(() => { setInterval(() => {}, 1 << 30); });
 }

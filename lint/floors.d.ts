@@ -3,4 +3,6 @@ import type { ESLint } from 'eslint';
 
 export const FLOORS: readonly (readonly string[])[];
 export function upwardProblem(from: string, to: string): string | null;
+export const INNER_FLOORS: Readonly<Record<string, readonly (readonly string[])[]>>;
+export function innerProblem(folder: string, from: string, to: string): string | null;
 export const floorsPlugin: ESLint.Plugin;

@@ -1,7 +1,7 @@
 // What an organisation's point map lists, before any protocol encodes it (docs/decisions.md#one-point-model):
 // its slotted devices in a caller's reach, its power lines with incident points and the highest slot ever given.
 // Read by the DNP3 point map and device profile (dnp3/data/organisation-map.ts) and the IEC 104 point map
-// (iec104/data/organisation-map.ts), so both protocols list the same slots.
+// (iec104/organisation-map.ts), so both protocols list the same slots.
 import type pg from 'pg';
 import { assignPowerLineSlots, slotPowerLines } from './power-lines.js';
 import { assignSlots, maxSlot, slotDevices } from './store.js';

@@ -1,7 +1,9 @@
 // `npm test`: typecheck, lint, every uvu suite, summed into one closing line `N passed, M failed`.
 //
 // Suites are files named `*.test.ts`. Each runs in its own Node process, so a suite that leaks a socket or
-// crashes cannot take the others down, and a crash counts as a failure rather than vanishing.
+// crashes cannot take the others down, and a crash counts as a failure rather than vanishing. A suite still
+// running at its time limit (15 min unless test/helpers/run-suite.ts gives it more; SUITE_TIME_LIMIT_MS
+// overrides) is killed with every process it started, counted failed and named.
 // Suites under test/integration, test/resilience, test/security and test/interop need the real servers;
 // the runner starts them with infra/up.sh first (idempotent) and exports their addresses.
 //
@@ -14,16 +16,16 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { infraEnv } from '../infra/endpoints.js';
-import { suiteArgs } from './helpers/suite-args.js';
-import { addTally, emptyTally, parseTallies, type Tally } from './helpers/tally.js';
+import { account, runSuite, type Outcome } from './helpers/run-suite.js';
+import { addTally, emptyTally, tallySummary, type Tally } from './helpers/tally.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const SERVER_DIRS = ['test/integration', 'test/resilience', 'test/security', 'test/interop'];
 
-interface Outcome { passed: number; failed: number; skipped: number }
 const totals: Outcome = { passed: 0, failed: 0, skipped: 0 };
 const failures: string[] = [];
 let tally: Tally | null = null; // summed TALLY lines of the resilience and security suites
+const notCounted: string[] = []; // suites that print a TALLY but counted nothing (failed or killed first)
 
 function listSuites(dir: string): string[] {
   let out: string[] = [];
@@ -54,33 +56,18 @@ async function check(name: string, cmd: string, args: string[]): Promise<void> {
   else { totals.failed++; failures.push(name); }
 }
 
-// uvu closes a process with "Total: N / Passed: N / Skipped: N"; anything else (a crash, a timeout before
-// the summary) is one failure for that file.
-function parseUvu(output: string): Outcome | null {
-  const clean = output.replace(new RegExp(String.fromCharCode(27) + '\\[[0-9;]*m', 'g'), '');
-  const total = /Total:\s+(\d+)/.exec(clean);
-  const passed = /Passed:\s+(\d+)/.exec(clean);
-  const skipped = /Skipped:\s+(\d+)/.exec(clean);
-  if (!total || !passed) return null;
-  const t = Number(total[1]), p = Number(passed[1]), s = skipped ? Number(skipped[1]) : 0;
-  return { passed: p, skipped: s, failed: t - p - s };
-}
-
 async function suite(file: string, env: NodeJS.ProcessEnv, node = process.execPath): Promise<void> {
   const label = node === process.execPath ? file : `${file} [node ${nodeVersion(node)}]`;
   console.log(`\n== ${label}`);
-  const { code, output } = await run(node, suiteArgs(file), env);
-  const outcome = parseUvu(output);
-  const counts = parseTallies(output);
-  if (counts) tally = addTally(tally ?? emptyTally(), counts);
-  if (!outcome) { totals.failed++; failures.push(`${label} (exit ${code}, no uvu summary)`); return; }
-  totals.passed += outcome.passed;
-  totals.skipped += outcome.skipped;
-  totals.failed += outcome.failed;
-  if (outcome.failed > 0 || code !== 0) {
-    if (outcome.failed === 0) totals.failed++;
-    failures.push(label);
-  }
+  const result = await runSuite(file, { env, node, cwd: root });
+  if (result.tally) tally = addTally(tally ?? emptyTally(), result.tally);
+  notCounted.push(...result.notCounted.map((s) => (node === process.execPath ? s : `${s} [node ${nodeVersion(node)}]`)));
+  const counted = account(label, result);
+  if (result.killedAfterMs !== null) console.log(`\n${label}: killed at its time limit, with every process it started`);
+  totals.passed += counted.passed;
+  totals.skipped += counted.skipped;
+  totals.failed += counted.failed;
+  if (counted.failure) failures.push(counted.failure);
 }
 
 function nodeVersion(node: string): string {
@@ -93,14 +80,6 @@ function nodeVersion(node: string): string {
 function otherRuntimes(): string[] {
   const list = (process.env.TEST_ALSO_ON_NODE ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   return [...new Set(list)].filter((node) => nodeVersion(node) !== process.version);
-}
-
-function printTally(t: Tally): void {
-  console.log('\nResilience and security:');
-  console.log(`  faults injected ${t.faultsInjected}`);
-  console.log(`  messages sent ${t.messagesSent}, stored ${t.messagesStored}, duplicated ${t.duplicated}, lost ${t.lost}`);
-  console.log(`  bad inputs tried ${t.badInputsTried}, refused ${t.badInputsRefused}`);
-  console.log(`  attacks tried ${t.attacksTried}, refused ${t.attacksRefused}`);
 }
 
 async function main(): Promise<void> {
@@ -135,7 +114,7 @@ async function main(): Promise<void> {
     }
   }
 
-  if (tally) printTally(tally);
+  if (tally || notCounted.length) console.log(`\n${tallySummary(tally, notCounted).join('\n')}`);
   if (failures.length) console.log(`\nFailed:\n  ${failures.join('\n  ')}`);
   const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
   console.log(`\n${totals.passed} passed, ${totals.failed} failed${skipped}`);

@@ -8,7 +8,7 @@ import type pg from 'pg';
 import { requireIntegrationReader } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
-import { organisationIec104Integration, organisationIec104PointMap } from '../../iec104/data/organisation-map.js';
+import { organisationIec104Integration, organisationIec104PointMap } from '../../iec104/organisation-map.js';
 import { iec104PointMapCsv } from '../../iec104/data/point-map-rows.js';
 import type { Iec104Integration } from '../../iec104/identity.js';
 import { devicesInReach } from '../device-records/reach.js';

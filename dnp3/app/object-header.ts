@@ -5,6 +5,13 @@ import { Dnp3Error } from '../errors.js';
 import { objectSpec } from '../objects/table.js';
 import { specSize } from '../objects/codec.js';
 
+/**
+ * The most object headers one READ may carry (more is refused whole with IIN2.2: ../outstation/read.ts). Masters
+ * send a handful (opendnp3's integrity poll: class 1, 2, 3, 0); a 2048-octet fragment could carry 680 headers
+ * that each name every point of a bank.
+ */
+export const MAX_READ_HEADERS = 32;
+
 export const Qualifier = {
   RANGE_8: 0x00,
   RANGE_16: 0x01,

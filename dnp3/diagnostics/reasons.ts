@@ -3,7 +3,7 @@
 // the first one per connection). IEEE 1815 lets an outstation stay silent in most of these cases, and the
 // master then sees only time-outs: the sentence says what the master must do instead.
 
-import { MAX_READ_HEADERS } from '../outstation/read.js';
+import { MAX_READ_HEADERS } from '../app/object-header.js';
 
 export interface DiscardReasonInfo {
   layer: 'link' | 'transport' | 'application';

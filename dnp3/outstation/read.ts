@@ -6,7 +6,7 @@
 // each point goes into a response at most once however many headers name it (opendnp3 marks selected points
 // the same way), and a READ with more than MAX_READ_HEADERS headers is refused whole with IIN2.2.
 import { Iin } from '../app/header.js';
-import { Qualifier } from '../app/object-header.js';
+import { MAX_READ_HEADERS, Qualifier } from '../app/object-header.js';
 import type { ObjectHeader } from '../app/object-header.js';
 import { DEFAULT_VARIATION, objectSpec } from '../objects/table.js';
 import type { ObjectSpec } from '../objects/table.js';
@@ -22,12 +22,6 @@ export interface ReadResult {
   /** Set when the request was refused whole (answered with `iin`, nothing built). */
   refused?: 'readTooManyHeaders';
 }
-
-/**
- * The most object headers one READ may carry. Masters send a handful (opendnp3's integrity poll: class 1, 2,
- * 3, 0); a 2048-octet fragment could carry 680 headers that each name every point of a bank.
- */
-export const MAX_READ_HEADERS = 32;
 
 /** Points of each type already in this response. */
 type Taken = Record<PointType, Uint8Array>;

@@ -4,16 +4,21 @@ import type { ClockLimits } from '../../domain/checkin-clock.js';
 import { DEVICE_ANALOG_POINTS, deviceSamples, type DeviceSnapshot, type PointSample } from '../../points/device-points.js';
 import { powerLineSamples, type PowerLineSnapshot } from '../../points/power-lines.js';
 import type { SnapshotOrigin } from '../../points/feed.js';
-import type { Iec104Outstation } from '../outstation.js';
+
+/** What the samples go to: the station's outstation (../outstation.ts), which imports data/, so it is named by
+ * what it does rather than imported back (lint/floors.js). */
+export interface PointSink {
+  apply(samples: readonly PointSample[], deadband: (s: PointSample) => number, origin?: SnapshotOrigin): number;
+}
 
 const deviceDeadband = (s: PointSample): number => (s.kind === 'analog' ? DEVICE_ANALOG_POINTS.find((p) => p.k === s.k)?.deadband ?? 0 : 0);
 
 /** `origin`: the stored check-in the snapshot comes from (test-fault timelines). */
-export function applyDevice(o: Iec104Outstation, d: DeviceSnapshot, nowMs: number, clock: ClockLimits, analogOnly: boolean, origin?: SnapshotOrigin): number {
+export function applyDevice(o: PointSink, d: DeviceSnapshot, nowMs: number, clock: ClockLimits, analogOnly: boolean, origin?: SnapshotOrigin): number {
   return o.apply(deviceSamples(d, nowMs, clock, analogOnly), deviceDeadband, origin);
 }
 
 /** Incident points: identifiers and counts, every change an event. */
-export function applyPowerLine(o: Iec104Outstation, l: PowerLineSnapshot, nowMs: number, analogOnly: boolean): number {
+export function applyPowerLine(o: PointSink, l: PowerLineSnapshot, nowMs: number, analogOnly: boolean): number {
   return o.apply(powerLineSamples(l, nowMs, analogOnly), () => 0);
 }

@@ -23,9 +23,23 @@ export function emptyTally(): Tally {
   };
 }
 
-/** Print a suite's counts; call once per suite file, after its tests ran (e.g. in `test.after`). */
-export function reportTally(suite: string, counts: Partial<Tally>): void {
-  console.log(TALLY_PREFIX + JSON.stringify({ suite, ...emptyTally(), ...counts }));
+/**
+ * Print a suite's counts; call once per suite file, after its tests ran (e.g. in `test.after`). Only what was
+ * counted: `null` when the suite failed before it could count (its set-up broke, its comparison never ran), and
+ * the summary says "not counted" for it instead of summing a guess such as "every message lost".
+ */
+export function reportTally(suite: string, counts: Partial<Tally> | null): void {
+  console.log(TALLY_PREFIX + JSON.stringify(counts ? { suite, ...emptyTally(), ...counts } : { suite, notCounted: true }));
+}
+
+const tallyLines = (output: string) => output.split('\n').flatMap((line) => {
+  const at = line.indexOf(TALLY_PREFIX);
+  return at < 0 ? [] : [JSON.parse(line.slice(at + TALLY_PREFIX.length)) as Partial<Tally> & { suite?: string; notCounted?: boolean }];
+});
+
+/** The suites whose TALLY line says they counted nothing. */
+export function notCountedSuites(output: string): string[] {
+  return tallyLines(output).filter((t) => t.notCounted).map((t) => t.suite ?? '?');
 }
 
 /**
@@ -34,13 +48,21 @@ export function reportTally(suite: string, counts: Partial<Tally>): void {
  */
 export function parseTallies(output: string): Tally | null {
   let sum: Tally | null = null;
-  for (const line of output.split('\n')) {
-    const at = line.indexOf(TALLY_PREFIX);
-    if (at < 0) continue;
-    const parsed = JSON.parse(line.slice(at + TALLY_PREFIX.length)) as Partial<Tally>;
-    sum = addTally(sum ?? emptyTally(), parsed);
-  }
+  for (const parsed of tallyLines(output)) if (!parsed.notCounted) sum = addTally(sum ?? emptyTally(), parsed);
   return sum;
+}
+
+/** The closing summary's lines: the sums, then each suite that counted nothing, named. */
+export function tallySummary(t: Tally | null, notCounted: string[]): string[] {
+  const lines = ['Resilience and security:'];
+  if (t) {
+    lines.push(`  faults injected ${t.faultsInjected}`);
+    lines.push(`  messages sent ${t.messagesSent}, stored ${t.messagesStored}, duplicated ${t.duplicated}, lost ${t.lost}`);
+    lines.push(`  bad inputs tried ${t.badInputsTried}, refused ${t.badInputsRefused}`);
+    lines.push(`  attacks tried ${t.attacksTried}, refused ${t.attacksRefused}`);
+  }
+  for (const suite of notCounted) lines.push(`  not counted: ${suite} (it failed or was stopped before counting; its tests say why)`);
+  return lines;
 }
 
 export function addTally(a: Tally, b: Partial<Tally>): Tally {

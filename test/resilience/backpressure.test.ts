@@ -49,9 +49,9 @@ test.after(async () => {
   if (pipe && process.env.RESILIENCE_LOG) writeFileSync(process.env.RESILIENCE_LOG, pipe.output());
   await pipe?.stop().catch(() => {});
   if (!outcome && db) outcome = await compareWithSent(db, messages).catch(() => null);
-  reportTally('resilience/backpressure', {
+  reportTally('resilience/backpressure', outcome && {
     faultsInjected, messagesSent: TOTAL,
-    messagesStored: outcome?.messagesStored ?? 0, duplicated: outcome?.duplicated ?? 0, lost: outcome ? outcome.lost : TOTAL,
+    messagesStored: outcome.messagesStored, duplicated: outcome.duplicated, lost: outcome.lost,
   });
   await dropQueue(sqs, queueUrl);
   sqs.destroy();

@@ -55,9 +55,9 @@ test.after(async () => {
     if (outcome?.problems.length) log(`after the failure: ${outcome.problems.slice(0, 20).join('\n')}`);
   }
   if (pipe && process.env.RESILIENCE_LOG) writeFileSync(process.env.RESILIENCE_LOG, pipe.output());
-  reportTally('resilience/faults', {
+  reportTally('resilience/faults', outcome && {
     faultsInjected, messagesSent: TOTAL,
-    messagesStored: outcome?.messagesStored ?? 0, duplicated: outcome?.duplicated ?? 0, lost: outcome ? outcome.lost : TOTAL,
+    messagesStored: outcome.messagesStored, duplicated: outcome.duplicated, lost: outcome.lost,
   });
   await dropQueue(sqs, queueUrl);
   sqs.destroy();

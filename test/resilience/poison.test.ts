@@ -76,7 +76,7 @@ test.before(async () => {
 test.after(async () => {
   for (const p of procs) await p.close().catch(() => {});
   await proxy?.close().catch(() => {});
-  reportTally('resilience/poison', { faultsInjected: 3, messagesSent: TOTAL, messagesStored: outcome?.messagesStored ?? 0, duplicated: outcome?.duplicated ?? 0, lost: outcome ? outcome.lost : TOTAL });
+  reportTally('resilience/poison', outcome && { faultsInjected: 3, messagesSent: TOTAL, messagesStored: outcome.messagesStored, duplicated: outcome.duplicated, lost: outcome.lost });
   await dropQueue(sqs, queueUrl);
   sqs.destroy();
   await db?.drop().catch(() => {});

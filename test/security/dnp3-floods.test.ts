@@ -16,7 +16,7 @@ import { startDnp3Server, type Dnp3Refusal, type Dnp3Server } from '../../dnp3/s
 import { encodeFrame, frameSize, parseFrame } from '../../dnp3/link/frame.js';
 import { segmentFragment } from '../../dnp3/transport/transport.js';
 import { Iin } from '../../dnp3/app/header.js';
-import { MAX_READ_HEADERS } from '../../dnp3/outstation/read.js';
+import { MAX_READ_HEADERS } from '../../dnp3/app/object-header.js';
 import { hex, toHex } from '../dnp3/helpers/hex.js';
 import { twoOrganisations } from '../dnp3/helpers/two-organisations.js';
 import { Yadnp3Master, find } from '../../support/dnp3-master.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { ESLint } from 'eslint';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FLOORS, upwardProblem } from '../../lint/floors.js';
+import { FLOORS, INNER_FLOORS, innerProblem, upwardProblem } from '../../lint/floors.js';
 
 const test = suite('floors');
 const root = new URL('../..', import.meta.url).pathname;
@@ -44,6 +44,29 @@ test('every folder that holds code stands on a floor', () => {
   });
   const unplaced = readdirSync(root).filter((n) => !n.startsWith('.') && !IGNORED.has(n) && statSync(join(root, n)).isDirectory() && hasCode(join(root, n)) && !placed.has(n));
   assert.equal(unplaced, [], 'give these folders a floor in lint/floors.js');
+});
+
+test('inside dnp3/ and iec104/ imports run downward between the rooms too', async () => {
+  // The climbs the top-level rule could not see (issue 41): diagnostics/ reading the outstation's read limit,
+  // iec104's data/ reading the outstation and identity.ts that import data/ themselves.
+  const dnp3Climb = await floorErrors('dnp3/diagnostics/upward-fixture.ts', "import { MAX } from '../outstation/read.js';\nexport const x = MAX;\n");
+  assert.is(dnp3Climb.length, 1);
+  assert.match(dnp3Climb[0]!, /dnp3\/diagnostics \(floor \d inside dnp3\/\) must not import dnp3\/outstation/);
+  assert.is((await floorErrors('iec104/data/upward-fixture.ts', "import type { Iec104Outstation } from '../outstation.js';\nimport { iec104IntegrationFromRow } from '../identity.js';\nexport type X = Iec104Outstation;\nexport const f = iec104IntegrationFromRow;\n")).length, 2);
+  // Downward, and within one room, passes.
+  assert.equal(await floorErrors('dnp3/outstation/downward-fixture.ts', "import { Iin } from '../app/header.js';\nimport { EventBuffer } from './event-buffer.js';\nexport const x = [Iin, EventBuffer];\n"), []);
+  assert.equal(await floorErrors('iec104/service-fixture.ts', "import { applyDevice } from './data/apply.js';\nexport const x = applyDevice;\n"), [`iec104/service-fixture.ts has no floor inside iec104/: give it one in lint/floors.js (INNER_FLOORS)`]);
+  assert.match(innerProblem('iec104', 'identity.ts', 'outstation.ts') ?? '', /one floor/);
+  assert.is(innerProblem('api', 'dnp3', 'auth'), null, 'a folder not listed keeps only the top-level rule');
+});
+
+test('every room of dnp3/ and iec104/ stands on a floor of its own folder', () => {
+  for (const [folder, floors] of Object.entries(INNER_FLOORS)) {
+    const placed = new Set(floors.flat());
+    const rooms = readdirSync(join(root, folder)).filter((n) => (statSync(join(root, folder, n)).isDirectory() || n.endsWith('.ts')));
+    assert.equal(rooms.filter((r) => !placed.has(r)), [], `give these rooms of ${folder}/ a floor in lint/floors.js`);
+    assert.equal([...placed].filter((r) => !rooms.includes(r)), [], `rooms of ${folder}/ in lint/floors.js that no longer exist`);
+  }
 });
 
 test.run();

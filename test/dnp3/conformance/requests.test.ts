@@ -2,7 +2,7 @@
 // controls (no outputs here), duplicates, broadcast, multi-fragment responses.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { MAX_READ_HEADERS } from '../../../dnp3/outstation/read.js';
+import { MAX_READ_HEADERS } from '../../../dnp3/app/object-header.js';
 import { Pipe } from './harness.js';
 
 const pipe = (cfg = {}) => new Pipe({ outstation: { unsolicited: false, ...cfg } }).withFixture();

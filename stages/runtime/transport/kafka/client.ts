@@ -1,5 +1,6 @@
 // What every part of the Kafka transport shares: the kafkajs client, its admin connections, the codec and the
 // deployed names, and the producers and consumers to close at the end (../kafka.ts puts them together).
+import './negative-timeout.js';
 import { Kafka, logLevel, type Admin, type Consumer, type LogEntry, type Producer as KafkaProducer } from 'kafkajs';
 import type { Codec } from '../../codec.js';
 import type { KafkaNames } from '../names.js';
