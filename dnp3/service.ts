@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { integrationFromRow } from './identity.js';
 import { readIntegrations } from '../integrations/store.js';
-import { integrationCas, resolveCertificates } from '../integrations/master-settings.js';
+import { resolveCertificates } from '../integrations/master-settings.js';
 import type { Dnp3Integration } from './identity.js';
 import { Outstation, outstationConfigFor } from './outstation/outstation.js';
 import { Dnp3Feed } from './data/feed.js';
@@ -36,16 +36,16 @@ export interface Dnp3ServiceOptions {
 
 interface Running { integration: Dnp3Integration; banks: Outstation[]; feed: Dnp3Feed }
 
-/** Integrations with pinned fingerprints and trusted issuers resolved; `serviceCa` is DNP3_TLS_CA. */
-export async function loadIntegrations(pool: pg.Pool, serviceCa?: string): Promise<Dnp3Integration[]> {
+/** Integrations with their pinned certificate and CAs read (integrations/master-settings.ts resolveCertificates). */
+export async function loadIntegrations(pool: pg.Pool): Promise<Dnp3Integration[]> {
   return (await readIntegrations(pool, { kind: 'dnp3' })).map((r) => integrationFromRow(r))
     .filter((i): i is Dnp3Integration => i !== undefined)
-    .map((i) => resolveCertificates(i, serviceCa));
+    .map((i) => resolveCertificates(i));
 }
 
 export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ server: Dnp3Server; close(): Promise<void> }> {
   const running = new Map<string, Running>();
-  const integrations = await loadIntegrations(opts.pool, opts.tlsFiles?.ca);
+  const integrations = await loadIntegrations(opts.pool);
   const ledger = new DiagnosticsLedger<DiscardReason>(opts.pool, 'dnp3', (err) => log.warn({ component: 'dnp3', err: (err as Error).message }, 'DNP3 discard counts not written; kept for the next try'));
   ledger.start();
   // The listener's session of an integration, once it is up: a feed refresh that produced events pokes it, so they
@@ -69,10 +69,9 @@ export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ serv
     await feed.start();
     running.set(integration.id, { integration, banks, feed });
   }
-  const extraCas = integrationCas(integrations);
   let transport: Dnp3ServerOptions['transport'];
   if (opts.tlsFiles) {
-    transport = { tls: { key: readFileSync(opts.tlsFiles.key), cert: readFileSync(opts.tlsFiles.cert), ca: [readFileSync(opts.tlsFiles.ca), ...extraCas] } };
+    transport = { tls: { key: readFileSync(opts.tlsFiles.key), cert: readFileSync(opts.tlsFiles.cert), ca: [readFileSync(opts.tlsFiles.ca)] } };
   } else if (opts.plainIntegrationId) {
     transport = { plainIntegrationId: opts.plainIntegrationId };
   } else {

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { log } from '../config/log.js';
 import { readIntegrations } from '../integrations/store.js';
-import { integrationCas, resolveCertificates } from '../integrations/master-settings.js';
+import { resolveCertificates } from '../integrations/master-settings.js';
 import { PointFeed, heartbeatValue } from '../points/feed.js';
 import { PointPersistence } from '../points/persistence.js';
 import { applyDevice, applyPowerLine } from './data/apply.js';
@@ -40,11 +40,11 @@ export interface Iec104Service {
 
 interface Running { integration: Iec104Integration; outstation: Iec104Outstation; feed: PointFeed; persistence: PointPersistence }
 
-/** Integrations of kind iec104 with pinned fingerprints and trusted issuers resolved; `serviceCa`: the masters' CA. */
-export async function loadIec104Integrations(pool: pg.Pool, serviceCa?: string): Promise<Iec104Integration[]> {
+/** Integrations of kind iec104 with their pinned certificate and CAs read (resolveCertificates). */
+export async function loadIec104Integrations(pool: pg.Pool): Promise<Iec104Integration[]> {
   return (await readIntegrations(pool, { kind: 'iec104' })).map((r) => iec104IntegrationFromRow(r))
     .filter((i): i is Iec104Integration => i !== undefined)
-    .map((i) => resolveCertificates(i, serviceCa));
+    .map((i) => resolveCertificates(i));
 }
 
 /** The feed's target: the point model applied to one station (iec104/data/apply.ts). */
@@ -63,7 +63,7 @@ function stationFeed(opts: Iec104ServiceOptions, integration: Iec104Integration,
 
 export async function startIec104Service(opts: Iec104ServiceOptions): Promise<Iec104Service> {
   const running = new Map<string, Running>();
-  const integrations = await loadIec104Integrations(opts.pool, opts.tlsFiles.ca);
+  const integrations = await loadIec104Integrations(opts.pool);
   const ledger = new DiagnosticsLedger<RefusalReason>(opts.pool, 'iec104', (err) => log.warn({ component: 'iec104', err: (err as Error).message }, 'IEC 104 refusal counts not written; kept for the next try'));
   ledger.start();
   for (const integration of integrations) {
@@ -83,7 +83,7 @@ export async function startIec104Service(opts: Iec104ServiceOptions): Promise<Ie
   const server = await startIec104Server({
     port: opts.port ?? DEFAULT_IEC104_PORT,
     ...(opts.host ? { host: opts.host } : {}),
-    tls: { key: readFileSync(opts.tlsFiles.key), cert: readFileSync(opts.tlsFiles.cert), ca: [readFileSync(opts.tlsFiles.ca), ...integrationCas(integrations)] },
+    tls: { key: readFileSync(opts.tlsFiles.key), cert: readFileSync(opts.tlsFiles.cert), ca: [readFileSync(opts.tlsFiles.ca)] },
     integrations: () => [...running.values()].map((r) => r.integration),
     outstationFor: (i) => running.get(i.id)!.outstation,
     // Diagnostics for the master's engineer (docs/decisions.md#master-diagnostics): every refusal counted for its

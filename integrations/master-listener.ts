@@ -9,15 +9,26 @@
 import { createServer as createTlsServer } from 'node:tls';
 import type { TLSSocket, TlsOptions } from 'node:tls';
 import { createServer as createNetServer, isIPv6 } from 'node:net';
+import type { X509Certificate } from 'node:crypto';
 import type { Server, Socket } from 'node:net';
 import { matchMaster, namedIntegrations, peerIdentity } from './master-certificate.js';
 import type { IdentityRefusal, MasterCertificate } from './master-certificate.js';
+import { certificatesIn } from './master-settings.js';
 
 export interface MasterTlsMaterial {
   key: string | Buffer;
   cert: string | Buffer;
-  /** CAs that sign master certificates, plus any pinned (self-signed) master certificates. */
+  /**
+   * The service CA (DNP3_TLS_CA): it signs the masters of integrations without a caFile of their own. The
+   * handshake trusts it plus each integration's CAs and pinned certificate (handshakeCas).
+   */
   ca: (string | Buffer)[];
+}
+
+/** What the handshake trusts: the service CAs, every integration's CAs and pinned certificates (PEM). */
+export function handshakeCas(serviceCas: readonly X509Certificate[], integrations: readonly MasterCertificate[]): string[] {
+  const all = [...serviceCas, ...integrations.flatMap((i) => [...(i.issuerCas ?? []), ...(i.pinnedCertificate ? [i.pinnedCertificate] : [])])];
+  return [...new Set(all.map((c) => c.toString()))];
 }
 
 export interface ConnectionLimits {
@@ -78,8 +89,11 @@ function tlsListener<I extends MasterCertificate>(opts: MasterListenerOptions<I>
   const perAddress = new Map<string, number>();
   const overCap = new Set<string>();
   const handshakeDone = (socket: Socket) => handshaking.get(`${socket.remoteAddress}|${socket.remotePort}`)?.();
+  const serviceCas = tls.ca.flatMap((c) => certificatesIn(c));
   const tlsOptions: TlsOptions = {
-    ...tls,
+    key: tls.key,
+    cert: tls.cert,
+    ca: handshakeCas(serviceCas, opts.integrations()),
     requestCert: true,
     rejectUnauthorized: true,
     // The floor for everyone (IEC 62351-3 too); an integration that demands 1.3 is checked after the handshake.
@@ -90,9 +104,10 @@ function tlsListener<I extends MasterCertificate>(opts: MasterListenerOptions<I>
   };
   const server = createTlsServer(tlsOptions, (socket: TLSSocket) => {
     handshakeDone(socket);
-    const cert = socket.getPeerCertificate(true);
-    const peer = cert && Object.keys(cert).length > 0 ? peerIdentity(cert) : undefined;
-    const match = socket.authorized ? matchMaster(peer, socket.getProtocol(), opts.integrations(), opts.port) : { refused: 'noCertificate' as const };
+    // The leaf alone: the chain the peer sent (getPeerCertificate(true)) decides nothing.
+    const leaf = socket.getPeerX509Certificate();
+    const peer = leaf ? peerIdentity(leaf) : undefined;
+    const match = socket.authorized ? matchMaster(peer, socket.getProtocol(), opts.integrations(), opts.port, serviceCas) : { refused: 'noCertificate' as const };
     if ('refused' in match) {
       const named = peer && socket.authorized ? namedIntegrations(peer, opts.integrations(), opts.port) : [];
       opts.onRefused?.(match.refused, peer?.commonName, named.length === 1 ? named[0] : undefined);

@@ -2,20 +2,26 @@
 // certificates from infra/certs.sh: no client certificate, an expired one, one from a foreign CA, garbage
 // and plain DNP3 before the TLS handshake, connections that never finish a handshake, and a frame flood from
 // an authenticated master. Each attacker gets not one DNP3 octet (or, for the flood, no harm done), and a
-// legitimate master is answered during and after every attack.
+// legitimate master is answered during and after every attack. The hostile tenant of issue 41 attacks the
+// running service (startDnp3Service, integrations in Postgres): its CA's leaf naming another organisation's
+// master, alone and with a forged chain (test/helpers/forged-chain.ts).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { connect, type ConnectionOptions } from 'node:tls';
 import { startDnp3Server, type Dnp3Server } from '../../dnp3/server.js';
+import { startDnp3Service } from '../../dnp3/service.js';
+import type { ListenerRefusal } from '../../integrations/master-listener.js';
+import { scadaTenants, type ScadaTenants } from '../helpers/scada-tenants.js';
 import { hex, toHex } from '../dnp3/helpers/hex.js';
 import { fragments } from '../dnp3/conformance/harness.js';
 import { twoOrganisations } from '../dnp3/helpers/two-organisations.js';
 import { reportTally } from '../helpers/tally.js';
+import { waitFor } from '../../support/wait-for.js';
 
 const { dir, pem, integrations, outstations } = twoOrganisations('dnp3-attack-certs-', { north: 'TLSv1.2', south: 'TLSv1.2' });
 // An expired client certificate for north's identity, signed by the trusted CA (OpenSSL 3.0: -days -1).
@@ -27,17 +33,20 @@ writeFileSync(join(dir, 'README'), 'test certificates, removed after the suite')
 
 const refusals: string[] = [];
 let server: Dnp3Server;
+let tenants: ScadaTenants;
+let service: Awaited<ReturnType<typeof startDnp3Service>>;
+const serviceRefusals: ListenerRefusal[] = [];
 let tried = 0;
 let refused = 0;
 
 const CLASS0 = hex('05 64 0B C4 0A 00 01 00 AC D1 C0 C0 01 3C 01 06 FF 50');
 const SOUTH_ANSWER = ['C0 81 90 00 1E 05 00 00 00 01 00 00 5E 43'];
 
-function exchange(client: Partial<ConnectionOptions>, send: Uint8Array = CLASS0, waitMs = 1500): Promise<{ received: Uint8Array; error?: string }> {
+function exchange(client: Partial<ConnectionOptions>, send: Uint8Array = CLASS0, waitMs = 1500, port = server.port): Promise<{ received: Uint8Array; error?: string }> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let error: string | undefined;
-    const socket = connect({ host: '127.0.0.1', port: server.port, ca: pem('ca'), servername: 'outstation.test', ...client });
+    const socket = connect({ host: '127.0.0.1', port, ca: pem('ca'), servername: 'outstation.test', ...client });
     const done = () => { clearTimeout(timer); socket.destroy(); resolve({ received: new Uint8Array(Buffer.concat(chunks)), ...(error ? { error } : {}) }); };
     const timer = setTimeout(done, waitMs);
     socket.on('secureConnect', () => socket.write(send));
@@ -84,10 +93,17 @@ test.before(async () => {
     outstationsFor: (i) => [outstations.get(i.organizationId)!],
     onRefused: (reason) => refusals.push(reason),
   });
+  tenants = await scadaTenants('dnp3', 'dnp3-attacks-service');
+  service = await startDnp3Service({
+    pool: tenants.db.pool, port: 0, host: '127.0.0.1', tlsFiles: tenants.certs.outstation, offlineAfterHours: 26,
+    onRefused: (reason) => serviceRefusals.push(reason),
+  });
 });
 
 test.after(async () => {
   await server?.close();
+  await service?.close();
+  await tenants?.remove();
   rmSync(dir, { recursive: true, force: true });
   reportTally('dnp3-attacks', { attacksTried: tried, attacksRefused: refused });
 });
@@ -100,6 +116,28 @@ test("certificates: none, expired, foreign CA, the server's or the CA's own: ref
   await refusedAttack('the CA certificate itself', { cert: pem('ca'), key: pem('ca-key') });
   assert.ok(refusals.length >= 3, `refusals recorded: ${refusals.join(', ')}`);
   await legitimateServed('after the certificate attacks');
+});
+
+test("a hostile tenant's CA issues a leaf naming north's master, sent alone and with a forged chain up to north's CA: refused wrongIssuer on the running service", async () => {
+  const port = service.server.port;
+  const { certs, forged } = tenants;
+  const file = (name: string) => readFileSync(certs.pem(name));
+  const ca = file('ca'); // this suite's other server has certificates of its own
+  // North's own master is served: the refusals below are about the issuer, not the identity.
+  const north = await exchange({ ca, cert: file('scada.north.example'), key: file('scada.north.example-key') }, CLASS0, 5000, port);
+  assert.ok(north.received.length > 0 && north.received[0] === 0x05 && north.received[1] === 0x64, 'north\'s own master is answered');
+  const attempts: [string, Partial<ConnectionOptions>][] = [
+    ['the leaf alone', { ca, cert: file('rogue.example'), key: file('rogue.example-key') }],
+    ['the leaf with a forged copy of its CA and north\'s public CA', { ca, cert: readFileSync(forged.chain), key: readFileSync(forged.key) }],
+  ];
+  for (const [label, client] of attempts) {
+    tried++;
+    const before = serviceRefusals.filter((r) => r === 'wrongIssuer').length;
+    const r = await exchange(client, CLASS0, 3000, port);
+    assert.is(toHex(r.received), '', `${label}: not one DNP3 octet`);
+    await waitFor(`${label}: refused as wrongIssuer`, () => serviceRefusals.filter((x) => x === 'wrongIssuer').length > before);
+    refused++;
+  }
 });
 
 test('garbage, HTTP and plain DNP3 before the TLS handshake: closed without an answer', async () => {

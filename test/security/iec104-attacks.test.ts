@@ -2,18 +2,23 @@
 // authenticated master: malformed APCI (start octet, lengths below and above the standard's), an I frame before
 // STARTDT, N(S) and N(R) sequence violations, unknown type identifications, an ASDU shorter than its type, and a
 // flood of frames and garbage. Each is refused (the connection closed, or a negative confirmation) with its
-// reason counted, and another organisation's master is served during and after every attack.
+// reason counted, and another organisation's master is served during and after every attack. The hostile tenant
+// of issue 41 attacks the running service (startIec104Service, integrations in Postgres): its CA's leaf naming
+// another organisation's master, alone and with a forged chain (test/helpers/forged-chain.ts).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { connect } from 'node:tls';
+import { connect, type ConnectionOptions } from 'node:tls';
 import { ApduParser, encodeApdu, type Apdu } from '../../iec104/apci/apci.js';
 import { applyDevice } from '../../iec104/data/apply.js';
 import type { RefusalReason } from '../../iec104/diagnostics/reasons.js';
 import type { Iec104Integration } from '../../iec104/identity.js';
 import { Iec104Outstation } from '../../iec104/outstation.js';
 import { startIec104Server, type Iec104Server } from '../../iec104/server.js';
+import { startIec104Service, type Iec104Service } from '../../iec104/service.js';
+import type { ListenerRefusal } from '../../integrations/master-listener.js';
+import { scadaTenants, type ScadaTenants } from '../helpers/scada-tenants.js';
 import { DEFAULT_TIMERS } from '../../iec104/station/station.js';
 import { devCerts } from '../helpers/dev-certs.js';
 import { reportTally } from '../helpers/tally.js';
@@ -28,6 +33,9 @@ const integrations: Iec104Integration[] = [
 const outstations = new Map(integrations.map((i) => [i.id, new Iec104Outstation(1)]));
 const refusals: { integration: string; reason: RefusalReason }[] = [];
 let server: Iec104Server;
+let tenants: ScadaTenants;
+let service: Iec104Service;
+const serviceRefusals: ListenerRefusal[] = [];
 let tried = 0;
 let refused = 0;
 
@@ -38,8 +46,12 @@ interface Conn { frames: Apdu[]; closed: Promise<void>; isClosed: () => boolean;
 
 /** A TLS connection as `org`'s master; frames received are parsed as they arrive. */
 function open(org: 'north' | 'south'): Promise<Conn> {
+  return openWith({ port: server.port, ca: pem('ca'), cert: pem(`scada.${org}.example`), key: pem(`scada.${org}.example-key`) });
+}
+
+function openWith(tls: ConnectionOptions): Promise<Conn> {
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port: server.port, ca: pem('ca'), servername: 'outstation.test', cert: pem(`scada.${org}.example`), key: pem(`scada.${org}.example-key`) });
+    const socket = connect({ host: '127.0.0.1', servername: 'outstation.test', ...tls });
     const parser = new ApduParser();
     const frames: Apdu[] = [];
     let closed = false;
@@ -103,12 +115,48 @@ test.before(async () => {
     outstationFor: (i) => outstations.get(i.id)!,
     onRefusal: (i, reason) => refusals.push({ integration: i.id, reason }),
   });
+  tenants = await scadaTenants('iec104', 'iec104-attacks-service');
+  service = await startIec104Service({
+    pool: tenants.db.pool, port: 0, host: '127.0.0.1', tlsFiles: tenants.certs.outstation, offlineAfterHours: 26,
+    onRefused: (reason) => serviceRefusals.push(reason),
+  });
 });
 
 test.after(async () => {
   await server.close();
+  await service?.close();
+  await tenants?.remove();
   certs.remove();
   reportTally('iec104-attacks', { attacksTried: tried, attacksRefused: refused });
+});
+
+test("a hostile tenant's CA issues a leaf naming north's master, sent alone and with a forged chain up to north's CA: refused wrongIssuer on the running service", async () => {
+  const { certs, forged } = tenants;
+  const file = (name: string) => readFileSync(certs.pem(name));
+  const base = { port: service.server.port, ca: file('ca') };
+  // North's own master gets STARTDT confirmed: the refusals below are about the issuer, not the identity.
+  const north = await openWith({ ...base, cert: file('scada.north.example'), key: file('scada.north.example-key') });
+  north.send(encodeApdu(STARTDT));
+  await until(() => north.frames.some((f) => f.format === 'U' && f.fn === 'STARTDT_CON'), 'STARTDT con for north');
+  north.end();
+  const attempts: [string, ConnectionOptions][] = [
+    ['the leaf alone', { ...base, cert: file('rogue.example'), key: file('rogue.example-key') }],
+    ['the leaf with a forged copy of its CA and north\'s public CA', { ...base, cert: readFileSync(forged.chain), key: readFileSync(forged.key) }],
+  ];
+  for (const [label, tls] of attempts) {
+    tried++;
+    const before = serviceRefusals.filter((r) => r === 'wrongIssuer').length;
+    // In TLS 1.3 the client may finish its handshake before the station has judged its certificate.
+    const c = await openWith(tls).catch(() => undefined);
+    if (c) {
+      c.send(encodeApdu(STARTDT));
+      c.send(encodeApdu({ format: 'I', ns: 0, nr: 0, asdu: GI }));
+      await until(() => c.isClosed(), `${label}: closed`);
+      assert.equal(c.frames, [], `${label}: not one APDU`);
+    }
+    await until(() => serviceRefusals.filter((x) => x === 'wrongIssuer').length > before, `${label}: refused as wrongIssuer`);
+    refused++;
+  }
 });
 
 test('malformed APCI: a wrong start octet, a length below 4 and above 253 close the connection', async () => {
