@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { integrationFromRow } from './identity.js';
 import { readIntegrations } from '../integrations/store.js';
+import { rosterChanges, watchIntegrations } from '../integrations/master-roster.js';
 import { resolveCertificates } from '../integrations/master-settings.js';
 import type { Dnp3Integration } from './identity.js';
 import { Outstation, outstationConfigFor } from './outstation/outstation.js';
@@ -43,15 +44,14 @@ export async function loadIntegrations(pool: pg.Pool): Promise<Dnp3Integration[]
     .map((i) => resolveCertificates(i));
 }
 
-export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ server: Dnp3Server; close(): Promise<void> }> {
+export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ server: Dnp3Server; reload(): void; close(): Promise<void> }> {
   const running = new Map<string, Running>();
-  const integrations = await loadIntegrations(opts.pool);
   const ledger = new DiagnosticsLedger<DiscardReason>(opts.pool, 'dnp3', (err) => log.warn({ component: 'dnp3', err: (err as Error).message }, 'DNP3 discard counts not written; kept for the next try'));
   ledger.start();
   // The listener's session of an integration, once it is up: a feed refresh that produced events pokes it, so they
   // go out as unsolicited responses now rather than at the session's next tick.
-  let sessionOf: (integrationId: string) => { poke(): void } | undefined = () => undefined;
-  for (const integration of integrations) {
+  let sessionOf: (integrationId: string) => { poke(): void; close(reason: string): void } | undefined = () => undefined;
+  const begin = async (integration: Dnp3Integration) => {
     // Grown by the feed as slots reach new banks; sessions read the same array.
     const banks: Outstation[] = [];
     const createOutstation = () => {
@@ -68,7 +68,14 @@ export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ serv
     });
     await feed.start();
     running.set(integration.id, { integration, banks, feed });
-  }
+    dnp3Metrics.sessions.set({ integration: integration.id }, 0);
+  };
+  const end = async (id: string) => {
+    sessionOf(id)?.close('integration disabled or changed');
+    await running.get(id)?.feed.stop();
+    running.delete(id);
+  };
+  for (const integration of await loadIntegrations(opts.pool)) await begin(integration);
   let transport: Dnp3ServerOptions['transport'];
   if (opts.tlsFiles) {
     transport = { tls: { key: readFileSync(opts.tlsFiles.key), cert: readFileSync(opts.tlsFiles.cert), ca: [readFileSync(opts.tlsFiles.ca)] } };
@@ -82,7 +89,7 @@ export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ serv
     ...(opts.host ? { host: opts.host } : {}),
     transport,
     integrations: () => [...running.values()].map((r) => r.integration),
-    outstationsFor: (i) => running.get(i.id)!.banks,
+    outstationsFor: (i) => running.get(i.id)?.banks ?? [],
     ...(opts.onRefused ? { onRefused: opts.onRefused } : {}),
     // Diagnostics for the engineer at the other end (docs/decisions.md#dnp3-diagnostics): every discard counted,
     // the first of each reason on a connection logged with the sentence that says what the master must do.
@@ -94,9 +101,36 @@ export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ serv
     },
   });
   sessionOf = (id) => server.sessions.get(id);
+  // Integrations changed (docs/decisions.md#scada-master-identity-and-listener): a changed one whose feed settings
+  // stay gets the new certificate settings in place; the listener then cuts off masters no longer admitted.
+  const roster = watchIntegrations({
+    pool: opts.pool, protocol: 'dnp3', load: () => loadIntegrations(opts.pool),
+    apply: async (now) => {
+      const { added, removed, changed } = rosterChanges([...running.values()].map((r) => r.integration), now);
+      const restart = changed.filter((i) => {
+        const was = running.get(i.id)!;
+        const sameFeed = was.integration.organizationId === i.organizationId && was.integration.analogOnly === i.analogOnly
+          && was.integration.outstationAddress === i.outstationAddress && was.integration.masterAddress === i.masterAddress && was.integration.unsolicited === i.unsolicited;
+        if (sameFeed) was.integration = i;
+        return !sameFeed;
+      });
+      // The listener judges open masters against the list without the removed ones (cut off, logged, counted) ...
+      const gone = removed.map((i) => running.get(i.id)!);
+      for (const i of removed) running.delete(i.id);
+      server.reload();
+      // ... then their feeds stop, and what changed beyond its certificate starts again.
+      for (const r of gone) { running.set(r.integration.id, r); await end(r.integration.id); }
+      for (const i of restart) { await end(i.id); await begin(i); }
+      for (const i of added) await begin(i);
+      if (added.length + restart.length > 0) server.reload();
+      if (added.length + removed.length + changed.length > 0) log.info({ component: 'dnp3', added: added.map((i) => i.id), removed: removed.map((i) => i.id), changed: changed.map((i) => i.id) }, 'DNP3 integrations reloaded');
+    },
+  });
   return {
     server,
+    reload: () => roster.reload(),
     async close() {
+      await roster.stop();
       await server.close();
       for (const r of running.values()) await r.feed.stop();
       await ledger.stop();

@@ -36,6 +36,8 @@ let server: Dnp3Server;
 let tenants: ScadaTenants;
 let service: Awaited<ReturnType<typeof startDnp3Service>>;
 const serviceRefusals: ListenerRefusal[] = [];
+/** Open connections the service cut off on a reload, by the reason their integration no longer admits them. */
+const cutOff: ListenerRefusal[] = [];
 let tried = 0;
 let refused = 0;
 
@@ -96,7 +98,7 @@ test.before(async () => {
   tenants = await scadaTenants('dnp3', 'dnp3-attacks-service');
   service = await startDnp3Service({
     pool: tenants.db.pool, port: 0, host: '127.0.0.1', tlsFiles: tenants.certs.outstation, offlineAfterHours: 26,
-    onRefused: (reason) => serviceRefusals.push(reason),
+    onRefused: (reason, _detail, _named, cut) => { serviceRefusals.push(reason); if (cut) cutOff.push(reason); },
   });
 });
 
@@ -138,6 +140,91 @@ test("a hostile tenant's CA issues a leaf naming north's master, sent alone and 
     await waitFor(`${label}: refused as wrongIssuer`, () => serviceRefusals.filter((x) => x === 'wrongIssuer').length > before);
     refused++;
   }
+});
+
+/** A TLS connection to the service that stays open after its first answer; `closed` settles when the service closes it. */
+function hold(client: Partial<ConnectionOptions>): Promise<{ answered: boolean; closed: Promise<void>; end(): void }> {
+  const file = (name: string) => readFileSync(tenants.certs.pem(name));
+  return new Promise((resolve) => {
+    let answered = false;
+    const socket = connect({ host: '127.0.0.1', port: service.server.port, ca: file('ca'), servername: 'outstation.test', ...client });
+    const closed = new Promise<void>((r) => socket.once('close', () => r()));
+    const give = () => resolve({ answered, closed, end: () => socket.destroy() });
+    const timer = setTimeout(give, 5000);
+    socket.on('error', () => {});
+    socket.on('secureConnect', () => socket.write(CLASS0));
+    socket.once('data', () => { answered = true; clearTimeout(timer); give(); });
+    socket.once('close', () => { clearTimeout(timer); give(); });
+  });
+}
+
+test('silent TCP connections from eight addresses, re-opened as they are cut: a master known to the listener is still served', async () => {
+  const file = (name: string) => readFileSync(tenants.certs.pem(name));
+  const northTls = { ca: file('ca'), cert: file('scada.north.example'), key: file('scada.north.example-key') };
+  const first = await hold(northTls);
+  first.end();
+  assert.ok(first.answered, 'north served before the attack (its address is now a known master\'s)');
+  let attacking = true;
+  const silent = new Set<Socket>();
+  let connected = 0;
+  const open = (address: string) => {
+    const s = tcpConnect({ host: '127.0.0.1', port: service.server.port, localAddress: address });
+    silent.add(s);
+    s.on('error', () => {});
+    s.once('connect', () => connected++);
+    // A persistent attacker: every connection cut (handshake deadline, cap) is opened again.
+    s.once('close', () => { silent.delete(s); if (attacking) setTimeout(() => open(address), 100); });
+  };
+  tried++;
+  try {
+    for (let a = 2; a <= 9; a++) for (let j = 0; j < 8; j++) open(`127.0.0.${a}`);
+    await waitFor('64 silent connections opened', () => connected >= 64);
+    const during = await hold(northTls);
+    during.end();
+    assert.ok(during.answered, 'north is served while eight addresses hold silent connections');
+    refused++;
+  } finally {
+    attacking = false;
+    for (const s of silent) s.destroy();
+  }
+});
+
+test('revocation without a restart: a disabled integration\'s master is cut off and refused (NOTIFY); a changed pin\'s too (SIGHUP)', async () => {
+  const file = (name: string) => readFileSync(tenants.certs.pem(name));
+  const northTls = { ca: file('ca'), cert: file('scada.north.example'), key: file('scada.north.example-key') };
+  const north = tenants.id('north');
+  const pool = tenants.db.pool;
+  // Disabled: the statement's NOTIFY reloads the integrations.
+  tried++;
+  const open = await hold(northTls);
+  assert.ok(open.answered, 'north is served');
+  await pool.query('update integrations set enabled = false where id = $1', [north]);
+  await open.closed;
+  assert.equal(cutOff, ['unknownIdentity'], 'cut off because no enabled integration names it any more');
+  const after = await hold(northTls);
+  after.end();
+  assert.not.ok(after.answered, 'a disabled integration\'s master is refused');
+  refused++;
+  // Pinned to a certificate file whose content changes on disk: SIGHUP reads it again.
+  tried++;
+  const pin = join(tenants.certs.dir, 'north-pin.pem');
+  writeFileSync(pin, file('scada.north.example'));
+  await pool.query(`update integrations set enabled = true, settings = settings || $2::jsonb where id = $1`, [north, { certificateMode: 'pinned', pinnedCertificateFile: pin }]);
+  const pinned = await waitFor('north served under its pin', async () => {
+    const c = await hold(northTls);
+    if (!c.answered) { c.end(); return undefined; }
+    return c;
+  });
+  writeFileSync(pin, file('scada.south.example'));
+  process.kill(process.pid, 'SIGHUP');
+  await pinned.closed;
+  assert.equal(cutOff, ['unknownIdentity', 'pinMismatch'], 'cut off for the changed pin');
+  const refusedNow = await hold(northTls);
+  refusedNow.end();
+  assert.not.ok(refusedNow.answered, 'a master whose pin changed is refused');
+  assert.ok(serviceRefusals.includes('pinMismatch'), serviceRefusals.join());
+  refused++;
+  await pool.query(`update integrations set settings = settings - 'certificateMode' - 'pinnedCertificateFile' where id = $1`, [north]);
 });
 
 test('garbage, HTTP and plain DNP3 before the TLS handshake: closed without an answer', async () => {
