@@ -75,8 +75,8 @@ export async function startIec104Server(opts: Iec104ServerOptions): Promise<Iec1
     protocol: 'iec104',
     port: opts.port,
     ...(opts.host ? { host: opts.host } : {}),
-    // The TLS handshake has the listener's own deadline of a few seconds, not t0 (a protocol timer a stranger
-    // would otherwise hold a slot for): docs/decisions.md#scada-master-identity-and-listener.
+    // The TLS handshake has the listener's own deadlines (ClientHello, handshake), not t0: a protocol timer a
+    // stranger would otherwise hold a slot for (docs/decisions.md#scada-master-identity-and-listener).
     ...(opts.limits ? { limits: opts.limits } : {}),
     transport: { tls: opts.tls },
     integrations: opts.integrations,

@@ -6,8 +6,9 @@
 //
 // Strangers cannot tie it up (docs/decisions.md#scada-master-identity-and-listener): TLS handshakes in progress are
 // capped in all and per address (an IPv6 /64 counts as one), some handshake slots are kept for addresses that have
-// completed a handshake as a known master, a handshake not finished within a few seconds is cut, and connections
-// are capped in all; a connection over a cap is closed at once, before any TLS work.
+// completed a handshake as a known master, a connection without a ClientHello within a few seconds is cut (and a
+// handshake not finished within 10 s), and connections are capped in all; a connection over a cap is closed at
+// once, before any TLS work.
 //
 // `reload()` applies a changed integration list (master-service.ts calls it): the handshake trusts the new CAs,
 // and every open connection is judged again; one its integration no longer admits is cut off.
@@ -47,13 +48,15 @@ export interface ConnectionLimits {
   handshakesPerAddress: number;
   /** Of `handshakes`, the slots only addresses that completed a handshake as a known master may take. */
   knownMasterHandshakes: number;
+  /** A connection that has sent no octet of its ClientHello this long after it opened is cut. */
+  helloTimeoutMs: number;
   /** A TLS handshake not finished this long after the TCP connection is cut (Node's own default is 120 s). */
   handshakeTimeoutMs: number;
   /** Open connections at once, sessions and handshakes together. */
   connections: number;
 }
 
-export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { handshakes: 64, handshakesPerAddress: 8, knownMasterHandshakes: 16, handshakeTimeoutMs: 5_000, connections: 256 };
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { handshakes: 64, handshakesPerAddress: 8, knownMasterHandshakes: 16, helloTimeoutMs: 5_000, handshakeTimeoutMs: 10_000, connections: 256 };
 
 /** Addresses remembered as known masters (the oldest forgotten past this). */
 const KNOWN_MASTERS = 4096;
@@ -134,7 +137,8 @@ function tlsListener<I extends MasterCertificate>(
   const perAddress = new Map<string, number>();
   let strangers = 0;
   const knownMasters = new Set<string>();
-  const overCap = new Set<string>();
+  /** Connections the listener closed itself and reported already (a cap, no ClientHello in time). */
+  const reported = new Set<string>();
   const handshakeDone = (socket: Socket) => handshaking.get(`${socket.remoteAddress}|${socket.remotePort}`)?.();
   const serviceCas = tls.ca.flatMap((c) => certificatesIn(c));
   const context = (): SecureContextOptions => ({ key: tls.key, cert: tls.cert, ca: handshakeCas(serviceCas, opts.integrations()) });
@@ -177,8 +181,8 @@ function tlsListener<I extends MasterCertificate>(
   server.on('tlsClientError', (err, socket) => {
     handshakeDone(socket);
     socket.destroy();
-    // A connection closed for a cap was reported as `busy` already.
-    if (!overCap.delete(`${socket.remoteAddress}|${socket.remotePort}`)) refuse('handshake', err.message);
+    // A connection closed for a cap or a late ClientHello was reported already.
+    if (!reported.delete(`${socket.remoteAddress}|${socket.remotePort}`)) refuse('handshake', err.message);
   });
   // Before the TLS server wraps the socket: one over a cap costs no TLS work at all.
   server.prependListener('connection', (raw: Socket) => {
@@ -187,13 +191,21 @@ function tlsListener<I extends MasterCertificate>(
     const known = knownMasters.has(address);
     const full = handshaking.size >= limits.handshakes || (perAddress.get(address) ?? 0) >= limits.handshakesPerAddress
       || (!known && strangers >= limits.handshakes - limits.knownMasterHandshakes);
-    if (full) {
-      refuse('busy', address);
-      overCap.add(key);
-      raw.once('close', () => setImmediate(() => overCap.delete(key)));
+    const closeReported = (reason: ListenerRefusal, detail: string) => {
+      refuse(reason, detail);
+      reported.add(key);
+      raw.once('close', () => setImmediate(() => reported.delete(key)));
       raw.destroy();
+    };
+    if (full) {
+      closeReported('busy', address);
       return;
     }
+    // The ClientHello deadline, apart from the handshake's and from any protocol timer: a silent connection
+    // holds its slot a few seconds at most.
+    const hello = setTimeout(() => { if (raw.bytesRead === 0) closeReported('handshake', `no ClientHello from ${address} within ${limits.helloTimeoutMs} ms`); }, limits.helloTimeoutMs);
+    hello.unref();
+    raw.once('close', () => clearTimeout(hello));
     perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
     if (!known) strangers++;
     const done = () => {

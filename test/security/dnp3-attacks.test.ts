@@ -17,6 +17,7 @@ import { startDnp3Server, type Dnp3Server } from '../../dnp3/server.js';
 import { startDnp3Service } from '../../dnp3/service.js';
 import type { ListenerRefusal } from '../../integrations/master-listener.js';
 import { scadaTenants, type ScadaTenants } from '../helpers/scada-tenants.js';
+import { silentConnections } from '../helpers/silent-connections.js';
 import { hex, toHex } from '../dnp3/helpers/hex.js';
 import { fragments } from '../dnp3/conformance/harness.js';
 import { twoOrganisations } from '../dnp3/helpers/two-organisations.js';
@@ -164,28 +165,15 @@ test('silent TCP connections from eight addresses, re-opened as they are cut: a 
   const first = await hold(northTls);
   first.end();
   assert.ok(first.answered, 'north served before the attack (its address is now a known master\'s)');
-  let attacking = true;
-  const silent = new Set<Socket>();
-  let connected = 0;
-  const open = (address: string) => {
-    const s = tcpConnect({ host: '127.0.0.1', port: service.server.port, localAddress: address });
-    silent.add(s);
-    s.on('error', () => {});
-    s.once('connect', () => connected++);
-    // A persistent attacker: every connection cut (handshake deadline, cap) is opened again.
-    s.once('close', () => { silent.delete(s); if (attacking) setTimeout(() => open(address), 100); });
-  };
   tried++;
+  const attack = await silentConnections(service.server.port);
   try {
-    for (let a = 2; a <= 9; a++) for (let j = 0; j < 8; j++) open(`127.0.0.${a}`);
-    await waitFor('64 silent connections opened', () => connected >= 64);
     const during = await hold(northTls);
     during.end();
     assert.ok(during.answered, 'north is served while eight addresses hold silent connections');
     refused++;
   } finally {
-    attacking = false;
-    for (const s of silent) s.destroy();
+    attack.stop();
   }
 });
 

@@ -8,7 +8,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { connect, type ConnectionOptions } from 'node:tls';
 import { ApduParser, encodeApdu, type Apdu } from '../../iec104/apci/apci.js';
 import { applyDevice } from '../../iec104/data/apply.js';
@@ -19,6 +19,8 @@ import { startIec104Server, type Iec104Server } from '../../iec104/server.js';
 import { startIec104Service, type Iec104Service } from '../../iec104/service.js';
 import type { ListenerRefusal } from '../../integrations/master-listener.js';
 import { scadaTenants, type ScadaTenants } from '../helpers/scada-tenants.js';
+import { silentConnections } from '../helpers/silent-connections.js';
+import { join } from 'node:path';
 import { DEFAULT_TIMERS } from '../../iec104/station/station.js';
 import { devCerts } from '../helpers/dev-certs.js';
 import { reportTally } from '../helpers/tally.js';
@@ -36,6 +38,8 @@ let server: Iec104Server;
 let tenants: ScadaTenants;
 let service: Iec104Service;
 const serviceRefusals: ListenerRefusal[] = [];
+/** Open connections the service cut off on a reload, by the reason their integration no longer admits them. */
+const cutOff: ListenerRefusal[] = [];
 let tried = 0;
 let refused = 0;
 
@@ -118,7 +122,7 @@ test.before(async () => {
   tenants = await scadaTenants('iec104', 'iec104-attacks-service');
   service = await startIec104Service({
     pool: tenants.db.pool, port: 0, host: '127.0.0.1', tlsFiles: tenants.certs.outstation, offlineAfterHours: 26,
-    onRefused: (reason) => serviceRefusals.push(reason),
+    onRefused: (reason, _detail, _named, cut) => { serviceRefusals.push(reason); if (cut) cutOff.push(reason); },
   });
 });
 
@@ -157,6 +161,60 @@ test("a hostile tenant's CA issues a leaf naming north's master, sent alone and 
     await until(() => serviceRefusals.filter((x) => x === 'wrongIssuer').length > before, `${label}: refused as wrongIssuer`);
     refused++;
   }
+});
+
+/** North's master on the running service: STARTDT confirmed (or undefined when refused), the connection kept open. */
+async function northStarted(): Promise<Conn | undefined> {
+  const file = (name: string) => readFileSync(tenants.certs.pem(name));
+  const c = await openWith({ port: service.server.port, ca: file('ca'), cert: file('scada.north.example'), key: file('scada.north.example-key') }).catch(() => undefined);
+  if (!c) return undefined;
+  c.send(encodeApdu(STARTDT));
+  await until(() => c.isClosed() || c.frames.some((f) => f.format === 'U' && f.fn === 'STARTDT_CON'), 'STARTDT con or closed');
+  return c.isClosed() ? undefined : c;
+}
+
+test('silent TCP connections from eight addresses, re-opened as they are cut: a master known to the listener is still served', async () => {
+  const before = await northStarted();
+  assert.ok(before, 'north served before the attack (its address is now a known master\'s)');
+  before.end();
+  tried++;
+  const attack = await silentConnections(service.server.port);
+  try {
+    const during = await northStarted();
+    assert.ok(during, 'north gets STARTDT confirmed while eight addresses hold silent connections');
+    during.end();
+    refused++;
+  } finally {
+    attack.stop();
+  }
+});
+
+test('revocation without a restart: a disabled integration\'s master is cut off and refused (NOTIFY); a changed pin\'s too (SIGHUP)', async () => {
+  const north = tenants.id('north');
+  const pool = tenants.db.pool;
+  tried++;
+  const open = await northStarted();
+  assert.ok(open, 'north is served');
+  await pool.query('update integrations set enabled = false where id = $1', [north]);
+  await open.closed;
+  assert.equal(cutOff, ['unknownIdentity'], 'cut off because no enabled integration names it any more');
+  assert.is(await northStarted(), undefined, 'a disabled integration\'s master is refused');
+  refused++;
+  tried++;
+  const pin = join(tenants.certs.dir, 'north-pin.pem');
+  writeFileSync(pin, readFileSync(tenants.certs.pem('scada.north.example')));
+  await pool.query(`update integrations set enabled = true, settings = settings || $2::jsonb where id = $1`, [north, { certificateMode: 'pinned', pinnedCertificateFile: pin }]);
+  let pinned: Conn | undefined;
+  // The settings' NOTIFY reloads the integrations; until then north is refused (it was disabled).
+  for (let i = 0; i < 100 && !pinned; i++) { pinned = await northStarted(); if (!pinned) await new Promise((r) => setTimeout(r, 200)); }
+  assert.ok(pinned, 'north served under its pin');
+  writeFileSync(pin, readFileSync(tenants.certs.pem('scada.south.example')));
+  process.kill(process.pid, 'SIGHUP');
+  await pinned.closed;
+  assert.equal(cutOff, ['unknownIdentity', 'pinMismatch'], 'cut off for the changed pin');
+  assert.is(await northStarted(), undefined, 'a master whose pin changed is refused');
+  refused++;
+  await pool.query(`update integrations set settings = settings - 'certificateMode' - 'pinnedCertificateFile' where id = $1`, [north]);
 });
 
 test('malformed APCI: a wrong start octet, a length below 4 and above 253 close the connection', async () => {
