@@ -202,8 +202,11 @@ function tlsListener<I extends MasterCertificate>(
       return;
     }
     // The ClientHello deadline, apart from the handshake's and from any protocol timer: a silent connection
-    // holds its slot a few seconds at most.
-    const hello = setTimeout(() => { if (raw.bytesRead === 0) closeReported('handshake', `no ClientHello from ${address} within ${limits.helloTimeoutMs} ms`); }, limits.helloTimeoutMs);
+    // holds its slot a few seconds at most. Judged after the next I/O poll (setImmediate): when a busy event loop
+    // fires timers late, a ClientHello already waiting in the socket is read first.
+    const hello = setTimeout(() => setImmediate(() => {
+      if (raw.bytesRead === 0 && !raw.destroyed) closeReported('handshake', `no ClientHello from ${address} within ${limits.helloTimeoutMs} ms`);
+    }), limits.helloTimeoutMs);
     hello.unref();
     raw.once('close', () => clearTimeout(hello));
     perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
