@@ -1,4 +1,4 @@
-// The SCADA master listener's metrics, one set for every protocol it serves (docs/monitoring.md#scada-masters).
+// The SCADA master listener's metrics, one set for every protocol it serves (docs/monitoring.md, docs/decisions.md#scada-master-identity-and-listener).
 import { Counter } from 'prom-client';
 import { registry } from '../config/metrics.js';
 
