@@ -1,8 +1,9 @@
 // The integrations a SCADA master listener serves, read again whenever they change
 // (docs/decisions.md#scada-master-identity-and-listener): `faultline import` and the admin API write the
 // `integrations` table, whose statement trigger NOTIFYs `integrations_change` (migration 0020); SIGHUP asks too;
-// a minute's tick is the fallback for a lost notification. Each round reads the protocol's enabled integrations, re-reads their certificate files and hands
-// the list to the protocol, which starts and stops what differs and calls the listener's reload().
+// a minute's tick is the fallback for a lost notification. Each round reads the protocol's enabled integrations,
+// re-reads their certificate files and hands the list to the protocol, which starts and stops what differs and
+// calls the listener's reload().
 import type pg from 'pg';
 import { log } from '../config/log.js';
 import { startWakeups } from '../db/wakeups.js';
