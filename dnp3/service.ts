@@ -70,10 +70,10 @@ export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ serv
     running.set(integration.id, { integration, banks, feed });
     dnp3Metrics.sessions.set({ integration: integration.id }, 0);
   };
-  const end = async (id: string) => {
-    sessionOf(id)?.close('integration disabled or changed');
-    await running.get(id)?.feed.stop();
-    running.delete(id);
+  const end = async (r: Running) => {
+    running.delete(r.integration.id);
+    sessionOf(r.integration.id)?.close('integration disabled or changed');
+    await r.feed.stop();
   };
   for (const integration of await loadIntegrations(opts.pool)) await begin(integration);
   let transport: Dnp3ServerOptions['transport'];
@@ -119,8 +119,8 @@ export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ serv
       for (const i of removed) running.delete(i.id);
       server.reload();
       // ... then their feeds stop, and what changed beyond its certificate starts again.
-      for (const r of gone) { running.set(r.integration.id, r); await end(r.integration.id); }
-      for (const i of restart) { await end(i.id); await begin(i); }
+      for (const r of gone) await end(r);
+      for (const i of restart) { await end(running.get(i.id)!); await begin(i); }
       for (const i of added) await begin(i);
       if (added.length + restart.length > 0) server.reload();
       if (added.length + removed.length + changed.length > 0) log.info({ component: 'dnp3', added: added.map((i) => i.id), removed: removed.map((i) => i.id), changed: changed.map((i) => i.id) }, 'DNP3 integrations reloaded');

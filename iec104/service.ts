@@ -86,12 +86,12 @@ export async function startIec104Service(opts: Iec104ServiceOptions): Promise<Ie
     outstations.set(integration.id, outstation);
   };
   let groupOf: (id: string) => readonly { close(reason: string): void }[] = () => [];
-  const end = async (id: string) => {
-    for (const s of [...groupOf(id)]) s.close('integration disabled or changed');
-    const r = running.get(id);
-    running.delete(id);
-    outstations.delete(id);
-    if (r) { await r.feed.stop(); await r.persistence.stop(); }
+  const end = async (r: Running) => {
+    running.delete(r.integration.id);
+    outstations.delete(r.integration.id);
+    for (const session of [...groupOf(r.integration.id)]) session.close('integration disabled or changed');
+    await r.feed.stop();
+    await r.persistence.stop();
   };
   for (const integration of await loadIec104Integrations(opts.pool)) await begin(integration);
   const server = await startIec104Server({
@@ -132,8 +132,8 @@ export async function startIec104Service(opts: Iec104ServiceOptions): Promise<Ie
       for (const i of removed) running.delete(i.id);
       server.reload();
       // ... then their stations stop, and what changed beyond its certificate starts again.
-      for (const r of gone) { running.set(r.integration.id, r); await end(r.integration.id); }
-      for (const i of restart) { await end(i.id); await begin(i); }
+      for (const r of gone) await end(r);
+      for (const i of restart) { await end(running.get(i.id)!); await begin(i); }
       for (const i of added) await begin(i);
       if (added.length + restart.length > 0) server.reload();
       if (added.length + removed.length + changed.length > 0) log.info({ component: 'iec104', added: added.map((i) => i.id), removed: removed.map((i) => i.id), changed: changed.map((i) => i.id) }, 'IEC 104 integrations reloaded');
