@@ -122,7 +122,7 @@ function startWorkers(runtime: Runtime, drain: Drain, wants: (c: Component) => b
 
 /** The DNP3 outstation, or the start-up line that says why it is off (an error when `--only dnp3` asked for it). */
 async function startOutstation(runtime: Runtime, drain: Drain, only: Set<Component> | null): Promise<string> {
-  const off = dnp3Unconfigured(runtime.embedded, runtime.settings.dnp3);
+  const off = dnp3Unconfigured(runtime.embedded, runtime.settings);
   if (off) {
     if (only?.has('dnp3')) throw new Error(`--only dnp3: the DNP3 outstation is ${off}`);
     return `DNP3 outstation ${off}`;

@@ -71,8 +71,14 @@ export interface Settings {
   jwtSecret: Uint8Array | null;
   /** CODE_STRINGS_FILE: the State and FaultType strings (docs/decisions.md#codes-to-strings). */
   codeStringsFile: string;
-  /** The DNP3 outstation (cli/dnp3.ts): DNP3_PORT, DNP3_TLS_KEY/CERT/CA, DNP3_PLAIN_INTEGRATION. */
+  /** The DNP3 outstation (cli/dnp3.ts): DNP3_PORT, DNP3_PLAIN_INTEGRATION. */
   dnp3: Dnp3Settings;
+  /**
+   * The SCADA certificate both master listeners (DNP3, IEC 104) serve and the masters' service CA
+   * (integrations/master-listener.ts): all three of DNP3_TLS_KEY, DNP3_TLS_CERT, DNP3_TLS_CA (their names kept from
+   * when DNP3 was the only one), or null when none is set (half a set is refused).
+   */
+  scadaTls: ScadaTlsFiles | null;
   /** Where the keyring comes from (secrets/keyring.ts checks and parses it). */
   secretKeys: SecretKeySettings;
   /** The embedded default's extras (DEMO_DATA, DEMO_OMS, SIMULATE, SIMULATE_RATE); only the embedded default uses them. */
@@ -94,11 +100,12 @@ export interface BridgeSettings {
 
 export interface Dnp3Settings {
   port: number;
-  /** All three of DNP3_TLS_KEY, DNP3_TLS_CERT, DNP3_TLS_CA, or null when none is set (half a set is refused). */
-  tls: { key: string; cert: string; ca: string } | null;
   /** Development only: serve this one integration over plain TCP. */
   plainIntegration: string | null;
 }
+
+/** PEM files: the service's SCADA key and certificate, and the CA of masters whose integration names none. */
+export interface ScadaTlsFiles { key: string; cert: string; ca: string }
 
 /** FAULTLINE_SECRET_KEYS (the key list itself) and FAULTLINE_SECRET_KEY_FILE, trimmed; null when unset. */
 export interface SecretKeySettings {
@@ -257,17 +264,17 @@ function jwtSecret(text: string | undefined): Uint8Array | null {
 function dnp3(env: NodeJS.ProcessEnv): Dnp3Settings {
   const port = env.DNP3_PORT ? Number(env.DNP3_PORT) : DEFAULT_DNP3_PORT;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`DNP3_PORT: "${env.DNP3_PORT}" is not a port`);
+  return { port, plainIntegration: env.DNP3_PLAIN_INTEGRATION || null };
+}
+
+function scadaTls(env: NodeJS.ProcessEnv): ScadaTlsFiles | null {
   // Half a TLS configuration is an error, not a silent "off".
   const files = { DNP3_TLS_KEY: env.DNP3_TLS_KEY, DNP3_TLS_CERT: env.DNP3_TLS_CERT, DNP3_TLS_CA: env.DNP3_TLS_CA };
   const missing = Object.entries(files).filter(([, v]) => !v).map(([k]) => k);
   if (missing.length > 0 && missing.length < 3) {
-    throw new Error(`DNP3 outstation: ${missing.join(' and ')} missing (mutual TLS needs ${Object.keys(files).join(', ')} together)`);
+    throw new Error(`SCADA master TLS: ${missing.join(' and ')} missing (mutual TLS needs ${Object.keys(files).join(', ')} together)`);
   }
-  return {
-    port,
-    tls: env.DNP3_TLS_KEY && env.DNP3_TLS_CERT && env.DNP3_TLS_CA ? { key: env.DNP3_TLS_KEY, cert: env.DNP3_TLS_CERT, ca: env.DNP3_TLS_CA } : null,
-    plainIntegration: env.DNP3_PLAIN_INTEGRATION || null,
-  };
+  return env.DNP3_TLS_KEY && env.DNP3_TLS_CERT && env.DNP3_TLS_CA ? { key: env.DNP3_TLS_KEY, cert: env.DNP3_TLS_CERT, ca: env.DNP3_TLS_CA } : null;
 }
 
 function embeddedExtras(env: NodeJS.ProcessEnv): EmbeddedExtras {
@@ -332,6 +339,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     jwtSecret: jwtSecret(env.JWT_SECRET),
     codeStringsFile: env.CODE_STRINGS_FILE || DEFAULT_CODE_STRINGS_FILE,
     dnp3: dnp3(env),
+    scadaTls: scadaTls(env),
     secretKeys: { keys: env.FAULTLINE_SECRET_KEYS?.trim() || null, keyFile: env.FAULTLINE_SECRET_KEY_FILE?.trim() || null },
     embeddedExtras: embeddedExtras(env),
     migrateOnStart: env.MIGRATE_ON_START === '1',

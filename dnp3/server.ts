@@ -32,8 +32,8 @@ export interface Dnp3ServerOptions {
   /** The integration's outstations, index = bank (bank b answers at outstationAddress + b); asked on every frame and tick. */
   outstationsFor: (integration: Dnp3Integration) => readonly Outstation[];
   session?: SessionOptions;
-  /** `busy`: over a connection or handshake cap, closed before any TLS work; detail: the address counted. */
-  onRefused?: (reason: Dnp3Refusal, detail?: string) => void;
+  /** After the listener logged and counted it (integrations/master-listener.ts onRefused). */
+  onRefused?: (reason: Dnp3Refusal, detail?: string, named?: Dnp3Integration, cutOff?: boolean) => void;
   onSession?: (integration: Dnp3Integration, session: OutstationSession) => void;
   /** A discarded or refused frame or request; `first`: the first of its reason on this connection. */
   onDiscard?: (integration: Dnp3Integration, reason: DiscardReason, first: boolean) => void;
@@ -44,6 +44,8 @@ export interface Dnp3ServerOptions {
 export interface Dnp3Server {
   port: number;
   sessions: ReadonlyMap<string, OutstationSession>;
+  /** The integrations changed: trust their CAs now, cut off masters they no longer admit (MasterListener.reload). */
+  reload(): void;
   close(): Promise<void>;
 }
 
@@ -82,6 +84,7 @@ export async function startDnp3Server(opts: Dnp3ServerOptions): Promise<Dnp3Serv
   };
 
   const listener = await startMasterListener<Dnp3Integration>({
+    protocol: 'dnp3',
     port: opts.port,
     ...(opts.host ? { host: opts.host } : {}),
     ...(opts.limits ? { limits: opts.limits } : {}),
@@ -94,6 +97,7 @@ export async function startDnp3Server(opts: Dnp3ServerOptions): Promise<Dnp3Serv
   return {
     port: listener.port,
     sessions,
+    reload: () => listener.reload(),
     close: () => {
       for (const s of sessions.values()) s.close('server closing');
       return listener.close();

@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { integrationFromRow } from './identity.js';
 import { readIntegrations } from '../integrations/store.js';
-import { integrationCas, resolveCertificates } from '../integrations/master-settings.js';
+import { rosterChanges, watchIntegrations } from '../integrations/master-roster.js';
+import { resolveCertificates } from '../integrations/master-settings.js';
 import type { Dnp3Integration } from './identity.js';
 import { Outstation, outstationConfigFor } from './outstation/outstation.js';
 import { Dnp3Feed } from './data/feed.js';
@@ -36,22 +37,21 @@ export interface Dnp3ServiceOptions {
 
 interface Running { integration: Dnp3Integration; banks: Outstation[]; feed: Dnp3Feed }
 
-/** Integrations with pinned fingerprints and trusted issuers resolved; `serviceCa` is DNP3_TLS_CA. */
-export async function loadIntegrations(pool: pg.Pool, serviceCa?: string): Promise<Dnp3Integration[]> {
+/** Integrations with their pinned certificate and CAs read (integrations/master-settings.ts resolveCertificates). */
+export async function loadIntegrations(pool: pg.Pool): Promise<Dnp3Integration[]> {
   return (await readIntegrations(pool, { kind: 'dnp3' })).map((r) => integrationFromRow(r))
     .filter((i): i is Dnp3Integration => i !== undefined)
-    .map((i) => resolveCertificates(i, serviceCa));
+    .map((i) => resolveCertificates(i));
 }
 
-export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ server: Dnp3Server; close(): Promise<void> }> {
+export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ server: Dnp3Server; reload(): void; close(): Promise<void> }> {
   const running = new Map<string, Running>();
-  const integrations = await loadIntegrations(opts.pool, opts.tlsFiles?.ca);
   const ledger = new DiagnosticsLedger<DiscardReason>(opts.pool, 'dnp3', (err) => log.warn({ component: 'dnp3', err: (err as Error).message }, 'DNP3 discard counts not written; kept for the next try'));
   ledger.start();
   // The listener's session of an integration, once it is up: a feed refresh that produced events pokes it, so they
   // go out as unsolicited responses now rather than at the session's next tick.
-  let sessionOf: (integrationId: string) => { poke(): void } | undefined = () => undefined;
-  for (const integration of integrations) {
+  let sessionOf: (integrationId: string) => { poke(): void; close(reason: string): void } | undefined = () => undefined;
+  const begin = async (integration: Dnp3Integration) => {
     // Grown by the feed as slots reach new banks; sessions read the same array.
     const banks: Outstation[] = [];
     const createOutstation = () => {
@@ -68,11 +68,17 @@ export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ serv
     });
     await feed.start();
     running.set(integration.id, { integration, banks, feed });
-  }
-  const extraCas = integrationCas(integrations);
+    dnp3Metrics.sessions.set({ integration: integration.id }, 0);
+  };
+  const end = async (r: Running) => {
+    running.delete(r.integration.id);
+    sessionOf(r.integration.id)?.close('integration disabled or changed');
+    await r.feed.stop();
+  };
+  for (const integration of await loadIntegrations(opts.pool)) await begin(integration);
   let transport: Dnp3ServerOptions['transport'];
   if (opts.tlsFiles) {
-    transport = { tls: { key: readFileSync(opts.tlsFiles.key), cert: readFileSync(opts.tlsFiles.cert), ca: [readFileSync(opts.tlsFiles.ca), ...extraCas] } };
+    transport = { tls: { key: readFileSync(opts.tlsFiles.key), cert: readFileSync(opts.tlsFiles.cert), ca: [readFileSync(opts.tlsFiles.ca)] } };
   } else if (opts.plainIntegrationId) {
     transport = { plainIntegrationId: opts.plainIntegrationId };
   } else {
@@ -83,7 +89,7 @@ export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ serv
     ...(opts.host ? { host: opts.host } : {}),
     transport,
     integrations: () => [...running.values()].map((r) => r.integration),
-    outstationsFor: (i) => running.get(i.id)!.banks,
+    outstationsFor: (i) => running.get(i.id)?.banks ?? [],
     ...(opts.onRefused ? { onRefused: opts.onRefused } : {}),
     // Diagnostics for the engineer at the other end (docs/decisions.md#dnp3-diagnostics): every discard counted,
     // the first of each reason on a connection logged with the sentence that says what the master must do.
@@ -95,9 +101,36 @@ export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ serv
     },
   });
   sessionOf = (id) => server.sessions.get(id);
+  // Integrations changed (docs/decisions.md#scada-master-identity-and-listener): a changed one whose feed settings
+  // stay gets the new certificate settings in place; the listener then cuts off masters no longer admitted.
+  const roster = watchIntegrations({
+    pool: opts.pool, protocol: 'dnp3', load: () => loadIntegrations(opts.pool),
+    apply: async (now) => {
+      const { added, removed, changed } = rosterChanges([...running.values()].map((r) => r.integration), now);
+      const restart = changed.filter((i) => {
+        const was = running.get(i.id)!;
+        const sameFeed = was.integration.organizationId === i.organizationId && was.integration.analogOnly === i.analogOnly
+          && was.integration.outstationAddress === i.outstationAddress && was.integration.masterAddress === i.masterAddress && was.integration.unsolicited === i.unsolicited;
+        if (sameFeed) was.integration = i;
+        return !sameFeed;
+      });
+      // The listener judges open masters against the list without the removed ones (cut off, logged, counted) ...
+      const gone = removed.map((i) => running.get(i.id)!);
+      for (const i of removed) running.delete(i.id);
+      server.reload();
+      // ... then their feeds stop, and what changed beyond its certificate starts again.
+      for (const r of gone) await end(r);
+      for (const i of restart) { await end(running.get(i.id)!); await begin(i); }
+      for (const i of added) await begin(i);
+      if (added.length + restart.length > 0) server.reload();
+      if (added.length + removed.length + changed.length > 0) log.info({ component: 'dnp3', added: added.map((i) => i.id), removed: removed.map((i) => i.id), changed: changed.map((i) => i.id) }, 'DNP3 integrations reloaded');
+    },
+  });
   return {
     server,
+    reload: () => roster.reload(),
     async close() {
+      await roster.stop();
       await server.close();
       for (const r of running.values()) await r.feed.stop();
       await ledger.stop();

@@ -27,8 +27,8 @@ export interface Iec104ServerOptions {
   integrations: () => readonly Iec104Integration[];
   outstationFor: (integration: Iec104Integration) => Iec104Outstation;
   session?: Pick<Iec104SessionOptions, 'tickMs' | 'clock' | 'onClockSync' | 'onTraffic'>;
-  /** Refused by the listener before the station saw it; `named`: the integration a trusted certificate named, if refused for it. */
-  onRefused?: (reason: ListenerRefusal, detail?: string, named?: Iec104Integration) => void;
+  /** Refused by the listener (logged and counted there); `named`: the integration a trusted certificate named, if refused for it. */
+  onRefused?: (reason: ListenerRefusal, detail?: string, named?: Iec104Integration, cutOff?: boolean) => void;
   /** Refused by the station; `first`: the first of its reason on this connection (the one worth a log line). */
   onRefusal?: (integration: Iec104Integration, reason: RefusalReason, first: boolean) => void;
   onSession?: (integration: Iec104Integration, session: Iec104Session) => void;
@@ -40,6 +40,8 @@ export interface Iec104Server {
   port: number;
   /** Open connections per integration (its redundancy group), oldest first. */
   groups: ReadonlyMap<string, readonly Iec104Session[]>;
+  /** The integrations changed: trust their CAs now, cut off masters they no longer admit (MasterListener.reload). */
+  reload(): void;
   close(): Promise<void>;
 }
 
@@ -70,10 +72,12 @@ export async function startIec104Server(opts: Iec104ServerOptions): Promise<Iec1
   };
 
   const listener = await startMasterListener<Iec104Integration>({
+    protocol: 'iec104',
     port: opts.port,
     ...(opts.host ? { host: opts.host } : {}),
-    // IEC 104's t0 bounds connection establishment; the handshake cap is the listener's, at least t0.
-    limits: { handshakeTimeoutMs: Math.max(10_000, ...opts.integrations().map((i) => i.timers.t0Ms)), ...opts.limits },
+    // The TLS handshake has the listener's own deadlines (ClientHello, handshake), not t0: a protocol timer a
+    // stranger would otherwise hold a slot for (docs/decisions.md#scada-master-identity-and-listener).
+    ...(opts.limits ? { limits: opts.limits } : {}),
     transport: { tls: opts.tls },
     integrations: opts.integrations,
     onMaster: attach,
@@ -83,6 +87,7 @@ export async function startIec104Server(opts: Iec104ServerOptions): Promise<Iec1
   return {
     port: listener.port,
     groups,
+    reload: () => listener.reload(),
     close: () => {
       for (const group of groups.values()) for (const s of [...group]) s.close('server closing');
       return listener.close();

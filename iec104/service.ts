@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { log } from '../config/log.js';
 import { readIntegrations } from '../integrations/store.js';
-import { integrationCas, resolveCertificates } from '../integrations/master-settings.js';
+import { rosterChanges, watchIntegrations } from '../integrations/master-roster.js';
+import { resolveCertificates } from '../integrations/master-settings.js';
 import { PointFeed, heartbeatValue } from '../points/feed.js';
 import { PointPersistence } from '../points/persistence.js';
 import { applyDevice, applyPowerLine } from './data/apply.js';
@@ -35,17 +36,20 @@ export interface Iec104ServiceOptions {
 
 export interface Iec104Service {
   server: Iec104Server;
+  /** Each served integration's station, kept current across reloads. */
   outstations: ReadonlyMap<string, Iec104Outstation>;
+  /** Read the integrations again now (as a NOTIFY or SIGHUP does). */
+  reload(): void;
   close(): Promise<void>;
 }
 
 interface Running { integration: Iec104Integration; outstation: Iec104Outstation; feed: PointFeed; persistence: PointPersistence }
 
-/** Integrations of kind iec104 with pinned fingerprints and trusted issuers resolved; `serviceCa`: the masters' CA. */
-export async function loadIec104Integrations(pool: pg.Pool, serviceCa?: string): Promise<Iec104Integration[]> {
+/** Integrations of kind iec104 with their pinned certificate and CAs read (resolveCertificates). */
+export async function loadIec104Integrations(pool: pg.Pool): Promise<Iec104Integration[]> {
   return (await readIntegrations(pool, { kind: 'iec104' })).map((r) => iec104IntegrationFromRow(r))
     .filter((i): i is Iec104Integration => i !== undefined)
-    .map((i) => resolveCertificates(i, serviceCa));
+    .map((i) => resolveCertificates(i));
 }
 
 /** The feed's target: the point model applied to one station (iec104/data/apply.ts). */
@@ -64,10 +68,10 @@ function stationFeed(opts: Iec104ServiceOptions, integration: Iec104Integration,
 
 export async function startIec104Service(opts: Iec104ServiceOptions): Promise<Iec104Service> {
   const running = new Map<string, Running>();
-  const integrations = await loadIec104Integrations(opts.pool, opts.tlsFiles.ca);
+  const outstations = new Map<string, Iec104Outstation>();
   const ledger = new DiagnosticsLedger<RefusalReason>(opts.pool, 'iec104', (err) => log.warn({ component: 'iec104', err: (err as Error).message }, 'IEC 104 refusal counts not written; kept for the next try'));
   ledger.start();
-  for (const integration of integrations) {
+  const begin = async (integration: Iec104Integration) => {
     const outstation = new Iec104Outstation(integration.commonAddress);
     outstation.observer = eventTiming(opts.pool, integration);
     // Events not yet acknowledged and the image survive a restart (docs/decisions.md#iec-104-events-across-restarts).
@@ -81,20 +85,28 @@ export async function startIec104Service(opts: Iec104ServiceOptions): Promise<Ie
     // A first start: the image the first load built is the reference a later restart compares with.
     if (restored.image.length === 0) persistence.saveImage(outstation.imagePoints());
     running.set(integration.id, { integration, outstation, feed, persistence });
-  }
+    outstations.set(integration.id, outstation);
+  };
+  let groupOf: (id: string) => readonly { close(reason: string): void }[] = () => [];
+  const end = async (r: Running) => {
+    running.delete(r.integration.id);
+    outstations.delete(r.integration.id);
+    for (const session of [...groupOf(r.integration.id)]) session.close('integration disabled or changed');
+    await r.feed.stop();
+    await r.persistence.stop();
+  };
+  for (const integration of await loadIec104Integrations(opts.pool)) await begin(integration);
   const server = await startIec104Server({
     port: opts.port ?? DEFAULT_IEC104_PORT,
     ...(opts.host ? { host: opts.host } : {}),
-    tls: { key: readFileSync(opts.tlsFiles.key), cert: readFileSync(opts.tlsFiles.cert), ca: [readFileSync(opts.tlsFiles.ca), ...integrationCas(integrations)] },
+    tls: { key: readFileSync(opts.tlsFiles.key), cert: readFileSync(opts.tlsFiles.cert), ca: [readFileSync(opts.tlsFiles.ca)] },
     integrations: () => [...running.values()].map((r) => r.integration),
     outstationFor: (i) => running.get(i.id)!.outstation,
     // Diagnostics for the master's engineer (docs/decisions.md#master-diagnostics): every refusal counted for its
-    // integration (a TLS refusal only when a trusted certificate named one), the sentence logged.
-    onRefused: (refusal, detail, named) => {
-      const reason = LISTENER_REASONS[refusal];
-      ledger.count(named?.id ?? UNATTRIBUTED, reason);
-      log.warn({ component: 'iec104', reason: refusal, detail, ...(named ? { integration: named.id } : {}) }, `IEC 104 connection refused: ${REFUSAL_REASONS[reason]}`);
-      opts.onRefused?.(refusal, detail, named);
+    // integration (a TLS refusal only when a trusted certificate named one); the listener logged it.
+    onRefused: (refusal, detail, named, cutOff) => {
+      ledger.count(named?.id ?? UNATTRIBUTED, LISTENER_REASONS[refusal]);
+      opts.onRefused?.(refusal, detail, named, cutOff);
     },
     onRefusal: (integration, reason, first) => {
       ledger.count(integration.id, reason);
@@ -103,10 +115,38 @@ export async function startIec104Service(opts: Iec104ServiceOptions): Promise<Ie
     },
     ...(opts.onKeylog ? { onKeylog: opts.onKeylog } : {}),
   });
+  groupOf = (id) => server.groups.get(id) ?? [];
+  // Integrations changed (docs/decisions.md#scada-master-identity-and-listener): a changed one whose station settings
+  // stay gets the new certificate settings in place; the listener then cuts off masters no longer admitted.
+  const roster = watchIntegrations({
+    pool: opts.pool, protocol: 'iec104', load: () => loadIec104Integrations(opts.pool),
+    apply: async (now) => {
+      const { added, removed, changed } = rosterChanges([...running.values()].map((r) => r.integration), now);
+      const restart = changed.filter((i) => {
+        const was = running.get(i.id)!;
+        const sameStation = was.integration.organizationId === i.organizationId && was.integration.analogOnly === i.analogOnly
+          && was.integration.commonAddress === i.commonAddress && JSON.stringify(was.integration.timers) === JSON.stringify(i.timers);
+        if (sameStation) was.integration = i;
+        return !sameStation;
+      });
+      // The listener judges open masters against the list without the removed ones (cut off, logged, counted) ...
+      const gone = removed.map((i) => running.get(i.id)!);
+      for (const i of removed) running.delete(i.id);
+      server.reload();
+      // ... then their stations stop, and what changed beyond its certificate starts again.
+      for (const r of gone) await end(r);
+      for (const i of restart) { await end(running.get(i.id)!); await begin(i); }
+      for (const i of added) await begin(i);
+      if (added.length + restart.length > 0) server.reload();
+      if (added.length + removed.length + changed.length > 0) log.info({ component: 'iec104', added: added.map((i) => i.id), removed: removed.map((i) => i.id), changed: changed.map((i) => i.id) }, 'IEC 104 integrations reloaded');
+    },
+  });
   return {
     server,
-    outstations: new Map([...running].map(([id, r]) => [id, r.outstation])),
+    outstations,
+    reload: () => roster.reload(),
     async close() {
+      await roster.stop();
       await server.close();
       for (const r of running.values()) { await r.feed.stop(); await r.persistence.stop(); }
       await ledger.stop();

@@ -1,6 +1,7 @@
-// Maps a verified client certificate to one integration (docs/decisions.md#dnp3-outstation), for every
-// protocol served over mutual TLS (DNP3, IEC 104 per IEC 62351-3). Pure: the server passes the peer
-// certificate's names and fingerprint; tests pass plain objects.
+// Maps a verified client certificate to one integration (docs/decisions.md#scada-master-identity-and-listener), for
+// every protocol served over mutual TLS (DNP3, IEC 104 per IEC 62351-3). No I/O: the listener passes the peer's
+// leaf certificate as Node parsed it; unit tests pass plain objects.
+import type { X509Certificate } from 'node:crypto';
 
 export type TlsMinVersion = 'TLSv1.2' | 'TLSv1.3';
 
@@ -13,12 +14,14 @@ export interface MasterCertificate {
   certificateMode: 'ca' | 'pinned';
   /** SHA-256 fingerprint (Node's `AA:BB:...` form) of the pinned client certificate. */
   pinnedFingerprint256?: string;
+  /** The pinned certificate itself: the handshake trusts it as its own issuer. */
+  pinnedCertificate?: X509Certificate;
   /**
-   * SHA-256 fingerprints of the CAs allowed to vouch for this integration's master (its caFile, else the
-   * service CA). The handshake trusts every configured CA, so without this check one organisation's CA
-   * could issue a certificate carrying another organisation's master identity.
+   * CA mode: the CAs allowed to issue this integration's master certificate (its caFile); absent: the service CA.
+   * The handshake trusts every integration's CA, so without this proof one organisation's CA could issue a
+   * certificate carrying another organisation's master identity.
    */
-  trustedCa256?: string[];
+  issuerCas?: readonly X509Certificate[];
   /** Optional dedicated port besides the shared one. */
   port?: number;
 }
@@ -27,32 +30,37 @@ export interface PeerIdentity {
   commonName?: string;
   dnsNames: string[];
   fingerprint256: string;
-  /** Fingerprints of the issuer chain above the certificate (from getPeerCertificate(true)). */
-  issuers256?: string[];
+  /** Whether `ca` signed this certificate: a proof by signature, never by a chain the peer sent. */
+  issuedBy(ca: X509Certificate): boolean;
 }
 
-/** Names in a Node peer certificate: subject CN and `DNS:` entries of subjectaltname. */
-interface NodeCert { subject?: { CN?: string | string[] } | null; subjectaltname?: string; fingerprint256?: string; issuerCertificate?: NodeCert }
-
-function issuerChain(cert: NodeCert): string[] {
-  const out: string[] = [];
-  let c = cert.issuerCertificate;
-  // A self-signed root points at itself; stop there (and after a sane depth).
-  while (c && c.fingerprint256 && !out.includes(c.fingerprint256) && out.length < 10) {
-    out.push(c.fingerprint256);
-    c = c.issuerCertificate;
+/**
+ * True when `ca` issued `leaf`: the names and key identifiers match (`leaf.checkIssued(ca)`: "was this issued by
+ * ca") AND the leaf's signature verifies with the CA's public key. Names and key identifiers alone are what a
+ * forged copy of a CA can imitate.
+ */
+export function provenIssuer(ca: X509Certificate, leaf: X509Certificate): boolean {
+  try {
+    return leaf.checkIssued(ca) && leaf.verify(ca.publicKey);
+  } catch {
+    return false;
   }
-  return out;
 }
 
-export function peerIdentity(cert: NodeCert): PeerIdentity {
-  const cn = cert.subject?.CN;
-  const dnsNames = (cert.subjectaltname ?? '')
+/** The subject's CN: Node writes the subject as `key=value` lines. */
+function commonNameOf(subject: string): string | undefined {
+  return subject.split('\n').find((l) => l.startsWith('CN='))?.slice(3);
+}
+
+/** The leaf the peer presented (`TLSSocket.getPeerX509Certificate()`): its names, its fingerprint, the issuer proof. */
+export function peerIdentity(leaf: X509Certificate): PeerIdentity {
+  const dnsNames = (leaf.subjectAltName ?? '')
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s.startsWith('DNS:'))
     .map((s) => s.slice(4));
-  return { commonName: Array.isArray(cn) ? cn[0] : cn, dnsNames, fingerprint256: cert.fingerprint256 ?? '', issuers256: issuerChain(cert) };
+  const commonName = commonNameOf(leaf.subject);
+  return { ...(commonName !== undefined ? { commonName } : {}), dnsNames, fingerprint256: leaf.fingerprint256, issuedBy: (ca) => provenIssuer(ca, leaf) };
 }
 
 export type IdentityRefusal = 'noCertificate' | 'unknownIdentity' | 'ambiguousIdentity' | 'pinMismatch' | 'tlsVersion' | 'wrongIssuer';
@@ -60,7 +68,7 @@ export type IdentityRefusal = 'noCertificate' | 'unknownIdentity' | 'ambiguousId
 const VERSION_RANK: Record<string, number> = { 'TLSv1.2': 2, 'TLSv1.3': 3 };
 
 /** The integrations whose master identity the certificate names, on this port (more than one: ambiguous). */
-export function namedIntegrations<I extends MasterCertificate>(peer: PeerIdentity, integrations: readonly I[], port?: number): I[] {
+export function namedIntegrations<I extends MasterCertificate>(peer: { commonName?: string; dnsNames: string[] }, integrations: readonly I[], port?: number): I[] {
   const names = peer.dnsNames.length ? peer.dnsNames : peer.commonName ? [peer.commonName] : [];
   return integrations.filter((i) => names.includes(i.masterIdentity) && (port === undefined || i.port === undefined || i.port === port));
 }
@@ -68,12 +76,14 @@ export function namedIntegrations<I extends MasterCertificate>(peer: PeerIdentit
 /**
  * The integration a master may reach, or why it is refused. SAN names are preferred; the CN counts only when
  * the certificate has no DNS SAN (the rule of RFC 6125: the CN is a fallback for certificates without DNS names).
+ * In CA mode one of the integration's CAs (`issuerCas`, else `serviceCas`) must have signed the leaf itself.
  */
 export function matchMaster<I extends MasterCertificate>(
   peer: PeerIdentity | undefined,
   protocol: string | null,
   integrations: readonly I[],
   port?: number,
+  serviceCas: readonly X509Certificate[] = [],
 ): { integration: I } | { refused: IdentityRefusal } {
   if (!peer) return { refused: 'noCertificate' };
   const found = namedIntegrations(peer, integrations, port);
@@ -83,11 +93,7 @@ export function matchMaster<I extends MasterCertificate>(
   if (integration.certificateMode === 'pinned' && integration.pinnedFingerprint256?.toUpperCase() !== peer.fingerprint256.toUpperCase()) {
     return { refused: 'pinMismatch' };
   }
-  if (integration.certificateMode === 'ca' && integration.trustedCa256) {
-    const trusted = new Set(integration.trustedCa256.map((f) => f.toUpperCase()));
-    if (!(peer.issuers256 ?? []).some((f) => trusted.has(f.toUpperCase()))) return { refused: 'wrongIssuer' };
-  }
+  if (integration.certificateMode === 'ca' && !(integration.issuerCas ?? serviceCas).some((ca) => peer.issuedBy(ca))) return { refused: 'wrongIssuer' };
   if ((VERSION_RANK[protocol ?? ''] ?? 0) < VERSION_RANK[integration.tlsMinVersion]!) return { refused: 'tlsVersion' };
   return { integration };
 }
-

@@ -42,24 +42,21 @@ export function masterSettingsFromRow(row: IntegrationRow, defaultTls: TlsMinVer
   return out;
 }
 
-const fingerprint = (file: string): string => new X509Certificate(readFileSync(file)).fingerprint256;
-
-/**
- * Reads the certificate files an integration names: a pinned master certificate is trusted as its own CA in the
- * handshake, then matched by fingerprint; in CA mode only its caFile (else the service CA) may vouch for it.
- */
-export function resolveCertificates<I extends MasterSettings>(i: I, serviceCa?: string): I {
-  if (i.certificateMode === 'pinned' && i.pinnedCertificateFile) i.pinnedFingerprint256 = fingerprint(i.pinnedCertificateFile);
-  if (i.certificateMode === 'ca') {
-    const ca = i.caFile ?? serviceCa;
-    if (ca) i.trustedCa256 = [fingerprint(ca)];
-  }
-  return i;
+/** Every certificate in a PEM file (a CA file may be a bundle); X509Certificate alone reads only the first. */
+export function certificatesIn(pem: string | Buffer): X509Certificate[] {
+  return [...pem.toString().matchAll(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g)].map((m) => new X509Certificate(m[0]));
 }
 
-/** The CAs the handshake trusts besides the service CA: each integration's CA file and pinned certificate. */
-export function integrationCas(integrations: readonly MasterSettings[]): Buffer[] {
-  return integrations.flatMap((i) => [i.caFile, i.certificateMode === 'pinned' ? i.pinnedCertificateFile : undefined])
-    .filter((f): f is string => typeof f === 'string')
-    .map((f) => readFileSync(f));
+/**
+ * Reads the certificate files an integration names, afresh on every (re)load: a pinned master certificate is
+ * trusted as its own CA in the handshake, then matched by fingerprint; in CA mode its caFile's CAs must have
+ * signed the master's certificate (without a caFile: the service CA, which the listener holds).
+ */
+export function resolveCertificates<I extends MasterSettings>(i: I): I {
+  if (i.certificateMode === 'pinned' && i.pinnedCertificateFile) {
+    const [pinned] = certificatesIn(readFileSync(i.pinnedCertificateFile));
+    if (pinned) { i.pinnedCertificate = pinned; i.pinnedFingerprint256 = pinned.fingerprint256; }
+  }
+  if (i.certificateMode === 'ca' && i.caFile) i.issuerCas = certificatesIn(readFileSync(i.caFile));
+  return i;
 }

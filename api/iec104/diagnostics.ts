@@ -16,6 +16,7 @@ import { readIntegrations } from '../../integrations/store.js';
 import { bankCount } from '../../points/banks.js';
 import { assignPowerLineSlots } from '../../points/power-lines.js';
 import { assignSlots, maxSlot } from '../../points/store.js';
+import { DEFAULT_CONNECTION_LIMITS } from '../../integrations/master-listener.js';
 
 export const IEC104_DIAGNOSTICS_PATH = '/api/iec104/diagnostics';
 
@@ -32,7 +33,7 @@ export function expectedMasterSettings(i: Iec104Integration, commonAddresses: re
     `Common address (ASDU address, 2 octets): ${last === 0 ? `${commonAddresses[0]} (one bank)` : `${commonAddresses[0]} for bank 0 up to ${commonAddresses[last]} for bank ${last}, one per bank`}; 65535 (global) interrogates every bank. Cause of transmission 2 octets (with originator address), IOA 3 octets.`,
     `Start: STARTDT act before any I frame; of the integration's connections (up to 4, one redundancy group) the one started receives events, the others stand by.`,
     `Windows: this station sends at most k = ${k} I frames unacknowledged and acknowledges the master's after w = ${w}; the master's w should be at most two thirds of ${k} (clause 5.5) so it acknowledges before this station stops, and its k at least ${w}.`,
-    `Timers: this station closes a connection whose I frame or TESTFR act it sent is not acknowledged within t1 = ${seconds(t1Ms)} s, acknowledges within t2 = ${seconds(t2Ms)} s, sends TESTFR act after t3 = ${seconds(t3Ms)} s idle, and allows t0 = ${seconds(t0Ms)} s to connect; the master's t2 must be shorter than ${seconds(t1Ms)} s and its t1 longer than ${seconds(t2Ms)} s.`,
+    `Timers: this station closes a connection whose I frame or TESTFR act it sent is not acknowledged within t1 = ${seconds(t1Ms)} s, acknowledges within t2 = ${seconds(t2Ms)} s, sends TESTFR act after t3 = ${seconds(t3Ms)} s idle, and cuts a connection without a ClientHello after ${seconds(DEFAULT_CONNECTION_LIMITS.helloTimeoutMs)} s or a TLS handshake after ${seconds(DEFAULT_CONNECTION_LIMITS.handshakeTimeoutMs)} s (the master's t0 = ${seconds(t0Ms)} s is its own); the master's t2 must be shorter than ${seconds(t1Ms)} s and its t1 longer than ${seconds(t2Ms)} s.`,
     'Commands: interrogation (C_IC_NA_1, QOI 20, or 21 and 22 for groups 1 and 2), read (C_RD_NA_1, cause 5), clock synchronisation (C_CS_NA_1) and the test command (C_TS_TA_1), as activation (cause 6), to IOA 0 except read; no other type is accepted (a fault indicator has no outputs).',
   ];
 }

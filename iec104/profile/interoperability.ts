@@ -15,6 +15,7 @@ import { DEFAULT_IEC104_PORT, GROUP_CONNECTIONS } from '../server.js';
 import { COMMAND_HANDLING, type CommandHandling } from '../station/application.js';
 import { DEFAULT_TIMERS, type StationTimers } from '../station/station.js';
 import { STANDARD_TYPES, type TypeGroup } from './standard-types.js';
+import { DEFAULT_CONNECTION_LIMITS } from '../../integrations/master-listener.js';
 
 export type Status = 'supported' | 'not supported' | 'not applicable' | 'not used in 104';
 
@@ -179,7 +180,7 @@ function transport(c: StationConfig): Section {
     parameters: [
       p('k', t.k, DEFAULT_TIMERS.k, 'frames', 'maximum difference between send and acknowledged sequence numbers (unacknowledged I frames)'),
       p('w', t.w, DEFAULT_TIMERS.w, 'frames', 'latest acknowledge after receiving w I frames'),
-      p('t0', t.t0Ms / 1000, DEFAULT_TIMERS.t0Ms / 1000, 's', 'time-out of connection establishment (the TLS handshake)'),
+      p('t0', t.t0Ms / 1000, DEFAULT_TIMERS.t0Ms / 1000, 's', `time-out of connection establishment, the master's (the station cuts a connection without a ClientHello after ${DEFAULT_CONNECTION_LIMITS.helloTimeoutMs / 1000} s, a TLS handshake after ${DEFAULT_CONNECTION_LIMITS.handshakeTimeoutMs / 1000} s)`),
       p('t1', t.t1Ms / 1000, DEFAULT_TIMERS.t1Ms / 1000, 's', 'time-out of send or test APDUs'),
       p('t2', t.t2Ms / 1000, DEFAULT_TIMERS.t2Ms / 1000, 's', 'time-out for acknowledges when there is no data message (t2 < t1)'),
       p('t3', t.t3Ms / 1000, DEFAULT_TIMERS.t3Ms / 1000, 's', 'time-out for sending test frames in case of a long idle state'),

@@ -6,7 +6,7 @@ import { dnp3Unconfigured } from '../../cli/dnp3.js';
 import { loadSettings } from '../../config/settings.js';
 
 const tls = { DNP3_TLS_KEY: 'k.pem', DNP3_TLS_CERT: 'c.pem', DNP3_TLS_CA: 'ca.pem' };
-const dnp3 = (env: Record<string, string>) => loadSettings(env).dnp3;
+const dnp3 = (env: Record<string, string>) => loadSettings(env);
 
 test('the embedded default always serves DNP3 (development certificates)', () => {
   assert.is(dnp3Unconfigured(true, dnp3({})), null);
@@ -20,7 +20,7 @@ test('with a database of its own and no certificates the outstation is off, and 
 
 test('all three TLS files, or the development plain integration, start it', () => {
   assert.is(dnp3Unconfigured(false, dnp3(tls)), null);
-  assert.equal(dnp3(tls).tls, { key: 'k.pem', cert: 'c.pem', ca: 'ca.pem' });
+  assert.equal(dnp3(tls).scadaTls, { key: 'k.pem', cert: 'c.pem', ca: 'ca.pem' }, 'one setting for both SCADA listeners');
   assert.is(dnp3Unconfigured(false, dnp3({ DNP3_PLAIN_INTEGRATION: 'north-scada' })), null);
 });
 
@@ -30,8 +30,8 @@ test('half a TLS configuration is an error naming what is missing', () => {
 });
 
 test('DNP3_PORT: 20000 unset, a port when set, refused otherwise', () => {
-  assert.is(dnp3({}).port, 20000);
-  assert.is(dnp3({ DNP3_PORT: '20001' }).port, 20001);
+  assert.is(dnp3({}).dnp3.port, 20000);
+  assert.is(dnp3({ DNP3_PORT: '20001' }).dnp3.port, 20001);
   assert.throws(() => dnp3({ DNP3_PORT: 'twenty' }), /DNP3_PORT: "twenty" is not a port/);
 });
 

@@ -1,7 +1,7 @@
 // A controlling station written by the test, frame by frame, over real mutual TLS: what an attacker with a
 // trusted certificate can send (test/security/iec104-*.test.ts). Frames received are parsed as they arrive.
 import { readFileSync } from 'node:fs';
-import { connect } from 'node:tls';
+import { connect, type ConnectionOptions } from 'node:tls';
 import { ApduParser, encodeApdu, type Apdu } from '../../iec104/apci/apci.js';
 
 /** C_IC_NA_1, activation, CA 1, QOI 20 (station interrogation). */
@@ -16,8 +16,13 @@ export interface RawMaster { frames: Apdu[]; closed: Promise<void>; isClosed: ()
  * frame acknowledged at once (an S frame after each chunk).
  */
 export function openRawMaster(port: number, who: { ca: string; cert: string; key: string }, ack = false): Promise<RawMaster> {
+  return openRawMasterWith({ port, ca: readFileSync(who.ca), cert: readFileSync(who.cert), key: readFileSync(who.key) }, ack);
+}
+
+/** The same with any TLS options: a chain of the test's making (test/helpers/forged-chain.ts), another CA. */
+export function openRawMasterWith(tls: ConnectionOptions, ack = false): Promise<RawMaster> {
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port, ca: readFileSync(who.ca), servername: 'outstation.test', cert: readFileSync(who.cert), key: readFileSync(who.key) });
+    const socket = connect({ host: '127.0.0.1', servername: 'outstation.test', ...tls });
     const parser = new ApduParser();
     const frames: Apdu[] = [];
     let closed = false;

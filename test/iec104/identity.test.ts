@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { X509Certificate } from 'node:crypto';
 import { iec104IntegrationFromRow, matchIec104Integration } from '../../iec104/identity.js';
 import { DEFAULT_TIMERS } from '../../iec104/station/station.js';
 
@@ -17,8 +18,10 @@ test('an iec104 row: standard defaults (k 12, w 8, t0..t3 30/15/10/20 s), CA 1, 
 
 test('the shared certificate model maps a 104 master as it maps a DNP3 one', () => {
   const i = iec104IntegrationFromRow(row({ masterIdentity: 'scada.north.example' }))!;
-  const peer = { dnsNames: ['scada.north.example'], fingerprint256: 'AA' };
-  assert.equal(matchIec104Integration(peer, 'TLSv1.2', [i]), { integration: i });
+  // A stand-in CA: the issuer proof is tested with real certificates in test/integrations/master-certificate.test.ts.
+  const SERVICE_CA = {} as X509Certificate;
+  const peer = { dnsNames: ['scada.north.example'], fingerprint256: 'AA', issuedBy: (ca: X509Certificate) => ca === SERVICE_CA };
+  assert.equal(matchIec104Integration(peer, 'TLSv1.2', [i], undefined, [SERVICE_CA]), { integration: i });
   assert.equal(matchIec104Integration(undefined, 'TLSv1.2', [i]), { refused: 'noCertificate' });
   assert.equal(matchIec104Integration({ ...peer, dnsNames: ['other'] }, 'TLSv1.2', [i]), { refused: 'unknownIdentity' });
 });

@@ -2,7 +2,12 @@
 // mapping uses and the one that decides whose diagnostics a TLS refusal counts in (docs/decisions.md#master-diagnostics).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { matchMaster, namedIntegrations, type MasterCertificate } from '../../integrations/master-certificate.js';
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { matchMaster, namedIntegrations, peerIdentity, provenIssuer, type MasterCertificate } from '../../integrations/master-certificate.js';
+import { certificatesIn } from '../../integrations/master-settings.js';
+import { devCerts } from '../helpers/dev-certs.js';
+import { forgeChain } from '../helpers/forged-chain.js';
 
 const base = { tlsMinVersion: 'TLSv1.2', certificateMode: 'ca' } as const;
 const north: MasterCertificate = { ...base, id: 'north-104', masterIdentity: 'scada.north.example' };
@@ -11,9 +16,9 @@ const all = [north, own];
 const ids = (l: MasterCertificate[]) => l.map((i) => i.id);
 
 test('DNS SANs name integrations; the CN only when the certificate has no DNS SAN', () => {
-  assert.equal(ids(namedIntegrations({ dnsNames: ['scada.north.example'], fingerprint256: '' }, all)), ['north-104']);
-  assert.equal(ids(namedIntegrations({ commonName: 'scada.north.example', dnsNames: [], fingerprint256: '' }, all)), ['north-104']);
-  assert.equal(ids(namedIntegrations({ commonName: 'scada.north.example', dnsNames: ['other.example'], fingerprint256: '' }, all)), []);
+  assert.equal(ids(namedIntegrations({ dnsNames: ['scada.north.example'] }, all)), ['north-104']);
+  assert.equal(ids(namedIntegrations({ commonName: 'scada.north.example', dnsNames: [] }, all)), ['north-104']);
+  assert.equal(ids(namedIntegrations({ commonName: 'scada.north.example', dnsNames: ['other.example'] }, all)), []);
 });
 
 test('an integration with its own port is named only on that port (or when no port is given)', () => {
@@ -25,9 +30,30 @@ test('an integration with its own port is named only on that port (or when no po
 
 test('two integrations claiming one identity are both named, and the mapping refuses it as ambiguous', () => {
   const twin = { ...north, id: 'south-104' };
-  const peer = { dnsNames: ['scada.north.example'], fingerprint256: '' };
+  const peer = { dnsNames: ['scada.north.example'], fingerprint256: '', issuedBy: () => true };
   assert.equal(ids(namedIntegrations(peer, [north, twin])), ['north-104', 'south-104']);
   assert.equal(matchMaster(peer, 'TLSv1.2', [north, twin]), { refused: 'ambiguousIdentity' });
+});
+
+test('issuer by signature: the forged copy of a CA (same subject and key id) proves nothing; the real CAs prove what they signed', () => {
+  const certs = devCerts('master-certificate-');
+  try {
+    const [leaf, forged, victimCa] = certificatesIn(readFileSync(forgeChain(certs).chain));
+    const cert = (name: string) => new X509Certificate(readFileSync(certs.pem(name)));
+    assert.ok(leaf!.checkIssued(forged!), 'names and key ids link the leaf to the forged copy');
+    assert.ok(forged!.checkIssued(victimCa!), 'and the forged copy to the victim CA');
+    assert.not.ok(provenIssuer(victimCa!, forged!), 'but the victim CA never signed the forged copy');
+    assert.not.ok(provenIssuer(victimCa!, leaf!));
+    assert.ok(provenIssuer(cert('rogue-ca'), leaf!), 'the hostile CA signed the leaf');
+    assert.ok(provenIssuer(cert('ca'), cert('scada.north.example')));
+    // The mapping: north trusts the service CA only, so the hostile leaf is refused whatever came with it.
+    const northCa: MasterCertificate = { ...north, issuerCas: [cert('ca')] };
+    assert.equal(matchMaster(peerIdentity(leaf!), 'TLSv1.3', [northCa]), { refused: 'wrongIssuer' });
+    assert.equal(matchMaster(peerIdentity(leaf!), 'TLSv1.3', [north], undefined, [cert('ca')]), { refused: 'wrongIssuer' });
+    assert.ok('integration' in matchMaster(peerIdentity(cert('scada.north.example')), 'TLSv1.3', [north], undefined, [cert('ca')]));
+  } finally {
+    certs.remove();
+  }
 });
 
 test.run();

@@ -2,20 +2,27 @@
 // certificates from infra/certs.sh: no client certificate, an expired one, one from a foreign CA, garbage
 // and plain DNP3 before the TLS handshake, connections that never finish a handshake, and a frame flood from
 // an authenticated master. Each attacker gets not one DNP3 octet (or, for the flood, no harm done), and a
-// legitimate master is answered during and after every attack.
+// legitimate master is answered during and after every attack. The hostile tenant of issue 41 attacks the
+// running service (startDnp3Service, integrations in Postgres): its CA's leaf naming another organisation's
+// master, alone and with a forged chain (test/helpers/forged-chain.ts).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { connect, type ConnectionOptions } from 'node:tls';
 import { startDnp3Server, type Dnp3Server } from '../../dnp3/server.js';
+import { startDnp3Service } from '../../dnp3/service.js';
+import type { ListenerRefusal } from '../../integrations/master-listener.js';
+import { scadaTenants, type ScadaTenants } from '../helpers/scada-tenants.js';
+import { silentConnections } from '../helpers/silent-connections.js';
 import { hex, toHex } from '../dnp3/helpers/hex.js';
 import { fragments } from '../dnp3/conformance/harness.js';
 import { twoOrganisations } from '../dnp3/helpers/two-organisations.js';
 import { reportTally } from '../helpers/tally.js';
+import { waitFor } from '../../support/wait-for.js';
 
 const { dir, pem, integrations, outstations } = twoOrganisations('dnp3-attack-certs-', { north: 'TLSv1.2', south: 'TLSv1.2' });
 // An expired client certificate for north's identity, signed by the trusted CA (OpenSSL 3.0: -days -1).
@@ -27,17 +34,22 @@ writeFileSync(join(dir, 'README'), 'test certificates, removed after the suite')
 
 const refusals: string[] = [];
 let server: Dnp3Server;
+let tenants: ScadaTenants;
+let service: Awaited<ReturnType<typeof startDnp3Service>>;
+const serviceRefusals: ListenerRefusal[] = [];
+/** Open connections the service cut off on a reload, by the reason their integration no longer admits them. */
+const cutOff: ListenerRefusal[] = [];
 let tried = 0;
 let refused = 0;
 
 const CLASS0 = hex('05 64 0B C4 0A 00 01 00 AC D1 C0 C0 01 3C 01 06 FF 50');
 const SOUTH_ANSWER = ['C0 81 90 00 1E 05 00 00 00 01 00 00 5E 43'];
 
-function exchange(client: Partial<ConnectionOptions>, send: Uint8Array = CLASS0, waitMs = 1500): Promise<{ received: Uint8Array; error?: string }> {
+function exchange(client: Partial<ConnectionOptions>, send: Uint8Array = CLASS0, waitMs = 1500, port = server.port): Promise<{ received: Uint8Array; error?: string }> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let error: string | undefined;
-    const socket = connect({ host: '127.0.0.1', port: server.port, ca: pem('ca'), servername: 'outstation.test', ...client });
+    const socket = connect({ host: '127.0.0.1', port, ca: pem('ca'), servername: 'outstation.test', ...client });
     const done = () => { clearTimeout(timer); socket.destroy(); resolve({ received: new Uint8Array(Buffer.concat(chunks)), ...(error ? { error } : {}) }); };
     const timer = setTimeout(done, waitMs);
     socket.on('secureConnect', () => socket.write(send));
@@ -84,10 +96,17 @@ test.before(async () => {
     outstationsFor: (i) => [outstations.get(i.organizationId)!],
     onRefused: (reason) => refusals.push(reason),
   });
+  tenants = await scadaTenants('dnp3', 'dnp3-attacks-service');
+  service = await startDnp3Service({
+    pool: tenants.db.pool, port: 0, host: '127.0.0.1', tlsFiles: tenants.certs.outstation, offlineAfterHours: 26,
+    onRefused: (reason, _detail, _named, cut) => { serviceRefusals.push(reason); if (cut) cutOff.push(reason); },
+  });
 });
 
 test.after(async () => {
   await server?.close();
+  await service?.close();
+  await tenants?.remove();
   rmSync(dir, { recursive: true, force: true });
   reportTally('dnp3-attacks', { attacksTried: tried, attacksRefused: refused });
 });
@@ -100,6 +119,100 @@ test("certificates: none, expired, foreign CA, the server's or the CA's own: ref
   await refusedAttack('the CA certificate itself', { cert: pem('ca'), key: pem('ca-key') });
   assert.ok(refusals.length >= 3, `refusals recorded: ${refusals.join(', ')}`);
   await legitimateServed('after the certificate attacks');
+});
+
+test("a hostile tenant's CA issues a leaf naming north's master, sent alone and with a forged chain up to north's CA: refused wrongIssuer on the running service", async () => {
+  const port = service.server.port;
+  const { certs, forged } = tenants;
+  const file = (name: string) => readFileSync(certs.pem(name));
+  const ca = file('ca'); // this suite's other server has certificates of its own
+  // North's own master is served: the refusals below are about the issuer, not the identity.
+  const north = await exchange({ ca, cert: file('scada.north.example'), key: file('scada.north.example-key') }, CLASS0, 5000, port);
+  assert.ok(north.received.length > 0 && north.received[0] === 0x05 && north.received[1] === 0x64, 'north\'s own master is answered');
+  const attempts: [string, Partial<ConnectionOptions>][] = [
+    ['the leaf alone', { ca, cert: file('rogue.example'), key: file('rogue.example-key') }],
+    ['the leaf with a forged copy of its CA and north\'s public CA', { ca, cert: readFileSync(forged.chain), key: readFileSync(forged.key) }],
+  ];
+  for (const [label, client] of attempts) {
+    tried++;
+    const before = serviceRefusals.filter((r) => r === 'wrongIssuer').length;
+    const r = await exchange(client, CLASS0, 3000, port);
+    assert.is(toHex(r.received), '', `${label}: not one DNP3 octet`);
+    await waitFor(`${label}: refused as wrongIssuer`, () => serviceRefusals.filter((x) => x === 'wrongIssuer').length > before);
+    refused++;
+  }
+});
+
+/** A TLS connection to the service that stays open after its first answer; `closed` settles when the service closes it. */
+function hold(client: Partial<ConnectionOptions>): Promise<{ answered: boolean; closed: Promise<void>; end(): void }> {
+  const file = (name: string) => readFileSync(tenants.certs.pem(name));
+  return new Promise((resolve) => {
+    let answered = false;
+    const socket = connect({ host: '127.0.0.1', port: service.server.port, ca: file('ca'), servername: 'outstation.test', ...client });
+    const closed = new Promise<void>((r) => socket.once('close', () => r()));
+    const give = () => resolve({ answered, closed, end: () => socket.destroy() });
+    const timer = setTimeout(give, 5000);
+    socket.on('error', () => {});
+    socket.on('secureConnect', () => socket.write(CLASS0));
+    socket.once('data', () => { answered = true; clearTimeout(timer); give(); });
+    socket.once('close', () => { clearTimeout(timer); give(); });
+  });
+}
+
+test('silent TCP connections from eight addresses, re-opened as they are cut: a master known to the listener is still served', async () => {
+  const file = (name: string) => readFileSync(tenants.certs.pem(name));
+  const northTls = { ca: file('ca'), cert: file('scada.north.example'), key: file('scada.north.example-key') };
+  const first = await hold(northTls);
+  first.end();
+  assert.ok(first.answered, 'north served before the attack (its address is now a known master\'s)');
+  tried++;
+  const attack = await silentConnections(service.server.port);
+  try {
+    const during = await hold(northTls);
+    during.end();
+    assert.ok(during.answered, 'north is served while eight addresses hold silent connections');
+    refused++;
+  } finally {
+    attack.stop();
+  }
+});
+
+test('revocation without a restart: a disabled integration\'s master is cut off and refused (NOTIFY); a changed pin\'s too (SIGHUP)', async () => {
+  const file = (name: string) => readFileSync(tenants.certs.pem(name));
+  const northTls = { ca: file('ca'), cert: file('scada.north.example'), key: file('scada.north.example-key') };
+  const north = tenants.id('north');
+  const pool = tenants.db.pool;
+  // Disabled: the statement's NOTIFY reloads the integrations.
+  tried++;
+  const open = await hold(northTls);
+  assert.ok(open.answered, 'north is served');
+  await pool.query('update integrations set enabled = false where id = $1', [north]);
+  await open.closed;
+  assert.equal(cutOff, ['unknownIdentity'], 'cut off because no enabled integration names it any more');
+  const after = await hold(northTls);
+  after.end();
+  assert.not.ok(after.answered, 'a disabled integration\'s master is refused');
+  refused++;
+  // Pinned to a certificate file whose content changes on disk: SIGHUP reads it again.
+  tried++;
+  const pin = join(tenants.certs.dir, 'north-pin.pem');
+  writeFileSync(pin, file('scada.north.example'));
+  await pool.query(`update integrations set enabled = true, settings = settings || $2::jsonb where id = $1`, [north, { certificateMode: 'pinned', pinnedCertificateFile: pin }]);
+  const pinned = await waitFor('north served under its pin', async () => {
+    const c = await hold(northTls);
+    if (!c.answered) { c.end(); return undefined; }
+    return c;
+  });
+  writeFileSync(pin, file('scada.south.example'));
+  process.kill(process.pid, 'SIGHUP');
+  await pinned.closed;
+  assert.equal(cutOff, ['unknownIdentity', 'pinMismatch'], 'cut off for the changed pin');
+  const refusedNow = await hold(northTls);
+  refusedNow.end();
+  assert.not.ok(refusedNow.answered, 'a master whose pin changed is refused');
+  assert.ok(serviceRefusals.includes('pinMismatch'), serviceRefusals.join());
+  refused++;
+  await pool.query(`update integrations set settings = settings - 'certificateMode' - 'pinnedCertificateFile' where id = $1`, [north]);
 });
 
 test('garbage, HTTP and plain DNP3 before the TLS handshake: closed without an answer', async () => {

@@ -6,11 +6,15 @@
 // (docs/decisions.md#iec-104-bounded-sessions), north's station at the bench's point count (10,000 devices): a
 // second interrogation while one runs refused, 2,000 interrogations in one write closing the connection with the
 // memory measured, a dropped connection's replies never handed to the next master, reading paused while a master
-// reads nothing.
+// reads nothing. The hostile tenant of issue 41 attacks the running service (startIec104Service, integrations in
+// Postgres): its CA's leaf naming another organisation's master, alone and with a forged chain
+// (test/helpers/forged-chain.ts); silent connections from eight addresses; revocation without a restart.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ConnectionOptions } from 'node:tls';
 import { encodeApdu } from '../../iec104/apci/apci.js';
 import { Cot, encodeAsdu, TypeId } from '../../iec104/asdu/index.js';
 import { applyDevice } from '../../iec104/data/apply.js';
@@ -18,10 +22,14 @@ import type { RefusalReason } from '../../iec104/diagnostics/reasons.js';
 import type { Iec104Integration } from '../../iec104/identity.js';
 import { Iec104Outstation } from '../../iec104/outstation.js';
 import { startIec104Server, type Iec104Server } from '../../iec104/server.js';
+import { startIec104Service, type Iec104Service } from '../../iec104/service.js';
 import type { Iec104Session } from '../../iec104/session.js';
+import type { ListenerRefusal } from '../../integrations/master-listener.js';
 import { DEFAULT_TIMERS } from '../../iec104/station/station.js';
 import { devCerts } from '../helpers/dev-certs.js';
-import { GI, gi, iFrames, isGi, openRawMaster, servedGi, STARTDT, until, type RawMaster } from '../helpers/iec104-raw-master.js';
+import { GI, gi, iFrames, isGi, openRawMaster, openRawMasterWith, servedGi, STARTDT, until, type RawMaster } from '../helpers/iec104-raw-master.js';
+import { scadaTenants, type ScadaTenants } from '../helpers/scada-tenants.js';
+import { silentConnections } from '../helpers/silent-connections.js';
 import { reportTally } from '../helpers/tally.js';
 
 const certs = devCerts('iec104-attack-certs-');
@@ -38,6 +46,11 @@ const northSessions: Iec104Session[] = [];
 /** The bench's point count (bench/iec104-gi.bench.ts): north's station, so an interrogation's answer is large. */
 const NORTH_DEVICES = 10_000;
 let server: Iec104Server;
+let tenants: ScadaTenants;
+let service: Iec104Service;
+const serviceRefusals: ListenerRefusal[] = [];
+/** Open connections the service cut off on a reload, by the reason their integration no longer admits them. */
+const cutOff: ListenerRefusal[] = [];
 let tried = 0;
 let refused = 0;
 
@@ -80,12 +93,102 @@ test.before(async () => {
     onRefusal: (i, reason) => refusals.push({ integration: i.id, reason }),
     onSession: (i, session) => { if (i.id === 'north-104') northSessions.push(session); },
   });
+  tenants = await scadaTenants('iec104', 'iec104-attacks-service');
+  service = await startIec104Service({
+    pool: tenants.db.pool, port: 0, host: '127.0.0.1', tlsFiles: tenants.certs.outstation, offlineAfterHours: 26,
+    onRefused: (reason, _detail, _named, cut) => { serviceRefusals.push(reason); if (cut) cutOff.push(reason); },
+  });
 });
 
 test.after(async () => {
   await server.close();
+  await service?.close();
+  await tenants?.remove();
   certs.remove();
   reportTally('iec104-attacks', { attacksTried: tried, attacksRefused: refused });
+});
+
+test("a hostile tenant's CA issues a leaf naming north's master, sent alone and with a forged chain up to north's CA: refused wrongIssuer on the running service", async () => {
+  const { certs, forged } = tenants;
+  const file = (name: string) => readFileSync(certs.pem(name));
+  const base = { port: service.server.port, ca: file('ca') };
+  // North's own master gets STARTDT confirmed: the refusals below are about the issuer, not the identity.
+  const north = await openRawMasterWith({ ...base, cert: file('scada.north.example'), key: file('scada.north.example-key') });
+  north.send(encodeApdu(STARTDT));
+  await until(() => north.frames.some((f) => f.format === 'U' && f.fn === 'STARTDT_CON'), 'STARTDT con for north');
+  north.end();
+  const attempts: [string, ConnectionOptions][] = [
+    ['the leaf alone', { ...base, cert: file('rogue.example'), key: file('rogue.example-key') }],
+    ['the leaf with a forged copy of its CA and north\'s public CA', { ...base, cert: readFileSync(forged.chain), key: readFileSync(forged.key) }],
+  ];
+  for (const [label, tls] of attempts) {
+    tried++;
+    const before = serviceRefusals.filter((r) => r === 'wrongIssuer').length;
+    // In TLS 1.3 the client may finish its handshake before the station has judged its certificate.
+    const c = await openRawMasterWith(tls).catch(() => undefined);
+    if (c) {
+      c.send(encodeApdu(STARTDT));
+      c.send(encodeApdu({ format: 'I', ns: 0, nr: 0, asdu: GI }));
+      await until(() => c.isClosed(), `${label}: closed`);
+      assert.equal(c.frames, [], `${label}: not one APDU`);
+    }
+    await until(() => serviceRefusals.filter((x) => x === 'wrongIssuer').length > before, `${label}: refused as wrongIssuer`);
+    refused++;
+  }
+});
+
+/** North's master on the running service: STARTDT confirmed (or undefined when refused), the connection kept open. */
+async function northStarted(): Promise<RawMaster | undefined> {
+  const file = (name: string) => readFileSync(tenants.certs.pem(name));
+  const c = await openRawMasterWith({ port: service.server.port, ca: file('ca'), cert: file('scada.north.example'), key: file('scada.north.example-key') }).catch(() => undefined);
+  if (!c) return undefined;
+  c.send(encodeApdu(STARTDT));
+  await until(() => c.isClosed() || c.frames.some((f) => f.format === 'U' && f.fn === 'STARTDT_CON'), 'STARTDT con or closed');
+  return c.isClosed() ? undefined : c;
+}
+
+test('silent TCP connections from eight addresses, re-opened as they are cut: a master known to the listener is still served', async () => {
+  const before = await northStarted();
+  assert.ok(before, 'north served before the attack (its address is now a known master\'s)');
+  before.end();
+  tried++;
+  const attack = await silentConnections(service.server.port);
+  try {
+    const during = await northStarted();
+    assert.ok(during, 'north gets STARTDT confirmed while eight addresses hold silent connections');
+    during.end();
+    refused++;
+  } finally {
+    attack.stop();
+  }
+});
+
+test('revocation without a restart: a disabled integration\'s master is cut off and refused (NOTIFY); a changed pin\'s too (SIGHUP)', async () => {
+  const north = tenants.id('north');
+  const pool = tenants.db.pool;
+  tried++;
+  const open = await northStarted();
+  assert.ok(open, 'north is served');
+  await pool.query('update integrations set enabled = false where id = $1', [north]);
+  await open.closed;
+  assert.equal(cutOff, ['unknownIdentity'], 'cut off because no enabled integration names it any more');
+  assert.is(await northStarted(), undefined, 'a disabled integration\'s master is refused');
+  refused++;
+  tried++;
+  const pin = join(tenants.certs.dir, 'north-pin.pem');
+  writeFileSync(pin, readFileSync(tenants.certs.pem('scada.north.example')));
+  await pool.query(`update integrations set enabled = true, settings = settings || $2::jsonb where id = $1`, [north, { certificateMode: 'pinned', pinnedCertificateFile: pin }]);
+  let pinned: RawMaster | undefined;
+  // The settings' NOTIFY reloads the integrations; until then north is refused (it was disabled).
+  for (let i = 0; i < 100 && !pinned; i++) { pinned = await northStarted(); if (!pinned) await new Promise((r) => setTimeout(r, 200)); }
+  assert.ok(pinned, 'north served under its pin');
+  writeFileSync(pin, readFileSync(tenants.certs.pem('scada.south.example')));
+  process.kill(process.pid, 'SIGHUP');
+  await pinned.closed;
+  assert.equal(cutOff, ['unknownIdentity', 'pinMismatch'], 'cut off for the changed pin');
+  assert.is(await northStarted(), undefined, 'a master whose pin changed is refused');
+  refused++;
+  await pool.query(`update integrations set settings = settings - 'certificateMode' - 'pinnedCertificateFile' where id = $1`, [north]);
 });
 
 test('malformed APCI: a wrong start octet, a length below 4 and above 253 close the connection', async () => {

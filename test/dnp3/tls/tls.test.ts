@@ -93,11 +93,10 @@ test('a valid certificate of an organisation with no DNP3 integration: refused, 
 test("two trusted CAs: a certificate from the other organisation's CA carrying north's identity is refused", async () => {
   // South brings its own CA (rogue-ca here); north trusts only the service CA. The handshake accepts both
   // CAs, so the issuer check is what stops south's CA from minting "scada.north.example".
-  const fp = (name: string) => new X509Certificate(pem(name)).fingerprint256;
-  const trusting = integrations.map((i) => ({ ...i, trustedCa256: [fp(i.organizationId === 'north' ? 'ca' : 'rogue-ca')] }));
+  const trusting = integrations.map((i) => ({ ...i, issuerCas: [new X509Certificate(pem(i.organizationId === 'north' ? 'ca' : 'rogue-ca'))] }));
   const both = await startDnp3Server({
     port: 0, host: '127.0.0.1',
-    transport: { tls: { key: pem('outstation.test-key'), cert: pem('outstation.test'), ca: [pem('ca'), pem('rogue-ca')] } },
+    transport: { tls: { key: pem('outstation.test-key'), cert: pem('outstation.test'), ca: [pem('ca')] } },
     integrations: () => trusting,
     outstationsFor: (i) => [outstations.get(i.organizationId)!],
     onRefused: (reason) => refusals.push(reason),

@@ -8,6 +8,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { applyDevice } from '../../../iec104/data/apply.js';
 import { floatIoa, iec104Point, singleIoa } from '../../../iec104/data/point-map.js';
@@ -48,7 +49,7 @@ test.before(async () => {
   server = await startIec104Server({
     port: 0, host: '127.0.0.1',
     tls: { key: readFileSync(certs.pem('outstation.test-key')), cert: readFileSync(certs.pem('outstation.test')), ca: [readFileSync(certs.pem('ca')), readFileSync(certs.pem('rogue-ca'))] },
-    integrations: () => [{ id: 'north-scada', organizationId: 'north', masterIdentity: 'scada.north.example', commonAddress: 1, timers: DEFAULT_TIMERS, tlsMinVersion: 'TLSv1.2', certificateMode: 'ca', analogOnly: false, trustedCa256: [caFingerprint('ca')] }],
+    integrations: () => [{ id: 'north-scada', organizationId: 'north', masterIdentity: 'scada.north.example', commonAddress: 1, timers: DEFAULT_TIMERS, tlsMinVersion: 'TLSv1.2', certificateMode: 'ca', analogOnly: false, issuerCas: [new X509Certificate(readFileSync(certs.pem('ca')))] }],
     outstationFor: () => outstation,
     onRefused: (reason) => refused.push(reason),
     onRefusal: (_i, reason) => console.error(`station: ${reason}`),
@@ -72,10 +73,6 @@ test.after(async () => {
   await server.close();
   certs.remove();
 });
-
-function caFingerprint(name: string): string {
-  return execFileSync('openssl', ['x509', '-in', certs.pem(name), '-noout', '-fingerprint', '-sha256'], { encoding: 'utf8' }).split('=')[1]!.trim();
-}
 
 test('general interrogation: every point of the model with its value and quality, COT 20, confirmed and terminated', async () => {
   const want = [device(0), device(1)].flatMap((d) => deviceSamples(d, now, CLOCK_26H)).map((s) => iec104Point(s, 1).point);

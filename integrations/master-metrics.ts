@@ -1,0 +1,11 @@
+// The SCADA master listener's metrics, one set for every protocol it serves (docs/monitoring.md, docs/decisions.md#scada-master-identity-and-listener).
+import { Counter } from 'prom-client';
+import { registry } from '../config/metrics.js';
+
+export const masterMetrics = {
+  refused: new Counter({
+    name: 'faultline_scada_master_refused_total',
+    help: 'SCADA master connections refused or cut off by the listener (DNP3, IEC 104), by protocol and reason: a failed or late TLS handshake, a certificate that maps to no integration or not to this one, a cap (busy), an integration disabled or changed since (revoked)',
+    labelNames: ['protocol', 'reason'], registers: [registry],
+  }),
+};

@@ -1,0 +1,62 @@
+// The integrations a SCADA master listener serves, read again whenever they change
+// (docs/decisions.md#scada-master-identity-and-listener): `faultline import` and the admin API write the
+// `integrations` table, whose statement trigger NOTIFYs `integrations_change` (migration 0022); SIGHUP asks too;
+// a minute's tick is the fallback for a lost notification. Each round reads the protocol's enabled integrations,
+// re-reads their certificate files and hands the list to the protocol, which starts and stops what differs and
+// calls the listener's reload().
+import type pg from 'pg';
+import { log } from '../config/log.js';
+import { startWakeups } from '../db/wakeups.js';
+import type { MasterProtocol } from './master-listener.js';
+import type { MasterSettings } from './master-settings.js';
+
+export interface RosterOptions<I extends MasterSettings> {
+  pool: pg.Pool;
+  protocol: MasterProtocol;
+  /** The protocol's enabled integrations with their certificate files read (a throw keeps the list as it was). */
+  load: () => Promise<I[]>;
+  /** Applies a list read after the first: start what is new, stop what is gone, replace what changed, reload the listener. */
+  apply: (integrations: I[]) => Promise<void>;
+  /** Default one minute. */
+  tickMs?: number;
+}
+
+export interface Roster {
+  /** Read the integrations again now (tests; SIGHUP). */
+  reload(): void;
+  stop(): Promise<void>;
+}
+
+export function watchIntegrations<I extends MasterSettings>(o: RosterOptions<I>): Roster {
+  const wakeups = startWakeups({
+    pool: o.pool, channel: 'integrations_change', tickMs: o.tickMs ?? 60_000, component: o.protocol,
+    step: async () => {
+      await o.apply(await o.load());
+      return false;
+    },
+  });
+  const onHup = () => {
+    log.info({ component: o.protocol }, 'SIGHUP: reading SCADA master integrations again');
+    wakeups.kick();
+  };
+  process.on('SIGHUP', onHup);
+  return {
+    reload: () => wakeups.kick(),
+    async stop() {
+      process.off('SIGHUP', onHup);
+      await wakeups.stop();
+    },
+  };
+}
+
+/** What differs between two lists by id: new, gone, and changed (any setting, certificate files included). */
+export function rosterChanges<I extends MasterSettings>(before: readonly I[], after: readonly I[]): { added: I[]; removed: I[]; changed: I[] } {
+  const old = new Map(before.map((i) => [i.id, i]));
+  const ids = new Set(after.map((i) => i.id));
+  const fingerprint = (i: I) => JSON.stringify({ ...i, pinnedCertificate: i.pinnedCertificate?.fingerprint256, issuerCas: i.issuerCas?.map((c) => c.fingerprint256) });
+  return {
+    added: after.filter((i) => !old.has(i.id)),
+    removed: before.filter((i) => !ids.has(i.id)),
+    changed: after.filter((i) => old.has(i.id) && fingerprint(old.get(i.id)!) !== fingerprint(i)),
+  };
+}
