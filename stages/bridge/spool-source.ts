@@ -43,6 +43,37 @@ export interface SpoolSourceOptions {
   log?: Log;
 }
 
+/** Batches published and not yet acknowledged, their files (a listing leaves those out) and the first failure. */
+function inFlight() {
+  const sending = new Set<Promise<void>>();
+  const names = new Set<string>();
+  let failure: { error: unknown; count: number } | null = null;
+  return {
+    has: (name: string) => names.has(name),
+    get size() { return sending.size; },
+    get failed() { return failure !== null; },
+    add(batch: ReceivedMessage[], send: () => Promise<void>): void {
+      for (const m of batch) names.add(m.messageId);
+      const sent: Promise<void> = send().catch((error: unknown) => {
+        failure ??= { error, count: 0 };
+        failure.count += batch.length;
+      }).finally(() => {
+        for (const m of batch) names.delete(m.messageId);
+        sending.delete(sent);
+      });
+      sending.add(sent);
+    },
+    /** The failure since the last call, and how many files it left in place. */
+    takeFailure() {
+      const f = failure;
+      failure = null;
+      return f;
+    },
+    one: () => Promise.race(sending),
+    settled: async () => { await Promise.all(sending); },
+  };
+}
+
 /**
  * @example
  *   const source = spoolSource({ transport, dir: settings.inboxDir });
@@ -74,40 +105,32 @@ export function spoolSource(options: SpoolSourceOptions): Source {
     wakeIdle = done;
   });
 
-  /** Batches published and not yet acknowledged, and their files (a listing leaves those out). */
-  const sending = new Set<Promise<void>>();
-  const inFlight = new Set<string>();
-  /** The first failed publish since the last listing, and how many files it left in place. */
-  let failed: { error: unknown; count: number } | null = null;
+  const flight = inFlight();
   /** Failed publishes and listings in a row: the back-off grows with them. */
   let failures = 0;
 
   /** Publishes one batch without waiting for it; its files are removed once the durable send resolved. */
-  function publish(batch: ReceivedMessage[]): void {
-    for (const m of batch) inFlight.add(m.messageId);
-    const sent: Promise<void> = bridge.forward(batch, async ({ published, deadLettered }) => {
+  const publish = (batch: ReceivedMessage[]) => flight.add(batch, async () => {
+    await bridge.forward(batch, async ({ published, deadLettered }) => {
       stats.published += published;
       stats.deadLettered += deadLettered;
       await inbox.remove(batch);
-    }).then(() => { failures = 0; }, (error: unknown) => { failed ??= { error, count: 0 }; failed.count += batch.length; }).finally(() => {
-      for (const m of batch) inFlight.delete(m.messageId);
-      sending.delete(sent);
     });
-    sending.add(sent);
-  }
+    failures = 0;
+  });
 
   async function run(): Promise<void> {
     // Names from the last listing not yet handled: a full directory is listed once, not once per batch.
     let pending: string[] = [];
     while (running) {
-      if (failed) {
+      if (flight.failed) {
         // The files stay; once every batch in flight settled, the directory is listed again and they are sent
         // again in name order, after the pause.
-        await Promise.all(sending);
+        await flight.settled();
+        const failed = flight.takeFailure()!;
         failures++;
         stats.errors++;
         log('warn', 'publish failed; the spool files stay and are sent again', { count: failed.count, attempt: failures, error: errorText(failed.error) });
-        failed = null;
         pending = [];
         await pause(backoffDelay(failures, backoff));
         continue;
@@ -115,7 +138,7 @@ export function spoolSource(options: SpoolSourceOptions): Source {
       if (pending.length === 0) {
         dirty = false;
         try {
-          pending = (await inbox.list()).filter((name) => !inFlight.has(name));
+          pending = (await inbox.list()).filter((name) => !flight.has(name));
         } catch (err) {
           failures++;
           stats.errors++;
@@ -128,8 +151,8 @@ export function spoolSource(options: SpoolSourceOptions): Source {
           continue;
         }
       }
-      if (sending.size >= inFlightBatches) {
-        await Promise.race(sending);
+      if (flight.size >= inFlightBatches) {
+        await flight.one();
         continue;
       }
       const names = pending.slice(0, batchSize);
@@ -139,7 +162,7 @@ export function spoolSource(options: SpoolSourceOptions): Source {
       if (batch.length === 0) continue;
       publish(batch);
     }
-    await Promise.all(sending);
+    await flight.settled();
   }
 
   return {

@@ -154,6 +154,70 @@ function ticketsOf(slice: { entry: Entry }[]): Ticket[] {
   return [...tickets];
 }
 
+/** A producer over `append`: in a batch, part of its durable sends; outside, one send after the other. */
+function producerOf(append: (messages: OutMessage[], tickets: Ticket[] | null) => Promise<void>, { durable = false }: ProducerOptions): Producer {
+  // A source may have several durable sends waiting for the pipeline at once (spool-source.ts): their
+  // records are still appended one send after the other, so each device's records keep their order.
+  let appending: Promise<void> = Promise.resolve();
+  const inOrder = (messages: OutMessage[], tickets: Ticket[] | null): Promise<void> => {
+    const mine = appending.then(() => append(messages, tickets));
+    appending = mine.catch(() => {});
+    return mine;
+  };
+  return {
+    async send(messages: OutMessage[]) {
+      // Sent while a batch is handled: part of that batch's durable sends, which wait for these records too.
+      const inBatch = batchScope.getStore();
+      if (inBatch) return append(messages, inBatch.length ? inBatch : null);
+      if (!durable) return inOrder(messages, null);
+      const ticket = new Ticket();
+      await inOrder(messages, [ticket]);
+      ticket.release();
+      return ticket.done;
+    },
+  };
+}
+
+interface ConsumeSettings { codec: Codec; retryDelayMs: number }
+
+/** One group's loop on one partition: a batch, the handler, the commit; after a failure the same batch again. */
+async function consume<V>({ codec, retryDelayMs }: ConsumeSettings, options: SubscribeOptions<V>, index: number, part: Partition, running: () => boolean): Promise<void> {
+  const { groupId, maxBatchSize = 500 } = options;
+  let failures = 0;
+  while (running()) {
+    const next = part.positions.get(groupId)!;
+    const slice = part.read(next, maxBatchSize);
+    if (slice.length === 0) { await part.waitFor('readers'); continue; }
+    try {
+      await batchScope.run(ticketsOf(slice), () => handle(codec, options, index, slice, running));
+      if (!running()) return;
+      part.commit(groupId, slice[slice.length - 1]!.offset + 1);
+      failures = 0;
+    } catch {
+      // Same contract as Kafka: nothing committed, the same records come again after a pause.
+      failures++;
+      await backoff(failures, { initialMs: retryDelayMs, maxMs: 30_000 });
+    }
+  }
+}
+
+/** One batch: decoded (undecodable records to onPoison), then the handler. */
+async function handle<V>(codec: Codec, options: SubscribeOptions<V>, index: number, slice: { offset: number; entry: Entry }[], running: () => boolean): Promise<void> {
+  const name = options.topic;
+  const messages: InMessage<V>[] = [];
+  for (const { offset, entry } of slice) {
+    const raw: InMessage<Buffer> = { topic: name, partition: index, offset: String(offset), key: entry.key, value: entry.value, timestamp: entry.timestamp };
+    try {
+      messages.push({ ...raw, value: await codec.decode<V>(name, entry.value) });
+    } catch (err) {
+      if (!options.onPoison) throw err;
+      await options.onPoison(raw, err as Error);
+    }
+  }
+  const batch: Batch<V> = { topic: name, partition: index, messages };
+  if (messages.length) await options.eachBatch(batch, { isRunning: running, heartbeat: async () => {} });
+}
+
 export interface MemoryTransportOptions {
   codec: Codec;
   partitions?: number;
@@ -189,64 +253,7 @@ export function memoryTransport({ codec, partitions = 8, maxBacklog = 5_000, ret
     }
   }
 
-  const producer = ({ durable = false }: ProducerOptions = {}): Producer => {
-    // A source may have several durable sends waiting for the pipeline at once (spool-source.ts): their
-    // records are still appended one send after the other, so each device's records keep their order.
-    let appending: Promise<void> = Promise.resolve();
-    const inOrder = (messages: OutMessage[], tickets: Ticket[] | null): Promise<void> => {
-      const mine = appending.then(() => append(messages, tickets));
-      appending = mine.catch(() => {});
-      return mine;
-    };
-    return {
-      async send(messages: OutMessage[]) {
-        // Sent while a batch is handled: part of that batch's durable sends, which wait for these records too.
-        const inBatch = batchScope.getStore();
-        if (inBatch) return append(messages, inBatch.length ? inBatch : null);
-        if (!durable) return inOrder(messages, null);
-        const ticket = new Ticket();
-        await inOrder(messages, [ticket]);
-        ticket.release();
-        return ticket.done;
-      },
-    };
-  };
-
-  async function consume<V>(options: SubscribeOptions<V>, index: number, part: Partition, running: () => boolean): Promise<void> {
-    const { groupId, topic: name, maxBatchSize = 500 } = options;
-    let failures = 0;
-    while (running()) {
-      const next = part.positions.get(groupId)!;
-      const slice = part.read(next, maxBatchSize);
-      if (slice.length === 0) { await part.waitFor('readers'); continue; }
-      try {
-        await batchScope.run(ticketsOf(slice), () => handle(options, name, index, slice, running));
-        if (!running()) return;
-        part.commit(groupId, slice[slice.length - 1]!.offset + 1);
-        failures = 0;
-      } catch {
-        // Same contract as Kafka: nothing committed, the same records come again after a pause.
-        failures++;
-        await backoff(failures, { initialMs: retryDelayMs, maxMs: 30_000 });
-      }
-    }
-  }
-
-  /** One batch: decoded (undecodable records to onPoison), then the handler. */
-  async function handle<V>(options: SubscribeOptions<V>, name: string, index: number, slice: { offset: number; entry: Entry }[], running: () => boolean): Promise<void> {
-    const messages: InMessage<V>[] = [];
-    for (const { offset, entry } of slice) {
-      const raw: InMessage<Buffer> = { topic: name, partition: index, offset: String(offset), key: entry.key, value: entry.value, timestamp: entry.timestamp };
-      try {
-        messages.push({ ...raw, value: await codec.decode<V>(name, entry.value) });
-      } catch (err) {
-        if (!options.onPoison) throw err;
-        await options.onPoison(raw, err as Error);
-      }
-    }
-    const batch: Batch<V> = { topic: name, partition: index, messages };
-    if (messages.length) await options.eachBatch(batch, { isRunning: running, heartbeat: async () => {} });
-  }
+  const producer = (options: ProducerOptions = {}) => producerOf(append, options);
 
   const groupLag = async (groupId: string, name: string): Promise<PartitionLag[]> =>
     topic(name).map((p, partition) => {
@@ -294,7 +301,7 @@ export function memoryTransport({ codec, partitions = 8, maxBacklog = 5_000, ret
       await options.onAssign?.(parts.map((_, i) => i));
       let active = true;
       const running = () => active && !closed;
-      const loops = parts.map((part, i) => consume(options, i, part, running));
+      const loops = parts.map((part, i) => consume({ codec, retryDelayMs }, options, i, part, running));
       const subscription: Subscription = {
         lag: () => groupLag(groupId, options.topic),
         async stop() {
