@@ -6,6 +6,12 @@ import type { Log, Source } from './source.js';
 import { spoolSource } from './spool-source.js';
 import { sqsSource } from './sqs-source.js';
 
+/**
+ * SQS_POLLERS unset, in-process: a poller's send waits for the whole pipeline (a durable send,
+ * docs/pipeline.md#the-in-process-transport) before it receives again, so more pollers keep the chain's batches full.
+ */
+const IN_PROCESS_POLLERS = 32;
+
 export interface SourceFromSettingsOptions {
   transport: Transport;
   /** Settings.queue: the queue to read. */
@@ -16,7 +22,8 @@ export interface SourceFromSettingsOptions {
 }
 
 export function sourceFromSettings({ transport, queue, bridge, log }: SourceFromSettingsOptions): { kind: 'sqs' | 'spool'; source: Source } {
-  const { maxBodyBytes, sqsPollers: pollers, sqsWaitSeconds: wait } = bridge;
+  const { maxBodyBytes, sqsWaitSeconds: wait } = bridge;
+  const pollers = bridge.sqsPollers ?? (transport.kind === 'memory' ? IN_PROCESS_POLLERS : null);
   const common = { transport, ...(log ? { log } : {}), ...(maxBodyBytes === null ? {} : { maxBodyBytes }) };
   if (queue.kind === 'sqs') {
     return {

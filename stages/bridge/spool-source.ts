@@ -1,6 +1,9 @@
 // The spool-directory source: the embedded default's queue (`npm start` with no SQS_QUEUE_URL). Each
 // `*.json` file in the inbox is one queue message, its name the message id. Files are taken in name order,
-// up to 10 per batch (like an SQS receive), and removed only after the bridge's send resolved.
+// up to 10 per batch (like an SQS receive), and removed only after the bridge's durable send resolved: on
+// Kafka once the broker has the records, in-process once the pipeline committed them (docs/pipeline.md#the-in-process-transport).
+// That takes a whole pass of the pipeline, so in-process several batches are in flight at once (their records
+// still appended in name order); on Kafka one at a time, so a failed send is retried before anything after it.
 //
 // Writers write `<name>.tmp` (or a dotfile) and rename it to `<name>.json`: a rename is atomic, so the source
 // never reads half a file. Names that sort in write order (a zero-padded counter or timestamp) keep each
@@ -16,9 +19,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { TOPICS } from '../../schemas/avro/topics.js';
 import { backoffDelay, type BackoffOptions } from '../../plumbing/retry.js';
 import type { Transport } from '../runtime/transport/transport.js';
-import { createBridge } from './bridge.js';
+import { createBridge, type ReceivedMessage } from './bridge.js';
 import { emptyStats, errorText, stderrLog, type Log, type Source, type SourceStats } from './source.js';
 import { spoolInbox } from './spool-inbox.js';
+
+/** In-process, a thousand files waiting for the pipeline keep its batches full (the chain reads up to 500 a partition). */
+const IN_PROCESS_IN_FLIGHT = 100;
 
 export interface SpoolSourceOptions {
   transport: Transport;
@@ -32,7 +38,40 @@ export interface SpoolSourceOptions {
   maxBodyBytes?: number;
   /** Back-off after failed publishes and listings. */
   backoff?: BackoffOptions;
+  /** Batches published and not yet acknowledged at once. Default: 100 in-process, 1 on Kafka. */
+  inFlightBatches?: number;
   log?: Log;
+}
+
+/** Batches published and not yet acknowledged, their files (a listing leaves those out) and the first failure. */
+function inFlight() {
+  const sending = new Set<Promise<void>>();
+  const names = new Set<string>();
+  let failure: { error: unknown; count: number } | null = null;
+  return {
+    has: (name: string) => names.has(name),
+    get size() { return sending.size; },
+    get failed() { return failure !== null; },
+    add(batch: ReceivedMessage[], send: () => Promise<void>): void {
+      for (const m of batch) names.add(m.messageId);
+      const sent: Promise<void> = send().catch((error: unknown) => {
+        failure ??= { error, count: 0 };
+        failure.count += batch.length;
+      }).finally(() => {
+        for (const m of batch) names.delete(m.messageId);
+        sending.delete(sent);
+      });
+      sending.add(sent);
+    },
+    /** The failure since the last call, and how many files it left in place. */
+    takeFailure() {
+      const f = failure;
+      failure = null;
+      return f;
+    },
+    one: () => Promise.race(sending),
+    settled: async () => { await Promise.all(sending); },
+  };
 }
 
 /**
@@ -42,8 +81,10 @@ export interface SpoolSourceOptions {
  */
 export function spoolSource(options: SpoolSourceOptions): Source {
   const { transport, dir, batchSize = 10, pollIntervalMs = 100, maxBodyBytes, backoff = { initialMs: 200, maxMs: 10_000 }, log = stderrLog } = options;
+  const { inFlightBatches = transport.kind === 'memory' ? IN_PROCESS_IN_FLIGHT : 1 } = options;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer, got ${batchSize}`);
-  const bridge = createBridge({ producer: transport.producer(), ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }) });
+  if (!Number.isInteger(inFlightBatches) || inFlightBatches < 1) throw new RangeError(`inFlightBatches must be a positive integer, got ${inFlightBatches}`);
+  const bridge = createBridge({ producer: transport.producer({ durable: true }), ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }) });
 
   const stats: SourceStats = { ...emptyStats(), held: 0 };
   const inbox = spoolInbox(dir, pollIntervalMs, stats, log);
@@ -64,15 +105,40 @@ export function spoolSource(options: SpoolSourceOptions): Source {
     wakeIdle = done;
   });
 
+  const flight = inFlight();
+  /** Failed publishes and listings in a row: the back-off grows with them. */
+  let failures = 0;
+
+  /** Publishes one batch without waiting for it; its files are removed once the durable send resolved. */
+  const publish = (batch: ReceivedMessage[]) => flight.add(batch, async () => {
+    await bridge.forward(batch, async ({ published, deadLettered }) => {
+      stats.published += published;
+      stats.deadLettered += deadLettered;
+      await inbox.remove(batch);
+    });
+    failures = 0;
+  });
+
   async function run(): Promise<void> {
     // Names from the last listing not yet handled: a full directory is listed once, not once per batch.
     let pending: string[] = [];
-    let failures = 0;
     while (running) {
+      if (flight.failed) {
+        // The files stay; once every batch in flight settled, the directory is listed again and they are sent
+        // again in name order, after the pause.
+        await flight.settled();
+        const failed = flight.takeFailure()!;
+        failures++;
+        stats.errors++;
+        log('warn', 'publish failed; the spool files stay and are sent again', { count: failed.count, attempt: failures, error: errorText(failed.error) });
+        pending = [];
+        await pause(backoffDelay(failures, backoff));
+        continue;
+      }
       if (pending.length === 0) {
         dirty = false;
         try {
-          pending = await inbox.list();
+          pending = (await inbox.list()).filter((name) => !flight.has(name));
         } catch (err) {
           failures++;
           stats.errors++;
@@ -85,25 +151,18 @@ export function spoolSource(options: SpoolSourceOptions): Source {
           continue;
         }
       }
+      if (flight.size >= inFlightBatches) {
+        await flight.one();
+        continue;
+      }
       const names = pending.slice(0, batchSize);
+      pending = pending.slice(names.length);
       const batch = await inbox.read(names);
       stats.received += batch.length;
-      try {
-        await bridge.forward(batch, async ({ published, deadLettered }) => {
-          stats.published += published;
-          stats.deadLettered += deadLettered;
-          await inbox.remove(batch);
-        });
-        pending = pending.slice(names.length);
-        failures = 0;
-      } catch (err) {
-        // The files stay; the same batch is read and sent again after the pause.
-        failures++;
-        stats.errors++;
-        log('warn', 'publish failed; the spool files stay and are sent again', { count: batch.length, attempt: failures, error: errorText(err) });
-        await pause(backoffDelay(failures, backoff));
-      }
+      if (batch.length === 0) continue;
+      publish(batch);
     }
+    await flight.settled();
   }
 
   return {

@@ -133,7 +133,8 @@ export function sqsSource(options: SqsSourceOptions): Source {
   const newClient = () => options.client ?? createSqsQueueApi({ requestTimeoutMs: waitTimeSeconds * 1000 + CALL_MARGIN_MS, ...options }, log);
   let client = newClient();
   let probe: SqsQueueApi | null = null;
-  const bridge = createBridge({ producer: transport.producer(), ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }) });
+  // Durable: a message is deleted only once its record cannot be lost (in-process: once the pipeline committed it).
+  const bridge = createBridge({ producer: transport.producer({ durable: true }), ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }) });
   const receiveInput = { maxMessages: MAX_MESSAGES, waitTimeSeconds, ...(visibilityTimeoutSeconds === undefined ? {} : { visibilityTimeoutSeconds }) };
 
   const stats = emptyStats();

@@ -16,6 +16,8 @@ import { collect } from './collector.js';
 import { flakyTransport } from './flaky-transport.js';
 
 const FAST = { initialMs: 5, maxMs: 40 };
+/** One batch at a time, as on Kafka (in-process several wait for the pipeline at once): counts per batch. */
+const ONE_BY_ONE = { inFlightBatches: 1 };
 const quiet: Log = () => {};
 const cleanup = cleanupList();
 
@@ -82,7 +84,7 @@ test('a producer that rejects: nothing is removed, and nothing is published', as
   const inner = cleanup.transport();
   const t = flakyTransport(inner, Infinity);
   const reader = await collect(inner);
-  const source = await cleanup.start(spoolSource({ transport: t, dir, log: quiet, backoff: FAST }));
+  const source = await cleanup.start(spoolSource({ transport: t, dir, log: quiet, backoff: FAST, ...ONE_BY_ONE }));
   await waitFor('three failed sends', () => t.calls >= 3, { timeoutMs: 5_000 });
   await source.stop();
   await sleep(50);
@@ -104,7 +106,7 @@ test('after the producer recovers every message is published exactly once', asyn
   const inner = cleanup.transport();
   const t = flakyTransport(inner, 3);
   const reader = await collect(inner);
-  const source = await cleanup.start(spoolSource({ transport: t, dir, log: quiet, backoff: FAST }));
+  const source = await cleanup.start(spoolSource({ transport: t, dir, log: quiet, backoff: FAST, ...ONE_BY_ONE }));
   await waitFor('inbox empty', async () => (await readdir(dir)).length === 0, { timeoutMs: 5_000 });
   await waitFor('records read back', () => reader.raw.length + reader.dlq.length >= files.length, { timeoutMs: 5_000 });
   await sleep(50);
@@ -186,7 +188,7 @@ test('stop() lets the batch in flight finish: its files are removed, the rest st
   let release: () => void = () => {};
   const gate = new Promise<void>((r) => { release = r; });
   const slow: Transport = { ...inner, producer: () => ({ send: async (m) => { await gate; await inner.producer().send(m); } }) };
-  const source = await cleanup.start(spoolSource({ transport: slow, dir, log: quiet, backoff: FAST }));
+  const source = await cleanup.start(spoolSource({ transport: slow, dir, log: quiet, backoff: FAST, ...ONE_BY_ONE }));
   await sleep(50);
   const stopped = source.stop();
   release();

@@ -97,10 +97,11 @@ test('fixture messages dropped into the inbox become device records; malformed o
   try {
     await waitFor('records and rejections', async () => {
       const r = await client.query(`select (select count(*) from device_records)::int as records, (select count(*) from rejected_messages)::int as rejected`);
-      // The inbox empties when the spool has handed a file on, a moment before its record is stored.
       return r.rows[0].records >= 11 && r.rows[0].rejected >= 2;
     }, { timeoutMs: 30_000, intervalMs: 200 });
-    assert.equal(readdirSync(inbox), [], 'the inbox is emptied once accepted');
+    // A file is removed once the pipeline committed its record and effects, a moment after the record is stored
+    // (docs/pipeline.md#the-in-process-transport).
+    await waitFor('the inbox emptied', () => readdirSync(inbox).length === 0, { timeoutMs: 30_000, intervalMs: 100 });
     const records = await client.query(`select "IMEINumber", count(*)::int as n from device_records group by 1 order by 1`);
     // 14 fixtures: 2 rejected, 1 resend of a stored check-in -> 11 records over 9 IMEIs (one unregistered).
     assert.is(records.rows.reduce((s, r) => s + r.n, 0), 11);
@@ -151,7 +152,7 @@ test('a spool file written slowly in two parts, in place, is stored once, comple
   } finally {
     await client.end();
   }
-  assert.not.ok(readdirSync(join(dataDir, 'inbox')).includes('slow-writer.json'));
+  await waitFor('the file removed once its record and effects were committed', () => !readdirSync(join(dataDir, 'inbox')).includes('slow-writer.json'), { timeoutMs: 30_000, intervalMs: 100 });
 });
 
 const EDIT_FILE = () => {

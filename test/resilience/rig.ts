@@ -289,7 +289,7 @@ export interface Outcome {
 
 /** Compares the tables with what was sent. Reads rows, not counts, so a wrong row cannot hide behind a right total. */
 /** `accountedFor`: DLQ rows the caller expects besides the bad messages (e.g. a poison record's dead letter). */
-export async function compareWithSent(db: TestDatabase, sent: Outgoing[], accountedFor: (row: { code: string; body: string }) => boolean = () => false): Promise<Outcome> {
+export async function compareWithSent(db: Pick<TestDatabase, 'pool'>, sent: Outgoing[], accountedFor: (row: { code: string; body: string }) => boolean = () => false): Promise<Outcome> {
   const problems: string[] = [];
   const good = sent.filter((m) => m.good).map((m) => m.good!);
   const bad = sent.filter((m) => m.bad).map((m) => m.bad!);

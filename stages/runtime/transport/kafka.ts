@@ -59,6 +59,7 @@ export function kafkaTransport(options: KafkaTransportOptions): Transport {
     groupMembers: (group) => groupMembers(client, group),
     deleteGroup: (group) => deleteGroup(client, group),
     ensureTopics: (logicalTopics) => ensureTopics(client, topics, logicalTopics),
+    // Every send is durable here (acks=all), so ProducerOptions.durable changes nothing.
     producer: () => groupCommitProducer(client, acknowledged),
     subscribe: (opts) => subscribe(client, { sessionTimeoutMs, concurrency }, opts),
     partitionHealth: (logicalTopics) => partitionHealth(client, logicalTopics),

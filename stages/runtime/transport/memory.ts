@@ -5,17 +5,56 @@
 //
 // Bounded: a partition holds at most `maxBacklog` records that some group has not yet committed; `send`
 // waits for room (back-pressure reaches the source, which then stops reading its queue). Records every
-// group has committed are dropped, so memory stays bounded.
+// group has committed are dropped, and a topic nobody reads keeps only its newest `maxBacklog`, so memory
+// stays bounded.
 //
-// Nothing survives a restart: a source acknowledges its message once `send` resolved, as on Kafka, so on
-// the embedded default a crash loses what was still between stages. That is the price of running without a
-// broker; the README says so, and production runs on Kafka.
+// Nothing here survives a crash, so a durable send (`producer({ durable: true })`, what the sources use)
+// resolves only once its records are safe in Postgres: when every group reading them committed them, and
+// every record a stage sent while handling them (the next stage's input, a dead letter) was committed in
+// turn (docs/pipeline.md#the-in-process-transport). Which records came of which is known through the batch
+// being handled: a send made inside a consumer's batch belongs to that batch's durable sends (batchScope).
+// A durable send whose records a stopped consumer would have to read fails instead of waiting for ever, so
+// the source keeps its copy. Records of a topic nobody in this process reads (a customer's DNP3 topic) are
+// settled when written.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Codec } from '../codec.js';
-import type { Batch, InMessage, OutMessage, PartitionLag, Producer, SubscribeOptions, Subscription, Transport } from './transport.js';
+import type { Batch, InMessage, OutMessage, PartitionLag, Producer, ProducerOptions, SubscribeOptions, Subscription, Transport } from './transport.js';
 import { partitionFor } from './partitioner.js';
 import { backoff } from '../../../plumbing/retry.js';
 
-interface Entry { key: string; value: Buffer; timestamp: number }
+/** One durable send: resolves when nothing it started is left unprocessed, fails when that cannot happen. */
+class Ticket {
+  /** Records (and batches) still to be committed, plus one for the send itself until it appended everything. */
+  private outstanding = 1;
+  settled = false;
+  readonly done: Promise<void>;
+  private resolve!: () => void;
+  private reject!: (err: Error) => void;
+
+  constructor() {
+    this.done = new Promise<void>((resolve, reject) => { this.resolve = resolve; this.reject = reject; });
+    this.done.catch(() => {}); // the sender awaits it; a failure after the sender gave up is not unhandled
+  }
+
+  hold(): void { this.outstanding++; }
+
+  release(): void {
+    if (this.settled || --this.outstanding > 0) return;
+    this.settled = true;
+    this.resolve();
+  }
+
+  fail(err: Error): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.reject(err);
+  }
+}
+
+/** The durable sends of the batch a consumer is handling: what is sent meanwhile came of them. */
+const batchScope = new AsyncLocalStorage<Ticket[]>();
+
+interface Entry { key: string; value: Buffer; timestamp: number; tickets: Ticket[] | null }
 
 class Partition {
   /** Offset of log[0]: entries below it were committed by every group and dropped. */
@@ -23,32 +62,63 @@ class Partition {
   log: Entry[] = [];
   /** Next offset to read, per group. */
   readonly positions = new Map<string, number>();
+  /** Groups with a running subscription, and how many. */
+  readonly live = new Map<string, number>();
   private readers: (() => void)[] = [];
   private writers: (() => void)[] = [];
 
   get end(): number { return this.base + this.log.length; }
 
+  constructor(private readonly maxBacklog: number) {}
+
   append(entry: Entry): void {
+    // A topic nobody in this process reads (a customer's DNP3 topic) keeps its newest records only, and never
+    // holds its writers: nobody would ever make room.
+    if (this.positions.size === 0 && this.log.length >= this.maxBacklog) {
+      this.log.shift();
+      this.base++;
+    }
+    if (entry.tickets) {
+      const stopped = [...this.positions.keys()].find((g) => !this.live.has(g));
+      if (stopped !== undefined) fail(entry, new Error(`the in-process consumer ${stopped} is stopped: the record would not be processed before the process ends`));
+      // Nobody in this process reads the topic: nothing to wait for.
+      else if (this.positions.size === 0) entry.tickets = null;
+      else for (const t of entry.tickets) t.hold();
+    }
     this.log.push(entry);
     this.wake('readers');
   }
 
-  /** Records not yet committed by the slowest group (all of them while no group reads). */
+  /** Records not yet committed by the slowest group (none while no group reads). */
   backlog(): number {
     let min = this.end;
     for (const p of this.positions.values()) min = Math.min(min, p);
-    return this.positions.size === 0 ? this.log.length : this.end - min;
+    return this.end - min;
   }
 
   commit(group: string, next: number): void {
     this.positions.set(group, next);
+    this.prune();
+    this.wake('writers');
+  }
+
+  /** Drops the entries every group committed; their durable sends have one record less to wait for. */
+  prune(): void {
+    if (this.positions.size === 0) {
+      for (const e of this.log) settle(e);
+      return;
+    }
     let min = Infinity;
     for (const p of this.positions.values()) min = Math.min(min, p);
-    if (min > this.base && min !== Infinity) {
-      this.log.splice(0, min - this.base);
+    if (min > this.base) {
+      for (const e of this.log.splice(0, min - this.base)) settle(e);
       this.base = min;
     }
-    this.wake('writers');
+  }
+
+  /** Fails the durable sends of the records from offset `from` on: they cannot complete in this process. */
+  abandon(from: number, err: Error): void {
+    for (const e of this.log.slice(Math.max(0, from - this.base))) fail(e, err);
   }
 
   read(from: number, max: number): { offset: number; entry: Entry }[] {
@@ -65,6 +135,87 @@ class Partition {
     this[kind] = [];
     for (const resolve of waiting) resolve();
   }
+}
+
+function settle(entry: Entry): void {
+  for (const t of entry.tickets ?? []) t.release();
+  entry.tickets = null;
+}
+
+function fail(entry: Entry, err: Error): void {
+  for (const t of entry.tickets ?? []) t.fail(err);
+  entry.tickets = null;
+}
+
+/** The unsettled durable sends among a batch's records. */
+function ticketsOf(slice: { entry: Entry }[]): Ticket[] {
+  const tickets = new Set<Ticket>();
+  for (const { entry } of slice) for (const t of entry.tickets ?? []) if (!t.settled) tickets.add(t);
+  return [...tickets];
+}
+
+/** A producer over `append`: in a batch, part of its durable sends; outside, one send after the other. */
+function producerOf(append: (messages: OutMessage[], tickets: Ticket[] | null) => Promise<void>, { durable = false }: ProducerOptions): Producer {
+  // A source may have several durable sends waiting for the pipeline at once (spool-source.ts): their
+  // records are still appended one send after the other, so each device's records keep their order.
+  let appending: Promise<void> = Promise.resolve();
+  const inOrder = (messages: OutMessage[], tickets: Ticket[] | null): Promise<void> => {
+    const mine = appending.then(() => append(messages, tickets));
+    appending = mine.catch(() => {});
+    return mine;
+  };
+  return {
+    async send(messages: OutMessage[]) {
+      // Sent while a batch is handled: part of that batch's durable sends, which wait for these records too.
+      const inBatch = batchScope.getStore();
+      if (inBatch) return append(messages, inBatch.length ? inBatch : null);
+      if (!durable) return inOrder(messages, null);
+      const ticket = new Ticket();
+      await inOrder(messages, [ticket]);
+      ticket.release();
+      return ticket.done;
+    },
+  };
+}
+
+interface ConsumeSettings { codec: Codec; retryDelayMs: number }
+
+/** One group's loop on one partition: a batch, the handler, the commit; after a failure the same batch again. */
+async function consume<V>({ codec, retryDelayMs }: ConsumeSettings, options: SubscribeOptions<V>, index: number, part: Partition, running: () => boolean): Promise<void> {
+  const { groupId, maxBatchSize = 500 } = options;
+  let failures = 0;
+  while (running()) {
+    const next = part.positions.get(groupId)!;
+    const slice = part.read(next, maxBatchSize);
+    if (slice.length === 0) { await part.waitFor('readers'); continue; }
+    try {
+      await batchScope.run(ticketsOf(slice), () => handle(codec, options, index, slice, running));
+      if (!running()) return;
+      part.commit(groupId, slice[slice.length - 1]!.offset + 1);
+      failures = 0;
+    } catch {
+      // Same contract as Kafka: nothing committed, the same records come again after a pause.
+      failures++;
+      await backoff(failures, { initialMs: retryDelayMs, maxMs: 30_000 });
+    }
+  }
+}
+
+/** One batch: decoded (undecodable records to onPoison), then the handler. */
+async function handle<V>(codec: Codec, options: SubscribeOptions<V>, index: number, slice: { offset: number; entry: Entry }[], running: () => boolean): Promise<void> {
+  const name = options.topic;
+  const messages: InMessage<V>[] = [];
+  for (const { offset, entry } of slice) {
+    const raw: InMessage<Buffer> = { topic: name, partition: index, offset: String(offset), key: entry.key, value: entry.value, timestamp: entry.timestamp };
+    try {
+      messages.push({ ...raw, value: await codec.decode<V>(name, entry.value) });
+    } catch (err) {
+      if (!options.onPoison) throw err;
+      await options.onPoison(raw, err as Error);
+    }
+  }
+  const batch: Batch<V> = { topic: name, partition: index, messages };
+  if (messages.length) await options.eachBatch(batch, { isRunning: running, heartbeat: async () => {} });
 }
 
 export interface MemoryTransportOptions {
@@ -86,53 +237,23 @@ export function memoryTransport({ codec, partitions = 8, maxBacklog = 5_000, ret
   const topic = (name: string): Partition[] => {
     let parts = topics.get(name);
     if (!parts) {
-      parts = Array.from({ length: partitions }, () => new Partition());
+      parts = Array.from({ length: partitions }, () => new Partition(maxBacklog));
       topics.set(name, parts);
     }
     return parts;
   };
 
-  const producer: Producer = {
-    async send(messages: OutMessage[]) {
-      for (const m of messages) {
-        const part = topic(m.topic)[partitionFor(m.key, partitions)]!;
-        while (part.backlog() >= maxBacklog && !closed) await part.waitFor('writers');
-        if (closed) throw new Error('transport closed');
-        part.append({ key: m.key, value: await codec.encode(m.topic, m.value), timestamp: Date.now() });
-      }
-    },
-  };
-
-  async function consume<V>(options: SubscribeOptions<V>, index: number, part: Partition, running: () => boolean): Promise<void> {
-    const { groupId, topic: name, maxBatchSize = 500 } = options;
-    let failures = 0;
-    while (running()) {
-      const next = part.positions.get(groupId)!;
-      const slice = part.read(next, maxBatchSize);
-      if (slice.length === 0) { await part.waitFor('readers'); continue; }
-      const messages: InMessage<V>[] = [];
-      for (const { offset, entry } of slice) {
-        const raw: InMessage<Buffer> = { topic: name, partition: index, offset: String(offset), key: entry.key, value: entry.value, timestamp: entry.timestamp };
-        try {
-          messages.push({ ...raw, value: await codec.decode<V>(name, entry.value) });
-        } catch (err) {
-          if (!options.onPoison) throw err;
-          await options.onPoison(raw, err as Error);
-        }
-      }
-      const batch: Batch<V> = { topic: name, partition: index, messages };
-      try {
-        if (messages.length) await options.eachBatch(batch, { isRunning: running, heartbeat: async () => {} });
-        if (!running()) return;
-        part.commit(groupId, slice[slice.length - 1]!.offset + 1);
-        failures = 0;
-      } catch {
-        // Same contract as Kafka: nothing committed, the same records come again after a pause.
-        failures++;
-        await backoff(failures, { initialMs: retryDelayMs, maxMs: 30_000 });
-      }
+  /** Appends in order, waiting for room; each record joins `tickets` (the durable sends it is part of). */
+  async function append(messages: OutMessage[], tickets: Ticket[] | null): Promise<void> {
+    for (const m of messages) {
+      const part = topic(m.topic)[partitionFor(m.key, partitions)]!;
+      while (part.backlog() >= maxBacklog && !closed) await part.waitFor('writers');
+      if (closed) throw new Error('transport closed');
+      part.append({ key: m.key, value: await codec.encode(m.topic, m.value), timestamp: Date.now(), tickets });
     }
   }
+
+  const producer = (options: ProducerOptions = {}) => producerOf(append, options);
 
   const groupLag = async (groupId: string, name: string): Promise<PartitionLag[]> =>
     topic(name).map((p, partition) => {
@@ -154,26 +275,35 @@ export function memoryTransport({ codec, partitions = 8, maxBacklog = 5_000, ret
       return [...members.values()].filter((g) => g === groupId).length;
     },
     async deleteGroup(groupId) {
-      for (const parts of topics.values()) for (const p of parts) p.positions.delete(groupId);
+      for (const parts of topics.values()) {
+        for (const p of parts) {
+          if (p.live.has(groupId)) continue; // still read: only a group without members is forgotten
+          p.positions.delete(groupId);
+          p.prune();
+          p.wake('writers');
+        }
+      }
     },
     async ensureTopics(names) { for (const n of names) topic(n); },
-    producer: () => producer,
+    producer,
     async subscribe<V>(options: SubscribeOptions<V>): Promise<Subscription> {
+      const { groupId } = options;
       const parts = topic(options.topic);
       for (const part of parts) {
         if (options.fromTimestamp !== undefined) {
           const at = part.log.findIndex((e) => e.timestamp >= options.fromTimestamp!);
-          part.positions.set(options.groupId, at === -1 ? part.end : part.base + at);
-        } else if (!part.positions.has(options.groupId)) {
-          part.positions.set(options.groupId, options.fromBeginning === false ? part.end : part.base);
+          part.positions.set(groupId, at === -1 ? part.end : part.base + at);
+        } else if (!part.positions.has(groupId)) {
+          part.positions.set(groupId, options.fromBeginning === false ? part.end : part.base);
         }
+        part.live.set(groupId, (part.live.get(groupId) ?? 0) + 1);
       }
       await options.onAssign?.(parts.map((_, i) => i));
       let active = true;
       const running = () => active && !closed;
-      const loops = parts.map((part, i) => consume(options, i, part, running));
+      const loops = parts.map((part, i) => consume({ codec, retryDelayMs }, options, i, part, running));
       const subscription: Subscription = {
-        lag: () => groupLag(options.groupId, options.topic),
+        lag: () => groupLag(groupId, options.topic),
         async stop() {
           if (!active) return;
           active = false;
@@ -182,17 +312,29 @@ export function memoryTransport({ codec, partitions = 8, maxBacklog = 5_000, ret
           await options.onRevoke?.(parts.map((_, i) => i));
           subscriptions.delete(subscription);
           members.delete(subscription);
+          for (const p of parts) {
+            const left = (p.live.get(groupId) ?? 1) - 1;
+            if (left > 0) { p.live.set(groupId, left); continue; }
+            p.live.delete(groupId);
+            p.abandon(p.positions.get(groupId) ?? p.base, new Error(`the in-process consumer ${groupId} stopped before it processed the record`));
+          }
         },
       };
       subscriptions.add(subscription);
-      members.set(subscription, options.groupId);
+      members.set(subscription, groupId);
       return subscription;
     },
     async ready() { return !closed; },
     async close() {
       await Promise.all([...subscriptions].map((s) => s.stop()));
       closed = true;
-      for (const parts of topics.values()) for (const p of parts) { p.wake('readers'); p.wake('writers'); }
+      for (const parts of topics.values()) {
+        for (const p of parts) {
+          p.abandon(p.base, new Error('transport closed'));
+          p.wake('readers');
+          p.wake('writers');
+        }
+      }
     },
   };
 }

@@ -6,8 +6,9 @@
 // - a record's partition is a function of its key only, so records of one device stay in order;
 // - `eachBatch` gets records of ONE partition in offset order; when it resolves, their offsets are committed;
 //   when it throws, nothing is committed and the same records are delivered again (after a back-off);
-// - `send` resolves only when every record is durably accepted (Kafka: acked by the broker), so a caller
-//   may acknowledge its own source (SQS delete, spool file removal, offset commit) afterwards;
+// - `send` resolves only when every record is accepted (Kafka: acked by the broker, so durably). A source that
+//   acknowledges its own origin afterwards (SQS delete, spool file removal) sends through a durable producer:
+//   on Kafka the same, in-process only once the records and all that came of them were committed (memory.ts);
 // - `onAssign` runs before the first batch of a partition, `onRevoke` after its last one, so a stage can
 //   drop and rebuild per-device caches.
 
@@ -75,6 +76,15 @@ export interface Producer {
   send(messages: OutMessage[]): Promise<void>;
 }
 
+export interface ProducerOptions {
+  /**
+   * For a source that removes its own copy once `send` resolved: resolve only when the records can no longer
+   * be lost. Kafka: the broker's acknowledgement, as every send. In-process, where memory does not survive a
+   * crash: once every stage that reads them, and every stage that reads what came of them, committed them.
+   */
+  durable?: boolean;
+}
+
 /** Per partition: the first offset at or after a time, and the end of the log now. */
 export interface TopicRange { partition: number; start: string; end: string }
 
@@ -93,7 +103,7 @@ export interface Transport {
   /** Creates topics that do not exist yet (idempotent). */
   ensureTopics(topics: string[]): Promise<void>;
   /** A producer for one caller (a stage, a source); records of one producer keep their order. */
-  producer(): Producer;
+  producer(options?: ProducerOptions): Producer;
   subscribe<V>(options: SubscribeOptions<V>): Promise<Subscription>;
   /**
    * Kafka only, for /readyz: partitions (`topic/partition`) of these logical topics that have no leader or
