@@ -8,7 +8,7 @@
 // that holds this checkout (where a folder beside it, or a developer's absolute path, would be): a private
 // mount namespace lays an empty tmpfs over it, so a test still reading from there fails here too.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -48,6 +48,9 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): 
 
 test('a copy of HEAD alone in an empty directory installs and passes `npm test -- --no-infra`', async () => {
   const outer = mkdtempSync(join(tmpdir(), 'faultline-alone-'));
+  // mkdtemp makes it private (0700). As root the embedded PostgreSQL runs as the `postgres` user, which must
+  // reach the binaries in the copy's node_modules (db/embedded.ts), as in a checkout under /home or /srv.
+  chmodSync(outer, 0o755);
   const copy = join(outer, 'faultline');
   mkdirSync(copy);
   try {
