@@ -19,7 +19,7 @@ const root = new URL('../..', import.meta.url).pathname;
 const git = (args: string[], cwd: string) => execFileSync('git', args, { cwd, encoding: 'utf8' });
 
 /**
- * The top-level folder of this checkout (`/work` for /work/main) when it can be hidden from the copy: running as
+ * The top-level folder of this checkout (its first path component) when it can be hidden from the copy: running as
  * root with unshare, the copy and Node itself outside it. Null otherwise: the copy then runs in plain sight.
  */
 function folderToHide(copy: string): string | null {
