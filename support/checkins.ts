@@ -1,12 +1,12 @@
 // Builders of pipeline records for stage tests: a fixture message taken through validation, with the
 // envelope fields each stage adds set to plain defaults that a test overrides.
 import { readFileSync, readdirSync } from 'node:fs';
-import { FIXTURES_URL } from './shared-dir.js';
 import { parseQueueMessage } from '../domain/validate-message.js';
 import type { CheckIn } from '../domain/checkin.js';
 import type { ComputedCheckIn } from '../schemas/avro/values.js';
 
-export const FIXTURES_DIR = FIXTURES_URL;
+/** The repository's own fixtures (test/fixtures/README.md says what each file is), as a directory URL. */
+export const FIXTURES_DIR = new URL('../test/fixtures/', import.meta.url);
 export const fixtureText = (name: string) => readFileSync(new URL(`messages/${name}`, FIXTURES_DIR), 'utf8');
 export const fixtureNames = () => readdirSync(new URL('messages/', FIXTURES_DIR)).filter((f) => f.endsWith('.json')).sort();
 export const importFixture = () => JSON.parse(readFileSync(new URL('import.json', FIXTURES_DIR), 'utf8')) as unknown;

@@ -1,6 +1,7 @@
 // The pure half of bench/profile-summary.ts: a V8 CPU profile's samples as self time per owner (an npm package,
 // a faultline file, a Node.js module, V8's own entries) and per function, idle left out.
 import { relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export interface CallFrame { functionName: string; url: string; lineNumber: number }
 export interface ProfileNode { id: number; callFrame: CallFrame }
@@ -15,6 +16,18 @@ export function ownerOf(frame: CallFrame): string {
   if (frame.url.startsWith('file://') || frame.url.startsWith('/')) return relative(ROOT, frame.url.replace(/^file:\/\//, ''));
   if (frame.url) return frame.url;
   return frame.functionName.startsWith('(') ? frame.functionName : `(${frame.functionName || 'native'})`;
+}
+
+/**
+ * The profile with its frames' file URLs made relative to the checkout, so a committed profile names no path
+ * of the machine that recorded it (test/structure/machine-paths.test.ts); DevTools shows them as they are.
+ */
+export function portable<P extends { nodes: { callFrame: { url: string } }[] }>(profile: P): P {
+  const prefix = `${pathToFileURL(ROOT).href}/`;
+  for (const node of profile.nodes) {
+    if (node.callFrame.url.startsWith(prefix)) node.callFrame.url = node.callFrame.url.slice(prefix.length);
+  }
+  return profile;
 }
 
 /** Self time per owner and per function, in ms, and the busy total (all samples but idle). */

@@ -81,7 +81,7 @@ export async function startKafkaRig(prefix: string, options: TestPipelineOptions
   return rig;
 }
 
-/** Every shared fixture, one at a time and drained after each, through a chained in-process pipeline into `pool`. */
+/** Every fixture message (test/fixtures), one at a time and drained after each, through a chained in-process pipeline into `pool`. */
 export async function walkFixturesInProcess(pool: pg.Pool): Promise<void> {
   const transport = memoryTransport({ codec: localAvroCodec(), partitions: 4 });
   const pipe = await startTestPipeline(transport, pool);

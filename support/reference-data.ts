@@ -1,4 +1,4 @@
-// Loads shared/fixtures/import.json into a test database, with a fixed test key for the credentials.
+// Loads test/fixtures/import.json into a test database, with a fixed test key for the credentials.
 import type pg from 'pg';
 import { importReferenceData } from '../reference-data/index.js';
 import { Keyring } from '../secrets/keyring.js';

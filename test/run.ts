@@ -12,6 +12,8 @@
 // TEST_ALSO_ON_NODE=/path/to/node[,...] runs the suites that need no servers (the unit suites and the embedded
 // start) once more on each of those runtimes: .ci/run runs everything on Node 24 and these on the machine's
 // older Node, which the README still supports for the embedded default.
+// test/structure/stands-alone.test.ts runs `npm test -- --no-infra` in a copy of the repository: it runs once, on
+// this runtime only, and the run it starts (STANDS_ALONE_INNER_RUN=1) leaves it out, so it never recurses.
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -21,6 +23,8 @@ import { addTally, emptyTally, tallySummary, type Tally } from './helpers/tally.
 
 const root = new URL('..', import.meta.url).pathname;
 const SERVER_DIRS = ['test/integration', 'test/resilience', 'test/security', 'test/interop'];
+/** Suites that run the whole command themselves (slow): once per `npm test`, not inside the run they start. */
+const WHOLE_RUN_SUITES = ['test/structure/stands-alone.test.ts'];
 
 const totals: Outcome = { passed: 0, failed: 0, skipped: 0 };
 const failures: string[] = [];
@@ -92,7 +96,10 @@ async function main(): Promise<void> {
   await check('typecheck portal (tsc --noEmit -p portal)', 'npx', ['tsc', '--noEmit', '-p', 'portal']);
   await check('lint (eslint)', 'npx', ['eslint', '.']);
 
-  const all = listSuites(join(root, 'test')).filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)));
+  const inner = process.env.STANDS_ALONE_INNER_RUN === '1';
+  const all = listSuites(join(root, 'test'))
+    .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
+    .filter((f) => !(inner && WHOLE_RUN_SUITES.includes(f)));
   const needsServers = (f: string) => SERVER_DIRS.some((d) => f.startsWith(d + '/'));
   const local = all.filter((f) => !needsServers(f));
   const servers = all.filter(needsServers);
@@ -100,7 +107,7 @@ async function main(): Promise<void> {
   console.log(`\n== suites run on node ${process.version}`);
   for (const file of local) await suite(file, {});
   for (const node of otherRuntimes()) {
-    for (const file of local) await suite(file, {}, node);
+    for (const file of local.filter((f) => !WHOLE_RUN_SUITES.includes(f))) await suite(file, {}, node);
   }
 
   if (servers.length > 0 && !noInfra) {

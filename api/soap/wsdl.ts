@@ -3,7 +3,8 @@
 // a subset of the official MultiSpeak types (4.1.6 SCADA_Server; 3.0 AC): the same names, the same element
 // order and types, with optional elements we never send left out, so a client generated from the official
 // WSDL reads our answers and one generated from ours reads nothing it does not know.
-// test/integration/multispeak/soap-server.test.ts checks the subset against the official files.
+// test/integration/multispeak/soap-server.test.ts checks the subset against the official documents' facts
+// (test/multispeak/wsdl/).
 import { NAMESPACE, type Version } from '../../multispeak/versions.js';
 import { SERVED_OPERATIONS } from './operations.js';
 

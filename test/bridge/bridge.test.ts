@@ -14,7 +14,7 @@ const deviceBody = (deviceData: unknown) => JSON.stringify({ device_data: device
 
 test('every fixture: 001 to 012 become raw records keyed by IMEI, 013 MALFORMED, 014 INVALID', () => {
   const files = messageFiles();
-  assert.is(files.length, 14, 'the shared fixtures hold 14 messages');
+  assert.is(files.length, 14, 'the fixtures (test/fixtures) hold 14 messages');
   for (const file of files) {
     const body = messageBody(file);
     const d = decide({ messageId: file, body, source: 'spool' }, OPTIONS);

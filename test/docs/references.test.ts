@@ -1,6 +1,6 @@
 // The repository explains itself, and its documents hold together:
-// - no tracked file points readers to design documents that a clone does not contain (fixture files under
-//   ../shared/fixtures are test data, read by support/shared-dir.ts, and stay allowed);
+// - no tracked file points readers to design documents or data that a clone does not contain (a `../shared`
+//   folder beside the checkout included: tests read only the repository, test/structure/stands-alone.test.ts);
 // - every `docs/<page>.md#anchor` and README "Section" cited anywhere in the tree names a heading that exists;
 // - every relative link and `#anchor` in the README, docs/*.md, the folders' READMEs and bench/results/README.md
 //   resolves: the file exists and, for a Markdown target, the anchor is one of its headings (GitHub's slugs);
@@ -32,8 +32,9 @@ const ARRIVING = new Set<string>();
  */
 const NO_CONTENTS_LIST = new Set(['docs/decisions.md']);
 
-// Documents outside the repository: the design card, the style notes, the spec decisions, the reference notes.
-const OUTSIDE = [/\bDESIGN(\.md)?\b/, /\bSTYLE(\.md| \d)/, /SPEC-DECISIONS/, /shared\/(reference|seed)\b/, /shared\/[A-Z-]+\.md/];
+// Documents and data outside the repository: the design card, the style notes, the spec decisions, the reference
+// notes and WSDLs, the sample fixtures (the repository's own copies are test/fixtures).
+const OUTSIDE = [/\bDESIGN(\.md)?\b/, /\bSTYLE(\.md| \d)/, /SPEC-DECISIONS/, /\bshared\/(fixtures|reference|seed|hooks)\b/, /\.\.\/shared\b/, /shared\/[A-Z-]+\.md/];
 
 /** GitHub's heading anchors: lower case, punctuation but `-` and `_` dropped, spaces to dashes. */
 export const anchorOf = (heading: string) => heading.trim().toLowerCase().replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-');

@@ -1,9 +1,10 @@
-// Reads the shared fixtures (never edited; support/shared-dir.ts says where). Test-only I/O.
+// Reads the fixtures of test/fixtures/ (never edited by tests; support/checkins.ts names the folder). Test-only I/O.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { FIXTURES_PATH } from '../../support/shared-dir.js';
+import { fileURLToPath } from 'node:url';
+import { FIXTURES_DIR as FIXTURES_URL } from '../../support/checkins.js';
 
-export const FIXTURES_DIR = FIXTURES_PATH;
+export const FIXTURES_DIR = fileURLToPath(FIXTURES_URL);
 
 /** Message file names in processing order (001, 002, ...). */
 export function messageFiles(): string[] {

@@ -13,7 +13,7 @@ function defaultMap(): ModelMap {
   return result.value;
 }
 
-test('schemas/config/model-map.json is valid and equals the shared fixture', () => {
+test('schemas/config/model-map.json is valid and equals the fixture', () => {
   const map = defaultMap();
   assert.equal(Object.fromEntries(map), fixtureJson('model-map.json'));
   // the three mappings the incumbent system documents (docs/decisions.md)

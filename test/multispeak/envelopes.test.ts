@@ -1,5 +1,6 @@
 // Every envelope faultline builds, for each operation in each version, validates against the XML Schema
-// inside the official OA_Server WSDL of that version (lxml), with the SOAPAction of the WSDL's binding.
+// inside the reference OA_Server WSDL of that version (lxml), with the SOAPAction of the WSDL's binding. The
+// reference WSDLs (test/multispeak/wsdl/) hold the official documents' facts for these operations.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
@@ -16,7 +17,7 @@ const credentials = { userId: 'fi-north', password: 'north-oms-secret' };
 
 test.before(async () => { await ensurePython(); });
 
-test('each operation, each version, with and without a fault, validates against the official OA_Server schema', async () => {
+test('each operation, each version, with and without a fault, validates against the reference OA_Server schema', async () => {
   const cases = [];
   for (const version of VERSIONS) {
     for (const operation of OPERATIONS) {

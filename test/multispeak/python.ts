@@ -3,7 +3,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { SHARED_DIR } from '../../support/shared-dir.js';
 
 export const ZEEP_VERSION = '4.3.1';
 const LXML_VERSION = '6.1.3';
@@ -13,7 +12,8 @@ export const python = join(venv, 'bin', 'python');
 export const PY_DIR = new URL('./py/', import.meta.url).pathname;
 /** No __pycache__ beside the scripts in the work tree. */
 export const PY_ENV = { ...process.env, PYTHONDONTWRITEBYTECODE: '1' };
-export const WSDL_DIR = join(SHARED_DIR, 'reference', 'multispeak-wsdl') + '/';
+/** Our reference WSDLs: the official MultiSpeak documents' facts for what faultline sends and serves (wsdl/README.md). */
+export const WSDL_DIR = new URL('./wsdl/', import.meta.url).pathname;
 
 function run(cmd: string, args: string[]): Promise<number> {
   return new Promise((resolve) => {

@@ -1,4 +1,4 @@
-// The fixture walk of the Processing issue: every message of shared/fixtures/messages, in order, one at a
+// The fixture walk of the Processing issue: every message of test/fixtures/messages, in order, one at a
 // time, through every stage into Postgres; after each, the stored state is what expected.json says.
 // Run on the in-process transport (test/integration/pipeline/memory-fixtures.test.ts) and on Kafka
 // (test/integration/pipeline/kafka-fixtures.test.ts), each on the chained and the fully split shape.

@@ -1,22 +1,19 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { validateImport } from '../../reference-data/validate.js';
 import { NO_EXISTING_REFS, type ExistingRefs } from '../../reference-data/references.js';
 import type { Problem } from '../../reference-data/errors.js';
-import { FIXTURES_PATH } from '../../support/shared-dir.js';
+import { importFixture } from '../../support/checkins.js';
 
-const FIXTURES = FIXTURES_PATH;
 type Json = Record<string, unknown>;
-const fixture = () => JSON.parse(readFileSync(join(FIXTURES, 'import.json'), 'utf8')) as Record<string, Json[]>;
+const fixture = () => importFixture() as Record<string, Json[]>;
 
 function problemsOf(input: unknown, existing: ExistingRefs = NO_EXISTING_REFS): Problem[] {
   const result = validateImport(input, existing);
   return result.ok ? [] : result.problems;
 }
 
-test('the shared fixture is valid: 2 orgs, 4 power lines, 4 groups, 16 devices, 4 users, 4 integrations', () => {
+test('the fixture is valid: 2 orgs, 4 power lines, 4 groups, 16 devices, 4 users, 4 integrations', () => {
   const result = validateImport(fixture());
   if (!result.ok) assert.unreachable(result.problems.map((p) => `${p.path}: ${p.message}`).join('\n'));
   else {

@@ -1,15 +1,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import avro from 'avsc';
-import { readFileSync } from 'node:fs';
-import { FIXTURES_URL } from '../../support/shared-dir.js';
+import { fixtureText as fixture } from '../../support/checkins.js';
 import { TOPIC_SCHEMAS, TOPICS } from '../../schemas/avro/topics.js';
 import { driftedSchemas } from '../../schemas/generate.js';
 import { parseQueueMessage } from '../../domain/validate-message.js';
 import type { EnrichedCheckIn, PersistedCheckIn } from '../../schemas/avro/values.js';
 
 const plain = (v: unknown) => JSON.parse(JSON.stringify(v)) as unknown;
-const fixture = (name: string) => readFileSync(new URL(`messages/${name}`, FIXTURES_URL), 'utf8');
 
 test('the committed schemas/*.avsc match schemas/avro/topics.ts (npm run generate:schemas)', () => {
   assert.equal(driftedSchemas(), []);

@@ -1,4 +1,4 @@
-// The hostile queue corpus (issue 7, part 3), generated from the shared fixtures, deterministic: the same
+// The hostile queue corpus (issue 7, part 3), generated from the fixtures (test/fixtures), deterministic: the same
 // list, names and bodies on every run. Two kinds of entry:
 // - `bad`: must be dead-lettered with `code` and a reason matching `reason` (the path of the problem);
 // - `hostile`: odd but valid (unicode, unknown EventType, duplicate keys, `__proto__` keys...): must be stored
@@ -20,7 +20,7 @@ export interface HostileEntry {
 }
 export type Entry = BadEntry | HostileEntry;
 
-/** Registered north and south devices (shared/fixtures/import.json): the corpus spreads over all of them. */
+/** Registered north and south devices (test/fixtures/import.json): the corpus spreads over all of them. */
 export const IMEIS = ['861000000000000', '861000000000100', '861000000000200', '861000000000400', '861100000000000', '861100000000500'];
 
 type Message = { device_data: Record<string, unknown>; events: Record<string, unknown>[]; currents: Record<string, unknown> | null; dm1_device?: unknown };

@@ -1,4 +1,4 @@
-// Secrets (issue 7, part 6): the fixture passwords and MultiSpeak credentials (shared/fixtures/import.json)
+// Secrets (issue 7, part 6): the fixture passwords and MultiSpeak credentials (test/fixtures/import.json)
 // never appear in logs, API responses or error bodies. The service runs as operators run it: `faultline
 // import` and `faultline secrets rotate` as commands, `faultline start --only api` as a process at debug log
 // level, all output captured; every user logs in right and wrong, uses the API and the SOAP server with right
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { NAMESPACE } from '../../multispeak/versions.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { freePort, startFaultline, type FaultlineProcess } from '../../support/process.js';
-import { FIXTURES_URL } from '../../support/shared-dir.js';
+import { FIXTURES_DIR } from '../../support/checkins.js';
 import { reportTally } from '../helpers/tally.js';
 import { waitFor } from '../../support/wait-for.js';
 import { Capture, findSecrets, fixtureSecrets } from './secrets.js';
@@ -52,8 +52,8 @@ test.before(async () => {
   db = await createTestDatabase('secrets');
   const envelope = env();
   Object.assign(env, () => envelope); // one JWT secret for every command and the server
-  command(['import', fileURLToPath(new URL('import.json', FIXTURES_URL))]);
-  command(['import', fileURLToPath(new URL('import.json', FIXTURES_URL))]); // the idempotent re-import path too
+  command(['import', fileURLToPath(new URL('import.json', FIXTURES_DIR))]);
+  command(['import', fileURLToPath(new URL('import.json', FIXTURES_DIR))]); // the idempotent re-import path too
   command(['secrets', 'rotate']);
   const port = await freePort();
   api = startFaultline(['start', '--only', 'api'], { ...env(), PORT: String(port), HOST: '127.0.0.1' });

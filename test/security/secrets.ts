@@ -1,4 +1,4 @@
-// The fixture secrets (shared/fixtures/import.json: user passwords, MultiSpeak credentials) and a check that
+// The fixture secrets (test/fixtures/import.json: user passwords, MultiSpeak credentials) and a check that
 // none of them appears in a text (captured logs, HTTP responses, error bodies). Every security suite runs
 // its captured output through `findSecrets`; secrets.test.ts does it for a whole service process.
 import { importFixture } from '../../support/checkins.js';

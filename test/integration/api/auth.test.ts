@@ -1,4 +1,4 @@
-// Login and bearer tokens against the real users table (imported from shared/fixtures/import.json):
+// Login and bearer tokens against the real users table (imported from test/fixtures/import.json):
 // the claims, the same answer for a wrong email and a wrong password, content-type / size / field errors,
 // every token attack a 401, the admin guard a 403, and the login rate limit a 429 with Retry-After.
 import { suite } from 'uvu';

@@ -1,4 +1,4 @@
-// Queue messages the API suites feed after shared/fixtures/messages (which cover only the north
+// Queue messages the API suites feed after test/fixtures/messages (which cover only the north
 // organisation, no DST day, no SOTF / Fault Like and no model change). Built from fixture 001 so they
 // go through the same validation and stages; every one is pushed through the real pipeline.
 import { fixtureText } from '../../../support/checkins.js';

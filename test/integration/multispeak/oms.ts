@@ -1,5 +1,6 @@
 // The customer's OMS for the delivery suites: test/multispeak/py/oms_server.py on a loopback port, which
-// parses every request with zeep against the official OA_Server WSDL and validates it with lxml.
+// parses every request with zeep against the reference OA_Server WSDL (test/multispeak/wsdl/, the official
+// document's facts) and validates it with lxml.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort } from '../../../support/process.js';

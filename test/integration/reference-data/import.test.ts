@@ -3,8 +3,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type pg from 'pg';
 import { verifyPassword } from '../../../secrets/password.js';
 import { importReferenceData } from '../../../reference-data/import.js';
@@ -13,12 +11,11 @@ import type { ImportCounts, KindCounts } from '../../../reference-data/model.js'
 import { decryptCredentials } from '../../../secrets/credentials.js';
 import { Keyring } from '../../../secrets/keyring.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
-import { FIXTURES_PATH } from '../../../support/shared-dir.js';
+import { importFixture } from '../../../support/checkins.js';
 
-const FIXTURES = FIXTURES_PATH;
 type Json = Record<string, unknown>;
 type File = Record<string, Json[]>;
-const fixture = (): File => JSON.parse(readFileSync(join(FIXTURES, 'import.json'), 'utf8')) as File;
+const fixture = (): File => importFixture() as File;
 
 const keyring = new Keyring([{ id: 'k1', key: randomBytes(32) }]);
 let db: TestDatabase;

@@ -3,17 +3,14 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { importReferenceData } from '../../../reference-data/import.js';
 import { decryptCredentials } from '../../../secrets/credentials.js';
 import { SecretsError } from '../../../secrets/errors.js';
 import { Keyring } from '../../../secrets/keyring.js';
 import { rotateCredentials } from '../../../secrets/rotate.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
-import { FIXTURES_PATH } from '../../../support/shared-dir.js';
+import { importFixture } from '../../../support/checkins.js';
 
-const FIXTURES = FIXTURES_PATH;
 const K1 = { id: 'k1', key: randomBytes(32) };
 const K2 = { id: 'k2', key: randomBytes(32) };
 let db: TestDatabase;
@@ -25,7 +22,7 @@ const stored = async () => (await db.pool.query<Row>(
 
 test.before(async () => {
   db = await createTestDatabase('rotate');
-  await importReferenceData(db.pool, JSON.parse(readFileSync(join(FIXTURES, 'import.json'), 'utf8')), { keyring: new Keyring([K1]) });
+  await importReferenceData(db.pool, importFixture(), { keyring: new Keyring([K1]) });
 });
 test.after(async () => { await db?.drop(); });
 

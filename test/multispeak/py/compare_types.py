@@ -1,7 +1,9 @@
-"""Our served WSDL's types against an official MultiSpeak WSDL. stdin JSON {"served": xml, "official": path,
-"namespace": ns}. Every type we declare must exist there with the same base; our elements must be there, of the
-same type and occurrence, in the same order; the elements we leave out must be optional there; our
-attributes must be there with the same type; enumerations must be equal. stdout JSON: list of problems."""
+"""Our served WSDL's types against a reference MultiSpeak WSDL (test/multispeak/wsdl/: the official document's
+facts). stdin JSON {"served": xml, "official": path, "namespace": ns}. Every type we declare must exist there
+with the same base; our elements must be there, of the same type and occurrence, in the same order; the elements
+we leave out must be optional there; our attributes must be there with the same type; enumerations must be
+equal. Type names are compared as qualified names, whatever prefix each document uses. stdout JSON: list of
+problems."""
 import json
 import sys
 
@@ -22,18 +24,27 @@ def named(schema, kind, name):
     return schema.find(f'{{{XS}}}{kind}[@name="{name}"]')
 
 
+def qname(el, attr):
+    """The attribute's prefixed type name as {namespace}local, so `s:string` and `xs:string` are one type."""
+    value = el.get(attr)
+    if value is None:
+        return None
+    prefix, _, local = value.rpartition(':')
+    return f'{{{el.nsmap.get(prefix or None)}}}{local}'
+
+
 def elements_of(t):
     seq = t.findall(f'.//{{{XS}}}sequence/{{{XS}}}element')
-    return [(e.get('name'), e.get('type'), e.get('minOccurs', '1'), e.get('maxOccurs', '1')) for e in seq]
+    return [(e.get('name'), qname(e, 'type'), e.get('minOccurs', '1'), e.get('maxOccurs', '1')) for e in seq]
 
 
 def base_of(t):
     ext = t.find(f'.//{{{XS}}}extension')
-    return ext.get('base') if ext is not None else None
+    return qname(ext, 'base') if ext is not None else None
 
 
 def attrs_of(t):
-    return {a.get('name'): a.get('type') for a in t.findall(f'{{{XS}}}attribute')}
+    return {a.get('name'): qname(a, 'type') for a in t.findall(f'{{{XS}}}attribute')}
 
 
 def compare(served_xml, official_path, ns):
@@ -53,7 +64,7 @@ def compare(served_xml, official_path, ns):
                 if mine != official:
                     problems.append(f'{name}: enumeration {mine} != {official}')
                 continue
-            if kind == 'element' and t.get('type') != o.get('type'):
+            if kind == 'element' and qname(t, 'type') != qname(o, 'type'):
                 problems.append(f'element {name}: type {t.get("type")} != {o.get("type")}')
             if base_of(t) != base_of(o):
                 problems.append(f'{name}: base {base_of(t)} != {base_of(o)}')

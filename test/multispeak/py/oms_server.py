@@ -1,5 +1,6 @@
-"""A customer's OMS on loopback: an OA_Server that parses every request with zeep against the official
-OA_Server WSDL of its version (and validates it with lxml against the same WSDL's schema).
+"""A customer's OMS on loopback: an OA_Server that parses every request with zeep against the reference
+OA_Server WSDL of its version (test/multispeak/wsdl/, the official document's facts for the operations faultline
+sends) and validates it with lxml against the same WSDL's schema.
 
 argv: port wsdl_dir [certfile keyfile]. HTTP:
   POST /oms            a MultiSpeak request; answered per the current mode

@@ -1,4 +1,4 @@
-"""Validates envelopes against the XML Schema inside an official MultiSpeak WSDL.
+"""Validates envelopes against the XML Schema inside a MultiSpeak WSDL (our references: test/multispeak/wsdl/).
 
 stdin: JSON [{"name", "wsdl", "namespace", "operation", "soapAction", "xml"}]. stdout: JSON
 [{"name", "errors": [...]}]: the header element and the body element each validated as a document of the
