@@ -83,7 +83,9 @@ async function readFeed(namespace: string, expected: number): Promise<string[][]
         seen.push([`${v.IMEINumber}@${v.date}`, ...v.events.map((e) => `${v.IMEINumber}#${e.EventID}`)]);
       },
     });
-    await waitFor(`${expected} DNP3 feed records`, () => new Set(seen.map((s) => s[0])).size >= expected, { timeoutMs: 90_000, intervalMs: 250 });
+    // Missing records are the finding, not a reason to stop: after a generous wait, what arrived is compared.
+    await waitFor(`${expected} DNP3 feed records`, () => new Set(seen.map((s) => s[0])).size >= expected, { timeoutMs: 30_000, intervalMs: 250 })
+      .catch((err: Error) => log(`${err.message}: ${new Set(seen.map((s) => s[0])).size} arrived`));
     return seen;
   } finally {
     await consumer.disconnect();
