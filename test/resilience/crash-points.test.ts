@@ -44,6 +44,8 @@ const DEVICES = 30;
 const CHECKINS = 300;
 const ORG = 'crash';
 const DNP3_TOPIC = 'dnp3.crash';
+/** The round of check-ins the armed process meets (the ones before it give each device a history). */
+const ARMED_ROUND = 4;
 
 const fleet = createFleet({ devices: DEVICES, seed: 41, eventChance: 0.5, intervalMs: 60_000, firstEventId: 5000, imeiPrefix: '35841' });
 const messages: Outgoing[] = Array.from({ length: CHECKINS }, () => {
@@ -110,33 +112,38 @@ async function run(seam: PathSeam | null): Promise<EndState> {
     }, { keyring: testKeyring() });
 
     const env: Record<string, string> = { KAFKA_NAMESPACE: namespace, FAULTLINE_SECRET_KEYS: TEST_KEYS, SQS_POLLERS: '1' };
-    if (seam) env.FAULTLINE_FAILPOINTS = `${seam}=exit`;
     rig = await pipelineProcess(db, queueUrl, env, { components: ['delivery'] });
     const p = rig;
     const stored = () => count(db, 'select count(*) from device_records');
     // Round by round (one check-in of every device, then the next once it is stored): SQS does not keep order,
     // and a device's check-ins arriving in another order would rightly give other alarms and status changes.
-    // The first round waits in the queue a moment, so the first receive (the batch the seam kills) holds ten.
+    // A round that is armed waits in the queue a moment, so the first receive (the batch the seam kills) holds ten.
     const send = async (round: number) => {
       const batch = messages.slice(round * DEVICES, (round + 1) * DEVICES);
       for (let i = 0; i < batch.length; i += 10) {
-        await sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: batch.slice(i, i + 10).map((m, j) => ({ Id: String(j), MessageBody: m.body, DelaySeconds: round === 0 ? 2 : 0 })) }));
+        await sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: batch.slice(i, i + 10).map((m, j) => ({ Id: String(j), MessageBody: m.body, DelaySeconds: round === ARMED_ROUND ? 2 : 0 })) }));
       }
     };
-    await send(0);
-    if (seam) {
-      // The first batch to reach the seam kills the process there.
-      const exit = await Promise.race([p.proc.exited.then(() => 'exited'), new Promise((r) => setTimeout(() => r('alive'), 120_000))]);
-      assert.is(exit, 'exited', `the process died at ${seam}\n${p.output().slice(-2000)}`);
-      assert.match(p.output(), `failpoint ${seam}: exit`, `it was the failpoint ${seam} that killed it`);
-      assert.is(p.proc.child.signalCode, 'SIGKILL');
-      tally.faultsInjected++;
-      log(`${label}: killed at the seam after ${await stored()} records; restarting unarmed`);
-      delete p.env.FAULTLINE_FAILPOINTS;
-      await p.start();
-    }
     for (let round = 0; round < CHECKINS / DEVICES; round++) {
-      if (round > 0) await send(round);
+      if (seam && round === ARMED_ROUND) {
+        // Devices have a history by now, so the batch the crash hits clears faults and raises others.
+        const hung = setTimeout(() => p.proc.child.kill('SIGKILL'), 60_000);
+        await p.proc.stop('SIGTERM');
+        clearTimeout(hung);
+        p.env.FAULTLINE_FAILPOINTS = `${seam}=exit`;
+        await p.start();
+        await send(round);
+        const exit = await Promise.race([p.proc.exited.then(() => 'exited'), new Promise((r) => setTimeout(() => r('alive'), 120_000))]);
+        assert.is(exit, 'exited', `the process died at ${seam}\n${p.output().slice(-2000)}`);
+        assert.match(p.output(), `failpoint ${seam}: exit`, `it was the failpoint ${seam} that killed it`);
+        assert.is(p.proc.child.signalCode, 'SIGKILL');
+        tally.faultsInjected++;
+        log(`${label}: killed at the seam in round ${round} (${await stored()} records stored); restarting unarmed`);
+        delete p.env.FAULTLINE_FAILPOINTS;
+        await p.start();
+      } else {
+        await send(round);
+      }
       await waitWhileAlive(p, `${label}: round ${round} stored`, async () => (await stored()) >= (round + 1) * DEVICES, { timeoutMs: 120_000, intervalMs: 200 });
     }
     await waitWhileAlive(p, `${label}: nothing owed, every outbox row delivered, the queue empty`, async () =>
