@@ -1,7 +1,7 @@
-// What a stored check-in owes downstream, and how that debt is carried across a crash (docs/decisions.md#effects-
-// exactly-once-across-a-crash). persist records, in the transaction that stores a record, what notify needs for
-// it (a pending_effects row: the message and the events it stored); notify applies and clears that row in one
-// transaction of its own. Pure: the rule shared by both stages, no I/O.
+// What a stored check-in owes downstream, and how that debt is carried across a crash
+// (docs/decisions.md#effects-exactly-once-across-a-crash). persist records, in the transaction that stores a
+// record, what notify needs for it (a pending_effects row: the message and the events it stored); notify
+// applies and clears that row in one transaction of its own. Pure: the rule shared by both stages, no I/O.
 import type { ComputedCheckIn, PersistedCheckIn } from '../schemas/avro/values.js';
 import { isReread } from '../plumbing/sources.js';
 
