@@ -127,6 +127,8 @@ async function run(seam: PathSeam | null): Promise<EndState> {
     for (let round = 0; round < CHECKINS / DEVICES; round++) {
       if (seam && round === ARMED_ROUND) {
         // Devices have a history by now, so the batch the crash hits clears faults and raises others.
+        // Every batch so far committed, so the armed process meets round 4 first, not a redelivered batch.
+        await waitFor(`${label}: zero consumer lag before the armed start`, async () => Object.values(await consumerLag(namespace)).every((n) => n === 0), { timeoutMs: 60_000, intervalMs: 250 });
         const hung = setTimeout(() => p.proc.child.kill('SIGKILL'), 60_000);
         await p.proc.stop('SIGTERM');
         clearTimeout(hung);
@@ -138,7 +140,12 @@ async function run(seam: PathSeam | null): Promise<EndState> {
         assert.match(p.output(), `failpoint ${seam}: exit`, `it was the failpoint ${seam} that killed it`);
         assert.is(p.proc.child.signalCode, 'SIGKILL');
         tally.faultsInjected++;
-        log(`${label}: killed at the seam in round ${round} (${await stored()} records stored); restarting unarmed`);
+        const [atKill, owed] = [await stored(), await count(db, 'select count(*) from pending_effects')];
+        log(`${label}: killed at the seam in round ${round} (${atKill} records stored, ${owed} owed their effects); restarting unarmed`);
+        // The crash hit the armed round's own batch: past the bridge, its records are stored; past persist's
+        // commit and before notify's, their effects are owed.
+        if (seam !== 'bridge.after-publish') assert.ok(atKill > round * DEVICES, `${seam}: the batch the crash hit was stored (${atKill})`);
+        if (seam === 'persist.after-commit' || seam === 'notify.after-feed') assert.ok(owed > 0, `${seam}: the crash left effects owed`);
         // An outbox row the dead process had claimed waits out its lease (5 min) before another worker sends it;
         // the test moves that clock, as faults.test's dueNow does, rather than sleep through it.
         await db.pool.query('update outbox set next_attempt_at = now() where delivered_at is null and dead_at is null and next_attempt_at > now()');
