@@ -1,4 +1,4 @@
-// Raising and ending alarms from the pipeline (the notify stage), in one transaction per batch. Exactly once
+// Raising and ending alarms from the pipeline (the notify stage), in one transaction per batch (notify's own). Exactly once
 // without coordination: an alarm's unique key (device, kind, episode) makes a re-delivered batch a no-op,
 // the partial unique index keeps one active alarm per device and kind, and each raise or end is one
 // alarm_changes row (unique per alarm and change) that the router sends on. The same transaction advances
@@ -89,26 +89,34 @@ export async function raiseAlarm(client: pg.ClientBase, a: RaiseInput, nowMs: nu
  */
 export const raiseEventAlarm = raiseAlarm;
 
-/** The alarm side of a notify batch: clocks, the end of silences, fault-code transitions, model changes. */
+/** The alarm side of a notify batch, in a transaction of its own. */
 export async function applyCheckInAlarms(pool: pg.Pool, items: readonly CheckInAlarms[], nowMs = Date.now()): Promise<void> {
   if (items.length === 0) return;
-  await withTransaction(pool, async (client) => {
-    const current = await advanceClocks(client, items);
-    await endByCheckIn(client, items.filter((i) => current.has(i)), COMMUNICATION_LOST, nowMs);
-    await endByCheckIn(client, items.filter((i) => current.has(i) && !i.modelChange), MODEL_CHANGE, nowMs);
-    const acting = items.filter((i) => current.has(i) && (i.transition || i.modelChange));
-    // Set-based when each device acts once in the batch (then the order between devices does not matter); a
-    // device with several transitions in one batch goes item by item, each end before the next raise.
-    if (new Set(acting.map((i) => i.IMEINumber)).size === acting.length) {
-      await endAlarms(client, transitionEnds(acting), nowMs);
-      await raiseAlarms(client, acting.flatMap(raisesOf), nowMs);
-      return;
-    }
-    for (const item of acting) {
-      await endAlarms(client, transitionEnds([item]), nowMs);
-      await raiseAlarms(client, raisesOf(item), nowMs);
-    }
-  });
+  await withTransaction(pool, (client) => applyCheckInAlarmsIn(client, items, nowMs));
+}
+
+/**
+ * The alarm side of a notify batch, inside the caller's transaction (notify's, which also clears what the batch
+ * was owed: docs/decisions.md#effects-exactly-once-across-a-crash): clocks, the end of silences, fault-code
+ * transitions, model changes.
+ */
+export async function applyCheckInAlarmsIn(client: pg.ClientBase, items: readonly CheckInAlarms[], nowMs = Date.now()): Promise<void> {
+  if (items.length === 0) return;
+  const current = await advanceClocks(client, items);
+  await endByCheckIn(client, items.filter((i) => current.has(i)), COMMUNICATION_LOST, nowMs);
+  await endByCheckIn(client, items.filter((i) => current.has(i) && !i.modelChange), MODEL_CHANGE, nowMs);
+  const acting = items.filter((i) => current.has(i) && (i.transition || i.modelChange));
+  // Set-based when each device acts once in the batch (then the order between devices does not matter); a
+  // device with several transitions in one batch goes item by item, each end before the next raise.
+  if (new Set(acting.map((i) => i.IMEINumber)).size === acting.length) {
+    await endAlarms(client, transitionEnds(acting), nowMs);
+    await raiseAlarms(client, acting.flatMap(raisesOf), nowMs);
+    return;
+  }
+  for (const item of acting) {
+    await endAlarms(client, transitionEnds([item]), nowMs);
+    await raiseAlarms(client, raisesOf(item), nowMs);
+  }
 }
 
 /** What one acting check-in raises: its new fault-code kind (if any), then a model change (if any). */

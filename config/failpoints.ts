@@ -8,12 +8,12 @@
 
 /** Every seam in the product, with the two writes (or the step) it sits between. */
 export const SEAMS = {
-  // The path from the queue to the OMS, the alarm channels and the SCADA master (test/resilience/crash-points).
-  'persist.after-commit': 'persist committed a batch; notify has written nothing of it',
-  'notify.after-outbox': 'notify enqueued the MultiSpeak rows; test-fault marks and alarms not yet written',
-  'notify.after-alarms': 'notify wrote every database effect; the DNP3 feed records not yet acknowledged',
-  'chain.before-commit': 'every stage of a batch is done; its offsets are not committed',
-  'bridge.after-publish': 'the bridge published a batch; the queue messages are not deleted',
+  // The path from the queue to the OMS, the alarm channels and the SCADA master (test/resilience/crash-points):
+  // docs/decisions.md#effects-exactly-once-across-a-crash has the table of its durable writes.
+  'bridge.after-publish': 'the bridge published a batch to fi.raw.v1; the queue messages are not deleted',
+  'persist.after-commit': 'persist committed a batch and what it owes notify; notify has written nothing of it',
+  'notify.after-feed': 'notify produced the DNP3 feed records; its rows (outbox, marks, alarms) and the clearing of what was owed are not committed',
+  'chain.before-commit': 'every output and database write of a batch is done; its offsets are not committed',
   // Start-up: each component's start can be held, so a signal arrives while it is under way (test/integration/start-signals.test.ts).
   'start.database': 'start: the database and the demo data',
   'start.transport': 'start: the transport',

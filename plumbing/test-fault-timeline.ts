@@ -18,9 +18,9 @@ export async function recordStep(pool: pg.Pool, id: number, phase: TestFaultPhas
 }
 
 /** `stored` for every test-fault check-in among these stored records, at the time the database stored it. */
-export async function recordStored(pool: pg.Pool, stored: readonly { recordId: number; mark: { id: number; phase: TestFaultPhase } }[]): Promise<void> {
+export async function recordStored(db: pg.Pool | pg.ClientBase, stored: readonly { recordId: number; mark: { id: number; phase: TestFaultPhase } }[]): Promise<void> {
   if (stored.length === 0) return;
-  await pool.query(
+  await db.query(
     `insert into test_fault_steps (test_fault_id, phase, step, at, detail)
        select x.id, x.phase, 'stored', r."CreatedDate", jsonb_build_object('recordId', r."RecordID")
          from unnest($1::bigint[], $2::bigint[], $3::text[]) as x(record_id, id, phase)

@@ -9,6 +9,7 @@ import type { RejectionCode } from '../../domain/errors.js';
 import { TOPICS } from '../../schemas/avro/topics.js';
 import type { DeadLetter, RawMessage } from '../../schemas/avro/values.js';
 import type { OutMessage, Producer } from '../runtime/transport/transport.js';
+import { failpoint } from '../../config/failpoints.js';
 
 export type SourceKind = 'sqs' | 'spool' | 'simulate';
 
@@ -116,6 +117,7 @@ export function createBridge({ producer, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, 
       // before its delete, or the delete fails and SQS delivers it again), and the pipeline's unique keys
       // (device record per IMEI + date, event per IMEI + EventID + EventTimestamp) absorb the duplicate.
       await producer.send(raw.length && dead.length ? [...raw, ...dead] : raw.length ? raw : dead);
+      await failpoint('bridge.after-publish');
       await acknowledge(outcome);
       return outcome;
     },

@@ -20,10 +20,23 @@ export const STAGING = {
 } as const;
 export type StagingName = keyof typeof STAGING;
 
+/**
+ * The notify input of each message that may speak (stages/persist/effects.ts), COPYed beside the rows, and what
+ * the merge itself inserted: the records and events this transaction created. Together they make the
+ * transaction's pending_effects rows (docs/decisions.md#effects-exactly-once-across-a-crash).
+ */
+export const EFFECTS_STAGING = {
+  effects: 'create temp table if not exists fl_stage_effects (idx integer, message text) on commit delete rows',
+  inserted: 'create temp table if not exists fl_stage_inserted ("RecordID" bigint, "IMEINumber" text, "date" timestamptz, source_message_id text) on commit delete rows',
+  stored: 'create temp table if not exists fl_stage_stored ("DeviceRecordID" bigint, "EventID" bigint) on commit delete rows',
+} as const;
+export const copyEffectsSql = 'copy fl_stage_effects (idx, message) from stdin with (format csv)';
+
 /** Run once per connection. ON COMMIT DELETE ROWS: each transaction starts with empty staging tables. */
-export const createStagingSql = Object.values(STAGING)
-  .map(({ table, lead, columns }) => `create temp table if not exists ${table} (${[...lead.map((l) => `${l} integer`), ...columns.map((c) => `${q(c.name)} ${c.type}`)].join(', ')}) on commit delete rows`)
-  .join(';\n');
+export const createStagingSql = [
+  ...Object.values(STAGING).map(({ table, lead, columns }) => `create temp table if not exists ${table} (${[...lead.map((l) => `${l} integer`), ...columns.map((c) => `${q(c.name)} ${c.type}`)].join(', ')}) on commit delete rows`),
+  ...Object.values(EFFECTS_STAGING),
+].join(';\n');
 
 export const copySql = (name: StagingName) => {
   const { table, lead, columns } = STAGING[name];
@@ -46,9 +59,12 @@ export function mergeStatements(span: BatchSpan) {
     and r."date" between ${timestamptzLiteral(from)} and ${timestamptzLiteral(to)}`;
   return {
     // In idx order, so within a batch the first of two same-date check-ins wins, as it would one by one.
-    records: `insert into device_records (${list(RECORD_COLUMNS)})
+    // The records this transaction created are noted (fl_stage_inserted): only they are owed notify's effects.
+    records: `with ins as (insert into device_records (${list(RECORD_COLUMNS)})
       select ${list(RECORD_COLUMNS)} from fl_stage_records order by idx
-      on conflict ("IMEINumber", "date") do nothing`,
+      on conflict ("IMEINumber", "date") do nothing
+      returning "RecordID", "IMEINumber", "date", source_message_id)
+      insert into fl_stage_inserted select * from ins`,
 
     // `faultline replay --reprocess`: the derived columns of the record the same message stored are rewritten
     // with the rules now running. The caller guarantees one row per (IMEINumber, date) per statement.
@@ -59,19 +75,23 @@ export function mergeStatements(span: BatchSpan) {
         where device_records.source_message_id = excluded.source_message_id
           and (${DERIVED_COLUMNS.map((c) => `device_records.${q(c)}`).join(', ')}) is distinct from (${DERIVED_COLUMNS.map((c) => `excluded.${q(c)}`).join(', ')})`,
 
-    events: `insert into event_records (${list(EVENT_COLUMNS)}, "DeviceRecordID")
+    events: `with ins as (insert into event_records (${list(EVENT_COLUMNS)}, "DeviceRecordID")
       select ${list(EVENT_COLUMNS, 'e.')}, r."RecordID" from fl_stage_events e
       join fl_stage_records s on s.idx = e.idx ${stagedRecord}
       order by e.idx, e.pos
       on conflict ("IMEINumber", "EventID", "ReportedEventTimestamp") do nothing
-      returning "IMEINumber", "EventID", "DeviceRecordID"`,
+      returning "IMEINumber", "EventID", "DeviceRecordID"),
+      kept as (insert into fl_stage_stored select "DeviceRecordID", "EventID" from ins)
+      select * from ins`,
 
-    dm1Events: `insert into dm1_event_records (${list(DM1_EVENT_COLUMNS)}, "DeviceRecordID")
+    dm1Events: `with ins as (insert into dm1_event_records (${list(DM1_EVENT_COLUMNS)}, "DeviceRecordID")
       select ${list(DM1_EVENT_COLUMNS, 'e.')}, r."RecordID" from fl_stage_dm1_events e
       join fl_stage_records s on s.idx = e.idx ${stagedRecord}
       order by e.idx, e.pos
       on conflict ("IMEINumber", "EventID", "ReportedEventTimestamp") do nothing
-      returning "IMEINumber", "EventID", "DeviceRecordID"`,
+      returning "IMEINumber", "EventID", "DeviceRecordID"),
+      kept as (insert into fl_stage_stored select "DeviceRecordID", "EventID" from ins)
+      select * from ins`,
 
     // Spec 3.4 for a Fault <50 that an earlier message stored (this message's events were inserted already
     // moved, rows.ts): move it back once; TimestampShifted makes a second move impossible.
@@ -107,13 +127,24 @@ export function mergeStatements(span: BatchSpan) {
         where excluded."date" >= device_latest."date"
           and (device_latest."RecordID", device_latest."ActualOngoingFault", device_latest."BatteryOrLine") is distinct from (excluded."RecordID", excluded."ActualOngoingFault", excluded."BatteryOrLine")`,
 
+    // What notify owes each record this transaction created for a message that may speak: cleared by notify in
+    // the transaction that writes it (stages/notify/effects.ts).
+    pending: `insert into pending_effects ("RecordID", "IMEINumber", message, "storedEventIds")
+      select distinct on (n."RecordID") n."RecordID", n."IMEINumber", f.message::json,
+             coalesce((select array_agg(st."EventID" order by st."EventID") from fl_stage_stored st where st."DeviceRecordID" = n."RecordID"), '{}')
+        from fl_stage_inserted n
+        join fl_stage_records s on s."IMEINumber" = n."IMEINumber" and s."date" = n."date" and s.source_message_id = n.source_message_id
+        join fl_stage_effects f on f.idx = s.idx
+       order by n."RecordID", s.idx
+      on conflict do nothing`,
+
     outcome: `select s.idx, r."RecordID", r.source_message_id = s.source_message_id as owns
       from fl_stage_records s ${stagedRecord} order by s.idx`,
   };
 }
 
 /** The merges of one batch in order, ending with the commit: sent as one multi-statement query. */
-const MERGE_ORDER = ['records', 'events', 'dm1Events', 'shifts', 'currents', 'alerts', 'lastCheckIn', 'latest', 'outcome'] as const;
+const MERGE_ORDER = ['records', 'events', 'dm1Events', 'shifts', 'currents', 'alerts', 'lastCheckIn', 'latest', 'pending', 'outcome'] as const;
 /** Where each statement's result is in the answer to mergeScript. */
 export const MERGE_RESULT = Object.fromEntries(MERGE_ORDER.map((name, i) => [name, i])) as Record<(typeof MERGE_ORDER)[number], number>;
 

@@ -14,18 +14,26 @@ import type { Stage, StageResult } from '../runtime/stage.js';
 import type { Batch } from '../runtime/transport/transport.js';
 import { isRetriableDatabaseError, publicDatabaseMessage } from '../../db/errors.js';
 import { toCsv } from '../../plumbing/csv.js';
-import { copySql, createStagingSql, MERGE_RESULT, mergeScript, STAGING, type BatchSpan, type StagingName } from './merge.js';
+import { copyEffectsSql, copySql, createStagingSql, MERGE_RESULT, mergeScript, STAGING, type BatchSpan, type StagingName } from './merge.js';
 import { batchRows } from './rows.js';
 import { REPROCESS_SOURCE } from '../../plumbing/sources.js';
 import { observeStored } from './metrics.js';
 import { ensureMonths, monthsOfBatch } from '../../storage/partitions.js';
+import { owesEffects } from '../effects.js';
+import { failpoint } from '../../config/failpoints.js';
 
 const prepared = new WeakSet<pg.PoolClient>();
 
-async function copyInto(client: pg.PoolClient, name: StagingName, rows: ReturnType<typeof batchRows>[StagingName]['rows']): Promise<void> {
+async function copyRows(client: pg.PoolClient, sql: string, rows: ReturnType<typeof batchRows>[StagingName]['rows']): Promise<void> {
   if (rows.length === 0) return;
-  await pipeline(Readable.from([toCsv(rows)]), client.query(copyFrom(copySql(name))));
+  await pipeline(Readable.from([toCsv(rows)]), client.query(copyFrom(sql)));
 }
+
+/**
+ * The notify input of each message that may owe effects, staged beside its rows: the merge turns those of the
+ * records it creates into pending_effects rows, in the same transaction (docs/decisions.md#effects-exactly-once-across-a-crash).
+ */
+const effectsRows = (messages: readonly ComputedCheckIn[]) => messages.flatMap((m, idx) => (owesEffects(m) ? [[idx, JSON.stringify(m)]] : []));
 
 /** First and last check-in date of the batch, and of the stored events it moves (merge.ts BatchSpan). */
 export function batchSpan(messages: readonly ComputedCheckIn[]): BatchSpan {
@@ -61,7 +69,8 @@ export async function persistBatch(pool: pg.Pool, messages: readonly ComputedChe
     }
     const rows = batchRows(messages);
     await client.query('begin');
-    for (const name of Object.keys(STAGING) as StagingName[]) await copyInto(client, name, rows[name].rows);
+    for (const name of Object.keys(STAGING) as StagingName[]) await copyRows(client, copySql(name), rows[name].rows);
+    if (!reprocess) await copyRows(client, copyEffectsSql, effectsRows(messages));
     // Every merge and the commit in one round trip (a multi-statement simple query): on loopback each round
     // trip's socket write and wake-up cost more CPU than the statements themselves (docs/benchmarks.md).
     const results = (await client.query(mergeScript(reprocess, batchSpan(messages)))) as unknown as pg.QueryResult[];
@@ -69,6 +78,8 @@ export async function persistBatch(pool: pg.Pool, messages: readonly ComputedChe
       pg.QueryResult<{ IMEINumber: string; EventID: number; DeviceRecordID: number }>, pg.QueryResult<{ IMEINumber: string; EventID: number; DeviceRecordID: number }>, pg.QueryResult<{ idx: number; RecordID: number; owns: boolean }>,
     ];
 
+    // The batch and what it owes notify are durable; notify has written none of it (crash-point suite).
+    await failpoint('persist.after-commit');
     const stored = new Map<number, number[]>();
     for (const e of [...events.rows, ...dm1.rows]) {
       const list = stored.get(e.DeviceRecordID) ?? [];

@@ -17,6 +17,7 @@ import { countDeadLetter, stageMetrics } from './metrics.js';
 import { afterRecordFailure, blamedStage, classifyFailure } from './failure.js';
 import { backoff } from '../../plumbing/retry.js';
 import { log } from '../../config/log.js';
+import { failpoint } from '../../config/failpoints.js';
 
 export const DEFAULT_MAX_RECORD_ATTEMPTS = 5;
 
@@ -172,6 +173,8 @@ export async function runStage<In>(stage: Stage<In>, options: RunOptions): Promi
         release();
         stop();
       }
+      // Every output of the batch is acknowledged and every database write committed; its offsets are not.
+      await failpoint('chain.before-commit');
     },
   });
 }

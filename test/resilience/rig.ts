@@ -129,6 +129,8 @@ export function startSender(sqs: SQSClient, queueUrl: () => string, messages: Ou
 
 export interface PipelineRig {
   proc: FaultlineProcess;
+  /** The environment of the next start (a suite may change it between a crash and the restart). */
+  env: Record<string, string>;
   port: number;
   dataDir: string;
   start(): Promise<void>;
@@ -139,8 +141,11 @@ export interface PipelineRig {
   output(): string;
 }
 
-/** The whole pipeline, bridge and API in one `faultline start` child process (the real CLI). */
-export async function pipelineProcess(db: TestDatabase, queueUrl: string, extraEnv: Record<string, string> = {}): Promise<PipelineRig> {
+/**
+ * The whole pipeline, bridge and API in one `faultline start` child process (the real CLI); `components`
+ * adds others (e.g. `delivery`).
+ */
+export async function pipelineProcess(db: TestDatabase, queueUrl: string, extraEnv: Record<string, string> = {}, { components: more = [] }: { components?: string[] } = {}): Promise<PipelineRig> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'faultline-resilience-'));
   let logs = '';
@@ -150,13 +155,14 @@ export async function pipelineProcess(db: TestDatabase, queueUrl: string, extraE
     KAFKA_SESSION_TIMEOUT_MS: '10000', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir,
     JWT_SECRET: 'resilience-suite-jwt-secret-0123456789abcdef', ...extraEnv,
   };
-  const components = ['bridge', ...STAGE_NAMES, 'api'].join(',');
+  const components = ['bridge', ...STAGE_NAMES, 'api', ...more].join(',');
   const rig: PipelineRig = {
     proc: null as unknown as FaultlineProcess,
+    env: childEnv,
     port, dataDir,
     async start() {
       if (rig.proc) logs += rig.proc.output();
-      rig.proc = startFaultline(['start', '--only', components], childEnv);
+      rig.proc = startFaultline(['start', '--only', components], rig.env);
       await waitFor('the pipeline to answer /healthz', async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok, { timeoutMs: 60_000, intervalMs: 200 })
         .catch((err: Error) => { throw new Error(`${err.message}\n${rig.output().slice(-3000)}`); });
     },
