@@ -11,7 +11,8 @@
 // `--no-infra` skips the server suites (refused when CI=true: CI skips nothing).
 // TEST_ALSO_ON_NODE=/path/to/node[,...] runs the suites that need no servers (the unit suites and the embedded
 // start) once more on each of those runtimes: .ci/run runs everything on Node 24 and these on the machine's
-// older Node, which the README still supports for the embedded default.
+// older Node, which the README still supports for the embedded default, and the SCADA identity attacks
+// (SERVER_SUITES_ON_EVERY_RUNTIME) once more too.
 // test/structure/stands-alone.test.ts runs `npm test -- --no-infra` in a copy of the repository: it runs once, on
 // this runtime only, and the run it starts (STANDS_ALONE_INNER_RUN=1) leaves it out, so it never recurses.
 import { spawn, spawnSync } from 'node:child_process';
@@ -23,6 +24,12 @@ import { addTally, emptyTally, tallySummary, type Tally } from './helpers/tally.
 
 const root = new URL('..', import.meta.url).pathname;
 const SERVER_DIRS = ['test/integration', 'test/resilience', 'test/security', 'test/interop'];
+/**
+ * Server suites that also run on each TEST_ALSO_ON_NODE runtime: who may act as which organisation's SCADA master
+ * must not rest on how one Node version builds a peer's chain (it differed between 20 and 24,
+ * docs/decisions.md#scada-master-identity-and-listener).
+ */
+const SERVER_SUITES_ON_EVERY_RUNTIME = ['test/security/dnp3-attacks.test.ts', 'test/security/iec104-attacks.test.ts'];
 /** Suites that run the whole command themselves (slow): once per `npm test`, not inside the run they start. */
 const WHOLE_RUN_SUITES = ['test/structure/stands-alone.test.ts'];
 
@@ -118,6 +125,9 @@ async function main(): Promise<void> {
       failures.push(`infra/up.sh exit ${up.code}: ${servers.length} server suites not run`);
     } else {
       for (const file of servers) await suite(file, infraEnv());
+      for (const node of otherRuntimes()) {
+        for (const file of servers.filter((f) => SERVER_SUITES_ON_EVERY_RUNTIME.includes(f))) await suite(file, infraEnv(), node);
+      }
     }
   }
 
