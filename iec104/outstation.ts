@@ -161,6 +161,6 @@ export class Iec104Outstation {
   private deliver(asdus: Uint8Array[], journal = true): void {
     if (journal && this.journal) this.journal.append(asdus).forEach((seq, i) => this.seqOf.set(asdus[i]!, seq));
     if (this.sink) this.sink.enqueue(asdus);
-    else this.backlog.push(...asdus);
+    else for (const a of asdus) this.backlog.push(a); // not a spread: a day's backlog exceeds V8's argument limit
   }
 }

@@ -29,7 +29,7 @@ export class PointPersistence {
         'select bank, address, kind, value, quality, time_ms from point_images where integration_id = $1', [this.integrationId]),
       this.pool.query<{ seq: string; payload: Buffer }>('select seq, payload from pending_point_events where integration_id = $1 order by seq', [this.integrationId]),
     ]);
-    this.seq = Math.max(0, ...pending.rows.map((r) => Number(r.seq)));
+    this.seq = pending.rows.reduce((max, r) => Math.max(max, Number(r.seq)), 0);
     return {
       image: image.rows.map((r) => ({ bank: r.bank, address: r.address, kind: r.kind, value: r.value, quality: r.quality, time: Number(r.time_ms) })),
       pending: pending.rows.map((r) => ({ seq: Number(r.seq), payload: new Uint8Array(r.payload) })),

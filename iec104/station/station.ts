@@ -107,7 +107,8 @@ export class Station {
 
   /** Queues spontaneous events in order; they leave when started and the window allows. */
   enqueue(asdus: readonly Uint8Array[], now: number): StationOutput {
-    this.events.push(...asdus);
+    // One by one: a spread of a long backlog (a master away for a day) would exceed V8's argument limit.
+    for (const a of asdus) this.events.push(a);
     return this.flush({ send: [], refusals: [] }, now);
   }
 
@@ -134,7 +135,7 @@ export class Station {
     const r = handleAsdu(apdu.asdu, this.handlers, this.interrogation !== undefined);
     if (r.refusal) out.refusals.push(r.refusal);
     if (r.clockSync !== undefined) out.clockSync = r.clockSync;
-    this.replies.push(...r.replies);
+    for (const reply of r.replies) this.replies.push(reply);
     if (r.interrogation) this.startInterrogation(r.interrogation);
     // A master that sends commands faster than it takes their answers is cut off before it fills memory.
     if (this.replies.length > MAX_QUEUED_REPLIES) return { ...out, close: 'replyQueueFull' };

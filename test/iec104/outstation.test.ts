@@ -84,4 +84,18 @@ test('a stored check-in\'s events: the observer told once when they leave and on
   assert.equal(told, [`sent 7 fault ${T + 1}`, `confirmed 7 ${T + 2}`]);
 });
 
+test('a day of events waiting for a master (200,000 restored) reaches the station whole, without a spread past V8\'s argument limit', () => {
+  const o = new Iec104Outstation(1);
+  applyDevice(o, dev(), T, CLOCK, false);
+  const journal = { append: (p: readonly Uint8Array[]) => p.map(() => 0), saveImage: () => {}, acknowledged: () => {} };
+  const event = Uint8Array.from([1, 1, 3, 0, 1, 0, 1, 0, 0, 1]); // M_SP_NA_1, spontaneous, CA 1, IOA 1, on
+  const restored = Array.from({ length: 200_000 }, (_, i) => ({ seq: i + 1, payload: event }));
+  o.persist(journal, { image: [], pending: restored });
+  assert.is(o.pending, 200_000);
+  const a = connect(o); // attach hands the whole backlog to the station (Station.enqueue)
+  assert.is(a.st.queued, 200_000);
+  a.sent.push(...a.st.handle({ format: 'U', fn: 'STARTDT_ACT' }, T).send);
+  assert.is(a.sent.map(decodeApdu).filter((f) => f.format === 'I').length, DEFAULT_TIMERS.k, 'the k window still bounds what is sent unacknowledged');
+});
+
 test.run();
