@@ -17,7 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { TOPICS } from '../../schemas/avro/topics.js';
 import { backoffDelay, retry, type BackoffOptions } from '../../plumbing/retry.js';
 import type { Transport } from '../runtime/transport/transport.js';
-import { createBridge, type ReceivedMessage } from './bridge.js';
+import { createBridge, type Bridge, type ReceivedMessage } from './bridge.js';
 import { createSqsQueueApi, type SqsDeleteEntry, type SqsQueueApi } from './sqs-api.js';
 import type { SqsMessage } from './sqs-answers.js';
 import type { SqsConnectionOptions } from './sqs-client.js';
@@ -115,6 +115,26 @@ async function queueAnswers(client: SqsQueueApi): Promise<boolean> {
 }
 
 /**
+ * Hands one received batch to the bridge and deletes it once published (`acknowledge`): null, or why the publish
+ * failed (nothing is deleted then, so the messages come back after their visibility timeout).
+ */
+async function publishReceived(bridge: Bridge, messages: SqsMessage[], stats: SourceStats, acknowledge: (messages: SqsMessage[]) => Promise<void>): Promise<string | null> {
+  stats.received += messages.length;
+  const batch: ReceivedMessage[] = messages.map((m) => ({ messageId: m.MessageId, body: m.Body, source: 'sqs' }));
+  try {
+    await bridge.forward(batch, async ({ published, deadLettered }) => {
+      stats.published += published;
+      stats.deadLettered += deadLettered;
+      await acknowledge(messages);
+    });
+    return null;
+  } catch (err) {
+    stats.errors++;
+    return errorText(err);
+  }
+}
+
+/**
  * @example
  *   const source = sqsSource({ transport, queueUrl: 'http://127.0.0.1:29324/000000000000/device-messages' });
  *   await source.start();
@@ -174,37 +194,25 @@ export function sqsSource(options: SqsSourceOptions): Source {
             continue;
           }
         }
-        let messages: SqsMessage[];
-        try {
-          // Not cut short by stop() at once: a receive cut short leaves its messages invisible until their
-          // timeout. stop() gives it the long-poll wait plus STOP_GRACE_MS, then aborts it (`halt`).
-          messages = await client.receive(receiveInput, halt.signal);
-          receiveFailures = 0;
-        } catch (err) {
-          receiveFailures++;
+        // Not cut short by stop() at once: a receive cut short leaves its messages invisible until their
+        // timeout. stop() gives it the long-poll wait plus STOP_GRACE_MS, then aborts it (`halt`).
+        const messages = await client.receive(receiveInput, halt.signal).catch((err: unknown) => {
           stats.errors++;
-          log('warn', 'SQS receive failed; backing off', { poller, attempt: receiveFailures, queueUrl, error: errorText(err) });
-          await pause(backoffDelay(receiveFailures, backoff));
+          log('warn', 'SQS receive failed; backing off', { poller, attempt: receiveFailures + 1, queueUrl, error: errorText(err) });
+          return null;
+        });
+        if (messages === null) {
+          await pause(backoffDelay(++receiveFailures, backoff));
           continue;
         }
+        receiveFailures = 0;
         if (messages.length === 0) {
           await pause(emptyPollPauseMs);
           continue;
         }
-        stats.received += messages.length;
-        const batch: ReceivedMessage[] = messages.map((m) => ({ messageId: m.MessageId, body: m.Body, source: 'sqs' }));
-        try {
-          await bridge.forward(batch, async ({ published, deadLettered }) => {
-            stats.published += published;
-            stats.deadLettered += deadLettered;
-            publishFailures = 0;
-            await acknowledge(messages);
-          });
-        } catch (err) {
-          publishFailures++;
-          stats.errors++;
-          log('warn', 'publish failed; the messages stay in SQS and return after their visibility timeout', { poller, count: messages.length, attempt: publishFailures, error: errorText(err) });
-        }
+        const failed = await publishReceived(bridge, messages, stats, acknowledge);
+        if (failed === null) publishFailures = 0;
+        else log('warn', 'publish failed; the messages stay in SQS and return after their visibility timeout', { poller, count: messages.length, attempt: ++publishFailures, error: failed });
         unexpected = 0;
       } catch (err) {
         unexpected++;
