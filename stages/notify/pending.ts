@@ -14,7 +14,9 @@ const LOCK_SPACE = 41;
 export async function takePending(client: pg.ClientBase, imeis: readonly string[]): Promise<PersistedCheckIn[]> {
   if (imeis.length === 0) return [];
   const sorted = [...new Set(imeis)].sort();
-  await client.query('select pg_advisory_xact_lock($2, hashtext(i)) from unnest($1::text[]) as i order by i', [sorted, LOCK_SPACE]);
+  // In the order of the lock keys themselves: two IMEIs whose 32-bit hashes collide take one key, so an order by
+  // IMEI could lock H then X in one transaction and X then H in another (a deadlock).
+  await client.query('select pg_advisory_xact_lock($2, k) from (select distinct hashtext(i) as k from unnest($1::text[]) as i) as keys order by k', [sorted, LOCK_SPACE]);
   const { rows } = await client.query<PendingEffectsRow>(
     'delete from pending_effects where "IMEINumber" = any($1) returning "RecordID", message, "storedEventIds"', [sorted]);
   // RecordID order is the order persist stored them in: per device, the partition's order.
@@ -27,8 +29,9 @@ export async function newestOwed(pool: pg.Pool): Promise<number | null> {
   return row?.id == null ? null : Number(row.id);
 }
 
-/** Devices with a pending record up to `upTo` (a restart's recovery), at most `limit`. */
-export async function devicesOwed(pool: pg.Pool, upTo: number, limit: number): Promise<string[]> {
-  const { rows } = await pool.query<{ imei: string }>('select distinct "IMEINumber" as imei from pending_effects where "RecordID" <= $1 limit $2', [upTo, limit]);
+/** Devices with a pending record up to `upTo` (a restart's recovery), at most `limit`, leaving out `skip`. */
+export async function devicesOwed(pool: pg.Pool, upTo: number, limit: number, skip: readonly string[] = []): Promise<string[]> {
+  const { rows } = await pool.query<{ imei: string }>(
+    'select distinct "IMEINumber" as imei from pending_effects where "RecordID" <= $1 and not ("IMEINumber" = any($3)) order by 1 limit $2', [upTo, limit, skip]);
   return rows.map((r) => r.imei);
 }

@@ -90,8 +90,21 @@ export function notifyStage({ pool, transport }: { pool: pg.Pool; transport: Tra
         const upTo = await newestOwed(pool);
         if (upTo === null) return;
         let applied = 0;
-        for (let imeis = await devicesOwed(pool, upTo, RECOVERY_DEVICES); imeis.length; imeis = await devicesOwed(pool, upTo, RECOVERY_DEVICES)) {
-          applied += await applyOwed(imeis);
+        // A device whose owed effects fail (its batches dead-letter them too) is left out, so it cannot hold
+        // back every other device's recovery.
+        const failing: string[] = [];
+        for (let imeis = await devicesOwed(pool, upTo, RECOVERY_DEVICES); imeis.length; imeis = await devicesOwed(pool, upTo, RECOVERY_DEVICES, failing)) {
+          applied += await applyOwed(imeis).catch(async () => {
+            let one = 0;
+            for (const imei of imeis) {
+              one += await applyOwed([imei]).catch((err: unknown) => {
+                failing.push(imei);
+                log.error({ stage: 'notify', imei, err: (err as Error).message }, 'could not apply a device\'s owed effects at assignment; its next batch tries again');
+                return 0;
+              });
+            }
+            return one;
+          });
         }
         if (applied) log.warn({ stage: 'notify', records: applied }, 'applied the effects a crash left owed');
       } catch (err) {

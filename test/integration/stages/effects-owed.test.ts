@@ -67,4 +67,22 @@ test('a fault stored before a crash and its clearing stored after: recovery and 
   assert.equal(await rows(`select (select count(*) from alarms) || '/' || (select count(*) from alarm_changes) || '/' || (select count(*) from outbox) as k`), before, 'a repeat writes nothing');
 });
 
+test('a device whose owed effects cannot be applied does not hold back the recovery of the others: theirs are applied, its own stay owed', async () => {
+  const imeis = ['861000000000200', '861000000000300'];
+  const devices = await findDevices(db.pool, imeis);
+  const faults = imeis.map((imei) => {
+    const device = devices.get(imei)!;
+    assert.ok(device, `${imei} is a demo device`);
+    const c = checkInOf('002-permanent-fault.json');
+    return computed({ ...c, device_data: { ...c.device_data, IMEINumber: imei } }, { device });
+  });
+  await persistBatch(db.pool, faults);
+  // The first device's row can no longer be read (as after a change that cannot read an older row).
+  await db.pool.query(`update pending_effects set message = '{"unreadable":true}' where "IMEINumber" = $1`, [imeis[0]]);
+
+  await notifyStage({ pool: db.pool, transport }).onAssign!([0]);
+  assert.equal(await rows('select "IMEINumber" as k from pending_effects order by 1'), [imeis[0]], 'only the unreadable device is still owed');
+  assert.equal(await rows(`select "IMEINumber" as k from alarms where kind = 'permanent' and "IMEINumber" = any('{${imeis.join(',')}}') order by 1`), [imeis[1]], 'the other device\'s alarm is raised');
+});
+
 test.run();
