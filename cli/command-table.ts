@@ -138,6 +138,16 @@ export const COMMANDS = {
     options: {},
     exitCodes: { ...SCHEMA_BEHIND },
   },
+  'integration-keys': {
+    summary: 'integration keys (the machine credentials the SCADA integration outputs are read with), issued by the operator',
+    subcommands: {
+      create: { args: '<org> <name>', summary: 'a new key of an organisation, printed once (only its hash is kept)' },
+      rotate: { args: '<org> <id>', summary: 'a new secret for a key that is not revoked, printed once; the old one stops at once' },
+    },
+    options: {},
+    exitCodes: { ...SCHEMA_BEHIND },
+    notes: 'The one way to issue a key for an organisation that masks fault details (MaskFaultDetails): a key reads them unmasked, so its admins may list and revoke keys in the API but not create or rotate them.',
+  },
   outbox: {
     summary: 'MultiSpeak notifications still to deliver, given up, or delivered',
     subcommands: {

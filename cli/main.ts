@@ -22,6 +22,7 @@ const RUNNERS: Record<CommandName, (args: string[], values: Values) => Promise<v
   rejected: async (args) => (await import('./commands/rejected.js')).run(args),
   unregistered: async () => (await import('./commands/unregistered.js')).run(),
   secrets: async (args) => (await import('./commands/secrets.js')).run(args),
+  'integration-keys': async (args) => (await import('./commands/integration-keys.js')).run(args),
   outbox: async (args) => (await import('./commands/outbox.js')).run(args),
   alarms: async (args) => (await import('./commands/alarms.js')).run(args),
   'test-fault': async (args) => (await import('./commands/test-fault.js')).run(args),

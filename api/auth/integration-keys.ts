@@ -1,9 +1,18 @@
 // The integration_keys table as the API needs it (migration 0020; docs/decisions.md#integration-keys-and-the-mask):
-// an organisation admin's create, list, rotate and revoke, and the one read of every request made with a key.
+// an organisation admin's create, list, rotate and revoke (the operator's create and rotate too, through
+// `faultline integration-keys`), and the one read of every request made with a key.
 // Only the SHA-256 of a key's secret is stored; the key itself leaves this module once, in create or rotate.
 import type pg from 'pg';
 import { newIntegrationKey } from '../../secrets/integration-key.js';
+import { isStorableText } from '../text-input.js';
 import { effectiveTimeZone } from './accounts.js';
+
+export const KEY_NAME_MAX = 200;
+
+/** What is wrong with a key's name (what it is for, e.g. "SCADA master A"), or null; the name given is trimmed first. */
+export function keyNameProblem(name: string): string | null {
+  return !name || name.length > KEY_NAME_MAX || !isStorableText(name) ? `must be a non-empty text of at most ${KEY_NAME_MAX} characters (what the key is for, e.g. "SCADA master A")` : null;
+}
 
 /** A key as its organisation's admins list it: never the key, never its hash. */
 export interface IntegrationKeyInfo {

@@ -2,18 +2,18 @@
 // creates, lists, rotates and revokes the machine credentials its SCADA integrations read their outputs with.
 // The key is in the answer of create and rotate only (with Cache-Control: no-store); the list shows who made
 // each, when it was last used, and whether it is revoked. Admins of the caller's own organisation only.
+// A key reads the fault class unmasked, so in an organisation with MaskFaultDetails its admins list and revoke
+// but do not create or rotate: the operator does (`faultline integration-keys`, cli/commands/integration-keys.ts).
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
-import type { AuthEnv } from '../auth/caller.js';
-import type { IntegrationKeyStore } from '../auth/integration-keys.js';
+import type { AuthEnv, Caller } from '../auth/caller.js';
+import { keyNameProblem, type IntegrationKeyStore } from '../auth/integration-keys.js';
 import { requireAdmin } from '../auth/require-auth.js';
 import { acceptOnly, ApiError } from '../errors.js';
 import { jsonObjectBody, limitJsonBody } from '../json-body.js';
-import { isStorableText } from '../text-input.js';
 
 export const INTEGRATION_KEYS_PATH = '/api/integration-keys';
-export const NAME_MAX = 200;
 const BODY_LIMIT = 4 * 1024;
 const NO_STORE = { 'cache-control': 'no-store' };
 
@@ -27,10 +27,17 @@ function nameOf(body: Record<string, unknown>): string {
   const extra = Object.keys(body).filter((k) => k !== 'name');
   if (extra.length) throw new ApiError('INVALID_BODY', `The body takes only "name"; not ${extra.map((k) => `"${k}"`).join(', ')}.`, { field: extra[0]! });
   const name = typeof body.name === 'string' ? body.name.trim() : '';
-  if (!name || name.length > NAME_MAX || !isStorableText(name)) {
-    throw new ApiError('INVALID_BODY', `The field "name" must be a non-empty string of at most ${NAME_MAX} characters (what the key is for, e.g. "SCADA master A").`, { field: 'name' });
-  }
+  const problem = keyNameProblem(name);
+  if (problem) throw new ApiError('INVALID_BODY', `The field "name" ${problem}.`, { field: 'name' });
   return name;
+}
+
+/** A masked organisation's admin would read the class through a key they mint: the operator issues its keys. */
+function refuseIfMasked(caller: Caller): void {
+  if (!caller.maskFaultDetails) return;
+  throw new ApiError('FORBIDDEN', 'This organisation masks fault details (MaskFaultDetails), and an integration key reads them unmasked: '
+    + 'its admins list and revoke keys but do not create or rotate them. Ask the operator to issue the key with '
+    + '`faultline integration-keys create <organisation> <name>` (or `rotate <organisation> <id>`).', { reason: 'masked-organisation' });
 }
 
 const idOf = (text: string): string => {
@@ -46,12 +53,14 @@ export function integrationKeyRoutes({ keys, pool, auth }: IntegrationKeyRouteOp
   });
   app.post(INTEGRATION_KEYS_PATH, auth, requireAdmin, limitJsonBody(BODY_LIMIT), async (c) => {
     const caller = c.get('caller');
+    refuseIfMasked(caller);
     const name = nameOf(await jsonObjectBody(c));
     const { rows: [who] } = await pool.query<{ email: string }>('select email from users where id = $1', [caller.userId]);
     const { info, key } = await keys.create(caller.org, name, who?.email ?? `user ${caller.userId}`);
     return c.json({ ...info, key }, 201, NO_STORE);
   });
   app.post(`${INTEGRATION_KEYS_PATH}/:id/rotate`, auth, requireAdmin, async (c) => {
+    refuseIfMasked(c.get('caller'));
     const rotated = await keys.rotate(c.get('caller').org, idOf(c.req.param('id')));
     if (!rotated) throw new ApiError('NOT_FOUND', 'No key of this organisation with this id that is not revoked.', { id: c.req.param('id') });
     return c.json({ ...rotated.info, key: rotated.key }, 200, NO_STORE);

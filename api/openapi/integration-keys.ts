@@ -1,6 +1,7 @@
 // The OpenAPI side of integration keys (api/integration-keys/routes.ts; docs/decisions.md#integration-keys-and-the-mask):
 // the admin routes that manage them, the security scheme, and the security of the outputs a key may read.
-import { INTEGRATION_KEYS_PATH, NAME_MAX } from '../integration-keys/routes.js';
+import { KEY_NAME_MAX } from '../auth/integration-keys.js';
+import { INTEGRATION_KEYS_PATH } from '../integration-keys/routes.js';
 
 type Obj = Record<string, unknown>;
 const json = (schema: Obj) => ({ content: { 'application/json': { schema } } });
@@ -12,7 +13,7 @@ const timeOrNull = { type: ['string', 'null'], format: 'date-time' };
 /** The scheme of a key: `Authorization: Bearer flk_<id>_<secret>`. */
 export const INTEGRATION_KEY_SCHEME = {
   type: 'http', scheme: 'bearer', bearerFormat: 'flk_<id>_<secret>',
-  description: 'An integration key an organisation admin created (POST /api/integration-keys). It reads only the SCADA integration outputs, and reads them unmasked.',
+  description: 'An integration key an organisation admin created (POST /api/integration-keys), or, for an organisation that masks fault details, the operator (`faultline integration-keys create`). It reads only the SCADA integration outputs, and reads them unmasked.',
 };
 
 /** The outputs a key may read: a person's login (an admin) or a key. */
@@ -28,7 +29,7 @@ const KEY_INFO = {
   type: 'object',
   properties: {
     id: { type: 'string', pattern: '^[0-9a-f]{16}$', description: 'Names the key; the part of the key after flk_.' },
-    name: str, role: { type: 'string', enum: ['integration'] }, createdBy: { type: 'string', description: 'The admin who created it (e-mail).' },
+    name: str, role: { type: 'string', enum: ['integration'] }, createdBy: { type: 'string', description: 'The admin who created it (e-mail), or "operator (command line)" for a key the operator issued.' },
     createdAt: time, rotatedAt: timeOrNull, lastUsedAt: { ...timeOrNull, description: 'Last request made with the key, to the minute.' }, revokedAt: timeOrNull,
   },
   required: ['id', 'name', 'role', 'createdBy', 'createdAt', 'rotatedAt', 'lastUsedAt', 'revokedAt'],
@@ -44,6 +45,11 @@ const ADMIN = {
   401: error('Missing, malformed, expired or invalid bearer token.', { 'WWW-Authenticate': { schema: str } }),
   403: error('The caller is not an organisation admin (an integration key cannot manage keys).'),
 };
+/** Create and rotate: an admin of a masked organisation is refused (a key reads the class unmasked). */
+const ADMIN_UNMASKED = {
+  ...ADMIN,
+  403: error('The caller is not an organisation admin (an integration key cannot manage keys), or the organisation masks fault details (details.reason masked-organisation): the operator issues its keys with `faultline integration-keys`.'),
+};
 const idPath = { name: 'id', in: 'path', required: true, description: 'The key\'s id, as listed.', schema: { type: 'string', pattern: '^[0-9a-f]{16}$' } };
 
 export const INTEGRATION_KEY_PATHS: Record<string, Obj> = {
@@ -55,21 +61,21 @@ export const INTEGRATION_KEY_PATHS: Record<string, Obj> = {
     },
     post: {
       operationId: 'createIntegrationKey', tags: ['integration'], summary: 'Create an integration key (admin)',
-      description: 'A machine credential for the SCADA integration outputs. The answer holds the key once (Cache-Control: no-store).',
+      description: 'A machine credential for the SCADA integration outputs. The answer holds the key once (Cache-Control: no-store). Refused (403) in an organisation that masks fault details: the key would read them unmasked.',
       security,
-      requestBody: { required: true, ...json({ type: 'object', properties: { name: { type: 'string', minLength: 1, maxLength: NAME_MAX } }, required: ['name'], additionalProperties: false }) },
+      requestBody: { required: true, ...json({ type: 'object', properties: { name: { type: 'string', minLength: 1, maxLength: KEY_NAME_MAX } }, required: ['name'], additionalProperties: false }) },
       responses: {
         201: { description: 'Created', ...json(WITH_KEY) }, 400: error('The body is not JSON or "name" is missing or invalid.'),
-        413: error('The body is larger than 4 KiB.'), 415: error('The body is not application/json.'), ...ADMIN,
+        413: error('The body is larger than 4 KiB.'), 415: error('The body is not application/json.'), ...ADMIN_UNMASKED,
       },
     },
   },
   [`${INTEGRATION_KEYS_PATH}/{id}/rotate`]: {
     post: {
       operationId: 'rotateIntegrationKey', tags: ['integration'], summary: 'A new secret for an integration key (admin)',
-      description: 'The old key stops working at once; the answer holds the new one once. For a change without a gap, create a second key, move the integration to it, then revoke the first.',
+      description: 'The old key stops working at once; the answer holds the new one once. For a change without a gap, create a second key, move the integration to it, then revoke the first. Refused (403) in an organisation that masks fault details.',
       security, parameters: [idPath],
-      responses: { 200: { description: 'Rotated', ...json(WITH_KEY) }, 400: error('The id is not a key id.'), ...ADMIN, 404: error('No key of the organisation with this id that is not revoked.') },
+      responses: { 200: { description: 'Rotated', ...json(WITH_KEY) }, 400: error('The id is not a key id.'), ...ADMIN_UNMASKED, 404: error('No key of the organisation with this id that is not revoked.') },
     },
   },
   [`${INTEGRATION_KEYS_PATH}/{id}`]: {

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { FIXTURES_DIR } from '../../support/checkins.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { persistBatch } from '../../stages/persist/index.js';
+import { integrationSecretHash } from '../../secrets/integration-key.js';
 import { checkInOf, computed } from '../../support/checkins.js';
 
 const run = promisify(execFile);
@@ -75,6 +76,34 @@ test('rejected --code --since --stack: only that code and age, with the topic an
   assert.not.match(stdout, /old/, 'older than --since left out');
   const error = await failure(faultline('rejected', 'resubmit'));
   assert.match(error.stderr ?? '', /give an id, or --code C/);
+});
+
+test('integration-keys: the operator creates and rotates a key of any organisation, printed once; only its hash is stored', async () => {
+  const created = await faultline('integration-keys', 'create', 'south', 'SCADA master S');
+  const key = /^flk_([0-9a-f]{16})_([0-9a-f]{64})$/m.exec(created.stdout);
+  assert.ok(key, created.stdout);
+  const [, id, secret] = key;
+  const row = async () => (await db.pool.query('select name, created_by, encode(secret_sha256, \'hex\') as hash, row_to_json(k)::text as all from integration_keys k where id = $1', [id])).rows[0];
+  const first = await row();
+  assert.equal([first.name, first.created_by], ['SCADA master S', 'operator (command line)']);
+  assert.is(first.hash, integrationSecretHash(secret!).toString('hex'), 'the hash of the secret is stored');
+  assert.not.ok(first.all.includes(secret!), 'the secret is not in the row');
+
+  const rotated = await faultline('integration-keys', 'rotate', 'south', id!);
+  const again = new RegExp(`^flk_${id}_([0-9a-f]{64})$`, 'm').exec(rotated.stdout);
+  assert.ok(again && again[1] !== secret, rotated.stdout);
+  assert.is((await row()).hash, integrationSecretHash(again[1]!).toString('hex'), 'the new secret\'s hash replaces the old');
+
+  for (const [args, problem] of [
+    [['create', 'nowhere', 'x'], /no organisation "nowhere"/],
+    [['create', 'south', ' '], /the name must be a non-empty text/],
+    [['rotate', 'north', id!], /no key ".*" of organisation north/],
+    [['rotate', 'south', 'nothex'], /no key "nothex"/],
+  ] as const) {
+    const error = await failure(faultline('integration-keys', ...args));
+    assert.is(error.code, 1, args.join(' '));
+    assert.match(error.stderr ?? '', problem);
+  }
 });
 
 test('an unknown command exits 2 with the usage', async () => {

@@ -1,9 +1,12 @@
 // Integration keys (issue 41 finding 9, point 7; docs/decisions.md#integration-keys-and-the-mask) against the
 // running API over real Postgres: an organisation admin creates, lists, rotates and revokes them; only a hash
 // is stored and the list never returns a key; in a masked organisation a key reads the SCADA integration
-// outputs unmasked while the admin's password login reads them masked; revoked, rotated-away, unknown and
-// malformed keys are a 401 naming the problem, logged without key material; a key reads nothing else and
-// manages no keys; failed keys fill the client address's login window (429).
+// outputs unmasked while the admin's password login reads them masked, and so its admins may not mint one
+// (create or rotate: 403) — the operator does, with `faultline integration-keys` (run here as a command);
+// revoked, rotated-away, unknown and malformed keys are a 401 naming the problem, logged without key material;
+// a key reads nothing else and manages no keys; failed keys fill the client address's login window (429).
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { log } from '../../config/log.js';
@@ -112,11 +115,29 @@ test('lifecycle: an admin creates a key (shown once), lists it (never the key), 
   assert.is((await call(`${INTEGRATION_KEYS_PATH}/${id}`, { method: 'DELETE', user: 'southAdmin' })).status, 404, 'another organisation\'s admin cannot touch it');
 });
 
-test('masked organisation: a key reads every integration output unmasked; the admin\'s password login reads them masked', async () => {
-  const key = (await call(INTEGRATION_KEYS_PATH, { method: 'POST', user: 'northAdmin', body: { name: 'SCADA master B' } })).json.key as string;
+/** `faultline integration-keys ...` as the operator runs it on the host with the database; the key it printed. */
+async function operatorKey(...args: string[]): Promise<string> {
+  const root = new URL('../../', import.meta.url).pathname;
+  const { stdout } = await promisify(execFile)(process.execPath, ['bin/faultline.js', 'integration-keys', ...args], { cwd: root, env: { ...process.env, DATABASE_URL: api.db.url, LOG_LEVEL: 'warn' } });
+  const key = /^flk_[0-9a-f]{16}_[0-9a-f]{64}$/m.exec(stdout)?.[0];
+  assert.ok(key, `a key printed: ${stdout}`);
   keysSeen.push(key);
+  return key;
+}
+
+test('masked organisation: its admin mints no key (create, rotate: 403), lists and revokes; the operator\'s key reads every integration output unmasked, the admin\'s login reads them masked', async () => {
+  const before = (await call(INTEGRATION_KEYS_PATH, { method: 'POST', user: 'northAdmin', body: { name: 'SCADA master B' } })).json.id as string;
   await setMasked('north', true);
   try {
+    await refusedWith('masked admin creating a key', call(INTEGRATION_KEYS_PATH, { method: 'POST', user: 'northAdmin', body: { name: 'mine' } }), 403, 'FORBIDDEN', 'masked-organisation');
+    await refusedWith('masked admin rotating a key', call(`${INTEGRATION_KEYS_PATH}/${before}/rotate`, { method: 'POST', user: 'northAdmin' }), 403, 'FORBIDDEN', 'masked-organisation');
+    const problem = (await call(INTEGRATION_KEYS_PATH, { method: 'POST', user: 'northAdmin', body: { name: 'mine' } })).json.error.message as string;
+    assert.match(problem, /masks fault details.*faultline integration-keys create/, 'the problem names why and what to do');
+    assert.equal((await call(INTEGRATION_KEYS_PATH, { user: 'northAdmin' })).json.data.map((k: { name: string }) => k.name).filter((n: string) => n === 'mine'), [], 'nothing was created; the admin still lists');
+
+    const key = await operatorKey('create', 'north', 'SCADA master B2');
+    const listed = (await call(INTEGRATION_KEYS_PATH, { user: 'northAdmin' })).json.data as { id: string; createdBy: string }[];
+    assert.is(listed.find((k) => k.id === key.slice(4, 20))?.createdBy, 'operator (command line)', 'the admin lists the operator\'s key');
     let keyWords = 0;
     for (const path of UNMASKED_INTEGRATION_PATHS) {
       const byKey = await call(path, { key });
@@ -126,7 +147,22 @@ test('masked organisation: a key reads every integration output unmasked; the ad
       keyWords += classWordsIn(byKey.text).length;
       assert.equal(classWordsIn(byAdmin.text), [], `${path}: the admin's login reads no class`);
     }
-    assert.ok(keyWords > 0, 'the key reads the classes (unmasked)');
+    assert.ok(keyWords > 0, 'the operator\'s key reads the classes (unmasked)');
+
+    // The operator rotates it (the old secret stops); the admin may still revoke it.
+    const rotated = await operatorKey('rotate', 'north', key.slice(4, 20));
+    await refusedWith('the operator\'s key before rotation', call(UNMASKED_INTEGRATION_PATHS[0]!, { key }), 401, 'UNAUTHENTICATED', 'unknown-key');
+    assert.is((await call(UNMASKED_INTEGRATION_PATHS[0]!, { key: rotated })).status, 200);
+    assert.is((await call(`${INTEGRATION_KEYS_PATH}/${key.slice(4, 20)}`, { method: 'DELETE', user: 'northAdmin' })).status, 200, 'the masked admin revokes');
+    await refusedWith('the revoked operator key', call(UNMASKED_INTEGRATION_PATHS[0]!, { key: rotated }), 401, 'UNAUTHENTICATED', 'revoked-key');
+
+    // South masks too (the seed's MaskFaultDetails): its admin is refused the same way.
+    await refusedWith('another masked organisation\'s admin creating a key', call(INTEGRATION_KEYS_PATH, { method: 'POST', user: 'southAdmin', body: { name: 'south SCADA' } }), 403, 'FORBIDDEN', 'masked-organisation');
+    // Once the organisation no longer masks, its admin creates keys again (the mask is read per request).
+    await setMasked('north', false);
+    const unmasked = await call(INTEGRATION_KEYS_PATH, { method: 'POST', user: 'northAdmin', body: { name: 'SCADA master B3' } });
+    assert.is(unmasked.status, 201, `an unmasked organisation's admin creates keys: ${unmasked.text.slice(0, 200)}`);
+    keysSeen.push(unmasked.json.key as string);
   } finally {
     await setMasked('north', false);
   }
