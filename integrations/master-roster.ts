@@ -2,8 +2,8 @@
 // (docs/decisions.md#scada-master-identity-and-listener): `faultline import` and the admin API write the
 // `integrations` table, whose statement trigger NOTIFYs `integrations_change` (migration 0022); SIGHUP asks too;
 // a minute's tick is the fallback for a lost notification. Each round reads the protocol's enabled integrations,
-// re-reads their certificate files and hands the list to the protocol, which starts and stops what differs and
-// calls the listener's reload().
+// re-reads their certificate files (an integration whose file cannot be read is left out, not the round) and hands
+// the list to the protocol, which starts and stops what differs and calls the listener's reload().
 import type pg from 'pg';
 import { log } from '../config/log.js';
 import { startWakeups } from '../db/wakeups.js';
