@@ -261,6 +261,33 @@ test('revocation by deleting a certificate file: the reload still applies (the d
   await waitFor('south served again', () => served('south'));
 });
 
+test('a second integration claiming north\'s master identity with its own CA: north stays connected and served (no ambiguousIdentity); the claimant\'s CA admits only its own leaf, to its own integration', async () => {
+  const file = (name: string) => readFileSync(tenants.certs.pem(name));
+  const northTls = { ca: file('ca'), cert: file('scada.north.example'), key: file('scada.north.example-key') };
+  const pool = tenants.db.pool;
+  const northOpen = await hold(northTls);
+  assert.ok(northOpen.answered, 'north is served');
+  let northClosed = false;
+  void northOpen.closed.then(() => { northClosed = true; });
+  const cutBefore = cutOff.length;
+  tried++;
+  await pool.query(`insert into integrations (id, "OrganizationID", kind, channel, settings) values ('east-claims-north', 'east', 'dnp3', 'B', $1)`,
+    [{ masterIdentity: 'scada.north.example', tlsMinVersion: '1.2', caFile: tenants.certs.pem('rogue-ca') }]);
+  try {
+    // The reload applied: east's own leaf for that name (rogue-ca's) now reaches east's integration.
+    await waitFor('the claimant\'s own leaf admitted to its integration', async () => { const c = await hold({ cert: file('rogue.example'), key: file('rogue.example-key') }); c.end(); return c.answered; });
+    assert.not.ok(northClosed, 'north\'s open connection was not cut off');
+    assert.equal(cutOff.slice(cutBefore), [], 'nobody cut off');
+    const again = await hold(northTls);
+    again.end();
+    assert.ok(again.answered, 'north is still admitted on a new connection');
+    refused++;
+  } finally {
+    northOpen.end();
+    await pool.query(`delete from integrations where id = 'east-claims-north'`);
+  }
+});
+
 test('garbage, HTTP and plain DNP3 before the TLS handshake: closed without an answer', async () => {
   const inputs: [string, Uint8Array][] = [
     ['random 64 KiB', randomBytes(64 * 1024)], ['HTTP request', Buffer.from('GET / HTTP/1.1\r\nHost: x\r\n\r\n')], ['plain DNP3 class 0 read', CLASS0],
