@@ -3,9 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { integrationFromRow } from './identity.js';
-import { readIntegrations } from '../integrations/store.js';
-import { rosterChanges, watchIntegrations } from '../integrations/master-roster.js';
-import { resolveCertificates } from '../integrations/master-settings.js';
+import { loadMasterIntegrations, rosterChanges, watchIntegrations } from '../integrations/master-roster.js';
 import type { Dnp3Integration } from './identity.js';
 import { Outstation, outstationConfigFor } from './outstation/outstation.js';
 import { Dnp3Feed } from './data/feed.js';
@@ -37,11 +35,9 @@ export interface Dnp3ServiceOptions {
 
 interface Running { integration: Dnp3Integration; banks: Outstation[]; feed: Dnp3Feed }
 
-/** Integrations with their pinned certificate and CAs read (integrations/master-settings.ts resolveCertificates). */
-export async function loadIntegrations(pool: pg.Pool): Promise<Dnp3Integration[]> {
-  return (await readIntegrations(pool, { kind: 'dnp3' })).map((r) => integrationFromRow(r))
-    .filter((i): i is Dnp3Integration => i !== undefined)
-    .map((i) => resolveCertificates(i));
+/** Enabled DNP3 integrations with their certificate files read; one whose file cannot be read is left out (loadMasterIntegrations). */
+export function loadIntegrations(pool: pg.Pool): Promise<Dnp3Integration[]> {
+  return loadMasterIntegrations(pool, 'dnp3', integrationFromRow);
 }
 
 export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ server: Dnp3Server; reload(): void; close(): Promise<void> }> {

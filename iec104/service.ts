@@ -4,9 +4,7 @@
 import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { log } from '../config/log.js';
-import { readIntegrations } from '../integrations/store.js';
-import { rosterChanges, watchIntegrations } from '../integrations/master-roster.js';
-import { resolveCertificates } from '../integrations/master-settings.js';
+import { loadMasterIntegrations, rosterChanges, watchIntegrations } from '../integrations/master-roster.js';
 import { PointFeed, heartbeatValue } from '../points/feed.js';
 import { PointPersistence } from '../points/persistence.js';
 import { applyDevice, applyPowerLine } from './data/apply.js';
@@ -45,11 +43,9 @@ export interface Iec104Service {
 
 interface Running { integration: Iec104Integration; outstation: Iec104Outstation; feed: PointFeed; persistence: PointPersistence }
 
-/** Integrations of kind iec104 with their pinned certificate and CAs read (resolveCertificates). */
-export async function loadIec104Integrations(pool: pg.Pool): Promise<Iec104Integration[]> {
-  return (await readIntegrations(pool, { kind: 'iec104' })).map((r) => iec104IntegrationFromRow(r))
-    .filter((i): i is Iec104Integration => i !== undefined)
-    .map((i) => resolveCertificates(i));
+/** Enabled IEC 104 integrations with their certificate files read; one whose file cannot be read is left out (loadMasterIntegrations). */
+export function loadIec104Integrations(pool: pg.Pool): Promise<Iec104Integration[]> {
+  return loadMasterIntegrations(pool, 'iec104', iec104IntegrationFromRow);
 }
 
 /** The feed's target: the point model applied to one station (iec104/data/apply.ts). */

@@ -67,16 +67,25 @@ export type IdentityRefusal = 'noCertificate' | 'unknownIdentity' | 'ambiguousId
 
 const VERSION_RANK: Record<string, number> = { 'TLSv1.2': 2, 'TLSv1.3': 3 };
 
-/** The integrations whose master identity the certificate names, on this port (more than one: ambiguous). */
+/** The integrations whose master identity the certificate names, on this port (matchMaster: more than one that its proof passes is ambiguous). */
 export function namedIntegrations<I extends MasterCertificate>(peer: { commonName?: string; dnsNames: string[] }, integrations: readonly I[], port?: number): I[] {
   const names = peer.dnsNames.length ? peer.dnsNames : peer.commonName ? [peer.commonName] : [];
   return integrations.filter((i) => names.includes(i.masterIdentity) && (port === undefined || i.port === undefined || i.port === port));
 }
 
+/** Why `integration` does not admit this certificate by proof (pin or issuer), or undefined when it does. */
+function unproven(peer: PeerIdentity, integration: MasterCertificate, serviceCas: readonly X509Certificate[]): 'pinMismatch' | 'wrongIssuer' | undefined {
+  if (integration.certificateMode === 'pinned') return integration.pinnedFingerprint256?.toUpperCase() === peer.fingerprint256.toUpperCase() ? undefined : 'pinMismatch';
+  return (integration.issuerCas ?? serviceCas).some((ca) => peer.issuedBy(ca)) ? undefined : 'wrongIssuer';
+}
+
 /**
  * The integration a master may reach, or why it is refused. SAN names are preferred; the CN counts only when
  * the certificate has no DNS SAN (the rule of RFC 6125: the CN is a fallback for certificates without DNS names).
- * In CA mode one of the integration's CAs (`issuerCas`, else `serviceCas`) must have signed the leaf itself.
+ * In CA mode one of the integration's CAs (`issuerCas`, else `serviceCas`) must have signed the leaf itself; in
+ * pinned mode the fingerprint must match. Ambiguity is judged among the integrations whose proof the certificate
+ * passes: another integration merely claiming the same identity (its own CA or pin) does not cut off the master
+ * it cannot prove (docs/decisions.md#scada-master-identity-and-listener).
  */
 export function matchMaster<I extends MasterCertificate>(
   peer: PeerIdentity | undefined,
@@ -88,12 +97,11 @@ export function matchMaster<I extends MasterCertificate>(
   if (!peer) return { refused: 'noCertificate' };
   const found = namedIntegrations(peer, integrations, port);
   if (found.length === 0) return { refused: 'unknownIdentity' };
-  if (found.length > 1) return { refused: 'ambiguousIdentity' };
-  const integration = found[0]!;
-  if (integration.certificateMode === 'pinned' && integration.pinnedFingerprint256?.toUpperCase() !== peer.fingerprint256.toUpperCase()) {
-    return { refused: 'pinMismatch' };
-  }
-  if (integration.certificateMode === 'ca' && !(integration.issuerCas ?? serviceCas).some((ca) => peer.issuedBy(ca))) return { refused: 'wrongIssuer' };
+  const proven = found.filter((i) => unproven(peer, i, serviceCas) === undefined);
+  // None proven: the first named integration's reason (each is an impersonation attempt alike).
+  if (proven.length === 0) return { refused: unproven(peer, found[0]!, serviceCas)! };
+  if (proven.length > 1) return { refused: 'ambiguousIdentity' };
+  const integration = proven[0]!;
   if ((VERSION_RANK[protocol ?? ''] ?? 0) < VERSION_RANK[integration.tlsMinVersion]!) return { refused: 'tlsVersion' };
   return { integration };
 }

@@ -2,18 +2,41 @@
 // (docs/decisions.md#scada-master-identity-and-listener): `faultline import` and the admin API write the
 // `integrations` table, whose statement trigger NOTIFYs `integrations_change` (migration 0022); SIGHUP asks too;
 // a minute's tick is the fallback for a lost notification. Each round reads the protocol's enabled integrations,
-// re-reads their certificate files and hands the list to the protocol, which starts and stops what differs and
-// calls the listener's reload().
+// re-reads their certificate files (an integration whose file cannot be read is left out, not the round) and hands
+// the list to the protocol, which starts and stops what differs and calls the listener's reload().
 import type pg from 'pg';
 import { log } from '../config/log.js';
 import { startWakeups } from '../db/wakeups.js';
 import type { MasterProtocol } from './master-listener.js';
-import type { MasterSettings } from './master-settings.js';
+import { masterMetrics } from './master-metrics.js';
+import { resolveCertificates, type IntegrationRow, type MasterSettings } from './master-settings.js';
+import { readIntegrations } from './store.js';
+
+/**
+ * The protocol's enabled integrations with their certificate files read. One whose file cannot be read or parsed
+ * is left out (logged with the integration and the file, counted in the gauge): it is not admitted this round, so a
+ * reload cuts its open masters off, while the others load as usual. Throwing instead would keep the old list, old
+ * CAs and pins included, in force for everybody: a revocation by deleting a file would fail open.
+ */
+export async function loadMasterIntegrations<I extends MasterSettings>(pool: pg.Pool, protocol: MasterProtocol, fromRow: (row: IntegrationRow) => I | undefined): Promise<I[]> {
+  const admitted: I[] = [];
+  let unreadable = 0;
+  for (const row of await readIntegrations(pool, { kind: protocol })) {
+    const i = fromRow(row);
+    if (!i) continue;
+    const read = resolveCertificates(i);
+    if ('integration' in read) { admitted.push(read.integration); continue; }
+    unreadable++;
+    log.error({ component: protocol, integration: i.id, file: read.unreadable.file, problem: read.unreadable.problem }, 'SCADA master integration not admitted: its certificate file cannot be read');
+  }
+  masterMetrics.unreadable.set({ protocol }, unreadable);
+  return admitted;
+}
 
 export interface RosterOptions<I extends MasterSettings> {
   pool: pg.Pool;
   protocol: MasterProtocol;
-  /** The protocol's enabled integrations with their certificate files read (a throw keeps the list as it was). */
+  /** The protocol's enabled integrations with their certificate files read (loadMasterIntegrations; a throw keeps the list as it was). */
   load: () => Promise<I[]>;
   /** Applies a list read after the first: start what is new, stop what is gone, replace what changed, reload the listener. */
   apply: (integrations: I[]) => Promise<void>;

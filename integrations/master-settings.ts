@@ -47,16 +47,38 @@ export function certificatesIn(pem: string | Buffer): X509Certificate[] {
   return [...pem.toString().matchAll(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g)].map((m) => new X509Certificate(m[0]));
 }
 
+/** A certificate file an integration names that could not be read or holds no certificate (never its content). */
+export interface UnreadableCertificate { file: string; problem: string }
+
+/** The certificates in one file, or why there are none: a missing file, a bad PEM, no certificate at all. */
+function readCertificates(file: string): X509Certificate[] | UnreadableCertificate {
+  try {
+    const certs = certificatesIn(readFileSync(file));
+    return certs.length > 0 ? certs : { file, problem: 'no PEM certificate in the file' };
+  } catch (err) {
+    // ENOENT and the like name the file, OpenSSL's errors the parse step: neither quotes the content.
+    return { file, problem: (err as NodeJS.ErrnoException).code ?? (err as Error).message };
+  }
+}
+
 /**
  * Reads the certificate files an integration names, afresh on every (re)load: a pinned master certificate is
  * trusted as its own CA in the handshake, then matched by fingerprint; in CA mode its caFile's CAs must have
- * signed the master's certificate (without a caFile: the service CA, which the listener holds).
+ * signed the master's certificate (without a caFile: the service CA, which the listener holds). A file that
+ * cannot be read or parsed is answered, not thrown: that integration alone is not admitted
+ * (docs/decisions.md#scada-master-identity-and-listener).
  */
-export function resolveCertificates<I extends MasterSettings>(i: I): I {
+export function resolveCertificates<I extends MasterSettings>(i: I): { integration: I } | { unreadable: UnreadableCertificate } {
   if (i.certificateMode === 'pinned' && i.pinnedCertificateFile) {
-    const [pinned] = certificatesIn(readFileSync(i.pinnedCertificateFile));
-    if (pinned) { i.pinnedCertificate = pinned; i.pinnedFingerprint256 = pinned.fingerprint256; }
+    const read = readCertificates(i.pinnedCertificateFile);
+    if (!Array.isArray(read)) return { unreadable: read };
+    i.pinnedCertificate = read[0]!;
+    i.pinnedFingerprint256 = read[0]!.fingerprint256;
   }
-  if (i.certificateMode === 'ca' && i.caFile) i.issuerCas = certificatesIn(readFileSync(i.caFile));
-  return i;
+  if (i.certificateMode === 'ca' && i.caFile) {
+    const read = readCertificates(i.caFile);
+    if (!Array.isArray(read)) return { unreadable: read };
+    i.issuerCas = read;
+  }
+  return { integration: i };
 }

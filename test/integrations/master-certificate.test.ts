@@ -32,7 +32,21 @@ test('two integrations claiming one identity are both named, and the mapping ref
   const twin = { ...north, id: 'south-104' };
   const peer = { dnsNames: ['scada.north.example'], fingerprint256: '', issuedBy: () => true };
   assert.equal(ids(namedIntegrations(peer, [north, twin])), ['north-104', 'south-104']);
-  assert.equal(matchMaster(peer, 'TLSv1.2', [north, twin]), { refused: 'ambiguousIdentity' });
+  // Both proven (the service CA signed it, neither has a CA of its own): refused rather than guessed.
+  assert.equal(matchMaster(peer, 'TLSv1.2', [north, twin], undefined, [{} as X509Certificate]), { refused: 'ambiguousIdentity' });
+});
+
+test('a second integration claiming an identity with its own CA or pin does not cut off the master the first proves; two that both prove it are ambiguous', () => {
+  const serviceCa = { name: 'service' } as unknown as X509Certificate;
+  const otherCa = { name: 'other' } as unknown as X509Certificate;
+  const peer = { dnsNames: ['scada.north.example'], fingerprint256: 'AA:BB', issuedBy: (ca: X509Certificate) => ca === serviceCa };
+  const claimant = { ...north, id: 'east-104', issuerCas: [otherCa] };
+  const pinnedClaimant: MasterCertificate = { ...north, id: 'east-pinned', certificateMode: 'pinned', pinnedFingerprint256: 'CC:DD' };
+  assert.equal(matchMaster(peer, 'TLSv1.2', [north, claimant, pinnedClaimant], undefined, [serviceCa]), { integration: north });
+  assert.equal(matchMaster(peer, 'TLSv1.2', [claimant, north], undefined, [serviceCa]), { integration: north }, 'whatever the order');
+  assert.equal(matchMaster(peer, 'TLSv1.2', [north, { ...north, id: 'twin' }], undefined, [serviceCa]), { refused: 'ambiguousIdentity' }, 'both proven: ambiguous');
+  assert.equal(matchMaster(peer, 'TLSv1.2', [north, { ...pinnedClaimant, pinnedFingerprint256: 'aa:bb' }], undefined, [serviceCa]), { refused: 'ambiguousIdentity' }, 'a pin of the same certificate proves it too');
+  assert.equal(matchMaster({ ...peer, issuedBy: () => false }, 'TLSv1.2', [claimant, north], undefined, [serviceCa]), { refused: 'wrongIssuer' }, 'none proven: refused by proof');
 });
 
 test('issuer by signature: the forged copy of a CA (same subject and key id) proves nothing; the real CAs prove what they signed', () => {

@@ -144,11 +144,11 @@ test("a hostile tenant's CA issues a leaf naming north's master, sent alone and 
 });
 
 /** A TLS connection to the service that stays open after its first answer; `closed` settles when the service closes it. */
-function hold(client: Partial<ConnectionOptions>): Promise<{ answered: boolean; closed: Promise<void>; end(): void }> {
+function hold(client: Partial<ConnectionOptions>, port = service.server.port): Promise<{ answered: boolean; closed: Promise<void>; end(): void }> {
   const file = (name: string) => readFileSync(tenants.certs.pem(name));
   return new Promise((resolve) => {
     let answered = false;
-    const socket = connect({ host: '127.0.0.1', port: service.server.port, ca: file('ca'), servername: 'outstation.test', ...client });
+    const socket = connect({ host: '127.0.0.1', port, ca: file('ca'), servername: 'outstation.test', ...client });
     const closed = new Promise<void>((r) => socket.once('close', () => r()));
     const give = () => resolve({ answered, closed, end: () => socket.destroy() });
     const timer = setTimeout(give, 5000);
@@ -213,6 +213,79 @@ test('revocation without a restart: a disabled integration\'s master is cut off 
   assert.ok(serviceRefusals.includes('pinMismatch'), serviceRefusals.join());
   refused++;
   await pool.query(`update integrations set settings = settings - 'certificateMode' - 'pinnedCertificateFile' where id = $1`, [north]);
+});
+
+test('revocation by deleting a certificate file: the reload still applies (the disabled master and the one whose pin file is gone are cut off and refused), the others load, and a start with the file missing serves the others', async () => {
+  const file = (name: string) => readFileSync(tenants.certs.pem(name));
+  const tls = (org: 'north' | 'south') => ({ ca: file('ca'), cert: file(`scada.${org}.example`), key: file(`scada.${org}.example-key`) });
+  const served = async (org: 'north' | 'south', port?: number) => { const c = await hold(tls(org), port); c.end(); return c.answered; };
+  const [north, south] = [tenants.id('north'), tenants.id('south')];
+  const pool = tenants.db.pool;
+  // South pinned to a file of its own (disabled first, so that being served again shows the pin was applied).
+  const pin = join(tenants.certs.dir, 'south-pin.pem');
+  writeFileSync(pin, file('scada.south.example'));
+  await pool.query('update integrations set enabled = false where id = $1', [south]);
+  await waitFor('south refused while disabled', async () => !(await served('south')));
+  await pool.query(`update integrations set enabled = true, settings = settings || $2::jsonb where id = $1`, [south, { certificateMode: 'pinned', pinnedCertificateFile: pin }]);
+  await waitFor('south served under its pin', () => served('south'));
+  const northOpen = await hold(tls('north'));
+  const southOpen = await hold(tls('south'));
+  assert.ok(northOpen.answered && southOpen.answered, 'both masters connected');
+  const closed = { north: false, south: false };
+  void northOpen.closed.then(() => { closed.north = true; });
+  void southOpen.closed.then(() => { closed.south = true; });
+  const cutBefore = cutOff.length;
+  // The operator revokes south by deleting its pinned file, then disables north: the round must still apply.
+  tried += 2;
+  rmSync(pin);
+  await pool.query('update integrations set enabled = false where id = $1', [north]);
+  await waitFor('the disabled north cut off although south\'s pin file is missing', () => closed.north);
+  await waitFor('south cut off: its pin file cannot be read', () => closed.south);
+  assert.equal(cutOff.slice(cutBefore), ['unknownIdentity', 'unknownIdentity'], 'both cut off: neither is admitted any more');
+  assert.not.ok(await served('north'), 'the disabled north is refused');
+  assert.not.ok(await served('south'), 'south, whose pin file is gone, is refused');
+  refused += 2;
+  // The others still load while the file is missing: north enabled again is served.
+  await pool.query('update integrations set enabled = true where id = $1', [north]);
+  await waitFor('north served again while south\'s file is still missing', () => served('north'));
+  // A start with the file missing: the service comes up for the others.
+  const second = await startDnp3Service({ pool, port: 0, host: '127.0.0.1', tlsFiles: tenants.certs.outstation, offlineAfterHours: 26 });
+  try {
+    assert.ok(await served('north', second.server.port), 'a service started with south\'s file missing serves north');
+    assert.not.ok(await served('south', second.server.port), '... and refuses south');
+  } finally {
+    await second.close();
+  }
+  // South back on the service CA.
+  await pool.query(`update integrations set settings = settings - 'certificateMode' - 'pinnedCertificateFile' where id = $1`, [south]);
+  await waitFor('south served again', () => served('south'));
+});
+
+test('a second integration claiming north\'s master identity with its own CA: north stays connected and served (no ambiguousIdentity); the claimant\'s CA admits only its own leaf, to its own integration', async () => {
+  const file = (name: string) => readFileSync(tenants.certs.pem(name));
+  const northTls = { ca: file('ca'), cert: file('scada.north.example'), key: file('scada.north.example-key') };
+  const pool = tenants.db.pool;
+  const northOpen = await hold(northTls);
+  assert.ok(northOpen.answered, 'north is served');
+  let northClosed = false;
+  void northOpen.closed.then(() => { northClosed = true; });
+  const cutBefore = cutOff.length;
+  tried++;
+  await pool.query(`insert into integrations (id, "OrganizationID", kind, channel, settings) values ('east-claims-north', 'east', 'dnp3', 'B', $1)`,
+    [{ masterIdentity: 'scada.north.example', tlsMinVersion: '1.2', caFile: tenants.certs.pem('rogue-ca') }]);
+  try {
+    // The reload applied: east's own leaf for that name (rogue-ca's) now reaches east's integration.
+    await waitFor('the claimant\'s own leaf admitted to its integration', async () => { const c = await hold({ cert: file('rogue.example'), key: file('rogue.example-key') }); c.end(); return c.answered; });
+    assert.not.ok(northClosed, 'north\'s open connection was not cut off');
+    assert.equal(cutOff.slice(cutBefore), [], 'nobody cut off');
+    const again = await hold(northTls);
+    again.end();
+    assert.ok(again.answered, 'north is still admitted on a new connection');
+    refused++;
+  } finally {
+    northOpen.end();
+    await pool.query(`delete from integrations where id = 'east-claims-north'`);
+  }
 });
 
 test('garbage, HTTP and plain DNP3 before the TLS handshake: closed without an answer', async () => {

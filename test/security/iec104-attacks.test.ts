@@ -31,6 +31,7 @@ import { GI, gi, iFrames, isGi, openRawMaster, openRawMasterWith, servedGi, STAR
 import { scadaTenants, type ScadaTenants } from '../helpers/scada-tenants.js';
 import { silentConnections } from '../helpers/silent-connections.js';
 import { reportTally } from '../helpers/tally.js';
+import { waitFor } from '../../support/wait-for.js';
 
 const certs = devCerts('iec104-attack-certs-');
 const pem = (name: string) => readFileSync(certs.pem(name));
@@ -138,14 +139,15 @@ test("a hostile tenant's CA issues a leaf naming north's master, sent alone and 
 });
 
 /** North's master on the running service: STARTDT confirmed (or undefined when refused), the connection kept open. */
-async function northStarted(): Promise<RawMaster | undefined> {
+async function started(org: 'north' | 'south', port = service.server.port): Promise<RawMaster | undefined> {
   const file = (name: string) => readFileSync(tenants.certs.pem(name));
-  const c = await openRawMasterWith({ port: service.server.port, ca: file('ca'), cert: file('scada.north.example'), key: file('scada.north.example-key') }).catch(() => undefined);
+  const c = await openRawMasterWith({ port, ca: file('ca'), cert: file(`scada.${org}.example`), key: file(`scada.${org}.example-key`) }).catch(() => undefined);
   if (!c) return undefined;
   c.send(encodeApdu(STARTDT));
   await until(() => c.isClosed() || c.frames.some((f) => f.format === 'U' && f.fn === 'STARTDT_CON'), 'STARTDT con or closed');
   return c.isClosed() ? undefined : c;
 }
+const northStarted = () => started('north');
 
 test('silent TCP connections from eight addresses, re-opened as they are cut: a master known to the listener is still served', async () => {
   const before = await northStarted();
@@ -189,6 +191,47 @@ test('revocation without a restart: a disabled integration\'s master is cut off 
   assert.is(await northStarted(), undefined, 'a master whose pin changed is refused');
   refused++;
   await pool.query(`update integrations set settings = settings - 'certificateMode' - 'pinnedCertificateFile' where id = $1`, [north]);
+});
+
+test('revocation by making a CA file garbage: the reload still applies (the disabled master and the one whose caFile is garbage are cut off and refused), the others load, and a start with the garbage file serves the others', async () => {
+  const served = async (org: 'north' | 'south', port?: number) => { const c = await started(org, port); c?.end(); return c !== undefined; };
+  const [north, south] = [tenants.id('north'), tenants.id('south')];
+  const pool = tenants.db.pool;
+  // South's CA in a file of its own (disabled first, so that being served again shows the caFile was applied).
+  const caFile = join(tenants.certs.dir, 'south-ca.pem');
+  writeFileSync(caFile, readFileSync(tenants.certs.pem('ca')));
+  await pool.query('update integrations set enabled = false where id = $1', [south]);
+  await waitFor('south refused while disabled', async () => !(await served('south')));
+  await pool.query(`update integrations set enabled = true, settings = settings || $2::jsonb where id = $1`, [south, { caFile }]);
+  await waitFor('south served with its caFile', () => served('south'));
+  const northOpen = await started('north');
+  const southOpen = await started('south');
+  assert.ok(northOpen && southOpen, 'both masters connected');
+  const cutBefore = cutOff.length;
+  // The operator breaks south's CA file (a botched edit: a certificate block that does not parse), then disables north.
+  tried += 2;
+  writeFileSync(caFile, '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----\n');
+  await pool.query('update integrations set enabled = false where id = $1', [north]);
+  await waitFor('the disabled north cut off although south\'s caFile is garbage', () => northOpen.isClosed());
+  await waitFor('south cut off: its caFile cannot be parsed', () => southOpen.isClosed());
+  assert.equal(cutOff.slice(cutBefore), ['unknownIdentity', 'unknownIdentity'], 'both cut off: neither is admitted any more');
+  assert.not.ok(await served('north'), 'the disabled north is refused');
+  assert.not.ok(await served('south'), 'south, whose caFile is garbage, is refused');
+  refused += 2;
+  // The others still load while the file is garbage: north enabled again is served.
+  await pool.query('update integrations set enabled = true where id = $1', [north]);
+  await waitFor('north served again while south\'s caFile is still garbage', () => served('north'));
+  // A start with the garbage file: the station comes up for the others.
+  const second = await startIec104Service({ pool, port: 0, host: '127.0.0.1', tlsFiles: tenants.certs.outstation, offlineAfterHours: 26 });
+  try {
+    assert.ok(await served('north', second.server.port), 'a service started with south\'s caFile garbage serves north');
+    assert.not.ok(await served('south', second.server.port), '... and refuses south');
+  } finally {
+    await second.close();
+  }
+  // South back on the service CA.
+  await pool.query(`update integrations set settings = settings - 'caFile' where id = $1`, [south]);
+  await waitFor('south served again', () => served('south'));
 });
 
 test('malformed APCI: a wrong start octet, a length below 4 and above 253 close the connection', async () => {
