@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { integrationFromRow } from './identity.js';
-import { loadMasterIntegrations, rosterChanges, watchIntegrations } from '../integrations/master-roster.js';
+import { applyRosterChanges, loadMasterIntegrations, watchIntegrations } from '../integrations/master-roster.js';
 import type { Dnp3Integration } from './identity.js';
 import { Outstation, outstationConfigFor } from './outstation/outstation.js';
 import { Dnp3Feed } from './data/feed.js';
@@ -102,23 +102,11 @@ export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ serv
   const roster = watchIntegrations({
     pool: opts.pool, protocol: 'dnp3', load: () => loadIntegrations(opts.pool),
     apply: async (now) => {
-      const { added, removed, changed } = rosterChanges([...running.values()].map((r) => r.integration), now);
-      const restart = changed.filter((i) => {
-        const was = running.get(i.id)!;
-        const sameFeed = was.integration.organizationId === i.organizationId && was.integration.analogOnly === i.analogOnly
-          && was.integration.outstationAddress === i.outstationAddress && was.integration.masterAddress === i.masterAddress && was.integration.unsolicited === i.unsolicited;
-        if (sameFeed) was.integration = i;
-        return !sameFeed;
+      const { added, removed, changed } = await applyRosterChanges({
+        running, now, begin, end, reloadListener: () => server.reload(),
+        sameService: (was, i) => was.organizationId === i.organizationId && was.analogOnly === i.analogOnly
+          && was.outstationAddress === i.outstationAddress && was.masterAddress === i.masterAddress && was.unsolicited === i.unsolicited,
       });
-      // The listener judges open masters against the list without the removed ones (cut off, logged, counted) ...
-      const gone = removed.map((i) => running.get(i.id)!);
-      for (const i of removed) running.delete(i.id);
-      server.reload();
-      // ... then their feeds stop, and what changed beyond its certificate starts again.
-      for (const r of gone) await end(r);
-      for (const i of restart) { await end(running.get(i.id)!); await begin(i); }
-      for (const i of added) await begin(i);
-      if (added.length + restart.length > 0) server.reload();
       if (added.length + removed.length + changed.length > 0) log.info({ component: 'dnp3', added: added.map((i) => i.id), removed: removed.map((i) => i.id), changed: changed.map((i) => i.id) }, 'DNP3 integrations reloaded');
     },
   });

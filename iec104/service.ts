@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { log } from '../config/log.js';
-import { loadMasterIntegrations, rosterChanges, watchIntegrations } from '../integrations/master-roster.js';
+import { applyRosterChanges, loadMasterIntegrations, watchIntegrations } from '../integrations/master-roster.js';
 import { PointFeed, heartbeatValue } from '../points/feed.js';
 import { PointPersistence } from '../points/persistence.js';
 import { applyDevice, applyPowerLine } from './data/apply.js';
@@ -117,23 +117,11 @@ export async function startIec104Service(opts: Iec104ServiceOptions): Promise<Ie
   const roster = watchIntegrations({
     pool: opts.pool, protocol: 'iec104', load: () => loadIec104Integrations(opts.pool),
     apply: async (now) => {
-      const { added, removed, changed } = rosterChanges([...running.values()].map((r) => r.integration), now);
-      const restart = changed.filter((i) => {
-        const was = running.get(i.id)!;
-        const sameStation = was.integration.organizationId === i.organizationId && was.integration.analogOnly === i.analogOnly
-          && was.integration.commonAddress === i.commonAddress && JSON.stringify(was.integration.timers) === JSON.stringify(i.timers);
-        if (sameStation) was.integration = i;
-        return !sameStation;
+      const { added, removed, changed } = await applyRosterChanges({
+        running, now, begin, end, reloadListener: () => server.reload(),
+        sameService: (was, i) => was.organizationId === i.organizationId && was.analogOnly === i.analogOnly
+          && was.commonAddress === i.commonAddress && JSON.stringify(was.timers) === JSON.stringify(i.timers),
       });
-      // The listener judges open masters against the list without the removed ones (cut off, logged, counted) ...
-      const gone = removed.map((i) => running.get(i.id)!);
-      for (const i of removed) running.delete(i.id);
-      server.reload();
-      // ... then their stations stop, and what changed beyond its certificate starts again.
-      for (const r of gone) await end(r);
-      for (const i of restart) { await end(running.get(i.id)!); await begin(i); }
-      for (const i of added) await begin(i);
-      if (added.length + restart.length > 0) server.reload();
       if (added.length + removed.length + changed.length > 0) log.info({ component: 'iec104', added: added.map((i) => i.id), removed: removed.map((i) => i.id), changed: changed.map((i) => i.id) }, 'IEC 104 integrations reloaded');
     },
   });

@@ -72,6 +72,38 @@ export function watchIntegrations<I extends MasterSettings>(o: RosterOptions<I>)
   };
 }
 
+/**
+ * Brings a protocol's running integrations to the list just read: the listener first judges open masters against
+ * the list without the removed ones (cut off, logged, counted), then their services stop, a changed one whose
+ * service settings stay (`sameService`) takes the new certificate settings in place, one changed beyond them
+ * starts again, and new ones start. What changed, for the caller's log line.
+ */
+export async function applyRosterChanges<I extends MasterSettings, R extends { integration: I }>(o: {
+  running: Map<string, R>;
+  now: readonly I[];
+  sameService: (was: I, now: I) => boolean;
+  reloadListener: () => void;
+  begin: (integration: I) => Promise<void>;
+  end: (running: R) => Promise<void>;
+}): Promise<{ added: I[]; removed: I[]; changed: I[] }> {
+  const { running } = o;
+  const changes = rosterChanges([...running.values()].map((r) => r.integration), o.now);
+  const restart = changes.changed.filter((i) => {
+    const was = running.get(i.id)!;
+    const same = o.sameService(was.integration, i);
+    if (same) was.integration = i;
+    return !same;
+  });
+  const gone = changes.removed.map((i) => running.get(i.id)!);
+  for (const i of changes.removed) running.delete(i.id);
+  o.reloadListener();
+  for (const r of gone) await o.end(r);
+  for (const i of restart) { await o.end(running.get(i.id)!); await o.begin(i); }
+  for (const i of changes.added) await o.begin(i);
+  if (changes.added.length + restart.length > 0) o.reloadListener();
+  return changes;
+}
+
 /** What differs between two lists by id: new, gone, and changed (any setting, certificate files included). */
 export function rosterChanges<I extends MasterSettings>(before: readonly I[], after: readonly I[]): { added: I[]; removed: I[]; changed: I[] } {
   const old = new Map(before.map((i) => [i.id, i]));
