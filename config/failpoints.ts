@@ -3,8 +3,9 @@
 //
 // Armed only through FAULTLINE_FAILPOINTS, read once here: `name=action[;name=action]`, action `exit`
 // (SIGKILL this process at the seam: nothing after it runs, no drain, no flush) or `hold` (the step waits
-// there for ever, the process kept alive, so a test can signal the process while that step is under way). Unarmed, a seam costs one
-// Map lookup. Every seam is declared in SEAMS, so the crash-point suite can tell when one has no case.
+// there for ever, the process kept alive, so a test can signal the process while that step is under way).
+// Unarmed, a seam costs one Map lookup. Every seam is declared in SEAMS, so the crash-point suite can tell when
+// one has no case.
 
 /** Every seam in the product, with the two writes (or the step) it sits between. */
 export const SEAMS = {
