@@ -123,14 +123,13 @@ test("certificates: none, expired, foreign CA, the server's or the CA's own: ref
 
 test("a hostile tenant's CA issues a leaf naming north's master, sent alone and with a forged chain up to north's CA: refused wrongIssuer on the running service", async () => {
   const port = service.server.port;
-  const { certs, forged } = tenants;
-  const file = (name: string) => readFileSync(certs.pem(name));
-  const ca = file('ca'); // this suite's other server has certificates of its own
+  const { forged } = tenants;
+  const ca = tenantFile('ca'); // this suite's other server has certificates of its own
   // North's own master is served: the refusals below are about the issuer, not the identity.
-  const north = await exchange({ ca, cert: file('scada.north.example'), key: file('scada.north.example-key') }, CLASS0, 5000, port);
+  const north = await exchange({ ca, cert: tenantFile('scada.north.example'), key: tenantFile('scada.north.example-key') }, CLASS0, 5000, port);
   assert.ok(north.received.length > 0 && north.received[0] === 0x05 && north.received[1] === 0x64, 'north\'s own master is answered');
   const attempts: [string, Partial<ConnectionOptions>][] = [
-    ['the leaf alone', { ca, cert: file('rogue.example'), key: file('rogue.example-key') }],
+    ['the leaf alone', { ca, cert: tenantFile('rogue.example'), key: tenantFile('rogue.example-key') }],
     ['the leaf with a forged copy of its CA and north\'s public CA', { ca, cert: readFileSync(forged.chain), key: readFileSync(forged.key) }],
   ];
   for (const [label, client] of attempts) {
@@ -143,12 +142,13 @@ test("a hostile tenant's CA issues a leaf naming north's master, sent alone and 
   }
 });
 
+const tenantFile = (name: string) => readFileSync(tenants.certs.pem(name));
+
 /** A TLS connection to the service that stays open after its first answer; `closed` settles when the service closes it. */
 function hold(client: Partial<ConnectionOptions>, port = service.server.port): Promise<{ answered: boolean; closed: Promise<void>; end(): void }> {
-  const file = (name: string) => readFileSync(tenants.certs.pem(name));
   return new Promise((resolve) => {
     let answered = false;
-    const socket = connect({ host: '127.0.0.1', port, ca: file('ca'), servername: 'outstation.test', ...client });
+    const socket = connect({ host: '127.0.0.1', port, ca: tenantFile('ca'), servername: 'outstation.test', ...client });
     const closed = new Promise<void>((r) => socket.once('close', () => r()));
     const give = () => resolve({ answered, closed, end: () => socket.destroy() });
     const timer = setTimeout(give, 5000);
@@ -159,18 +159,22 @@ function hold(client: Partial<ConnectionOptions>, port = service.server.port): P
   });
 }
 
+/** `org`'s master's certificate and key, with the service CA to check the outstation. */
+const masterTls = (org: 'north' | 'south') => ({ ca: tenantFile('ca'), cert: tenantFile(`scada.${org}.example`), key: tenantFile(`scada.${org}.example-key`) });
+/** One connection with `client`'s certificate, closed again: whether the service answered it. */
+async function served(client: Partial<ConnectionOptions>, port?: number): Promise<boolean> {
+  const c = await hold(client, port);
+  c.end();
+  return c.answered;
+}
+
 test('silent TCP connections from eight addresses, re-opened as they are cut: a master known to the listener is still served', async () => {
-  const file = (name: string) => readFileSync(tenants.certs.pem(name));
-  const northTls = { ca: file('ca'), cert: file('scada.north.example'), key: file('scada.north.example-key') };
-  const first = await hold(northTls);
-  first.end();
-  assert.ok(first.answered, 'north served before the attack (its address is now a known master\'s)');
+  const northTls = masterTls('north');
+  assert.ok(await served(northTls), 'north served before the attack (its address is now a known master\'s)');
   tried++;
   const attack = await silentConnections(service.server.port);
   try {
-    const during = await hold(northTls);
-    during.end();
-    assert.ok(during.answered, 'north is served while eight addresses hold silent connections');
+    assert.ok(await served(northTls), 'north is served while eight addresses hold silent connections');
     refused++;
   } finally {
     attack.stop();
@@ -178,8 +182,7 @@ test('silent TCP connections from eight addresses, re-opened as they are cut: a 
 });
 
 test('revocation without a restart: a disabled integration\'s master is cut off and refused (NOTIFY); a changed pin\'s too (SIGHUP)', async () => {
-  const file = (name: string) => readFileSync(tenants.certs.pem(name));
-  const northTls = { ca: file('ca'), cert: file('scada.north.example'), key: file('scada.north.example-key') };
+  const northTls = masterTls('north');
   const north = tenants.id('north');
   const pool = tenants.db.pool;
   // Disabled: the statement's NOTIFY reloads the integrations.
@@ -189,47 +192,40 @@ test('revocation without a restart: a disabled integration\'s master is cut off 
   await pool.query('update integrations set enabled = false where id = $1', [north]);
   await open.closed;
   assert.equal(cutOff, ['unknownIdentity'], 'cut off because no enabled integration names it any more');
-  const after = await hold(northTls);
-  after.end();
-  assert.not.ok(after.answered, 'a disabled integration\'s master is refused');
+  assert.not.ok(await served(northTls), 'a disabled integration\'s master is refused');
   refused++;
   // Pinned to a certificate file whose content changes on disk: SIGHUP reads it again.
   tried++;
   const pin = join(tenants.certs.dir, 'north-pin.pem');
-  writeFileSync(pin, file('scada.north.example'));
+  writeFileSync(pin, tenantFile('scada.north.example'));
   await pool.query(`update integrations set enabled = true, settings = settings || $2::jsonb where id = $1`, [north, { certificateMode: 'pinned', pinnedCertificateFile: pin }]);
   const pinned = await waitFor('north served under its pin', async () => {
     const c = await hold(northTls);
     if (!c.answered) { c.end(); return undefined; }
     return c;
   });
-  writeFileSync(pin, file('scada.south.example'));
+  writeFileSync(pin, tenantFile('scada.south.example'));
   process.kill(process.pid, 'SIGHUP');
   await pinned.closed;
   assert.equal(cutOff, ['unknownIdentity', 'pinMismatch'], 'cut off for the changed pin');
-  const refusedNow = await hold(northTls);
-  refusedNow.end();
-  assert.not.ok(refusedNow.answered, 'a master whose pin changed is refused');
+  assert.not.ok(await served(northTls), 'a master whose pin changed is refused');
   assert.ok(serviceRefusals.includes('pinMismatch'), serviceRefusals.join());
   refused++;
   await pool.query(`update integrations set settings = settings - 'certificateMode' - 'pinnedCertificateFile' where id = $1`, [north]);
 });
 
 test('revocation by deleting a certificate file: the reload still applies (the disabled master and the one whose pin file is gone are cut off and refused), the others load, and a start with the file missing serves the others', async () => {
-  const file = (name: string) => readFileSync(tenants.certs.pem(name));
-  const tls = (org: 'north' | 'south') => ({ ca: file('ca'), cert: file(`scada.${org}.example`), key: file(`scada.${org}.example-key`) });
-  const served = async (org: 'north' | 'south', port?: number) => { const c = await hold(tls(org), port); c.end(); return c.answered; };
   const [north, south] = [tenants.id('north'), tenants.id('south')];
   const pool = tenants.db.pool;
   // South pinned to a file of its own (disabled first, so that being served again shows the pin was applied).
   const pin = join(tenants.certs.dir, 'south-pin.pem');
-  writeFileSync(pin, file('scada.south.example'));
+  writeFileSync(pin, tenantFile('scada.south.example'));
   await pool.query('update integrations set enabled = false where id = $1', [south]);
-  await waitFor('south refused while disabled', async () => !(await served('south')));
+  await waitFor('south refused while disabled', async () => !(await served(masterTls('south'))));
   await pool.query(`update integrations set enabled = true, settings = settings || $2::jsonb where id = $1`, [south, { certificateMode: 'pinned', pinnedCertificateFile: pin }]);
-  await waitFor('south served under its pin', () => served('south'));
-  const northOpen = await hold(tls('north'));
-  const southOpen = await hold(tls('south'));
+  await waitFor('south served under its pin', () => served(masterTls('south')));
+  const northOpen = await hold(masterTls('north'));
+  const southOpen = await hold(masterTls('south'));
   assert.ok(northOpen.answered && southOpen.answered, 'both masters connected');
   const closed = { north: false, south: false };
   void northOpen.closed.then(() => { closed.north = true; });
@@ -242,28 +238,27 @@ test('revocation by deleting a certificate file: the reload still applies (the d
   await waitFor('the disabled north cut off although south\'s pin file is missing', () => closed.north);
   await waitFor('south cut off: its pin file cannot be read', () => closed.south);
   assert.equal(cutOff.slice(cutBefore), ['unknownIdentity', 'unknownIdentity'], 'both cut off: neither is admitted any more');
-  assert.not.ok(await served('north'), 'the disabled north is refused');
-  assert.not.ok(await served('south'), 'south, whose pin file is gone, is refused');
+  assert.not.ok(await served(masterTls('north')), 'the disabled north is refused');
+  assert.not.ok(await served(masterTls('south')), 'south, whose pin file is gone, is refused');
   refused += 2;
   // The others still load while the file is missing: north enabled again is served.
   await pool.query('update integrations set enabled = true where id = $1', [north]);
-  await waitFor('north served again while south\'s file is still missing', () => served('north'));
+  await waitFor('north served again while south\'s file is still missing', () => served(masterTls('north')));
   // A start with the file missing: the service comes up for the others.
   const second = await startDnp3Service({ pool, port: 0, host: '127.0.0.1', tlsFiles: tenants.certs.outstation, offlineAfterHours: 26 });
   try {
-    assert.ok(await served('north', second.server.port), 'a service started with south\'s file missing serves north');
-    assert.not.ok(await served('south', second.server.port), '... and refuses south');
+    assert.ok(await served(masterTls('north'), second.server.port), 'a service started with south\'s file missing serves north');
+    assert.not.ok(await served(masterTls('south'), second.server.port), '... and refuses south');
   } finally {
     await second.close();
   }
   // South back on the service CA.
   await pool.query(`update integrations set settings = settings - 'certificateMode' - 'pinnedCertificateFile' where id = $1`, [south]);
-  await waitFor('south served again', () => served('south'));
+  await waitFor('south served again', () => served(masterTls('south')));
 });
 
 test('a second integration claiming north\'s master identity with its own CA: north stays connected and served (no ambiguousIdentity); the claimant\'s CA admits only its own leaf, to its own integration', async () => {
-  const file = (name: string) => readFileSync(tenants.certs.pem(name));
-  const northTls = { ca: file('ca'), cert: file('scada.north.example'), key: file('scada.north.example-key') };
+  const northTls = masterTls('north');
   const pool = tenants.db.pool;
   const northOpen = await hold(northTls);
   assert.ok(northOpen.answered, 'north is served');
@@ -275,12 +270,10 @@ test('a second integration claiming north\'s master identity with its own CA: no
     [{ masterIdentity: 'scada.north.example', tlsMinVersion: '1.2', caFile: tenants.certs.pem('rogue-ca') }]);
   try {
     // The reload applied: east's own leaf for that name (rogue-ca's) now reaches east's integration.
-    await waitFor('the claimant\'s own leaf admitted to its integration', async () => { const c = await hold({ cert: file('rogue.example'), key: file('rogue.example-key') }); c.end(); return c.answered; });
+    await waitFor('the claimant\'s own leaf admitted to its integration', () => served({ cert: tenantFile('rogue.example'), key: tenantFile('rogue.example-key') }));
     assert.not.ok(northClosed, 'north\'s open connection was not cut off');
     assert.equal(cutOff.slice(cutBefore), [], 'nobody cut off');
-    const again = await hold(northTls);
-    again.end();
-    assert.ok(again.answered, 'north is still admitted on a new connection');
+    assert.ok(await served(northTls), 'north is still admitted on a new connection');
     refused++;
   } finally {
     northOpen.end();
