@@ -34,7 +34,7 @@ function faultline(db: TestDatabase, args: string[], extra: Record<string, strin
 /** A value for each placeholder the table's usage lines use, so every subcommand can be invoked as written. */
 const EXAMPLE: Record<string, string[]> = {
   '<id>': ['1'], '[<id>]': ['1'], '<file.json>': [new URL('import.json', FIXTURES_DIR).pathname], '<imei>': ['861000000000000'],
-  '<org>': ['north'], '<months|keep>': ['keep'], '<file>...': ['/nonexistent/north.parquet'], '<integration>': ['north-oms'],
+  '<org>': ['north'], '<months|keep>': ['keep'], '<file>...': ['/nonexistent/north.parquet'], '<integration>': ['north-oms'], '<name>': ['ops-portal'],
 };
 const argsOf = (usage: string | undefined) => (usage ?? '').split(' ').filter(Boolean).flatMap((p) => {
   if (!EXAMPLE[p]) throw new Error(`no example value for ${p}: add one to EXAMPLE`);
