@@ -4,7 +4,8 @@
 // - every `docs/<page>.md#anchor` and README "Section" cited anywhere in the tree names a heading that exists;
 // - every relative link and `#anchor` in the README, docs/*.md, the folders' READMEs and bench/results/README.md
 //   resolves: the file exists and, for a Markdown target, the anchor is one of its headings (GitHub's slugs);
-// - every page under docs/ is linked from the README, and each has a contents list naming its sections;
+// - every page under docs/ is listed once in docs/README.md, under one reader (evaluate, operate, integrate,
+//   develop), the README links that index, and each page has a contents list naming its sections;
 // - bench/results/README.md has a row for every result file.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -26,11 +27,9 @@ const documents = () => tracked.filter((f) => f.endsWith('.md') && !(f.startsWit
  */
 const ARRIVING = new Set<string>();
 
-/**
- * docs/decisions.md is a log: each piece of work appends a section of its own at the end, so a contents list at
- * its top would go stale with every append. Its headings are read as anchors like any page's.
- */
-const NO_CONTENTS_LIST = new Set(['docs/decisions.md']);
+/** The index of docs/, and the readers it lists the pages under (one `## ` section each). */
+const DOCS_INDEX = 'docs/README.md';
+const READERS = ['Evaluate', 'Operate', 'Integrate', 'Develop'];
 
 // Documents and data outside the repository: the design card, the style notes, the spec decisions, the reference
 // notes and WSDLs, the sample fixtures (the repository's own copies are test/fixtures).
@@ -138,10 +137,38 @@ test('every README "Section" cited in the tree is a heading of the README', () =
   assert.equal(cited.filter(([, s]) => !headings.has(s)).map(([f, s]) => `${f}: README "${s}"`), []);
 });
 
-test('every page under docs/ is linked from the README', () => {
-  const linked = new Set(linksOf(text('README.md')).map((t) => normalize(t.split('#')[0]!)));
-  assert.equal(docsPages().filter((p) => !linked.has(p)), []);
-  assert.equal([...ARRIVING].filter((p) => !linked.has(p)), [], 'the README links the pages other branches add');
+/** The pages each reader's section of the index links, as paths from the repository root. */
+function pagesByReader(index: string, from = DOCS_INDEX): Map<string, string[]> {
+  const sections = index.split(/\n## /).slice(1).map((s) => [s.split('\n')[0]!.trim(), s] as const);
+  return new Map(sections.filter(([h]) => READERS.includes(h))
+    .map(([h, body]) => [h, linksOf(body).map((t) => normalize(join(dirname(from), t.split('#')[0]!))).filter((f) => f.startsWith('docs/') && f.endsWith('.md'))]));
+}
+
+/** What is wrong with the index: a page under no reader or under two, a reader missing. */
+function indexProblems(index: string, pages: string[]): string[] {
+  const byReader = pagesByReader(index);
+  const problems = READERS.filter((r) => !byReader.has(r)).map((r) => `${DOCS_INDEX}: no "## ${r}" section`);
+  for (const page of pages.filter((p) => p !== DOCS_INDEX)) {
+    const under = READERS.filter((r) => byReader.get(r)?.includes(page));
+    if (under.length !== 1) problems.push(`${page}: listed under ${under.length === 0 ? 'no reader' : under.join(' and ')} in ${DOCS_INDEX}`);
+  }
+  return problems;
+}
+
+test('the index check can fail: a page under no reader, a page under two, a reader missing', () => {
+  const index = '# D\n## Evaluate\n[a](a.md)\n## Operate\n[a](a.md) [up](../README.md)\n## Integrate\n';
+  assert.equal(indexProblems(index, ['docs/a.md', 'docs/b.md', DOCS_INDEX]), [
+    `${DOCS_INDEX}: no "## Develop" section`,
+    `docs/a.md: listed under Evaluate and Operate in ${DOCS_INDEX}`,
+    `docs/b.md: listed under no reader in ${DOCS_INDEX}`,
+  ]);
+});
+
+test('every page under docs/ is listed in docs/README.md under exactly one reader, and the README links the index', () => {
+  assert.equal(indexProblems(text(DOCS_INDEX), docsPages()), []);
+  const listed = new Set([...pagesByReader(text(DOCS_INDEX)).values()].flat());
+  assert.equal([...ARRIVING].filter((p) => !listed.has(p)), [], 'the index lists the pages other branches add');
+  assert.ok(linksOf(text('README.md')).some((t) => normalize(t.split('#')[0]!) === DOCS_INDEX), 'the README links docs/README.md');
 });
 
 test('a page another branch adds leaves ARRIVING once it exists', () => {
@@ -150,7 +177,7 @@ test('a page another branch adds leaves ARRIVING once it exists', () => {
 
 test('every docs/ page opens with a contents list that names each of its sections', () => {
   const problems: string[] = [];
-  for (const page of docsPages().filter((p) => !NO_CONTENTS_LIST.has(p))) {
+  for (const page of docsPages()) {
     const md = text(page);
     const sections = headingsOf(md).filter((h, i) => i > 0 && h !== 'Contents');
     const start = md.indexOf('\n## Contents\n');
