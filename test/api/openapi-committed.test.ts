@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { createApp } from '../../api/app.js';
 import { createOpsApp } from '../../api/ops-routes.js';
+import { listen } from '../../api/server.js';
 import { openApiDocument, openApiPath, UNDOCUMENTED_PREFIXES } from '../../api/openapi/document.js';
 import { API_REFERENCE_FILE, OPENAPI_FILE, openApiText } from '../../api/openapi/generate.js';
 import { renderApiReference } from '../../api/openapi/reference-page.js';
@@ -24,6 +25,17 @@ test('docs/openapi.json is what the app serves at GET /openapi.json', async () =
   const res = await app.request('/openapi.json');
   assert.is(res.status, 200);
   assert.equal(await res.json(), committed, 'docs/openapi.json is stale: run npm run generate:openapi');
+});
+
+test('and what the HTTP server answers on a real socket', async () => {
+  const server = await listen(app, { port: 0, hostname: '127.0.0.1' });
+  try {
+    const res = await fetch(`http://127.0.0.1:${server.port}/openapi.json`);
+    assert.is(res.status, 200);
+    assert.equal(await res.json(), committed);
+  } finally {
+    await server.close();
+  }
 });
 
 test('and what the METRICS_PORT app serves', async () => {
