@@ -37,7 +37,9 @@ function operation(method: string, path: string, op: Obj): string[] {
   const params = (op.parameters ?? []) as Obj[];
   if (params.length > 0) {
     out.push('| Parameter | In | Required | Type | Description |', '|---|---|---|---|---|');
-    for (const p of params) out.push(`| \`${p.name as string}\` | ${p.in as string} | ${p.required ? 'yes' : 'no'} | ${cell(schemaText(p.schema as Obj))} | ${cell(p.description)} |`);
+    // A parameter is described by `schema`, or by `content` when its value is JSON text (sortBy, filterBy).
+    const type = (p: Obj) => (p.schema ? schemaText(p.schema as Obj) : `JSON: ${bodyText(p.content as Obj)}`);
+    for (const p of params) out.push(`| \`${p.name as string}\` | ${p.in as string} | ${p.required ? 'yes' : 'no'} | ${cell(type(p))} | ${cell(p.description)} |`);
     out.push('');
   }
   const body = op.requestBody as Obj | undefined;
