@@ -79,8 +79,11 @@ export const COMMANDS = {
   import: {
     summary: 'upsert organisations, power lines, groups, devices, users and integrations from a file; idempotent, all or nothing',
     args: '<file.json>',
-    options: {},
+    options: {
+      'dry-run': { type: 'boolean', default: false, help: 'validate the file and say what would be created, updated and deleted per kind; write nothing' },
+    },
     exitCodes: { ...SCHEMA_BEHIND },
+    notes: 'The file\'s format: schemas/import.schema.json and docs/decisions.md#import-format. Deleting is `"deleted": true` on a device or user (a soft delete); a row the file leaves out stays as it is.',
   },
   simulate: {
     summary: 'a fleet of devices writing check-ins and faults to the spool inbox or SQS, with progress',

@@ -1,8 +1,9 @@
 // `faultline import <file.json>` (docs/decisions.md#import-format): validate everything, then write in one
 // transaction in dependency order. Idempotent: a row is written only when a value differs, so importing
-// the same file twice changes nothing, not even updated_at.
+// the same file twice changes nothing, not even updated_at. `planImport` (`faultline import --dry-run`) runs
+// the very same import and rolls it back, so what it reports is what the import would do (docs/decisions.md#import-dry-run).
 import type pg from 'pg';
-import { withTransaction } from '../db/transaction.js';
+import { withRolledBackTransaction, withTransaction } from '../db/transaction.js';
 import type { Keyring } from '../secrets/keyring.js';
 import { ImportError, type Problem } from './errors.js';
 import { loadExistingRefs } from './existing-refs.js';
@@ -68,39 +69,74 @@ async function inChunks<T>(rows: readonly T[], size: number, write: (chunk: read
  *   // counts.devices = { inserted: 16, updated: 0, unchanged: 0 }
  */
 export async function importReferenceData(pool: pg.Pool, data: unknown, options: ImportOptions = {}): Promise<ImportCounts> {
-  const { keyring, onProgress = () => {}, onWarning = () => {}, chunkSize = 1000 } = options;
   const parsed = parseImport(data, { webhookAllow: options.webhookAllow ?? [] });
-  return withTransaction(pool, async (client) => {
-    await client.query('select pg_advisory_xact_lock($1)', [IMPORT_LOCK]);
-    const existing = await loadExistingRefs(client, referencedKeys(parsed.data, parsed.declared));
-    const stored = parsed.problems.length === 0 ? await loadTopology(client, parsed.data.devices) : [];
-    const problems = [
-      ...parsed.problems, ...checkReferences(parsed.data, parsed.declared, existing, parsed.pathOf), ...missingKeyProblems(parsed, keyring),
-      ...checkImportTopology(parsed.data.devices, stored, parsed.pathOf),
-    ];
-    problems.push(...await checkAlarmReferences(client, parsed.data.alarmRecipients, parsed.data.alarmRules, (row, i) => parsed.pathOf('alarmRules', row, i), parsed.declared.powerLines, parsed.declared.groups));
-    problems.push(...missingAlarmKeyProblems(parsed, keyring));
-    if (problems.length > 0) throw new ImportError('IMPORT_INVALID', problems);
-    parsed.warnings.forEach(onWarning);
+  return withTransaction(pool, (client) => applyImport(client, parsed, options));
+}
 
-    const { organizations, powerLines, groups, devices, users, integrations } = parsed.data;
-    const step = async (kind: Kind, total: number, run: () => Promise<ImportCounts[Kind]>) => {
-      const counts = await run();
-      if (kind !== 'devices' && kind !== 'users') onProgress({ kind, done: total, total });
-      return counts;
-    };
-    const integrationPath = new Map(integrations.map((row, i) => [row.id, parsed.pathOf('integrations', row, i)]));
-    const counts: Omit<ImportCounts, 'alarmRecipients' | 'alarmRules'> & Partial<ImportCounts> = {
-      organizations: await step('organizations', organizations.length, () => upsertOrganizations(client, organizations)),
-      powerLines: await step('powerLines', powerLines.length, () => upsertPowerLines(client, powerLines)),
-      groups: await step('groups', groups.length, () => upsertGroups(client, groups)),
-      devices: await inChunks(devices, chunkSize, (c) => upsertDeviceChunk(client, c), (done) => onProgress({ kind: 'devices', done, total: devices.length })),
-      users: await inChunks(users, chunkSize, (c) => upsertUserChunk(client, c), (done) => onProgress({ kind: 'users', done, total: users.length })),
-      integrations: await step('integrations', integrations.length, () => upsertIntegrations(client, integrations, keyring,
-        (id, message) => onWarning({ path: integrationPath.get(id) ?? `integrations[id=${id}]`, message }))),
-    };
-    counts.alarmRecipients = await step('alarmRecipients', parsed.data.alarmRecipients.length, () => upsertAlarmRecipients(client, parsed.data.alarmRecipients, keyring));
-    counts.alarmRules = await step('alarmRules', parsed.data.alarmRules.length, () => upsertAlarmRules(client, parsed.data.alarmRules));
-    return counts as ImportCounts;
+/** What an import would change: its counts, and how many of the updated rows are soft deletes (`deleted: true`). */
+export interface ImportPlan {
+  counts: ImportCounts;
+  /** Stored, not yet deleted rows the file marks `deleted: true` (counted among `updated` too). */
+  deleting: Record<'devices' | 'users', number>;
+}
+
+/**
+ * `importReferenceData` in a transaction that is always rolled back: the same validation (an `ImportError`
+ * when the file is wrong) and the counts it would give, and no row changed.
+ *
+ * @example
+ *   const { counts, deleting } = await planImport(pool, await readImportFile(path), { keyring });
+ */
+export async function planImport(pool: pg.Pool, data: unknown, options: ImportOptions = {}): Promise<ImportPlan> {
+  const parsed = parseImport(data, { webhookAllow: options.webhookAllow ?? [] });
+  return withRolledBackTransaction(pool, async (client) => {
+    const deleting = await countSoftDeletes(client, parsed.data);
+    return { counts: await applyImport(client, parsed, options), deleting };
   });
+}
+
+async function countSoftDeletes(client: pg.PoolClient, data: ParsedImport['data']): Promise<ImportPlan['deleting']> {
+  const count = async (sql: string, keys: string[]) => (keys.length === 0 ? 0
+    : Number((await client.query<{ n: string }>(sql, [keys])).rows[0]!.n));
+  return {
+    devices: await count('select count(*) as n from device_information where "IMEINumber" = any($1) and deleted_at is null',
+      data.devices.filter((d) => d.deleted).map((d) => d.IMEINumber)),
+    users: await count('select count(*) as n from users where lower(email) = any($1) and deleted_at is null',
+      data.users.filter((u) => u.deleted).map((u) => u.email.toLowerCase())),
+  };
+}
+
+async function applyImport(client: pg.PoolClient, parsed: ParsedImport, options: ImportOptions): Promise<ImportCounts> {
+  const { keyring, onProgress = () => {}, onWarning = () => {}, chunkSize = 1000 } = options;
+  await client.query('select pg_advisory_xact_lock($1)', [IMPORT_LOCK]);
+  const existing = await loadExistingRefs(client, referencedKeys(parsed.data, parsed.declared));
+  const stored = parsed.problems.length === 0 ? await loadTopology(client, parsed.data.devices) : [];
+  const problems = [
+    ...parsed.problems, ...checkReferences(parsed.data, parsed.declared, existing, parsed.pathOf), ...missingKeyProblems(parsed, keyring),
+    ...checkImportTopology(parsed.data.devices, stored, parsed.pathOf),
+  ];
+  problems.push(...await checkAlarmReferences(client, parsed.data.alarmRecipients, parsed.data.alarmRules, (row, i) => parsed.pathOf('alarmRules', row, i), parsed.declared.powerLines, parsed.declared.groups));
+  problems.push(...missingAlarmKeyProblems(parsed, keyring));
+  if (problems.length > 0) throw new ImportError('IMPORT_INVALID', problems);
+  parsed.warnings.forEach(onWarning);
+
+  const { organizations, powerLines, groups, devices, users, integrations } = parsed.data;
+  const step = async (kind: Kind, total: number, run: () => Promise<ImportCounts[Kind]>) => {
+    const counts = await run();
+    if (kind !== 'devices' && kind !== 'users') onProgress({ kind, done: total, total });
+    return counts;
+  };
+  const integrationPath = new Map(integrations.map((row, i) => [row.id, parsed.pathOf('integrations', row, i)]));
+  const counts: Omit<ImportCounts, 'alarmRecipients' | 'alarmRules'> & Partial<ImportCounts> = {
+    organizations: await step('organizations', organizations.length, () => upsertOrganizations(client, organizations)),
+    powerLines: await step('powerLines', powerLines.length, () => upsertPowerLines(client, powerLines)),
+    groups: await step('groups', groups.length, () => upsertGroups(client, groups)),
+    devices: await inChunks(devices, chunkSize, (c) => upsertDeviceChunk(client, c), (done) => onProgress({ kind: 'devices', done, total: devices.length })),
+    users: await inChunks(users, chunkSize, (c) => upsertUserChunk(client, c), (done) => onProgress({ kind: 'users', done, total: users.length })),
+    integrations: await step('integrations', integrations.length, () => upsertIntegrations(client, integrations, keyring,
+      (id, message) => onWarning({ path: integrationPath.get(id) ?? `integrations[id=${id}]`, message }))),
+  };
+  counts.alarmRecipients = await step('alarmRecipients', parsed.data.alarmRecipients.length, () => upsertAlarmRecipients(client, parsed.data.alarmRecipients, keyring));
+  counts.alarmRules = await step('alarmRules', parsed.data.alarmRules.length, () => upsertAlarmRules(client, parsed.data.alarmRules));
+  return counts as ImportCounts;
 }

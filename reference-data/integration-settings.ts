@@ -5,8 +5,12 @@ import type { FieldReader } from './field-reader.js';
 import type { IntegrationKind } from '../integrations/store.js';
 import { OPERATIONS } from '../multispeak/operations.js';
 
+export type JsonSchema = Record<string, unknown>;
+
 type SettingValue = string | number | boolean;
-type SettingReader = (r: FieldReader, key: string) => SettingValue | null | undefined;
+/** Reads one setting; `schema` is the same rule in JSON Schema (reference-data/import-schema.ts). */
+type SettingReader = ((r: FieldReader, key: string) => SettingValue | null | undefined) & { schema: JsonSchema; required?: true };
+const reader = (read: (r: FieldReader, key: string) => SettingValue | null | undefined, schema: JsonSchema): SettingReader => Object.assign(read, { schema });
 
 export const CHANNELS_BY_KIND: Record<IntegrationKind, readonly ('A' | 'B' | 'C' | 'D')[]> = {
   dnp3: ['A', 'B'],
@@ -14,16 +18,16 @@ export const CHANNELS_BY_KIND: Record<IntegrationKind, readonly ('A' | 'B' | 'C'
   multispeak: ['C', 'D'],
 };
 
-const text = (max: number): SettingReader => (r, key) => r.string(key, { max });
-const integer = (min: number, max: number): SettingReader => (r, key) => r.number(key, { min, max, integer: true });
-const flag: SettingReader = (r, key) => {
+const text = (max: number) => reader((r, key) => r.string(key, { max }), { type: ['string', 'null'], minLength: 1, maxLength: max });
+const integer = (min: number, max: number) => reader((r, key) => r.number(key, { min, max, integer: true }), { type: ['integer', 'null'], minimum: min, maximum: max });
+const flag = reader((r, key) => {
   const value = r.boolean(key, false);
   return r.has(key) ? value : null;
-};
-const choice = (values: readonly string[]): SettingReader => (r, key) => r.oneOf(key, values, false);
+}, { type: 'boolean' });
+const choice = (values: readonly string[]) => reader((r, key) => r.oneOf(key, values, false), { enum: [...values, null] });
 
 /** http(s) only, and no `user:password@`: credentials belong in userId/password, where they are encrypted. */
-const endpoint: SettingReader = (r, key) => {
+const endpoint = reader((r, key) => {
   const value = r.string(key, { required: true, max: 2000 });
   if (typeof value !== 'string') return value;
   let url: URL;
@@ -36,12 +40,13 @@ const endpoint: SettingReader = (r, key) => {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') { r.list.add(r.at(key), `must be http:// or https://, not ${url.protocol}`); return undefined; }
   if (url.username || url.password) { r.list.add(r.at(key), 'must not contain a user name or password; use userId and password'); return undefined; }
   return value;
-};
+}, { type: 'string', minLength: 1, maxLength: 2000, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', description: 'an absolute http:// or https:// URL without user or password' });
+endpoint.required = true;
 
-const required = (read: SettingReader): SettingReader => (r, key) => {
+const required = (read: SettingReader): SettingReader => Object.assign(reader((r, key) => {
   if (!r.has(key)) { r.list.add(r.at(key), 'is required'); return undefined; }
   return read(r, key);
-};
+}, read.schema), { required: true as const });
 
 // DNP3 link addresses 0xFFF0..0xFFFF are reserved for broadcast and self-address (IEEE 1815).
 const LINK_ADDRESS = integer(0, 0xffef);
@@ -60,12 +65,12 @@ const MASTER_SETTINGS: Record<string, SettingReader> = {
 export const SETTINGS_BY_KIND: Record<IntegrationKind, Record<string, SettingReader>> = {
   multispeak: {
     endpoint,
-    operation: (r, key) => r.oneOf(key, OPERATIONS, true),
+    operation: Object.assign(reader((r, key) => r.oneOf(key, OPERATIONS, true), { enum: [...OPERATIONS] }), { required: true as const }),
     version: choice(['3.0', '4.1']),
     checkins: flag,
     timeoutMs: integer(100, 300_000),
     connectTimeoutMs: integer(100, 300_000),
-    maxAgeHours: (r, key) => r.number(key, { min: 0.01, max: 24 * 90 }),
+    maxAgeHours: reader((r, key) => r.number(key, { min: 0.01, max: 24 * 90 }), { type: ['number', 'null'], minimum: 0.01, maximum: 24 * 90 }),
     resyncAfterOutage: flag,
     notifyPer: choice(['device', 'incident']),
     caFile: text(1000),

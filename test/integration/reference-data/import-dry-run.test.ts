@@ -1,0 +1,93 @@
+// `faultline import --dry-run <file>` as an operator runs it, against real Postgres: it validates the file,
+// prints per kind what would be created, updated and (soft) deleted, and writes nothing (every table dumped
+// before and after). docs/decisions.md#import-dry-run
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Keyring } from '../../../secrets/keyring.js';
+import { importReferenceData } from '../../../reference-data/import.js';
+import { FIXTURES_DIR, importFixture } from '../../../support/checkins.js';
+import { createTestDatabase, dumpTables, type TestDatabase } from '../../../support/database.js';
+
+const root = new URL('../../../', import.meta.url).pathname;
+const key = randomBytes(32);
+const fixturePath = new URL('import.json', FIXTURES_DIR).pathname;
+type File = Record<string, Record<string, unknown>[]>;
+let db: TestDatabase;
+let dir: string;
+
+function faultline(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = {
+    ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'warn', FAULTLINE_SECRET_KEYS: `k1:${key.toString('base64')}`,
+    JWT_SECRET: randomBytes(32).toString('hex'), KAFKA_BROKERS: '', SQS_QUEUE_URL: '',
+  };
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['bin/faultline.js', ...args], { cwd: root, env, timeout: 120_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const planLines = (stdout: string) => Object.fromEntries(stdout.split('\n').filter((l) => / to create, /.test(l)).map((l) => l.split(': ') as [string, string]));
+
+test.before(async () => {
+  db = await createTestDatabase('import_dry');
+  dir = mkdtempSync(join(tmpdir(), 'faultline-dry-run-'));
+});
+test.after(async () => { await db?.drop(); rmSync(dir, { recursive: true, force: true }); });
+
+test('on an empty database: the fixture would create every row, and nothing is written', async () => {
+  const before = await dumpTables(db.pool);
+  const r = await faultline(['import', '--dry-run', fixturePath]);
+  assert.is(r.code, 0, r.stderr);
+  assert.equal(planLines(r.stdout), {
+    organizations: '2 to create, 0 to update, 0 to delete, 0 unchanged',
+    powerLines: '4 to create, 0 to update, 0 to delete, 0 unchanged',
+    groups: '4 to create, 0 to update, 0 to delete, 0 unchanged',
+    devices: '16 to create, 0 to update, 0 to delete, 0 unchanged',
+    users: '4 to create, 0 to update, 0 to delete, 0 unchanged',
+    integrations: '4 to create, 0 to update, 0 to delete, 0 unchanged',
+    alarmRecipients: '0 to create, 0 to update, 0 to delete, 0 unchanged',
+    alarmRules: '0 to create, 0 to update, 0 to delete, 0 unchanged',
+  });
+  assert.match(r.stdout, /dry run: nothing was written\n$/);
+  assert.equal(await dumpTables(db.pool), before);
+});
+
+test('after the import: a renamed device, a new one and a deleted one are told apart, and nothing is written', async () => {
+  await importReferenceData(db.pool, importFixture(), { keyring: new Keyring([{ id: 'k1', key }]) });
+  const file = importFixture() as File;
+  const devices = file.devices!;
+  const live = devices.filter((d) => d.deleted !== true);
+  live[0]!.Real_Name = 'renamed by the dry run';
+  live[1]!.deleted = true;
+  devices.push({ ...live[2]!, IMEINumber: '861000000000999', Real_Name: 'new', groups: [] });
+  const path = join(dir, 'changed.json');
+  writeFileSync(path, JSON.stringify(file));
+  const before = await dumpTables(db.pool);
+  const r = await faultline(['import', '--dry-run', path]);
+  assert.is(r.code, 0, r.stderr);
+  const plan = planLines(r.stdout);
+  assert.is(plan.devices, '1 to create, 1 to update, 1 to delete, 14 unchanged');
+  assert.is(plan.organizations, '0 to create, 0 to update, 0 to delete, 2 unchanged');
+  assert.equal(await dumpTables(db.pool), before);
+});
+
+test('a wrong file: exit 1 naming the problem, and nothing is written', async () => {
+  const file = importFixture() as File;
+  file.devices![0]!.Lat = 'north';
+  const path = join(dir, 'wrong.json');
+  writeFileSync(path, JSON.stringify(file));
+  const before = await dumpTables(db.pool);
+  const r = await faultline(['import', '--dry-run', path]);
+  assert.is(r.code, 1, r.stdout);
+  assert.match(r.stderr, /devices\[[^\]]*\]\.Lat/);
+  assert.not.match(r.stdout, /to create/);
+  assert.equal(await dumpTables(db.pool), before);
+});
+
+test.run();
