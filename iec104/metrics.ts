@@ -1,5 +1,5 @@
 // IEC 104 metrics on the process registry served at /metrics, the same three DNP3 has (dnp3/metrics.ts): is a
-// master connected, what the station refused, how late the master acknowledges events (docs/monitoring.md#scada-masters).
+// master connected, what the station refused, how late the master acknowledges events (docs/monitoring.md#pipeline-and-kafka).
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { registry } from '../config/metrics.js';
 
