@@ -1,7 +1,7 @@
 // The headline figures the README and the sizing pages quote, each read from the committed result file that
 // measured it (bench/results/). Pages hold them between markers, `<!-- figure:NAME -->...<!-- /figure -->`, and
 // `npm run docs:figures` (bench/render-figures.ts) writes them; test/docs/figures.test.ts fails when a page drifts
-// from the result files, so three pages cannot quote three numbers (docs/decisions.md#one-source-for-every-figure).
+// from the result files, so three pages cannot quote three numbers (docs/decisions.md#one-source-for-every-figure-and-status).
 // Pure apart from reading the result files.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
