@@ -20,7 +20,6 @@ interface Storage {
   sizes: { records: number; bytes: number; bytesPerCheckIn: number; latencies: StorageRow[] }[];
   rate: number;
   removal: { dropMs: number; deleteMs: number };
-  migration: { rows: number; seconds: number; secondsPerMillion: number };
 }
 
 const json = <T>(file: string): T => JSON.parse(readFileSync(join(root, RESULTS, file), 'utf8')) as T;
@@ -89,10 +88,6 @@ export function figures(from: 'root' | 'docs'): Record<string, () => string> {
       const per = s.sizes.reduce((a, x) => a + x.bytesPerCheckIn, 0) / s.sizes.length;
       const at = s.sizes.map((x) => `${num(x.bytes / GIB, 2)} GiB at ${num(x.records / 1e6)} M`).join(', ');
       return `about ${num(Math.round(per / 10) * 10)} bytes per check-in: **${num(per * 1e6 / GIB, 0)} GiB per million check-ins** (${at})`;
-    },
-    'migration-0008': () => {
-      const m = storage().migration;
-      return `${num(m.secondsPerMillion, 1)} s per million rows (${num(m.rows / 1e6, 2)} million rows in ${num(m.seconds, 1)} s)`;
     },
     'storage-source': () => link('storage.md', from),
     'measured-table': () => measuredTable(from, { e2e: e2e(), pipeline: pipeline(), storage: storage() }),

@@ -34,7 +34,7 @@ test('every page quoting figures is what the result files give (npm run docs:fig
 test('the headline figures are marked where the pages quote them, so none is written by hand', () => {
   const want: Record<string, string[]> = {
     'README.md': ['measured-table'],
-    'docs/operations.md': ['e2e-process', 'pipeline-alone', 'postgres-disk', 'migration-0008', 'sizing-per-process'],
+    'docs/operations.md': ['e2e-process', 'pipeline-alone', 'postgres-disk', 'sizing-per-process'],
     'docs/production-shape.md': ['e2e-process', 'sizing-per-process'],
   };
   for (const [path, names] of Object.entries(want)) {
