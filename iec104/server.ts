@@ -8,6 +8,7 @@ import { startMasterListener } from '../integrations/master-listener.js';
 import type { ConnectionLimits, ListenerRefusal, MasterTlsMaterial } from '../integrations/master-listener.js';
 import type { RefusalReason } from './diagnostics/reasons.js';
 import type { Iec104Integration } from './identity.js';
+import { iec104Metrics } from './metrics.js';
 import type { Iec104Outstation } from './outstation.js';
 import { Iec104Session, type Iec104SessionOptions } from './session.js';
 
@@ -47,6 +48,10 @@ export interface Iec104Server {
 
 export async function startIec104Server(opts: Iec104ServerOptions): Promise<Iec104Server> {
   const groups = new Map<string, Iec104Session[]>();
+  // Every configured integration is a series from the start, so "no master connected" can alert before the first connection.
+  for (const integration of opts.integrations()) iec104Metrics.sessions.set({ integration: integration.id }, 0);
+  /** 1 while a connection of the group delivers events (a displaced one stops after its successor started). */
+  const active = (integration: Iec104Integration) => iec104Metrics.sessions.set({ integration: integration.id }, (groups.get(integration.id) ?? []).some((s) => s.isActive) ? 1 : 0);
 
   const attach = (socket: Socket, integration: Iec104Integration) => {
     const group = groups.get(integration.id) ?? [];
@@ -62,9 +67,11 @@ export async function startIec104Server(opts: Iec104ServerOptions): Promise<Iec1
         seen.add(reason);
         opts.onRefusal?.(integration, reason, first);
       },
+      onActive: () => active(integration),
       onClose: () => {
         const i = group.indexOf(session);
         if (i >= 0) group.splice(i, 1);
+        active(integration);
       },
     });
     group.push(session);

@@ -12,6 +12,7 @@ import { eventTiming } from './event-timing.js';
 import { DiagnosticsLedger, UNATTRIBUTED } from '../integrations/diagnostics-ledger.js';
 import { LISTENER_REASONS, REFUSAL_REASONS, type RefusalReason } from './diagnostics/reasons.js';
 import { iec104IntegrationFromRow, type Iec104Integration } from './identity.js';
+import { iec104Metrics } from './metrics.js';
 import { Iec104Outstation } from './outstation.js';
 import { DEFAULT_IEC104_PORT, startIec104Server, type Iec104Server, type Iec104ServerOptions } from './server.js';
 
@@ -82,12 +83,15 @@ export async function startIec104Service(opts: Iec104ServiceOptions): Promise<Ie
     if (restored.image.length === 0) persistence.saveImage(outstation.imagePoints());
     running.set(integration.id, { integration, outstation, feed, persistence });
     outstations.set(integration.id, outstation);
+    iec104Metrics.sessions.set({ integration: integration.id }, 0);
   };
   let groupOf: (id: string) => readonly { close(reason: string): void }[] = () => [];
   const end = async (r: Running) => {
     running.delete(r.integration.id);
     outstations.delete(r.integration.id);
     for (const session of [...groupOf(r.integration.id)]) session.close('integration disabled or changed');
+    // No longer served here: no "master disconnected" alert for it (a changed one's begin sets it again).
+    iec104Metrics.sessions.remove({ integration: r.integration.id });
     await r.feed.stop();
     await r.persistence.stop();
   };
@@ -105,6 +109,7 @@ export async function startIec104Service(opts: Iec104ServiceOptions): Promise<Ie
       opts.onRefused?.(refusal, detail, named, cutOff);
     },
     onRefusal: (integration, reason, first) => {
+      iec104Metrics.refused.inc({ integration: integration.id, reason });
       ledger.count(integration.id, reason);
       if (first) log.warn({ component: 'iec104', integration: integration.id, reason }, `IEC 104 master: ${REFUSAL_REASONS[reason]}`);
       opts.onRefusal?.(integration, reason, first);

@@ -22,6 +22,8 @@ export interface Iec104SessionOptions {
   onRefusal?: (reason: RefusalReason) => void;
   onClockSync?: (ms: number) => void;
   onClose?: (reason: string) => void;
+  /** The connection started (true) or stopped (false) delivering events: data transfer started, stopped or ended. */
+  onActive?: (active: boolean) => void;
   /** Every chunk received and APDU sent (captures for tshark, traces). */
   onTraffic?: (direction: 'rx' | 'tx', bytes: Uint8Array) => void;
 }
@@ -71,7 +73,7 @@ export class Iec104Session implements EventSink {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.timer);
-    if (this.active) { this.active = false; this.outstation.detach(this, this.station.drain()); }
+    if (this.active) { this.active = false; this.outstation.detach(this, this.station.drain()); this.opts.onActive?.(false); }
     this.socket.destroy();
     this.opts.onClose?.(reason);
   }
@@ -157,9 +159,11 @@ export class Iec104Session implements EventSink {
     if (this.station.started && !this.active) {
       this.active = true;
       this.outstation.attach(this);
+      this.opts.onActive?.(true);
     } else if (!this.station.started && this.active) {
       this.active = false;
       this.outstation.detach(this, this.station.drain());
+      this.opts.onActive?.(false);
     }
   }
 }

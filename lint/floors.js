@@ -45,7 +45,7 @@ export const INNER_FLOORS = {
     ['service.ts', 'profile'],
   ],
   iec104: [
-    ['errors.ts', 'diagnostics'],
+    ['errors.ts', 'metrics.ts', 'diagnostics'],
     ['apci'],
     ['asdu'],
     // The station takes handlers (as lib60870 takes callbacks); data/ builds them from the point model.
