@@ -134,17 +134,11 @@ export function notifyStage({ pool, transport, sweepAfterMs, chunkRecords }: Not
   // did not move). Runs while this member owns partitions; the device locks make it take turns with batches.
   const owned = new Set<number>();
   let sweeper: NodeJS.Timeout | null = null;
-  let sweeping = false;
-  const sweep = async () => {
-    if (sweeping) return;
-    sweeping = true;
-    try {
-      await applyDevices('owed too long', (skip) => devicesOwed(pool, { olderThanMs: sweepAfterMs }, RECOVERY_DEVICES, skip));
-    } catch (err) {
-      log.error({ stage: 'notify', err: (err as Error).message }, 'could not sweep owed effects; the next sweep tries again');
-    } finally {
-      sweeping = false;
-    }
+  let sweeping: Promise<void> | null = null;
+  const sweep = () => {
+    sweeping ??= applyDevices('owed too long', (skip) => devicesOwed(pool, { olderThanMs: sweepAfterMs }, RECOVERY_DEVICES, skip))
+      .catch((err: unknown) => log.error({ stage: 'notify', err: (err as Error).message }, 'could not sweep owed effects; the next sweep tries again'))
+      .finally(() => { sweeping = null; });
   };
 
   return {
@@ -154,7 +148,7 @@ export function notifyStage({ pool, transport, sweepAfterMs, chunkRecords }: Not
     /** A restart or a rebalance: whatever a crash left owed is applied before the first batch. */
     async onAssign(partitions) {
       for (const p of partitions) owned.add(p);
-      if (!sweeper && owned.size) sweeper = setInterval(() => void sweep(), sweepEveryMs(sweepAfterMs)).unref();
+      if (!sweeper && owned.size) sweeper = setInterval(sweep, sweepEveryMs(sweepAfterMs)).unref();
       try {
         const upTo = await newestOwed(pool);
         if (upTo === null) return;
@@ -169,6 +163,8 @@ export function notifyStage({ pool, transport, sweepAfterMs, chunkRecords }: Not
       if (owned.size === 0 && sweeper) {
         clearInterval(sweeper);
         sweeper = null;
+        // A drain waits for the sweep in flight, as for a batch: nothing of it is cut off half way.
+        await sweeping;
       }
     },
     async handle(batch): Promise<StageResult> {

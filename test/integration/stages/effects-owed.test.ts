@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { loadSettings } from '../../../config/settings.js';
 import { persistBatch } from '../../../stages/persist/index.js';
 import { notifyStage } from '../../../stages/notify/index.js';
 import { findDevices } from '../../../stages/enrich/devices.js';
@@ -31,8 +32,12 @@ let transport: Transport;
 const IMEI = '861000000000100';
 const names = kafkaNames(`owed-${randomUUID().slice(0, 8)}`);
 const kafka = new Kafka({ brokers: brokers(), logLevel: logLevel.NOTHING });
-/** The stage's bounds as the tests set them (Settings.notify in production). */
-const BOUNDS = { sweepAfterMs: 1_000, chunkRecords: 50 };
+/**
+ * The stage's bounds as the tests set them (Settings.notify in production): no sweep comes to a row within a
+ * test unless the test asks for one (SWEEP), so only the path under test applies it.
+ */
+const BOUNDS = { sweepAfterMs: 3_600_000, chunkRecords: 50 };
+const SWEEP = { ...BOUNDS, sweepAfterMs: 1_000 };
 const tally = { faultsInjected: 0, messagesSent: 0, messagesStored: 0, duplicated: 0, lost: 0 };
 let counted = false;
 
@@ -101,6 +106,13 @@ const demoFault = async (imei: string, over: Partial<ComputedCheckIn> = {}) => {
 const rows = async (sql: string) => (await db.pool.query<{ k: string }>(sql)).rows.map((r) => r.k);
 const asInput = (value: PersistedCheckIn) => ({ topic: 'fi.persisted.v1', partition: 0, messages: [{ topic: 'fi.persisted.v1', partition: 0, offset: '0', key: value.checkIn.device_data.IMEINumber, value, timestamp: Date.now() }] });
 
+test('NOTIFY_SWEEP_AFTER_SECONDS and NOTIFY_CHUNK_RECORDS: 60 s and 200 by default, anything out of range refused', () => {
+  assert.equal(loadSettings({}).notify, { sweepAfterMs: 60_000, chunkRecords: 200 });
+  assert.equal(loadSettings({ NOTIFY_SWEEP_AFTER_SECONDS: '2.5', NOTIFY_CHUNK_RECORDS: '10' }).notify, { sweepAfterMs: 2_500, chunkRecords: 10 });
+  assert.throws(() => loadSettings({ NOTIFY_SWEEP_AFTER_SECONDS: '0' }), /NOTIFY_SWEEP_AFTER_SECONDS/);
+  assert.throws(() => loadSettings({ NOTIFY_CHUNK_RECORDS: '2.5' }), /NOTIFY_CHUNK_RECORDS/);
+});
+
 test('a fault stored before a crash and its clearing stored after: recovery and the live batch at once apply each once, the fault first', async () => {
   const device = (await findDevices(db.pool, [IMEI])).get(IMEI)!;
   assert.ok(device, 'the demo device is known');
@@ -132,6 +144,7 @@ test('a fault stored before a crash and its clearing stored after: recovery and 
   await live.handle(asInput(clearOut!));
   await live.handle(asInput(faultOut!));
   await recovering.onAssign!([0]);
+  await recovering.onRevoke!([0]);
   assert.equal(await rows(`select (select count(*) from alarms) || '/' || (select count(*) from alarm_changes) || '/' || (select count(*) from outbox) as k`), before, 'a repeat writes nothing');
 });
 
@@ -148,7 +161,9 @@ test('a device whose owed effects cannot be applied does not hold back the recov
   // The first device's row can no longer be read (as after a change that cannot read an older row).
   await db.pool.query(`update pending_effects set message = '{"unreadable":true}' where "IMEINumber" = $1`, [imeis[0]]);
 
-  await notifyStage({ pool: db.pool, transport, ...BOUNDS }).onAssign!([0]);
+  const recovering = notifyStage({ pool: db.pool, transport, ...BOUNDS });
+  await recovering.onAssign!([0]);
+  await recovering.onRevoke!([0]);
   assert.equal(await rows('select "IMEINumber" as k from pending_effects order by 1'), [imeis[0]], 'only the unreadable device is still owed');
   assert.equal(await rows(`select "IMEINumber" as k from alarms where kind = 'permanent' and "IMEINumber" = any('{${imeis.join(',')}}') order by 1`), [imeis[1]], 'the other device\'s alarm is raised');
   await db.pool.query('delete from pending_effects where "IMEINumber" = $1', [imeis[0]]);
@@ -156,7 +171,7 @@ test('a device whose owed effects cannot be applied does not hold back the recov
 
 test('split shape: a record stored by persist whose fi.persisted.v1 record was never produced (the upstream process died) is swept by the running notify consumer, its effects once', async () => {
   const [woken, orphan] = ['861000000000400', '861000000000500'];
-  const notify = notifyStage({ pool: db.pool, transport, ...BOUNDS });
+  const notify = notifyStage({ pool: db.pool, transport, ...SWEEP });
   let subscription: Subscription | null = null;
   try {
     // notify in its own segment: a consumer of fi.persisted.v1, as `PIPELINE_SPLIT=notify` runs it.
