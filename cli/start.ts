@@ -81,7 +81,7 @@ async function startDatabaseAndDemo(runtime: Runtime): Promise<string[]> {
 /** The stages this process runs (whole segments of the pipeline's shape). */
 async function startStages(runtime: Runtime, drain: Drain, transport: Transport, stages: StageName[]): Promise<string> {
   const { settings, pool } = runtime;
-  const pipeline = await startPipeline({ transport, pool, modelMap: settings.modelMap, lowCurrentA: settings.lowCurrentA, split: settings.pipelineSplit, stages, maxRecordAttempts: settings.maxRecordAttempts });
+  const pipeline = await startPipeline({ transport, pool, modelMap: settings.modelMap, lowCurrentA: settings.lowCurrentA, notify: settings.notify, split: settings.pipelineSplit, stages, maxRecordAttempts: settings.maxRecordAttempts });
   drain.onStop('pipeline', () => pipeline.stop());
   exposeConsumerLag(pipeline.subscriptions);
   return `pipeline: ${[...pipeline.subscriptions.keys()].join(', ')} (${settings.pipelineSplit.length ? `PIPELINE_SPLIT=${settings.pipelineSplit.join(',')}` : 'chained'})`;

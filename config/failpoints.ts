@@ -13,7 +13,8 @@ export const SEAMS = {
   // docs/decisions.md#effects-exactly-once-across-a-crash has the table of its durable writes.
   'bridge.after-publish': 'the bridge published a batch to fi.raw.v1; the queue messages are not deleted',
   'persist.after-commit': 'persist committed a batch and what it owes notify; notify has written nothing of it',
-  'notify.after-feed': 'notify produced the DNP3 feed records; its rows (outbox, marks, alarms) and the clearing of what was owed are not committed',
+  'notify.after-effects': 'notify committed a chunk\'s rows (outbox, marks, alarms), marked applied; their DNP3 feed records are not produced',
+  'notify.after-feed': 'notify produced a chunk\'s DNP3 feed records; the clearing of what was owed is not committed',
   'chain.before-commit': 'every output and database write of a batch is done; its offsets are not committed',
   // Start-up: each component's start can be held, so a signal arrives while it is under way (test/integration/start-signals.test.ts).
   'start.database': 'start: the database and the demo data',

@@ -49,6 +49,8 @@ export interface Settings {
   modelMap: ModelMap;
   modelMapFile: string;
   lowCurrentA: number;
+  /** notify's bounds (stages/notify/stage.ts): NOTIFY_SWEEP_AFTER_SECONDS, NOTIFY_CHUNK_RECORDS. */
+  notify: NotifySettings;
   /** Without a check-in for this long a device counts as offline / communication lost. */
   offlineAfterHours: number;
   /** How long a test fault stays before its clearing check-in (docs/decisions.md#test-faults). */
@@ -88,6 +90,14 @@ export interface Settings {
 }
 
 /** The queue a deployment reads: what the bridge reads and what a test fault writes to. */
+/** docs/decisions.md#effects-exactly-once-sweep-feed-chunks */
+export interface NotifySettings {
+  /** Effects owed longer than this are applied by notify's sweep, whatever woke nothing else for them. */
+  sweepAfterMs: number;
+  /** Records per notify transaction and per DNP3 feed produce: a backlog goes in chunks of this size. */
+  chunkRecords: number;
+}
+
 export type QueueConfig =
   | { kind: 'sqs'; queueUrl: string; endpoint?: string; region?: string }
   | { kind: 'spool'; dir: string };
@@ -327,6 +337,10 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     modelMap: loadModelMap(modelMapFile),
     modelMapFile,
     lowCurrentA: number(env, 'LOW_CURRENT_A', DEFAULT_LOW_CURRENT_A),
+    notify: {
+      sweepAfterMs: number(env, 'NOTIFY_SWEEP_AFTER_SECONDS', 60, (n) => n >= 1 && n <= 86_400) * 1000,
+      chunkRecords: number(env, 'NOTIFY_CHUNK_RECORDS', 200, (n) => Number.isInteger(n) && n >= 1 && n <= 10_000),
+    },
     offlineAfterHours: number(env, 'OFFLINE_AFTER_HOURS', 26, (n) => n > 0),
     testFaultClearMs: number(env, 'TEST_FAULT_CLEAR_SECONDS', 120, (n) => Number.isInteger(n) && n >= 5 && n <= 3600) * 1000,
     incidentWindowMs: number(env, 'INCIDENT_WINDOW_SECONDS', 120, (n) => n > 0 && n <= 86_400) * 1000,

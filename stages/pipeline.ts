@@ -16,6 +16,7 @@ import type { Stage } from './runtime/stage.js';
 import { withTestSeam } from './runtime/test-seam.js';
 import type { Subscription, Transport } from './runtime/transport/transport.js';
 import { CHAIN, type ChainStage } from '../config/pipeline-split.js';
+import { loadSettings, type NotifySettings } from '../config/settings.js';
 import { segmentLabel, segmentsFor } from './shape.js';
 
 export const STAGE_NAMES = [...CHAIN, 'rejected'] as const;
@@ -26,6 +27,8 @@ export interface PipelineOptions {
   pool: pg.Pool;
   modelMap: ModelMap;
   lowCurrentA: number;
+  /** notify's sweep and chunk bounds (Settings.notify); default: the settings' defaults. */
+  notify?: NotifySettings;
   /** Where the chain is cut (shape.ts parseSplit); none: one chained segment. */
   split?: readonly ChainStage[];
   /** The stages this process runs (whole segments of the shape); default: all. */
@@ -38,13 +41,13 @@ export interface PipelineOptions {
  * Every stage, by name. Each reads a different record type (its input topic's schema); the map holds them
  * side by side as `Stage<never>`, which the runner accepts without knowing the type.
  */
-export function buildStages({ transport, pool, modelMap, lowCurrentA }: PipelineOptions): Record<StageName, Stage<never>> {
+export function buildStages({ transport, pool, modelMap, lowCurrentA, notify = loadSettings({}).notify }: PipelineOptions): Record<StageName, Stage<never>> {
   const stages = {
     enrich: enrichStage({ pool, modelMap }),
     dedup: dedupStage({ pool }),
     'fault-compute': faultComputeStage({ pool, rules: { modelMap, lowCurrentA } }),
     persist: persistStage({ pool }),
-    notify: notifyStage({ pool, transport }),
+    notify: notifyStage({ pool, transport, ...notify }),
     rejected: rejectedStage({ pool }),
   } as Record<StageName, Stage<never>>;
   // Unchanged unless a test installed its hook in this process (runtime/test-seam.ts).

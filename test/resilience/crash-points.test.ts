@@ -36,7 +36,8 @@ type PathSeam = Exclude<Seam, `start.${string}`>;
 const CASES: Record<PathSeam, string> = {
   'bridge.after-publish': 'queue messages published but not deleted: SQS delivers them again, dedup drops the copies',
   'persist.after-commit': 'records stored, notify owed: the redelivered batch is dropped by dedup, pending_effects carries the debt',
-  'notify.after-feed': 'DNP3 records produced, notify\'s rows not committed: applied again once (the feed at least once)',
+  'notify.after-effects': 'notify\'s rows committed, its DNP3 records not produced: the applied rows stay owed their feed, produced once after the restart',
+  'notify.after-feed': 'DNP3 records produced, their clearing not committed: produced again after the restart (the feed at least once), no row written twice',
   'chain.before-commit': 'every write done, offsets not committed: the batch comes again and changes nothing',
 };
 
@@ -94,14 +95,20 @@ async function readFeed(namespace: string, expected: number): Promise<string[][]
   }
 }
 
-/** One run of the 300 check-ins; `seam`: armed `exit` for the first start, then restarted unarmed. */
-async function run(seam: PathSeam | null): Promise<EndState> {
-  const label = seam ?? 'no crash';
+/**
+ * One run of the 300 check-ins; `seam`: armed `exit` for the first start, then restarted unarmed. `split`: a
+ * split deployment (PIPELINE_SPLIT=notify), notify and the delivery worker in a second process that is never
+ * restarted, the seam armed in the first, at the last round (so no later check-in of a device wakes notify).
+ */
+async function run(seam: PathSeam | null, { split = false } = {}): Promise<EndState> {
+  const label = `${seam ?? 'no crash'}${split ? ' (split)' : ''}`;
+  const armedRound = split ? CHECKINS / DEVICES - 1 : ARMED_ROUND;
   const namespace = randomName('crash').replace(/[^a-z0-9]/g, '');
   const db: TestDatabase = await createTestDatabase('crash');
   const queueUrl = await createQueue(sqs, randomName('crash'));
   let oms: Oms | null = null;
   let rig: PipelineRig | null = null;
+  let notifyRig: PipelineRig | null = null;
   try {
     oms = await startOms();
     await importReferenceData(db.pool, {
@@ -112,8 +119,16 @@ async function run(seam: PathSeam | null): Promise<EndState> {
     }, { keyring: testKeyring() });
 
     const env: Record<string, string> = { KAFKA_NAMESPACE: namespace, FAULTLINE_SECRET_KEYS: TEST_KEYS, SQS_POLLERS: '1' };
-    rig = await pipelineProcess(db, queueUrl, env, { components: ['delivery'] });
+    if (split) {
+      // The sweep's bound short, so the test need not wait a minute for it (60 s in production).
+      Object.assign(env, { PIPELINE_SPLIT: 'notify', NOTIFY_SWEEP_AFTER_SECONDS: '3' });
+      notifyRig = await pipelineProcess(db, queueUrl, env, { only: ['notify', 'api', 'delivery'] });
+      rig = await pipelineProcess(db, queueUrl, env, { only: ['bridge', 'enrich', 'dedup', 'fault-compute', 'persist', 'rejected', 'api'] });
+    } else {
+      rig = await pipelineProcess(db, queueUrl, env, { components: ['delivery'] });
+    }
     const p = rig;
+    const others = notifyRig;
     const stored = () => count(db, 'select count(*) from device_records');
     // Round by round (one check-in of every device, then the next once it is stored): SQS does not keep order,
     // and a device's check-ins arriving in another order would rightly give other alarms and status changes.
@@ -121,11 +136,11 @@ async function run(seam: PathSeam | null): Promise<EndState> {
     const send = async (round: number) => {
       const batch = messages.slice(round * DEVICES, (round + 1) * DEVICES);
       for (let i = 0; i < batch.length; i += 10) {
-        await sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: batch.slice(i, i + 10).map((m, j) => ({ Id: String(j), MessageBody: m.body, DelaySeconds: round === ARMED_ROUND ? 2 : 0 })) }));
+        await sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: batch.slice(i, i + 10).map((m, j) => ({ Id: String(j), MessageBody: m.body, DelaySeconds: round === armedRound ? 2 : 0 })) }));
       }
     };
     for (let round = 0; round < CHECKINS / DEVICES; round++) {
-      if (seam && round === ARMED_ROUND) {
+      if (seam && round === armedRound) {
         // Devices have a history by now, so the batch the crash hits clears faults and raises others.
         // Every batch so far committed, so the armed process meets round 4 first, not a redelivered batch.
         await waitFor(`${label}: zero consumer lag before the armed start`, async () => Object.values(await consumerLag(namespace)).every((n) => n === 0), { timeoutMs: 60_000, intervalMs: 250 });
@@ -145,7 +160,7 @@ async function run(seam: PathSeam | null): Promise<EndState> {
         // The crash hit the armed round's own batch: past the bridge, its records are stored; past persist's
         // commit and before notify's, their effects are owed.
         if (seam !== 'bridge.after-publish') assert.ok(atKill > round * DEVICES, `${seam}: the batch the crash hit was stored (${atKill})`);
-        if (seam === 'persist.after-commit' || seam === 'notify.after-feed') assert.ok(owed > 0, `${seam}: the crash left effects owed`);
+        if (seam === 'persist.after-commit' || seam.startsWith('notify.')) assert.ok(owed > 0, `${seam}: the crash left effects owed`);
         // An outbox row the dead process had claimed waits out its lease (5 min) before another worker sends it;
         // the test moves that clock, as faults.test's dueNow does, rather than sleep through it.
         await db.pool.query('update outbox set next_attempt_at = now() where delivered_at is null and dead_at is null and next_attempt_at > now()');
@@ -156,10 +171,12 @@ async function run(seam: PathSeam | null): Promise<EndState> {
       }
       await waitWhileAlive(p, `${label}: round ${round} stored`, async () => (await stored()) >= (round + 1) * DEVICES, { timeoutMs: 120_000, intervalMs: 200 });
     }
-    await waitWhileAlive(p, `${label}: nothing owed, every outbox row delivered, the queue empty`, async () =>
-      (await count(db, 'select count(*) from pending_effects')) === 0
+    await waitWhileAlive(p, `${label}: nothing owed, every outbox row delivered, the queue empty`, async () => {
+      others?.assertAlive();
+      return (await count(db, 'select count(*) from pending_effects')) === 0
       && (await count(db, 'select count(*) from outbox where delivered_at is null')) === 0
-      && (await queueDepth(sqs, queueUrl)) === 0, { timeoutMs: 240_000, intervalMs: 500 });
+      && (await queueDepth(sqs, queueUrl)) === 0;
+    }, { timeoutMs: 240_000, intervalMs: 500 });
     await waitFor(`${label}: zero consumer lag`, async () => Object.values(await consumerLag(namespace)).every((n) => n === 0), { timeoutMs: 60_000, intervalMs: 500 });
 
     const rows = async (sql: string) => (await db.pool.query<{ k: string }>(sql)).rows.map((r) => r.k);
@@ -186,6 +203,7 @@ async function run(seam: PathSeam | null): Promise<EndState> {
     return state;
   } finally {
     await rig?.stop().catch(() => {});
+    await notifyRig?.stop().catch(() => {});
     await oms?.stop().catch(() => {});
     await dropQueue(sqs, queueUrl);
     await db.drop().catch(() => {});
@@ -260,6 +278,25 @@ for (const seam of (Object.keys(CASES) as PathSeam[]).filter((s) => !only || onl
     counted = true;
     log(`${seam}: lost ${d.lost}, duplicated ${d.duplicated}; DNP3 feed records sent again ${got.feedRepeats} (at least once)${d.problems.length ? `\n  ${d.problems.join('\n  ')}` : ''}`);
     assert.equal(d.problems, [], `${seam}: the same end state as without a crash`);
+  });
+}
+
+// The seam persist.after-commit again, in a split deployment: the upstream process dies after persist's commit
+// and before its produce to fi.persisted.v1; the redelivered check-ins are dropped by dedup, notify's process
+// is never restarted and its group never moves, and no device checks in again. Only notify's sweep
+// (NOTIFY_SWEEP_AFTER_SECONDS) comes to what that batch owes (docs/decisions.md#effects-exactly-once-sweep-feed-chunks).
+if (!only || only.includes('split')) {
+  test('split shape: the upstream process killed at persist.after-commit in the last round, notify\'s process running on: the end state equals the run without a crash', async () => {
+    assert.ok(baseline, 'the run without a crash finished');
+    const got = await run('persist.after-commit', { split: true });
+    const d = differences(baseline!, got);
+    tally.messagesSent += CHECKINS;
+    tally.messagesStored += got.records - got.duplicateRows;
+    tally.lost += d.lost;
+    tally.duplicated += d.duplicated;
+    counted = true;
+    log(`persist.after-commit (split): lost ${d.lost}, duplicated ${d.duplicated}${d.problems.length ? `\n  ${d.problems.join('\n  ')}` : ''}`);
+    assert.equal(d.problems, [], 'the same end state as without a crash');
   });
 }
 

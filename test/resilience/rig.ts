@@ -143,9 +143,9 @@ export interface PipelineRig {
 
 /**
  * The whole pipeline, bridge and API in one `faultline start` child process (the real CLI); `components`
- * adds others (e.g. `delivery`).
+ * adds others (e.g. `delivery`); `only` names every component instead (one process of a split deployment).
  */
-export async function pipelineProcess(db: TestDatabase, queueUrl: string, extraEnv: Record<string, string> = {}, { components: more = [] }: { components?: string[] } = {}): Promise<PipelineRig> {
+export async function pipelineProcess(db: TestDatabase, queueUrl: string, extraEnv: Record<string, string> = {}, { components: more = [], only }: { components?: string[]; only?: string[] } = {}): Promise<PipelineRig> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'faultline-resilience-'));
   let logs = '';
@@ -155,7 +155,7 @@ export async function pipelineProcess(db: TestDatabase, queueUrl: string, extraE
     KAFKA_SESSION_TIMEOUT_MS: '10000', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir,
     JWT_SECRET: 'resilience-suite-jwt-secret-0123456789abcdef', ...extraEnv,
   };
-  const components = ['bridge', ...STAGE_NAMES, 'api', ...more].join(',');
+  const components = (only ?? ['bridge', ...STAGE_NAMES, 'api', ...more]).join(',');
   const rig: PipelineRig = {
     proc: null as unknown as FaultlineProcess,
     env: childEnv,
