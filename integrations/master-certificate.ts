@@ -8,6 +8,8 @@ export type TlsMinVersion = 'TLSv1.2' | 'TLSv1.3';
 /** What an integration says about its master's certificate. */
 export interface MasterCertificate {
   id: string;
+  /** The organisation the integration belongs to (a claim of another organisation is judged apart, see matchMaster). */
+  organizationId?: string;
   /** Must equal the client certificate's CN or one of its DNS SANs. */
   masterIdentity: string;
   tlsMinVersion: TlsMinVersion;
