@@ -132,9 +132,8 @@ function tlsListener<I extends MasterCertificate>(
   const serviceCas = tls.ca.flatMap((c) => certificatesIn(c));
   const context = (): SecureContextOptions => ({
     key: tls.key, cert: tls.cert, ca: handshakeCas(serviceCas, opts.integrations()),
-    // A caFile may hold only the intermediate that signs its masters: it is a trust anchor as it is, without the
-    // root (OpenSSL's partial chain; Node >= 20.18). The issuer is proved after the handshake by signature anyway.
-    allowPartialTrustChain: true,
+    // No allowPartialTrustChain: Node sets it before adding `ca` and loses it (20.20, 24.21), so a caFile with an
+    // intermediate holds its root too (docs/decisions.md#scada-listener-slots-sessions-and-claims).
     // No session is resumed, neither by ticket nor by ID (Node ignores sessionTimeout: 0 for tickets): a resumed
     // session skips the certificate, so an expired or revoked one would ride it. Here, not in createServer's
     // options only: reload() replaces the whole context.
