@@ -15,7 +15,7 @@ import type { Outstation } from './outstation/outstation.js';
 import type { DiscardReason } from './diagnostics/reasons.js';
 
 export { DEFAULT_DNP3_PORT } from '../config/settings.js';
-export { addressKey, DEFAULT_CONNECTION_LIMITS } from '../integrations/master-listener.js';
+export { DEFAULT_CONNECTION_LIMITS } from '../integrations/master-listener.js';
 
 export type Dnp3TlsMaterial = MasterTlsMaterial;
 export type Dnp3ConnectionLimits = ConnectionLimits;

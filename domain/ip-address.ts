@@ -23,3 +23,24 @@ export function ipv6Groups(address: string): number[] | null {
 
 /** The IPv4 address in the last two groups, dotted. */
 export const embeddedV4 = (g: readonly number[]): string => `${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`;
+
+/** NAT64's well-known prefix (RFC 6052): 64:ff9b::/96 carries an IPv4 host in its last 32 bits. */
+const isNat64 = (g: readonly number[]): boolean => g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0);
+/** IPv4-mapped IPv6 (::ffff:a.b.c.d), as a dual-stack socket reports an IPv4 peer. */
+const isMappedV4 = (g: readonly number[]): boolean => g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff;
+
+/**
+ * The key a per-address limit counts an address under (the login limit, the SCADA listener's handshake cap): an
+ * IPv4 address as itself; an IPv4-mapped (::ffff:a.b.c.d) or NAT64 (64:ff9b::/96) address as the IPv4 host it
+ * carries, since each is one IPv4 host; any other IPv6 address by its /64 (one subscriber usually holds a whole
+ * /64, so rotating through it must not reset the count). Anything else as given; no address at all is '?'.
+ */
+export function addressKey(address: string | undefined): string {
+  if (address === undefined || address === '') return '?';
+  const trimmed = address.trim();
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(trimmed)) return trimmed;
+  const g = trimmed.includes(':') ? ipv6Groups(trimmed) : null;
+  if (!g) return trimmed;
+  if (isMappedV4(g) || isNat64(g)) return embeddedV4(g);
+  return `${g.slice(0, 4).map((x) => x.toString(16)).join(':')}::/64`;
+}

@@ -8,6 +8,10 @@ export type TlsMinVersion = 'TLSv1.2' | 'TLSv1.3';
 /** What an integration says about its master's certificate. */
 export interface MasterCertificate {
   id: string;
+  /** The organisation the integration belongs to: two organisations' claims on one master are judged by age (matchMaster). */
+  organizationId?: string;
+  /** When the integration was created (ms): of two organisations proving one certificate, the older claim wins. */
+  claimedAt?: number;
   /** Must equal the client certificate's CN or one of its DNS SANs. */
   masterIdentity: string;
   tlsMinVersion: TlsMinVersion;
@@ -85,7 +89,10 @@ function unproven(peer: PeerIdentity, integration: MasterCertificate, serviceCas
  * In CA mode one of the integration's CAs (`issuerCas`, else `serviceCas`) must have signed the leaf itself; in
  * pinned mode the fingerprint must match. Ambiguity is judged among the integrations whose proof the certificate
  * passes: another integration merely claiming the same identity (its own CA or pin) does not cut off the master
- * it cannot prove (docs/decisions.md#scada-master-identity-and-listener).
+ * it cannot prove (docs/decisions.md#scada-master-identity-and-listener). When integrations of more than one
+ * organisation prove it (another tenant pinned this master's public certificate, or put its public CA in a caFile),
+ * the organisation with the oldest claim keeps it (firstClaim): a newer claim by anyone else cannot shut the
+ * master out (docs/decisions.md#scada-listener-slots-sessions-and-claims).
  */
 export function matchMaster<I extends MasterCertificate>(
   peer: PeerIdentity | undefined,
@@ -97,11 +104,28 @@ export function matchMaster<I extends MasterCertificate>(
   if (!peer) return { refused: 'noCertificate' };
   const found = namedIntegrations(peer, integrations, port);
   if (found.length === 0) return { refused: 'unknownIdentity' };
-  const proven = found.filter((i) => unproven(peer, i, serviceCas) === undefined);
+  const proving = found.filter((i) => unproven(peer, i, serviceCas) === undefined);
   // None proven: the first named integration's reason (each is an impersonation attempt alike).
-  if (proven.length === 0) return { refused: unproven(peer, found[0]!, serviceCas)! };
+  if (proving.length === 0) return { refused: unproven(peer, found[0]!, serviceCas)! };
+  const proven = firstClaim(proving);
   if (proven.length > 1) return { refused: 'ambiguousIdentity' };
   const integration = proven[0]!;
   if ((VERSION_RANK[protocol ?? ''] ?? 0) < VERSION_RANK[integration.tlsMinVersion]!) return { refused: 'tlsVersion' };
   return { integration };
+}
+
+/**
+ * Of integrations of several organisations that all prove one certificate, those of the organisation whose oldest
+ * integration among them was created first; unchanged when one organisation alone proves it, or when the age
+ * cannot tell (unknown, or a tie): then ambiguity refuses rather than guesses. An organisation's master identity is
+ * unique at write time too (reference-data/master-claims.ts); this holds for rows written any other way.
+ */
+function firstClaim<I extends MasterCertificate>(proving: I[]): I[] {
+  const orgs = new Set(proving.map((i) => i.organizationId ?? i.id));
+  if (orgs.size < 2 || proving.some((i) => i.claimedAt === undefined)) return proving;
+  const oldest = Math.min(...proving.map((i) => i.claimedAt!));
+  const first = proving.filter((i) => i.claimedAt === oldest);
+  if (new Set(first.map((i) => i.organizationId ?? i.id)).size > 1) return proving;
+  const owner = first[0]!.organizationId ?? first[0]!.id;
+  return proving.filter((i) => (i.organizationId ?? i.id) === owner);
 }

@@ -6,18 +6,22 @@
 //
 // Strangers cannot tie it up (docs/decisions.md#scada-master-identity-and-listener): TLS handshakes in progress are
 // capped in all and per address (an IPv6 /64 counts as one), some handshake slots are kept for addresses that have
-// completed a handshake as a known master, a connection without a ClientHello within a few seconds is cut (and a
-// handshake not finished within 10 s), and connections are capped in all; a connection over a cap is closed at
-// once, before any TLS work.
+// completed a handshake as a known master, shared fairly between organisations (handshake-slots.ts), a connection
+// without a ClientHello within a few seconds is cut (and a handshake not finished within 10 s), and connections are
+// capped in all; a connection over a cap is closed at once, before any TLS work. No TLS session is ever resumed:
+// every connection presents its certificate and is verified again (docs/decisions.md#scada-listener-slots-sessions-and-claims).
 //
 // `reload()` applies a changed integration list (master-service.ts calls it): the handshake trusts the new CAs,
 // and every open connection is judged again; one its integration no longer admits is cut off.
 import { createServer as createTlsServer } from 'node:tls';
 import type { SecureContextOptions, TLSSocket } from 'node:tls';
-import { createServer as createNetServer, isIPv6 } from 'node:net';
+import { createServer as createNetServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
-import type { X509Certificate } from 'node:crypto';
+import { constants, type X509Certificate } from 'node:crypto';
 import { log } from '../config/log.js';
+import { addressKey } from '../domain/ip-address.js';
+import { HandshakeSlots, type SlotLimits } from './handshake-slots.js';
+import { LogThrottle } from './log-throttle.js';
 import { matchMaster, namedIntegrations, peerIdentity } from './master-certificate.js';
 import type { IdentityRefusal, MasterCertificate, PeerIdentity } from './master-certificate.js';
 import { masterMetrics } from './master-metrics.js';
@@ -41,13 +45,7 @@ export function handshakeCas(serviceCas: readonly X509Certificate[], integration
   return [...new Set(all.map((c) => c.toString()))];
 }
 
-export interface ConnectionLimits {
-  /** TLS handshakes in progress at once. */
-  handshakes: number;
-  /** TLS handshakes in progress at once from one address (an IPv6 /64). */
-  handshakesPerAddress: number;
-  /** Of `handshakes`, the slots only addresses that completed a handshake as a known master may take. */
-  knownMasterHandshakes: number;
+export interface ConnectionLimits extends SlotLimits {
   /** A connection that has sent no octet of its ClientHello this long after it opened is cut. */
   helloTimeoutMs: number;
   /** A TLS handshake not finished this long after the TCP connection is cut (Node's own default is 120 s). */
@@ -56,22 +54,13 @@ export interface ConnectionLimits {
   connections: number;
 }
 
-export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { handshakes: 64, handshakesPerAddress: 8, knownMasterHandshakes: 16, helloTimeoutMs: 5_000, handshakeTimeoutMs: 10_000, connections: 256 };
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  handshakes: 64, handshakesPerAddress: 8, knownMasterHandshakes: 16, knownPerAddress: 2, knownPerOwner: 4, knownForgetMs: 7 * 24 * 3600_000,
+  helloTimeoutMs: 5_000, handshakeTimeoutMs: 10_000, connections: 256,
+};
 
-/** Addresses remembered as known masters (the oldest forgotten past this). */
-const KNOWN_MASTERS = 4096;
-
-/** What the per-address cap counts: the address, or its /64 for IPv6 (one host may hold a whole /64). */
-export function addressKey(address: string | undefined): string {
-  if (!address) return '?';
-  const plain = address.replace(/^::ffff:(?=\d+\.)/i, '');
-  if (!isIPv6(plain)) return plain;
-  const [head = '', tail = ''] = plain.split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = plain.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
-}
+/** The organisation a master's address is counted for in the kept slots (an integration without one: itself). */
+const ownerOf = (i: MasterCertificate): string => i.organizationId ?? i.id;
 
 export type ListenerRefusal = IdentityRefusal | 'handshake' | 'busy';
 
@@ -109,21 +98,23 @@ export interface MasterListener {
 /** An open, mapped master connection, kept to judge it again on reload(). */
 interface Admitted { socket: Socket; peer: PeerIdentity | undefined; protocol: string | null; integrationId: string }
 
-/** Logs and counts a refusal, then tells the protocol. Busy refusals come in floods: one line per 10 s at most. */
-function refusalReporter<I extends MasterCertificate>(opts: MasterListenerOptions<I>): NonNullable<MasterListenerOptions<I>['onRefused']> {
-  let busySince = 0;
-  let busyQuiet = 0;
-  return (reason, detail, named, cutOff) => {
+/** Logs and counts a refusal, then tells the protocol: `address` is the peer's remote address. */
+type Refuse<I> = (reason: ListenerRefusal, address: string | undefined, detail?: string, named?: I, cutOff?: boolean) => void;
+
+/**
+ * Every refusal is counted; its log line comes once a minute per reason and address (addressKey) at most, with
+ * the number left out since (`alsoRefused`): any reason can come in a flood. A cut-off (reload) is always logged:
+ * there are at most as many as open connections.
+ */
+function refusalReporter<I extends MasterCertificate>(opts: MasterListenerOptions<I>, throttle = new LogThrottle()): Refuse<I> {
+  return (reason, address, detail, named, cutOff) => {
     masterMetrics.refused.inc({ protocol: opts.protocol, reason });
-    const fields = { component: opts.protocol, reason, detail, ...(named ? { integration: named.id } : {}) };
-    if (reason !== 'busy') {
-      log.warn(fields, cutOff ? 'SCADA master cut off: its integration no longer admits it' : 'SCADA master connection refused');
-    } else if (Date.now() - busySince >= 10_000) {
-      log.warn({ ...fields, alsoRefused: busyQuiet }, 'SCADA master connection refused: over a connection or handshake cap');
-      busySince = Date.now();
-      busyQuiet = 0;
-    } else {
-      busyQuiet++;
+    const from = addressKey(address);
+    const alsoRefused = cutOff ? 0 : throttle.pass(`${reason}|${from}`);
+    if (alsoRefused !== undefined) {
+      const fields = { component: opts.protocol, reason, address: from, detail, alsoRefused, ...(named ? { integration: named.id } : {}) };
+      log.warn(fields, cutOff ? 'SCADA master cut off: its integration no longer admits it'
+        : reason === 'busy' ? 'SCADA master connection refused: over a connection or handshake cap' : 'SCADA master connection refused');
     }
     opts.onRefused?.(reason, detail, named, cutOff);
   };
@@ -131,17 +122,23 @@ function refusalReporter<I extends MasterCertificate>(opts: MasterListenerOption
 
 /** The TLS server with the caps counted before it: the handshake map is keyed by remote address and port. */
 function tlsListener<I extends MasterCertificate>(
-  opts: MasterListenerOptions<I>, tls: MasterTlsMaterial, limits: ConnectionLimits, refuse: ReturnType<typeof refusalReporter<I>>, admitted: Map<Socket, Admitted>,
+  opts: MasterListenerOptions<I>, tls: MasterTlsMaterial, limits: ConnectionLimits, refuse: Refuse<I>, admitted: Map<Socket, Admitted>,
 ): { server: Server; reload(): void } {
   const handshaking = new Map<string, () => void>();
-  const perAddress = new Map<string, number>();
-  let strangers = 0;
-  const knownMasters = new Set<string>();
+  const slots = new HandshakeSlots(limits);
   /** Connections the listener closed itself and reported already (a cap, no ClientHello in time). */
   const reported = new Set<string>();
   const handshakeDone = (socket: Socket) => handshaking.get(`${socket.remoteAddress}|${socket.remotePort}`)?.();
   const serviceCas = tls.ca.flatMap((c) => certificatesIn(c));
-  const context = (): SecureContextOptions => ({ key: tls.key, cert: tls.cert, ca: handshakeCas(serviceCas, opts.integrations()) });
+  const context = (): SecureContextOptions => ({
+    key: tls.key, cert: tls.cert, ca: handshakeCas(serviceCas, opts.integrations()),
+    // No allowPartialTrustChain: Node sets it before adding `ca` and loses it (20.20, 24.21), so a caFile with an
+    // intermediate holds its root too (docs/decisions.md#scada-listener-slots-sessions-and-claims).
+    // No session is resumed, neither by ticket nor by ID (Node ignores sessionTimeout: 0 for tickets): a resumed
+    // session skips the certificate, so an expired or revoked one would ride it. Here, not in createServer's
+    // options only: reload() replaces the whole context.
+    secureOptions: constants.SSL_OP_NO_TICKET,
+  });
   const judge = (peer: PeerIdentity | undefined, protocol: string | null) => matchMaster(peer, protocol, opts.integrations(), opts.port, serviceCas);
   const named = (peer: PeerIdentity | undefined): I | undefined => {
     const found = peer ? namedIntegrations(peer, opts.integrations(), opts.port) : [];
@@ -154,8 +151,6 @@ function tlsListener<I extends MasterCertificate>(
     rejectUnauthorized: true,
     // The floor for everyone (IEC 62351-3 too); an integration that demands 1.3 is checked after the handshake.
     minVersion: 'TLSv1.2',
-    // A resumed session would skip the certificate we map from (opendnp3 disables resumption too).
-    sessionTimeout: 0,
     handshakeTimeout: limits.handshakeTimeoutMs,
   }, (socket: TLSSocket) => {
     handshakeDone(socket);
@@ -164,17 +159,16 @@ function tlsListener<I extends MasterCertificate>(
     const peer = leaf ? peerIdentity(leaf) : undefined;
     const match = socket.authorized ? judge(peer, socket.getProtocol()) : { refused: 'noCertificate' as const };
     if ('refused' in match) {
-      refuse(match.refused, peer?.commonName, socket.authorized ? named(peer) : undefined);
+      refuse(match.refused, socket.remoteAddress, peer?.commonName, socket.authorized ? named(peer) : undefined);
       socket.destroy();
       return;
     }
-    // This address may now use the slots kept for known masters.
+    // This address may now use the slots kept for known masters, for its organisation, while it is seen.
     const address = addressKey(socket.remoteAddress);
-    knownMasters.delete(address);
-    knownMasters.add(address);
-    if (knownMasters.size > KNOWN_MASTERS) knownMasters.delete(knownMasters.values().next().value!);
+    const owner = ownerOf(match.integration);
+    slots.remember(address, owner);
     admitted.set(socket, { socket, peer, protocol: socket.getProtocol(), integrationId: match.integration.id });
-    socket.once('close', () => admitted.delete(socket));
+    socket.once('close', () => { if (admitted.delete(socket)) slots.remember(address, owner); });
     opts.onMaster(socket, match.integration);
   });
   // With a listener here Node leaves closing to it (a timed-out handshake would otherwise stay open).
@@ -182,22 +176,20 @@ function tlsListener<I extends MasterCertificate>(
     handshakeDone(socket);
     socket.destroy();
     // A connection closed for a cap or a late ClientHello was reported already.
-    if (!reported.delete(`${socket.remoteAddress}|${socket.remotePort}`)) refuse('handshake', err.message);
+    if (!reported.delete(`${socket.remoteAddress}|${socket.remotePort}`)) refuse('handshake', socket.remoteAddress, err.message);
   });
   // Before the TLS server wraps the socket: one over a cap costs no TLS work at all.
   server.prependListener('connection', (raw: Socket) => {
     const address = addressKey(raw.remoteAddress);
     const key = `${raw.remoteAddress}|${raw.remotePort}`;
-    const known = knownMasters.has(address);
-    const full = handshaking.size >= limits.handshakes || (perAddress.get(address) ?? 0) >= limits.handshakesPerAddress
-      || (!known && strangers >= limits.handshakes - limits.knownMasterHandshakes);
     const closeReported = (reason: ListenerRefusal, detail: string) => {
-      refuse(reason, detail);
+      refuse(reason, raw.remoteAddress, detail);
       reported.add(key);
       raw.once('close', () => setImmediate(() => reported.delete(key)));
       raw.destroy();
     };
-    if (full) {
+    const release = slots.take(address);
+    if (!release) {
       closeReported('busy', address);
       return;
     }
@@ -209,13 +201,8 @@ function tlsListener<I extends MasterCertificate>(
     }), limits.helloTimeoutMs);
     hello.unref();
     raw.once('close', () => clearTimeout(hello));
-    perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
-    if (!known) strangers++;
     const done = () => {
-      if (!handshaking.delete(key)) return;
-      if (!known) strangers--;
-      const left = (perAddress.get(address) ?? 1) - 1;
-      if (left > 0) perAddress.set(address, left); else perAddress.delete(address);
+      if (handshaking.delete(key)) release();
     };
     handshaking.set(key, done);
     raw.once('close', done);
@@ -224,12 +211,13 @@ function tlsListener<I extends MasterCertificate>(
 
   const reload = () => {
     server.setSecureContext(context());
+    slots.keepOwners(new Set(opts.integrations().map(ownerOf)));
     for (const a of [...admitted.values()]) {
       const match = judge(a.peer, a.protocol);
       if ('integration' in match && match.integration.id === a.integrationId) continue;
       admitted.delete(a.socket);
       a.socket.destroy();
-      refuse('refused' in match ? match.refused : 'unknownIdentity', a.peer?.commonName, named(a.peer), true);
+      refuse('refused' in match ? match.refused : 'unknownIdentity', a.socket.remoteAddress, a.peer?.commonName, named(a.peer), true);
     }
   };
   return { server, reload };
@@ -255,11 +243,11 @@ export async function startMasterListener<I extends MasterCertificate>(opts: Mas
     });
     reload = () => {
       if (opts.integrations().some((i) => i.id === id)) return;
-      for (const a of [...admitted.values()]) { a.socket.destroy(); refuse('unknownIdentity', id, undefined, true); }
+      for (const a of [...admitted.values()]) { a.socket.destroy(); refuse('unknownIdentity', a.socket.remoteAddress, id, undefined, true); }
     };
   }
   server.maxConnections = limits.connections;
-  server.on('drop', (d) => refuse('busy', addressKey(d?.remoteAddress)));
+  server.on('drop', (d) => refuse('busy', d?.remoteAddress, addressKey(d?.remoteAddress)));
   server.on('connection', (s: Socket) => {
     // Both protocols write small frames; with Nagle's algorithm a tail waits for the master's delayed ACK
     // (40 ms on Linux) every time (bench/results/dnp3.md: 44 ms per fragment).

@@ -12,6 +12,7 @@ import { checkReferences, referencedKeys } from './references.js';
 import { upsertDeviceChunk } from './upsert-devices.js';
 import { upsertGroups, upsertOrganizations, upsertPowerLines } from './upsert-hierarchy.js';
 import { upsertIntegrations } from './upsert-integrations.js';
+import { checkMasterClaims } from './master-claims.js';
 import { upsertUserChunk } from './upsert-users.js';
 import { parseImport, type ParsedImport } from './validate.js';
 import { checkAlarmReferences, upsertAlarmRecipients, upsertAlarmRules } from './alarms.js';
@@ -117,6 +118,7 @@ async function applyImport(client: pg.PoolClient, parsed: ParsedImport, options:
   ];
   problems.push(...await checkAlarmReferences(client, parsed.data.alarmRecipients, parsed.data.alarmRules, (row, i) => parsed.pathOf('alarmRules', row, i), parsed.declared.powerLines, parsed.declared.groups));
   problems.push(...missingAlarmKeyProblems(parsed, keyring));
+  problems.push(...await checkMasterClaims(client, parsed.data.integrations, (row, i) => parsed.pathOf('integrations', row, i)));
   if (problems.length > 0) throw new ImportError('IMPORT_INVALID', problems);
   parsed.warnings.forEach(onWarning);
 

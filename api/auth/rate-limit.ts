@@ -2,8 +2,7 @@
 // by REST and SOAP, IPv6 counted per /64). An in-process sliding window: the times of recent failed attempts
 // per key. A process restart forgets them, which is acceptable for a
 // limit whose job is to make password guessing slow; several API processes each keep their own window.
-import { isIPv4, isIPv6 } from 'node:net';
-import { embeddedV4, ipv6Groups } from '../../domain/ip-address.js';
+import { addressKey } from '../../domain/ip-address.js';
 
 export interface SlidingWindowOptions {
   /** Attempts allowed inside one window. */
@@ -66,21 +65,6 @@ export const DEFAULT_LOGIN_LIMITS: Required<LoginLimitOptions> = {
   perEmail: { max: 10, windowMs: 15 * 60_000 },
   perAddress: { max: 50, windowMs: 15 * 60_000 },
 };
-
-/**
- * The key an address is counted under: an IPv4 address as itself, an IPv6 address by its /64 (one subscriber
- * usually holds a whole /64, so rotating through it must not reset the count), an IPv4-mapped IPv6 address as
- * its IPv4. Anything else (no socket in tests) as given.
- */
-export function addressKey(address: string): string {
-  const trimmed = address.trim();
-  if (isIPv4(trimmed)) return trimmed;
-  if (!isIPv6(trimmed)) return trimmed;
-  const g = ipv6Groups(trimmed);
-  if (!g) return trimmed;
-  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return embeddedV4(g);
-  return `${g.slice(0, 4).map((x) => x.toString(16)).join(':')}::/64`;
-}
 
 export class LoginLimiter {
   private readonly email: SlidingWindow;

@@ -2,7 +2,8 @@
 // read from the right, the hash gate's bound, and a failed attempt taken back when the password was right.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { addressKey, LoginLimiter } from '../../api/auth/rate-limit.js';
+import { LoginLimiter } from '../../api/auth/rate-limit.js';
+import { addressKey } from '../../domain/ip-address.js';
 import { forwardedFor } from '../../api/client-address.js';
 import { loadSettings } from '../../config/settings.js';
 import { HashGate, HashGateBusy } from '../../api/auth/hash-gate.js';

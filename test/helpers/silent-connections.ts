@@ -11,6 +11,7 @@ export async function silentConnections(port: number): Promise<SilentAttack> {
   const open = new Set<Socket>();
   let connected = 0;
   const connectFrom = (address: string) => {
+    if (!attacking) return;
     const s = connect({ host: '127.0.0.1', port, localAddress: address });
     open.add(s);
     s.on('error', () => {});

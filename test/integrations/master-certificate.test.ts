@@ -49,6 +49,20 @@ test('a second integration claiming an identity with its own CA or pin does not 
   assert.equal(matchMaster({ ...peer, issuedBy: () => false }, 'TLSv1.2', [claimant, north], undefined, [serviceCa]), { refused: 'wrongIssuer' }, 'none proven: refused by proof');
 });
 
+test("two organisations proving one certificate (another tenant's pin of it, or the victim's public CA as its caFile): the older claim keeps it; a tie or an unknown age stays ambiguous", () => {
+  const serviceCa = { name: 'service' } as unknown as X509Certificate;
+  const peer = { dnsNames: ['scada.north.example'], fingerprint256: 'AA:BB', issuedBy: (ca: X509Certificate) => ca === serviceCa };
+  const victim: MasterCertificate = { ...north, organizationId: 'north', claimedAt: 1000 };
+  const pin: MasterCertificate = { ...north, id: 'east-pin', organizationId: 'east', claimedAt: 2000, certificateMode: 'pinned', pinnedFingerprint256: 'aa:bb' };
+  const ca: MasterCertificate = { ...north, id: 'east-ca', organizationId: 'east', claimedAt: 2000, issuerCas: [serviceCa] };
+  assert.equal(matchMaster(peer, 'TLSv1.2', [pin, victim], undefined, [serviceCa]), { integration: victim }, 'a newer pin does not shut the victim out');
+  assert.equal(matchMaster(peer, 'TLSv1.2', [victim, ca], undefined, [serviceCa]), { integration: victim }, 'nor a newer caFile holding the victim\'s CA');
+  assert.equal(matchMaster(peer, 'TLSv1.2', [{ ...victim, claimedAt: 3000 }, pin], undefined, [serviceCa]), { integration: pin }, 'the older claim wins, whoever it is');
+  assert.equal(matchMaster(peer, 'TLSv1.2', [victim, { ...pin, claimedAt: 1000 }], undefined, [serviceCa]), { refused: 'ambiguousIdentity' }, 'a tie');
+  assert.equal(matchMaster(peer, 'TLSv1.2', [victim, { ...pin, claimedAt: undefined }], undefined, [serviceCa]), { refused: 'ambiguousIdentity' }, 'an unknown age');
+  assert.equal(matchMaster(peer, 'TLSv1.2', [victim, { ...victim, id: 'north-twin', claimedAt: 5000 }], undefined, [serviceCa]), { refused: 'ambiguousIdentity' }, 'one organisation\'s two proofs stay ambiguous');
+});
+
 test('issuer by signature: the forged copy of a CA (same subject and key id) proves nothing; the real CAs prove what they signed', () => {
   const certs = devCerts('master-certificate-');
   try {

@@ -4,7 +4,10 @@
 // an authenticated master. Each attacker gets not one DNP3 octet (or, for the flood, no harm done), and a
 // legitimate master is answered during and after every attack. The hostile tenant of issue 41 attacks the
 // running service (startDnp3Service, integrations in Postgres): its CA's leaf naming another organisation's
-// master, alone and with a forged chain (test/helpers/forged-chain.ts).
+// master, alone and with a forged chain (test/helpers/forged-chain.ts); a TLS session offered again without a
+// certificate; its own real master known at eight addresses holding silent connections; a refusal flood (every one
+// counted, few log lines); a claim on another organisation's master by pin or by that master's public CA
+// (docs/decisions.md#scada-listener-slots-sessions-and-claims). A master under an intermediate CA is served as the docs say.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
@@ -15,6 +18,9 @@ import { join } from 'node:path';
 import { connect, type ConnectionOptions } from 'node:tls';
 import { startDnp3Server, type Dnp3Server } from '../../dnp3/server.js';
 import { startDnp3Service } from '../../dnp3/service.js';
+import { log } from '../../config/log.js';
+import { masterMetrics } from '../../integrations/master-metrics.js';
+import { formatProblems, ImportError, importReferenceData } from '../../reference-data/index.js';
 import type { ListenerRefusal } from '../../integrations/master-listener.js';
 import { scadaTenants, type ScadaTenants } from '../helpers/scada-tenants.js';
 import { silentConnections } from '../helpers/silent-connections.js';
@@ -145,7 +151,7 @@ test("a hostile tenant's CA issues a leaf naming north's master, sent alone and 
 const tenantFile = (name: string) => readFileSync(tenants.certs.pem(name));
 
 /** A TLS connection to the service that stays open after its first answer; `closed` settles when the service closes it. */
-function hold(client: Partial<ConnectionOptions>, port = service.server.port): Promise<{ answered: boolean; closed: Promise<void>; end(): void }> {
+function hold(client: Partial<ConnectionOptions> & { localAddress?: string }, port = service.server.port): Promise<{ answered: boolean; closed: Promise<void>; end(): void }> {
   return new Promise((resolve) => {
     let answered = false;
     const socket = connect({ host: '127.0.0.1', port, ca: tenantFile('ca'), servername: 'outstation.test', ...client });
@@ -162,7 +168,7 @@ function hold(client: Partial<ConnectionOptions>, port = service.server.port): P
 /** `org`'s master's certificate and key, with the service CA to check the outstation. */
 const masterTls = (org: 'north' | 'south') => ({ ca: tenantFile('ca'), cert: tenantFile(`scada.${org}.example`), key: tenantFile(`scada.${org}.example-key`) });
 /** One connection with `client`'s certificate, closed again: whether the service answered it. */
-async function served(client: Partial<ConnectionOptions>, port?: number): Promise<boolean> {
+async function served(client: Partial<ConnectionOptions> & { localAddress?: string }, port?: number): Promise<boolean> {
   const c = await hold(client, port);
   c.end();
   return c.answered;
@@ -278,6 +284,166 @@ test('a second integration claiming north\'s master identity with its own CA: no
   } finally {
     northOpen.end();
     await pool.query(`delete from integrations where id = 'east-claims-north'`);
+  }
+});
+
+/** The TLS session a served connection as `client` leaves behind (TLS 1.2 ID or ticket, TLS 1.3 ticket), and whether it was resumed. */
+function servedSession(client: Partial<ConnectionOptions>): Promise<{ answered: boolean; reused: boolean; session: Buffer | undefined }> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port: service.server.port, ca: tenantFile('ca'), servername: 'outstation.test', ...client });
+    const seen = { answered: false, reused: false, session: undefined as Buffer | undefined };
+    const done = () => { clearTimeout(timer); resolve(seen); socket.destroy(); };
+    const timer = setTimeout(done, 5000);
+    socket.on('error', () => {});
+    socket.on('secureConnect', () => { seen.reused = socket.isSessionReused(); socket.write(CLASS0); });
+    // The server's session tickets come before its first answer: the session is complete once the answer is in.
+    // (Read while the socket is open: Node 20 crashes reading a destroyed socket's session.)
+    socket.once('data', () => { seen.answered = true; seen.session = socket.getSession(); done(); });
+    socket.once('close', done);
+  });
+}
+
+test('TLS session resumption: the session of a served master offered again, without a certificate, is not resumed and is refused; with its certificate it is verified again', async () => {
+  for (const maxVersion of ['TLSv1.2', 'TLSv1.3'] as const) {
+    const first = await servedSession({ ...masterTls('north'), maxVersion });
+    assert.ok(first.answered, `${maxVersion}: north served`);
+    tried++;
+    // A resumed session skips the client certificate: an expired or revoked one would ride it. No certificate at all here.
+    const riding = await servedSession({ ca: tenantFile('ca'), maxVersion, ...(first.session ? { session: first.session } : {}) });
+    assert.not.ok(riding.reused, `${maxVersion}: the offered session is not resumed`);
+    assert.not.ok(riding.answered, `${maxVersion}: not one DNP3 octet without a certificate`);
+    const again = await servedSession({ ...masterTls('north'), maxVersion, ...(first.session ? { session: first.session } : {}) });
+    assert.ok(again.answered && !again.reused, `${maxVersion}: north offering its session is served on a full handshake`);
+    refused++;
+  }
+});
+
+/** A certificate for `name` from the hostile tenant's own CA (rogue-ca, east's caFile): east's real master. */
+function eastMaster(): { cert: Buffer; key: Buffer } {
+  execFileSync('bash', ['-c', `set -e; cd "${tenants.certs.dir}"; [ -f scada.east.example.pem ] && exit 0
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=scada.east.example" -keyout scada.east.example-key.pem -out east.csr 2>/dev/null
+    printf "subjectAltName=DNS:scada.east.example\\nextendedKeyUsage=clientAuth\\n" > east.ext
+    openssl x509 -req -in east.csr -CA rogue-ca.pem -CAkey rogue-ca-key.pem -CAcreateserial -days 30 -extfile east.ext -out scada.east.example.pem 2>/dev/null`]);
+  return { cert: tenantFile('scada.east.example'), key: tenantFile('scada.east.example-key') };
+}
+
+test("another tenant's real master, known at eight addresses, holds silent connections from all of them: north's master still gets a kept slot", async () => {
+  const northTls = masterTls('north');
+  assert.ok(await served(northTls), 'north served before the attack (its address is known)');
+  const east = { ca: tenantFile('ca'), ...eastMaster() };
+  // East completes a handshake as its own master from each address: all eight are known masters' addresses now.
+  for (let a = 2; a <= 9; a++) assert.ok(await served({ ...east, localAddress: `127.0.0.${a}` }), `east's master served from 127.0.0.${a}`);
+  tried++;
+  const attack = await silentConnections(service.server.port);
+  try {
+    assert.ok(await served(northTls), 'north is served while east\'s known addresses hold every slot they can');
+    refused++;
+  } finally {
+    attack.stop();
+  }
+});
+
+test('a flood of refusals from one address: every one counted in faultline_scada_master_refused_total, a log line a minute', async () => {
+  const refusedTotal = async () => (await masterMetrics.refused.get()).values
+    .filter((v) => v.labels.protocol === 'dnp3' && v.labels.reason === 'wrongIssuer').reduce((n, v) => n + v.value, 0);
+  const lines: string[] = [];
+  const warn = log.warn;
+  log.warn = function (this: typeof log, ...args: unknown[]) {
+    const msg = args.find((a) => typeof a === 'string');
+    if (typeof msg === 'string' && msg.startsWith('SCADA master connection refused')) lines.push(msg);
+    return (warn as (...a: unknown[]) => void).apply(this, args);
+  } as typeof log.warn;
+  const n = 30;
+  tried++;
+  try {
+    const before = await refusedTotal();
+    for (let i = 0; i < n; i++) {
+      const r = await exchange({ ca: tenantFile('ca'), cert: tenantFile('rogue.example'), key: tenantFile('rogue.example-key') }, CLASS0, 3000, service.server.port);
+      assert.is(toHex(r.received), '', 'refused');
+    }
+    await waitFor(`${n} refusals counted`, async () => (await refusedTotal()) - before >= n);
+    assert.is((await refusedTotal()) - before, n, 'every refusal counted');
+    assert.ok(lines.length <= 1, `${lines.length} log lines for ${n} refusals of one reason from one address`);
+    refused++;
+  } finally {
+    log.warn = warn;
+  }
+});
+
+test("a master under an intermediate CA (root -> intermediate -> leaf): served with the intermediate and its root in caFile, as the docs say; the intermediate alone is refused at the handshake", async () => {
+  const pool = tenants.db.pool;
+  const d = tenants.certs.dir;
+  execFileSync('bash', ['-c', `set -e; cd "${d}"
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 -subj "/CN=west root" -keyout west-root-key.pem -out west-root.pem 2>/dev/null
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=west intermediate" -keyout west-int-key.pem -out west-int.csr 2>/dev/null
+    printf "basicConstraints=critical,CA:TRUE,pathlen:0\\nkeyUsage=critical,keyCertSign,cRLSign\\nsubjectKeyIdentifier=hash\\nauthorityKeyIdentifier=keyid\\n" > west-int.ext
+    openssl x509 -req -in west-int.csr -CA west-root.pem -CAkey west-root-key.pem -CAcreateserial -days 30 -extfile west-int.ext -out west-int.pem 2>/dev/null
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=scada.west.example" -keyout scada.west.example-key.pem -out west.csr 2>/dev/null
+    printf "basicConstraints=CA:FALSE\\nsubjectAltName=DNS:scada.west.example\\nextendedKeyUsage=clientAuth\\nauthorityKeyIdentifier=keyid\\n" > west.ext
+    openssl x509 -req -in west.csr -CA west-int.pem -CAkey west-int-key.pem -CAcreateserial -days 30 -extfile west.ext -out scada.west.example.pem 2>/dev/null
+    cat scada.west.example.pem west-int.pem > west-chain.pem
+    cat west-int.pem west-root.pem > west-int-and-root.pem`]);
+  // What the docs say a caFile holds for an intermediate (the old text said the intermediate alone would do).
+  assert.match(readFileSync(new URL('../../docs/dnp3.md', import.meta.url), 'utf8'), /when that is an intermediate, the chain up to its self-signed root/);
+  await pool.query(`insert into organizations ("OrganizationID", name) values ('west', 'West') on conflict do nothing`);
+  const caFile = (name: string) => ({ masterIdentity: 'scada.west.example', tlsMinVersion: '1.2', caFile: tenants.certs.pem(name) });
+  await pool.query(`insert into integrations (id, "OrganizationID", kind, channel, settings) values ('west-dnp3', 'west', 'dnp3', 'A', $1)`, [caFile('west-int-and-root')]);
+  try {
+    const key = tenantFile('scada.west.example-key');
+    await waitFor('west\'s master (leaf and intermediate sent) served', () => served({ cert: tenantFile('west-chain'), key }));
+    assert.ok(await served({ cert: tenantFile('scada.west.example'), key }), 'west\'s leaf alone is served too');
+    assert.not.ok(await served({ cert: tenantFile('west-int'), key: tenantFile('west-int-key') }), 'the intermediate itself is no master');
+    // The intermediate alone: OpenSSL wants a self-signed anchor (Node's allowPartialTrustChain is lost when `ca` is given).
+    await pool.query(`update integrations set settings = $2 where id = $1`, ['west-dnp3', caFile('west-int')]);
+    await waitFor('west refused with the intermediate alone', async () => !(await served({ cert: tenantFile('west-chain'), key })));
+  } finally {
+    await pool.query(`delete from integrations where id = 'west-dnp3'`);
+  }
+});
+
+test("a hostile tenant claims north's master by a pin of its public certificate, and by north's public CA in a caFile: the import refuses it without naming north, and a row written anyway does not shut north out", async () => {
+  const pool = tenants.db.pool;
+  const pin = join(tenants.certs.dir, 'east-pins-north.pem');
+  writeFileSync(pin, tenantFile('scada.north.example'));
+  const claims: [string, Record<string, unknown>][] = [
+    ['a pin of north\'s public certificate', { certificateMode: 'pinned', pinnedCertificateFile: pin }],
+    ['north\'s public CA as its caFile', { certificateMode: 'ca', caFile: tenants.certs.pem('ca') }],
+  ];
+  for (const [label, settings] of claims) {
+    tried++;
+    const row = { id: 'east-claims-north', OrganizationID: 'east', kind: 'dnp3', channel: 'B', enabled: true, masterIdentity: 'scada.north.example', tlsMinVersion: '1.2', outstationAddress: 30, masterAddress: 3, ...settings };
+    const err = await importReferenceData(pool, { integrations: [row] }).then(() => undefined, (e: unknown) => e);
+    assert.instance(err, ImportError, `${label}: the import is refused`);
+    const text = formatProblems((err as ImportError).problems);
+    assert.match(text, /already claimed by another organisation/, text);
+    assert.not.ok(text.includes('north-dnp3') || text.includes('"north"'), `the other organisation is not named: ${text}`);
+    // Written anyway (SQL, an older release): north keeps its master. South disabled in the same transaction shows the reload ran.
+    const northOpen = await hold(masterTls('north'));
+    assert.ok(northOpen.answered, 'north connected');
+    let northClosed = false;
+    void northOpen.closed.then(() => { northClosed = true; });
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      await client.query(`insert into integrations (id, "OrganizationID", kind, channel, settings) values ('east-claims-north', 'east', 'dnp3', 'B', $1)`,
+        [{ masterIdentity: 'scada.north.example', tlsMinVersion: '1.2', ...settings }]);
+      await client.query('update integrations set enabled = false where id = $1', [tenants.id('south')]);
+      await client.query('commit');
+    } finally {
+      client.release();
+    }
+    try {
+      await waitFor('the reload applied (south refused)', async () => !(await served(masterTls('south'))));
+      assert.ok(await served(masterTls('north')), `${label}: north is served on a new connection`);
+      // After that round trip, a cut-off of the open connection (at the reload, before it) would have arrived.
+      assert.not.ok(northClosed, `${label}: north's open connection was not cut off`);
+      refused++;
+    } finally {
+      northOpen.end();
+      await pool.query(`delete from integrations where id = 'east-claims-north'`);
+      await pool.query('update integrations set enabled = true where id = $1', [tenants.id('south')]);
+      await waitFor('south served again', () => served(masterTls('south')));
+    }
   }
 });
 

@@ -8,13 +8,14 @@
 // memory measured, a dropped connection's replies never handed to the next master, reading paused while a master
 // reads nothing. The hostile tenant of issue 41 attacks the running service (startIec104Service, integrations in
 // Postgres): its CA's leaf naming another organisation's master, alone and with a forged chain
-// (test/helpers/forged-chain.ts); silent connections from eight addresses; revocation without a restart.
+// (test/helpers/forged-chain.ts); silent connections from eight addresses; revocation without a restart; a TLS
+// session offered again without a certificate; an import claiming another organisation's master by a pin.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ConnectionOptions } from 'node:tls';
+import { connect, type ConnectionOptions } from 'node:tls';
 import { encodeApdu } from '../../iec104/apci/apci.js';
 import { Cot, encodeAsdu, TypeId } from '../../iec104/asdu/index.js';
 import { applyDevice } from '../../iec104/data/apply.js';
@@ -25,6 +26,7 @@ import { startIec104Server, type Iec104Server } from '../../iec104/server.js';
 import { startIec104Service, type Iec104Service } from '../../iec104/service.js';
 import type { Iec104Session } from '../../iec104/session.js';
 import type { ListenerRefusal } from '../../integrations/master-listener.js';
+import { formatProblems, ImportError, importReferenceData } from '../../reference-data/index.js';
 import { DEFAULT_TIMERS } from '../../iec104/station/station.js';
 import { devCerts } from '../helpers/dev-certs.js';
 import { GI, gi, iFrames, isGi, openRawMaster, openRawMasterWith, servedGi, STARTDT, until, type RawMaster } from '../helpers/iec104-raw-master.js';
@@ -232,6 +234,50 @@ test('revocation by making a CA file garbage: the reload still applies (the disa
   // South back on the service CA.
   await pool.query(`update integrations set settings = settings - 'caFile' where id = $1`, [south]);
   await waitFor('south served again', () => served('south'));
+});
+
+/** A STARTDT from `tls` on the running service: whether it was confirmed, whether the session was resumed, the session left behind. */
+function startdtSession(tls: ConnectionOptions): Promise<{ confirmed: boolean; reused: boolean; session: Buffer | undefined }> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port: service.server.port, servername: 'outstation.test', ...tls });
+    const seen = { confirmed: false, reused: false, session: undefined as Buffer | undefined };
+    const done = () => { clearTimeout(timer); resolve(seen); socket.destroy(); };
+    const timer = setTimeout(done, 5000);
+    socket.on('error', () => {});
+    socket.on('secureConnect', () => { seen.reused = socket.isSessionReused(); socket.write(encodeApdu(STARTDT)); });
+    // STARTDT con (68 04 0B 00 00 00); the session is read while the socket is open.
+    socket.once('data', (c: Buffer) => { seen.confirmed = c[0] === 0x68 && c[2] === 0x0b; seen.session = socket.getSession(); done(); });
+    socket.once('close', done);
+  });
+}
+
+test('TLS session resumption on the IEC 104 port: a served master\'s session offered again without a certificate is not resumed and gets no STARTDT con', async () => {
+  const file = (name: string) => readFileSync(tenants.certs.pem(name));
+  const north = { ca: file('ca'), cert: file('scada.north.example'), key: file('scada.north.example-key') };
+  for (const maxVersion of ['TLSv1.2', 'TLSv1.3'] as const) {
+    const first = await startdtSession({ ...north, maxVersion });
+    assert.ok(first.confirmed, `${maxVersion}: north served`);
+    tried++;
+    const riding = await startdtSession({ ca: file('ca'), maxVersion, ...(first.session ? { session: first.session } : {}) });
+    assert.not.ok(riding.reused || riding.confirmed, `${maxVersion}: not resumed, not one APDU without a certificate`);
+    const again = await startdtSession({ ...north, maxVersion, ...(first.session ? { session: first.session } : {}) });
+    assert.ok(again.confirmed && !again.reused, `${maxVersion}: north offering its session is served on a full handshake`);
+    refused++;
+  }
+});
+
+test("a hostile tenant's iec104 integration pinning north's public certificate: the import refuses it without naming north", async () => {
+  const pin = join(tenants.certs.dir, 'east-pins-north.pem');
+  writeFileSync(pin, readFileSync(tenants.certs.pem('scada.north.example')));
+  tried++;
+  const row = { id: 'east-claims-north', OrganizationID: 'east', kind: 'iec104', channel: 'B', enabled: true, masterIdentity: 'scada.north.example', certificateMode: 'pinned', pinnedCertificateFile: pin };
+  const err = await importReferenceData(tenants.db.pool, { integrations: [row] }).then(() => undefined, (e: unknown) => e);
+  assert.instance(err, ImportError, 'the import is refused');
+  const text = formatProblems((err as ImportError).problems);
+  assert.match(text, /already claimed by another organisation's iec104 integration/, text);
+  assert.not.ok(text.includes('north-iec104') || text.includes('"north"'), `the other organisation is not named: ${text}`);
+  assert.ok(await started('north').then((c) => { c?.end(); return c !== undefined; }), 'north still served');
+  refused++;
 });
 
 test('malformed APCI: a wrong start octet, a length below 4 and above 253 close the connection', async () => {

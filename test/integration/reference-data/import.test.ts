@@ -302,4 +302,26 @@ test('a large file: multi-row chunks, progress every 1,000 devices, idempotent',
   assert.ok(firstMs < 30_000, `first import took ${firstMs} ms`);
 });
 
+test('a SCADA master identity belongs to one organisation: another organisation claiming it (stored, or earlier in the same file) is refused, nothing written; its own organisation re-imports it', async () => {
+  await resetDatabase();
+  await importReferenceData(pool, fixture(), { keyring });
+  const before = await dump();
+  const northScada = fixture().integrations!.find((i) => i.id === 'north-scada')!;
+  const claim = (id: string, OrganizationID: string, extra: Json = {}) => ({ ...northScada, id, OrganizationID, channel: 'B', ...extra });
+  const problems = (data: unknown) => importReferenceData(pool, data, { keyring }).then(() => [] as string[], (e: unknown) => {
+    assert.instance(e, ImportError);
+    return (e as ImportError).problems.map((p) => `${p.path}: ${p.message}`);
+  });
+  const stored = await problems({ integrations: [claim('south-claims-north', 'south', { masterIdentity: 'SCADA.North.Example' })] });
+  assert.equal(stored.length, 1, stored.join('\n'));
+  assert.match(stored[0]!, /^integrations\[0\][^:]*\.settings\.masterIdentity: master identity "SCADA.North.Example" is already claimed by another organisation's dnp3 integration/, stored[0]);
+  assert.not.ok(stored[0]!.includes('north-scada'), 'the claimant is not named');
+  // Another kind is another protocol's listener: no conflict there; the file's own two organisations conflict.
+  const inFile = await problems({ integrations: [claim('south-a', 'south', { masterIdentity: 'scada.shared.example' }), claim('north-b', 'north', { masterIdentity: 'scada.shared.example' })] });
+  assert.equal(inFile.length, 1, inFile.join('\n'));
+  assert.match(inFile[0]!, /^integrations\[1\]/, inFile[0]);
+  assert.equal(await dump(), before, 'nothing written');
+  assert.equal(await problems({ integrations: [{ ...northScada, enabled: false }] }), [], 'north re-imports its own');
+});
+
 test.run();
