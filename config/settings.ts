@@ -9,6 +9,7 @@ import { validateModelMap, type ModelMap } from '../domain/model-replacement.js'
 import { checkNamespace } from './kafka-namespace.js';
 import { loadMapTiles, type MapTiles } from './map-tiles.js';
 import { parseSplit, type ChainStage } from './pipeline-split.js';
+import { placeholderProblem } from './secret-placeholders.js';
 
 export interface Settings {
   dataDir: string;
@@ -293,6 +294,9 @@ export function loadModelMap(file: string): ModelMap {
 }
 
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  // A secret left at the documentation's example is known to every reader of it (docs/decisions.md#secrets-left-at-their-example).
+  const placeholder = placeholderProblem(env);
+  if (placeholder) throw new Error(placeholder);
   const dataDir = resolve(env.DATA_DIR || '.data');
   const kafka = env.KAFKA_BROKERS ? env.KAFKA_BROKERS.split(',').map((b) => b.trim()).filter(Boolean) : null;
   if (kafka && !env.SCHEMA_REGISTRY_URL) throw new Error('KAFKA_BROKERS is set but SCHEMA_REGISTRY_URL is not: pipeline topics are Avro through the registry');
