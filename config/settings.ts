@@ -132,6 +132,11 @@ export interface AlarmSettings {
   smtpFrom: string;
   /** Extra CA certificates (PEM file) the SMTP server's certificate may chain to. */
   smtpCaFile: string | null;
+  /**
+   * ALARM_HTTP_CA_FILE: a PEM file of private CAs that webhook targets and the SMS gateway may chain to, trusted
+   * beside the system's CAs (alarms/channels/http-trust.ts); null: the system's CAs only.
+   */
+  httpCaFile: string | null;
   /** The SMS gateway's URL; null: no SMS. */
   smsUrl: string | null;
   /** JSON request template file (alarms/channels/sms.ts); null: the form-post default. */
@@ -182,6 +187,7 @@ export function loadAlarmSettings(env: NodeJS.ProcessEnv = process.env): AlarmSe
     smtpUrl: smtpUrl(env.ALARM_SMTP_URL),
     smtpFrom: env.ALARM_SMTP_FROM || 'faultline <alarms@faultline.invalid>',
     smtpCaFile: env.ALARM_SMTP_CA_FILE ? resolve(env.ALARM_SMTP_CA_FILE) : null,
+    httpCaFile: env.ALARM_HTTP_CA_FILE ? resolve(env.ALARM_HTTP_CA_FILE) : null,
     smsUrl: env.ALARM_SMS_URL || null,
     smsTemplateFile: env.ALARM_SMS_TEMPLATE_FILE ? resolve(env.ALARM_SMS_TEMPLATE_FILE) : null,
     smsToken: env.ALARM_SMS_TOKEN || null,
