@@ -8,6 +8,7 @@ import { decryptRecipientSecret } from '../secrets/recipient-secret.js';
 import { SecretsError } from '../secrets/errors.js';
 import type { Keyring } from '../secrets/keyring.js';
 import type { Mailer } from './channels/email.js';
+import { isUntrustedChain, UNTRUSTED_HINT } from './channels/http-trust.js';
 import { sendSms, type SmsTemplate } from './channels/sms.js';
 import { sendWebhook } from './channels/webhook.js';
 import type { AlarmOutboxRow } from './outbox.js';
@@ -28,6 +29,8 @@ export interface Channels {
   keyring: Keyring | null;
   mailer: Mailer | null;
   sms: SmsTemplate;
+  /** The CAs webhooks and the SMS gateway are checked against (ALARM_HTTP_CA_FILE added); undefined: Node's own. */
+  httpCa: Buffer | undefined;
   nowMs: () => number;
 }
 
@@ -50,7 +53,7 @@ export async function deliverAlarm(row: AlarmOutboxRow, r: StoredRecipient, ch: 
       }
     }
     try {
-      const res = await sendWebhook({ url: r.address, secret, body: { ...p, idempotencyKey: key }, idempotencyKey: key, allow: ch.settings.webhookAllow, nowMs: ch.nowMs() });
+      const res = await sendWebhook({ url: r.address, secret, body: { ...p, idempotencyKey: key }, idempotencyKey: key, allow: ch.settings.webhookAllow, nowMs: ch.nowMs(), ca: ch.httpCa });
       checkStatus(res.status, 'the webhook');
     } finally {
       secret?.fill(0);
@@ -59,7 +62,7 @@ export async function deliverAlarm(row: AlarmOutboxRow, r: StoredRecipient, ch: 
   }
   if (r.channel === 'sms') {
     if (!ch.settings.smsUrl) throw new AlarmSendError('CHANNEL_UNCONFIGURED', 'no SMS gateway is configured (ALARM_SMS_URL)');
-    const res = await sendSms(ch.settings.smsUrl, ch.sms, { to: r.address, from: ch.settings.smsFrom, text: messageText(p), token: ch.settings.smsToken });
+    const res = await sendSms(ch.settings.smsUrl, ch.sms, { to: r.address, from: ch.settings.smsFrom, text: messageText(p), token: ch.settings.smsToken }, ch.httpCa);
     checkStatus(res.status, 'the SMS gateway');
     return;
   }
@@ -70,7 +73,11 @@ export async function deliverAlarm(row: AlarmOutboxRow, r: StoredRecipient, ch: 
 /** Any failure as code, message (no secret, no payload) and retriable. */
 export function alarmFailure(err: unknown): SendFailure {
   if (err instanceof AlarmSendError) return { code: err.code, message: err.message, retriable: err.retriable };
-  if (err instanceof HttpSendError) return { code: err.code, message: err.message, retriable: err.code !== 'TARGET_REFUSED' };
+  if (err instanceof HttpSendError) {
+    // Retried like any TLS failure: the operator may add the CA and restart, and nothing owed is dropped meanwhile.
+    const message = err.code === 'TLS_FAILED' && isUntrustedChain(err.message) ? `${err.message}: ${UNTRUSTED_HINT}` : err.message;
+    return { code: err.code, message, retriable: err.code !== 'TARGET_REFUSED' };
+  }
   const e = err as { code?: unknown; responseCode?: unknown; message?: unknown };
   // nodemailer: a 5xx SMTP answer will not change on a retry; connection and TLS trouble may.
   if (typeof e.responseCode === 'number') return { code: 'SMTP_REJECTED', message: `SMTP answered ${e.responseCode}`, retriable: e.responseCode < 500 };

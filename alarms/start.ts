@@ -9,6 +9,7 @@ import { loadKeyring } from '../secrets/keyring.js';
 import { SecretsError } from '../secrets/errors.js';
 import type { Keyring } from '../secrets/keyring.js';
 import { createMailer } from './channels/email.js';
+import { alarmHttpCa } from './channels/http-trust.js';
 import { loadSmsTemplate } from './channels/sms.js';
 import { scanCommunicationLost } from './clock.js';
 import { alarmFailure, deliverAlarm, type Channels } from './deliver.js';
@@ -42,7 +43,7 @@ export interface AlarmWorker {
 export function startAlarmWorker(o: AlarmWorkerOptions, { loop = true } = {}): AlarmWorker {
   const now = o.now ?? Date.now;
   const mailer = o.settings.smtpUrl ? createMailer({ smtpUrl: o.settings.smtpUrl, from: o.settings.smtpFrom, caFile: o.settings.smtpCaFile }) : null;
-  const channels: Channels = { settings: o.settings, keyring: o.keyring, mailer, sms: loadSmsTemplate(o.settings.smsTemplateFile), nowMs: now };
+  const channels: Channels = { settings: o.settings, keyring: o.keyring, mailer, sms: loadSmsTemplate(o.settings.smsTemplateFile), httpCa: alarmHttpCa(o.settings.httpCaFile), nowMs: now };
   const recipients = new Map<string, { at: number; r: StoredRecipient | null }>();
   const recipient = async (id: string): Promise<StoredRecipient | null> => {
     const hit = recipients.get(id);

@@ -5,9 +5,12 @@ import { isIP } from 'node:net';
 
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
+/** Whether a listener bound to `host` is reachable from this machine only. */
+export const isLoopback = (host: string): boolean => LOOPBACK.test(host) || host === 'localhost';
+
 export function whereListening(host: string, port: number): string {
   const address = `${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
-  if (LOOPBACK.test(host) || host === 'localhost') return `${address}, loopback only (HOST=0.0.0.0 opens it to the network)`;
+  if (isLoopback(host)) return `${address}, loopback only (HOST=0.0.0.0 opens it to the network)`;
   if (host === '0.0.0.0' || host === '::') return `${address}, every network interface`;
   return address;
 }

@@ -14,6 +14,7 @@ import type { Transport } from '../stages/runtime/transport/transport.js';
 import type { Source } from '../stages/bridge/source.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import { demoPasswordsInUse, loadDemoData } from './demo.js';
+import { generatedSecretsWarning } from './generated-secrets.js';
 import { embeddedPasswordFile } from '../db/embedded.js';
 import { startSimulation } from './simulate.js';
 import { startDelivery } from '../multispeak/delivery/start.js';
@@ -54,7 +55,10 @@ export function wantedComponents(only: Set<Component> | null, runtime: Pick<Runt
   return (c) => (only ? only.has(c) : c !== 'simulate' || (runtime.embedded && runtime.settings.embeddedExtras.simulate));
 }
 
-/** The database line, the demo data and its OMS (embedded default), and a warning while a demo password still works. */
+/**
+ * The database line, the demo data and its OMS (embedded default), and a warning while a demo password still
+ * works or the embedded default's generated secrets face a network.
+ */
 async function startDatabaseAndDemo(runtime: Runtime): Promise<string[]> {
   const { settings, pool } = runtime;
   const started = [runtime.embedded
@@ -74,6 +78,11 @@ async function startDatabaseAndDemo(runtime: Runtime): Promise<string[]> {
     const warning = `WARNING: the published demo password still logs in as ${demoLogins.join(', ')} (schemas/config/demo-data.json); change it (faultline import with a new password) or remove the user before anyone else can reach this service`;
     log.warn({ users: demoLogins }, 'demo passwords still work');
     started.push(warning);
+  }
+  const generated = generatedSecretsWarning(runtime.embedded, settings);
+  if (generated) {
+    log.warn({ host: settings.httpHost }, 'the embedded default is on a network with its generated secrets');
+    started.push(generated);
   }
   return started;
 }

@@ -9,6 +9,7 @@ import { validateModelMap, type ModelMap } from '../domain/model-replacement.js'
 import { checkNamespace } from './kafka-namespace.js';
 import { loadMapTiles, type MapTiles } from './map-tiles.js';
 import { parseSplit, type ChainStage } from './pipeline-split.js';
+import { placeholderProblem } from './secret-placeholders.js';
 
 export interface Settings {
   dataDir: string;
@@ -141,6 +142,11 @@ export interface AlarmSettings {
   smtpFrom: string;
   /** Extra CA certificates (PEM file) the SMTP server's certificate may chain to. */
   smtpCaFile: string | null;
+  /**
+   * ALARM_HTTP_CA_FILE: a PEM file of private CAs that webhook targets and the SMS gateway may chain to, trusted
+   * beside the system's CAs (alarms/channels/http-trust.ts); null: the system's CAs only.
+   */
+  httpCaFile: string | null;
   /** The SMS gateway's URL; null: no SMS. */
   smsUrl: string | null;
   /** JSON request template file (alarms/channels/sms.ts); null: the form-post default. */
@@ -191,6 +197,7 @@ export function loadAlarmSettings(env: NodeJS.ProcessEnv = process.env): AlarmSe
     smtpUrl: smtpUrl(env.ALARM_SMTP_URL),
     smtpFrom: env.ALARM_SMTP_FROM || 'faultline <alarms@faultline.invalid>',
     smtpCaFile: env.ALARM_SMTP_CA_FILE ? resolve(env.ALARM_SMTP_CA_FILE) : null,
+    httpCaFile: env.ALARM_HTTP_CA_FILE ? resolve(env.ALARM_HTTP_CA_FILE) : null,
     smsUrl: env.ALARM_SMS_URL || null,
     smsTemplateFile: env.ALARM_SMS_TEMPLATE_FILE ? resolve(env.ALARM_SMS_TEMPLATE_FILE) : null,
     smsToken: env.ALARM_SMS_TOKEN || null,
@@ -303,6 +310,9 @@ export function loadModelMap(file: string): ModelMap {
 }
 
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  // A secret left at the documentation's example is known to every reader of it (docs/decisions.md#secrets-left-at-their-example).
+  const placeholder = placeholderProblem(env);
+  if (placeholder) throw new Error(placeholder);
   const dataDir = resolve(env.DATA_DIR || '.data');
   const kafka = env.KAFKA_BROKERS ? env.KAFKA_BROKERS.split(',').map((b) => b.trim()).filter(Boolean) : null;
   if (kafka && !env.SCHEMA_REGISTRY_URL) throw new Error('KAFKA_BROKERS is set but SCHEMA_REGISTRY_URL is not: pipeline topics are Avro through the registry');

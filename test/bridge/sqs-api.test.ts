@@ -1,16 +1,17 @@
 // The bridge's own SQS request path (stages/bridge/sqs-api.ts) without ElasticMQ: where requests go (every form
 // of AWS queue URL), what a request carries (the SQS JSON protocol, SigV4 with the region and service in its
 // scope), how an error answer, a server that never answers, one that trickles, one that answers too much or the
-// wrong shape, and one that never accepts the connection come back: each a rejected call, never a hang. A local HTTP server stands in where AWS cannot run here; the
+// wrong shape come back: each a rejected call, never a hang (one that never accepts the connection:
+// sqs-connect-timeout.test.ts). A local HTTP server stands in where AWS cannot run here; the
 // calls against ElasticMQ are in test/integration/bridge/sqs.test.ts.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSqsQueueApi, SqsError, sqsApiTarget } from '../../stages/bridge/sqs-api.js';
 import { SqsAnswerError } from '../../stages/bridge/sqs-answers.js';
 import { regionOfQueueUrl } from '../../stages/bridge/sqs-endpoint.js';
+import { outcome } from './call-outcome.js';
 
 test('AWS: the region the queue URL names, its regional endpoint; credentials left to the SDK chain', () => {
   const t = sqsApiTarget({ queueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/device-messages' });
@@ -120,17 +121,6 @@ test('a server that never answers: the request fails after its timeout, and an a
   }
 });
 
-/** What a call came to: its value's word 'resolved', its error, or 'still pending' once a bound only a hang reaches passed. */
-async function outcome(call: Promise<unknown>, boundMs = 20_000): Promise<unknown> {
-  let timer: NodeJS.Timeout | undefined;
-  const pending = new Promise((r) => { timer = setTimeout(() => r('still pending'), boundMs); });
-  try {
-    return await Promise.race([call.then(() => 'resolved', (e: unknown) => e), pending]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** A server whose every answer `respond` writes; what it wrote is counted, and whether the client hung up first. */
 async function hostile(respond: (res: ServerResponse, sent: (n: number) => void) => void): Promise<{ url: string; sentBytes: () => number; cutOff: Promise<boolean>; close: () => Promise<void> }> {
   let sentBytes = 0;
@@ -232,28 +222,6 @@ test('a server trickling one byte at a time: the call ends at its deadline, not 
   } finally {
     api.destroy();
     await srv.close();
-  }
-});
-
-test('a server that never accepts the connection: the call fails at the connect timeout, well before its deadline', async () => {
-  // A listener with a backlog of 0 that never accepts: once one connection fills its queue, the next connect
-  // hangs in SYN_SENT (Node always accepts, hence Python).
-  const peer = spawn('python3', ['-u', '-c', 'import socket,sys,time\ns=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(0); print(s.getsockname()[1]); sys.stdin.read()'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  try {
-    const port = await new Promise<number>((resolve) => peer.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))));
-    const { connect } = await import('node:net');
-    const filler = connect(port, '127.0.0.1');
-    await new Promise((r) => filler.once('connect', r));
-    const api = createSqsQueueApi({ queueUrl: `http://127.0.0.1:${port}/000000000000/q`, connectTimeoutMs: 300, requestTimeoutMs: 60_000 });
-    try {
-      const err = await outcome(api.receive({ maxMessages: 10, waitTimeSeconds: 0 }));
-      assert.match(String(err), new RegExp(`ReceiveMessage: no connection to 127.0.0.1:${port} within 300 ms`));
-    } finally {
-      api.destroy();
-      filler.destroy();
-    }
-  } finally {
-    peer.kill();
   }
 });
 

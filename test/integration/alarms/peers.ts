@@ -1,8 +1,9 @@
 // The real servers alarm messages go to in tests: an SMTP server (smtp-server, nodemailer's author's
 // server library) that offers STARTTLS with a throwaway certificate and records each message and whether
-// it arrived over TLS, and a plain HTTP peer that records every request (the SMS gateway, the webhook
+// it arrived over TLS, and an HTTP or HTTPS peer that records every request (the SMS gateway, the webhook
 // receiver) and answers with a status the test sets.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { readFileSync } from 'node:fs';
 import { SMTPServer } from 'smtp-server';
 import { makeCerts, type TestCerts } from '../multispeak/tls.js';
@@ -44,18 +45,20 @@ export interface HttpRequestSeen { path: string; headers: IncomingHttpHeaders; b
 
 export interface HttpPeer { url: string; requests: HttpRequestSeen[]; status: number; stop(): Promise<void> }
 
-export async function startHttpPeer(): Promise<HttpPeer> {
+/** A peer that records every request; over HTTPS with `tls` (a key and certificate file, e.g. from makeCerts). */
+export async function startHttpPeer(tls?: { key: string; cert: string }): Promise<HttpPeer> {
   const peer = { requests: [] as HttpRequestSeen[], status: 200 } as HttpPeer;
-  const server: Server = createServer((req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       peer.requests.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
       res.writeHead(peer.status, { 'content-type': 'application/json' }).end('{}');
     });
-  });
+  };
+  const server: Server = tls ? createHttpsServer({ key: readFileSync(tls.key), cert: readFileSync(tls.cert) }, handler) : createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  peer.url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  peer.url = `${tls ? 'https' : 'http'}://127.0.0.1:${(server.address() as { port: number }).port}`;
   peer.stop = () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
   return peer;
 }
