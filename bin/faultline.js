@@ -7,8 +7,13 @@ import { existsSync } from 'node:fs';
 
 const source = new URL('../cli/main.ts', import.meta.url);
 if (existsSync(source)) {
-  const { register } = await import('tsx/esm/api');
-  register();
+  const tsx = await import('tsx/esm/api').catch(() => null);
+  if (!tsx) {
+    // A checkout installed without its dev dependencies (`npm ci --omit=dev`): sources and nothing to run them.
+    process.stderr.write('faultline: this checkout runs its TypeScript through tsx, a dev dependency: run `npm ci`, or install the release tarball (docs/operations.md#install)\n');
+    process.exit(1);
+  }
+  tsx.register();
   await import(source.href);
 } else {
   await import('../dist/cli/main.js');
