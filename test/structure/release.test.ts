@@ -108,4 +108,14 @@ test('the installed faultline start on the embedded default: /readyz ready, the 
   assert.is(await proc.stop('SIGTERM'), 0, `exit 0 on SIGTERM:\n${proc.output().slice(-3000)}`);
 });
 
+test('a checkout installed without dev dependencies (no tsx) says what to run instead', async () => {
+  const checkout = join(outer, 'checkout-without-tsx');
+  mkdirSync(join(checkout, 'bin'), { recursive: true });
+  mkdirSync(join(checkout, 'cli'));
+  writeFileSync(join(checkout, 'bin/faultline.js'), readFileSync(join(root, 'bin/faultline.js')));
+  writeFileSync(join(checkout, 'cli/main.ts'), '');
+  const r = await runCommand(process.execPath, [join(checkout, 'bin/faultline.js'), '--version'], checkout, env);
+  assert.equal(r, { code: 1, output: 'faultline: this checkout runs its TypeScript through tsx, a dev dependency: run `npm ci`, or install the release tarball (docs/operations.md#install)\n' });
+});
+
 test.run();
