@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freePort, startFaultline, type FaultlineProcess } from '../../support/process.js';
@@ -69,6 +70,24 @@ test('npm install --omit=dev of the tarball into an empty directory: no tsx, no 
   assert.ok(existsSync(join(modules, '.bin/faultline')), 'npm put the faultline command in node_modules/.bin');
 });
 
+/** Every JavaScript file under `dir`. */
+const scripts = (dir: string): string[] => readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js')).map((f) => join(dir, f));
+
+test('every file the compiled code opens beside itself (new URL(..., import.meta.url)) is in the installed release', () => {
+  const missing: string[] = [];
+  let seen = 0;
+  for (const file of scripts(join(installed, 'dist'))) {
+    for (const m of readFileSync(file, 'utf8').matchAll(/new URL\('([^'`$]+)', import\.meta\.url\)/g)) {
+      // package.json is looked up one or two folders up (cli/main.ts): the --version test below reads it.
+      if (m[1]!.endsWith('package.json')) continue;
+      seen++;
+      if (!existsSync(new URL(m[1]!, pathToFileURL(file)))) missing.push(`${file.slice(installed.length + 1)}: ${m[1]}`);
+    }
+  }
+  assert.ok(seen >= 5, `${seen} such paths found`);
+  assert.equal(missing, [], 'a file the code reads at run time is missing: add it to RUNTIME_FILES in release/build.ts');
+});
+
 test('the installed faultline answers --version and migrate --help', async () => {
   const bin = join(install, 'node_modules/.bin/faultline');
   const version = await runCommand(bin, ['--version'], install, env);
@@ -105,6 +124,7 @@ test('the installed faultline start on the embedded default: /readyz ready, the 
   assert.is(await page.text(), readFileSync(join(installed, 'dist/portal/dist/index.html'), 'utf8'), 'GET / is the built portal');
   const script = /src="(\/assets\/[^"]+\.js)"/.exec(readFileSync(join(installed, 'dist/portal/dist/index.html'), 'utf8'))?.[1];
   assert.ok(script && (await fetch(`${base}${script}`)).status === 200, `the portal's script ${script} is served`);
+  assert.is((await fetch(`${base}/openapi.json`)).status, 200, '/openapi.json is served');
   assert.is(await proc.stop('SIGTERM'), 0, `exit 0 on SIGTERM:\n${proc.output().slice(-3000)}`);
 });
 
