@@ -1,7 +1,7 @@
 // `faultline <command>`: the one entry point (bin/faultline.js). The command line is checked against the
 // command table (cli/command-table.ts) first: help and --version are answered there without settings or a
 // database, and a usage error exits 2 before any command is loaded. Each command lives in its own file.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { errorText } from './error-text.js';
 import { EXIT, type CommandName } from './command-table.js';
 import { readCommandLine, UsageError } from './usage.js';
@@ -30,7 +30,9 @@ const RUNNERS: Record<CommandName, (args: string[], values: Values) => Promise<v
   archive: async (args) => (await import('./commands/archive.js')).run(args),
 };
 
-const version = () => (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+/** package.json: one folder up in a checkout (cli/main.ts), two in an installed release (dist/cli/main.js). */
+const packageFile = () => ['../package.json', '../../package.json'].map((p) => new URL(p, import.meta.url)).find(existsSync)!;
+const version = () => (JSON.parse(readFileSync(packageFile(), 'utf8')) as { version: string }).version;
 
 async function main(argv: string[]): Promise<void> {
   const invocation = readCommandLine(argv, version());

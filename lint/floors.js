@@ -26,7 +26,8 @@ export const FLOORS = [
   ['cli'],
   // What tests and benches share: test databases, Kafka topics, fixtures, child processes.
   ['support'],
-  ['bin', 'bench', 'test'],
+  // The release: compiling the service into dist/ for `npm pack` (release/build.ts).
+  ['bin', 'bench', 'test', 'release'],
 ];
 
 /**

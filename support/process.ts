@@ -11,8 +11,11 @@ export interface FaultlineProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function startFaultline(args: string[], env: Record<string, string>): FaultlineProcess {
-  const child = spawn(process.execPath, ['bin/faultline.js', ...args], { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Where `faultline` is run from: this checkout's bin/faultline.js by default, or an installed release's. */
+export interface FaultlineInstall { bin: string; cwd: string }
+
+export function startFaultline(args: string[], env: Record<string, string>, { bin, cwd }: FaultlineInstall = { bin: 'bin/faultline.js', cwd: root }): FaultlineProcess {
+  const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
   child.stderr!.on('data', (d: Buffer) => { out += d.toString(); });

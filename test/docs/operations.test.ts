@@ -11,7 +11,7 @@ import { test } from 'uvu';
 import { variablesTheServiceReads } from '../../support/environment-variables.js';
 import * as assert from 'uvu/assert';
 import { COMPONENTS, parseOnly } from '../../cli/start.js';
-import { componentsNotRun, envFiles, markdownSection, processTable, readEnvFile, SHARED_FILES } from '../helpers/deploy-files.js';
+import { componentsNotRun, DEPLOY_DIR, envFiles, markdownSection, processTable, readEnvFile, SHARED_FILES } from '../helpers/deploy-files.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const UNIT_DIR = join(root, 'docs/examples/systemd');
@@ -51,6 +51,25 @@ test('every variable of the env files is one the product reads (FAULTLINE_ONLY i
   for (const f of envFiles().filter((f) => f !== 'secrets.env' && f !== 'alarms.env')) {
     for (const k of ['DATABASE_URL', 'JWT_SECRET', 'ALARM_SMTP_URL', 'ALARM_SMS_TOKEN', 'FAULTLINE_SECRET_KEYS']) assert.not.ok(readEnvFile(f).has(k), `${f} holds ${k}`);
   }
+});
+
+// ops/faultline (docs/operations.md#running-faultline-commands) sources the files with bash: each must mean there
+// what it means to systemd (plain KEY=value; a `<` or a space would be shell syntax).
+test('each env file sourced by bash (set -a) sets exactly what systemd reads from it', () => {
+  for (const f of envFiles()) {
+    const r = spawnSync('bash', ['--norc', '--noprofile', '-c', 'set -a; . "$0" && env -0', join(DEPLOY_DIR, f)], { encoding: 'utf8', env: { PATH: process.env.PATH } });
+    assert.is(`${r.status} ${r.stderr}`, '0 ', `${f} sourced by bash`);
+    const sourced = new Map(r.stdout.split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+    for (const [k, v] of readEnvFile(f)) assert.is(sourced.get(k), v, `${f}: ${k} in bash`);
+  }
+});
+
+test('a path the unit may write but does not create is optional ("-"), so a missing archive mount does not fail the unit', () => {
+  const unit = readFileSync(join(UNIT_DIR, 'faultline@.service'), 'utf8');
+  const created = (/^StateDirectory=(.*)$/m.exec(unit)?.[1] ?? '').split(/\s+/).filter(Boolean).map((d) => `/var/lib/${d}`);
+  const paths = unit.split('\n').filter((l) => l.startsWith('ReadWritePaths=')).flatMap((l) => l.slice('ReadWritePaths='.length).split(/\s+/)).filter(Boolean);
+  assert.ok(paths.includes('-/srv/faultline-archive'), `the archive is listed: ${paths.join(' ')}`);
+  assert.equal(paths.filter((p) => !p.startsWith('-') && !created.includes(p)), [], 'every path systemd does not create is prefixed "-"');
 });
 
 /** systemd-analyze verify of the units as shipped, with this machine's node as the executable. */

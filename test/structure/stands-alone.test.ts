@@ -7,12 +7,12 @@
 // Where it can (root, util-linux's unshare), the copy's install and run also cannot see the top-level folder
 // that holds this checkout (where a folder beside it, or a developer's absolute path, would be): a private
 // mount namespace lays an empty tmpfs over it, so a test still reading from there fails here too.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { openTempDir, runCommand as run } from '../helpers/commands.js';
 
 const test = suite('the repository stands alone');
 const root = new URL('../..', import.meta.url).pathname;
@@ -35,22 +35,8 @@ function hidingFrom(hidden: string | null, cmd: string, args: string[]): [string
   return ['unshare', ['--mount', '--propagation', 'private', 'bash', '-c', 'mount -t tmpfs -o size=1m,mode=0755 hidden "$0" && exec "$@"', hidden, cmd, ...args]];
 }
 
-/** Runs a command in `cwd`, output kept (and shown when it fails); resolves its exit code and output. */
-function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
-    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), output }));
-  });
-}
-
 test('a copy of HEAD alone in an empty directory installs and passes `npm test -- --no-infra`', async () => {
-  const outer = mkdtempSync(join(tmpdir(), 'faultline-alone-'));
-  // mkdtemp makes it private (0700). As root the embedded PostgreSQL runs as the `postgres` user, which must
-  // reach the binaries in the copy's node_modules (db/embedded.ts), as in a checkout under /home or /srv.
-  chmodSync(outer, 0o755);
+  const outer = openTempDir('faultline-alone-');
   const copy = join(outer, 'faultline');
   mkdirSync(copy);
   try {
