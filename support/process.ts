@@ -11,8 +11,12 @@ export interface FaultlineProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function startFaultline(args: string[], env: Record<string, string>): FaultlineProcess {
-  const child = spawn(process.execPath, ['bin/faultline.js', ...args], { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * `processGroup`: the process leads a process group of its own, as a command typed in a terminal does, so a test
+ * can signal the whole group the way Ctrl-C does (`process.kill(-pid, 'SIGINT')`) without signalling itself.
+ */
+export function startFaultline(args: string[], env: Record<string, string>, { processGroup = false }: { processGroup?: boolean } = {}): FaultlineProcess {
+  const child = spawn(process.execPath, ['bin/faultline.js', ...args], { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: processGroup });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
   child.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
