@@ -6,8 +6,8 @@
 // in memory, and three kills lost 646 check-ins. The same with the SQS bridge in front of the in-process
 // transport (the test SQS server from infra/): two kills while 2,400 messages flow.
 //
-// The embedded default runs its own PostgreSQL. SIGKILL leaves it running, as a crash of the Node process
-// would: the next start uses it (db/embedded.ts), and the suite stops it at the end.
+// The embedded default runs its own PostgreSQL. A SIGKILL of faultline stops it too (db/embedded-lifetime.ts);
+// the next start waits for it to finish stopping and starts it again. The suite stops any left at the end.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -93,7 +93,7 @@ async function embedded(extraEnv: Record<string, string>): Promise<Embedded> {
   return self;
 }
 
-/** Stops the embedded PostgreSQL that outlived the killed processes (fast shutdown), then removes its files. */
+/** Stops the embedded PostgreSQL if one is still running (fast shutdown), then removes its files. */
 async function remove(e: Embedded): Promise<void> {
   await e.proc?.stop('SIGKILL');
   await e.pool?.end().catch(() => {});
