@@ -188,6 +188,23 @@ function producerOf(append: Append, { durable = false }: ProducerOptions): Produ
   };
 }
 
+/**
+ * A subscription of `groupId` on `parts` stops. Nothing it handles from then on is committed (consume), so the
+ * durable sends waiting on the group (its last subscription) fail now, not when its batch under way ends: their
+ * sources keep their copies.
+ */
+function leave(parts: Partition[], groupId: string): void {
+  for (const p of parts) {
+    const left = (p.live.get(groupId) ?? 1) - 1;
+    if (left > 0) p.live.set(groupId, left);
+    else {
+      p.live.delete(groupId);
+      p.abandon(p.positions.get(groupId) ?? p.base, new Error(`the in-process consumer ${groupId} stopped before it processed the record`));
+    }
+    p.wake('readers');
+  }
+}
+
 interface ConsumeSettings { codec: Codec; retryDelayMs: number }
 
 /** One group's loop on one partition: a batch, the handler, the commit; after a failure the same batch again. */
@@ -330,17 +347,7 @@ export function memoryTransport({ codec, partitions = 8, maxBacklog = 5_000, ret
         async stop() {
           if (!active) return;
           active = false;
-          // Nothing this subscription handles from now on is committed (consume), so the durable sends waiting on
-          // it fail now, not when its batch under way ends: their sources keep their copies.
-          for (const p of parts) {
-            const left = (p.live.get(groupId) ?? 1) - 1;
-            if (left > 0) p.live.set(groupId, left);
-            else {
-              p.live.delete(groupId);
-              p.abandon(p.positions.get(groupId) ?? p.base, new Error(`the in-process consumer ${groupId} stopped before it processed the record`));
-            }
-            p.wake('readers');
-          }
+          leave(parts, groupId);
           wakeWriters();
           await Promise.allSettled(loops);
           await options.onRevoke?.(parts.map((_, i) => i));
