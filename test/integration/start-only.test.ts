@@ -73,9 +73,9 @@ test('--only bridge on the in-process transport with SQS: refused, the message s
   await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: BODY }));
   const { proc } = await launch('bridge', { SQS_QUEUE_URL: queueUrl, SQS_ENDPOINT: env.SQS_ENDPOINT!, SQS_WAIT_SECONDS: '1' });
   await exitedOrTaken(proc, async () => (await queueDepth(sqs, queueUrl)) === 0);
+  assert.is(await queueDepth(sqs, queueUrl), 1, `the message is still in the queue\n${proc.output().slice(-2000)}`);
   assert.is(await proc.exited, 1, proc.output().slice(-2000));
   assert.match(proc.output(), /--only: bridge without the stages enrich, /);
-  assert.is(await queueDepth(sqs, queueUrl), 1, 'the message is still in the queue');
   refused++;
 });
 
