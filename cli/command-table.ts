@@ -68,7 +68,7 @@ export const COMMANDS = {
     exitCodes: {
       [EXIT.schemaBehind]: 'with DATABASE_URL: the database schema is older than this release needs and MIGRATE_ON_START is not 1: run `faultline migrate` first (nothing was started)',
     },
-    notes: 'On the embedded default (no DATABASE_URL) start applies the migrations itself; with DATABASE_URL it applies them only when MIGRATE_ON_START=1. SIGINT or SIGTERM drains and exits 0 (1 past SHUTDOWN_TIMEOUT_MS).',
+    notes: 'On the embedded default (no DATABASE_URL) start applies the migrations itself; with DATABASE_URL it applies them only when MIGRATE_ON_START=1. SIGINT or SIGTERM drains and exits 0 (1 past SHUTDOWN_TIMEOUT_MS). Without KAFKA_BROKERS (the in-process transport) --only refuses the bridge or part of the pipeline without the whole pipeline (exit 1): their records would have no reader in the process.',
   },
   migrate: {
     summary: 'apply the database migrations this release has and the database lacks (schemas/migrations), each once, in order',

@@ -7,7 +7,7 @@ import { log } from '../config/log.js';
 import { loadSettings, type Settings } from '../config/settings.js';
 import { embeddedPasswordFile, startEmbeddedPostgres } from '../db/embedded.js';
 import { migrate } from '../db/migrate.js';
-import { createPool } from '../db/pool.js';
+import { closePool, createPool } from '../db/pool.js';
 import { assertSchemaCurrent } from '../db/schema-version.js';
 import { claimDataDir } from './instance.js';
 
@@ -48,7 +48,7 @@ export async function openRuntime({ schema = 'check', exclusive = false, setting
     if (db.sharedWith) log.info({ pid: db.sharedWith.pid }, `using the embedded database already running on ${settings.dataDir}`);
   }
   const pool = createPool({ connectionString: databaseUrl, max: 16 });
-  closers.push(() => pool.end());
+  closers.push(() => closePool(pool));
   const close = async () => {
     for (const fn of closers.reverse()) await fn().catch((err: unknown) => log.warn({ err: (err as Error).message }, 'close failed'));
   };

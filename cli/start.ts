@@ -50,6 +50,22 @@ export function parseOnly(text: string | undefined): Set<Component> | null {
   return chosen;
 }
 
+/**
+ * On the in-process transport (no KAFKA_BROKERS) the stages' topics live in this process's memory, so a `--only`
+ * that runs the bridge or some stages without the whole pipeline would acknowledge spool files and SQS messages
+ * (or pass records on) with nobody in this process to read them: they would be lost. The sentence that refuses it,
+ * or null (docs/decisions.md#only-on-the-in-process-transport).
+ */
+export function inProcessOnlyRefusal(only: Set<Component> | null, kafka: boolean): string | null {
+  if (!only || kafka) return null;
+  const stages = STAGE_NAMES.filter((s) => only.has(s));
+  const missing = STAGE_NAMES.filter((s) => !only.has(s));
+  if (!missing.length || (!stages.length && !only.has('bridge'))) return null;
+  const running = [...(only.has('bridge') ? ['bridge'] : []), ...stages].join(', ');
+  return `--only: ${running} without the stage${missing.length > 1 ? 's' : ''} ${missing.join(', ')} on the in-process transport (KAFKA_BROKERS unset): `
+    + 'the records would have no reader in this process and be lost; run the bridge with the whole pipeline (--only bridge,pipeline) or set KAFKA_BROKERS to run them in separate processes';
+}
+
 /** Whether this process runs component `c`: the `--only` list, else everything but the simulator off the embedded default. */
 export function wantedComponents(only: Set<Component> | null, runtime: Pick<Runtime, 'embedded' | 'settings'>): (c: Component) => boolean {
   return (c) => (only ? only.has(c) : c !== 'simulate' || (runtime.embedded && runtime.settings.embeddedExtras.simulate));
@@ -196,6 +212,8 @@ export async function start({ only }: { only: Set<Component> | null }): Promise<
   // The signals first (docs/decisions.md#signals-during-start-up-and-the-test-runners-guards): a SIGTERM at
   // any later line drains what has started.
   const settings = loadSettings();
+  const refusal = inProcessOnlyRefusal(only, settings.kafkaBrokers !== null);
+  if (refusal) throw new Error(refusal);
   const drain = ownSignals(settings);
   let started: string[];
   try {

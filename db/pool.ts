@@ -27,8 +27,31 @@ export function createPool({ connectionString, max = 10, applicationName = 'faul
   // awaiting Kafka inside a transaction, persist between COPY and merge) that receives the server's
   // "terminating connection" (57P01, a restart) would emit an unhandled 'error' and kill the process.
   // With this listener the next query on it fails with a retriable error instead, and release() drops it.
-  pool.on('connect', (client) => { client.on('error', () => {}); });
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    const ended: Promise<void> = new Promise((resolve) => client.once('end', () => { closing.delete(ended); resolve(); }));
+    closing.add(ended);
+  });
+  const closing = new Set<Promise<void>>();
+  connectionsEnded.set(pool, closing);
   return pool;
+}
+
+/** Per pool, each open connection's end (closePool). */
+const connectionsEnded = new WeakMap<pg.Pool, Set<Promise<void>>>();
+const CLOSE_WAIT_MS = 5_000;
+
+/**
+ * Ends the pool and waits (at most a few seconds) until its connections have closed. pg-pool's end() resolves once
+ * it has asked them to, so the embedded database stopped right after cut sessions still closing, and a LISTEN
+ * client logged "terminating connection due to administrator command" at the end of a clean drain.
+ */
+export async function closePool(pool: pg.Pool): Promise<void> {
+  await pool.end();
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => { timer = setTimeout(resolve, CLOSE_WAIT_MS); });
+  await Promise.race([Promise.all(connectionsEnded.get(pool) ?? []), bound]);
+  clearTimeout(timer);
 }
 
 export async function databaseReady(pool: pg.Pool): Promise<boolean> {

@@ -11,11 +11,15 @@ export interface FaultlineProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Where `faultline` is run from: this checkout's bin/faultline.js by default, or an installed release's. */
-export interface FaultlineInstall { bin: string; cwd: string }
+/**
+ * Where `faultline` is run from: this checkout's bin/faultline.js by default, or an installed release's.
+ * `processGroup`: the process leads a process group of its own, as a command typed in a terminal does, so a test
+ * can signal the whole group the way Ctrl-C does (`process.kill(-pid, 'SIGINT')`) without signalling itself.
+ */
+export interface FaultlineInstall { bin?: string; cwd?: string; processGroup?: boolean }
 
-export function startFaultline(args: string[], env: Record<string, string>, { bin, cwd }: FaultlineInstall = { bin: 'bin/faultline.js', cwd: root }): FaultlineProcess {
-  const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startFaultline(args: string[], env: Record<string, string>, { bin = 'bin/faultline.js', cwd = root, processGroup = false }: FaultlineInstall = {}): FaultlineProcess {
+  const child = spawn(process.execPath, [bin, ...args], { cwd, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: processGroup });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
   child.stderr!.on('data', (d: Buffer) => { out += d.toString(); });

@@ -2,7 +2,7 @@
 // everything, and the simulator only on the embedded default unless SIMULATE=0.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseOnly, wantedComponents, COMPONENTS } from '../../cli/start.js';
+import { inProcessOnlyRefusal, parseOnly, wantedComponents, COMPONENTS } from '../../cli/start.js';
 import { loadSettings } from '../../config/settings.js';
 
 const runtime = (embedded: boolean, env: Record<string, string> = {}) => ({ embedded, settings: loadSettings(env) });
@@ -24,6 +24,15 @@ test('--only runs exactly what it names, the simulator too', () => {
   const wants = wantedComponents(parseOnly('api,simulate'), runtime(false, { SIMULATE: '0' }));
   assert.equal(COMPONENTS.filter((c) => wants(c)), ['api', 'simulate']);
   assert.throws(() => parseOnly('api,nonsense'), /unknown component nonsense/);
+});
+
+test('on the in-process transport --only refuses the bridge or part of the pipeline without the whole pipeline (test/integration/start-only)', () => {
+  for (const only of ['bridge', 'bridge,api', 'enrich', 'persist..notify', 'bridge,enrich,dedup']) {
+    assert.match(inProcessOnlyRefusal(parseOnly(only), false) ?? '', /no reader in this process/, only);
+    assert.is(inProcessOnlyRefusal(parseOnly(only), true), null, `${only} on Kafka`);
+  }
+  for (const only of ['bridge,pipeline', 'pipeline', 'api', 'api,delivery,alarms', 'bridge,pipeline,api']) assert.is(inProcessOnlyRefusal(parseOnly(only), false), null, only);
+  assert.is(inProcessOnlyRefusal(null, false), null, 'no --only: everything runs');
 });
 
 test.run();

@@ -110,4 +110,60 @@ test('a topic nobody reads keeps its newest records and never holds its writers'
   }
 });
 
+// Finding 8b: a durable send waiting on a reader settled only when that reader's batch under way ended (or at
+// close), so a source kept a spool file or an SQS message unacknowledged and un-returned for as long as the
+// stage took to stop; and a reader blocked on a full topic whose own reader had stopped never stopped at all.
+test('a durable send settles (fails) as soon as its reader begins to stop, even while the batch is held', async () => {
+  const t = transport();
+  try {
+    let entered = 0;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    const chain = await t.subscribe<RawMessage>({
+      groupId: 'chain', topic: TOPICS.raw,
+      async eachBatch({ messages }) { entered += messages.length; await held; },
+    });
+    const first = watch(t.producer({ durable: true }).send([{ topic: TOPICS.raw, key: IMEI, value: raw(0) }]));
+    await waitFor('the batch held in its handler', () => entered >= 1);
+    const stopping = watch(chain.stop());
+    await waitFor('the durable send settled while the batch is still held', () => first.state() !== 'pending', { timeoutMs: 10_000 });
+    assert.is(first.state(), 'rejected', 'the source keeps its copy');
+    assert.is(stopping.state(), 'pending', 'the batch was still held when the send settled');
+    const later = watch(t.producer({ durable: true }).send([{ topic: TOPICS.raw, key: IMEI, value: raw(1) }]));
+    await waitFor('a send made while the reader stops settled', () => later.state() !== 'pending', { timeoutMs: 10_000 });
+    assert.is(later.state(), 'rejected');
+    release();
+    await waitFor('the stop done', () => stopping.state() === 'resolved', { timeoutMs: 10_000 });
+  } finally {
+    await t.close();
+  }
+});
+
+test('a reader blocked on a full topic whose own reader stopped still stops, and its durable sends settle', async () => {
+  const t = memoryTransport({ codec: localAvroCodec(), partitions: 1, maxBacklog: 2, retryDelayMs: 10 });
+  try {
+    // The chain dead-letters every record; the dead-letter reader refuses all, so its topic fills up and the
+    // chain's handler waits for room there.
+    const chain = await t.subscribe<RawMessage>({
+      groupId: 'chain', topic: TOPICS.raw,
+      async eachBatch({ messages }) { for (const m of messages) await t.producer().send([{ topic: TOPICS.dlq, key: m.key, value: letter(m.value) }]); },
+    });
+    let refused = 0;
+    const rejected = await t.subscribe<DeadLetter>({
+      groupId: 'rejected', topic: TOPICS.dlq,
+      async eachBatch() { refused++; throw new Error('database away'); },
+    });
+    const producer = t.producer({ durable: true });
+    const sends = [0, 1, 2, 3].map((n) => watch(producer.send([{ topic: TOPICS.raw, key: IMEI, value: raw(n) }])));
+    await waitFor('the dead-letter topic full', async () => refused > 0 && (await t.groupLag('rejected', TOPICS.dlq))[0]!.end === '2');
+    await rejected.stop();
+    const stopping = watch(chain.stop());
+    await waitFor('every durable send settled', () => sends.every((s) => s.state() !== 'pending'), { timeoutMs: 10_000 });
+    assert.equal(sends.map((s) => s.state()), ['rejected', 'rejected', 'rejected', 'rejected']);
+    await waitFor('the blocked reader stopped', () => stopping.state() === 'resolved', { timeoutMs: 10_000 });
+  } finally {
+    await t.close();
+  }
+});
+
 test.run();

@@ -5,6 +5,9 @@
 // its ports listening (its own and its children's, read from /proc before the signal). The cases run on Kafka with
 // a database URL, so the consumer groups are real; the simulator's step runs only on the embedded default, so
 // that seam (and the embedded database's port) is checked there. A `start.*` seam without a case fails the suite.
+// Ctrl-C in a terminal signals the whole foreground process group: the embedded PostgreSQL is started outside it
+// (issue 41, 8c), so it outlives the signal, serves the drain's last writes and is stopped by faultline after the
+// drain; it is gone once faultline has exited, whichever way that exit came (a second Ctrl-C, SIGKILL).
 // Also: a second signal during a slow drain (a 20 s SQS long poll that stop() waits for) exits at once, non-zero;
 // SIGHUP does not end the process.
 import { connect } from 'node:net';
@@ -12,9 +15,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
+import pg from 'pg';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SEAMS, type Seam } from '../../config/failpoints.js';
+import { embeddedDatabaseUrl, runningServer } from '../../db/embedded.js';
 import { createTestDatabase, type TestDatabase } from '../../support/database.js';
 import { brokers } from '../../support/kafka.js';
 import { freePort, startFaultline, type FaultlineProcess } from '../../support/process.js';
@@ -73,7 +78,7 @@ const refuses = (port: number) => new Promise<boolean>((resolve) => {
   socket.once('error', () => resolve(true));
 });
 
-async function launch(on: 'kafka' | 'embedded', failpoints: string, extra: Record<string, string> = {}): Promise<{ proc: FaultlineProcess; namespace: string; dataDir: string }> {
+async function launch(on: 'kafka' | 'embedded', failpoints: string, extra: Record<string, string> = {}, { processGroup = false } = {}): Promise<{ proc: FaultlineProcess; namespace: string; dataDir: string }> {
   const namespace = randomName('sig').replace(/[^a-z0-9-]/g, '');
   namespaces.push(namespace);
   const dataDir = mkdtempSync(join(tmpdir(), 'faultline-start-signals-'));
@@ -87,7 +92,7 @@ async function launch(on: 'kafka' | 'embedded', failpoints: string, extra: Recor
   };
   // The embedded default: every setting left to its default but the ports and the data directory.
   const embedded = { EMBEDDED_PG_PORT: String(await freePort()), KAFKA_BROKERS: '', DATABASE_URL: '', SQS_QUEUE_URL: '' };
-  const proc = startFaultline(['start'], { ...common, ...(on === 'kafka' ? kafka : embedded), ...extra });
+  const proc = startFaultline(['start'], { ...common, ...(on === 'kafka' ? kafka : embedded), ...extra }, { processGroup });
   running.push(proc);
   return { proc, namespace, dataDir };
 }
@@ -136,6 +141,83 @@ for (const [seam, on] of CASES) {
     }
   });
 }
+
+/** The PostgreSQL server of an embedded data directory, while one runs there (its postmaster.pid names a live postgres). */
+const postmasterOf = (dataDir: string) => runningServer(join(dataDir, 'postgres'));
+
+/** Log lines at warn or above (pino levels 40+) from the drain on, and what names a lost database connection. */
+function drainTrouble(output: string): string[] {
+  const from = output.indexOf('"msg":"draining"');
+  return output.slice(from).split('\n').filter((line) => /"level":(4|5|6)\d/.test(line) || /terminating connection|Connection terminated|57P01|ECONNREFUSED/.test(line));
+}
+
+test('Ctrl-C (SIGINT to the process group) on the embedded default: exit 0, drained, no failed write, PostgreSQL stopped after', async () => {
+  // The simulator keeps the pipeline writing, so the drain has batches in flight to commit.
+  const { proc, dataDir } = await launch('embedded', '', { SIMULATE_RATE: '40' }, { processGroup: true });
+  try {
+    await waitFor('faultline started', () => {
+      if (proc.child.exitCode !== null) throw new Error(`exited ${proc.child.exitCode}\n${proc.output().slice(-3000)}`);
+      return proc.output().includes('Ctrl-C stops it');
+    }, { timeoutMs: 180_000, intervalMs: 100 });
+    const server = postmasterOf(dataDir);
+    assert.ok(server, 'the embedded PostgreSQL runs');
+    const db = new pg.Client({ connectionString: embeddedDatabaseUrl(dataDir, server.port) });
+    await db.connect();
+    try {
+      const stored = async () => Number((await db.query<{ n: string }>('select count(*) as n from device_records')).rows[0]!.n);
+      const before = await stored();
+      await waitFor('check-ins flowing through the pipeline', async () => (await stored()) > before, { timeoutMs: 120_000, intervalMs: 200 });
+    } finally {
+      await db.end();
+    }
+    process.kill(-proc.child.pid!, 'SIGINT'); // what the terminal does on Ctrl-C: every process of the group
+    const code = await proc.exited;
+    const output = proc.output();
+    log(`Ctrl-C on the embedded default: exit ${code}`);
+    assert.is(code, 0, `exit 0\n${output.slice(-3000)}`);
+    assert.ok(output.includes('"msg":"drained"'), `"drained" in the log\n${output.slice(-3000)}`);
+    assert.equal(drainTrouble(output), [], `warnings, errors or a lost database connection during the drain\n${output.slice(output.indexOf('"msg":"draining"') - 200).slice(0, 4000)}`);
+    assert.is(postmasterOf(dataDir), null, 'the embedded PostgreSQL stopped with faultline');
+  } finally {
+    await proc.stop('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a second Ctrl-C during the drain still leaves no embedded PostgreSQL behind', async () => {
+  const { proc, dataDir } = await launch('embedded', 'start.simulate=hold', {}, { processGroup: true });
+  try {
+    await holding(proc, 'start.simulate');
+    const server = postmasterOf(dataDir);
+    assert.ok(server, 'the embedded PostgreSQL runs');
+    process.kill(-proc.child.pid!, 'SIGINT');
+    process.kill(-proc.child.pid!, 'SIGINT');
+    await proc.exited;
+    await waitFor('the embedded PostgreSQL gone', () => {
+      try { process.kill(server.pid, 0); return false; } catch { return true; }
+    }, { timeoutMs: 60_000, intervalMs: 100 });
+  } finally {
+    await proc.stop('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('faultline SIGKILLed on the embedded default: its PostgreSQL does not linger', async () => {
+  const { proc, dataDir } = await launch('embedded', 'start.simulate=hold', {}, { processGroup: true });
+  try {
+    await holding(proc, 'start.simulate');
+    const server = postmasterOf(dataDir);
+    assert.ok(server, 'the embedded PostgreSQL runs');
+    proc.child.kill('SIGKILL'); // faultline alone, as the OOM killer would
+    await proc.exited;
+    await waitFor('the embedded PostgreSQL gone', () => {
+      try { process.kill(server.pid, 0); return false; } catch { return true; }
+    }, { timeoutMs: 60_000, intervalMs: 100 });
+  } finally {
+    await proc.stop('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
 
 test('a second signal during a slow drain exits at once, non-zero', async () => {
   // SQS_WAIT_SECONDS=20: the bridge's pollers have just begun a 20 s long poll on an empty queue when the API's

