@@ -2,7 +2,7 @@
 // SCADA certificate both master listeners share (cli/scada-tls.ts; development certificates on the embedded
 // default). DNP3_PLAIN_INTEGRATION=<integration id> serves plain TCP for that one integration (development only).
 import { log } from '../config/log.js';
-import type { Settings } from '../config/settings.js';
+import { fixedPorts, type Settings } from '../config/settings.js';
 import { startDnp3Service } from '../dnp3/service.js';
 import { whereListening } from './listening.js';
 import type { Runtime } from './runtime.js';
@@ -24,7 +24,7 @@ export async function startDnp3(runtime: Runtime): Promise<{ description: string
   // Plain TCP for development only when no TLS files are configured.
   const files = runtime.settings.scadaTls ?? (plainIntegration ? undefined : scadaTlsFiles(runtime));
   const service = await startDnp3Service({
-    pool: runtime.pool, port, host: runtime.settings.httpHost, offlineAfterHours: runtime.settings.offlineAfterHours, checkinFloorS: runtime.settings.alarms.checkinFloorS,
+    pool: runtime.pool, port, host: runtime.settings.httpHost, reserved: fixedPorts(runtime.settings), offlineAfterHours: runtime.settings.offlineAfterHours, checkinFloorS: runtime.settings.alarms.checkinFloorS,
     ...(files ? { tlsFiles: files } : {}),
     ...(plainIntegration ? { plainIntegrationId: plainIntegration } : {}),
     onError: (err) => log.warn({ component: 'dnp3', err: (err as Error).message }, 'outstation error'),

@@ -216,6 +216,15 @@ export const DEFAULT_CODE_STRINGS_FILE = new URL('../schemas/config/code-strings
 /** The outstation's TCP port when DNP3_PORT is unset (dnp3/server.ts). */
 export const DEFAULT_DNP3_PORT = 20000;
 
+/**
+ * The ports the service itself listens on (PORT, METRICS_PORT, DNP3_PORT, IEC104_PORT), by port: the setting's
+ * name. No SCADA integration may take one as its dedicated port (integrations/master-ports.ts).
+ */
+export function fixedPorts(s: Pick<Settings, 'httpPort' | 'metricsPort' | 'dnp3' | 'iec104Port'>): Map<number, string> {
+  const named: [number | null, string][] = [[s.httpPort, 'PORT (the API)'], [s.metricsPort, 'METRICS_PORT'], [s.dnp3.port, 'DNP3_PORT (the DNP3 shared port)'], [s.iec104Port, 'IEC104_PORT (the IEC 104 shared port)']];
+  return new Map(named.filter((e): e is [number, string] => e[0] !== null && e[0] > 0));
+}
+
 function number(env: NodeJS.ProcessEnv, name: string, fallback: number, check: (n: number) => boolean = Number.isFinite): number {
   const text = env[name];
   if (text === undefined || text === '') return fallback;

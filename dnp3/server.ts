@@ -6,6 +6,7 @@
 // previous session.
 import type { Socket } from 'node:net';
 import { startMasterListener } from '../integrations/master-listener.js';
+import { startMasterPorts } from '../integrations/master-ports.js';
 import type { ConnectionLimits, ListenerRefusal, MasterTlsMaterial } from '../integrations/master-listener.js';
 import type { Dnp3Integration } from './identity.js';
 import { dnp3Metrics } from './metrics.js';
@@ -22,8 +23,11 @@ export type Dnp3ConnectionLimits = ConnectionLimits;
 export type Dnp3Refusal = ListenerRefusal;
 
 export interface Dnp3ServerOptions {
+  /** The shared port; each dedicated port an integration names gets a listener too (integrations/master-ports.ts). */
   port: number;
   host?: string;
+  /** The service's own fixed ports no integration may take as its dedicated port, by port: the setting's name. */
+  reserved?: ReadonlyMap<number, string>;
   /** Defaults: DEFAULT_CONNECTION_LIMITS. */
   limits?: Partial<Dnp3ConnectionLimits>;
   /** TLS material; or `{ plainIntegrationId }` for plain TCP, development only, one integration. */
@@ -44,8 +48,8 @@ export interface Dnp3ServerOptions {
 export interface Dnp3Server {
   port: number;
   sessions: ReadonlyMap<string, OutstationSession>;
-  /** The integrations changed: trust their CAs now, cut off masters they no longer admit (MasterListener.reload). */
-  reload(): void;
+  /** The integrations changed: open and close dedicated ports, trust their CAs now, cut off masters they no longer admit (MasterListener.reload). */
+  reload(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -83,24 +87,30 @@ export async function startDnp3Server(opts: Dnp3ServerOptions): Promise<Dnp3Serv
     opts.onSession?.(integration, session);
   };
 
-  const listener = await startMasterListener<Dnp3Integration>({
+  const listeners = await startMasterPorts<Dnp3Integration>({
     protocol: 'dnp3',
     port: opts.port,
-    ...(opts.host ? { host: opts.host } : {}),
-    ...(opts.limits ? { limits: opts.limits } : {}),
-    transport: opts.transport,
+    ...(opts.reserved ? { reserved: opts.reserved } : {}),
     integrations: opts.integrations,
-    onMaster: attach,
-    ...(opts.onRefused ? { onRefused: opts.onRefused } : {}),
-    ...(opts.onKeylog ? { onKeylog: opts.onKeylog } : {}),
+    open: (port, integrations) => startMasterListener<Dnp3Integration>({
+      protocol: 'dnp3',
+      port,
+      ...(opts.host ? { host: opts.host } : {}),
+      ...(opts.limits ? { limits: opts.limits } : {}),
+      transport: opts.transport,
+      integrations,
+      onMaster: attach,
+      ...(opts.onRefused ? { onRefused: opts.onRefused } : {}),
+      ...(opts.onKeylog ? { onKeylog: opts.onKeylog } : {}),
+    }),
   });
   return {
-    port: listener.port,
+    port: listeners.shared.port,
     sessions,
-    reload: () => listener.reload(),
+    reload: () => listeners.reload(),
     close: () => {
       for (const s of sessions.values()) s.close('server closing');
-      return listener.close();
+      return listeners.close();
     },
   };
 }

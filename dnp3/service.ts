@@ -17,9 +17,11 @@ import { dnp3Metrics } from './metrics.js';
 
 export interface Dnp3ServiceOptions {
   pool: pg.Pool;
-  /** DNP3_PORT, default 20000. */
+  /** DNP3_PORT, default 20000. Each dedicated port an integration names is opened too (docs/decisions.md#dedicated-master-ports). */
   port?: number;
   host?: string;
+  /** The service's own fixed ports (config/settings.ts fixedPorts): never opened as an integration's dedicated port. */
+  reserved?: ReadonlyMap<number, string>;
   /** PEM file paths (DNP3_TLS_KEY, DNP3_TLS_CERT, DNP3_TLS_CA). Absent: plain TCP for `plainIntegrationId` only. */
   tlsFiles?: { key: string; cert: string; ca: string };
   /** Development only (DNP3_PLAIN_INTEGRATION): plain TCP, no certificate, one integration. */
@@ -83,6 +85,7 @@ export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ serv
   const server = await startDnp3Server({
     port: opts.port ?? DEFAULT_DNP3_PORT,
     ...(opts.host ? { host: opts.host } : {}),
+    ...(opts.reserved ? { reserved: opts.reserved } : {}),
     transport,
     integrations: () => [...running.values()].map((r) => r.integration),
     outstationsFor: (i) => running.get(i.id)?.banks ?? [],

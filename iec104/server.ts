@@ -5,6 +5,7 @@
 // GROUP_CONNECTIONS open at once, the one that started data transfer receiving events, the others standing by.
 import type { Socket } from 'node:net';
 import { startMasterListener } from '../integrations/master-listener.js';
+import { startMasterPorts } from '../integrations/master-ports.js';
 import type { ConnectionLimits, ListenerRefusal, MasterTlsMaterial } from '../integrations/master-listener.js';
 import type { RefusalReason } from './diagnostics/reasons.js';
 import type { Iec104Integration } from './identity.js';
@@ -20,8 +21,11 @@ export const GROUP_CONNECTIONS = 4;
 export type Iec104TlsMaterial = MasterTlsMaterial;
 
 export interface Iec104ServerOptions {
+  /** The shared port; each dedicated port an integration names gets a listener too (integrations/master-ports.ts). */
   port: number;
   host?: string;
+  /** The service's own fixed ports no integration may take as its dedicated port, by port: the setting's name. */
+  reserved?: ReadonlyMap<number, string>;
   /** Defaults: DEFAULT_CONNECTION_LIMITS (integrations/master-listener.ts). */
   limits?: Partial<ConnectionLimits>;
   tls: Iec104TlsMaterial;
@@ -41,8 +45,8 @@ export interface Iec104Server {
   port: number;
   /** Open connections per integration (its redundancy group), oldest first. */
   groups: ReadonlyMap<string, readonly Iec104Session[]>;
-  /** The integrations changed: trust their CAs now, cut off masters they no longer admit (MasterListener.reload). */
-  reload(): void;
+  /** The integrations changed: open and close dedicated ports, trust their CAs now, cut off masters they no longer admit (MasterListener.reload). */
+  reload(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -78,26 +82,32 @@ export async function startIec104Server(opts: Iec104ServerOptions): Promise<Iec1
     opts.onSession?.(integration, session);
   };
 
-  const listener = await startMasterListener<Iec104Integration>({
+  const listeners = await startMasterPorts<Iec104Integration>({
     protocol: 'iec104',
     port: opts.port,
-    ...(opts.host ? { host: opts.host } : {}),
-    // The TLS handshake has the listener's own deadlines (ClientHello, handshake), not t0: a protocol timer a
-    // stranger would otherwise hold a slot for (docs/decisions.md#scada-master-identity-and-listener).
-    ...(opts.limits ? { limits: opts.limits } : {}),
-    transport: { tls: opts.tls },
+    ...(opts.reserved ? { reserved: opts.reserved } : {}),
     integrations: opts.integrations,
-    onMaster: attach,
-    ...(opts.onRefused ? { onRefused: opts.onRefused } : {}),
-    ...(opts.onKeylog ? { onKeylog: opts.onKeylog } : {}),
+    open: (port, integrations) => startMasterListener<Iec104Integration>({
+      protocol: 'iec104',
+      port,
+      ...(opts.host ? { host: opts.host } : {}),
+      // The TLS handshake has the listener's own deadlines (ClientHello, handshake), not t0: a protocol timer a
+      // stranger would otherwise hold a slot for (docs/decisions.md#scada-master-identity-and-listener).
+      ...(opts.limits ? { limits: opts.limits } : {}),
+      transport: { tls: opts.tls },
+      integrations,
+      onMaster: attach,
+      ...(opts.onRefused ? { onRefused: opts.onRefused } : {}),
+      ...(opts.onKeylog ? { onKeylog: opts.onKeylog } : {}),
+    }),
   });
   return {
-    port: listener.port,
+    port: listeners.shared.port,
     groups,
-    reload: () => listener.reload(),
+    reload: () => listeners.reload(),
     close: () => {
       for (const group of groups.values()) for (const s of [...group]) s.close('server closing');
-      return listener.close();
+      return listeners.close();
     },
   };
 }

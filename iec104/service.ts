@@ -18,9 +18,11 @@ import { DEFAULT_IEC104_PORT, startIec104Server, type Iec104Server, type Iec104S
 
 export interface Iec104ServiceOptions {
   pool: pg.Pool;
-  /** IEC104_PORT, default 2404. */
+  /** IEC104_PORT, default 2404. Each dedicated port an integration names is opened too (docs/decisions.md#dedicated-master-ports). */
   port?: number;
   host?: string;
+  /** The service's own fixed ports (config/settings.ts fixedPorts): never opened as an integration's dedicated port. */
+  reserved?: ReadonlyMap<number, string>;
   /** PEM files of the service's SCADA certificate and the masters' CA (the DNP3 outstation's). */
   tlsFiles: { key: string; cert: string; ca: string };
   offlineAfterHours: number;
@@ -99,6 +101,7 @@ export async function startIec104Service(opts: Iec104ServiceOptions): Promise<Ie
   const server = await startIec104Server({
     port: opts.port ?? DEFAULT_IEC104_PORT,
     ...(opts.host ? { host: opts.host } : {}),
+    ...(opts.reserved ? { reserved: opts.reserved } : {}),
     tls: { key: readFileSync(opts.tlsFiles.key), cert: readFileSync(opts.tlsFiles.cert), ca: [readFileSync(opts.tlsFiles.ca)] },
     integrations: () => [...running.values()].map((r) => r.integration),
     outstationFor: (i) => running.get(i.id)!.outstation,

@@ -13,4 +13,9 @@ export const masterMetrics = {
     help: 'Enabled SCADA master integrations not admitted because a certificate file they name (caFile, pinnedCertificateFile) could not be read or holds no certificate, as of the last reload, by protocol',
     labelNames: ['protocol'], registers: [registry],
   }),
+  unboundPorts: new Gauge({
+    name: 'faultline_scada_master_ports_unbound',
+    help: 'Dedicated ports enabled SCADA master integrations name that are not listening (in use, or one of the service\'s own fixed ports), as of the last reload, by protocol: their masters are not served',
+    labelNames: ['protocol'], registers: [registry],
+  }),
 };

@@ -82,7 +82,8 @@ export async function applyRosterChanges<I extends MasterSettings, R extends { i
   running: Map<string, R>;
   now: readonly I[];
   sameService: (was: I, now: I) => boolean;
-  reloadListener: () => void;
+  /** Opens and closes dedicated ports too (integrations/master-ports.ts), hence awaited. */
+  reloadListener: () => void | Promise<void>;
   begin: (integration: I) => Promise<void>;
   end: (running: R) => Promise<void>;
 }): Promise<{ added: I[]; removed: I[]; changed: I[] }> {
@@ -96,11 +97,11 @@ export async function applyRosterChanges<I extends MasterSettings, R extends { i
   });
   const gone = changes.removed.map((i) => running.get(i.id)!);
   for (const i of changes.removed) running.delete(i.id);
-  o.reloadListener();
+  await o.reloadListener();
   for (const r of gone) await o.end(r);
   for (const i of restart) { await o.end(running.get(i.id)!); await o.begin(i); }
   for (const i of changes.added) await o.begin(i);
-  if (changes.added.length + restart.length > 0) o.reloadListener();
+  if (changes.added.length + restart.length > 0) await o.reloadListener();
   return changes;
 }
 

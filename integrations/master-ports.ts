@@ -1,0 +1,102 @@
+// The listeners one SCADA protocol keeps open (docs/decisions.md#dedicated-master-ports): its shared port
+// (DNP3_PORT, IEC104_PORT) for the integrations without a `port`, and one more per distinct dedicated port among
+// its enabled integrations, each serving only the integrations that name that port. Every listener is a
+// master-listener.ts listener (same TLS, identity check, caps, refusal log and metrics); this module only decides
+// which ports are open. reload() follows the integrations: a port newly named opens, a port no integration names
+// any more closes (its connections cut). A dedicated port that cannot be opened (in use, or one of the service's
+// own fixed ports) is logged and counted, shuts out only the integrations naming it, and is tried again on the
+// next reload.
+import { log } from '../config/log.js';
+import type { MasterCertificate } from './master-certificate.js';
+import type { MasterListener, MasterProtocol } from './master-listener.js';
+import { masterMetrics } from './master-metrics.js';
+
+/**
+ * The distinct dedicated ports the integrations name, ascending. The shared port is not one: an integration naming
+ * it is served there like one without a port (namedIntegrations admits `port === the listener's port`).
+ */
+export function dedicatedPorts(integrations: readonly MasterCertificate[], sharedPort: number): number[] {
+  const ports = new Set(integrations.flatMap((i) => (i.port !== undefined && i.port !== sharedPort ? [i.port] : [])));
+  return [...ports].sort((a, b) => a - b);
+}
+
+/** What a dedicated port serves: the integrations naming it, no other (a port-less one is served on the shared port only). */
+export function servedOn<I extends MasterCertificate>(integrations: readonly I[], port: number): I[] {
+  return integrations.filter((i) => i.port === port);
+}
+
+export interface MasterPortsOptions<I extends MasterCertificate> {
+  protocol: MasterProtocol;
+  /** The shared port (0: any free one, tests). */
+  port: number;
+  /** The service's own fixed ports no integration may take (config/settings.ts fixedPorts), by port: its setting's name. */
+  reserved?: ReadonlyMap<number, string>;
+  /** The protocol's integrations now. */
+  integrations: () => readonly I[];
+  /** Opens one listener on `port` serving `integrations` (startMasterListener with the protocol's own handlers). */
+  open: (port: number, integrations: () => readonly I[]) => Promise<MasterListener>;
+}
+
+export interface MasterPorts {
+  /** The shared listener. */
+  shared: MasterListener;
+  /** The dedicated ports listening now. */
+  dedicated(): number[];
+  /** The dedicated ports named but not listening, with why. */
+  unbound(): ReadonlyMap<number, string>;
+  /** Open and close dedicated ports to match the integrations, then reload every listener (MasterListener.reload). */
+  reload(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startMasterPorts<I extends MasterCertificate>(o: MasterPortsOptions<I>): Promise<MasterPorts> {
+  const shared = await o.open(o.port, o.integrations);
+  const open = new Map<number, MasterListener>();
+  const unbound = new Map<number, string>();
+  const sync = async () => {
+    const wanted = dedicatedPorts(o.integrations(), shared.port);
+    for (const [port, listener] of open) {
+      if (wanted.includes(port)) continue;
+      open.delete(port);
+      await listener.close();
+      log.info({ component: o.protocol, port }, 'SCADA master dedicated port closed: no enabled integration names it any more');
+    }
+    for (const port of unbound.keys()) if (!wanted.includes(port)) unbound.delete(port);
+    for (const port of wanted) {
+      if (open.has(port)) continue;
+      const reserved = o.reserved?.get(port);
+      const problem = reserved ? `it is ${reserved}` : await o.open(port, () => servedOn(o.integrations(), port)).then(
+        (listener) => { open.set(port, listener); return undefined; },
+        (err: Error) => err.message,
+      );
+      if (problem === undefined) {
+        unbound.delete(port);
+        log.info({ component: o.protocol, port, integrations: servedOn(o.integrations(), port).map((i) => i.id) }, 'SCADA master dedicated port listening');
+        continue;
+      }
+      // Once per port and problem: the reload tick tries again every minute.
+      if (unbound.get(port) !== problem) {
+        log.error({ component: o.protocol, port, problem, integrations: servedOn(o.integrations(), port).map((i) => i.id) }, 'SCADA master dedicated port cannot be opened: its integrations are not served until it can');
+      }
+      unbound.set(port, problem);
+    }
+    masterMetrics.unboundPorts.set({ protocol: o.protocol }, unbound.size);
+    shared.reload();
+    for (const listener of open.values()) listener.reload();
+  };
+  // One round at a time: a reload asked while one runs follows it.
+  let rounds = Promise.resolve();
+  const reload = () => (rounds = rounds.then(sync, sync));
+  await reload();
+  return {
+    shared,
+    dedicated: () => [...open.keys()].sort((a, b) => a - b),
+    unbound: () => unbound,
+    reload,
+    async close() {
+      await rounds.catch(() => undefined);
+      await Promise.all([shared, ...open.values()].map((l) => l.close()));
+      open.clear();
+    },
+  };
+}
