@@ -144,6 +144,9 @@ for (const [seam, on] of CASES) {
 
 /** The PostgreSQL server of an embedded data directory, while one runs there (its postmaster.pid names a live postgres). */
 const postmasterOf = (dataDir: string) => runningServer(join(dataDir, 'postgres'));
+const processGone = (pid: number, what: string) => waitFor(what, () => {
+  try { process.kill(pid, 0); return false; } catch { return true; }
+}, { timeoutMs: 60_000, intervalMs: 100 });
 
 /** Log lines at warn or above (pino levels 40+) from the drain on, and what names a lost database connection. */
 function drainTrouble(output: string): string[] {
@@ -193,9 +196,7 @@ test('a second Ctrl-C during the drain still leaves no embedded PostgreSQL behin
     process.kill(-proc.child.pid!, 'SIGINT');
     process.kill(-proc.child.pid!, 'SIGINT');
     await proc.exited;
-    await waitFor('the embedded PostgreSQL gone', () => {
-      try { process.kill(server.pid, 0); return false; } catch { return true; }
-    }, { timeoutMs: 60_000, intervalMs: 100 });
+    await processGone(server.pid, 'the embedded PostgreSQL gone');
   } finally {
     await proc.stop('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
@@ -210,9 +211,7 @@ test('faultline SIGKILLed on the embedded default: its PostgreSQL does not linge
     assert.ok(server, 'the embedded PostgreSQL runs');
     proc.child.kill('SIGKILL'); // faultline alone, as the OOM killer would
     await proc.exited;
-    await waitFor('the embedded PostgreSQL gone', () => {
-      try { process.kill(server.pid, 0); return false; } catch { return true; }
-    }, { timeoutMs: 60_000, intervalMs: 100 });
+    await processGone(server.pid, 'the embedded PostgreSQL gone');
   } finally {
     await proc.stop('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });

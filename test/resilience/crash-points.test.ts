@@ -265,17 +265,23 @@ test('the run without a crash: faults raise alarms and status changes, every che
 });
 
 // CRASH_SEAMS=persist.after-commit,... runs a subset while debugging; CI runs every case.
+/** How a run after a crash differs from the run without one, counted in the suite's TALLY. */
+function countAgainstBaseline(got: Awaited<ReturnType<typeof run>>): ReturnType<typeof differences> {
+  const d = differences(baseline!, got);
+  tally.messagesSent += CHECKINS;
+  tally.messagesStored += got.records - got.duplicateRows;
+  tally.lost += d.lost;
+  tally.duplicated += d.duplicated;
+  counted = true;
+  return d;
+}
+
 const only = process.env.CRASH_SEAMS?.split(',');
 for (const seam of (Object.keys(CASES) as PathSeam[]).filter((s) => !only || only.includes(s))) {
   test(`killed at ${seam}, restarted: the end state equals the run without a crash`, async () => {
     assert.ok(baseline, 'the run without a crash finished');
     const got = await run(seam);
-    const d = differences(baseline!, got);
-    tally.messagesSent += CHECKINS;
-    tally.messagesStored += got.records - got.duplicateRows;
-    tally.lost += d.lost;
-    tally.duplicated += d.duplicated;
-    counted = true;
+    const d = countAgainstBaseline(got);
     log(`${seam}: lost ${d.lost}, duplicated ${d.duplicated}; DNP3 feed records sent again ${got.feedRepeats} (at least once)${d.problems.length ? `\n  ${d.problems.join('\n  ')}` : ''}`);
     assert.equal(d.problems, [], `${seam}: the same end state as without a crash`);
   });
@@ -289,12 +295,7 @@ if (!only || only.includes('split')) {
   test('split shape: the upstream process killed at persist.after-commit in the last round, notify\'s process running on: the end state equals the run without a crash', async () => {
     assert.ok(baseline, 'the run without a crash finished');
     const got = await run('persist.after-commit', { split: true });
-    const d = differences(baseline!, got);
-    tally.messagesSent += CHECKINS;
-    tally.messagesStored += got.records - got.duplicateRows;
-    tally.lost += d.lost;
-    tally.duplicated += d.duplicated;
-    counted = true;
+    const d = countAgainstBaseline(got);
     log(`persist.after-commit (split): lost ${d.lost}, duplicated ${d.duplicated}${d.problems.length ? `\n  ${d.problems.join('\n  ')}` : ''}`);
     assert.equal(d.problems, [], 'the same end state as without a crash');
   });
