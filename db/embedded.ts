@@ -126,7 +126,7 @@ export async function startEmbeddedPostgres({ dataDir, port, passwordFile, onLog
   if (fresh) await server.initialise();
   await server.start();
   const pid = runningServer(databaseDir)?.pid;
-  const release = pid ? tieToThisProcess(pid) : () => {};
+  const release = pid ? tieToThisProcess(pid, databaseDir) : () => {};
   const stop = async () => { await server.stop(); release(); };
   try {
     if (fresh) {

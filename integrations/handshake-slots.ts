@@ -7,7 +7,8 @@
 // handshake as a known master, and inside them no one tenant may crowd out another: an address holds at most
 // `knownPerAddress` of them and one organisation's addresses at most `knownPerOwner`. A known address is forgotten
 // `knownForgetMs` after its last handshake or its last connection closing, and at once when no admitted
-// integration of its organisation is left (reload). Every address, known or not, stays under
+// integration of its organisation is left (reload); one organisation is remembered at most `KNOWN_PER_OWNER`
+// addresses, so its own oldest go first. Every address, known or not, stays under
 // `handshakesPerAddress` in all.
 
 export interface SlotLimits {
@@ -27,6 +28,9 @@ export interface SlotLimits {
 
 /** Addresses remembered as known masters (the least recently seen forgotten past this). */
 const KNOWN_MASTERS = 4096;
+/** Of those, one organisation's (its own least recently seen forgotten past this): a tenant with an IPv6 /48 has
+ * 65,536 addresses and cannot push another tenant's master out of the memory (docs/decisions.md#known-masters-per-organisation). */
+const KNOWN_PER_OWNER = 64;
 
 export class HandshakeSlots {
   private total = 0;
@@ -36,6 +40,8 @@ export class HandshakeSlots {
   private readonly keptPerOwner = new Map<string, number>();
   /** Address key -> the organisation it completed a handshake for, and when it was last seen; oldest first. */
   private readonly known = new Map<string, { owner: string; seen: number }>();
+  /** Organisation -> its addresses in `known`, oldest first. */
+  private readonly knownOf = new Map<string, Set<string>>();
 
   constructor(private readonly limits: SlotLimits, private readonly now: () => number = Date.now) {}
 
@@ -66,20 +72,32 @@ export class HandshakeSlots {
 
   /** `address` completed a handshake as a master of `owner` (or one of its connections closed): seen now. */
   remember(address: string, owner: string): void {
-    this.known.delete(address);
+    this.forget(address);
     this.known.set(address, { owner, seen: this.now() });
-    if (this.known.size > KNOWN_MASTERS) this.known.delete(this.known.keys().next().value!);
+    const mine = this.knownOf.get(owner) ?? new Set<string>();
+    this.knownOf.set(owner, mine.add(address));
+    if (mine.size > KNOWN_PER_OWNER) this.forget(mine.values().next().value!);
+    if (this.known.size > KNOWN_MASTERS) this.forget(this.known.keys().next().value!);
   }
 
   /** Forgets the addresses of every organisation not in `owners` (a reload: no integration of theirs is admitted). */
   keepOwners(owners: ReadonlySet<string>): void {
-    for (const [address, k] of this.known) if (!owners.has(k.owner)) this.known.delete(address);
+    for (const [address, k] of this.known) if (!owners.has(k.owner)) this.forget(address);
+  }
+
+  private forget(address: string): void {
+    const k = this.known.get(address);
+    if (!k) return;
+    this.known.delete(address);
+    const mine = this.knownOf.get(k.owner)!;
+    mine.delete(address);
+    if (mine.size === 0) this.knownOf.delete(k.owner);
   }
 
   /** The organisation `address` is known for, if it was seen within the bound. */
   private ownerOf(address: string): string | undefined {
     const k = this.known.get(address);
-    if (k && this.now() - k.seen > this.limits.knownForgetMs) this.known.delete(address);
+    if (k && this.now() - k.seen > this.limits.knownForgetMs) this.forget(address);
     return k && this.known.has(address) ? k.owner : undefined;
   }
 }

@@ -110,11 +110,13 @@ function refusalReporter<I extends MasterCertificate>(opts: MasterListenerOption
   return (reason, address, detail, named, cutOff) => {
     masterMetrics.refused.inc({ protocol: opts.protocol, reason });
     const from = addressKey(address);
-    const alsoRefused = cutOff ? 0 : throttle.pass(`${reason}|${from}`);
-    if (alsoRefused !== undefined) {
-      const fields = { component: opts.protocol, reason, address: from, detail, alsoRefused, ...(named ? { integration: named.id } : {}) };
+    const line = cutOff ? { alsoRefused: 0, overBudget: 0, lastInWindow: false } : throttle.pass(`${reason}|${from}`, reason);
+    if (line) {
+      const { alsoRefused, overBudget, lastInWindow } = line;
+      const fields = { component: opts.protocol, reason, address: from, detail, alsoRefused, overBudget, ...(named ? { integration: named.id } : {}) };
       log.warn(fields, cutOff ? 'SCADA master cut off: its integration no longer admits it'
-        : reason === 'busy' ? 'SCADA master connection refused: over a connection or handshake cap' : 'SCADA master connection refused');
+        : (reason === 'busy' ? 'SCADA master connection refused: over a connection or handshake cap' : 'SCADA master connection refused')
+          + (lastInWindow ? '; further refusals for this reason from any address are only counted this minute' : ''));
     }
     opts.onRefused?.(reason, detail, named, cutOff);
   };

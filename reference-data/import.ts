@@ -20,7 +20,7 @@ import type { WebhookAllowance } from '../config/settings.js';
 import { checkImportTopology, loadTopology } from './topology.js';
 
 /** Two imports at once would each validate against a database the other is changing: one waits. */
-const IMPORT_LOCK = 0x66696d70; // "fimp"
+export const IMPORT_LOCK = 0x66696d70; // "fimp"
 
 export interface ImportProgress { kind: Kind; done: number; total: number }
 
@@ -91,9 +91,17 @@ export interface ImportPlan {
 export async function planImport(pool: pg.Pool, data: unknown, options: ImportOptions = {}): Promise<ImportPlan> {
   const parsed = parseImport(data, { webhookAllow: options.webhookAllow ?? [] });
   return withRolledBackTransaction(pool, async (client) => {
+    // Counted under the lock applyImport takes (advisory transaction locks stack): an import committing meanwhile
+    // would make the count disagree with the counts.
+    await lockImports(client);
     const deleting = await countSoftDeletes(client, parsed.data);
     return { counts: await applyImport(client, parsed, options), deleting };
   });
+}
+
+/** One import at a time, until the transaction ends. */
+async function lockImports(client: pg.PoolClient): Promise<void> {
+  await client.query('select pg_advisory_xact_lock($1)', [IMPORT_LOCK]);
 }
 
 async function countSoftDeletes(client: pg.PoolClient, data: ParsedImport['data']): Promise<ImportPlan['deleting']> {
@@ -109,7 +117,7 @@ async function countSoftDeletes(client: pg.PoolClient, data: ParsedImport['data'
 
 async function applyImport(client: pg.PoolClient, parsed: ParsedImport, options: ImportOptions): Promise<ImportCounts> {
   const { keyring, onProgress = () => {}, onWarning = () => {}, chunkSize = 1000 } = options;
-  await client.query('select pg_advisory_xact_lock($1)', [IMPORT_LOCK]);
+  await lockImports(client);
   const existing = await loadExistingRefs(client, referencedKeys(parsed.data, parsed.declared));
   const stored = parsed.problems.length === 0 ? await loadTopology(client, parsed.data.devices) : [];
   const problems = [

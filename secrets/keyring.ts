@@ -98,6 +98,11 @@ export interface LoadKeyringOptions {
   dataDir: string;
   /** True for the embedded default (no DATABASE_URL): only then may a key be generated. */
   embedded: boolean;
+  /**
+   * False for a run that writes nothing (`faultline import --dry-run`): a generated key not there yet is stood in
+   * for by a throwaway key in memory, which encrypts only what that run rolls back.
+   */
+  writeKeyFile?: boolean;
   /** One line per notable event (key generated, key file readable by others). Never key material. */
   onLog?: (line: string) => void;
 }
@@ -144,13 +149,16 @@ function generateKeyFile(path: string, onLog: (line: string) => void): void {
  * only) the generated `<dataDir>/secrets/keys`. Both variables set is refused: which one wins would be a
  * guess.
  */
-export function loadKeyring({ configured, dataDir, embedded, onLog = () => {} }: LoadKeyringOptions): Keyring {
+export function loadKeyring({ configured, dataDir, embedded, writeKeyFile = true, onLog = () => {} }: LoadKeyringOptions): Keyring {
   const { keys: inline, keyFile: file } = configured;
   if (inline && file) throw new SecretsError('BAD_SECRET_KEYS', 'set FAULTLINE_SECRET_KEYS or FAULTLINE_SECRET_KEY_FILE, not both');
   if (inline) return new Keyring(parseKeyList(inline, 'FAULTLINE_SECRET_KEYS'));
   if (file) return new Keyring(readKeyFile(file, onLog));
   if (!embedded) throw new SecretsError('NO_SECRET_KEYS');
   const path = defaultKeyFile(dataDir);
-  if (!existsSync(path)) generateKeyFile(path, onLog);
+  if (!existsSync(path)) {
+    if (!writeKeyFile) return new Keyring(parseKeyList(newKeyLine('k1'), 'a throwaway key'));
+    generateKeyFile(path, onLog);
+  }
   return new Keyring(readKeyFile(path, onLog));
 }

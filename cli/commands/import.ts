@@ -17,7 +17,10 @@ export async function run(args: string[]): Promise<void> {
   const data = await readImportFile(file);
   const runtime = await openRuntime();
   try {
-    const keyring = optionalKeyring(() => loadKeyring({ configured: runtime.settings.secretKeys, dataDir: runtime.settings.dataDir, embedded: runtime.embedded, onLog: (line) => log.info(line) }));
+    const keyring = optionalKeyring(() => loadKeyring({
+      configured: runtime.settings.secretKeys, dataDir: runtime.settings.dataDir, embedded: runtime.embedded,
+      writeKeyFile: !values['dry-run'], onLog: (line) => log.info(line),
+    }));
     const options: ImportOptions = {
       ...(keyring ? { keyring } : {}),
       webhookAllow: runtime.settings.alarms.webhookAllow,

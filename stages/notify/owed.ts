@@ -21,13 +21,44 @@ async function loadIntegrations(pool: pg.Pool): Promise<MultiSpeakIntegration[]>
 }
 
 export interface OwedEffects {
-  /** Applies everything these devices owe, chunk by chunk; how many records. */
-  applyOwed(imeis: readonly string[]): Promise<number>;
-  /**
-   * Applies what the devices `find` names, pass after pass until none is left; a device whose owed effects fail
-   * (its batches dead-letter them too) is left out, so it cannot hold back every other device's.
-   */
-  applyDevices(why: string, find: (skip: readonly string[]) => Promise<string[]>): Promise<void>;
+  /** Applies everything these devices owe, chunk by chunk, until done or `stopped()`; how many records. */
+  applyOwed(imeis: readonly string[], stopped?: () => boolean): Promise<number>;
+  /** applyInPasses with this stage's applier. */
+  applyDevices(why: string, find: (skip: readonly string[]) => Promise<string[]>, stopped: () => boolean): Promise<void>;
+}
+
+/**
+ * Applies what the devices `find` names, pass after pass until none is left or `stopped()` (checked between
+ * passes; `apply` checks it between chunks): while notify is more than NOTIFY_SWEEP_AFTER_SECONDS behind, `find`
+ * never runs dry, and a drain must not wait for it past SHUTDOWN_TIMEOUT_MS. What is left stays owed: each chunk is
+ * committed whole. A device whose owed effects fail (its batches dead-letter them too) is left out, so it cannot
+ * hold back every other device's. How many records were applied.
+ */
+export async function applyInPasses(
+  why: string,
+  find: (skip: readonly string[]) => Promise<string[]>,
+  apply: (imeis: readonly string[], stopped: () => boolean) => Promise<number>,
+  stopped: () => boolean,
+): Promise<number> {
+  let applied = 0;
+  const failing: string[] = [];
+  while (!stopped()) {
+    const imeis = await find(failing);
+    if (imeis.length === 0) break;
+    applied += await apply(imeis, stopped).catch(async () => {
+      let one = 0;
+      for (const imei of imeis) {
+        if (stopped()) break;
+        one += await apply([imei], stopped).catch((err: unknown) => {
+          failing.push(imei);
+          log.error({ stage: 'notify', imei, err: (err as Error).message }, `could not apply a device's owed effects (${why}); its next batch and the next sweep try again`);
+          return 0;
+        });
+      }
+      return one;
+    });
+  }
+  return applied;
 }
 
 export function owedEffects({ pool, transport, chunkRecords }: { pool: pg.Pool; transport: Transport; chunkRecords: number }): OwedEffects {
@@ -85,7 +116,7 @@ export function owedEffects({ pool, transport, chunkRecords }: { pool: pg.Pool; 
     return records.length;
   });
 
-  const applyOwed = async (imeis: readonly string[]): Promise<number> => {
+  const applyOwed = async (imeis: readonly string[], stopped = () => false): Promise<number> => {
     if (imeis.length === 0) return 0;
     const list = await currentIntegrations();
     let applied = 0;
@@ -95,26 +126,12 @@ export function owedEffects({ pool, transport, chunkRecords }: { pool: pg.Pool; 
       if (rows) await failpoint('notify.after-effects');
       const fed = await produceFeed(imeis);
       applied += rows;
-      if (rows < chunkRecords && fed < chunkRecords) return applied;
+      if ((rows < chunkRecords && fed < chunkRecords) || stopped()) return applied;
     }
   };
 
-  const applyDevices = async (why: string, find: (skip: readonly string[]) => Promise<string[]>): Promise<void> => {
-    let applied = 0;
-    const failing: string[] = [];
-    for (let imeis = await find(failing); imeis.length; imeis = await find(failing)) {
-      applied += await applyOwed(imeis).catch(async () => {
-        let one = 0;
-        for (const imei of imeis) {
-          one += await applyOwed([imei]).catch((err: unknown) => {
-            failing.push(imei);
-            log.error({ stage: 'notify', imei, err: (err as Error).message }, `could not apply a device's owed effects (${why}); its next batch and the next sweep try again`);
-            return 0;
-          });
-        }
-        return one;
-      });
-    }
+  const applyDevices = async (why: string, find: (skip: readonly string[]) => Promise<string[]>, stopped: () => boolean): Promise<void> => {
+    const applied = await applyInPasses(why, find, applyOwed, stopped);
     if (applied) log.warn({ stage: 'notify', records: applied }, `applied effects left owed (${why})`);
   };
 

@@ -32,8 +32,11 @@ export function notifyStage({ pool, transport, sweepAfterMs, chunkRecords }: Not
   const owned = new Set<number>();
   let sweeper: NodeJS.Timeout | null = null;
   let sweeping: Promise<void> | null = null;
+  /** Set when the last partition goes (a rebalance or the drain): the sweep and the recovery stop between chunks. */
+  let stopping = false;
+  const stopped = () => stopping;
   const sweep = () => {
-    sweeping ??= applyDevices('owed too long', (skip) => devicesOwed(pool, { olderThanMs: sweepAfterMs }, RECOVERY_DEVICES, skip))
+    sweeping ??= applyDevices('owed too long', (skip) => devicesOwed(pool, { olderThanMs: sweepAfterMs }, RECOVERY_DEVICES, skip), stopped)
       .catch((err: unknown) => log.error({ stage: 'notify', err: (err as Error).message }, 'could not sweep owed effects; the next sweep tries again'))
       .finally(() => { sweeping = null; });
   };
@@ -45,11 +48,12 @@ export function notifyStage({ pool, transport, sweepAfterMs, chunkRecords }: Not
     /** A restart or a rebalance: whatever a crash left owed is applied before the first batch. */
     async onAssign(partitions) {
       for (const p of partitions) owned.add(p);
+      if (owned.size) stopping = false;
       if (!sweeper && owned.size) sweeper = setInterval(sweep, sweepEveryMs(sweepAfterMs)).unref();
       try {
         const upTo = await newestOwed(pool);
         if (upTo === null) return;
-        await applyDevices('at assignment', (skip) => devicesOwed(pool, { upTo }, RECOVERY_DEVICES, skip));
+        await applyDevices('at assignment', (skip) => devicesOwed(pool, { upTo }, RECOVERY_DEVICES, skip), stopped);
       } catch (err) {
         // The batches of those devices apply them too; a failing assignment would only stop the consumer.
         log.error({ stage: 'notify', err: (err as Error).message }, 'could not apply owed effects at assignment; each device\'s next batch will');
@@ -60,7 +64,9 @@ export function notifyStage({ pool, transport, sweepAfterMs, chunkRecords }: Not
       if (owned.size === 0 && sweeper) {
         clearInterval(sweeper);
         sweeper = null;
-        // A drain waits for the sweep in flight, as for a batch: nothing of it is cut off half way.
+        // A drain waits for the sweep in flight to finish its chunk, as for a batch: nothing is cut off half way,
+        // and the rest stays owed for the next owner (a sweep of a far-behind notify would never end).
+        stopping = true;
         await sweeping;
       }
     },

@@ -63,6 +63,17 @@ test('a known address is forgotten after the bound without being seen, and when 
   assert.ok(slots.take('192.0.2.1'), 'north is still known');
 });
 
+test("one organisation's many addresses do not push another's known master out of the memory", () => {
+  const slots = new HandshakeSlots(LIMITS);
+  slots.remember('192.0.2.1', 'north');
+  // A tenant with a valid master certificate and an IPv6 /48 handshakes from 4,096 of its /64s.
+  for (let i = 0; i < 4096; i++) slots.remember(`2001:db8:0:${i.toString(16)}::/64`, 'east');
+  for (let a = 10; a < 20; a++) fill(slots, `198.51.100.${a}`);
+  assert.ok(slots.take('192.0.2.1'), "north's master still gets a kept slot past the strangers");
+  assert.ok(slots.take('2001:db8:0:fff::/64'), "east's most recent address is known");
+  assert.not.ok(slots.take('2001:db8:0:0::/64'), "east's oldest went, its own, not north's");
+});
+
 test('every address stays under its cap in all, known or not', () => {
   const slots = new HandshakeSlots(LIMITS);
   slots.remember('192.0.2.1', 'north');

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
@@ -95,6 +95,18 @@ test('embedded default: generates <DATA_DIR>/secrets/keys once, mode 0600, and s
   assert.ok(second.current.key.equals(first.current.key), 'the same key on the next start');
   assert.is(logs.length, 1, 'no second generation');
   assert.match(readFileSync(file, 'utf8'), /^k1:/m);
+});
+
+test('a run that writes nothing (import --dry-run) generates no key file: a throwaway key stands in', () => {
+  const dataDir = tempDir();
+  const logs: string[] = [];
+  const ring = loadKeyring({ configured: keysOf({}), dataDir, embedded: true, writeKeyFile: false, onLog: (l) => logs.push(l) });
+  assert.is(ring.current.key.length, 32, 'a key to encrypt with');
+  assert.not.ok(existsSync(defaultKeyFile(dataDir)), 'no key file written');
+  assert.not.ok(existsSync(join(dataDir, 'secrets')), 'nor its folder');
+  assert.equal(logs, []);
+  const kept = loadKeyring({ configured: keysOf({}), dataDir, embedded: true });
+  assert.ok(loadKeyring({ configured: keysOf({}), dataDir, embedded: true, writeKeyFile: false }).current.key.equals(kept.current.key), 'a key file there is read as ever');
 });
 
 test('env keys win over the generated file of the embedded default', () => {

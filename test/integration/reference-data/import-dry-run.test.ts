@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Keyring } from '../../../secrets/keyring.js';
-import { importReferenceData } from '../../../reference-data/import.js';
+import { IMPORT_LOCK, importReferenceData, planImport } from '../../../reference-data/import.js';
+import { waitFor } from '../../../support/wait-for.js';
 import { FIXTURES_DIR, importFixture } from '../../../support/checkins.js';
 import { createTestDatabase, dumpTables, type TestDatabase } from '../../../support/database.js';
 
@@ -75,6 +76,29 @@ test('after the import: a renamed device, a new one and a deleted one are told a
   assert.is(plan.devices, '1 to create, 1 to update, 1 to delete, 14 unchanged');
   assert.is(plan.organizations, '0 to create, 0 to update, 0 to delete, 2 unchanged');
   assert.equal(await dumpTables(db.pool), before);
+});
+
+test('an import committing while the dry run waits for the lock: the deletes are counted after it, as the rest', async () => {
+  const file = importFixture() as File;
+  const doomed = file.devices!.find((d) => d.deleted !== true)!;
+  doomed.deleted = true;
+  const other = await db.pool.connect();
+  try {
+    // Another import holds the lock and deletes the same device.
+    await other.query('begin');
+    await other.query('select pg_advisory_xact_lock($1)', [IMPORT_LOCK]);
+    await other.query('update device_information set deleted_at = now() where "IMEINumber" = $1', [doomed.IMEINumber]);
+    const planned = planImport(db.pool, file, { keyring: new Keyring([{ id: 'k1', key }]) });
+    await waitFor('the dry run to wait for the import lock', async () =>
+      (await db.pool.query(`select 1 from pg_locks where locktype = 'advisory' and not granted and objid = $1`, [IMPORT_LOCK])).rowCount);
+    await other.query('commit');
+    const { counts, deleting } = await planned;
+    assert.is(deleting.devices, 0, 'the device was deleted by the import before it: nothing left to delete');
+    assert.ok(deleting.devices <= counts.devices.updated, 'never more deletes than updates');
+  } finally {
+    await other.query('rollback').catch(() => {});
+    other.release();
+  }
 });
 
 test('a wrong file: exit 1 naming the problem, and nothing is written', async () => {
