@@ -337,11 +337,12 @@ test("a claim's age resets whenever what it claims changes (master identity, mod
   await pool.query(`alter table integrations enable trigger integrations_claim_reset`);
   const old = await claimedAt();
   assert.ok(old < created, `${old} < ${created}`);
-  const settings = northScada.settings as Json;
-  const reimport = (extra: Json, OrganizationID = northScada.OrganizationID) => importReferenceData(pool, { integrations: [{ ...northScada, OrganizationID, settings: { ...settings, ...extra } }] }, { keyring });
-  await reimport({ analogOnly: true });
-  assert.is(await claimedAt(), old, 'another setting keeps the claim');
-  for (const change of [{ masterIdentity: 'scada1' }, { certificateMode: 'pinned', pinnedCertificateFile: '/etc/faultline/victim-master.pem' }, { caFile: '/etc/faultline/victim-ca.pem' }]) {
+  const reimport = (extra: Json) => importReferenceData(pool, { integrations: [{ ...northScada, ...extra }] }, { keyring });
+  await reimport({ analogOnly: true, enabled: false });
+  assert.is(await claimedAt(), old, 'other settings keep the claim');
+  assert.is((await pool.query(`select enabled from integrations where id = 'north-scada'`)).rows[0].enabled, false, 'the row was updated');
+  for (const change of [{ masterIdentity: 'scada1' }, { certificateMode: 'pinned', pinnedCertificateFile: '/etc/faultline/victim-master.pem' }, { caFile: '/etc/faultline/victim-ca.pem' }, { OrganizationID: 'south' }]) {
+    await reimport({});
     await pool.query(`alter table integrations disable trigger integrations_claim_reset`);
     await pool.query(`update integrations set claimed_at = $1 where id = 'north-scada'`, [old]);
     await pool.query(`alter table integrations enable trigger integrations_claim_reset`);
@@ -353,8 +354,7 @@ test("a claim's age resets whenever what it claims changes (master identity, mod
 test("a dedicated port belongs to one organisation and one protocol, within SCADA_DEDICATED_PORTS: another organisation's or protocol's port, a port outside the range, refused, the holder not named", async () => {
   await resetDatabase();
   await importReferenceData(pool, fixture(), { keyring });
-  const northScada = fixture().integrations!.find((i) => i.id === 'north-scada')!;
-  const row = (id: string, OrganizationID: string, kind: string, port: number) => ({ ...northScada, id, OrganizationID, kind, channel: 'B', settings: { masterIdentity: `${id}.example`, port } });
+  const row = (id: string, OrganizationID: string, kind: string, port: number) => ({ id, OrganizationID, kind, channel: 'B', masterIdentity: `${id}.example`, port });
   const range = { from: 20001, to: 20999 };
   await importReferenceData(pool, { integrations: [row('north-iec', 'north', 'iec104', 20500)] }, { keyring, dedicatedPorts: range });
   const before = await dump();
