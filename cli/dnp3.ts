@@ -24,7 +24,7 @@ export async function startDnp3(runtime: Runtime): Promise<{ description: string
   // Plain TCP for development only when no TLS files are configured.
   const files = runtime.settings.scadaTls ?? (plainIntegration ? undefined : scadaTlsFiles(runtime));
   const service = await startDnp3Service({
-    pool: runtime.pool, port, host: runtime.settings.httpHost, reserved: fixedPorts(runtime.settings), offlineAfterHours: runtime.settings.offlineAfterHours, checkinFloorS: runtime.settings.alarms.checkinFloorS,
+    pool: runtime.pool, port, host: runtime.settings.httpHost, reserved: fixedPorts(runtime.settings), range: runtime.settings.scadaDedicatedPorts, offlineAfterHours: runtime.settings.offlineAfterHours, checkinFloorS: runtime.settings.alarms.checkinFloorS,
     ...(files ? { tlsFiles: files } : {}),
     ...(plainIntegration ? { plainIntegrationId: plainIntegration } : {}),
     onError: (err) => log.warn({ component: 'dnp3', err: (err as Error).message }, 'outstation error'),

@@ -23,7 +23,7 @@ export async function startIec104(runtime: Runtime, required: boolean): Promise<
   const files = unconfigured ? undefined : scadaTlsFiles(runtime);
   if (!files) return off(`off: IEC 62351-3 needs mutual TLS (${unconfigured})`);
   const service = await startIec104Service({
-    pool: runtime.pool, port: runtime.settings.iec104Port, host: runtime.settings.httpHost, reserved: fixedPorts(runtime.settings), tlsFiles: files,
+    pool: runtime.pool, port: runtime.settings.iec104Port, host: runtime.settings.httpHost, reserved: fixedPorts(runtime.settings), range: runtime.settings.scadaDedicatedPorts, tlsFiles: files,
     offlineAfterHours: runtime.settings.offlineAfterHours, checkinFloorS: runtime.settings.alarms.checkinFloorS,
     onError: (err) => log.warn({ component: 'iec104', err: (err as Error).message }, 'IEC 104 station error'),
   });

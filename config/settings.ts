@@ -43,6 +43,11 @@ export interface Settings {
   metricsPort: number | null;
   /** IEC104_PORT (2404): the IEC 60870-5-104 controlled station's TLS port (iec104/server.ts). */
   iec104Port: number;
+  /**
+   * SCADA_DEDICATED_PORTS (20001-20999): the only ports an integration may name as its dedicated master port; a
+   * port outside is not opened (integrations/master-ports.ts) nor imported (reference-data/master-claims.ts).
+   */
+  scadaDedicatedPorts: PortRange;
   /** HTTPS certificate and key files (HTTP_TLS_CERT, HTTP_TLS_KEY); null: plain HTTP (loopback, or TLS ends at a balancer). */
   httpTls: { certFile: string; keyFile: string } | null;
   /** How long SIGTERM/SIGINT may take to drain before the process exits anyway (exit code 1). */
@@ -216,6 +221,22 @@ export const DEFAULT_CODE_STRINGS_FILE = new URL('../schemas/config/code-strings
 /** The outstation's TCP port when DNP3_PORT is unset (dnp3/server.ts). */
 export const DEFAULT_DNP3_PORT = 20000;
 
+/** A range of TCP ports, both ends included. */
+export interface PortRange { from: number; to: number }
+
+/** SCADA_DEDICATED_PORTS when unset: above DNP3_PORT's default, below the ephemeral range, clear of the service's own ports. */
+export const DEFAULT_SCADA_DEDICATED_PORTS: PortRange = { from: 20001, to: 20999 };
+
+/** `from-to` (one port: `n-n`), 1 to 65535. */
+function portRange(env: NodeJS.ProcessEnv, name: string, fallback: PortRange): PortRange {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const m = /^\s*(\d{1,5})\s*-\s*(\d{1,5})\s*$/.exec(text);
+  const from = Number(m?.[1]), to = Number(m?.[2]);
+  if (!m || from < 1 || to > 65535 || from > to) throw new Error(`${name} must be a port range "from-to" within 1-65535 (e.g. 20001-20999), got "${text}"`);
+  return { from, to };
+}
+
 /**
  * The ports the service itself listens on (PORT, METRICS_PORT, DNP3_PORT, IEC104_PORT), by port: the setting's
  * name. No SCADA integration may take one as its dedicated port (integrations/master-ports.ts).
@@ -357,6 +378,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     rawRetentionDays: number(env, 'RAW_RETENTION_DAYS', 30, (n) => n > 0 && n <= 36_500),
     httpPort: number(env, 'PORT', 8080, port),
     iec104Port: number(env, 'IEC104_PORT', 2404, port),
+    scadaDedicatedPorts: portRange(env, 'SCADA_DEDICATED_PORTS', DEFAULT_SCADA_DEDICATED_PORTS),
     // The embedded default is a newcomer's laptop: nothing it opens is reachable from the network unless
     // HOST says so (docs/decisions.md#safe-to-start-on-a-network).
     httpHost: env.HOST || (env.DATABASE_URL ? '0.0.0.0' : '127.0.0.1'),

@@ -14,6 +14,7 @@ import { OutstationSession } from './outstation/session.js';
 import type { SessionOptions } from './outstation/session.js';
 import type { Outstation } from './outstation/outstation.js';
 import type { DiscardReason } from './diagnostics/reasons.js';
+import type { PortRange } from '../config/settings.js';
 
 export { DEFAULT_DNP3_PORT } from '../config/settings.js';
 export { DEFAULT_CONNECTION_LIMITS } from '../integrations/master-listener.js';
@@ -28,6 +29,8 @@ export interface Dnp3ServerOptions {
   host?: string;
   /** The service's own fixed ports no integration may take as its dedicated port, by port: the setting's name. */
   reserved?: ReadonlyMap<number, string>;
+  /** SCADA_DEDICATED_PORTS (integrations/master-ports.ts). */
+  range?: PortRange;
   /** Defaults: DEFAULT_CONNECTION_LIMITS. */
   limits?: Partial<Dnp3ConnectionLimits>;
   /** TLS material; or `{ plainIntegrationId }` for plain TCP, development only, one integration. */
@@ -91,6 +94,7 @@ export async function startDnp3Server(opts: Dnp3ServerOptions): Promise<Dnp3Serv
     protocol: 'dnp3',
     port: opts.port,
     ...(opts.reserved ? { reserved: opts.reserved } : {}),
+    ...(opts.range ? { range: opts.range } : {}),
     integrations: opts.integrations,
     open: (port, integrations) => startMasterListener<Dnp3Integration>({
       protocol: 'dnp3',

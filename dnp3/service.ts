@@ -14,6 +14,7 @@ import { DISCARD_REASONS, type DiscardReason } from './diagnostics/reasons.js';
 import { DiagnosticsLedger } from '../integrations/diagnostics-ledger.js';
 import { eventTiming } from './event-timing.js';
 import { dnp3Metrics } from './metrics.js';
+import type { PortRange } from '../config/settings.js';
 
 export interface Dnp3ServiceOptions {
   pool: pg.Pool;
@@ -22,6 +23,8 @@ export interface Dnp3ServiceOptions {
   host?: string;
   /** The service's own fixed ports (config/settings.ts fixedPorts): never opened as an integration's dedicated port. */
   reserved?: ReadonlyMap<number, string>;
+  /** SCADA_DEDICATED_PORTS (integrations/master-ports.ts). */
+  range?: PortRange;
   /** PEM file paths (DNP3_TLS_KEY, DNP3_TLS_CERT, DNP3_TLS_CA). Absent: plain TCP for `plainIntegrationId` only. */
   tlsFiles?: { key: string; cert: string; ca: string };
   /** Development only (DNP3_PLAIN_INTEGRATION): plain TCP, no certificate, one integration. */
@@ -86,6 +89,7 @@ export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ serv
     port: opts.port ?? DEFAULT_DNP3_PORT,
     ...(opts.host ? { host: opts.host } : {}),
     ...(opts.reserved ? { reserved: opts.reserved } : {}),
+    ...(opts.range ? { range: opts.range } : {}),
     transport,
     integrations: () => [...running.values()].map((r) => r.integration),
     outstationsFor: (i) => running.get(i.id)?.banks ?? [],

@@ -12,6 +12,7 @@ import type { Iec104Integration } from './identity.js';
 import { iec104Metrics } from './metrics.js';
 import type { Iec104Outstation } from './outstation.js';
 import { Iec104Session, type Iec104SessionOptions } from './session.js';
+import type { PortRange } from '../config/settings.js';
 
 export const DEFAULT_IEC104_PORT = 2404;
 
@@ -26,6 +27,8 @@ export interface Iec104ServerOptions {
   host?: string;
   /** The service's own fixed ports no integration may take as its dedicated port, by port: the setting's name. */
   reserved?: ReadonlyMap<number, string>;
+  /** SCADA_DEDICATED_PORTS (integrations/master-ports.ts). */
+  range?: PortRange;
   /** Defaults: DEFAULT_CONNECTION_LIMITS (integrations/master-listener.ts). */
   limits?: Partial<ConnectionLimits>;
   tls: Iec104TlsMaterial;
@@ -86,6 +89,7 @@ export async function startIec104Server(opts: Iec104ServerOptions): Promise<Iec1
     protocol: 'iec104',
     port: opts.port,
     ...(opts.reserved ? { reserved: opts.reserved } : {}),
+    ...(opts.range ? { range: opts.range } : {}),
     integrations: opts.integrations,
     open: (port, integrations) => startMasterListener<Iec104Integration>({
       protocol: 'iec104',

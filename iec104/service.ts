@@ -15,6 +15,7 @@ import { iec104IntegrationFromRow, type Iec104Integration } from './identity.js'
 import { iec104Metrics } from './metrics.js';
 import { Iec104Outstation } from './outstation.js';
 import { DEFAULT_IEC104_PORT, startIec104Server, type Iec104Server, type Iec104ServerOptions } from './server.js';
+import type { PortRange } from '../config/settings.js';
 
 export interface Iec104ServiceOptions {
   pool: pg.Pool;
@@ -23,6 +24,8 @@ export interface Iec104ServiceOptions {
   host?: string;
   /** The service's own fixed ports (config/settings.ts fixedPorts): never opened as an integration's dedicated port. */
   reserved?: ReadonlyMap<number, string>;
+  /** SCADA_DEDICATED_PORTS (integrations/master-ports.ts). */
+  range?: PortRange;
   /** PEM files of the service's SCADA certificate and the masters' CA (the DNP3 outstation's). */
   tlsFiles: { key: string; cert: string; ca: string };
   offlineAfterHours: number;
@@ -102,6 +105,7 @@ export async function startIec104Service(opts: Iec104ServiceOptions): Promise<Ie
     port: opts.port ?? DEFAULT_IEC104_PORT,
     ...(opts.host ? { host: opts.host } : {}),
     ...(opts.reserved ? { reserved: opts.reserved } : {}),
+    ...(opts.range ? { range: opts.range } : {}),
     tls: { key: readFileSync(opts.tlsFiles.key), cert: readFileSync(opts.tlsFiles.cert), ca: [readFileSync(opts.tlsFiles.ca)] },
     integrations: () => [...running.values()].map((r) => r.integration),
     outstationFor: (i) => running.get(i.id)!.outstation,

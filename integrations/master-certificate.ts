@@ -10,7 +10,11 @@ export interface MasterCertificate {
   id: string;
   /** The organisation the integration belongs to: two organisations' claims on one master are judged by age (matchMaster). */
   organizationId?: string;
-  /** When the integration was created (ms): of two organisations proving one certificate, the older claim wins. */
+  /**
+   * When the integration's claim on its master began (ms; `integrations.claimed_at`, reset whenever the master
+   * identity, certificate mode, pinned file, caFile or organisation changes): of two organisations proving one
+   * certificate through the same name, the older claim wins.
+   */
   claimedAt?: number;
   /** Must equal the client certificate's CN or one of its DNS SANs. */
   masterIdentity: string;
@@ -71,10 +75,13 @@ export type IdentityRefusal = 'noCertificate' | 'unknownIdentity' | 'ambiguousId
 
 const VERSION_RANK: Record<string, number> = { 'TLSv1.2': 2, 'TLSv1.3': 3 };
 
+/** A master identity as compared: DNS names are case-insensitive (the import compares them so too, reference-data/master-claims.ts). */
+export const claimName = (name: string): string => name.toLowerCase();
+
 /** The integrations whose master identity the certificate names, on this port (matchMaster: more than one that its proof passes is ambiguous). */
 export function namedIntegrations<I extends MasterCertificate>(peer: { commonName?: string; dnsNames: string[] }, integrations: readonly I[], port?: number): I[] {
-  const names = peer.dnsNames.length ? peer.dnsNames : peer.commonName ? [peer.commonName] : [];
-  return integrations.filter((i) => names.includes(i.masterIdentity) && (port === undefined || i.port === undefined || i.port === port));
+  const names = (peer.dnsNames.length ? peer.dnsNames : peer.commonName ? [peer.commonName] : []).map(claimName);
+  return integrations.filter((i) => names.includes(claimName(i.masterIdentity)) && (port === undefined || i.port === undefined || i.port === port));
 }
 
 /** Why `integration` does not admit this certificate by proof (pin or issuer), or undefined when it does. */
@@ -90,9 +97,11 @@ function unproven(peer: PeerIdentity, integration: MasterCertificate, serviceCas
  * pinned mode the fingerprint must match. Ambiguity is judged among the integrations whose proof the certificate
  * passes: another integration merely claiming the same identity (its own CA or pin) does not cut off the master
  * it cannot prove (docs/decisions.md#scada-master-identity-and-listener). When integrations of more than one
- * organisation prove it (another tenant pinned this master's public certificate, or put its public CA in a caFile),
- * the organisation with the oldest claim keeps it (firstClaim): a newer claim by anyone else cannot shut the
- * master out (docs/decisions.md#scada-listener-slots-sessions-and-claims).
+ * organisation prove it through the same name (another tenant pinned this master's public certificate, or put its
+ * public CA in a caFile), the organisation with the oldest claim keeps it (firstClaim): a newer claim by anyone
+ * else cannot shut the master out. Through different names (the certificate's other SANs) nobody keeps it: the
+ * import compares names only, so an age across names would let a tenant take a master by naming its second SAN
+ * (docs/decisions.md#scada-listener-slots-sessions-and-claims).
  */
 export function matchMaster<I extends MasterCertificate>(
   peer: PeerIdentity | undefined,
@@ -115,14 +124,16 @@ export function matchMaster<I extends MasterCertificate>(
 }
 
 /**
- * Of integrations of several organisations that all prove one certificate, those of the organisation whose oldest
- * integration among them was created first; unchanged when one organisation alone proves it, or when the age
- * cannot tell (unknown, or a tie): then ambiguity refuses rather than guesses. An organisation's master identity is
- * unique at write time too (reference-data/master-claims.ts); this holds for rows written any other way.
+ * Of integrations of several organisations that all prove one certificate through the same name, those of the
+ * organisation whose claim is oldest; unchanged when one organisation alone proves it, when they name it
+ * differently (the import cannot see a certificate's other names, so no age is comparable), or when the age cannot
+ * tell (unknown, or a tie): then ambiguity refuses rather than guesses. A master identity is unique across
+ * organisations at write time too (reference-data/master-claims.ts); this holds for rows written any other way.
  */
 function firstClaim<I extends MasterCertificate>(proving: I[]): I[] {
   const orgs = new Set(proving.map((i) => i.organizationId ?? i.id));
   if (orgs.size < 2 || proving.some((i) => i.claimedAt === undefined)) return proving;
+  if (new Set(proving.map((i) => claimName(i.masterIdentity))).size > 1) return proving;
   const oldest = Math.min(...proving.map((i) => i.claimedAt!));
   const first = proving.filter((i) => i.claimedAt === oldest);
   if (new Set(first.map((i) => i.organizationId ?? i.id)).size > 1) return proving;

@@ -4,9 +4,10 @@
 // master-listener.ts listener (same TLS, identity check, caps, refusal log and metrics); this module only decides
 // which ports are open. reload() follows the integrations: a port newly named opens, a port no integration names
 // any more closes (its connections cut). A dedicated port that cannot be opened (in use, or one of the service's
-// own fixed ports) is logged and counted, shuts out only the integrations naming it, and is tried again on the
-// next reload.
+// own fixed ports, outside SCADA_DEDICATED_PORTS, or past the cap) is logged and counted, shuts out only the
+// integrations naming it, and is tried again on the next reload.
 import { log } from '../config/log.js';
+import type { PortRange } from '../config/settings.js';
 import type { MasterCertificate } from './master-certificate.js';
 import type { MasterListener, MasterProtocol } from './master-listener.js';
 import { masterMetrics } from './master-metrics.js';
@@ -25,12 +26,30 @@ export function servedOn<I extends MasterCertificate>(integrations: readonly I[]
   return integrations.filter((i) => i.port === port);
 }
 
+/** At most this many dedicated ports per protocol: each is a listener with its own slots (docs/decisions.md#dedicated-master-ports). */
+export const MAX_DEDICATED_PORTS = 32;
+
+/**
+ * Why a dedicated port may not be opened, or undefined: one of the service's own ports, outside the operator's
+ * range (SCADA_DEDICATED_PORTS: an integration must not squat 5432 or the broker's port), or past the cap
+ * (`opened`: the protocol's dedicated ports listening already; they keep listening, ports are opened ascending).
+ */
+export function dedicatedPortRefusal(port: number, opened: number, rules: { range?: PortRange; reserved?: ReadonlyMap<number, string> }): string | undefined {
+  const reserved = rules.reserved?.get(port);
+  if (reserved) return `it is ${reserved}`;
+  if (rules.range && (port < rules.range.from || port > rules.range.to)) return `it is outside SCADA_DEDICATED_PORTS (${rules.range.from}-${rules.range.to})`;
+  if (opened >= MAX_DEDICATED_PORTS) return `more than ${MAX_DEDICATED_PORTS} dedicated ports for one protocol`;
+  return undefined;
+}
+
 export interface MasterPortsOptions<I extends MasterCertificate> {
   protocol: MasterProtocol;
   /** The shared port (0: any free one, tests). */
   port: number;
   /** The service's own fixed ports no integration may take (config/settings.ts fixedPorts), by port: its setting's name. */
   reserved?: ReadonlyMap<number, string>;
+  /** SCADA_DEDICATED_PORTS: the service always passes it (cli/dnp3.ts, cli/iec104.ts); absent (tests): any port. */
+  range?: PortRange;
   /** The protocol's integrations now. */
   integrations: () => readonly I[];
   /** Opens one listener on `port` serving `integrations` (startMasterListener with the protocol's own handlers). */
@@ -64,8 +83,8 @@ export async function startMasterPorts<I extends MasterCertificate>(o: MasterPor
     for (const port of unbound.keys()) if (!wanted.includes(port)) unbound.delete(port);
     for (const port of wanted) {
       if (open.has(port)) continue;
-      const reserved = o.reserved?.get(port);
-      const problem = reserved ? `it is ${reserved}` : await o.open(port, () => servedOn(o.integrations(), port)).then(
+      const refused = dedicatedPortRefusal(port, open.size, o);
+      const problem = refused ?? await o.open(port, () => servedOn(o.integrations(), port)).then(
         (listener) => { open.set(port, listener); return undefined; },
         (err: Error) => err.message,
       );

@@ -14,7 +14,7 @@ export interface MasterSettings extends MasterCertificate {
 }
 
 /** An `integrations` row as readIntegrations returns it. */
-export interface IntegrationRow { id: string; OrganizationID: string; settings: unknown; createdAt?: Date }
+export interface IntegrationRow { id: string; OrganizationID: string; settings: unknown; claimedAt?: Date }
 
 /** The row's settings as an object (jsonb is `unknown` until here). */
 export const settingsOf = (row: IntegrationRow): Record<string, unknown> =>
@@ -36,7 +36,7 @@ export function masterSettingsFromRow(row: IntegrationRow, defaultTls: TlsMinVer
     certificateMode: s.certificateMode === 'pinned' ? 'pinned' : 'ca',
     analogOnly: s.analogOnly === true,
   };
-  if (row.createdAt) out.claimedAt = row.createdAt.getTime();
+  if (row.claimedAt) out.claimedAt = row.claimedAt.getTime();
   if (typeof s.caFile === 'string') out.caFile = s.caFile;
   if (typeof s.pinnedCertificateFile === 'string') out.pinnedCertificateFile = s.pinnedCertificateFile;
   if (typeof s.port === 'number' && Number.isInteger(s.port) && s.port > 0 && s.port < 65536) out.port = s.port;

@@ -19,8 +19,11 @@ export interface StoredIntegration {
   settings: Record<string, unknown>;
   /** MultiSpeak credentials, still encrypted. */
   credentials: { ciphertext: Buffer; keyId: string } | null;
-  /** When the row was first written (a SCADA master's claim: the older of two organisations' claims wins). */
-  createdAt: Date;
+  /**
+   * When its claim on a SCADA master began (`claimed_at`, reset when the master identity, pin, caFile or
+   * organisation changes, schemas/migrations/0025): of two organisations' claims on one name, the older wins.
+   */
+  claimedAt: Date;
 }
 
 export interface IntegrationFilter {
@@ -33,13 +36,13 @@ export interface IntegrationFilter {
 
 interface Row {
   id: string; OrganizationID: string; company: string; kind: IntegrationKind; channel: string; enabled: boolean;
-  settings: unknown; credentials: Buffer | null; credentials_key_id: string | null; created_at: Date;
+  settings: unknown; credentials: Buffer | null; credentials_key_id: string | null; claimed_at: Date;
 }
 
 /** Integrations matching `filter`, by id. */
 export async function readIntegrations(pool: pg.Pool, { kind, id, organizationId, enabledOnly = true }: IntegrationFilter): Promise<StoredIntegration[]> {
   const { rows } = await pool.query<Row>(
-    `select i.id, i."OrganizationID", o.name as company, i.kind, i.channel, i.enabled, i.settings, i.credentials, i.credentials_key_id, i.created_at
+    `select i.id, i."OrganizationID", o.name as company, i.kind, i.channel, i.enabled, i.settings, i.credentials, i.credentials_key_id, i.claimed_at
        from integrations i join organizations o on o."OrganizationID" = i."OrganizationID"
       where ($1::text is null or i.kind = $1) and ($2::text is null or i.id = $2)
         and ($3::text is null or i."OrganizationID" = $3) and (i.enabled or not $4)
@@ -50,6 +53,6 @@ export async function readIntegrations(pool: pg.Pool, { kind, id, organizationId
     id: r.id, OrganizationID: r.OrganizationID, company: r.company, kind: r.kind, channel: r.channel, enabled: r.enabled,
     settings: r.settings && typeof r.settings === 'object' ? (r.settings as Record<string, unknown>) : {},
     credentials: r.credentials && r.credentials_key_id ? { ciphertext: r.credentials, keyId: r.credentials_key_id } : null,
-    createdAt: r.created_at,
+    claimedAt: r.claimed_at,
   }));
 }

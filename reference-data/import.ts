@@ -13,6 +13,7 @@ import { upsertDeviceChunk } from './upsert-devices.js';
 import { upsertGroups, upsertOrganizations, upsertPowerLines } from './upsert-hierarchy.js';
 import { upsertIntegrations } from './upsert-integrations.js';
 import { checkMasterClaims } from './master-claims.js';
+import type { PortRange } from '../config/settings.js';
 import { upsertUserChunk } from './upsert-users.js';
 import { parseImport, type ParsedImport } from './validate.js';
 import { checkAlarmReferences, upsertAlarmRecipients, upsertAlarmRules } from './alarms.js';
@@ -35,6 +36,8 @@ export interface ImportOptions {
   webhookAllow?: readonly WebhookAllowance[];
   /** Devices and users per multi-row statement (default 1,000). */
   chunkSize?: number;
+  /** SCADA_DEDICATED_PORTS: a dnp3 or iec104 integration's `port` outside is refused (reference-data/master-claims.ts); absent: any port. */
+  dedicatedPorts?: PortRange;
 }
 
 function missingKeyProblems(parsed: ParsedImport, keyring: Keyring | undefined): Problem[] {
@@ -126,7 +129,7 @@ async function applyImport(client: pg.PoolClient, parsed: ParsedImport, options:
   ];
   problems.push(...await checkAlarmReferences(client, parsed.data.alarmRecipients, parsed.data.alarmRules, (row, i) => parsed.pathOf('alarmRules', row, i), parsed.declared.powerLines, parsed.declared.groups));
   problems.push(...missingAlarmKeyProblems(parsed, keyring));
-  problems.push(...await checkMasterClaims(client, parsed.data.integrations, (row, i) => parsed.pathOf('integrations', row, i)));
+  problems.push(...await checkMasterClaims(client, parsed.data.integrations, (row, i) => parsed.pathOf('integrations', row, i), options.dedicatedPorts ? { dedicatedPorts: options.dedicatedPorts } : {}));
   if (problems.length > 0) throw new ImportError('IMPORT_INVALID', problems);
   parsed.warnings.forEach(onWarning);
 

@@ -2,37 +2,74 @@
 // import may not give a dnp3 or iec104 integration a master identity that another organisation's integration of
 // that kind already claims (stored, enabled or not, or earlier in the same file). Another tenant claiming it (its
 // own CA, the victim's public CA, or a pin of the victim master's public certificate) would make the master
-// ambiguous and shut it out. The problem does not say which organisation holds the claim.
+// ambiguous and shut it out. A dedicated port belongs to one organisation and one protocol the same way
+// (docs/decisions.md#dedicated-master-ports): another organisation naming it would have its master served on that
+// port, another protocol would bind it first after a restart. The problems never say which organisation holds the claim.
 import type pg from 'pg';
+import type { PortRange } from '../config/settings.js';
+import { claimName } from '../integrations/master-certificate.js';
+import { MAX_DEDICATED_PORTS } from '../integrations/master-ports.js';
 import type { Problem } from './errors.js';
 import type { IntegrationInput } from './model.js';
 
 const MASTER_KINDS = ['dnp3', 'iec104'];
 
 const claimOf = (kind: string, identity: unknown): string | undefined =>
-  MASTER_KINDS.includes(kind) && typeof identity === 'string' && identity !== '' ? `${kind}|${identity.toLowerCase()}` : undefined;
+  MASTER_KINDS.includes(kind) && typeof identity === 'string' && identity !== '' ? `${kind}|${claimName(identity)}` : undefined;
 
-export async function checkMasterClaims(client: pg.ClientBase, rows: readonly IntegrationInput[], pathOf: (row: IntegrationInput, i: number) => string): Promise<Problem[]> {
-  if (!rows.some((r) => claimOf(r.kind, r.settings.masterIdentity))) return [];
+const portOf = (kind: string, port: unknown): number | undefined =>
+  MASTER_KINDS.includes(kind) && typeof port === 'number' && Number.isInteger(port) ? port : undefined;
+
+/** Who holds a claim: one set of holders per key. */
+class Claims<K> {
+  readonly holders = new Map<K, Set<string>>();
+  add(key: K, holder: string): void { this.holders.set(key, (this.holders.get(key) ?? new Set()).add(holder)); }
+  others(key: K, holder: string): string[] { return [...(this.holders.get(key) ?? [])].filter((h) => h !== holder); }
+}
+
+export interface MasterClaimRules {
+  /** SCADA_DEDICATED_PORTS: a dedicated port outside is refused; absent: any port. */
+  dedicatedPorts?: PortRange;
+}
+
+export async function checkMasterClaims(
+  client: pg.ClientBase, rows: readonly IntegrationInput[], pathOf: (row: IntegrationInput, i: number) => string, rules: MasterClaimRules = {},
+): Promise<Problem[]> {
+  if (!rows.some((r) => claimOf(r.kind, r.settings.masterIdentity) || portOf(r.kind, r.settings.port) !== undefined)) return [];
   // Stored claims, except the rows this file replaces (the file's version of them is what counts).
-  const stored = await client.query<{ kind: string; identity: string; org: string }>(
-    `select kind, settings->>'masterIdentity' as identity, "OrganizationID" as org from integrations
-      where kind = any($1::text[]) and settings ? 'masterIdentity' and not (id = any($2::text[]))`,
+  const stored = await client.query<{ kind: string; identity: string | null; port: unknown; org: string }>(
+    `select kind, settings->>'masterIdentity' as identity, settings->'port' as port, "OrganizationID" as org from integrations
+      where kind = any($1::text[]) and (settings ? 'masterIdentity' or settings ? 'port') and not (id = any($2::text[]))`,
     [MASTER_KINDS, rows.map((r) => r.id)],
   );
-  const owners = new Map<string, Set<string>>();
-  const claim = (key: string, org: string) => owners.set(key, (owners.get(key) ?? new Set()).add(org));
-  for (const s of stored.rows) { const key = claimOf(s.kind, s.identity); if (key) claim(key, s.org); }
+  const identities = new Claims<string>();
+  // A port's holder is kind and organisation: either differing is a conflict.
+  const ports = new Claims<number>();
+  for (const s of stored.rows) {
+    const key = claimOf(s.kind, s.identity);
+    if (key) identities.add(key, s.org);
+    const port = portOf(s.kind, s.port);
+    if (port !== undefined) ports.add(port, `${s.kind}|${s.org}`);
+  }
+  const portsOfKind = (kind: string) => [...ports.holders].filter(([, h]) => [...h].some((x) => x.startsWith(`${kind}|`))).length;
   const problems: Problem[] = [];
   rows.forEach((row, i) => {
     const key = claimOf(row.kind, row.settings.masterIdentity);
-    if (!key) return;
-    const others = [...(owners.get(key) ?? [])].filter((org) => org !== row.OrganizationID);
-    if (others.length > 0) {
+    if (key && identities.others(key, row.OrganizationID).length > 0) {
       problems.push({ path: `${pathOf(row, i)}.settings.masterIdentity`, message: `master identity "${String(row.settings.masterIdentity)}" is already claimed by another organisation's ${row.kind} integration; a SCADA master belongs to one organisation (give this master a certificate with a name of its own)` });
-      return;
-    }
-    claim(key, row.OrganizationID);
+    } else if (key) identities.add(key, row.OrganizationID);
+    const port = portOf(row.kind, row.settings.port);
+    if (port === undefined) return;
+    const path = `${pathOf(row, i)}.settings.port`;
+    const range = rules.dedicatedPorts;
+    const holder = `${row.kind}|${row.OrganizationID}`;
+    if (range && (port < range.from || port > range.to)) {
+      problems.push({ path, message: `port ${port} is outside SCADA_DEDICATED_PORTS (${range.from}-${range.to}); leave port out to be served on the shared port` });
+    } else if (ports.others(port, holder).length > 0) {
+      problems.push({ path, message: `port ${port} is already the dedicated port of another organisation's integration or of another protocol; a dedicated port serves one organisation's masters of one protocol` });
+    } else if (!ports.holders.has(port) && portsOfKind(row.kind) >= MAX_DEDICATED_PORTS) {
+      problems.push({ path, message: `more than ${MAX_DEDICATED_PORTS} dedicated ${row.kind} ports; integrations can share their organisation's dedicated port or the shared port` });
+    } else ports.add(port, holder);
   });
   return problems;
 }

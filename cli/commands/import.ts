@@ -24,6 +24,7 @@ export async function run(args: string[]): Promise<void> {
     const options: ImportOptions = {
       ...(keyring ? { keyring } : {}),
       webhookAllow: runtime.settings.alarms.webhookAllow,
+      dedicatedPorts: runtime.settings.scadaDedicatedPorts,
       onWarning: (w) => process.stderr.write(`import: warning: ${w.path}: ${w.message}\n`),
     };
     if (values['dry-run']) {

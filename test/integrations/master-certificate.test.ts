@@ -63,6 +63,17 @@ test("two organisations proving one certificate (another tenant's pin of it, or 
   assert.equal(matchMaster(peer, 'TLSv1.2', [victim, { ...victim, id: 'north-twin', claimedAt: 5000 }], undefined, [serviceCa]), { refused: 'ambiguousIdentity' }, 'one organisation\'s two proofs stay ambiguous');
 });
 
+test("the age rule counts only among claims of the same name: another organisation proving the certificate through its second SAN is ambiguous, whatever its age", () => {
+  const serviceCa = { name: 'service' } as unknown as X509Certificate;
+  const peer = { dnsNames: ['scada1.victim.example', 'scada1'], fingerprint256: 'AA:BB', issuedBy: (ca: X509Certificate) => ca === serviceCa };
+  const victim: MasterCertificate = { ...base, id: 'v', organizationId: 'victim', masterIdentity: 'scada1.victim.example', claimedAt: Date.UTC(2025, 0, 1) };
+  const hostile: MasterCertificate = { ...base, id: 'h', organizationId: 'hostile', masterIdentity: 'scada1', claimedAt: Date.UTC(2024, 0, 1), certificateMode: 'pinned', pinnedFingerprint256: 'aa:bb' };
+  assert.equal(matchMaster(peer, 'TLSv1.2', [victim, hostile], undefined, [serviceCa]), { refused: 'ambiguousIdentity' }, 'the older claim on another name takes nothing');
+  assert.equal(matchMaster(peer, 'TLSv1.2', [victim, { ...hostile, issuerCas: [serviceCa], certificateMode: 'ca' }], undefined, [serviceCa]), { refused: 'ambiguousIdentity' }, 'nor through the victim\'s CA');
+  // The same name in another case is the same claim (DNS names are case-insensitive): the age rule applies.
+  assert.equal(matchMaster(peer, 'TLSv1.2', [victim, { ...hostile, masterIdentity: 'SCADA1.Victim.Example' }], undefined, [serviceCa]), { integration: { ...hostile, masterIdentity: 'SCADA1.Victim.Example' } });
+});
+
 test('issuer by signature: the forged copy of a CA (same subject and key id) proves nothing; the real CAs prove what they signed', () => {
   const certs = devCerts('master-certificate-');
   try {

@@ -324,4 +324,60 @@ test('a SCADA master identity belongs to one organisation: another organisation 
   assert.equal(await problems({ integrations: [{ ...northScada, enabled: false }] }), [], 'north re-imports its own');
 });
 
+test("a claim's age resets whenever what it claims changes (master identity, mode, pin, caFile, organisation), not when other settings do: an old row repointed at another master is a new claim", async () => {
+  await resetDatabase();
+  await importReferenceData(pool, fixture(), { keyring });
+  const northScada = fixture().integrations!.find((i) => i.id === 'north-scada')!;
+  const claimedAt = async () => (await pool.query<{ t: string }>(`select claimed_at::text as t from integrations where id = 'north-scada'`)).rows[0]!.t;
+  const created = (await pool.query<{ t: string }>(`select created_at::text as t from integrations where id = 'north-scada'`)).rows[0]!.t;
+  // The row as an old one: created and claimed a year ago.
+  await pool.query(`update integrations set created_at = now() - interval '1 year' where id = 'north-scada'`);
+  await pool.query(`alter table integrations disable trigger integrations_claim_reset`);
+  await pool.query(`update integrations set claimed_at = now() - interval '1 year' where id = 'north-scada'`);
+  await pool.query(`alter table integrations enable trigger integrations_claim_reset`);
+  const old = await claimedAt();
+  assert.ok(old < created, `${old} < ${created}`);
+  const reimport = (extra: Json) => importReferenceData(pool, { integrations: [{ ...northScada, ...extra }] }, { keyring });
+  await reimport({ analogOnly: true, enabled: false });
+  assert.is(await claimedAt(), old, 'other settings keep the claim');
+  assert.is((await pool.query(`select enabled from integrations where id = 'north-scada'`)).rows[0].enabled, false, 'the row was updated');
+  for (const change of [{ masterIdentity: 'scada1' }, { certificateMode: 'pinned', pinnedCertificateFile: '/etc/faultline/victim-master.pem' }, { caFile: '/etc/faultline/victim-ca.pem' }, { OrganizationID: 'south' }]) {
+    await reimport({});
+    await pool.query(`alter table integrations disable trigger integrations_claim_reset`);
+    await pool.query(`update integrations set claimed_at = $1 where id = 'north-scada'`, [old]);
+    await pool.query(`alter table integrations enable trigger integrations_claim_reset`);
+    await reimport(change);
+    assert.ok(await claimedAt() > old, `${JSON.stringify(change)} starts a new claim`);
+  }
+});
+
+test("a dedicated port belongs to one organisation and one protocol, within SCADA_DEDICATED_PORTS: another organisation's or protocol's port, a port outside the range, refused, the holder not named", async () => {
+  await resetDatabase();
+  await importReferenceData(pool, fixture(), { keyring });
+  const row = (id: string, OrganizationID: string, kind: string, port: number) => ({ id, OrganizationID, kind, channel: 'B', masterIdentity: `${id}.example`, port });
+  const range = { from: 20001, to: 20999 };
+  await importReferenceData(pool, { integrations: [row('north-iec', 'north', 'iec104', 20500)] }, { keyring, dedicatedPorts: range });
+  const before = await dump();
+  const problems = (data: unknown) => importReferenceData(pool, data, { keyring, dedicatedPorts: range }).then(() => [] as string[], (e: unknown) => {
+    assert.instance(e, ImportError);
+    return (e as ImportError).problems.map((p) => `${p.path}: ${p.message}`);
+  });
+  const otherKind = await problems({ integrations: [row('south-dnp3', 'south', 'dnp3', 20500)] });
+  assert.equal(otherKind.length, 1, otherKind.join('\n'));
+  assert.match(otherKind[0]!, /^integrations\[0\][^:]*\.settings\.port: port 20500 is already the dedicated port of another organisation's integration or of another protocol/);
+  assert.not.ok(otherKind[0]!.includes('north'), 'the holder is not named');
+  assert.equal((await problems({ integrations: [row('north-dnp3', 'north', 'dnp3', 20500)] })).length, 1, 'its own organisation, another protocol');
+  assert.equal((await problems({ integrations: [row('south-iec', 'south', 'iec104', 20500)] })).length, 1, 'the same protocol, another organisation');
+  const inFile = await problems({ integrations: [row('south-a', 'south', 'dnp3', 20600), row('north-b', 'north', 'dnp3', 20600)] });
+  assert.equal(inFile.length, 1, inFile.join('\n'));
+  assert.match(inFile[0]!, /^integrations\[1\]/);
+  for (const squat of [5432, 9092, 8081, 54329]) {
+    const outside = await problems({ integrations: [row('south-squat', 'south', 'dnp3', squat)] });
+    assert.equal(outside.length, 1, outside.join('\n'));
+    assert.match(outside[0]!, new RegExp(`port ${squat} is outside SCADA_DEDICATED_PORTS \\(20001-20999\\)`));
+  }
+  assert.equal(await dump(), before, 'nothing written');
+  assert.equal(await problems({ integrations: [row('north-iec-2', 'north', 'iec104', 20500)] }), [], 'its own organisation shares its port for one protocol');
+});
+
 test.run();
