@@ -11,7 +11,7 @@ import { test } from 'uvu';
 import { variablesTheServiceReads } from '../../support/environment-variables.js';
 import * as assert from 'uvu/assert';
 import { COMPONENTS, parseOnly } from '../../cli/start.js';
-import { componentsNotRun, DEPLOY_DIR, envFiles, markdownSection, processTable, readEnvFile, SHARED_FILES } from '../helpers/deploy-files.js';
+import { componentsNotRun, envFiles, markdownSection, processTable, readEnvFile, SHARED_FILES } from '../helpers/deploy-files.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const UNIT_DIR = join(root, 'docs/examples/systemd');

@@ -124,7 +124,7 @@ test('FAULTLINE_KIND is a kind\'s name, never a path', () => {
   assert.is(wrapper({ FAULTLINE_ETC: etc, FAULTLINE_KIND: 'api-2' }).ran?.env.KIND, 'api-2', 'a second process\'s kind is accepted');
 });
 
-test('FAULTLINE_USER=root (or any uid 0) is refused: the command never runs as root', () => {
+test('FAULTLINE_USER=root (or any uid 0) is refused, and /etc/faultline\'s secrets go to the faultline user only', () => {
   const etc = etcWith('user', {});
   for (const user of ['root', '0']) {
     tried++;
@@ -135,6 +135,15 @@ test('FAULTLINE_USER=root (or any uid 0) is refused: the command never runs as r
     refused++;
   }
   assert.match(wrapper({ FAULTLINE_ETC: etc, FAULTLINE_USER: 'no-such-user-here' }).stderr, 'no such user');
+  if (asRoot && existsSync('/etc/faultline')) console.log('/etc/faultline exists here: the test does not read it');
+  else if (asRoot) {
+    // The deployment's files go to its service user only: no picking another user to hand its secrets to.
+    tried++;
+    const r = wrapper({ FAULTLINE_ETC: '/etc/faultline' });
+    assert.is(r.status, 2, r.stderr);
+    assert.match(r.stderr, `FAULTLINE_USER=${serviceUser} refused`);
+    refused++;
+  }
 });
 
 test('as root, FAULTLINE_ETC and FAULTLINE_HOME are honoured only for folders no one but root can change', () => {
