@@ -108,6 +108,16 @@ test('a line systemd would read differently is refused, naming file and line, ne
   assert.not.ok(existsSync(join(dir, 'pwned')));
 });
 
+test('a file\'s variable named like one of the wrapper\'s (node, home) stops it, never changes what runs', () => {
+  for (const name of ['node', 'home', 'setpriv']) {
+    tried++;
+    const r = wrapper({ FAULTLINE_ETC: etcWith(`internal-${name}`, { 'common.env': `${name}=${dir}/elsewhere\n` }) });
+    assert.is(r.ran, undefined, `${name}: ${r.stderr}`);
+    assert.ok(r.status !== 0 && r.stderr.includes(`${name}: readonly variable`), `${name}: ${r.status} ${r.stderr}`);
+    refused++;
+  }
+});
+
 test('FAULTLINE_KIND is a kind\'s name, never a path', () => {
   const outside = join(dir, 'outside');
   mkdirSync(outside);
