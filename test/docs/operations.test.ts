@@ -11,7 +11,7 @@ import { test } from 'uvu';
 import { variablesTheServiceReads } from '../../support/environment-variables.js';
 import * as assert from 'uvu/assert';
 import { COMPONENTS, parseOnly } from '../../cli/start.js';
-import { componentsNotRun, DEPLOY_DIR, envFiles, markdownSection, processTable, readEnvFile, SHARED_FILES } from '../helpers/deploy-files.js';
+import { componentsNotRun, envFiles, markdownSection, processTable, readEnvFile, SHARED_FILES } from '../helpers/deploy-files.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const UNIT_DIR = join(root, 'docs/examples/systemd');
@@ -53,16 +53,7 @@ test('every variable of the env files is one the product reads (FAULTLINE_ONLY i
   }
 });
 
-// ops/faultline (docs/operations.md#running-faultline-commands) sources the files with bash: each must mean there
-// what it means to systemd (plain KEY=value; a `<` or a space would be shell syntax).
-test('each env file sourced by bash (set -a) sets exactly what systemd reads from it', () => {
-  for (const f of envFiles()) {
-    const r = spawnSync('bash', ['--norc', '--noprofile', '-c', 'set -a; . "$0" && env -0', join(DEPLOY_DIR, f)], { encoding: 'utf8', env: { PATH: process.env.PATH } });
-    assert.is(`${r.status} ${r.stderr}`, '0 ', `${f} sourced by bash`);
-    const sourced = new Map(r.stdout.split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
-    for (const [k, v] of readEnvFile(f)) assert.is(sourced.get(k), v, `${f}: ${k} in bash`);
-  }
-});
+// ops/faultline reads the same files as systemd does: test/ops/wrapper.test.ts runs it on each of them.
 
 test('a path the unit may write but does not create is optional ("-"), so a missing archive mount does not fail the unit', () => {
   const unit = readFileSync(join(UNIT_DIR, 'faultline@.service'), 'utf8');
