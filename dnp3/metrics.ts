@@ -1,6 +1,6 @@
 // DNP3 metrics on the process registry served at /metrics (docs/monitoring.md#latency-of-real-traffic, docs/commissioning.md#commissioning-a-scada-master-dnp3).
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { registry } from '../config/metrics.js';
+import { registry, SCADA_CONFIRM_BUCKETS } from '../config/metrics.js';
 
 export const dnp3Metrics = {
   sessions: new Gauge({
@@ -14,6 +14,6 @@ export const dnp3Metrics = {
   confirmedSeconds: new Histogram({
     name: 'faultline_dnp3_confirmed_seconds', help: 'From a check-in stored to the SCADA master confirming the DNP3 events it caused, per organisation',
     labelNames: ['organization'], registers: [registry],
-    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900],
+    buckets: SCADA_CONFIRM_BUCKETS,
   }),
 };

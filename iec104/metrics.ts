@@ -1,7 +1,7 @@
 // IEC 104 metrics on the process registry served at /metrics, the same three DNP3 has (dnp3/metrics.ts): is a
 // master connected, what the station refused, how late the master acknowledges events (docs/monitoring.md#pipeline-and-kafka).
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { registry } from '../config/metrics.js';
+import { registry, SCADA_CONFIRM_BUCKETS } from '../config/metrics.js';
 
 export const iec104Metrics = {
   sessions: new Gauge({
@@ -15,6 +15,6 @@ export const iec104Metrics = {
   confirmedSeconds: new Histogram({
     name: 'faultline_iec104_confirmed_seconds', help: 'From a check-in stored to the IEC 104 master acknowledging the spontaneous events it caused, per organisation',
     labelNames: ['organization'], registers: [registry],
-    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900],
+    buckets: SCADA_CONFIRM_BUCKETS,
   }),
 };
