@@ -9,7 +9,7 @@ export const GI = Uint8Array.from([100, 0x01, 6, 0, 1, 0, 0, 0, 0, 20]);
 export const STARTDT: Apdu = { format: 'U', fn: 'STARTDT_ACT' };
 export const gi = (ns: number): Uint8Array => encodeApdu({ format: 'I', ns, nr: 0, asdu: GI });
 
-export interface RawMaster { frames: Apdu[]; closed: Promise<void>; isClosed: () => boolean; send(b: Uint8Array): void; end(): void; pause(): void; resume(): void }
+export interface RawMaster { frames: Apdu[]; closed: Promise<void>; isClosed: () => boolean; send(b: Uint8Array): void; end(): void; pause(): void; resume(): void; /** Octets this side has not yet handed to the kernel. */ unsent(): number }
 
 /**
  * A TLS connection to `port` with `who`'s certificate (test/helpers/dev-certs.ts `master(org)`); `ack`: every I
@@ -35,7 +35,7 @@ export function openRawMasterWith(tls: ConnectionOptions, ack = false): Promise<
       if (ack && received > before) socket.write(encodeApdu({ format: 'S', nr: received % 32768 }));
     });
     socket.on('secureConnect', () => resolve({
-      frames, closed: done, isClosed: () => closed, send: (b) => socket.write(b), end: () => socket.destroy(), pause: () => socket.pause(), resume: () => socket.resume(),
+      frames, closed: done, isClosed: () => closed, send: (b) => socket.write(b), end: () => socket.destroy(), pause: () => socket.pause(), resume: () => socket.resume(), unsent: () => socket.writableLength,
     }));
     socket.on('close', () => reject(new Error('closed before the handshake finished')));
   });
