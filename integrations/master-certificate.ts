@@ -78,9 +78,13 @@ const VERSION_RANK: Record<string, number> = { 'TLSv1.2': 2, 'TLSv1.3': 3 };
 /** A master identity as compared: DNS names are case-insensitive (the import compares them so too, reference-data/master-claims.ts). */
 export const claimName = (name: string): string => name.toLowerCase();
 
+/** The names a certificate answers to: its DNS SANs, its CN only when it has none (RFC 6125). */
+export const certificateNames = (peer: { commonName?: string; dnsNames: string[] }): string[] =>
+  peer.dnsNames.length ? peer.dnsNames : peer.commonName ? [peer.commonName] : [];
+
 /** The integrations whose master identity the certificate names, on this port (matchMaster: more than one that its proof passes is ambiguous). */
 export function namedIntegrations<I extends MasterCertificate>(peer: { commonName?: string; dnsNames: string[] }, integrations: readonly I[], port?: number): I[] {
-  const names = (peer.dnsNames.length ? peer.dnsNames : peer.commonName ? [peer.commonName] : []).map(claimName);
+  const names = certificateNames(peer).map(claimName);
   return integrations.filter((i) => names.includes(claimName(i.masterIdentity)) && (port === undefined || i.port === undefined || i.port === port));
 }
 

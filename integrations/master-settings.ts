@@ -4,7 +4,7 @@
 // accepts is reference-data/integration-settings.ts (MASTER_SETTINGS).
 import { readFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
-import type { MasterCertificate, TlsMinVersion } from './master-certificate.js';
+import { certificateNames, peerIdentity, type MasterCertificate, type TlsMinVersion } from './master-certificate.js';
 
 export interface MasterSettings extends MasterCertificate {
   organizationId: string;
@@ -60,6 +60,17 @@ function readCertificates(file: string): X509Certificate[] | UnreadableCertifica
     // ENOENT and the like name the file, OpenSSL's errors the parse step: neither quotes the content.
     return { file, problem: (err as NodeJS.ErrnoException).code ?? (err as Error).message };
   }
+}
+
+/**
+ * The names a pinned certificate file proves (its DNS SANs, else its CN: what namedIntegrations compares), or
+ * undefined when it cannot be read. The import compares them with other organisations' claims: a pin of a master's
+ * certificate proves every name on it, not only the one the integration claims.
+ */
+export function pinnedCertificateNames(file: string): string[] | undefined {
+  const read = readCertificates(file);
+  if (!Array.isArray(read)) return undefined;
+  return certificateNames(peerIdentity(read[0]!));
 }
 
 /**

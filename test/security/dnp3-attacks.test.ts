@@ -7,7 +7,7 @@
 // master, alone and with a forged chain (test/helpers/forged-chain.ts); a TLS session offered again without a
 // certificate; its own real master known at eight addresses holding silent connections; a refusal flood (every one
 // counted, few log lines); a claim on another organisation's master by pin or by that master's public CA
-// (docs/decisions.md#scada-listener-slots-sessions-and-claims). A master under an intermediate CA is served as the docs say.
+// (docs/decisions.md#scada-listener-slots-sessions-and-claims), also through its certificate's second SAN. A master under an intermediate CA is served as the docs say.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
@@ -445,6 +445,40 @@ test("a hostile tenant claims north's master by a pin of its public certificate,
       await waitFor('south served again', () => served(masterTls('south')));
     }
   }
+});
+
+test("a hostile tenant pins north's master certificate under its second SAN, with an older claim: the import refuses the pin, and a row written anyway does not hand north's master to it", async () => {
+  const pool = tenants.db.pool;
+  // North's master, re-issued by the service CA with a second, short name besides its identity.
+  execFileSync('bash', ['-c', `set -e; cd "${tenants.certs.dir}"; [ -f north-two-names.pem ] && exit 0
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=scada.north.example" -keyout north-two-names-key.pem -out north-two-names.csr 2>/dev/null
+    printf "subjectAltName=DNS:scada.north.example,DNS:scada1\\nextendedKeyUsage=clientAuth\\n" > north-two-names.ext
+    openssl x509 -req -in north-two-names.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -days 30 -extfile north-two-names.ext -out north-two-names.pem 2>/dev/null`]);
+  const northTwoNames = { cert: tenantFile('north-two-names'), key: tenantFile('north-two-names-key') };
+  assert.ok(await served(northTwoNames), 'north\'s master with two names is served to north');
+  tried++;
+  const pin = tenants.certs.pem('north-two-names');
+  const row = { id: 'east-pins-scada1', OrganizationID: 'east', kind: 'dnp3', channel: 'B', enabled: true, masterIdentity: 'scada1', tlsMinVersion: '1.2', outstationAddress: 31, masterAddress: 3, certificateMode: 'pinned', pinnedCertificateFile: pin };
+  const err = await importReferenceData(pool, { integrations: [row] }).then(() => undefined, (e: unknown) => e);
+  assert.instance(err, ImportError, 'the import refuses a pin of a certificate that names another organisation\'s master');
+  const text = formatProblems((err as ImportError).problems);
+  assert.match(text, /pinnedCertificateFile/, text);
+  assert.not.ok(text.includes('north-dnp3') || text.includes('"north"'), `the other organisation is not named: ${text}`);
+  // Written anyway, with a claim older than north's (an old row repointed by SQL): the age rule counts only among
+  // claims of one name, so east does not get north's master; the master is refused as ambiguous until the
+  // operator removes the row (docs/decisions.md#scada-listener-slots-sessions-and-claims).
+  await pool.query(`insert into integrations (id, "OrganizationID", kind, channel, settings) values ('east-pins-scada1', 'east', 'dnp3', 'B', $1)`,
+    [{ masterIdentity: 'scada1', tlsMinVersion: '1.2', outstationAddress: 31, certificateMode: 'pinned', pinnedCertificateFile: pin }]);
+  await pool.query(`update integrations set claimed_at = now() - interval '10 years' where id = 'east-pins-scada1'`);
+  try {
+    const before = serviceRefusals.length;
+    await waitFor('north\'s two-name master refused as ambiguous once the reload applied', async () => !(await served(northTwoNames)) && serviceRefusals.slice(before).includes('ambiguousIdentity'));
+    assert.ok(await served(masterTls('north')), 'north\'s master under its one name is still served');
+    refused++;
+  } finally {
+    await pool.query(`delete from integrations where id = 'east-pins-scada1'`);
+  }
+  await waitFor('north\'s two-name master served again once the row is gone', () => served(northTwoNames));
 });
 
 test('garbage, HTTP and plain DNP3 before the TLS handshake: closed without an answer', async () => {
