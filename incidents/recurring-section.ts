@@ -39,15 +39,18 @@ export async function raiseRecurringSections(client: pg.ClientBase, i: LocatedIn
     const counted = countedIn(incidents, s.from.imei, masked, rule, now);
     if (!holds(counted, rule)) continue;
     const newest = counted[counted.length - 1]!;
-    // One alarm per section while it holds: the device's open alarm of this kind blocks a second (alarms/raise.ts);
-    // the episode names the incident that made it hold, so a later window raises anew.
+    const detail = {
+      deviceName: s.from.name, section: s.label, sectionFrom: s.from.imei, count: counted.length, days: rule.days, incidentIds: counted.map((c) => c.id),
+      firstTripAt: new Date(counted[0]!.firstTripAt).toISOString(), lastTripAt: new Date(newest.firstTripAt).toISOString(),
+      summary: recurringSectionSummary(counted.length, rule, s.label, masked),
+    };
+    // One alarm per section while it holds: an open one takes the new count (no new raise, nothing routed).
+    const { rowCount } = await client.query(
+      `update alarms set detail = detail || $3::jsonb where "IMEINumber" = $1 and kind = $2 and cleared_at is null`, [s.from.imei, RECURRING_SECTION, JSON.stringify(detail)]);
+    if ((rowCount ?? 0) > 0) continue;
+    // The episode names the incident that made it hold, so a later window raises anew.
     await raiseEventAlarm(client, {
-      OrganizationID: i.organizationId, IMEINumber: s.from.imei, PowerLineID: i.powerLineId, kind: RECURRING_SECTION, episode: `recurring-section:${newest.id}`,
-      detail: {
-        deviceName: s.from.name, section: s.label, sectionFrom: s.from.imei, count: counted.length, days: rule.days, incidentIds: counted.map((c) => c.id),
-        firstTripAt: new Date(counted[0]!.firstTripAt).toISOString(), lastTripAt: new Date(newest.firstTripAt).toISOString(),
-        summary: recurringSectionSummary(counted.length, rule, s.label, masked),
-      },
+      OrganizationID: i.organizationId, IMEINumber: s.from.imei, PowerLineID: i.powerLineId, kind: RECURRING_SECTION, episode: `recurring-section:${newest.id}`, detail,
     }, now);
   }
 }

@@ -30,6 +30,8 @@ const ITEM = {
     acknowledgedBy: { type: ['string', 'null'] }, clearedAt: time, shelvable: { type: 'boolean' },
     episodes: { type: 'integer', minimum: 1, description: 'A chattering alarm is one row: its raise/clear episodes (1: not chattering); raisedAt is the first raise, lastRaisedAt the last.' },
     lastRaisedAt: time,
+    firstEpisodeAt: { ...time, description: 'A chattering alarm: the device time of its first episode (the raising check-in); null when not chattering.' },
+    lastEpisodeAt: { ...time, description: 'A chattering alarm: the device time of its last episode; null when not chattering.' },
     summary: { type: ['string', 'null'], description: 'A recurring-section alarm: how many incidents within how many days in which section; null for other kinds.' },
   },
   required: ['type', 'id', 'priority', 'at', 'kind'],

@@ -21,6 +21,8 @@ export interface BoardAlarm {
   raisedAt: string; acknowledgedAt: string | null; acknowledgedBy: string | null; clearedAt: string | null; shelvable: boolean;
   /** A chattering alarm is one row: its episodes (1: not chattering), the first raise (raisedAt) and the last. */
   episodes: number; lastRaisedAt: string;
+  /** A chattering alarm: the device times of its first and last episode (null when not chattering). */
+  firstEpisodeAt: string | null; lastEpisodeAt: string | null;
   /** A recurring-section alarm's count: how many incidents within how many days in which section. */
   summary: string | null;
 }

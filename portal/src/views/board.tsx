@@ -65,7 +65,8 @@ function Chatter({ a, zone }: { a: BoardAlarm; zone: string }) {
   if (a.episodes < 2) return null;
   return (
     <span class="chatter" data-testid="alarm-chatter" data-episodes={a.episodes}>
-      Chattering: raised {a.episodes} times, first {when(a.raisedAt, zone)}, last {when(a.lastRaisedAt, zone)} ({CLOCK_NAMES.service})
+      Chattering: raised {a.episodes} times, first {when(a.firstEpisodeAt ?? a.raisedAt, zone)}, last {when(a.lastEpisodeAt ?? a.lastRaisedAt, zone)}
+      {' '}({a.firstEpisodeAt ? CLOCK_NAMES.device : CLOCK_NAMES.service})
     </span>
   );
 }

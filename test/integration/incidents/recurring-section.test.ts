@@ -76,6 +76,7 @@ test('the third momentary in 30 days raises one recurring-section alarm in that 
   const after = await hotSpots(IMEI.LA1);
   assert.is(after.length, 1, 'one alarm per section while it holds, not one per incident');
   assert.is(after[0]!.raised, 1);
+  assert.equal([after[0]!.detail.count, after[0]!.detail.summary], [4, '4 momentary incidents within 30 days in section Lateral A'], 'the open alarm takes the new count');
 });
 
 test('three momentaries spread over 31 days raise nothing', async () => {
