@@ -132,8 +132,8 @@ function raisesOf(item: CheckInAlarms): RaiseInput[] {
 /**
  * Raises a batch's alarms in one named statement (like endAlarms), each device at most once per kind; the ids of
  * those raised (not already open, not raised before for this episode), in batch order. A chattering raise
- * (domain/alarm-chatter.ts: a fault-code kind whose last row of the device cleared within the window and is not
- * acknowledged) reopens that row instead, one more episode, in the same statement: no new row, and no new
+ * (domain/alarm-chatter.ts: a fault-code kind whose last row of the device is cleared, not acknowledged, and
+ * was last raised within the window before it, by the check-ins' dates) reopens that row instead, one more episode, in the same statement: no new row, and no new
  * `raised` change, so routing hears a chattering alarm once (docs/decisions.md#hot-spots-and-chattering-alarms).
  */
 async function raiseAlarms(client: pg.ClientBase, raises: readonly RaiseInput[], nowMs: number): Promise<number[]> {
@@ -147,8 +147,12 @@ async function raiseAlarms(client: pg.ClientBase, raises: readonly RaiseInput[],
        update alarms a set cleared_at = null, chatter_count = a.chatter_count + 1, last_raised_at = $7, last_episode = u.e
          from u
         where u.c and a.id = (select max(b.id) from alarms b where b."IMEINumber" = u.i and b.kind = u.k)
-          and a.cleared_at is not null and a.cleared_at >= $7::timestamptz - make_interval(secs => $9::double precision / 1000)
-          and a.acknowledged_at is null and a.episode <> u.e and coalesce(a.last_episode, '') <> u.e
+          and a.cleared_at is not null and a.acknowledged_at is null
+          -- Device time: newer than the row's last episode and within the window of it (only chattering kinds'
+          -- episodes are check-in dates; the case keeps the casts from other kinds' rows).
+          and case when u.c then u.e::timestamptz > coalesce(a.last_episode, a.episode)::timestamptz
+                    and u.e::timestamptz <= coalesce(a.last_episode, a.episode)::timestamptz + make_interval(secs => $9::double precision / 1000)
+              else false end
        returning u.n),
      raised as (
        insert into alarms ("OrganizationID", "IMEINumber", kind, episode, "PowerLineID", detail, raised_at)
