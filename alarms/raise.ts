@@ -6,6 +6,7 @@
 import type pg from 'pg';
 import { withTransaction } from '../db/transaction.js';
 import { advanceClock, type ClockState } from '../domain/checkin-clock.js';
+import { CHATTER_WINDOW_MS, chatters } from '../domain/alarm-chatter.js';
 import { alarmLabel, COMMUNICATION_LOST, MODEL_CHANGE } from '../domain/alarm-kinds.js';
 import { ONGOING_FAULT_TEXT } from '../domain/ongoing-fault-codes.js';
 import type { CheckInAlarms } from './check-in-alarms.js';
@@ -49,7 +50,7 @@ async function endAlarms(client: pg.ClientBase, ends: readonly AlarmEnd[], nowMs
     name: 'alarms.end-batch',
     text: `with ended as (
        update alarms a set cleared_at = $4 from unnest($1::text[], $2::text[], $3::timestamptz[]) as u(i, k, d)
-        where a."IMEINumber" = u.i and a.kind = u.k and a.cleared_at is null and a.episode::timestamptz < u.d
+        where a."IMEINumber" = u.i and a.kind = u.k and a.cleared_at is null and coalesce(a.last_episode, a.episode)::timestamptz < u.d
        returning a.id, a.cleared_at)
      insert into alarm_changes (alarm_id, change, at) select id, 'cleared', cleared_at from ended order by id on conflict do nothing`,
     values: [ends.map((e) => e.imei), ends.map((e) => e.kind), ends.map((e) => e.date), new Date(nowMs)],
@@ -130,21 +131,38 @@ function raisesOf(item: CheckInAlarms): RaiseInput[] {
 
 /**
  * Raises a batch's alarms in one named statement (like endAlarms), each device at most once per kind; the ids of
- * those raised (not already open, not raised before for this episode), in batch order.
+ * those raised (not already open, not raised before for this episode), in batch order. A chattering raise
+ * (domain/alarm-chatter.ts: a fault-code kind whose last row of the device is cleared, not acknowledged, and
+ * was last raised within the window before it, by the check-ins' dates) reopens that row instead, one more episode, in the same statement: no new row, and no new
+ * `raised` change, so routing hears a chattering alarm once (docs/decisions.md#hot-spots-and-chattering-alarms).
  */
 async function raiseAlarms(client: pg.ClientBase, raises: readonly RaiseInput[], nowMs: number): Promise<number[]> {
   if (raises.length === 0) return [];
   const { rows } = await client.query<{ id: number }>({
     name: 'alarms.raise-batch',
-    text: `with raised as (
+    text: `with u as (
+       select o, i, k, e, p, d, c, n from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $8::boolean[])
+         with ordinality as u(o, i, k, e, p, d, c, n)),
+     reopened as (
+       update alarms a set cleared_at = null, chatter_count = a.chatter_count + 1, last_raised_at = $7, last_episode = u.e
+         from u
+        where u.c and a.id = (select max(b.id) from alarms b where b."IMEINumber" = u.i and b.kind = u.k)
+          and a.cleared_at is not null and a.acknowledged_at is null
+          -- Device time: newer than the row's last episode and within the window of it (only chattering kinds'
+          -- episodes are check-in dates; the case keeps the casts from other kinds' rows).
+          and case when u.c then u.e::timestamptz > coalesce(a.last_episode, a.episode)::timestamptz
+                    and u.e::timestamptz <= coalesce(a.last_episode, a.episode)::timestamptz + make_interval(secs => $9::double precision / 1000)
+              else false end
+       returning u.n),
+     raised as (
        insert into alarms ("OrganizationID", "IMEINumber", kind, episode, "PowerLineID", detail, raised_at)
-       select o, i, k, e, p, d::jsonb, $7 from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) with ordinality as u(o, i, k, e, p, d, n)
-        order by n
+       select o, i, k, e, p, d::jsonb, $7 from u where u.n not in (select n from reopened) order by n
        on conflict do nothing returning id, raised_at)
      insert into alarm_changes (alarm_id, change, at) select id, 'raised', raised_at from raised order by id returning alarm_id as id`,
     values: [
       raises.map((a) => a.OrganizationID), raises.map((a) => a.IMEINumber), raises.map((a) => a.kind), raises.map((a) => a.episode),
       raises.map((a) => a.PowerLineID), raises.map((a) => JSON.stringify({ label: alarmLabel(a.kind), ...a.detail })), new Date(nowMs),
+      raises.map((a) => chatters(a.kind)), CHATTER_WINDOW_MS,
     ],
   });
   return rows.map((r) => r.id);

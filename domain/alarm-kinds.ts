@@ -43,6 +43,8 @@ export const ALARM_KINDS: readonly AlarmKind[] = [
   { id: 'incident-opened', label: 'Incident opened', source: 'event', defaultClass: 'operations', priority: 'critical', codes: [] },
   { id: 'incident-located', label: 'Incident located', source: 'event', defaultClass: 'operations', priority: 'critical', codes: [] },
   { id: 'incident-restored', label: 'Incident restored', source: 'event', defaultClass: 'operations', priority: 'medium', codes: [] },
+  // Hot spots (incidents/recurring-section.ts, domain/recurring-section.ts): a section that faults again and again.
+  { id: 'recurring-section', label: 'Recurring faults in a section', source: 'event', defaultClass: 'maintenance', priority: 'low', codes: [] },
 ];
 
 export const ALARM_KIND_IDS: readonly string[] = ALARM_KINDS.map((k) => k.id);
@@ -52,6 +54,7 @@ export const MODEL_CHANGE = 'model-change';
 export const INCIDENT_OPENED = 'incident-opened';
 export const INCIDENT_LOCATED = 'incident-located';
 export const INCIDENT_RESTORED = 'incident-restored';
+export const RECURRING_SECTION = 'recurring-section';
 
 /**
  * Kinds of earlier releases and what they are now (migration 0013 rewrote the stored ones): an import file

@@ -2,6 +2,7 @@
 // still holds (active, or cleared: returned to normal) and whether an operator acknowledged it are two facts,
 // kept in two columns (alarms.cleared_at, alarms.acknowledged_at); neither ever sets the other. Shelving is an
 // operator's time-limited hiding of an alarm point (device and kind), kept apart from both (alarm_shelves).
+import { isChattering } from './alarm-chatter.js';
 import { alarmKind, type AlarmClass } from './alarm-kinds.js';
 
 export type AlarmState =
@@ -45,8 +46,12 @@ export function alarmClassOf(kind: string, stored: AlarmClass | null): AlarmClas
   return stored ?? alarmKind(kind)?.defaultClass ?? 'operations';
 }
 
-/** Shelving is for maintenance alarms only (issue 32): an operations alarm must stay in sight. */
-export const mayShelve = (cls: AlarmClass): boolean => cls === 'maintenance';
+/**
+ * Shelving is for maintenance alarms (issue 32: an operations alarm must stay in sight), and for a chattering
+ * alarm (`episodes` > 1, domain/alarm-chatter.ts) of any class: ISA-18.2 names shelving, for a limited time,
+ * as the operator's tool against a chattering alarm.
+ */
+export const mayShelve = (cls: AlarmClass, episodes = 1): boolean => cls === 'maintenance' || isChattering(episodes);
 
 /** The times an operator may shelve for: at least a quarter hour, at most a week (ISA-18.2 wants a limit). */
 export const SHELVE_MINUTES = { min: 15, max: 7 * 24 * 60 } as const;

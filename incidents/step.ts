@@ -11,6 +11,7 @@ import {
 } from '../domain/incident-rules.js';
 import { incidentAlarms } from './alarms.js';
 import { incidentOutboxRows, type IncidentIntegration } from './notifications.js';
+import { endRecurringSections, raiseRecurringSections } from './recurring-section.js';
 import {
   activeIncidents, addIncidentDevices, addTimeline, insertIncident, lineDevices, takeInbox, updateIncident,
   type IncidentDevice, type IncidentRow, type InboxTrip, type LineDevice,
@@ -52,6 +53,8 @@ export async function incidentStep(client: pg.ClientBase, o: StepOptions): Promi
   if (!lock?.ok) return { locked: false, taken: 0, changes: [] };
   const now = o.now.getTime();
   const { trips, taken } = await takeInbox(client, o.batch);
+  // Hot spots end by time as well as by incidents: judged every step (docs/decisions.md#hot-spots-and-chattering-alarms).
+  await endRecurringSections(client, o.now);
   const active = await activeIncidents(client);
   if (trips.length === 0 && active.length === 0) return { locked: true, taken, changes: [] };
 
@@ -113,6 +116,7 @@ export async function incidentStep(client: pg.ClientBase, o: StepOptions): Promi
     };
     await incidentOutboxRows(client, o.integrations, info);
     await incidentAlarms(client, info);
+    await raiseRecurringSections(client, { organizationId: w.org, powerLineId: w.line, sections: s.sections, now: o.now });
     changes.push({ id, organizationId: w.org, powerLineId: w.line, timeline, status: s.status });
   }
   return { locked: true, taken, changes };

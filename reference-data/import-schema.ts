@@ -6,6 +6,7 @@
 // proves the committed file is this output, that the two accept every fixture and refuse the same wrong files.
 import { ALARM_CLASSES, RETIRED_KINDS, RULE_KIND_IDS } from '../domain/alarm-kinds.js';
 import { PHASES } from '../domain/feeder-topology.js';
+import { DEFAULT_RECURRING_SECTION, RECURRING_SECTION_BOUNDS } from '../domain/recurring-section.js';
 import type { IntegrationKind } from '../integrations/store.js';
 import { MAX_ID_LENGTH, MAX_TEXT_LENGTH } from './field-reader.js';
 import { CHANNELS_BY_KIND, SETTINGS_BY_KIND, type JsonSchema } from './integration-settings.js';
@@ -37,6 +38,8 @@ function row(keys: readonly string[], properties: Record<string, JsonSchema>, re
 
 const organization = row(ORGANIZATION_KEYS, {
   OrganizationID: ID, name: required(text()), MaskFaultDetails: { type: 'boolean', default: false }, timezone: TIMEZONE,
+  RecurringSectionIncidents: { ...number(RECURRING_SECTION_BOUNDS.incidents.min, RECURRING_SECTION_BOUNDS.incidents.max, true), description: `hot spots: this many incidents in one section within RecurringSectionDays raise recurring-section; absent: ${DEFAULT_RECURRING_SECTION.incidents}` },
+  RecurringSectionDays: { ...number(RECURRING_SECTION_BOUNDS.days.min, RECURRING_SECTION_BOUNDS.days.max, true), description: `hot spots: the window in days; absent: ${DEFAULT_RECURRING_SECTION.days}` },
 }, ['OrganizationID', 'name']);
 
 const powerLine = row(POWER_LINE_KEYS, { Id: ID, OrganizationID: ID, name: text() }, ['Id', 'OrganizationID']);

@@ -38,6 +38,9 @@ export interface OrganizationInput {
   MaskFaultDetails: boolean;
   /** IANA zone; 'UTC' when absent. */
   timezone: string;
+  /** The hot-spot rule: N incidents within D days (domain/recurring-section.ts); null: the defaults. */
+  RecurringSectionIncidents: number | null;
+  RecurringSectionDays: number | null;
 }
 
 export interface PowerLineInput {

@@ -18,14 +18,16 @@ export async function countedUpsert(client: pg.ClientBase, sql: string, params: 
 
 export function upsertOrganizations(client: pg.ClientBase, rows: readonly OrganizationInput[]): Promise<KindCounts> {
   return countedUpsert(client, `
-    insert into organizations ("OrganizationID", name, "MaskFaultDetails", timezone)
-    select * from unnest($1::text[], $2::text[], $3::boolean[], $4::text[])
+    insert into organizations ("OrganizationID", name, "MaskFaultDetails", timezone, "RecurringSectionIncidents", "RecurringSectionDays")
+    select * from unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::integer[], $6::integer[])
     on conflict ("OrganizationID") do update
-      set name = excluded.name, "MaskFaultDetails" = excluded."MaskFaultDetails", timezone = excluded.timezone, updated_at = now()
-      where (organizations.name, organizations."MaskFaultDetails", organizations.timezone)
-            is distinct from (excluded.name, excluded."MaskFaultDetails", excluded.timezone)
+      set name = excluded.name, "MaskFaultDetails" = excluded."MaskFaultDetails", timezone = excluded.timezone,
+          "RecurringSectionIncidents" = excluded."RecurringSectionIncidents", "RecurringSectionDays" = excluded."RecurringSectionDays", updated_at = now()
+      where (organizations.name, organizations."MaskFaultDetails", organizations.timezone, organizations."RecurringSectionIncidents", organizations."RecurringSectionDays")
+            is distinct from (excluded.name, excluded."MaskFaultDetails", excluded.timezone, excluded."RecurringSectionIncidents", excluded."RecurringSectionDays")
     returning (xmax = 0) as inserted`,
-  [rows.map((r) => r.OrganizationID), rows.map((r) => r.name), rows.map((r) => r.MaskFaultDetails), rows.map((r) => r.timezone)],
+  [rows.map((r) => r.OrganizationID), rows.map((r) => r.name), rows.map((r) => r.MaskFaultDetails), rows.map((r) => r.timezone),
+    rows.map((r) => r.RecurringSectionIncidents), rows.map((r) => r.RecurringSectionDays)],
   rows.length);
 }
 

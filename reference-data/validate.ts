@@ -7,6 +7,7 @@
 // - Absent optional fields mean null / the default (the file is the truth for the rows it lists), except
 //   secrets: an absent user password or integration userId/password keeps what is stored, so files can be
 //   versioned without plaintext secrets.
+import { RECURRING_SECTION_BOUNDS } from '../domain/recurring-section.js';
 import { CHANNELS_BY_KIND, readSettings, SETTINGS_BY_KIND } from './integration-settings.js';
 import { eachObject, isPlainObject, ProblemList, show, type FieldReader } from './field-reader.js';
 import type { Problem } from './errors.js';
@@ -18,7 +19,7 @@ import { checkImportTopology } from './topology.js';
 import { PHASES } from '../domain/feeder-topology.js';
 
 export const TOP_LEVEL_KEYS = ['organizations', 'powerLines', 'groups', 'devices', 'users', 'integrations', 'alarmRecipients', 'alarmRules'] as const;
-export const ORGANIZATION_KEYS = ['OrganizationID', 'name', 'MaskFaultDetails', 'timezone'];
+export const ORGANIZATION_KEYS = ['OrganizationID', 'name', 'MaskFaultDetails', 'timezone', 'RecurringSectionIncidents', 'RecurringSectionDays'];
 export const POWER_LINE_KEYS = ['Id', 'OrganizationID', 'name'];
 export const GROUP_KEYS = ['GroupID', 'OrganizationID', 'name'];
 export const DEVICE_KEYS = ['IMEINumber', 'OrganizationID', 'PowerLineID', 'Real_Name', 'Lat', 'Long', 'serialNumber', 'groups', 'dnp3QueueAddress', 'UpstreamIMEI', 'Phase', 'Section', 'deleted'];
@@ -66,8 +67,12 @@ function readOrganization(r: FieldReader): OrganizationInput | undefined {
   const name = r.string('name', { required: true });
   const MaskFaultDetails = r.boolean('MaskFaultDetails', false);
   const zone = timezone(r, 'timezone');
-  if (OrganizationID === undefined || name === undefined || MaskFaultDetails === undefined || zone === undefined) return undefined;
-  return { OrganizationID, name, MaskFaultDetails, timezone: zone ?? 'UTC' };
+  // The hot-spot rule (domain/recurring-section.ts); null: its defaults.
+  const RecurringSectionIncidents = r.number('RecurringSectionIncidents', { ...RECURRING_SECTION_BOUNDS.incidents, integer: true });
+  const RecurringSectionDays = r.number('RecurringSectionDays', { ...RECURRING_SECTION_BOUNDS.days, integer: true });
+  if (OrganizationID === undefined || name === undefined || MaskFaultDetails === undefined || zone === undefined
+    || RecurringSectionIncidents === undefined || RecurringSectionDays === undefined) return undefined;
+  return { OrganizationID, name, MaskFaultDetails, timezone: zone ?? 'UTC', RecurringSectionIncidents, RecurringSectionDays };
 }
 
 function readPowerLine(r: FieldReader): PowerLineInput | undefined {

@@ -28,6 +28,11 @@ const ITEM = {
     label: { type: ['string', 'null'] }, class: classProp, state: { type: 'string', enum: ['unacknowledged-active', 'acknowledged-active', 'unacknowledged-cleared', 'normal', 'shelved'] },
     IMEINumber: { type: 'string' }, Real_Name: { type: ['string', 'null'] }, codeText: { type: ['string', 'null'] }, raisedAt: time, acknowledgedAt: time,
     acknowledgedBy: { type: ['string', 'null'] }, clearedAt: time, shelvable: { type: 'boolean' },
+    episodes: { type: 'integer', minimum: 1, description: 'A chattering alarm is one row: its raise/clear episodes (1: not chattering); raisedAt is the first raise, lastRaisedAt the last.' },
+    lastRaisedAt: time,
+    firstEpisodeAt: { ...time, description: 'A chattering alarm: the device time of its first episode (the raising check-in); null when not chattering.' },
+    lastEpisodeAt: { ...time, description: 'A chattering alarm: the device time of its last episode; null when not chattering.' },
+    summary: { type: ['string', 'null'], description: 'A recurring-section alarm: how many incidents within how many days in which section; null for other kinds.' },
   },
   required: ['type', 'id', 'priority', 'at', 'kind'],
 };
@@ -61,9 +66,9 @@ export const BOARD_OPENAPI_PATHS: Record<string, Obj> = {
   },
   [openApiPath(SHELVE_PATH)]: {
     post: {
-      operationId: 'shelveAlarm', tags: ['board'], summary: 'Shelve a maintenance alarm\'s device and kind for a time: hidden from the board until then', security, parameters: [alarmId],
+      operationId: 'shelveAlarm', tags: ['board'], summary: 'Shelve a maintenance or chattering alarm\'s device and kind for a time: hidden from the board until then', security, parameters: [alarmId],
       requestBody: { required: true, ...json({ type: 'object', properties: { minutes: { type: 'integer', minimum: SHELVE_MINUTES.min, maximum: SHELVE_MINUTES.max } }, required: ['minutes'] }) },
-      responses: { 200: { description: 'Shelved until', ...json({ type: 'object' }) }, 400: error('The minutes are missing or out of range.'), ...AUTH, 404: error('No such alarm in the caller\'s reach.'), 409: error('Not a maintenance alarm.') },
+      responses: { 200: { description: 'Shelved until', ...json({ type: 'object' }) }, 400: error('The minutes are missing or out of range.'), ...AUTH, 404: error('No such alarm in the caller\'s reach.'), 409: error('Neither a maintenance alarm nor a chattering one.') },
     },
   },
   [openApiPath(UNSHELVE_PATH)]: {

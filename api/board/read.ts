@@ -2,6 +2,7 @@
 // the caller's reach, presented and ordered by the pure rules (domain/board.ts, domain/alarm-states.ts).
 import type pg from 'pg';
 import { alarmLabel, INCIDENT_ALARM_KINDS, type AlarmClass } from '../../domain/alarm-kinds.js';
+import { isChattering } from '../../domain/alarm-chatter.js';
 import { alarmClassOf, alarmState, mayShelve, type AlarmState } from '../../domain/alarm-states.js';
 import { alarmPriority, compareBoardItems, incidentPriority, type IncidentStatus } from '../../domain/board.js';
 import type { Caller } from '../auth/caller.js';
@@ -15,7 +16,8 @@ export const BOARD_ALARM_LIMIT = 1000;
 interface AlarmRow {
   id: string; kind: string; label: string | null; class: AlarmClass | null; IMEINumber: string; Real_Name: string | null; PowerLineID: string | null;
   powerLineName: string | null; raised_at: Date; acknowledged_at: Date | null; acknowledged_by: string | null; cleared_at: Date | null; codeText: string | null;
-  shelved_until: Date | null;
+  shelved_until: Date | null; chatter_count: number; last_raised_at: Date | null; summary: string | null;
+  episode: string; last_episode: string | null;
 }
 
 interface IncidentRow {
@@ -40,7 +42,13 @@ function presentAlarm(r: AlarmRow, masked: boolean, nowMs: number) {
     type: 'alarm' as const, id: Number(r.id), priority: alarmPriority(r.kind, masked), at: r.raised_at.getTime(), kind: r.kind, label: r.label, class: cls, state,
     IMEINumber: r.IMEINumber, Real_Name: r.Real_Name, powerLineId: r.PowerLineID, powerLineName: r.powerLineName, codeText: r.codeText,
     raisedAt: r.raised_at.toISOString(), acknowledgedAt: iso(r.acknowledged_at), acknowledgedBy: r.acknowledged_by, clearedAt: iso(r.cleared_at),
-    shelvable: mayShelve(cls),
+    shelvable: mayShelve(cls, r.chatter_count),
+    // A chattering alarm is one row (domain/alarm-chatter.ts): its episodes, the first raise (raisedAt) and the last;
+    // and the device's times of the first and last episode (the raising check-ins' dates).
+    episodes: r.chatter_count, lastRaisedAt: (r.last_raised_at ?? r.raised_at).toISOString(),
+    firstEpisodeAt: isChattering(r.chatter_count) ? r.episode : null, lastEpisodeAt: isChattering(r.chatter_count) ? r.last_episode : null,
+    // What a recurring-section alarm counted (incidents/recurring-section.ts); null for other kinds.
+    summary: r.summary,
   };
 }
 
@@ -53,7 +61,8 @@ export async function readBoardAlarms(db: Pick<pg.Pool, 'query'>, caller: Caller
   const reach = reachCondition(caller, p, 'd', 'a.raised_at');
   const { rows } = await db.query<AlarmRow>(
     `select a.id, a.kind, a.detail->>'label' as label, a.class, a."IMEINumber", d."Real_Name", a."PowerLineID", pl.name as "powerLineName", a.raised_at,
-            a.acknowledged_at, a.acknowledged_by, a.cleared_at, a.detail->>'codeText' as "codeText", s.until as shelved_until
+            a.acknowledged_at, a.acknowledged_by, a.cleared_at, a.detail->>'codeText' as "codeText", s.until as shelved_until,
+            a.chatter_count, a.last_raised_at, a.detail->>'summary' as summary, a.episode, a.last_episode
        from alarms a join device_information d on d."IMEINumber" = a."IMEINumber"
        left join power_lines pl on pl."Id" = a."PowerLineID"
        left join alarm_shelves s on s."IMEINumber" = a."IMEINumber" and s.kind = a.kind and s.until > ${p.add(new Date(nowMs))}::timestamptz

@@ -47,11 +47,11 @@ async function emailOf(pool: pg.Pool, caller: Caller): Promise<string> {
   return who?.email ?? `user ${caller.userId}`;
 }
 
-/** The alarm `id` in the caller's reach: its device, kind and class, or a 404. */
+/** The alarm `id` in the caller's reach: its device, kind, class and episodes, or a 404. */
 async function alarmInReach(db: Pick<pg.ClientBase, 'query'>, caller: Caller, id: number) {
   const p = new SqlParams();
-  const { rows: [a] } = await db.query<{ IMEINumber: string; kind: string; class: AlarmClass | null }>(
-    `select a."IMEINumber", a.kind, a.class from alarms a join device_information d on d."IMEINumber" = a."IMEINumber"
+  const { rows: [a] } = await db.query<{ IMEINumber: string; kind: string; class: AlarmClass | null; chatter_count: number }>(
+    `select a."IMEINumber", a.kind, a.class, a.chatter_count from alarms a join device_information d on d."IMEINumber" = a."IMEINumber"
       where a.id = ${p.add(id)}::bigint and ${reachCondition(caller, p, 'd', 'a.raised_at')}`, p.values);
   if (!a) throw new ApiError('NOT_FOUND', 'No such alarm.', { id });
   return a;
@@ -100,7 +100,7 @@ export function boardRoutes({ pool, auth, now }: { pool: pg.Pool; auth: Middlewa
     return c.json({ powerLineId: line, acknowledged: ids, acknowledgedAt: at.toISOString() });
   });
 
-  // Shelves the alarm's point (its device and kind) for `minutes`; maintenance alarms only.
+  // Shelves the alarm's point (its device and kind) for `minutes`; maintenance alarms and chattering ones only.
   app.post(SHELVE_PATH, auth, async (c) => {
     const caller = c.get('caller');
     const id = alarmIdOf(c.req.param('id'));
@@ -109,7 +109,7 @@ export function boardRoutes({ pool, auth, now }: { pool: pg.Pool; auth: Middlewa
     if (problem) throw new ApiError('INVALID_BODY', `The body's "minutes" ${problem}.`, { field: 'minutes' });
     const a = await alarmInReach(pool, caller, id);
     const cls = alarmClassOf(a.kind, a.class);
-    if (!mayShelve(cls)) throw new ApiError('CONFLICT', `Only maintenance alarms may be shelved; this one is of class ${cls}.`, { id, class: cls });
+    if (!mayShelve(cls, a.chatter_count)) throw new ApiError('CONFLICT', `Only maintenance alarms and chattering alarms may be shelved; this one is of class ${cls} and not chattering.`, { id, class: cls });
     const at = now();
     const until = new Date(at + (body.minutes as number) * 60_000);
     await pool.query(

@@ -60,12 +60,26 @@ function ShelveControl({ a, act }: { a: BoardAlarm; act: Act }) {
   );
 }
 
+/** A chattering alarm (docs/decisions.md#hot-spots-and-chattering-alarms): one row, its episodes, first and last raise. */
+function Chatter({ a, zone }: { a: BoardAlarm; zone: string }) {
+  if (a.episodes < 2) return null;
+  return (
+    <span class="chatter" data-testid="alarm-chatter" data-episodes={a.episodes}>
+      Chattering: raised {a.episodes} times, first {when(a.firstEpisodeAt ?? a.raisedAt, zone)}, last {when(a.lastEpisodeAt ?? a.lastRaisedAt, zone)}
+      {' '}({a.firstEpisodeAt ? CLOCK_NAMES.device : CLOCK_NAMES.service})
+    </span>
+  );
+}
+
 function AlarmRow({ a, zone, act }: { a: BoardAlarm; zone: string; act: Act }) {
   return (
-    <li class={`board-item prio-${a.priority}`} data-testid="board-item" data-type="alarm" data-id={a.id} data-priority={a.priority} data-state={a.state} data-class={a.class}>
+    <li class={`board-item prio-${a.priority}`} data-testid="board-item" data-type="alarm" data-id={a.id} data-priority={a.priority} data-state={a.state} data-class={a.class}
+      data-episodes={a.episodes}>
       <PriorityBadge priority={a.priority} />
       <div class="board-main">
         <strong>{a.label ?? a.kind} · <Link href={`/devices/${encodeURIComponent(a.IMEINumber)}`}>{a.Real_Name ?? a.IMEINumber}</Link> on {feederName(a.powerLineId, a.powerLineName)}</strong>
+        {a.summary && <span data-testid="alarm-summary">{a.summary}</span>}
+        <Chatter a={a} zone={zone} />
         <span class="muted"><span class={`alarm-class class-${a.class}`}>{a.class}</span> · <span data-testid="alarm-state">{STATE_TEXT[a.state]}</span> · raised {when(a.raisedAt, zone)}
           {a.clearedAt && <> · cleared {when(a.clearedAt, zone)}</>}{a.acknowledgedAt && <> · acknowledged {when(a.acknowledgedAt, zone)} by {a.acknowledgedBy ?? 'unknown'}</>} ({CLOCK_NAMES.service})</span>
       </div>

@@ -15,7 +15,7 @@ import { startAlarmWorker, type AlarmWorker } from '../../../alarms/start.js';
 import type { CheckInAlarms } from '../../../alarms/check-in-alarms.js';
 import { IDEMPOTENCY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../../alarms/channels/webhook.js';
 import { loadAlarmSettings } from '../../../config/settings.js';
-import { ALARM_KINDS, FAULT_CODE_KINDS, INCIDENT_LOCATED, INCIDENT_OPENED, INCIDENT_RESTORED, kindOfCode } from '../../../domain/alarm-kinds.js';
+import { ALARM_KINDS, FAULT_CODE_KINDS, INCIDENT_LOCATED, INCIDENT_OPENED, INCIDENT_RESTORED, kindOfCode, RECURRING_SECTION } from '../../../domain/alarm-kinds.js';
 import { importReferenceData } from '../../../reference-data/index.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { testKeyring } from '../../../support/reference-data.js';
@@ -84,10 +84,11 @@ test.before(async () => {
     { id: 'north-hook', OrganizationID: ORG, name: 'Data platform', channel: 'webhook', address: `${hooks.url}/faultline`, secret: SECRET },
     { id: 'south-hook', OrganizationID: 'south', channel: 'webhook', address: `${hooks.url}/south`, secret: SECRET },
   ];
-  const operations = ALARM_KINDS.filter((k) => !['low-battery', 'communication-lost', 'model-change'].includes(k.id)).map((k) => k.id);
+  const upkeep = ['low-battery', 'communication-lost', 'model-change', RECURRING_SECTION];
+  const operations = ALARM_KINDS.filter((k) => !upkeep.includes(k.id)).map((k) => k.id);
   const rules = [
     { id: 'ops', OrganizationID: ORG, class: 'operations', what: operations, who: ['north-hook'], escalation: { afterMinutes: 30, roster: ['north-hook'] } },
-    { id: 'upkeep', OrganizationID: ORG, class: 'maintenance', what: ['low-battery', 'communication-lost', 'model-change'], who: ['north-hook'] },
+    { id: 'upkeep', OrganizationID: ORG, class: 'maintenance', what: upkeep, who: ['north-hook'] },
     // South masks fault details (docs/examples/import.json): its rules name `fault`.
     { id: 'south-faults', OrganizationID: 'south', class: 'operations', what: ['fault'], who: ['south-hook'] },
   ];
@@ -110,6 +111,7 @@ test('faultline sends a raised body of every kind, a cleared and an escalated on
   await applyCheckInAlarms(db.pool, [checkIn(DEVICES.breaker, 21), checkIn(DEVICES.tap, 402), checkIn(DEVICES.yard, 10, { transition: null, modelChange: { oldModel: 'FCI-2000', newModel: 'FCI-3000' } })], clock);
   await round();
   for (const kind of [INCIDENT_OPENED, INCIDENT_LOCATED, INCIDENT_RESTORED]) await incident(kind, 'incident:1');
+  await incident(RECURRING_SECTION, 'recurring-section:1');
   await round();
   // An hour and a half of silence: communication lost (the clock's ceiling is an hour), escalations due.
   clock += 90 * 60_000;
