@@ -25,14 +25,14 @@ export interface Judgement { kind: FindingKind; /** The contradicting incidents 
 
 /**
  * The finding an indicator's evidence supports, or null. `rows`: its evidence since its last dismissed
- * finding, in any order. A phase label error shows as trips that co-trip only with another phase; when at
+ * finding, oldest first (as recorded). A phase label error shows as trips that co-trip only with another phase; when at
  * least half of its unconfirmed trips are such, the finding names the topology, else the indicator.
  *
  * @example
  *   judge([{ incidentId: 1, verdict: 'missed', otherPhase: false }, ...two more missed]) // { kind: 'failed-or-mis-set', incidents: [1, 2, 3], ... }
  */
 export function judge(rows: readonly EvidenceRow[]): Judgement | null {
-  const recent = [...rows].sort((a, b) => a.incidentId - b.incidentId).slice(-AUDIT_THRESHOLDS.recentIncidents);
+  const recent = rows.slice(-AUDIT_THRESHOLDS.recentIncidents);
   const against = recent.filter((r) => r.verdict !== 'confirmed');
   if (against.length < AUDIT_THRESHOLDS.minContradictions || against.length < AUDIT_THRESHOLDS.minContradictionShare * recent.length) return null;
   const unconfirmed = against.filter((r) => r.verdict === 'unconfirmed');
