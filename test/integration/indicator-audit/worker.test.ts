@@ -20,6 +20,7 @@ import { JWT_SECRET, login } from '../api/seeded-api.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { lineDevices } from '../../../incidents/store.js';
 import { DEFAULT_FLOOR_S } from '../../../domain/checkin-clock.js';
+import { classWordsIn, setMasked } from '../masking/every-class.js';
 
 let db: TestDatabase;
 let transport: Transport;
@@ -101,6 +102,19 @@ test('the dead and the mislabelled indicator are flagged within five incidents o
 test('reach: the group user sees them, another organisation does not', async () => {
   assert.is((await findings('northEast')).length, 2);
   assert.is((await findings('southAdmin')).length, 0);
+});
+
+test('a masked organisation reads its findings with no fault class in them', async () => {
+  await setMasked(db, true);
+  try {
+    for (const user of ['northAdmin', 'northEast'] as const) {
+      const list = await findings(user, '?state=all');
+      assert.is(list.length, 2);
+      assert.equal(classWordsIn(JSON.stringify(list)), []);
+    }
+  } finally {
+    await setMasked(db, false);
+  }
 });
 
 test('a replayed close adds no evidence twice and changes no finding', async () => {
