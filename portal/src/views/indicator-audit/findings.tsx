@@ -98,7 +98,7 @@ export function IndicatorAuditView({ session, query }: { session: Session; query
       <p class="muted small">
         Each closed incident that located a lasting fault is evidence about every indicator of its power line: one that stayed silent between
         two that tripped, or tripped with no neighbour confirming it, contradicts the imported topology. An indicator is listed when most of
-        its recent incidents contradict it. Offline indicators, momentary incidents and test faults are not counted.
+        its recent incidents contradict it. Offline indicators, incidents that cleared by themselves and test faults are not counted.
       </p>
       {actionError && <ErrorState error={actionError} />}
       {res.error && <ErrorState error={res.error} onRetry={res.reload} />}
