@@ -17,6 +17,7 @@ import {
   type IncidentDevice, type IncidentRow, type InboxTrip, type LineDevice,
 } from './store.js';
 import type { ClockLimits } from '../domain/checkin-clock.js';
+import { recordIndicatorEvidence } from '../indicator-audit/record.js';
 
 /** pg_try_advisory_xact_lock key of the incident step ("finc"). */
 export const INCIDENT_LOCK = 0x66696e63;
@@ -117,6 +118,13 @@ export async function incidentStep(client: pg.ClientBase, o: StepOptions): Promi
     await incidentOutboxRows(client, o.integrations, info);
     await incidentAlarms(client, info);
     await raiseRecurringSections(client, { organizationId: w.org, powerLineId: w.line, sections: s.sections, now: o.now });
+    // A closed incident is evidence about every indicator of its line (docs/decisions.md#indicator-audit).
+    if (s.status === 'closed') {
+      await recordIndicatorEvidence(client, {
+        id, organizationId: w.org, powerLineId: w.line, kind: s.kind, located: s.locatedAt !== null && s.sections.length > 0, tripped: [...w.devices.keys()],
+        firstTripAt: w.first, lastTripAt: w.last, lineDevices: lineDevs, now: o.now, clockLimits: o.clockLimits,
+      });
+    }
     changes.push({ id, organizationId: w.org, powerLineId: w.line, timeline, status: s.status });
   }
   return { locked: true, taken, changes };

@@ -15,7 +15,7 @@ export const FLOORS = [
   ['config', 'schemas'],
   ['db', 'plumbing'],
   ['secrets', 'integrations', 'outbox'],
-  ['storage', 'alarms', 'multispeak'],
+  ['storage', 'alarms', 'multispeak', 'indicator-audit'],
   ['stages', 'incidents', 'reference-data'],
   ['simulator'],
   ['commissioning'],

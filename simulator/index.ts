@@ -8,3 +8,5 @@ export type { OutgoingMessage, Sink } from './sink.js';
 export { spoolSink } from './spool-sink.js';
 export { sqsSink } from './sqs-sink.js';
 export type { SqsSinkOptions } from './sqs-sink.js';
+export { DEVICES_PER_FEEDER, feederScenario, incidentMessages } from './feeder-faults.js';
+export type { FeederIncident, FeederScenario, FeederScenarioOptions, PlannedDevice } from './feeder-faults.js';

@@ -10,6 +10,7 @@ import { DataLogView } from './views/data-log';
 import { DevicesView } from './views/devices';
 import { DeviceView } from './views/device';
 import { IncidentsView, IncidentView } from './views/incidents';
+import { IndicatorAuditView } from './views/indicator-audit/findings';
 import { AlarmsView } from './views/alarms';
 import { BoardView } from './views/board';
 
@@ -20,6 +21,7 @@ const NAV = [
   { path: '/board', label: 'Board' },
   { path: '/map', label: 'Map' },
   { path: '/incidents', label: 'Incidents' },
+  { path: '/indicator-audit', label: 'Indicator audit' },
   { path: '/alarms', label: 'Alarms' },
   { path: '/critical', label: 'Critical faults' },
   { path: '/data-log', label: 'Data log' },
@@ -55,6 +57,7 @@ export function App() {
   else if (loc.path === '/map') view = <Suspense fallback={<p class="status-line">Loading the map…</p>}><MapView session={session} query={loc.query} /></Suspense>;
   else if (loc.path === '/board') view = <BoardView session={session} query={loc.query} />;
   else if (loc.path === '/incidents') view = <IncidentsView session={session} query={loc.query} />;
+  else if (loc.path === '/indicator-audit') view = <IndicatorAuditView session={session} query={loc.query} />;
   else if (loc.path === '/alarms') view = <AlarmsView session={session} query={loc.query} />;
   else if (loc.path === '/critical') view = <CriticalView session={session} query={loc.query} />;
   else if (loc.path === '/data-log') view = <DataLogView session={session} query={loc.query} />;

@@ -1,0 +1,64 @@
+// The OpenAPI paths of the indicator audit routes (routes.ts), merged into the document by
+// api/openapi/document.ts (which this file must not import: the document imports it).
+import { DISMISS_PATH, DISMISS_REASON_MAX, FINDING_STATES, FINDINGS_PATH } from './routes.js';
+import { FINDING_KINDS } from '../../indicator-audit/findings.js';
+import { VERDICTS } from '../../indicator-audit/evidence.js';
+
+type Obj = Record<string, unknown>;
+const json = (schema: Obj) => ({ content: { 'application/json': { schema } } });
+const error = (description: string) => ({ description, ...json({ $ref: '#/components/schemas/Error' }) });
+const time = { type: ['string', 'null'], format: 'date-time' };
+const AUTH = { 401: error('Missing, malformed, expired or invalid bearer token.') };
+const query = (name: string, schema: Obj, description: string) => ({ name, in: 'query', required: false, description, schema });
+const dismissal = { type: ['object', 'null'], properties: { at: time, by: { type: 'string' }, reason: { type: 'string' } }, required: ['at', 'by', 'reason'] };
+
+const finding = {
+  type: 'object',
+  description: 'An indicator whose recent incidents contradict the topology (docs/decisions.md#indicator-audit).',
+  properties: {
+    id: { type: 'integer' }, IMEINumber: { type: 'string' }, name: { type: ['string', 'null'] }, phase: { type: ['string', 'null'] },
+    powerLineId: { type: 'string' }, powerLineName: { type: ['string', 'null'] },
+    kind: { type: 'string', enum: [...FINDING_KINDS] }, title: { type: 'string', description: '"likely failed or mis-set indicator" or "likely topology or phase label error"' },
+    contradictions: { type: 'integer', description: 'contradicting incidents among the recent evidence judged' }, considered: { type: 'integer' },
+    raisedAt: time, updatedAt: time, dismissed: dismissal,
+    agreement: { type: 'object', description: 'the indicator\'s evidence so far, by verdict', properties: Object.fromEntries(VERDICTS.map((v) => [v, { type: 'integer' }])) },
+    evidence: {
+      type: 'array', description: 'the contradicting incidents, oldest first',
+      items: { type: 'object', properties: { incidentId: { type: 'integer' }, verdict: { type: 'string', enum: VERDICTS.filter((v) => v !== 'confirmed') }, otherPhase: { type: 'boolean', description: 'it tripped alone on its own path while every other trip was on another phase' }, firstTripAt: time }, required: ['incidentId', 'verdict', 'otherPhase', 'firstTripAt'] },
+    },
+  },
+  required: ['id', 'IMEINumber', 'powerLineId', 'kind', 'title', 'contradictions', 'considered', 'raisedAt', 'dismissed', 'agreement', 'evidence'],
+};
+
+export const INDICATOR_AUDIT_OPENAPI_PATHS: Record<string, Obj> = {
+  [FINDINGS_PATH]: {
+    get: {
+      operationId: 'indicatorFindings', tags: ['incidents'], summary: 'Indicators and topology that incidents contradict, with the incidents as evidence (devices in the caller\'s reach)',
+      security: [{ bearerAuth: [] }],
+      parameters: [
+        query('state', { type: 'string', enum: [...FINDING_STATES] }, 'open (default), dismissed or all'),
+        query('powerLine', { type: 'string', maxLength: 100 }, 'a power line id'),
+      ],
+      responses: {
+        200: { description: 'OK', ...json({ type: 'object', properties: { data: { type: 'array', items: finding } }, required: ['data'] }) },
+        400: error('A query parameter is unknown, repeated or invalid; the message names it.'), ...AUTH,
+      },
+    },
+  },
+  [DISMISS_PATH.replace(':id', '{id}')]: {
+    post: {
+      operationId: 'dismissIndicatorFinding', tags: ['incidents'], summary: 'Dismiss an open finding with a reason (organisation admin); its evidence never raises it again',
+      security: [{ bearerAuth: [] }],
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^\\d{1,15}$' } }],
+      requestBody: { required: true, ...json({ type: 'object', properties: { reason: { type: 'string', minLength: 1, maxLength: DISMISS_REASON_MAX } }, required: ['reason'], additionalProperties: false }) },
+      responses: {
+        200: { description: 'Dismissed', ...json({ type: 'object', properties: { id: { type: 'integer' }, dismissed: dismissal }, required: ['id', 'dismissed'] }) },
+        400: error('The id or the body is invalid (the message names the field).'), ...AUTH,
+        403: error('The caller is not an organisation admin.'),
+        404: error('No open finding of the organisation with this id.'),
+        413: error('The body is over 4096 bytes.'),
+        415: error('The body is not sent as application/json.'),
+      },
+    },
+  },
+};
