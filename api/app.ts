@@ -28,6 +28,8 @@ import { integrationRoutes } from './dnp3/organization-devices.js';
 import { openApiDocument } from './openapi/document.js';
 import { soapRoutes } from './soap/routes.js';
 import { incidentRoutes } from './incidents/routes.js';
+import { incidentCauseRoutes } from './incidents/cause.js';
+import { reliabilityExportRoutes } from './reliability/export.js';
 import { pointMapRoutes } from './dnp3/point-map.js';
 import { iec104PointMapRoutes } from './iec104/point-map.js';
 import { interoperabilityRoutes } from './iec104/interoperability.js';
@@ -128,6 +130,8 @@ export function createApp({
   app.route('/', integrationKeyRoutes({ keys: pgIntegrationKeyStore(pool), pool, auth }));
   app.route('/', alarmRoutes({ pool, auth, keyring: alarms.keyring, webhookAllow: alarms.webhookAllow, now }));
   app.route('/', incidentRoutes({ pool, auth }));
+  app.route('/', incidentCauseRoutes({ pool, auth, now }));
+  app.route('/', reliabilityExportRoutes({ pool, auth }));
   app.route('/', boardRoutes({ pool, auth, now }));
   app.route('/', soapRoutes({ pool, accounts, clientAddress, check, now }));
   app.route('/', testFaultRoutes({ pool, auth, ...testFaults }));

@@ -15,6 +15,8 @@ import { IEC104_DIAGNOSTICS_PATHS } from './iec104-diagnostics.js';
 import { queryParameters } from './parameters.js';
 import { alarmPaths } from './alarm-paths.js';
 import { INCIDENT_OPENAPI_PATHS } from '../incidents/openapi.js';
+import { CAUSE_OPENAPI_PATHS } from '../incidents/cause-openapi.js';
+import { RELIABILITY_EXPORT_OPENAPI } from '../reliability/export-openapi.js';
 import { IEC104_COMMISSIONING_OPENAPI } from './iec104-commissioning.js';
 import { BOARD_OPENAPI_PATHS } from '../board/openapi.js';
 import { PORTAL_SETTINGS_OPENAPI } from '../portal-settings.js';
@@ -151,6 +153,8 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
       ...IEC104_COMMISSIONING_OPENAPI,
       ...IEC104_DIAGNOSTICS_PATHS,
       ...INCIDENT_OPENAPI_PATHS,
+      ...CAUSE_OPENAPI_PATHS,
+      ...RELIABILITY_EXPORT_OPENAPI,
       ...PORTAL_SETTINGS_OPENAPI,
       ...alarmPaths(),
       ...BOARD_OPENAPI_PATHS,
