@@ -44,6 +44,14 @@ export const EXPORT_COLUMNS: readonly ExportColumn[] = [
   { name: 'majorEvent', kind: 'bool', rule: 'The operator\'s flag, recorded with the cause, that the incident belongs to a major event; false when no cause was recorded. Not IEEE 1366\'s 2.5-beta major event day, which needs customer minutes faultline does not have.', value: (r) => r.major_event ?? false },
 ];
 
+/** How docs/reliability-export.md names each column type: the Parquet type, and in the CSV the text of it. */
+export const COLUMN_TYPE_NAMES: Record<ExportColumn['kind'], string> = {
+  int64: 'integer (INT64)', int32: 'integer (INT32)', double: 'number (DOUBLE)', text: 'text (UTF-8)', bool: 'boolean', timestamp: 'timestamp (UTC, microseconds)',
+};
+
+/** The row of the docs page's column table (test/docs/reliability-export.test.ts finds each one there). */
+export const docsRow = (c: ExportColumn): string => `| \`${c.name}\` | ${COLUMN_TYPE_NAMES[c.kind]} | ${c.rule.replaceAll('|', '\\|')} |`;
+
 /** The text cells a masked organisation reads are masked by word here: a Parquet file is not text the API's policy could read. */
 function cellsOf(r: ExportSource, masked: boolean): ExportValue[] {
   return EXPORT_COLUMNS.map((c) => {
