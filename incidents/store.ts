@@ -4,6 +4,7 @@ import type pg from 'pg';
 import type { Phase } from '../domain/feeder-topology.js';
 import type { FaultedSection } from '../domain/faulted-section.js';
 import type { IncidentKind, IncidentStatus, LatestCheckIn, TimelineEntry } from '../domain/incident-rules.js';
+import type { ReliabilityDelta } from '../reliability/contribution.js';
 
 export interface InboxTrip {
   imei: string;
@@ -122,4 +123,47 @@ export async function addTimeline(client: pg.ClientBase, incidentId: number, ent
      select $1, $2, what, detail from unnest($3::text[], $4::jsonb[]) with ordinality as t(what, detail, n) order by n`,
     [incidentId, at, entries.map((e) => e.what), entries.map((e) => JSON.stringify(e.detail))],
   );
+}
+
+/**
+ * Adds an incident's change of contribution to the reliability day tables (reliability/contribution.ts), in
+ * the step's transaction; rows whose counts all reach zero are deleted (migration 0026).
+ */
+export async function applyReliabilityDelta(client: pg.ClientBase, d: ReliabilityDelta): Promise<void> {
+  const col = <T>(rows: readonly T[], f: (r: T) => unknown) => rows.map(f);
+  if (d.lines.length > 0) {
+    const r = d.lines;
+    await client.query(
+      `insert into reliability_line_days as t ("OrganizationID", "PowerLineID", day, permanent, momentary, unknown, tripped_indicators)
+       select * from unnest($1::text[], $2::text[], $3::date[], $4::int[], $5::int[], $6::int[], $7::int[])
+       on conflict ("OrganizationID", day, "PowerLineID") do update set permanent = t.permanent + excluded.permanent,
+          momentary = t.momentary + excluded.momentary, unknown = t.unknown + excluded.unknown,
+          tripped_indicators = t.tripped_indicators + excluded.tripped_indicators`,
+      [col(r, (x) => x.organizationId), col(r, (x) => x.powerLineId), col(r, (x) => x.day), col(r, (x) => x.permanent), col(r, (x) => x.momentary), col(r, (x) => x.unknown), col(r, (x) => x.trippedIndicators)],
+    );
+    await client.query(
+      `delete from reliability_line_days t using unnest($1::text[], $2::text[], $3::date[]) as k(org, line, day)
+        where t."OrganizationID" = k.org and t."PowerLineID" = k.line and t.day = k.day
+          and t.permanent = 0 and t.momentary = 0 and t.unknown = 0 and t.tripped_indicators = 0`,
+      [col(r, (x) => x.organizationId), col(r, (x) => x.powerLineId), col(r, (x) => x.day)],
+    );
+  }
+  if (d.sections.length > 0) {
+    const r = d.sections;
+    await client.query(
+      `insert into reliability_section_days as t ("OrganizationID", "PowerLineID", section_imei, day, label, permanent, momentary, unknown, tripped_indicators)
+       select * from unnest($1::text[], $2::text[], $3::text[], $4::date[], $5::text[], $6::int[], $7::int[], $8::int[], $9::int[])
+       on conflict ("OrganizationID", "PowerLineID", day, section_imei) do update set label = excluded.label, permanent = t.permanent + excluded.permanent,
+          momentary = t.momentary + excluded.momentary, unknown = t.unknown + excluded.unknown,
+          tripped_indicators = t.tripped_indicators + excluded.tripped_indicators`,
+      [col(r, (x) => x.organizationId), col(r, (x) => x.powerLineId), col(r, (x) => x.sectionImei), col(r, (x) => x.day), col(r, (x) => x.label),
+        col(r, (x) => x.permanent), col(r, (x) => x.momentary), col(r, (x) => x.unknown), col(r, (x) => x.trippedIndicators)],
+    );
+    await client.query(
+      `delete from reliability_section_days t using unnest($1::text[], $2::text[], $3::text[], $4::date[]) as k(org, line, section, day)
+        where t."OrganizationID" = k.org and t."PowerLineID" = k.line and t.section_imei = k.section and t.day = k.day
+          and t.permanent = 0 and t.momentary = 0 and t.unknown = 0 and t.tripped_indicators = 0`,
+      [col(r, (x) => x.organizationId), col(r, (x) => x.powerLineId), col(r, (x) => x.sectionImei), col(r, (x) => x.day)],
+    );
+  }
 }
