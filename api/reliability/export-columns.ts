@@ -9,7 +9,7 @@ import type { ArchiveColumn, ArchiveValue } from '../../storage/archive-file.js'
 /** An incident as the export query reads it (api/reliability/export.ts). */
 export interface ExportSource {
   id: string; PowerLineID: string; powerLineName: string | null; status: string; kind: string;
-  first_trip_at: Date; last_trip_at: Date; restored_device_at: Date | null; sections: FaultedSection[]; indicators: string[];
+  first_trip_at: Date; last_trip_at: Date; restored_device_at: Date | null; sections: FaultedSection[]; indicators: string[]; section_customers: number | null;
   cause: string | null; major_event: boolean | null; cause_note: string | null; cause_set_by: string | null; cause_set_at: Date | null;
 }
 
@@ -37,6 +37,7 @@ export const EXPORT_COLUMNS: readonly ExportColumn[] = [
   { name: 'durationSeconds', kind: 'double', rule: 'restoredAt minus firstTripAt in seconds (device clocks); empty while not restored.', value: (r) => seconds(r.first_trip_at, r.restored_device_at) },
   { name: 'indicators', kind: 'text', rule: 'IMEIs of the tripped indicators in the caller\'s reach, in trip order, separated by spaces.', value: (r) => r.indicators.join(' ') },
   { name: 'indicatorCount', kind: 'int32', rule: 'How many tripped indicators are in the caller\'s reach (trippedDevices of GET /api/incidents).', value: (r) => r.indicators.length },
+  { name: 'sectionCustomers', kind: 'int32', rule: 'The customers the import gives for the faulted sections (SectionCustomers of the indicator above each section), summed; empty when not located or when a section has no count. Customers of the sections, not customers interrupted: the device that opened may be further upstream, and every section below loses supply too.', value: (r) => r.section_customers },
   { name: 'cause', kind: 'text', rule: 'The cause last recorded by an operator, one id of the organisation\'s list (GET /api/incident-causes); empty when none was recorded.', value: (r) => r.cause },
   { name: 'causeNote', kind: 'text', rule: 'The operator\'s note with that cause; empty when none.', value: (r) => r.cause_note },
   { name: 'causeSetBy', kind: 'text', rule: 'Who recorded that cause (the user\'s e-mail).', value: (r) => r.cause_set_by },

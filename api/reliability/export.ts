@@ -54,6 +54,10 @@ async function* incidentBatches(pool: pg.Pool, caller: Caller, window: Window, s
                    else (select max((select min(r."date") from device_records r
                                       where r."IMEINumber" = x."IMEINumber" and r."date" > x.tripped_at and r."ActualOngoingFault" = any(${clean}::int[])))
                            from incident_devices x where x.incident_id = i.id) end as restored_device_at,
+              -- Customers of the faulted sections where the import gave every one (docs/reliability-export.md, sectionCustomers).
+              case when jsonb_array_length(i.sections) = 0 then null
+                   else (select case when bool_or(d."SectionCustomers" is null) then null else sum(d."SectionCustomers")::int end
+                           from jsonb_array_elements(i.sections) s left join device_information d on d."IMEINumber" = s->'from'->>'imei') end as section_customers,
               c.cause, c.major_event, c.note as cause_note, c.set_by as cause_set_by, c.set_at as cause_set_at
          from incidents i join power_lines pl on pl."Id" = i."PowerLineID"
          left join lateral (select cause, major_event, note, set_by, set_at from incident_cause_changes k

@@ -108,6 +108,8 @@ test.before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rel-export-'));
   api = await seededApi({ feed: false, app: { accountCacheMs: 0 } });
   await api.db.pool.query(`update device_information set "OrganizationSince" = '-infinity'`);
+  // The import's optional customers of the stretch below an indicator (migration 0026): known for F12's head only.
+  await api.db.pool.query(`update device_information set "SectionCustomers" = 120 where "IMEINumber" = $1`, [EAST_F12]);
   // Permanent on F12, two laterals' worth of trips (one in each north group), restored when both reported clean.
   await incident('permanent', 'north', 'north-F12', 'permanent', '2026-03-10T10:00:00Z', '2026-03-10T10:00:05Z', '2026-03-10T11:00:00Z',
     [[EAST_F12, 'PFault', '2026-03-10T10:00:00Z'], [WEST_F12, 'PFault', '2026-03-10T10:00:05Z']], [SECTION]);
@@ -186,11 +188,12 @@ test('the CSV has the documented columns and one row per incident of the window,
   assert.equal(admin.map((r) => r.incidentId), [ids.permanent, ids.momentary, ids.unknown]);
   const permanent = admin[0]!;
   // Restored by device time: the later of each tripped indicator's first check-in without a fault after its trip.
-  assert.equal(pick(permanent, ['restoredAt', 'durationSeconds', 'indicators', 'cause', 'causeNote', 'causeSetBy', 'majorEvent']), {
-    restoredAt: '2026-03-10T10:45:00.000Z', durationSeconds: '2700', indicators: `${EAST_F12} ${WEST_F12}`, cause: 'equipment',
+  assert.equal(pick(permanent, ['restoredAt', 'durationSeconds', 'indicators', 'sectionCustomers', 'cause', 'causeNote', 'causeSetBy', 'majorEvent']), {
+    restoredAt: '2026-03-10T10:45:00.000Z', durationSeconds: '2700', indicators: `${EAST_F12} ${WEST_F12}`, sectionCustomers: '120', cause: 'equipment',
     causeNote: 'cracked insulator, pole 14', causeSetBy: 'admin@north.example', majorEvent: 'true',
   });
-  assert.equal(pick(admin[1]!, ['restoredAt', 'durationSeconds', 'cause']), { restoredAt: '2026-03-11T08:00:30.000Z', durationSeconds: '30', cause: 'animal' });
+  // Not located: no section, so no customers.
+  assert.equal(pick(admin[1]!, ['restoredAt', 'durationSeconds', 'sectionCustomers', 'cause']), { restoredAt: '2026-03-11T08:00:30.000Z', durationSeconds: '30', sectionCustomers: '', cause: 'animal' });
   assert.equal(pick(admin[2]!, ['restoredAt', 'durationSeconds', 'majorEvent']), { restoredAt: '', durationSeconds: '', majorEvent: 'false' });
   // The group user: only the incidents and indicators of the user's groups.
   const east = (await csvExport('northEast')).rows;
