@@ -7,10 +7,11 @@ import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
 import { log } from '../../config/log.js';
-import { calendarDayRange, FIRST_SUPPORTED_DAY, isSupportedDay, LAST_SUPPORTED_DAY, parseCalendarDay } from '../../domain/calendar-days.js';
+import { calendarDayRange } from '../../domain/calendar-days.js';
 import { ONGOING_FAULT } from '../../domain/ongoing-fault-codes.js';
 import { toCsv } from '../../plumbing/csv.js';
 import type { AuthEnv, Caller } from '../auth/caller.js';
+import { dayParameter } from '../device-records/list-params.js';
 import { SqlParams } from '../device-records/sql.js';
 import { acceptOnly, badParameter } from '../errors.js';
 import { tripInReach, visible } from '../incidents/routes.js';
@@ -24,14 +25,6 @@ type Format = (typeof EXPORT_FORMATS)[number];
 export const EXPORT_BATCH = 1_000;
 
 const CONTENT_TYPES: Record<Format, string> = { csv: 'text/csv; charset=utf-8', parquet: 'application/vnd.apache.parquet' };
-
-function day(name: string, text: string | undefined) {
-  if (text === undefined) return null;
-  const d = parseCalendarDay(text);
-  if (!d) throw badParameter(name, 'must be a calendar day as YYYYMMDD.', { value: text.slice(0, 20) });
-  if (!isSupportedDay(d)) throw badParameter(name, `must be a day from ${FIRST_SUPPORTED_DAY} to ${LAST_SUPPORTED_DAY}.`, { value: text });
-  return d;
-}
 
 interface Window { fromMs: number | null; untilMs: number | null }
 
@@ -106,8 +99,8 @@ export function reliabilityExportRoutes({ pool, auth }: { pool: pg.Pool; auth: M
     acceptOnly(c.req.queries(), ['format', 'from', 'to'], { repeatable: false });
     const format = (c.req.query('format') ?? 'csv') as Format;
     if (!EXPORT_FORMATS.includes(format)) throw badParameter('format', `must be one of ${EXPORT_FORMATS.join(', ')}.`);
-    const from = day('from', c.req.query('from'));
-    const to = day('to', c.req.query('to'));
+    const from = dayParameter('from', c.req.query('from'));
+    const to = dayParameter('to', c.req.query('to'));
     if (from && to && from.since(to).sign > 0) throw badParameter('from', 'is after "to".', { from: from.toString(), to: to.toString() });
     const caller = c.get('caller');
     const window = calendarDayRange(from, to, caller.timeZone);
