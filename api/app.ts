@@ -28,6 +28,7 @@ import { integrationRoutes } from './dnp3/organization-devices.js';
 import { openApiDocument } from './openapi/document.js';
 import { soapRoutes } from './soap/routes.js';
 import { incidentRoutes } from './incidents/routes.js';
+import { reliabilityRoutes } from './reliability/routes.js';
 import { pointMapRoutes } from './dnp3/point-map.js';
 import { iec104PointMapRoutes } from './iec104/point-map.js';
 import { interoperabilityRoutes } from './iec104/interoperability.js';
@@ -128,6 +129,7 @@ export function createApp({
   app.route('/', integrationKeyRoutes({ keys: pgIntegrationKeyStore(pool), pool, auth }));
   app.route('/', alarmRoutes({ pool, auth, keyring: alarms.keyring, webhookAllow: alarms.webhookAllow, now }));
   app.route('/', incidentRoutes({ pool, auth }));
+  app.route('/', reliabilityRoutes({ pool, auth, now }));
   app.route('/', boardRoutes({ pool, auth, now }));
   app.route('/', soapRoutes({ pool, accounts, clientAddress, check, now }));
   app.route('/', testFaultRoutes({ pool, auth, ...testFaults }));

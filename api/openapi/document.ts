@@ -15,6 +15,7 @@ import { IEC104_DIAGNOSTICS_PATHS } from './iec104-diagnostics.js';
 import { queryParameters } from './parameters.js';
 import { alarmPaths } from './alarm-paths.js';
 import { INCIDENT_OPENAPI_PATHS } from '../incidents/openapi.js';
+import { RELIABILITY_OPENAPI_PATHS } from '../reliability/openapi.js';
 import { IEC104_COMMISSIONING_OPENAPI } from './iec104-commissioning.js';
 import { BOARD_OPENAPI_PATHS } from '../board/openapi.js';
 import { PORTAL_SETTINGS_OPENAPI } from '../portal-settings.js';
@@ -151,6 +152,7 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
       ...IEC104_COMMISSIONING_OPENAPI,
       ...IEC104_DIAGNOSTICS_PATHS,
       ...INCIDENT_OPENAPI_PATHS,
+      ...RELIABILITY_OPENAPI_PATHS,
       ...PORTAL_SETTINGS_OPENAPI,
       ...alarmPaths(),
       ...BOARD_OPENAPI_PATHS,
