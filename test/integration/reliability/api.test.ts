@@ -11,6 +11,7 @@ import type pg from 'pg';
 import { createApp } from '../../../api/app.js';
 import { startIncidentWorker, type IncidentWorker } from '../../../incidents/worker.js';
 import { importReferenceData } from '../../../reference-data/index.js';
+import { ImportError } from '../../../reference-data/errors.js';
 import { localAvroCodec } from '../../../stages/runtime/codec.js';
 import { memoryTransport } from '../../../stages/runtime/transport/memory.js';
 import type { Transport } from '../../../stages/runtime/transport/transport.js';
@@ -297,21 +298,48 @@ test('a masked organisation reads incidents without the split by kind, and no cl
   }
 });
 
+test('the import\'s optional SectionCustomers and SectionLengthKm give rates per 100 km and the customer estimate, labelled as observed by indicators', async () => {
+  const file = topologyFile();
+  const facts: Partial<Record<string, { SectionCustomers: number; SectionLengthKm: number }>> = {
+    [IMEI.LB1]: { SectionCustomers: 120, SectionLengthKm: 4 }, [IMEI.LA1]: { SectionCustomers: 30, SectionLengthKm: 2.5 }, [IMEI.H]: { SectionCustomers: 0, SectionLengthKm: 3.5 },
+  };
+  const imported = { ...file, devices: file.devices.map((d) => ({ ...d, ...facts[d.IMEINumber] })) };
+  try {
+    await importReferenceData(db.pool, { devices: [{ ...imported.devices[0], SectionCustomers: -1, SectionLengthKm: 'far' }] });
+    assert.unreachable('imported');
+  } catch (err) {
+    if (!(err instanceof ImportError)) throw err;
+    assert.equal(err.problems.map((p) => p.path).sort(), ['devices[0].SectionCustomers', 'devices[0].SectionLengthKm']);
+  }
+  await importReferenceData(db.pool, imported);
+  const sections = (await get(`/api/reliability/sections?powerLine=north-F9&from=${param(0)}&to=${param(3)}`)).body;
+  const lb1 = sections.data.find((s: { imei: string }) => s.imei === IMEI.LB1);
+  assert.equal([lb1.lengthKm, lb1.incidentsPer100Km, lb1.customers, lb1.customerIncidentsEstimate], [4, 50, 120, 240]);
+  const t2 = sections.data.find((s: { label: string }) => s.label === 'below F9 T2');
+  assert.equal([t2.lengthKm, t2.incidentsPer100Km, t2.customers, t2.customerIncidentsEstimate], [null, null, null, null]);
+  const f9 = (await get(`/api/reliability/lines?from=${param(0)}&to=${param(3)}`)).body.data.find((l: { powerLineId: string }) => l.powerLineId === 'north-F9');
+  // 4 incidents over 10 km of imported sections; customers: LB1's 2 incidents x 120 + LA1's 1 x 30.
+  assert.equal([f9.lengthKm, f9.incidentsPer100Km, f9.customers, f9.customerIncidentsEstimate], [10, 40, 150, 270]);
+  assert.match(sections.note, 'estimate observed by indicators');
+  await importReferenceData(db.pool, file);
+  assert.is((await get(`/api/reliability/lines?from=${param(0)}&to=${param(3)}`)).body.data.find((l: { powerLineId: string }) => l.powerLineId === 'north-F9').lengthKm, null, 'a file without them clears them');
+});
+
 test('the migration\'s back-fill gives the same day tables as the worker kept', async () => {
   const kept = await tablesAndTruth();
   const other = await createTestDatabase('reliability_fill', { upTo: '0025' });
   try {
-    // Copy the incidents (and what they reference) into a database before 0026, then migrate it.
-    await importDemoData(other.pool);
-    await importReferenceData(other.pool, topologyFile());
-    await importReferenceData(other.pool, f8File());
-    const incidents = (await db.pool.query(`select * from incidents order by id`)).rows;
-    for (const i of incidents) {
-      await other.pool.query(`insert into incidents overriding system value select * from jsonb_populate_record(null::incidents, $1)`, [JSON.stringify(i)]);
-    }
-    for (const d of (await db.pool.query(`select * from incident_devices`)).rows) {
-      await other.pool.query(`insert into incident_devices select * from jsonb_populate_record(null::incident_devices, $1)`, [JSON.stringify(d)]);
-    }
+    // Copy the incidents (and the rows they reference) into a database before 0026, then migrate it.
+    const copy = async (table: string, columns = '*') => {
+      for (const row of (await db.pool.query(`select ${columns} from ${table}`)).rows) {
+        await other.pool.query(`insert into ${table} ${columns === '*' ? '' : `(${columns})`} overriding system value
+                                select ${columns} from jsonb_populate_record(null::${table}, $1)`, [JSON.stringify(row)]);
+      }
+    };
+    await copy('organizations', '"OrganizationID", name');
+    await copy('power_lines', '"Id", "OrganizationID", name');
+    await copy('incidents');
+    await copy('incident_devices');
     await migrate(other.pool);
     const filled = await tablesAndTruth(other.pool);
     assert.equal(filled.stored, kept.stored);
