@@ -30,6 +30,7 @@ import { soapRoutes } from './soap/routes.js';
 import { incidentRoutes } from './incidents/routes.js';
 import { incidentCauseRoutes } from './incidents/cause.js';
 import { reliabilityExportRoutes } from './reliability/export.js';
+import { reliabilityRoutes } from './reliability/routes.js';
 import { pointMapRoutes } from './dnp3/point-map.js';
 import { iec104PointMapRoutes } from './iec104/point-map.js';
 import { interoperabilityRoutes } from './iec104/interoperability.js';
@@ -132,6 +133,7 @@ export function createApp({
   app.route('/', incidentRoutes({ pool, auth }));
   app.route('/', incidentCauseRoutes({ pool, auth, now }));
   app.route('/', reliabilityExportRoutes({ pool, auth }));
+  app.route('/', reliabilityRoutes({ pool, auth, now }));
   app.route('/', boardRoutes({ pool, auth, now }));
   app.route('/', soapRoutes({ pool, accounts, clientAddress, check, now }));
   app.route('/', testFaultRoutes({ pool, auth, ...testFaults }));

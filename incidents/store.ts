@@ -127,43 +127,48 @@ export async function addTimeline(client: pg.ClientBase, incidentId: number, ent
 
 /**
  * Adds an incident's change of contribution to the reliability day tables (reliability/contribution.ts), in
- * the step's transaction; rows whose counts all reach zero are deleted (migration 0026).
+ * the step's transaction; rows whose counts all reach zero are deleted (migration 0026). An existing row is
+ * updated and a new one inserted, rather than INSERT ... ON CONFLICT: that would check the tables' "never below
+ * zero" constraints on the proposed row (a subtraction) before finding the row it adds to. The step's advisory
+ * lock makes it the only writer.
  */
 export async function applyReliabilityDelta(client: pg.ClientBase, d: ReliabilityDelta): Promise<void> {
-  const col = <T>(rows: readonly T[], f: (r: T) => unknown) => rows.map(f);
+  const counts = ['permanent', 'momentary', 'unknown', 'tripped_indicators'];
+  const add = counts.map((c) => `${c} = t.${c} + d.${c}`).join(', ');
+  const zero = counts.map((c) => `t.${c} = 0`).join(' and ');
+  const values = (rows: readonly { permanent: number; momentary: number; unknown: number; trippedIndicators: number }[]) =>
+    [rows.map((x) => x.permanent), rows.map((x) => x.momentary), rows.map((x) => x.unknown), rows.map((x) => x.trippedIndicators)];
   if (d.lines.length > 0) {
     const r = d.lines;
+    const key = 't."OrganizationID" = d.org and t."PowerLineID" = d.line and t.day = d.day';
     await client.query(
-      `insert into reliability_line_days as t ("OrganizationID", "PowerLineID", day, permanent, momentary, unknown, tripped_indicators)
-       select * from unnest($1::text[], $2::text[], $3::date[], $4::int[], $5::int[], $6::int[], $7::int[])
-       on conflict ("OrganizationID", day, "PowerLineID") do update set permanent = t.permanent + excluded.permanent,
-          momentary = t.momentary + excluded.momentary, unknown = t.unknown + excluded.unknown,
-          tripped_indicators = t.tripped_indicators + excluded.tripped_indicators`,
-      [col(r, (x) => x.organizationId), col(r, (x) => x.powerLineId), col(r, (x) => x.day), col(r, (x) => x.permanent), col(r, (x) => x.momentary), col(r, (x) => x.unknown), col(r, (x) => x.trippedIndicators)],
+      `with d as (select * from unnest($1::text[], $2::text[], $3::date[], $4::int[], $5::int[], $6::int[], $7::int[])
+                    as d(org, line, day, permanent, momentary, unknown, tripped_indicators)),
+            updated as (update reliability_line_days t set ${add} from d where ${key} returning t."OrganizationID", t."PowerLineID", t.day)
+       insert into reliability_line_days ("OrganizationID", "PowerLineID", day, permanent, momentary, unknown, tripped_indicators)
+       select * from d where not exists (select 1 from updated t where ${key})`,
+      [r.map((x) => x.organizationId), r.map((x) => x.powerLineId), r.map((x) => x.day), ...values(r)],
     );
     await client.query(
-      `delete from reliability_line_days t using unnest($1::text[], $2::text[], $3::date[]) as k(org, line, day)
-        where t."OrganizationID" = k.org and t."PowerLineID" = k.line and t.day = k.day
-          and t.permanent = 0 and t.momentary = 0 and t.unknown = 0 and t.tripped_indicators = 0`,
-      [col(r, (x) => x.organizationId), col(r, (x) => x.powerLineId), col(r, (x) => x.day)],
+      `delete from reliability_line_days t using unnest($1::text[], $2::text[], $3::date[]) as d(org, line, day) where ${key} and ${zero}`,
+      [r.map((x) => x.organizationId), r.map((x) => x.powerLineId), r.map((x) => x.day)],
     );
   }
   if (d.sections.length > 0) {
     const r = d.sections;
+    const key = 't."OrganizationID" = d.org and t."PowerLineID" = d.line and t.day = d.day and t.section_imei = d.section';
     await client.query(
-      `insert into reliability_section_days as t ("OrganizationID", "PowerLineID", section_imei, day, label, permanent, momentary, unknown, tripped_indicators)
-       select * from unnest($1::text[], $2::text[], $3::text[], $4::date[], $5::text[], $6::int[], $7::int[], $8::int[], $9::int[])
-       on conflict ("OrganizationID", "PowerLineID", day, section_imei) do update set label = excluded.label, permanent = t.permanent + excluded.permanent,
-          momentary = t.momentary + excluded.momentary, unknown = t.unknown + excluded.unknown,
-          tripped_indicators = t.tripped_indicators + excluded.tripped_indicators`,
-      [col(r, (x) => x.organizationId), col(r, (x) => x.powerLineId), col(r, (x) => x.sectionImei), col(r, (x) => x.day), col(r, (x) => x.label),
-        col(r, (x) => x.permanent), col(r, (x) => x.momentary), col(r, (x) => x.unknown), col(r, (x) => x.trippedIndicators)],
+      `with d as (select * from unnest($1::text[], $2::text[], $3::text[], $4::date[], $5::text[], $6::int[], $7::int[], $8::int[], $9::int[])
+                    as d(org, line, section, day, label, permanent, momentary, unknown, tripped_indicators)),
+            updated as (update reliability_section_days t set label = d.label, ${add} from d where ${key}
+                        returning t."OrganizationID", t."PowerLineID", t.day, t.section_imei)
+       insert into reliability_section_days ("OrganizationID", "PowerLineID", section_imei, day, label, permanent, momentary, unknown, tripped_indicators)
+       select * from d where not exists (select 1 from updated t where ${key})`,
+      [r.map((x) => x.organizationId), r.map((x) => x.powerLineId), r.map((x) => x.sectionImei), r.map((x) => x.day), r.map((x) => x.label), ...values(r)],
     );
     await client.query(
-      `delete from reliability_section_days t using unnest($1::text[], $2::text[], $3::text[], $4::date[]) as k(org, line, section, day)
-        where t."OrganizationID" = k.org and t."PowerLineID" = k.line and t.section_imei = k.section and t.day = k.day
-          and t.permanent = 0 and t.momentary = 0 and t.unknown = 0 and t.tripped_indicators = 0`,
-      [col(r, (x) => x.organizationId), col(r, (x) => x.powerLineId), col(r, (x) => x.sectionImei), col(r, (x) => x.day)],
+      `delete from reliability_section_days t using unnest($1::text[], $2::text[], $3::text[], $4::date[]) as d(org, line, section, day) where ${key} and ${zero}`,
+      [r.map((x) => x.organizationId), r.map((x) => x.powerLineId), r.map((x) => x.sectionImei), r.map((x) => x.day)],
     );
   }
 }

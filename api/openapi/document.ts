@@ -17,6 +17,7 @@ import { alarmPaths } from './alarm-paths.js';
 import { INCIDENT_OPENAPI_PATHS } from '../incidents/openapi.js';
 import { CAUSE_OPENAPI_PATHS } from '../incidents/cause-openapi.js';
 import { RELIABILITY_EXPORT_OPENAPI } from '../reliability/export-openapi.js';
+import { RELIABILITY_OPENAPI_PATHS } from '../reliability/openapi.js';
 import { IEC104_COMMISSIONING_OPENAPI } from './iec104-commissioning.js';
 import { BOARD_OPENAPI_PATHS } from '../board/openapi.js';
 import { PORTAL_SETTINGS_OPENAPI } from '../portal-settings.js';
@@ -155,6 +156,7 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
       ...INCIDENT_OPENAPI_PATHS,
       ...CAUSE_OPENAPI_PATHS,
       ...RELIABILITY_EXPORT_OPENAPI,
+      ...RELIABILITY_OPENAPI_PATHS,
       ...PORTAL_SETTINGS_OPENAPI,
       ...alarmPaths(),
       ...BOARD_OPENAPI_PATHS,

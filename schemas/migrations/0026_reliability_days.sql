@@ -67,4 +67,4 @@ select "OrganizationID", "PowerLineID", section_imei, day, (array_agg(label orde
 -- below the indicator and its length. With them the API gives rates per 100 km and a customer-weighted estimate.
 alter table device_information
   add column "SectionCustomers" integer check ("SectionCustomers" >= 0),
-  add column "SectionLengthKm" double precision check ("SectionLengthKm" > 0);
+  add column "SectionLengthKm" double precision check ("SectionLengthKm" >= 0);
