@@ -29,6 +29,10 @@ import { openApiDocument } from './openapi/document.js';
 import { soapRoutes } from './soap/routes.js';
 import { incidentRoutes } from './incidents/routes.js';
 import { indicatorAuditRoutes } from './indicator-audit/routes.js';
+
+import { incidentCauseRoutes } from './incidents/cause.js';
+import { reliabilityExportRoutes } from './reliability/export.js';
+import { reliabilityRoutes } from './reliability/routes.js';
 import { pointMapRoutes } from './dnp3/point-map.js';
 import { iec104PointMapRoutes } from './iec104/point-map.js';
 import { interoperabilityRoutes } from './iec104/interoperability.js';
@@ -130,6 +134,10 @@ export function createApp({
   app.route('/', alarmRoutes({ pool, auth, keyring: alarms.keyring, webhookAllow: alarms.webhookAllow, now }));
   app.route('/', incidentRoutes({ pool, auth }));
   app.route('/', indicatorAuditRoutes({ pool, auth, now }));
+
+  app.route('/', incidentCauseRoutes({ pool, auth, now }));
+  app.route('/', reliabilityExportRoutes({ pool, auth }));
+  app.route('/', reliabilityRoutes({ pool, auth, now }));
   app.route('/', boardRoutes({ pool, auth, now }));
   app.route('/', soapRoutes({ pool, accounts, clientAddress, check, now }));
   app.route('/', testFaultRoutes({ pool, auth, ...testFaults }));

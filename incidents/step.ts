@@ -12,8 +12,10 @@ import {
 import { incidentAlarms } from './alarms.js';
 import { incidentOutboxRows, type IncidentIntegration } from './notifications.js';
 import { endRecurringSections, raiseRecurringSections } from './recurring-section.js';
+
+import { reliabilityDelta, type IncidentFacts } from '../reliability/contribution.js';
 import {
-  activeIncidents, addIncidentDevices, addTimeline, insertIncident, lineDevices, takeInbox, updateIncident,
+  activeIncidents, addIncidentDevices, addTimeline, applyReliabilityDelta, insertIncident, lineDevices, takeInbox, updateIncident,
   type IncidentDevice, type IncidentRow, type InboxTrip, type LineDevice,
 } from './store.js';
 import type { ClockLimits } from '../domain/checkin-clock.js';
@@ -65,7 +67,7 @@ export async function incidentStep(client: pg.ClientBase, o: StepOptions): Promi
   const tripsByLine = new Map<string, InboxTrip[]>();
   for (const t of trips) tripsByLine.set(t.powerLineId, [...(tripsByLine.get(t.powerLineId) ?? []), t]);
 
-  type Work = { row: IncidentRow | null; org: string; line: string; devices: Map<string, IncidentDevice>; joined: Trip[]; first: number; last: number };
+  type Work = { row: (IncidentRow & { devices: IncidentDevice[] }) | null; org: string; line: string; devices: Map<string, IncidentDevice>; joined: Trip[]; first: number; last: number };
   const work: Work[] = [];
   for (const line of lines) {
     const mine = active.filter((a) => a.PowerLineID === line);
@@ -109,6 +111,13 @@ export async function incidentStep(client: pg.ClientBase, o: StepOptions): Promi
     if (timeline.length === 0) continue;
     const s = step.state;
     await updateIncident(client, id, { ...s, firstTripAt: w.first, lastTripAt: w.last, now: o.now });
+    // The reliability day tables move with the incident, in this transaction (reliability/contribution.ts).
+    const before: IncidentFacts | null = w.row && {
+      organizationId: w.row.OrganizationID, powerLineId: w.row.PowerLineID, kind: w.row.kind, firstTripAt: w.row.first_trip_at.getTime(),
+      sections: w.row.sections, trippedIndicators: w.row.devices.length,
+    };
+    const after: IncidentFacts = { organizationId: before?.organizationId ?? w.org, powerLineId: w.line, kind: s.kind, firstTripAt: w.first, sections: s.sections, trippedIndicators: w.devices.size };
+    await applyReliabilityDelta(client, reliabilityDelta(before, after));
     await addTimeline(client, id, timeline, o.now);
     const hasTopology = lineDevs.some((d) => d.phase !== null);
     const info = {

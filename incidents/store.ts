@@ -4,6 +4,7 @@ import type pg from 'pg';
 import type { Phase } from '../domain/feeder-topology.js';
 import type { FaultedSection } from '../domain/faulted-section.js';
 import type { IncidentKind, IncidentStatus, LatestCheckIn, TimelineEntry } from '../domain/incident-rules.js';
+import type { ReliabilityDelta } from '../reliability/contribution.js';
 
 export interface InboxTrip {
   imei: string;
@@ -122,4 +123,52 @@ export async function addTimeline(client: pg.ClientBase, incidentId: number, ent
      select $1, $2, what, detail from unnest($3::text[], $4::jsonb[]) with ordinality as t(what, detail, n) order by n`,
     [incidentId, at, entries.map((e) => e.what), entries.map((e) => JSON.stringify(e.detail))],
   );
+}
+
+/**
+ * Adds an incident's change of contribution to the reliability day tables (reliability/contribution.ts), in
+ * the step's transaction; rows whose counts all reach zero are deleted (migration 0026). An existing row is
+ * updated and a new one inserted, rather than INSERT ... ON CONFLICT: that would check the tables' "never below
+ * zero" constraints on the proposed row (a subtraction) before finding the row it adds to. The step's advisory
+ * lock makes it the only writer.
+ */
+export async function applyReliabilityDelta(client: pg.ClientBase, d: ReliabilityDelta): Promise<void> {
+  const counts = ['permanent', 'momentary', 'unknown', 'tripped_indicators'];
+  const add = counts.map((c) => `${c} = t.${c} + d.${c}`).join(', ');
+  const zero = counts.map((c) => `t.${c} = 0`).join(' and ');
+  const values = (rows: readonly { permanent: number; momentary: number; unknown: number; trippedIndicators: number }[]) =>
+    [rows.map((x) => x.permanent), rows.map((x) => x.momentary), rows.map((x) => x.unknown), rows.map((x) => x.trippedIndicators)];
+  if (d.lines.length > 0) {
+    const r = d.lines;
+    const key = 't."OrganizationID" = d.org and t."PowerLineID" = d.line and t.day = d.day';
+    await client.query(
+      `with d as (select * from unnest($1::text[], $2::text[], $3::date[], $4::int[], $5::int[], $6::int[], $7::int[])
+                    as d(org, line, day, permanent, momentary, unknown, tripped_indicators)),
+            updated as (update reliability_line_days t set ${add} from d where ${key} returning t."OrganizationID", t."PowerLineID", t.day)
+       insert into reliability_line_days ("OrganizationID", "PowerLineID", day, permanent, momentary, unknown, tripped_indicators)
+       select * from d where not exists (select 1 from updated t where ${key})`,
+      [r.map((x) => x.organizationId), r.map((x) => x.powerLineId), r.map((x) => x.day), ...values(r)],
+    );
+    await client.query(
+      `delete from reliability_line_days t using unnest($1::text[], $2::text[], $3::date[]) as d(org, line, day) where ${key} and ${zero}`,
+      [r.map((x) => x.organizationId), r.map((x) => x.powerLineId), r.map((x) => x.day)],
+    );
+  }
+  if (d.sections.length > 0) {
+    const r = d.sections;
+    const key = 't."OrganizationID" = d.org and t."PowerLineID" = d.line and t.day = d.day and t.section_imei = d.section';
+    await client.query(
+      `with d as (select * from unnest($1::text[], $2::text[], $3::text[], $4::date[], $5::text[], $6::int[], $7::int[], $8::int[], $9::int[])
+                    as d(org, line, section, day, label, permanent, momentary, unknown, tripped_indicators)),
+            updated as (update reliability_section_days t set label = d.label, ${add} from d where ${key}
+                        returning t."OrganizationID", t."PowerLineID", t.day, t.section_imei)
+       insert into reliability_section_days ("OrganizationID", "PowerLineID", section_imei, day, label, permanent, momentary, unknown, tripped_indicators)
+       select * from d where not exists (select 1 from updated t where ${key})`,
+      [r.map((x) => x.organizationId), r.map((x) => x.powerLineId), r.map((x) => x.sectionImei), r.map((x) => x.day), r.map((x) => x.label), ...values(r)],
+    );
+    await client.query(
+      `delete from reliability_section_days t using unnest($1::text[], $2::text[], $3::text[], $4::date[]) as d(org, line, section, day) where ${key} and ${zero}`,
+      [r.map((x) => x.organizationId), r.map((x) => x.powerLineId), r.map((x) => x.sectionImei), r.map((x) => x.day)],
+    );
+  }
 }

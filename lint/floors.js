@@ -11,7 +11,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Lowest first. Folders on one floor do not import each other. */
 export const FLOORS = [
-  ['domain', 'infra'],
+  // reliability/: the pure rules of reliability analytics (issue 43), no I/O, beside domain/ (neither imports the other).
+  ['domain', 'infra', 'reliability'],
   ['config', 'schemas'],
   ['db', 'plumbing'],
   ['secrets', 'integrations', 'outbox'],

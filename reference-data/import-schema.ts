@@ -13,7 +13,7 @@ import { CHANNELS_BY_KIND, SETTINGS_BY_KIND, type JsonSchema } from './integrati
 import { RECIPIENT_KEYS, RULE_KEYS } from './alarms.js';
 import type { TOP_LEVEL_KEYS} from './validate.js';
 import {
-  DEVICE_KEYS, GROUP_KEYS, INTEGRATION_KEYS, MIN_PASSWORD_LENGTH, ORGANIZATION_KEYS, POWER_LINE_KEYS, USER_KEYS,
+  DEVICE_KEYS, GROUP_KEYS, INTEGRATION_KEYS, MAX_SECTION_CUSTOMERS, MAX_SECTION_LENGTH_KM, MIN_PASSWORD_LENGTH, ORGANIZATION_KEYS, POWER_LINE_KEYS, USER_KEYS,
 } from './validate.js';
 
 // Control characters spelled out (Cc = U+0000-001F, U+007F-009F): a pattern without \p{}, so validators that
@@ -58,6 +58,8 @@ const device = row(DEVICE_KEYS, {
   UpstreamIMEI: text(500, { pattern: IMEI, description: 'the indicator directly upstream on the feeder' }),
   Phase: { enum: [...PHASES, null] },
   Section: text(200),
+  SectionCustomers: { ...number(0, MAX_SECTION_CUSTOMERS, true), description: 'customers supplied by the section below the indicator (reliability estimates)' },
+  SectionLengthKm: { ...number(0, MAX_SECTION_LENGTH_KM), description: 'length in km of the section below the indicator (rates per 100 km)' },
   deleted: { type: 'boolean', default: false, description: 'true: soft delete (kept, hidden)' },
 }, ['IMEINumber', 'OrganizationID']);
 

@@ -68,6 +68,9 @@ export interface DeviceInput {
   UpstreamIMEI: string | null;
   Phase: Phase | null;
   Section: string | null;
+  /** Optional facts of that section for reliability analytics (docs/decisions.md#reliability-analytics-issue-43-rel-core): customers supplied below the indicator, and its length. */
+  SectionCustomers: number | null;
+  SectionLengthKm: number | null;
   /** Exactly the device's groups after the import. */
   groups: string[];
   deleted: boolean;

@@ -10,11 +10,11 @@ import type { DeviceInput, KindCounts } from './model.js';
 const UPSERT = `
   insert into device_information
     ("IMEINumber", "OrganizationID", "PowerLineID", "Real_Name", "Lat", "Long", "serialNumber", "dnp3QueueAddress", deleted_at,
-     "UpstreamIMEI", "Phase", "Section")
-  select imei, org, line, name, lat, long, serial, queue, case when deleted then now() end, upstream, phase, section
+     "UpstreamIMEI", "Phase", "Section", "SectionCustomers", "SectionLengthKm")
+  select imei, org, line, name, lat, long, serial, queue, case when deleted then now() end, upstream, phase, section, customers, length_km
     from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::float8[], $6::float8[], $7::text[], $8::text[], $9::boolean[],
-                $10::text[], $11::text[], $12::text[])
-      as t(imei, org, line, name, lat, long, serial, queue, deleted, upstream, phase, section)
+                $10::text[], $11::text[], $12::text[], $13::int[], $14::float8[])
+      as t(imei, org, line, name, lat, long, serial, queue, deleted, upstream, phase, section, customers, length_km)
   on conflict ("IMEINumber") do update set
     "OrganizationSince" = case when device_information."OrganizationID" = excluded."OrganizationID"
                                then device_information."OrganizationSince" else now() end,
@@ -24,16 +24,18 @@ const UPSERT = `
     "Lat" = excluded."Lat", "Long" = excluded."Long", "serialNumber" = excluded."serialNumber",
     "dnp3QueueAddress" = excluded."dnp3QueueAddress",
     "UpstreamIMEI" = excluded."UpstreamIMEI", "Phase" = excluded."Phase", "Section" = excluded."Section",
+    "SectionCustomers" = excluded."SectionCustomers", "SectionLengthKm" = excluded."SectionLengthKm",
     deleted_at = case when excluded.deleted_at is null then null else coalesce(device_information.deleted_at, excluded.deleted_at) end,
     updated_at = now()
   where (device_information."OrganizationID", device_information."PowerLineID", device_information."Real_Name",
          device_information."Lat", device_information."Long", device_information."serialNumber",
          device_information."dnp3QueueAddress", device_information.deleted_at is null,
-         device_information."UpstreamIMEI", device_information."Phase", device_information."Section")
+         device_information."UpstreamIMEI", device_information."Phase", device_information."Section",
+         device_information."SectionCustomers", device_information."SectionLengthKm")
         is distinct from
         (excluded."OrganizationID", excluded."PowerLineID", excluded."Real_Name", excluded."Lat", excluded."Long",
          excluded."serialNumber", excluded."dnp3QueueAddress", excluded.deleted_at is null,
-         excluded."UpstreamIMEI", excluded."Phase", excluded."Section")
+         excluded."UpstreamIMEI", excluded."Phase", excluded."Section", excluded."SectionCustomers", excluded."SectionLengthKm")
   returning "IMEINumber", (xmax = 0) as inserted`;
 
 /** Upserts up to a few thousand devices and sets their groups; a changed group set counts as an update. */
@@ -44,6 +46,7 @@ export async function upsertDeviceChunk(client: pg.ClientBase, rows: readonly De
     imeis, rows.map((r) => r.OrganizationID), rows.map((r) => r.PowerLineID), rows.map((r) => r.Real_Name),
     rows.map((r) => r.Lat), rows.map((r) => r.Long), rows.map((r) => r.serialNumber), rows.map((r) => r.dnp3QueueAddress),
     rows.map((r) => r.deleted), rows.map((r) => r.UpstreamIMEI), rows.map((r) => r.Phase), rows.map((r) => r.Section),
+    rows.map((r) => r.SectionCustomers), rows.map((r) => r.SectionLengthKm),
   ]);
   const touched = new Map(written.rows.map((r) => [r.IMEINumber, r.inserted]));
 

@@ -22,7 +22,7 @@ export const TOP_LEVEL_KEYS = ['organizations', 'powerLines', 'groups', 'devices
 export const ORGANIZATION_KEYS = ['OrganizationID', 'name', 'MaskFaultDetails', 'timezone', 'RecurringSectionIncidents', 'RecurringSectionDays'];
 export const POWER_LINE_KEYS = ['Id', 'OrganizationID', 'name'];
 export const GROUP_KEYS = ['GroupID', 'OrganizationID', 'name'];
-export const DEVICE_KEYS = ['IMEINumber', 'OrganizationID', 'PowerLineID', 'Real_Name', 'Lat', 'Long', 'serialNumber', 'groups', 'dnp3QueueAddress', 'UpstreamIMEI', 'Phase', 'Section', 'deleted'];
+export const DEVICE_KEYS = ['IMEINumber', 'OrganizationID', 'PowerLineID', 'Real_Name', 'Lat', 'Long', 'serialNumber', 'groups', 'dnp3QueueAddress', 'UpstreamIMEI', 'Phase', 'Section', 'SectionCustomers', 'SectionLengthKm', 'deleted'];
 export const USER_KEYS = ['email', 'password', 'OrganizationID', 'role', 'timezone', 'groups', 'deleted'];
 export const INTEGRATION_KEYS = ['id', 'OrganizationID', 'kind', 'channel', 'enabled'];
 export const CREDENTIAL_KEYS = ['userId', 'password'];
@@ -34,6 +34,9 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/;
 // Kafka topic names: the address names a topic (docs/decisions.md#dnp3-json-output).
 const TOPIC = /^[A-Za-z0-9._-]{1,249}$/;
 export const MIN_PASSWORD_LENGTH = 8;
+/** Bounds of a section's optional reliability facts: a section is one stretch of one feeder. */
+export const MAX_SECTION_CUSTOMERS = 1_000_000;
+export const MAX_SECTION_LENGTH_KM = 10_000;
 const MAX_PASSWORD_LENGTH = 1024;
 
 const zoneCache = new Map<string, boolean>();
@@ -107,6 +110,8 @@ function readDevice(r: FieldReader): DeviceInput | undefined {
     UpstreamIMEI: r.string('UpstreamIMEI', { pattern: IMEI, patternText: '14 to 16 digits' }),
     Phase: r.oneOf('Phase', PHASES, false),
     Section: r.string('Section', { max: 200 }),
+    SectionCustomers: r.number('SectionCustomers', { min: 0, max: MAX_SECTION_CUSTOMERS, integer: true }),
+    SectionLengthKm: r.number('SectionLengthKm', { min: 0, max: MAX_SECTION_LENGTH_KM }),
     groups: r.idList('groups'),
     deleted: r.boolean('deleted', false),
   };

@@ -22,7 +22,8 @@ export function kindOf(dataType: string): ColumnKind {
   }
 }
 
-function schemaElement({ name, kind }: ArchiveColumn): SchemaElement {
+/** The Parquet schema element of a column (also the reliability export's, api/reliability/parquet-stream.ts). */
+export function schemaElement({ name, kind }: ArchiveColumn): SchemaElement {
   const base = { name, repetition_type: 'OPTIONAL' } as const;
   switch (kind) {
     case 'int64': return { ...base, type: 'INT64' };

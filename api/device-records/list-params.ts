@@ -57,7 +57,8 @@ function integer(name: string, text: string, min: number, max: number): number {
   return n;
 }
 
-function day(name: string, text: string | undefined): Temporal.PlainDate | null {
+/** A `from` / `to` day parameter (YYYYMMDD), or null when absent; a 400 naming it otherwise (also the reliability export's). */
+export function dayParameter(name: string, text: string | undefined): Temporal.PlainDate | null {
   if (text === undefined) return null;
   const d = parseCalendarDay(text);
   if (!d) throw badParameter(name, 'must be a calendar day as YYYYMMDD.', { value: text });
@@ -155,8 +156,8 @@ export function parseListQuery(raw: Raw, spec: ParameterSpec): ListQuery {
   const sortText = single(raw, 'sortBy');
   const filterText = single(raw, 'filterBy');
   const after = single(raw, 'after') ?? null;
-  const from = day('from', single(raw, 'from'));
-  const to = day('to', single(raw, 'to'));
+  const from = dayParameter('from', single(raw, 'from'));
+  const to = dayParameter('to', single(raw, 'to'));
   if (from && to && from.since(to).sign > 0) throw badParameter('from', 'is after "to".', { from: from.toString(), to: to.toString() });
 
   const filters = filterText === undefined ? [] : filtersOfObject(json('filterBy', filterText), spec.filterable);

@@ -1,5 +1,6 @@
 // The OpenAPI paths of the incident routes (routes.ts), merged into the document by api/openapi/document.ts
 // (which this file must not import: the document imports it).
+import { CAUSE_CHANGE_SCHEMA } from './cause-openapi.js';
 import { INCIDENT_PATH, INCIDENT_STATUSES, INCIDENTS_PATH, TOPOLOGY_PATH } from './routes.js';
 
 type Obj = Record<string, unknown>;
@@ -25,6 +26,8 @@ const incident = {
     status: { type: 'string', enum: ['open', 'located', 'restored', 'closed'] }, kind: { type: 'string', enum: ['momentary', 'permanent', 'unknown', 'fault'], description: '`fault` for an organisation with MaskFaultDetails (docs/decisions.md#masking).' },
     firstTripAt: time, lastTripAt: time, openedAt: time, locatedAt: time, restoredAt: time, closedAt: time,
     sections: { type: 'array', items: section }, trippedDevices: { type: 'integer', description: 'tripped indicators in the caller\'s reach' },
+    cause: { type: ['string', 'null'], description: 'The cause recorded last (POST /api/incidents/{id}/cause); null: none yet.' },
+    majorEvent: { type: 'boolean', description: 'The operator\'s major-event flag recorded with that cause; false without one.' },
   },
   required: ['id', 'powerLineId', 'status', 'kind', 'firstTripAt', 'openedAt', 'sections', 'trippedDevices'],
 };
@@ -60,6 +63,7 @@ export const INCIDENT_OPENAPI_PATHS: Record<string, Obj> = {
             properties: {
               ...incident.properties,
               devices: { type: 'array', items: { type: 'object', properties: { IMEINumber: { type: 'string' }, name: { type: ['string', 'null'] }, eventType: { type: 'string' }, trippedAt: time, phase: { type: ['string', 'null'] }, section: { type: ['string', 'null'] }, Lat: { type: ['number', 'null'] }, Long: { type: ['number', 'null'] } } } },
+              causeHistory: { type: 'array', items: CAUSE_CHANGE_SCHEMA, description: 'Every cause recorded, newest first.' },
               timeline: { type: 'array', items: { type: 'object', properties: { at: time, what: { type: 'string', enum: ['opened', 'joined', 'located', 'section changed', 'restored', 'tripped again', 'closed'] }, detail: { type: 'object' } }, required: ['at', 'what', 'detail'] } },
             },
           }),

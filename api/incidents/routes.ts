@@ -9,6 +9,7 @@ import type { AuthEnv, Caller } from '../auth/caller.js';
 import { reachCondition } from '../device-records/reach.js';
 import { SqlParams } from '../device-records/sql.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
+import { causeHistory } from './cause-store.js';
 
 export const INCIDENTS_PATH = '/api/incidents';
 export const INCIDENT_PATH = '/api/incidents/:id';
@@ -33,17 +34,19 @@ export function visible(caller: Caller, p: SqlParams): string {
 }
 
 /** A trip `x` the caller may see: its device in reach, tripped since the device joined the organisation (an admin's too). */
-const tripInReach = (caller: Caller, p: SqlParams) => reachCondition(caller, p, 'd', 'x.tripped_at');
+export const tripInReach = (caller: Caller, p: SqlParams): string => reachCondition(caller, p, 'd', 'x.tripped_at');
 
 interface Row {
   id: string; PowerLineID: string; powerLineName: string | null; status: string; kind: string; first_trip_at: Date; last_trip_at: Date;
   opened_at: Date; located_at: Date | null; restored_at: Date | null; closed_at: Date | null; sections: unknown[]; devices: number; total?: number;
+  cause: string | null; major_event: boolean | null;
 }
 
 const present = (r: Row) => ({
   id: Number(r.id), powerLineId: r.PowerLineID, powerLineName: r.powerLineName, status: r.status, kind: r.kind,
   firstTripAt: iso(r.first_trip_at), lastTripAt: iso(r.last_trip_at), openedAt: iso(r.opened_at), locatedAt: iso(r.located_at),
   restoredAt: iso(r.restored_at), closedAt: iso(r.closed_at), sections: r.sections, trippedDevices: Number(r.devices),
+  cause: r.cause, majorEvent: r.major_event ?? false,
 });
 
 function select(caller: Caller, p: SqlParams): string {
@@ -51,8 +54,11 @@ function select(caller: Caller, p: SqlParams): string {
   return `select i.id, i."PowerLineID", pl.name as "powerLineName", i.status, i.kind, i.first_trip_at, i.last_trip_at, i.opened_at, i.located_at,
                  i.restored_at, i.closed_at, i.sections,
                  (select count(*)::int from incident_devices x join device_information d on d."IMEINumber" = x."IMEINumber"
-                   where x.incident_id = i.id and ${reach}) as devices
-            from incidents i join power_lines pl on pl."Id" = i."PowerLineID"`;
+                   where x.incident_id = i.id and ${reach}) as devices,
+                 c.cause, c.major_event
+            from incidents i join power_lines pl on pl."Id" = i."PowerLineID"
+            -- The cause recorded last (cause.ts; docs/reliability-export.md#causes).
+            left join lateral (select cause, major_event from incident_cause_changes k where k.incident_id = i.id order by k.id desc limit 1) c on true`;
 }
 
 export function incidentRoutes({ pool, auth }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
@@ -117,6 +123,7 @@ export function incidentRoutes({ pool, auth }: { pool: pg.Pool; auth: Middleware
       ...present(row),
       devices: devices.rows.map((d) => ({ IMEINumber: d.IMEINumber, name: d.Real_Name, eventType: d.EventType, trippedAt: iso(d.tripped_at), phase: d.Phase, section: d.Section, Lat: d.Lat, Long: d.Long })),
       timeline: timeline.rows.map((t) => ({ at: iso(t.at), what: t.what, detail: trimmed(t.detail) })),
+      causeHistory: await causeHistory(pool, id),
     });
   });
   // The imported feeder topology of the devices in reach: the portal draws it instead of the approximate trace.

@@ -16,6 +16,10 @@ import { queryParameters } from './parameters.js';
 import { alarmPaths } from './alarm-paths.js';
 import { INCIDENT_OPENAPI_PATHS } from '../incidents/openapi.js';
 import { INDICATOR_AUDIT_OPENAPI_PATHS } from '../indicator-audit/openapi.js';
+
+import { CAUSE_OPENAPI_PATHS } from '../incidents/cause-openapi.js';
+import { RELIABILITY_EXPORT_OPENAPI } from '../reliability/export-openapi.js';
+import { RELIABILITY_OPENAPI_PATHS } from '../reliability/openapi.js';
 import { IEC104_COMMISSIONING_OPENAPI } from './iec104-commissioning.js';
 import { BOARD_OPENAPI_PATHS } from '../board/openapi.js';
 import { PORTAL_SETTINGS_OPENAPI } from '../portal-settings.js';
@@ -153,6 +157,10 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
       ...IEC104_DIAGNOSTICS_PATHS,
       ...INCIDENT_OPENAPI_PATHS,
       ...INDICATOR_AUDIT_OPENAPI_PATHS,
+
+      ...CAUSE_OPENAPI_PATHS,
+      ...RELIABILITY_EXPORT_OPENAPI,
+      ...RELIABILITY_OPENAPI_PATHS,
       ...PORTAL_SETTINGS_OPENAPI,
       ...alarmPaths(),
       ...BOARD_OPENAPI_PATHS,

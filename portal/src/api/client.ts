@@ -70,6 +70,19 @@ export async function apiPost<T>(path: string, body: unknown): Promise<T> {
   return (await res.json()) as T;
 }
 
+/** GET a file (an export) with the session's token: its bytes and the name the server gave it. */
+export async function apiFile(path: string, query: Query = {}): Promise<{ blob: Blob; name: string }> {
+  const session = getSession();
+  const res = await send(path + queryString(query), { headers: session ? { authorization: `Bearer ${session.token}` } : {} });
+  if (res.status === 401) {
+    endSession(REJECTED_MESSAGE);
+    throw new ApiError('UNAUTHENTICATED', REJECTED_MESSAGE, 401);
+  }
+  if (!res.ok) throw await errorOf(res);
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'export';
+  return { blob: await res.blob(), name };
+}
+
 /** The login answer: the token, and whether the organisation masks fault details (which filters it may use). */
 export async function login(email: string, password: string): Promise<{ token: string; masked: boolean }> {
   const res = await send('/api/auth/login', {

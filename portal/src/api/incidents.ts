@@ -16,11 +16,19 @@ export interface Incident {
   closedAt: string | null;
   sections: Section[];
   trippedDevices: number;
+  /** The cause recorded last (POST /api/incidents/<id>/cause), null: none yet; and its major-event flag. */
+  cause: string | null;
+  majorEvent: boolean;
 }
+
+/** One recorded cause (docs/reliability-export.md#causes). */
+export interface CauseChange { cause: string; majorEvent: boolean; note: string | null; setBy: string; setAt: string }
+export interface CauseList { data: { id: string; label: string | null }[] }
 
 export interface IncidentDetail extends Incident {
   devices: { IMEINumber: string; name: string | null; eventType: string; trippedAt: string; phase: string | null; section: string | null }[];
   timeline: { at: string; what: string; detail: Record<string, unknown> }[];
+  causeHistory: CauseChange[];
 }
 
 export interface TopologyRow { IMEINumber: string; PowerLineID: string | null; UpstreamIMEI: string | null; Phase: string; Section: string | null }

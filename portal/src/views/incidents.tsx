@@ -10,6 +10,8 @@ import { incidentSteps } from '../incident-steps';
 import { CLOCK_NAMES, isoToSecond } from '../time';
 import { href, navigate } from '../router';
 import { useApi } from '../use-api';
+import { IncidentCause } from './incident-cause';
+import { IncidentExport } from './incident-export';
 
 const REFRESH_MS = 5_000;
 const LIMIT = 50;
@@ -33,6 +35,7 @@ function columns(zone: string): Column<Incident>[] {
     { key: 'firstTripAt', label: `First trip (${CLOCK_NAMES.device})`, render: (i) => when(i.firstTripAt, zone) },
     { key: 'locatedAt', label: `Located (${CLOCK_NAMES.service})`, render: (i) => when(i.locatedAt, zone) },
     { key: 'restoredAt', label: `Restored (${CLOCK_NAMES.service})`, render: (i) => when(i.restoredAt, zone) },
+    { key: 'cause', label: 'Cause', render: (i) => (i.cause ? `${i.cause}${i.majorEvent ? ' (major event)' : ''}` : '—') },
   ];
 }
 
@@ -55,7 +58,8 @@ export function IncidentsView({ session, query }: { session: Session; query: URL
           </select>
         </label>
       </form>
-      <p class="muted small">An incident groups the indicators of one power line that tripped close together. Times in {session.timeZone}.</p>
+      <IncidentExport />
+      <p class="muted small">An incident groups the indicators of one power line that tripped close together. Times in {session.timeZone}. The export has every incident of the period (by first-trip day), one row each, with its cause.</p>
       {res.error && <ErrorState error={res.error} onRetry={res.reload} />}
       {res.data && (
         <PagedRows total={res.data.total} rows={rows.length} page={page} limit={LIMIT} onPage={(p) => go({ page: p || null })}
@@ -103,6 +107,8 @@ export function IncidentView({ id, session }: { id: string; session: Session }) 
             <dt>Restored</dt><dd>{when(i.restoredAt, zone)} <span class="clock">({CLOCK_NAMES.service})</span></dd>
             <dt>Closed</dt><dd>{when(i.closedAt, zone)} <span class="clock">({CLOCK_NAMES.service})</span></dd>
           </dl>
+          <h2>Cause</h2>
+          <IncidentCause incident={i} zone={zone} onSaved={res.reload} />
           <h2>Faulted section</h2>
           {i.sections.length === 0 ? <p>Not located: no feeder topology covers the tripped indicators.</p> : (
             <ul data-testid="incident-sections">{i.sections.map((s) => <li key={`${s.phase}-${s.from.imei}`}>{sectionText(s)}</li>)}</ul>
