@@ -8,7 +8,8 @@
 // Kafka, registry, SQS (ElasticMQ) and Postgres. Compared with the run without a crash: the same alarms (one
 // episode per raise) and alarm changes, one outbox row per status change (each delivered to the OMS), every
 // check-in and event in the DNP3 feed, every record stored once, nothing left owed. Every seam of the path in
-// SEAMS must have a case here (a type error and a test, so a seam added later without one fails).
+// SEAMS must have a case here (a type error and a test, so a seam added later without one fails). The runs share
+// nothing, so two go at once (RUNS_AT_ONCE).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Kafka, logLevel } from 'kafkajs';
@@ -236,11 +237,48 @@ function differences(base: EndState, got: EndState): { lost: number; duplicated:
 
 let baseline: EndState | null = null;
 
+// The runs are independent (each its own database, queue, Kafka namespace, OMS and process), and most of a run is
+// waiting (start-up, the consumer group's session timeout after the kill, the armed round's SQS delay), so two
+// run at once, in the order of the tests below; each test awaits its own run and compares it with the run without
+// a crash once that one finished (docs/decisions.md#ci-time-two-lanes).
+const RUNS_AT_ONCE = 2;
+type RunKey = PathSeam | 'none' | 'split';
+const queued: { key: RunKey; start: () => Promise<EndState> }[] = [];
+const runs = new Map<RunKey, Promise<{ state: EndState } | { error: unknown }>>();
+let running = 0;
+
+function schedule(key: RunKey, start: () => Promise<EndState>): void {
+  queued.push({ key, start });
+}
+
+/** Starts queued runs while fewer than RUNS_AT_ONCE are running. */
+function startQueued(): void {
+  while (running < RUNS_AT_ONCE && queued.length > 0) {
+    const { key, start } = queued.shift()!;
+    running++;
+    // Settled into a value at once: a run that fails before its test awaits it is that test's failure, not an
+    // unhandled rejection ending the suite.
+    runs.set(key, start().then((state) => ({ state }), (error: unknown) => ({ error })).finally(() => { running--; startQueued(); }));
+  }
+}
+
+/** The end state of a scheduled run (starting the queue on first use), or the error it failed with. */
+async function endState(key: RunKey): Promise<EndState> {
+  startQueued();
+  const settled = await runs.get(key);
+  if (!settled) throw new Error(`run ${key} was not scheduled`);
+  if ('error' in settled) throw settled.error;
+  return settled.state;
+}
+
 test.before(async () => {
   await ensurePython();
 });
 
 test.after(async () => {
+  // Runs still going (a test failed first) end before the servers' clients are closed.
+  queued.length = 0;
+  await Promise.all(runs.values());
   sqs.destroy();
   // Counted only what ran: a suite that failed before its first comparison says so rather than inventing losses.
   if (counted) reportTally('resilience/crash-points', tally);
@@ -254,7 +292,7 @@ test('every seam of the path in config/failpoints.ts SEAMS has a case here', () 
 });
 
 test('the run without a crash: faults raise alarms and status changes, every check-in reaches the feed', async () => {
-  baseline = await run(null);
+  baseline = await endState('none');
   assert.is(baseline.records, CHECKINS);
   assert.ok(baseline.alarms.length >= 10, `the check-ins raise alarms (${baseline.alarms.length})`);
   assert.ok(baseline.outbox.filter((k) => k.startsWith('status')).length >= 20, 'the check-ins change status');
@@ -277,10 +315,16 @@ function countAgainstBaseline(got: Awaited<ReturnType<typeof run>>): ReturnType<
 }
 
 const only = process.env.CRASH_SEAMS?.split(',');
-for (const seam of (Object.keys(CASES) as PathSeam[]).filter((s) => !only || only.includes(s))) {
+const seams = (Object.keys(CASES) as PathSeam[]).filter((s) => !only || only.includes(s));
+const splitCase = !only || only.includes('split');
+schedule('none', () => run(null));
+for (const seam of seams) schedule(seam, () => run(seam));
+if (splitCase) schedule('split', () => run('persist.after-commit', { split: true }));
+
+for (const seam of seams) {
   test(`killed at ${seam}, restarted: the end state equals the run without a crash`, async () => {
+    const got = await endState(seam);
     assert.ok(baseline, 'the run without a crash finished');
-    const got = await run(seam);
     const d = countAgainstBaseline(got);
     log(`${seam}: lost ${d.lost}, duplicated ${d.duplicated}; DNP3 feed records sent again ${got.feedRepeats} (at least once)${d.problems.length ? `\n  ${d.problems.join('\n  ')}` : ''}`);
     assert.equal(d.problems, [], `${seam}: the same end state as without a crash`);
@@ -291,10 +335,10 @@ for (const seam of (Object.keys(CASES) as PathSeam[]).filter((s) => !only || onl
 // and before its produce to fi.persisted.v1; the redelivered check-ins are dropped by dedup, notify's process
 // is never restarted and its group never moves, and no device checks in again. Only notify's sweep
 // (NOTIFY_SWEEP_AFTER_SECONDS) comes to what that batch owes (docs/decisions.md#effects-exactly-once-sweep-feed-chunks).
-if (!only || only.includes('split')) {
+if (splitCase) {
   test('split shape: the upstream process killed at persist.after-commit in the last round, notify\'s process running on: the end state equals the run without a crash', async () => {
+    const got = await endState('split');
     assert.ok(baseline, 'the run without a crash finished');
-    const got = await run('persist.after-commit', { split: true });
     const d = countAgainstBaseline(got);
     log(`persist.after-commit (split): lost ${d.lost}, duplicated ${d.duplicated}${d.problems.length ? `\n  ${d.problems.join('\n  ')}` : ''}`);
     assert.equal(d.problems, [], 'the same end state as without a crash');
