@@ -8,8 +8,7 @@
 // Kafka, registry, SQS (ElasticMQ) and Postgres. Compared with the run without a crash: the same alarms (one
 // episode per raise) and alarm changes, one outbox row per status change (each delivered to the OMS), every
 // check-in and event in the DNP3 feed, every record stored once, nothing left owed. Every seam of the path in
-// SEAMS must have a case here (a type error and a test, so a seam added later without one fails). The runs share
-// nothing, so two go at once (RUNS_AT_ONCE).
+// SEAMS must have a case here (a type error and a test, so a seam added later without one fails).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Kafka, logLevel } from 'kafkajs';
@@ -96,17 +95,6 @@ async function readFeed(namespace: string, expected: number): Promise<string[][]
   }
 }
 
-let starting: Promise<unknown> = Promise.resolve();
-/**
- * A pipeline process's start (to /healthz), one at a time across the runs going at once (RUNS_AT_ONCE): a start
- * is the CPU-heavy part of a run, and two at once on a loaded 2-core machine could take longer than its limit.
- */
-function oneStartAtATime<T>(start: () => Promise<T>): Promise<T> {
-  const mine = starting.then(start);
-  starting = mine.catch(() => {});
-  return mine;
-}
-
 /**
  * One run of the 300 check-ins; `seam`: armed `exit` for the first start, then restarted unarmed. `split`: a
  * split deployment (PIPELINE_SPLIT=notify), notify and the delivery worker in a second process that is never
@@ -134,10 +122,10 @@ async function run(seam: PathSeam | null, { split = false } = {}): Promise<EndSt
     if (split) {
       // The sweep's bound short, so the test need not wait a minute for it (60 s in production).
       Object.assign(env, { PIPELINE_SPLIT: 'notify', NOTIFY_SWEEP_AFTER_SECONDS: '3' });
-      notifyRig = await oneStartAtATime(() => pipelineProcess(db, queueUrl, env, { only: ['notify', 'api', 'delivery'] }));
-      rig = await oneStartAtATime(() => pipelineProcess(db, queueUrl, env, { only: ['bridge', 'enrich', 'dedup', 'fault-compute', 'persist', 'rejected', 'api'] }));
+      notifyRig = await pipelineProcess(db, queueUrl, env, { only: ['notify', 'api', 'delivery'] });
+      rig = await pipelineProcess(db, queueUrl, env, { only: ['bridge', 'enrich', 'dedup', 'fault-compute', 'persist', 'rejected', 'api'] });
     } else {
-      rig = await oneStartAtATime(() => pipelineProcess(db, queueUrl, env, { components: ['delivery'] }));
+      rig = await pipelineProcess(db, queueUrl, env, { components: ['delivery'] });
     }
     const p = rig;
     const others = notifyRig;
@@ -160,7 +148,7 @@ async function run(seam: PathSeam | null, { split = false } = {}): Promise<EndSt
         await p.proc.stop('SIGTERM');
         clearTimeout(hung);
         p.env.FAULTLINE_FAILPOINTS = `${seam}=exit`;
-        await oneStartAtATime(() => p.start());
+        await p.start();
         await send(round);
         // The limit's timer is cleared: left pending, it kept the suite's process alive up to two minutes after its summary.
         let limit: NodeJS.Timeout | undefined;
@@ -180,7 +168,7 @@ async function run(seam: PathSeam | null, { split = false } = {}): Promise<EndSt
         // the test moves that clock, as faults.test's dueNow does, rather than sleep through it.
         await db.pool.query('update outbox set next_attempt_at = now() where delivered_at is null and dead_at is null and next_attempt_at > now()');
         delete p.env.FAULTLINE_FAILPOINTS;
-        await oneStartAtATime(() => p.start());
+        await p.start();
       } else {
         await send(round);
       }
@@ -251,48 +239,11 @@ function differences(base: EndState, got: EndState): { lost: number; duplicated:
 
 let baseline: EndState | null = null;
 
-// The runs are independent (each its own database, queue, Kafka namespace, OMS and process), and most of a run is
-// waiting (start-up, the consumer group's session timeout after the kill, the armed round's SQS delay), so two
-// run at once, in the order of the tests below; each test awaits its own run and compares it with the run without
-// a crash once that one finished (docs/decisions.md#ci-time-two-lanes).
-const RUNS_AT_ONCE = 2;
-type RunKey = PathSeam | 'none' | 'split';
-const queued: { key: RunKey; start: () => Promise<EndState> }[] = [];
-const runs = new Map<RunKey, Promise<{ state: EndState } | { error: unknown }>>();
-let running = 0;
-
-function schedule(key: RunKey, start: () => Promise<EndState>): void {
-  queued.push({ key, start });
-}
-
-/** Starts queued runs while fewer than RUNS_AT_ONCE are running. */
-function startQueued(): void {
-  while (running < RUNS_AT_ONCE && queued.length > 0) {
-    const { key, start } = queued.shift()!;
-    running++;
-    // Settled into a value at once: a run that fails before its test awaits it is that test's failure, not an
-    // unhandled rejection ending the suite.
-    runs.set(key, start().then((state) => ({ state }), (error: unknown) => ({ error })).finally(() => { running--; startQueued(); }));
-  }
-}
-
-/** The end state of a scheduled run (starting the queue on first use), or the error it failed with. */
-async function endState(key: RunKey): Promise<EndState> {
-  startQueued();
-  const settled = await runs.get(key);
-  if (!settled) throw new Error(`run ${key} was not scheduled`);
-  if ('error' in settled) throw settled.error;
-  return settled.state;
-}
-
 test.before(async () => {
   await ensurePython();
 });
 
 test.after(async () => {
-  // Runs still going (a test failed first) end before the servers' clients are closed.
-  queued.length = 0;
-  await Promise.all(runs.values());
   sqs.destroy();
   // Counted only what ran: a suite that failed before its first comparison says so rather than inventing losses.
   if (counted) reportTally('resilience/crash-points', tally);
@@ -306,7 +257,7 @@ test('every seam of the path in config/failpoints.ts SEAMS has a case here', () 
 });
 
 test('the run without a crash: faults raise alarms and status changes, every check-in reaches the feed', async () => {
-  baseline = await endState('none');
+  baseline = await run(null);
   assert.is(baseline.records, CHECKINS);
   assert.ok(baseline.alarms.length >= 10, `the check-ins raise alarms (${baseline.alarms.length})`);
   assert.ok(baseline.outbox.filter((k) => k.startsWith('status')).length >= 20, 'the check-ins change status');
@@ -329,16 +280,10 @@ function countAgainstBaseline(got: Awaited<ReturnType<typeof run>>): ReturnType<
 }
 
 const only = process.env.CRASH_SEAMS?.split(',');
-const seams = (Object.keys(CASES) as PathSeam[]).filter((s) => !only || only.includes(s));
-const splitCase = !only || only.includes('split');
-schedule('none', () => run(null));
-for (const seam of seams) schedule(seam, () => run(seam));
-if (splitCase) schedule('split', () => run('persist.after-commit', { split: true }));
-
-for (const seam of seams) {
+for (const seam of (Object.keys(CASES) as PathSeam[]).filter((s) => !only || only.includes(s))) {
   test(`killed at ${seam}, restarted: the end state equals the run without a crash`, async () => {
-    const got = await endState(seam);
     assert.ok(baseline, 'the run without a crash finished');
+    const got = await run(seam);
     const d = countAgainstBaseline(got);
     log(`${seam}: lost ${d.lost}, duplicated ${d.duplicated}; DNP3 feed records sent again ${got.feedRepeats} (at least once)${d.problems.length ? `\n  ${d.problems.join('\n  ')}` : ''}`);
     assert.equal(d.problems, [], `${seam}: the same end state as without a crash`);
@@ -349,10 +294,10 @@ for (const seam of seams) {
 // and before its produce to fi.persisted.v1; the redelivered check-ins are dropped by dedup, notify's process
 // is never restarted and its group never moves, and no device checks in again. Only notify's sweep
 // (NOTIFY_SWEEP_AFTER_SECONDS) comes to what that batch owes (docs/decisions.md#effects-exactly-once-sweep-feed-chunks).
-if (splitCase) {
+if (!only || only.includes('split')) {
   test('split shape: the upstream process killed at persist.after-commit in the last round, notify\'s process running on: the end state equals the run without a crash', async () => {
-    const got = await endState('split');
     assert.ok(baseline, 'the run without a crash finished');
+    const got = await run('persist.after-commit', { split: true });
     const d = countAgainstBaseline(got);
     log(`persist.after-commit (split): lost ${d.lost}, duplicated ${d.duplicated}${d.problems.length ? `\n  ${d.problems.join('\n  ')}` : ''}`);
     assert.equal(d.problems, [], 'the same end state as without a crash');
