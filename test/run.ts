@@ -16,10 +16,16 @@
 // (SERVER_SUITES_ON_EVERY_RUNTIME) once more too.
 // test/structure/stands-alone.test.ts runs `npm test -- --no-infra` in a copy of the repository: it runs once, on
 // this runtime only, and the run it starts (STANDS_ALONE_INNER_RUN=1) leaves it out, so it never recurses.
+//
+// Two lanes at once, one per core of the CI machine (docs/decisions.md#ci-time-two-lanes): the server suites one
+// after another (they share the servers, and the cluster suite stops and starts brokers), and beside them the
+// checks (typecheck, lint) and every suite that needs no servers, also one after another. Each suite's output
+// reaches the console whole (test/helpers/output-blocks.ts); the counts are summed whatever the order.
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { infraEnv } from '../infra/endpoints.js';
+import { outputBlocks, type Block } from './helpers/output-blocks.js';
 import { account, runSuite, type Outcome } from './helpers/run-suite.js';
 import { addTally, emptyTally, tallySummary, type Tally } from './helpers/tally.js';
 import { needsMoreThanNode, PYTHON_SUITES } from './helpers/suite-classes.js';
@@ -52,11 +58,13 @@ function listSuites(dir: string): string[] {
   return out;
 }
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; output: string }> {
+const blocks = outputBlocks();
+
+function run(block: Block, cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: root, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    const onData = (chunk: Buffer) => { output += chunk.toString(); process.stdout.write(chunk); };
+    const onData = (chunk: Buffer) => { output += chunk.toString(); block.write(chunk.toString()); };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), output }));
@@ -65,29 +73,37 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<
 
 /** A whole-program check (typecheck, lint) counts as one test. */
 async function check(name: string, cmd: string, args: string[]): Promise<void> {
-  console.log(`\n== ${name}`);
-  const { code } = await run(cmd, args);
-  if (code === 0) { totals.passed++; console.log(`${name}: ok`); }
+  const block = blocks.open();
+  block.write(`\n== ${name}\n`);
+  const { code } = await run(block, cmd, args);
+  if (code === 0) { totals.passed++; block.write(`${name}: ok\n`); }
   else { totals.failed++; failures.push(name); }
+  block.close();
 }
 
 async function suite(file: string, env: NodeJS.ProcessEnv, node = process.execPath): Promise<void> {
   const label = node === process.execPath ? file : `${file} [node ${nodeVersion(node)}]`;
-  console.log(`\n== ${label}`);
-  const result = await runSuite(file, { env, node, cwd: root });
+  const block = blocks.open();
+  block.write(`\n== ${label}\n`);
+  const result = await runSuite(file, { env, node, cwd: root, write: (text) => block.write(text) });
   if (result.tally) tally = addTally(tally ?? emptyTally(), result.tally);
   notCounted.push(...result.notCounted.map((s) => (node === process.execPath ? s : `${s} [node ${nodeVersion(node)}]`)));
   const counted = account(label, result);
-  if (result.killedAfterMs !== null) console.log(`\n${label}: killed at its time limit, with every process it started`);
+  if (result.killedAfterMs !== null) block.write(`\n${label}: killed at its time limit, with every process it started\n`);
   totals.passed += counted.passed;
   totals.skipped += counted.skipped;
   totals.failed += counted.failed;
   if (counted.failure) failures.push(counted.failure);
+  block.close();
 }
 
+const versions = new Map<string, string>();
 function nodeVersion(node: string): string {
+  const known = versions.get(node);
+  if (known) return known;
   const r = spawnSync(node, ['-p', 'process.version'], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`TEST_ALSO_ON_NODE: ${node} does not run (${r.error?.message ?? r.stderr.trim()})`);
+  versions.set(node, r.stdout.trim());
   return r.stdout.trim();
 }
 
@@ -103,36 +119,43 @@ async function main(): Promise<void> {
   const filters = args.filter((a) => !a.startsWith('--'));
   if (noInfra && process.env.CI === 'true') throw new Error('--no-infra is refused when CI=true: CI skips nothing');
 
-  await check('typecheck (tsc --noEmit)', 'npx', ['tsc', '--noEmit', '-p', '.']);
-  await check('typecheck portal (tsc --noEmit -p portal)', 'npx', ['tsc', '--noEmit', '-p', 'portal']);
-  await check('lint (eslint)', 'npx', ['eslint', '.']);
-
   const inner = process.env.STANDS_ALONE_INNER_RUN === '1';
   const all = listSuites(join(root, 'test'))
     .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
     .filter((f) => !(inner && OUTER_RUN_ONLY_SUITES.includes(f)));
   const local = all.filter((f) => !needsMoreThanNode(f));
-  const servers = all.filter(needsMoreThanNode);
+  const servers = noInfra ? [] : all.filter(needsMoreThanNode);
+  const runtimes = otherRuntimes();
+  console.log(`\n== suites run on node ${process.version}${servers.length > 0 ? ': the server suites in one lane, the checks and the rest in another' : ''}`);
 
-  console.log(`\n== suites run on node ${process.version}`);
-  for (const file of local) await suite(file, {});
-  for (const node of otherRuntimes()) {
-    for (const file of local.filter((f) => !WHOLE_RUN_SUITES.includes(f))) await suite(file, {}, node);
-  }
+  const checksAndLocalSuites = async () => {
+    await check('typecheck (tsc --noEmit)', 'npx', ['tsc', '--noEmit', '-p', '.']);
+    await check('typecheck portal (tsc --noEmit -p portal)', 'npx', ['tsc', '--noEmit', '-p', 'portal']);
+    await check('lint (eslint)', 'npx', ['eslint', '.']);
+    for (const file of local) await suite(file, {});
+    for (const node of runtimes) {
+      for (const file of local.filter((f) => !WHOLE_RUN_SUITES.includes(f))) await suite(file, {}, node);
+    }
+  };
 
-  if (servers.length > 0 && !noInfra) {
-    console.log('\n== infra/up.sh (real Kafka, schema registry, SQS server, PostgreSQL)');
-    const up = await run('bash', ['infra/up.sh']);
+  const serverSuites = async () => {
+    if (servers.length === 0) return;
+    const block = blocks.open();
+    block.write('\n== infra/up.sh (real Kafka, schema registry, SQS server, PostgreSQL)\n');
+    const up = await run(block, 'bash', ['infra/up.sh']);
+    block.close();
     if (up.code !== 0) {
       totals.failed += servers.length;
       failures.push(`infra/up.sh exit ${up.code}: ${servers.length} server suites not run`);
-    } else {
-      for (const file of servers) await suite(file, infraEnv());
-      for (const node of otherRuntimes()) {
-        for (const file of servers.filter((f) => SERVER_SUITES_ON_EVERY_RUNTIME.includes(f))) await suite(file, infraEnv(), node);
-      }
+      return;
     }
-  }
+    for (const file of servers) await suite(file, infraEnv());
+    for (const node of runtimes) {
+      for (const file of servers.filter((f) => SERVER_SUITES_ON_EVERY_RUNTIME.includes(f))) await suite(file, infraEnv(), node);
+    }
+  };
+
+  await Promise.all([checksAndLocalSuites(), serverSuites()]);
 
   if (tally || notCounted.length) console.log(`\n${tallySummary(tally, notCounted).join('\n')}`);
   if (failures.length) console.log(`\nFailed:\n  ${failures.join('\n  ')}`);

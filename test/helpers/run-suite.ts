@@ -52,12 +52,13 @@ export function parseUvu(output: string): Outcome | null {
   return { passed: p, skipped: s, failed: t - p - s };
 }
 
-export function runSuite(file: string, { env = {}, node = process.execPath, cwd, limitMs = timeLimitMs(file), echo = true }: { env?: NodeJS.ProcessEnv; node?: string; cwd: string; limitMs?: number; echo?: boolean }): Promise<SuiteRun> {
+/** `write`: where the output goes as it comes (the console unless `echo` is false; test/run.ts gives the suite's block). */
+export function runSuite(file: string, { env = {}, node = process.execPath, cwd, limitMs = timeLimitMs(file), echo = true, write = (text: string) => { process.stdout.write(text); } }: { env?: NodeJS.ProcessEnv; node?: string; cwd: string; limitMs?: number; echo?: boolean; write?: (text: string) => void }): Promise<SuiteRun> {
   return new Promise((resolve) => {
     // detached: a process group of its own, so the time limit ends everything the suite started.
     const child = spawn(node, suiteArgs(file), { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
-    const onData = (chunk: Buffer) => { output += chunk.toString(); if (echo) process.stdout.write(chunk); };
+    const onData = (chunk: Buffer) => { output += chunk.toString(); if (echo) write(chunk.toString()); };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     let killedAfterMs: number | null = null;

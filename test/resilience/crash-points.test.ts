@@ -150,7 +150,10 @@ async function run(seam: PathSeam | null, { split = false } = {}): Promise<EndSt
         p.env.FAULTLINE_FAILPOINTS = `${seam}=exit`;
         await p.start();
         await send(round);
-        const exit = await Promise.race([p.proc.exited.then(() => 'exited'), new Promise((r) => setTimeout(() => r('alive'), 120_000))]);
+        // The limit's timer is cleared: left pending, it kept the suite's process alive up to two minutes after its summary.
+        let limit: NodeJS.Timeout | undefined;
+        const exit = await Promise.race([p.proc.exited.then(() => 'exited'), new Promise((r) => { limit = setTimeout(() => r('alive'), 120_000); })]);
+        clearTimeout(limit);
         assert.is(exit, 'exited', `the process died at ${seam}\n${p.output().slice(-2000)}`);
         assert.match(p.output(), `failpoint ${seam}: exit`, `it was the failpoint ${seam} that killed it`);
         assert.is(p.proc.child.signalCode, 'SIGKILL');
