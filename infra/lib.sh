@@ -161,16 +161,17 @@ fetch_classpath() {
 # KRaft-only and logs through log4j2 instead of reload4j, so each major line has its own pom and log config.
 # Each version gets its own classpath (.infra/kafka[-<version>]/libs) and data dir: Kafka can't open metadata
 # written by a newer version, so versions never share one.
+KAFKA_DEFAULT_VERSION=3.9.1
 kafka_select_version() {
-  KAFKA_VERSION="${KAFKA_VERSION:-3.9.1}"
+  KAFKA_VERSION="${KAFKA_VERSION:-$KAFKA_DEFAULT_VERSION}"
   [[ "$KAFKA_VERSION" =~ ^([34])\.[0-9]+\.[0-9]+$ ]] || die "KAFKA_VERSION must be 3.x.y or 4.x.y, got '$KAFKA_VERSION'"
   local major="${BASH_REMATCH[1]}" name=kafka
-  [[ "$KAFKA_VERSION" == 3.9.1 ]] || name="kafka-$KAFKA_VERSION"
+  [[ "$KAFKA_VERSION" == "$KAFKA_DEFAULT_VERSION" ]] || name="kafka-$KAFKA_VERSION"
   KAFKA_LIBS="$INFRA_DIR/$name/libs"
   KAFKA_POM_TEMPLATE="$INFRA_SRC/kafka/pom-$major.xml"
   KAFKA_POM="$INFRA_DIR/$name/pom.xml"
   KAFKA_DATA_NAME=data
-  [[ "$KAFKA_VERSION" == 3.9.1 ]] || KAFKA_DATA_NAME="data-$KAFKA_VERSION"
+  [[ "$KAFKA_VERSION" == "$KAFKA_DEFAULT_VERSION" ]] || KAFKA_DATA_NAME="data-$KAFKA_VERSION"
   if ((major == 3)); then
     KAFKA_LOG_OPTS=("-Dlog4j.configuration=file:$INFRA_SRC/kafka/log4j.properties")
   else
