@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A three-node KRaft cluster of Apache Kafka 3.9 (the classpath infra/kafka.sh fetches), on loopback beside
+# A three-node KRaft cluster of Apache Kafka (KAFKA_VERSION, as infra/kafka.sh), on loopback beside
 # the single broker, for the suites that need a replicated cluster (test/resilience/cluster.test.ts).
 # Started on request only: `infra/up.sh` starts it too when KAFKA_BROKERS_COUNT=3.
 # Ports: infra/endpoints.ts (INFRA.kafkaCluster). State: $INFRA_STATE_DIR/kafka-cluster-<n>.
@@ -9,10 +9,10 @@ set -euo pipefail
 # shellcheck source=infra/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 load_endpoints
+kafka_select_version
 
 read -r -a PORTS <<<"$KAFKA_CLUSTER_PORTS"
 read -r -a CONTROLLER_PORTS <<<"$KAFKA_CLUSTER_CONTROLLER_PORTS"
-LIBS="$INFRA_DIR/kafka/libs"
 START_TIMEOUT=120
 STOP_GRACE=30
 STOP_SIGNAL=TERM
@@ -39,23 +39,23 @@ select_node() {
 
 prepare() {
   require_java; require_mvn
-  fetch_classpath kafka "$INFRA_SRC/kafka/pom.xml"
-  mkdir -p "$STATE/data"
+  kafka_fetch_classpath
+  kafka_stop_other_version
+  mkdir -p "$STATE/$KAFKA_DATA_NAME"
   sed -e "s|@NODE_ID@|$NODE|g" -e "s|@QUORUM_VOTERS@|$(voters)|g" -e "s|@KAFKA_HOST@|$HOST|g" \
       -e "s|@KAFKA_PORT@|$PORT|g" -e "s|@KAFKA_CONTROLLER_PORT@|${CONTROLLER_PORTS[$((NODE - 1))]}|g" \
-      -e "s|@DATA_DIR@|$STATE/data|g" "$INFRA_SRC/kafka/cluster.properties" >"$CONFIG"
-  if [[ ! -f "$STATE/data/meta.properties" ]]; then
+      -e "s|@DATA_DIR@|$STATE/$KAFKA_DATA_NAME|g" "$INFRA_SRC/kafka/cluster.properties" >"$CONFIG"
+  if [[ ! -f "$STATE/$KAFKA_DATA_NAME/meta.properties" ]]; then
     # Every node formats with the same cluster id (a base64url id may start with '-': `--name=value`).
-    java -Xmx256m -Dlog4j.configuration="file:$INFRA_SRC/kafka/log4j.properties" -cp "$LIBS/*" \
+    java -Xmx256m "${KAFKA_LOG_OPTS[@]}" -cp "$KAFKA_LIBS/*" \
       kafka.tools.StorageTool format --cluster-id="$(<"$CLUSTER_ID_FILE")" --config="$CONFIG" --ignore-formatted \
       >>"$(log_file "$COMPONENT")" 2>&1 || { log_tail "$COMPONENT"; die "$COMPONENT: storage format failed"; }
   fi
 }
 
 launch() {
-  start_daemon "$COMPONENT" java -Xms128m -Xmx384m -XX:+UseG1GC -XX:MaxGCPauseMillis=20 "$MARKER" \
-    -Djava.awt.headless=true -Dlog4j.configuration="file:$INFRA_SRC/kafka/log4j.properties" \
-    -cp "$LIBS/*" kafka.Kafka "$CONFIG"
+  start_daemon "$COMPONENT" java -Xms128m -Xmx384m -XX:+UseG1GC -XX:MaxGCPauseMillis=20 "$MARKER" "$KAFKA_VERSION_OPT" \
+    -Djava.awt.headless=true "${KAFKA_LOG_OPTS[@]}" -cp "$KAFKA_LIBS/*" kafka.Kafka "$CONFIG"
 }
 
 # A node's health check (infra/health.ts) needs a quorum, so the nodes start together, each in a subshell.
@@ -80,7 +80,7 @@ status_node() {
 case "${1:-}" in
   up)
     # The classpath once, before the nodes race for it; the cluster id once for all of them.
-    fetch_classpath kafka "$INFRA_SRC/kafka/pom.xml"
+    kafka_fetch_classpath
     [[ -f "$CLUSTER_ID_FILE" ]] || node -e "console.log(require('crypto').randomBytes(16).toString('base64url'))" >"$CLUSTER_ID_FILE"
     each_node ensure_up || die "kafka-cluster: not every node became healthy"
     say "kafka-cluster: $KAFKA_CLUSTER_SIZE nodes up ($KAFKA_CLUSTER_BROKERS)" ;;

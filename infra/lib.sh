@@ -156,6 +156,49 @@ fetch_classpath() {
   echo "$hash" >"$libs/.complete"
 }
 
+# The Kafka broker that infra/kafka.sh and infra/kafka-cluster.sh run: KAFKA_VERSION, default 3.9.1 (the
+# version every suite runs on; docs/operations.md "Supported versions" says what else was run). 4.x is
+# KRaft-only and logs through log4j2 instead of reload4j, so each major line has its own pom and log config.
+# Each version gets its own classpath (.infra/kafka[-<version>]/libs) and data dir: Kafka can't open metadata
+# written by a newer version, so versions never share one.
+KAFKA_DEFAULT_VERSION=3.9.1
+kafka_select_version() {
+  KAFKA_VERSION="${KAFKA_VERSION:-$KAFKA_DEFAULT_VERSION}"
+  [[ "$KAFKA_VERSION" =~ ^([34])\.[0-9]+\.[0-9]+$ ]] || die "KAFKA_VERSION must be 3.x.y or 4.x.y, got '$KAFKA_VERSION'"
+  local major="${BASH_REMATCH[1]}" name=kafka
+  [[ "$KAFKA_VERSION" == "$KAFKA_DEFAULT_VERSION" ]] || name="kafka-$KAFKA_VERSION"
+  KAFKA_LIBS="$INFRA_DIR/$name/libs"
+  KAFKA_POM_TEMPLATE="$INFRA_SRC/kafka/pom-$major.xml"
+  KAFKA_POM="$INFRA_DIR/$name/pom.xml"
+  KAFKA_DATA_NAME=data
+  [[ "$KAFKA_VERSION" == "$KAFKA_DEFAULT_VERSION" ]] || KAFKA_DATA_NAME="data-$KAFKA_VERSION"
+  if ((major == 3)); then
+    KAFKA_LOG_OPTS=("-Dlog4j.configuration=file:$INFRA_SRC/kafka/log4j.properties")
+  else
+    KAFKA_LOG_OPTS=("-Dlog4j2.configurationFile=$INFRA_SRC/kafka/log4j2.properties")
+  fi
+  # On every node's command line, so a broker of another version is told apart (kafka_stop_other_version).
+  KAFKA_VERSION_OPT="-Dfaultline.kafka.version=$KAFKA_VERSION"
+}
+
+# The classpath of KAFKA_VERSION, once (the pom is rendered from its major line's template).
+kafka_fetch_classpath() {
+  mkdir -p "$(dirname "$KAFKA_POM")"
+  sed -e "s|@KAFKA_VERSION@|$KAFKA_VERSION|g" "$KAFKA_POM_TEMPLATE" >"$KAFKA_POM.tmp"
+  cmp -s "$KAFKA_POM.tmp" "$KAFKA_POM" 2>/dev/null && rm -f "$KAFKA_POM.tmp" || mv "$KAFKA_POM.tmp" "$KAFKA_POM"
+  fetch_classpath "$(basename "$(dirname "$KAFKA_POM")")" "$KAFKA_POM"
+}
+
+# A broker of ours that runs another KAFKA_VERSION than the one asked for is stopped, so `up` after a
+# switch starts the asked one instead of reporting the old one healthy.
+kafka_stop_other_version() {
+  local pid
+  pid="$(live_pid "$COMPONENT" "$MARKER")" || return 0
+  tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "$KAFKA_VERSION_OPT " && return 0
+  say "$COMPONENT: pid $pid runs another Kafka version, stopping it for $KAFKA_VERSION"
+  stop_daemon "$COMPONENT" "$MARKER" "$STOP_GRACE" "$STOP_SIGNAL"
+}
+
 # The JVM's default max heap is 1/4 of RAM (6 GB here); every server gets an explicit -Xmx instead.
 require_java() { command -v java >/dev/null || die "java not found (Java 17 is required)"; }
 require_mvn() { command -v mvn >/dev/null || die "mvn not found (Maven is required)"; }

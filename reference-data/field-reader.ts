@@ -1,6 +1,7 @@
 // Reads the fields of one JSON object of an import file, collecting every problem with its path instead
 // of stopping at the first: an operator fixing a 10,000-device file wants the whole list at once.
 import type { Problem } from './errors.js';
+import { isPlaceholder } from '../config/secret-placeholders.js';
 
 /** Collected problems (refuse the file) and warnings (import it, but tell the operator). */
 export class ProblemList {
@@ -30,13 +31,18 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 const ID_TEXT = /^[^\s\p{Cc}](?:[^\p{Cc}]*[^\s\p{Cc}])?$/u;
 export const MAX_ID_LENGTH = 100;
 export const MAX_TEXT_LENGTH = 500;
+/** Names no value: the path says which field of which row. */
+const PLACEHOLDER_REFUSED = "is still a placeholder from the documentation's examples: anyone who read them knows it; set a secret of your own";
 
 interface StringRules {
   max?: number;
   pattern?: RegExp;
   /** Said after "must be" when the pattern fails. */
   patternText?: string;
-  /** Secret fields: a problem never quotes the value. */
+  /**
+   * Secret fields: a problem never quotes the value, and a documented placeholder (the example file's
+   * `change-me-...`) is refused (docs/decisions.md#secrets-left-at-their-example).
+   */
   secret?: boolean;
 }
 
@@ -74,6 +80,10 @@ export class FieldReader {
     if (value.length > max) { this.list.add(this.at(key), `must be at most ${max} characters`); return undefined; }
     if (rules.pattern && !rules.pattern.test(value)) {
       this.list.add(this.at(key), `${quoted} must be ${rules.patternText ?? `like ${rules.pattern.source}`}`);
+      return undefined;
+    }
+    if (rules.secret && isPlaceholder(value)) {
+      this.list.add(this.at(key), PLACEHOLDER_REFUSED);
       return undefined;
     }
     return value;

@@ -2,12 +2,14 @@
 // tsc compiles everything cli/main.ts reaches (tsconfig.build.json) to JavaScript in the same folders, and the
 // files the code reads at run time beside itself are copied to the same places relative to it, so every
 // `new URL('../x', import.meta.url)` resolves in dist/ as in the checkout. bin/faultline.js runs dist/ where
-// there are no sources (docs/decisions.md#a-release-an-operator-installs).
+// there are no sources (docs/decisions.md#a-release-an-operator-installs). npm pack then bundles node_modules'
+// production packages (bundleDependencies): the build refuses a tree that is not the lockfile's.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ensurePortalBuilt } from '../portal/build.js';
+import { driftFromLock, readLock } from './locked-tree.js';
 
 const root = new URL('..', import.meta.url).pathname;
 export const DIST = join(root, 'dist');
@@ -21,6 +23,10 @@ export const RUNTIME_FILES = [
 ];
 
 export async function build(): Promise<void> {
+  const drift = driftFromLock(root, readLock(root));
+  if (drift.length > 0) {
+    throw new Error(`node_modules is not package-lock.json's tree, and the release would bundle it: run npm ci first\n  ${drift.join('\n  ')}`);
+  }
   rmSync(DIST, { recursive: true, force: true });
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });

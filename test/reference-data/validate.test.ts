@@ -145,6 +145,29 @@ test('no problem message quotes a password or integration userId', () => {
   for (const secret of ['sh0rt!', '12345', 'south-oms-secret']) assert.not.ok(text.includes(secret), `${secret} in ${text}`);
 });
 
+// docs/decisions.md#secrets-left-at-their-example: a secret of the file left at a documented placeholder (the
+// example file's `change-me-...` values) is refused, naming the field and its row, never quoting the value.
+const PLACEHOLDER_SECRETS: [string, (f: Record<string, Json[]>) => void, string][] = [
+  ['a user password', (f) => { f.users![0]!.password = 'change-me-Admin-1'; }, 'users[0].password'],
+  ['a user password, other case', (f) => { f.users![3]!.password = 'CHANGE-ME-East-1'; }, 'users[3].password'],
+  ['an OMS password', (f) => { f.integrations![0]!.password = 'change-me-oms-1'; }, 'integrations[0].password'],
+  ['an OMS userId', (f) => { f.integrations![0]!.userId = 'CHANGE-ME'; }, 'integrations[0].userId'],
+  ['a webhook recipient secret', (f) => {
+    f.alarmRecipients = [{ id: 'north-hook', OrganizationID: 'north', channel: 'webhook', address: 'https://hooks.north.example/faultline', secret: 'whsec-change-me-0123456789' }];
+  }, 'alarmRecipients[0].secret'],
+];
+
+for (const [name, mutate, path] of PLACEHOLDER_SECRETS) {
+  test(`refused: ${name} left at the documentation's placeholder -> ${path}`, () => {
+    const f = fixture();
+    mutate(f);
+    const problems = problemsOf(f);
+    assert.equal(problems.map((p) => p.path), [path]);
+    assert.match(problems[0]!.message, /placeholder from the documentation's examples/);
+    assert.not.match(JSON.stringify(problems), /change-me/i);
+  });
+}
+
 test('warnings do not refuse the file: groups on an admin', () => {
   const f = fixture();
   f.users![0]!.groups = ['north-east'];

@@ -1,7 +1,9 @@
 // A release an operator installs (docs/operations.md#install, docs/decisions.md#a-release-an-operator-installs):
 // `npm pack` makes the versioned tarball (prepack compiles the service into dist/ and builds the portal), and
 // `npm install --omit=dev <tarball>` in an empty directory gives a `faultline` command that runs with plain
-// node: no tsx, no dev dependency, no TypeScript source. The installed command answers --version and
+// node: no tsx, no dev dependency, no TypeScript source. The production dependencies are bundled in the tarball
+// (bundleDependencies), so the install needs no registry and gets package-lock.json's exact versions
+// (docs/decisions.md#installed-dependencies-pinned). The installed command answers --version and
 // `migrate --help`, and `faultline start` on the embedded default gets /readyz ready, serves the built portal and
 // stops on SIGTERM with exit 0. test/run.ts runs it on every runtime (TEST_ALSO_ON_NODE), never inside the
 // stands-alone copy's run (the same HEAD is packed here).
@@ -18,7 +20,7 @@ import { openTempDir, runCommand } from '../helpers/commands.js';
 
 const test = suite('the release an operator installs');
 const root = new URL('../..', import.meta.url).pathname;
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; devDependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string>; devDependencies: Record<string, string> };
 
 const outer = openTempDir('faultline-release-');
 const install = join(outer, 'install');
@@ -49,21 +51,29 @@ test('npm pack makes faultline-<version>.tgz with the compiled service, the buil
   }
   const migrations = readdirSync(join(root, 'schemas/migrations'));
   assert.equal(migrations.filter((m) => !files.includes(`package/dist/schemas/migrations/${m}`)), [], 'every migration is in the tarball');
-  assert.equal(files.filter((f) => f.endsWith('.ts') || f.startsWith('package/test/')), [], 'no TypeScript source and no test in the tarball');
+  assert.equal(files.filter((f) => (f.endsWith('.ts') && !f.startsWith('package/node_modules/')) || f.startsWith('package/test/')), [], 'no TypeScript source of ours and no test in the tarball');
+  const bundled = Object.keys(pkg.dependencies).filter((d) => files.includes(`package/node_modules/${d}/package.json`));
+  assert.equal(bundled, Object.keys(pkg.dependencies), 'every production dependency is bundled in the tarball');
 });
 
-test('npm install --omit=dev of the tarball into an empty directory: no tsx, no dev dependency', async () => {
+// Offline with an empty npm cache: nothing can come from a registry, so every package installed is one the
+// tarball carries, at the version package-lock.json has (not what the ranges allow on the day of the install).
+test('npm install --omit=dev of the tarball, offline with an empty cache: the lockfile\'s versions, no tsx, no dev dependency', async () => {
   mkdirSync(install);
   writeFileSync(join(install, 'package.json'), '{ "private": true }\n');
-  const done = await runCommand('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', tarball], install, env);
+  const cache = join(outer, 'empty-npm-cache');
+  const done = await runCommand('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--offline', '--cache', cache, tarball], install, env);
   assert.is(done.code, 0, `npm install:\n${done.output.slice(-4000)}`);
+  const drift = await runCommand(process.execPath, ['--import', 'tsx', join(root, 'release/locked-tree.ts'), installed], root, env);
+  assert.equal(drift, { code: 0, output: '' }, 'the installed tree is package-lock.json\'s (release/locked-tree.ts)');
   const modules = join(install, 'node_modules');
-  const present = packagesIn(modules);
+  const present = [...packagesIn(modules), ...packagesIn(join(installed, 'node_modules'))];
   assert.ok(present.includes('faultline') && present.includes('pg'), `installed: ${present.join(', ')}`);
   assert.not.ok(present.includes('tsx') || present.includes('esbuild'), 'no tsx (nor its esbuild)');
   // A dev dependency of ours may be there only as a production package's own dependency (@types/node is one).
+  const manifestOf = (p: string) => join(existsSync(join(modules, p)) ? modules : join(installed, 'node_modules'), p, 'package.json');
   const neededByOthers = new Set(present.filter((p) => p !== 'faultline').flatMap((p) => {
-    const manifest = JSON.parse(readFileSync(join(modules, p, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(manifestOf(p), 'utf8')) as { dependencies?: Record<string, string> };
     return Object.keys(manifest.dependencies ?? {});
   }));
   assert.equal(Object.keys(pkg.devDependencies).filter((d) => present.includes(d) && !neededByOthers.has(d)), [], 'no dev dependency of ours installed');

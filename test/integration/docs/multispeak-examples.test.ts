@@ -1,6 +1,7 @@
 // docs/integration.md "MultiSpeak envelopes" against real SOAP servers. Each sample request to our endpoint is
-// posted, as printed, to the product's SOAP server (createApp over HTTP, docs/examples/import.json imported) and
-// its answer must equal the page's sample response (the time stamp aside). Each notification sample (which
+// posted as printed (its placeholder password made real, as the imported example's) to the product's SOAP server
+// (createApp over HTTP, docs/examples/import.json imported) and its answer must equal the page's sample response
+// (the time stamp aside). Each notification sample (which
 // test/docs/integration.test.ts proves is the envelope faultline builds) is posted to an OA_Server that parses
 // it with zeep against the official WSDL of its version and validates it with lxml; the answer must have the
 // shape of the page's sample response, and the request no schema error.
@@ -14,7 +15,7 @@ import { soapAction, VERSIONS } from '../../../multispeak/versions.js';
 import { importReferenceData } from '../../../reference-data/index.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { testKeyring } from '../../../support/reference-data.js';
-import { docSample, exampleImport } from '../../helpers/integration-doc.js';
+import { docSample, exampleImport, withRealSecrets } from '../../helpers/integration-doc.js';
 import { shapeOf, xmlTree, type XmlNode } from '../../helpers/xml-tree.js';
 import { ensurePython } from '../../multispeak/python.js';
 import { startOms, type Oms } from '../multispeak/oms.js';
@@ -56,7 +57,8 @@ test.after(async () => {
 for (const version of VERSIONS) {
   for (const operation of SERVED_OPERATIONS) {
     test(`our endpoint, ${version} ${operation}: the sample request gets the sample response`, async () => {
-      const res = await post(`${base}/soap`, docSample(`server-${version}-${operation}-request`), soapAction(version, operation));
+      // Logged in as the example's admin, whose password the suite imported made real (withRealSecrets).
+      const res = await post(`${base}/soap`, withRealSecrets(docSample(`server-${version}-${operation}-request`)), soapAction(version, operation));
       assert.is(res.status, 200, res.text);
       assert.equal(timeless(xmlTree(res.text)), timeless(xmlTree(docSample(`server-${version}-${operation}-response`))));
     });

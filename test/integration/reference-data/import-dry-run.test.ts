@@ -114,4 +114,21 @@ test('a wrong file: exit 1 naming the problem, and nothing is written', async ()
   assert.equal(await dumpTables(db.pool), before);
 });
 
+// docs/decisions.md#secrets-left-at-their-example: the example file's passwords and secrets are published, so
+// both commands refuse them, naming each field and row and never the value, and write nothing.
+test('docs/examples/import.json as printed: import and --dry-run refuse its placeholder secrets by field and row', async () => {
+  const example = join(root, 'docs/examples/import.json');
+  const before = await dumpTables(db.pool);
+  for (const args of [['import', '--dry-run', example], ['import', example]]) {
+    const r = await faultline(args);
+    assert.is(r.code, 1, `${args.join(' ')}: ${r.stdout}`);
+    for (const path of ['users[0].password', 'users[1].password', 'integrations[0].password', 'alarmRecipients[2].secret']) {
+      assert.match(r.stderr, `${path}: is still a placeholder from the documentation's examples`, `${args.join(' ')}: ${path}`);
+    }
+    assert.not.match(r.stderr, /change-me/i, 'no value quoted');
+    assert.not.match(r.stdout, /to create/);
+  }
+  assert.equal(await dumpTables(db.pool), before);
+});
+
 test.run();
