@@ -7,6 +7,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import '../../map/canvas-redraw-guard';
 import '../../map/zoom-end-guard';
 import { OfflineBaseLayer } from '../../map/offline-base-layer';
+import { textContent } from '../../map/text-content';
 import type { ReliabilitySection } from './types';
 
 /** Count bands and their colours, lightest first; the legend says the same. */
@@ -24,7 +25,7 @@ export function SectionMap({ sections }: { sections: readonly ReliabilitySection
     const group = L.featureGroup().addTo(map);
     for (const s of placed) {
       L.circleMarker([s.Lat!, s.Long!], { radius: 7 + Math.min(s.incidents, 10), color: '#333', weight: 1, fillColor: colourOf(s.incidents), fillOpacity: 0.9 })
-        .bindTooltip(`${s.label}: ${s.incidents} incident${s.incidents === 1 ? '' : 's'}`)
+        .bindTooltip(textContent(`${s.label}: ${s.incidents} incident${s.incidents === 1 ? '' : 's'}`))
         .addTo(group);
     }
     if (placed.length > 0) map.fitBounds(group.getBounds().pad(0.5), { maxZoom: 14 });
