@@ -13,7 +13,7 @@ import { isPeriodProblem, period, previousPeriod, type Period } from '../../reli
 import { customerIncidentsEstimate, incidentsOf, per100Km, rank, repeats, trend, type KindCounts } from '../../reliability/ranking.js';
 import type { AuthEnv, Caller } from '../auth/caller.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
-import { lastIncidents, lineSums, lineVisible, sectionSums, type Sums } from './store.js';
+import { lastIncidents, lineSectionCounts, lineSums, lineVisible, sectionSums, type LineSection, type Sums } from './store.js';
 
 export const RELIABILITY_LINES_PATH = '/api/reliability/lines';
 export const RELIABILITY_SECTIONS_PATH = '/api/reliability/sections';
@@ -54,15 +54,17 @@ export function reliabilityRoutes({ pool, auth, now = Date.now }: { pool: pg.Poo
     const caller = c.get('caller');
     const current = periodOf(c.req.query('from'), c.req.query('to'), now());
     const previous = previousPeriod(current);
-    const [lines, sections] = await Promise.all([lineSums(pool, caller, current, previous), sectionSums(pool, caller, current, previous, null)]);
+    const [lines, sections] = await Promise.all([lineSums(pool, caller, current, previous), lineSectionCounts(pool, caller, current)]);
+    const byLine = new Map<string, LineSection[]>();
+    for (const s of sections) byLine.set(s.powerLineId, [...(byLine.get(s.powerLineId) ?? []), s]);
     const data = rank(lines.map((l) => {
-      const mine = sections.filter((s) => s.powerLineId === l.powerLineId && incidentsOf(s) > 0);
+      const mine = byLine.get(l.powerLineId) ?? [];
       const incidents = incidentsOf(l);
       return {
         id: l.powerLineId, powerLineId: l.powerLineId, powerLineName: l.name, ...counts(caller, l), incidents, trippedIndicators: l.trippedIndicators,
-        sections: mine.length, repeatingSections: mine.filter((s) => repeats(incidentsOf(s))).length, trend: trendOf(l),
+        sections: mine.length, repeatingSections: mine.filter((s) => repeats(s.incidents)).length, trend: trendOf(l),
         lengthKm: l.lengthKm, incidentsPer100Km: per100Km(incidents, l.lengthKm), customers: l.customers,
-        customerIncidentsEstimate: customerIncidentsEstimate(mine.map((s) => ({ incidents: incidentsOf(s), customers: s.customers }))),
+        customerIncidentsEstimate: customerIncidentsEstimate(mine),
       };
     })).map(({ id: _id, ...rest }) => rest);
     return c.json({ period: periodJson(current), previousPeriod: periodJson(previous), note: NOTE, data });

@@ -54,11 +54,16 @@ export async function lineSums(pool: pg.Pool, caller: Caller, now: Period, prev:
         from reliability_line_days t
        where t."OrganizationID" = ${org}::text and t.day between ${p.add(prev.from)}::date and ${p.add(now.to)}::date
          and t."PowerLineID" in (select * from reach)
+       group by 1),
+    -- One pass over the organisation's devices for every line's imported length and customers.
+    facts as (
+      select d."PowerLineID", sum(d."SectionLengthKm") as "lengthKm", sum(d."SectionCustomers")::int as customers
+        from device_information d
+       where d."OrganizationID" = ${org}::text and d.deleted_at is null and d."PowerLineID" in (select "PowerLineID" from sums)
+         and (d."SectionLengthKm" is not null or d."SectionCustomers" is not null)
        group by 1)
-    select s.*, pl.name,
-           (select sum(d."SectionLengthKm") from device_information d where d."PowerLineID" = s."PowerLineID" and d."OrganizationID" = ${org}::text and d.deleted_at is null) as "lengthKm",
-           (select sum(d."SectionCustomers")::int from device_information d where d."PowerLineID" = s."PowerLineID" and d."OrganizationID" = ${org}::text and d.deleted_at is null) as customers
-      from sums s left join power_lines pl on pl."Id" = s."PowerLineID"`;
+    select s.*, pl.name, f."lengthKm", f.customers
+      from sums s left join power_lines pl on pl."Id" = s."PowerLineID" left join facts f on f."PowerLineID" = s."PowerLineID"`;
   return (await pool.query<LineSums & { PowerLineID: string }>(sql, p.values)).rows.map((r) => ({ ...r, powerLineId: r.PowerLineID }));
 }
 
@@ -78,6 +83,30 @@ export async function sectionSums(pool: pg.Pool, caller: Caller, now: Period, pr
       from sums s left join device_information d on d."IMEINumber" = s.section_imei and ${reachCondition(caller, p)}`;
   return (await pool.query<SectionSums & { PowerLineID: string; section_imei: string }>(sql, p.values)).rows
     .map((r) => ({ ...r, powerLineId: r.PowerLineID, sectionImei: r.section_imei }));
+}
+
+export interface LineSection { powerLineId: string; incidents: number; customers: number | null }
+
+/**
+ * What the lines list needs of each located section in the period, and no more (no label, no reach join): its
+ * line, incidents and imported customers (the line is seen whole, so the whole line's sections count).
+ */
+export async function lineSectionCounts(pool: pg.Pool, caller: Caller, now: Period): Promise<LineSection[]> {
+  const p = new SqlParams();
+  const org = p.add(caller.org);
+  const { rows } = await pool.query<LineSection>(
+    `with reach as (${linesInReach(caller, p)}),
+     s as (select t."PowerLineID", t.section_imei, sum(t.permanent + t.momentary + t.unknown)::int as incidents
+             from reliability_section_days t
+            where t."OrganizationID" = ${org}::text and t.day between ${p.add(now.from)}::date and ${p.add(now.to)}::date
+              and t."PowerLineID" in (select * from reach)
+            group by 1, 2)
+     select s."PowerLineID" as "powerLineId", s.incidents, d."SectionCustomers" as customers
+       from s left join device_information d on d."IMEINumber" = s.section_imei and d."OrganizationID" = ${org}::text and d.deleted_at is null
+      where s.incidents > 0`,
+    p.values,
+  );
+  return rows;
 }
 
 export interface LastIncident { id: number; powerLineId: string; kind: string; status: string; firstTripAt: string; sections: string[]; trippedDevices: number }

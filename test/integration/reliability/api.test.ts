@@ -22,6 +22,7 @@ import { importDemoData } from '../../../support/reference-data.js';
 import { JWT_SECRET, USERS } from '../api/seeded-api.js';
 import { checkInAt, IMEI, topologyFile, type Name } from '../incidents/feeder.js';
 import { classWordsIn } from '../masking/every-class.js';
+import { expectedLines, expectedSections, INCIDENTS_BY_DAY } from '../../../support/reliability-truth.js';
 
 const test = suite('reliability analytics');
 let db: TestDatabase;
@@ -73,51 +74,6 @@ async function get(path: string, user: { email: string; password: string } = USE
   return { status: res.status, text, body: /json/.test(res.headers.get('content-type') ?? '') ? JSON.parse(text) : null };
 }
 
-// The independent computation, from incidents and incident_devices alone (not the day tables, not the API's code).
-const INCIDENTS_BY_DAY = `
-  select i.id, i."OrganizationID" as org, i."PowerLineID" as line, i.kind, (i.first_trip_at at time zone 'UTC')::date as day, i.sections,
-         (select count(*)::int from incident_devices x where x.incident_id = i.id) as tripped
-    from incidents i`;
-
-interface Expected { permanent: number; momentary: number; unknown: number; incidents: number; trippedIndicators: number; previousIncidents: number }
-
-async function expectedLines(org: string, from: string, to: string, pfrom: string, pto: string): Promise<Map<string, Expected & { sections: number; repeatingSections: number }>> {
-  const { rows } = await db.pool.query<Expected & { line: string; sections: number; repeatingSections: number }>(
-    `with i as (${INCIDENTS_BY_DAY} where i."OrganizationID" = $1),
-     s as (select distinct i.id, i.line, sec->'from'->>'imei' as section from i cross join lateral jsonb_array_elements(i.sections) sec where i.day between $2 and $3),
-     sc as (select line, section, count(*) as n from s group by 1, 2)
-     select line,
-            count(*) filter (where kind = 'permanent' and day between $2 and $3)::int as permanent,
-            count(*) filter (where kind = 'momentary' and day between $2 and $3)::int as momentary,
-            count(*) filter (where kind = 'unknown' and day between $2 and $3)::int as unknown,
-            count(*) filter (where day between $2 and $3)::int as incidents,
-            coalesce(sum(tripped) filter (where day between $2 and $3), 0)::int as "trippedIndicators",
-            count(*) filter (where day between $4 and $5)::int as "previousIncidents",
-            (select count(*)::int from sc where sc.line = i.line) as sections,
-            (select count(*)::int from sc where sc.line = i.line and n >= 2) as "repeatingSections"
-       from i where day between $4 and $3 group by line`,
-    [org, from, to, pfrom, pto],
-  );
-  return new Map(rows.map((r) => [r.line, r]));
-}
-
-async function expectedSections(org: string, line: string, from: string, to: string, pfrom: string, pto: string): Promise<Map<string, Expected>> {
-  const { rows } = await db.pool.query<Expected & { section: string }>(
-    `with i as (${INCIDENTS_BY_DAY} where i."OrganizationID" = $1 and i."PowerLineID" = $2),
-     s as (select distinct on (i.id, sec->'from'->>'imei') i.*, sec->'from'->>'imei' as section from i cross join lateral jsonb_array_elements(i.sections) sec)
-     select section,
-            count(*) filter (where kind = 'permanent' and day between $3 and $4)::int as permanent,
-            count(*) filter (where kind = 'momentary' and day between $3 and $4)::int as momentary,
-            count(*) filter (where kind = 'unknown' and day between $3 and $4)::int as unknown,
-            count(*) filter (where day between $3 and $4)::int as incidents,
-            coalesce(sum(tripped) filter (where day between $3 and $4), 0)::int as "trippedIndicators",
-            count(*) filter (where day between $5 and $6)::int as "previousIncidents"
-       from s where day between $5 and $4 group by section`,
-    [org, line, from, to, pfrom, pto],
-  );
-  return new Map(rows.map((r) => [r.section, r]));
-}
-
 /** Every field of the API's lines and sections that differs from the independent computation, for the period `from`..`to` (day numbers). */
 async function mismatches(fromDay: number, toDay: number): Promise<string[]> {
   const span = toDay - fromDay + 1;
@@ -126,7 +82,7 @@ async function mismatches(fromDay: number, toDay: number): Promise<string[]> {
   const lines = await get(`/api/reliability/lines?from=${param(fromDay)}&to=${param(toDay)}`);
   assert.is(lines.status, 200, lines.text);
   assert.equal([lines.body.period.from, lines.body.period.to, lines.body.previousPeriod.from, lines.body.previousPeriod.to], [from, to, pfrom, pto]);
-  const want = await expectedLines('north', from, to, pfrom, pto);
+  const want = await expectedLines(db.pool, 'north', from, to, pfrom, pto);
   assert.equal(lines.body.data.map((l: { powerLineId: string }) => l.powerLineId).sort(), [...want.keys()].sort(), 'the same lines');
   for (const l of lines.body.data) {
     const w = want.get(l.powerLineId)!;
@@ -135,7 +91,7 @@ async function mismatches(fromDay: number, toDay: number): Promise<string[]> {
     }
     if (l.trend.previousIncidents !== w.previousIncidents) out.push(`line ${l.powerLineId} previous: api ${l.trend.previousIncidents}, sql ${w.previousIncidents}`);
     const sections = await get(`/api/reliability/sections?powerLine=${l.powerLineId}&from=${param(fromDay)}&to=${param(toDay)}`);
-    const ws = await expectedSections('north', l.powerLineId, from, to, pfrom, pto);
+    const ws = await expectedSections(db.pool, 'north', l.powerLineId, from, to, pfrom, pto);
     assert.equal(sections.body.data.map((s: { imei: string }) => s.imei).sort(), [...ws.keys()].sort(), `the same sections of ${l.powerLineId}`);
     for (const s of sections.body.data) {
       const e = ws.get(s.imei)!;
