@@ -8,10 +8,10 @@
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
-import { parseCalendarDay } from '../../domain/calendar-days.js';
 import { isPeriodProblem, period, previousPeriod, type Period } from '../../reliability/period.js';
 import { customerIncidentsEstimate, incidentsOf, per100Km, rank, repeats, trend, type KindCounts } from '../../reliability/ranking.js';
 import type { AuthEnv, Caller } from '../auth/caller.js';
+import { dayParameter } from '../device-records/list-params.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
 import { lastIncidents, lineSectionCounts, lineSums, lineVisible, sectionSums, type LineSection, type Sums } from './store.js';
 
@@ -26,13 +26,8 @@ export const NOTE = 'Incidents are fault currents seen by line indicators (incid
   + 'Rates per 100 km and the customer-weighted figure use the section lengths and customer counts of the import; the customer figure is an estimate observed by indicators.';
 
 function periodOf(from: string | undefined, to: string | undefined, now: number): Period {
-  const day = (name: 'from' | 'to', text: string | undefined) => {
-    if (text === undefined) return undefined;
-    const d = parseCalendarDay(text);
-    if (d === null) throw badParameter(name, 'must be a calendar day YYYYMMDD (UTC).');
-    return d.toString();
-  };
-  const p = period(day('from', from), day('to', to), now);
+  // The days every read route accepts (YYYYMMDD, within the supported years): one parser, one rule.
+  const p = period(dayParameter('from', from)?.toString(), dayParameter('to', to)?.toString(), now);
   if (isPeriodProblem(p)) throw badParameter(p.parameter, p.message);
   return p;
 }
