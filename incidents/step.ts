@@ -110,14 +110,15 @@ export async function incidentStep(client: pg.ClientBase, o: StepOptions): Promi
     timeline.push(...step.timeline);
     if (timeline.length === 0) continue;
     const s = step.state;
-    await updateIncident(client, id, { ...s, firstTripAt: w.first, lastTripAt: w.last, now: o.now });
-    // The reliability day tables move with the incident, in this transaction (reliability/contribution.ts).
-    const before: IncidentFacts | null = w.row && {
-      organizationId: w.row.OrganizationID, powerLineId: w.row.PowerLineID, kind: w.row.kind, firstTripAt: w.row.first_trip_at.getTime(),
-      sections: w.row.sections, trippedIndicators: w.row.devices.length,
+    // The reliability day tables move with the incident, in this transaction (reliability/contribution.ts): the
+    // contribution this worker applied before (kept on the row) comes out, the new one goes in. A row without one
+    // (opened by a release before the day tables) had nothing applied but what migration 0026 back-filled and recorded.
+    const after: IncidentFacts = {
+      organizationId: w.org, powerLineId: w.line, kind: s.kind, firstTripAt: w.first, trippedIndicators: w.devices.size,
+      sections: s.sections.map((x) => ({ from: { imei: x.from.imei }, label: x.label })),
     };
-    const after: IncidentFacts = { organizationId: before?.organizationId ?? w.org, powerLineId: w.line, kind: s.kind, firstTripAt: w.first, sections: s.sections, trippedIndicators: w.devices.size };
-    await applyReliabilityDelta(client, reliabilityDelta(before, after));
+    await updateIncident(client, id, { ...s, firstTripAt: w.first, lastTripAt: w.last, now: o.now, reliabilityApplied: after });
+    await applyReliabilityDelta(client, reliabilityDelta(w.row?.reliability_applied ?? null, after));
     await addTimeline(client, id, timeline, o.now);
     const hasTopology = lineDevs.some((d) => d.phase !== null);
     const info = {

@@ -4,7 +4,7 @@ import type pg from 'pg';
 import type { Phase } from '../domain/feeder-topology.js';
 import type { FaultedSection } from '../domain/faulted-section.js';
 import type { IncidentKind, IncidentStatus, LatestCheckIn, TimelineEntry } from '../domain/incident-rules.js';
-import type { ReliabilityDelta } from '../reliability/contribution.js';
+import type { IncidentFacts, ReliabilityDelta } from '../reliability/contribution.js';
 
 export interface InboxTrip {
   imei: string;
@@ -43,6 +43,8 @@ export interface IncidentRow {
   restored_at: Date | null;
   closed_at: Date | null;
   sections: FaultedSection[];
+  /** What this incident last added to the reliability day tables (null: nothing recorded; migration 0026). */
+  reliability_applied: IncidentFacts | null;
 }
 
 export interface IncidentDevice { imei: string; eventType: string; trippedAt: number }
@@ -105,14 +107,15 @@ export async function addIncidentDevices(client: pg.ClientBase, incidentId: numb
 
 export async function updateIncident(client: pg.ClientBase, id: number, s: {
   status: IncidentStatus; kind: IncidentKind; sections: FaultedSection[]; firstTripAt: number; lastTripAt: number;
-  locatedAt: number | null; restoredAt: number | null; closedAt: number | null; now: Date;
+  locatedAt: number | null; restoredAt: number | null; closedAt: number | null; now: Date; reliabilityApplied: IncidentFacts;
 }): Promise<void> {
   const at = (ms: number | null) => (ms === null ? null : new Date(ms));
   await client.query(
     `update incidents set status = $2, kind = $3, sections = $4, first_trip_at = $5, last_trip_at = $6, located_at = $7, restored_at = $8,
-            closed_at = $9, updated_at = $10
+            closed_at = $9, updated_at = $10, reliability_applied = $11
       where id = $1`,
-    [id, s.status, s.kind, JSON.stringify(s.sections), new Date(s.firstTripAt), new Date(s.lastTripAt), at(s.locatedAt), at(s.restoredAt), at(s.closedAt), s.now],
+    [id, s.status, s.kind, JSON.stringify(s.sections), new Date(s.firstTripAt), new Date(s.lastTripAt), at(s.locatedAt), at(s.restoredAt), at(s.closedAt), s.now,
+      JSON.stringify(s.reliabilityApplied)],
   );
 }
 

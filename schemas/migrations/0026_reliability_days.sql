@@ -63,6 +63,19 @@ select "OrganizationID", "PowerLineID", section_imei, day, (array_agg(label orde
        sum(tripped)
   from s group by 1, 2, 3, 4;
 
+-- What each incident has added to the day tables (reliability/contribution.ts IncidentFacts), written by the
+-- worker with every change: the next change subtracts exactly this. An incident opened or changed by a worker of
+-- an older release during a rolling upgrade has no record of that change, and the worker would otherwise
+-- subtract a contribution never added (a count below zero stops the incident worker for every organisation).
+-- Filled here from the same incidents as the back-fill above, in the same transaction.
+alter table incidents add column reliability_applied jsonb;
+update incidents i set reliability_applied = jsonb_build_object(
+  'organizationId', i."OrganizationID", 'powerLineId', i."PowerLineID", 'kind', i.kind,
+  'firstTripAt', round(extract(epoch from i.first_trip_at) * 1000)::bigint,
+  'trippedIndicators', (select count(*)::int from incident_devices x where x.incident_id = i.id),
+  'sections', (select coalesce(jsonb_agg(distinct jsonb_build_object('from', jsonb_build_object('imei', sec->'from'->>'imei'), 'label', sec->>'label')), '[]'::jsonb)
+                 from jsonb_array_elements(i.sections) sec));
+
 -- Optional per-section facts of the import (reference-data/): the customers supplied by the stretch of line
 -- below the indicator and its length. With them the API gives rates per 100 km and a customer-weighted estimate.
 alter table device_information

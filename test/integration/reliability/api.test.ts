@@ -23,6 +23,8 @@ import { JWT_SECRET, USERS } from '../api/seeded-api.js';
 import { checkInAt, IMEI, topologyFile, type Name } from '../incidents/feeder.js';
 import { classWordsIn } from '../masking/every-class.js';
 import { expectedLines, expectedSections, INCIDENTS_BY_DAY } from '../../../support/reliability-truth.js';
+import { applyReliabilityDelta } from '../../../incidents/store.js';
+import { reliabilityDelta, type IncidentFacts } from '../../../reliability/contribution.js';
 
 const test = suite('reliability analytics');
 let db: TestDatabase;
@@ -279,6 +281,32 @@ test('the import\'s optional SectionCustomers and SectionLengthKm give rates per
   assert.match(sections.note, 'estimate observed by indicators');
   await importReferenceData(db.pool, file);
   assert.is((await get(`/api/reliability/lines?from=${param(0)}&to=${param(3)}`)).body.data.find((l: { powerLineId: string }) => l.powerLineId === 'north-F9').lengthKm, null, 'a file without them clears them');
+});
+
+test('a rolling upgrade: an incident reclassified, and one opened, by a worker of the release before the day tables: the next step subtracts what was applied, and the tables stay equal to the truth', async () => {
+  const c = at(3);
+  await feed(c('LA2', 300, 4, [{ type: 'PFault', atMin: 299.5 }]));
+  await worker.runOnce();
+  const id = (await db.pool.query<{ id: string }>(`select id from incidents order by id desc limit 1`)).rows[0]!.id;
+  // The old release reclassifies it: the row changes, the day tables and the record of what was applied do not.
+  await db.pool.query(`update incidents set kind = case kind when 'unknown' then 'permanent' else 'unknown' end where id = $1`, [id]);
+  await feed(c('LA1', 300.5, 4, [{ type: 'PFault', atMin: 299.6 }]));
+  await worker.runOnce();
+  let t = await tablesAndTruth();
+  assert.equal(t.stored, t.truth, 'after a change by the old release');
+  // As if the old release had opened it after the migration: nothing of it in the tables, nothing recorded.
+  const applied = (await db.pool.query<{ reliability_applied: IncidentFacts }>(`select reliability_applied from incidents where id = $1`, [id])).rows[0]!.reliability_applied;
+  const client = await db.pool.connect();
+  try {
+    await applyReliabilityDelta(client, reliabilityDelta(applied, null));
+  } finally {
+    client.release();
+  }
+  await db.pool.query(`update incidents set reliability_applied = null where id = $1`, [id]);
+  await feed(c('T1', 301, 4, [{ type: 'PFault', atMin: 299.7 }]));
+  await worker.runOnce();
+  t = await tablesAndTruth();
+  assert.equal(t.stored, t.truth, 'after an incident the old release opened');
 });
 
 test('the migration\'s back-fill gives the same day tables as the worker kept', async () => {
