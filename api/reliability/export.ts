@@ -41,9 +41,10 @@ async function* incidentBatches(pool: pg.Pool, caller: Caller, window: Window, s
       `select i.id, i."PowerLineID", pl.name as "powerLineName", i.status, i.kind, i.first_trip_at, i.last_trip_at, i.sections,
               array(select x."IMEINumber" from incident_devices x join device_information d on d."IMEINumber" = x."IMEINumber"
                      where x.incident_id = i.id and ${tripInReach(caller, p)} order by x.tripped_at, x."IMEINumber") as indicators,
-              -- Restoration by device time (docs/reliability-export.md, column restoredAt).
+              -- Restoration by device time (docs/reliability-export.md, column restoredAt). A masked organisation
+              -- gets the check-in rule for every kind: restoredAt = lastTripAt would name the momentary ones.
               case when i.restored_at is null then null
-                   when i.kind = 'momentary' then i.last_trip_at
+                   ${caller.maskFaultDetails ? '' : "when i.kind = 'momentary' then i.last_trip_at"}
                    else (select max((select min(r."date") from device_records r
                                       where r."IMEINumber" = x."IMEINumber" and r."date" > x.tripped_at and r."ActualOngoingFault" = any(${clean}::int[])))
                            from incident_devices x where x.incident_id = i.id) end as restored_device_at,

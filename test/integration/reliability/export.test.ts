@@ -253,6 +253,10 @@ test('a masked organisation\'s CSV and Parquet name no fault class: every kind r
       const csv = await csvExport(user);
       assert.ok(csv.rows.length >= 2);
       assert.equal([...new Set(csv.rows.map((r) => r.kind))], ['fault'], user);
+      // Restoration at the last trip is the momentary rule: a masked organisation's rows never show it.
+      const momentary = csv.rows.find((r) => Number(r.incidentId) === Number(ids.momentary));
+      assert.ok(momentary, `${user}: the momentary incident is exported`);
+      assert.not.equal(momentary.restoredAt, momentary.lastTripAt, `${user}: restoredAt names the momentary incident`);
       assert.equal(classWords([csv.text]), [], user);
       const parquet = await parquetExport(user);
       assert.equal(parquet.rows.map((r) => r.kind), csv.rows.map(() => 'fault'), user);
