@@ -61,9 +61,16 @@ function cellsOf(r: ExportSource, masked: boolean): ExportValue[] {
   });
 }
 
-/** One row for the CSV: timestamps as ISO 8601 UTC, booleans as true / false, empty for none. */
+/**
+ * A text cell a spreadsheet would read as a formula (=, +, -, @, a tab or a carriage return first: OWASP's CSV
+ * injection list) gets a leading apostrophe. Notes, labels and names are typed by users and importers, and the
+ * annual-report CSV is opened in Excel; quoting alone does not stop Excel evaluating `=HYPERLINK(...)`.
+ */
+export const spreadsheetSafe = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+
+/** One row for the CSV: timestamps as ISO 8601 UTC, booleans as true / false, empty for none, text spreadsheet-safe. */
 export function csvCells(r: ExportSource, masked: boolean): (string | number | null)[] {
-  return cellsOf(r, masked).map((v) => (v instanceof Date ? v.toISOString() : typeof v === 'boolean' ? String(v) : v));
+  return cellsOf(r, masked).map((v) => (v instanceof Date ? v.toISOString() : typeof v === 'boolean' ? String(v) : typeof v === 'string' ? spreadsheetSafe(v) : v));
 }
 
 /** One row for the Parquet file: the archive's value forms (timestamps as bigint microseconds, ids as bigint). */
