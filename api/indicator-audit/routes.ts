@@ -1,8 +1,8 @@
 // GET /api/indicator-audit/findings and POST /api/indicator-audit/findings/:id/dismiss
 // (docs/decisions.md#indicator-audit): the indicators whose incidents contradict the topology, each with the
 // incidents as evidence. Everyone sees the findings of the devices in reach; an organisation admin dismisses
-// one with a reason (who, when and why stay on the finding). The evidence names incidents, never their kind,
-// so a masked organisation reads nothing of the fault classes here.
+// one with a reason (who, when and why stay on the finding). The evidence names incidents, never their kind; a
+// masked organisation reads no evidence at all (present: the audit reads permanent incidents only).
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
@@ -28,14 +28,27 @@ const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 interface EvidenceItem { incidentId: number; verdict: string; otherPhase: boolean; firstTripAt: string | null }
 type Listed = FindingRow & { name: string | null; phase: string | null; powerLineName: string | null; evidence: { incidentId: string; verdict: string; otherPhase: boolean; firstTripAt: string | null }[]; tally: Record<string, number> };
 
-const present = (r: Listed) => ({
-  id: Number(r.id), IMEINumber: r.IMEINumber, name: r.name, phase: r.phase, powerLineId: r.PowerLineID, powerLineName: r.powerLineName,
-  kind: r.kind, title: FINDING_TITLES[r.kind as FindingKind], contradictions: r.contradictions, considered: r.considered,
-  raisedAt: iso(r.raised_at), updatedAt: iso(r.updated_at),
-  dismissed: r.dismissed_at === null ? null : { at: iso(r.dismissed_at), by: r.dismissed_by, reason: r.dismiss_reason },
-  agreement: { confirmed: r.tally.confirmed ?? 0, missed: r.tally.missed ?? 0, unconfirmed: r.tally.unconfirmed ?? 0 },
-  evidence: r.evidence.map((e): EvidenceItem => ({ incidentId: Number(e.incidentId), verdict: e.verdict, otherPhase: e.otherPhase, firstTripAt: e.firstTripAt })),
-});
+const day = (d: Date | null) => (d === null ? null : `${d.toISOString().slice(0, 10)}T00:00:00.000Z`);
+
+/**
+ * A finding as the caller reads it. The audit judges permanent incidents only, so for an organisation that masks
+ * fault details its evidence (incident ids and times), its counts and its exact times would name which incidents
+ * were permanent: a masked caller reads the indicator, the finding and its state, with the days it was raised and
+ * updated (docs/decisions.md#indicator-audit).
+ */
+function present(r: Listed, masked: boolean) {
+  const finding = {
+    id: Number(r.id), IMEINumber: r.IMEINumber, name: r.name, phase: r.phase, powerLineId: r.PowerLineID, powerLineName: r.powerLineName,
+    kind: r.kind, title: FINDING_TITLES[r.kind as FindingKind],
+    dismissed: r.dismissed_at === null ? null : { at: iso(r.dismissed_at), by: r.dismissed_by, reason: r.dismiss_reason },
+  };
+  if (masked) return { ...finding, raisedAt: day(r.raised_at), updatedAt: day(r.updated_at) };
+  return {
+    ...finding, contradictions: r.contradictions, considered: r.considered, raisedAt: iso(r.raised_at), updatedAt: iso(r.updated_at),
+    agreement: { confirmed: r.tally.confirmed ?? 0, missed: r.tally.missed ?? 0, unconfirmed: r.tally.unconfirmed ?? 0 },
+    evidence: r.evidence.map((e): EvidenceItem => ({ incidentId: Number(e.incidentId), verdict: e.verdict, otherPhase: e.otherPhase, firstTripAt: e.firstTripAt })),
+  };
+}
 
 export function indicatorAuditRoutes({ pool, auth, now = () => Date.now() }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv>; now?: () => number }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
@@ -66,7 +79,8 @@ export function indicatorAuditRoutes({ pool, auth, now = () => Date.now() }: { p
         order by f.id desc limit 500`,
       p.values,
     );
-    return c.json({ data: rows.map(present) });
+    const masked = c.get('caller').maskFaultDetails;
+    return c.json({ data: rows.map((r) => present(r, masked)) });
   });
 
   app.post(DISMISS_PATH, auth, requireAdmin, limitJsonBody(4096), async (c) => {

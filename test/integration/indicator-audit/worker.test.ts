@@ -33,7 +33,7 @@ const eventIds = new Map<string, number>();
 const pathIncidents = new Map<string, number>([[scenario.dead!, 0], [scenario.mislabelled!, 0]]);
 const closed: FeederIncident[] = [];
 
-type Finding = { id: number; IMEINumber: string; kind: string; title: string; evidence: { incidentId: number; verdict: string; otherPhase: boolean }[]; dismissed: unknown; agreement: Record<string, number> };
+type Finding = { id: number; IMEINumber: string; kind: string; title: string; evidence: { incidentId: number; verdict: string; otherPhase: boolean }[]; dismissed: unknown; agreement: Record<string, number>; raisedAt: string };
 
 async function findings(user: 'northAdmin' | 'northEast' | 'southAdmin', query = ''): Promise<Finding[]> {
   const res = await app.request(`/api/indicator-audit/findings${query}`, { headers: { authorization: `Bearer ${await login(app, user)}` } });
@@ -73,7 +73,7 @@ test.before(async () => {
   transport = memoryTransport({ codec: localAvroCodec(), partitions: 4 });
   pipe = await startTestPipeline(transport, db.pool);
   worker = startIncidentWorker({ pool: db.pool, clock: () => new Date(clock) }, { loop: false });
-  app = createApp({ readiness: {}, pool: db.pool, jwtSecret: JWT_SECRET, portalDir: null });
+  app = createApp({ readiness: {}, pool: db.pool, jwtSecret: JWT_SECRET, portalDir: null, accountCacheMs: 0 });
 });
 test.after(async () => {
   await pipe?.stop();
@@ -111,6 +111,11 @@ test('a masked organisation reads its findings with no fault class in them', asy
       const list = await findings(user, '?state=all');
       assert.is(list.length, 2);
       assert.equal(classWordsIn(JSON.stringify(list)), []);
+      // The audit reads permanent incidents only: evidence, counts or exact times would name them.
+      for (const f of list) {
+        assert.equal(Object.keys(f).filter((k) => ['evidence', 'agreement', 'contradictions', 'considered'].includes(k)), [], `${user}: ${JSON.stringify(f)}`);
+        assert.match(f.raisedAt, /T00:00:00\.000Z$/, `${user}: raisedAt is a day`);
+      }
     }
   } finally {
     await setMasked(db, false);

@@ -14,10 +14,12 @@ import { useApi } from '../../use-api';
 
 export interface Finding {
   id: number; IMEINumber: string; name: string | null; phase: string | null; powerLineId: string; powerLineName: string | null;
-  kind: 'failed-or-mis-set' | 'topology-or-phase'; title: string; contradictions: number; considered: number;
+  kind: 'failed-or-mis-set' | 'topology-or-phase'; title: string;
+  /** Left out for an organisation that masks fault details, with agreement and evidence (they would name its permanent incidents). */
+  contradictions?: number; considered?: number;
   raisedAt: string; updatedAt: string; dismissed: { at: string; by: string; reason: string } | null;
-  agreement: { confirmed: number; missed: number; unconfirmed: number };
-  evidence: { incidentId: number; verdict: 'missed' | 'unconfirmed'; otherPhase: boolean; firstTripAt: string | null }[];
+  agreement?: { confirmed: number; missed: number; unconfirmed: number };
+  evidence?: { incidentId: number; verdict: 'missed' | 'unconfirmed'; otherPhase: boolean; firstTripAt: string | null }[];
 }
 
 const REFRESH_MS = 30_000;
@@ -27,7 +29,7 @@ const VERDICT_TEXT = { missed: 'silent between two that tripped', unconfirmed: '
 function Evidence({ f }: { f: Finding }) {
   return (
     <ul class="evidence" data-testid="finding-evidence">
-      {f.evidence.map((e) => (
+      {(f.evidence ?? []).map((e) => (
         <li key={e.incidentId}>
           <Link href={`/incidents/${e.incidentId}`}>#{e.incidentId}</Link> {VERDICT_TEXT[e.verdict]}{e.otherPhase ? ', co-tripped only with another phase' : ''}
         </li>
@@ -66,7 +68,7 @@ function columns(session: Session, reload: () => void, setError: (e: ApiError | 
     { key: 'name', label: 'Indicator', render: (f) => <Link href={`/devices/${encodeURIComponent(f.IMEINumber)}`}>{f.name ?? f.IMEINumber}</Link> },
     { key: 'phase', label: 'Phase (imported)', render: (f) => f.phase ?? '—' },
     { key: 'powerLineName', label: 'Power line', render: (f) => f.powerLineName ?? f.powerLineId },
-    { key: 'contradictions', label: 'Contradicting', render: (f) => `${f.contradictions} of the last ${f.considered} incidents` },
+    { key: 'contradictions', label: 'Contradicting', render: (f) => (f.contradictions === undefined ? '—' : `${f.contradictions} of the last ${f.considered} incidents`) },
     { key: 'evidence', label: 'Evidence', render: (f) => <Evidence f={f} /> },
     { key: 'raisedAt', label: `Raised (${CLOCK_NAMES.service})`, render: (f) => when(f.raisedAt) },
     {
