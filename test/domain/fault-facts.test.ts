@@ -16,8 +16,8 @@ import { BINARY_POINTS, type DeviceSnapshot } from '../../dnp3/data/point-map.js
 const test = suite('fault facts');
 const root = new URL('../..', import.meta.url).pathname;
 const SKIP = new Set(['node_modules', 'test', 'dist', '.infra', '.data', '.git', 'bench', 'support']);
-// The one owner, and the simulator, whose scenarios name the types a device would report (it is a device).
-const OWNERS = new Set(['domain/fault-events.ts', 'simulator/fleet.ts']);
+// The one owner, and the simulators, whose scenarios name the types a device would report (they are devices).
+const OWNERS = new Set(['domain/fault-events.ts', 'simulator/fleet.ts', 'simulator/feeder-faults.ts']);
 
 function sources(dir: string): string[] {
   const out: string[] = [];
