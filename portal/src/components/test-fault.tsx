@@ -4,10 +4,11 @@
 // its time to the second in the user's zone (service clock) and its latency since the check-in was queued
 // and since the step it follows. What the caption says comes from test-fault-status.ts.
 import { useEffect, useState } from 'preact/hooks';
-import { apiPost, type ApiError } from '../api/client';
+import { apiPost } from '../api/client';
 import type { TestFault } from '../api/types';
 import { testFaultStatus, type TestFaultStatus } from '../test-fault-status';
 import { formatSecondTime } from '../time';
+import { useAction } from '../use-action';
 import { useApi } from '../use-api';
 
 interface Target { id: string; kind: 'dnp3' | 'iec104' | 'multispeak'; channel: string }
@@ -39,8 +40,6 @@ function Confirm({ targets, onYes, onNo }: { targets: Target[] | null; onYes(): 
 }
 
 export function TestFaultPanel({ imei, timeZone }: { imei: string; timeZone: string }) {
-  const [error, setError] = useState<ApiError | null>(null);
-  const [busy, setBusy] = useState(false);
   const [asking, setAsking] = useState(false);
   // Every 2 s while the newest test fault runs; once it has settled (or there is none), every 30 s like the
   // device's details, which is enough to notice one started elsewhere (the command, another admin).
@@ -52,30 +51,22 @@ export function TestFaultPanel({ imei, timeZone }: { imei: string; timeZone: str
   const nowSettled = list.data !== null && (status === null || status.kind === 'done' || status.kind === 'incomplete' || status.kind === 'clear-overdue');
   useEffect(() => setSettled(nowSettled), [nowSettled]);
   const at = (iso: string) => formatSecondTime(Date.parse(iso), timeZone);
-  const start = async () => {
+  const start = useAction(async () => {
     setAsking(false);
-    setBusy(true);
-    setError(null);
-    try {
-      await apiPost<TestFault>('/api/test-faults', { imei });
-      list.reload();
-    } catch (err) {
-      setError(err as ApiError);
-    } finally {
-      setBusy(false);
-    }
-  };
+    await apiPost<TestFault>('/api/test-faults', { imei });
+    list.reload();
+  });
   return (
     <section class="test-fault" aria-labelledby="test-fault-title" data-testid="test-fault">
       <h2 id="test-fault-title">Test fault</h2>
       <p class="muted small">A synthetic fault for this device, delivered like a real one and cleared after a while.</p>
-      <button type="button" class="button" onClick={() => setAsking(true)} disabled={busy || asking || status?.kind === 'running'} data-testid="start-test-fault">
-        {busy ? 'Starting…' : 'Start test fault'}
+      <button type="button" class="button" onClick={() => setAsking(true)} disabled={start.busy || asking || status?.kind === 'running'} data-testid="start-test-fault">
+        {start.busy ? 'Starting…' : 'Start test fault'}
       </button>
-      {asking && <Confirm targets={targets.data?.data ?? null} onYes={() => void start()} onNo={() => setAsking(false)} />}
+      {asking && <Confirm targets={targets.data?.data ?? null} onYes={() => void start.run()} onNo={() => setAsking(false)} />}
       {targets.error && <div class="notice notice-error" role="alert">{targets.error.message}</div>}
       {/* The API's refusal says why (a device in a fault, a test still running, no queue): not a server failure. */}
-      {error && <div class="notice notice-error" role="alert"><strong>Not started.</strong> <span>{error.message}</span></div>}
+      {start.error && <div class="notice notice-error" role="alert"><strong>Not started.</strong> <span>{start.error.message}</span></div>}
       {latest && status && (
         <table class="timeline" data-testid="test-fault-timeline">
           <caption data-status={status.kind}>

@@ -10,6 +10,7 @@ import { EmptyState, ErrorState, StatusLine } from '../components/states';
 import { DataTable, type Column } from '../components/table';
 import { CLOCK_NAMES, isoToSecond } from '../time';
 import { href, navigate } from '../router';
+import { useAction } from '../use-action';
 import { useApi } from '../use-api';
 
 const REFRESH_MS = 5_000;
@@ -20,21 +21,10 @@ const STATES = [['active', 'Active (not acknowledged)'], ['acknowledged', 'Ackno
 const when = isoToSecond;
 
 function AckButton({ alarm, onDone }: { alarm: Alarm; onDone: (error: ApiError | null) => void }) {
-  const [busy, setBusy] = useState(false);
-  const ack = async () => {
-    setBusy(true);
-    try {
-      await apiPost<Acknowledged>(`/api/alarms/${alarm.id}/acknowledge`, {});
-      onDone(null);
-    } catch (err) {
-      onDone(err as ApiError);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const ack = useAction(() => apiPost<Acknowledged>(`/api/alarms/${alarm.id}/acknowledge`, {}), onDone);
   return (
-    <button type="button" class="button" disabled={busy} onClick={() => void ack()} aria-label={`Acknowledge alarm ${alarm.id}`}>
-      {busy ? 'Acknowledging…' : 'Acknowledge'}
+    <button type="button" class="button" disabled={ack.busy} onClick={() => void ack.run()} aria-label={`Acknowledge alarm ${alarm.id}`}>
+      {ack.busy ? 'Acknowledging…' : 'Acknowledge'}
     </button>
   );
 }

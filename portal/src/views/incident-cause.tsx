@@ -2,11 +2,12 @@
 // one from the organisation's list (GET /api/incident-causes) with the major-event flag and a note, and every
 // cause recorded, newest first, with who and when. Every user who reads the incident may record one.
 import { useState } from 'preact/hooks';
-import { apiPost, type ApiError } from '../api/client';
+import { apiPost } from '../api/client';
 import type { CauseChange, CauseList, IncidentDetail } from '../api/incidents';
 import { ErrorState } from '../components/states';
 import { DataTable } from '../components/table';
 import { CLOCK_NAMES, isoToSecond } from '../time';
+import { useAction } from '../use-action';
 import { useApi } from '../use-api';
 
 export function IncidentCause({ incident, zone, onSaved }: { incident: IncidentDetail; zone: string; onSaved: () => void }) {
@@ -14,29 +15,18 @@ export function IncidentCause({ incident, zone, onSaved }: { incident: IncidentD
   const [cause, setCause] = useState('');
   const [majorEvent, setMajorEvent] = useState(false);
   const [note, setNote] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
   const chosen = cause || incident.cause || '';
-  const record = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    try {
-      await apiPost<CauseChange>(`/api/incidents/${incident.id}/cause`, { cause: chosen, majorEvent, note: note.trim() || null });
-      setError(null);
-      setNote('');
-      onSaved();
-    } catch (err) {
-      setError(err as ApiError);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const record = useAction(async () => {
+    await apiPost<CauseChange>(`/api/incidents/${incident.id}/cause`, { cause: chosen, majorEvent, note: note.trim() || null });
+    setNote('');
+    onSaved();
+  });
   return (
     <div data-testid="incident-cause">
       <p>{incident.cause ? <>Cause: <strong data-testid="incident-cause-now">{incident.cause}</strong>{incident.majorEvent ? ' (major event)' : ''}</> : 'No cause recorded yet.'}</p>
       {list.error && <ErrorState error={list.error} onRetry={list.reload} />}
       {list.data && (
-        <form class="filters" aria-label="Record the cause" onSubmit={(e) => void record(e)}>
+        <form class="filters" aria-label="Record the cause" onSubmit={(e) => { e.preventDefault(); void record.run(); }}>
           <label>Cause
             <select name="cause" value={chosen} required onChange={(e) => setCause(e.currentTarget.value)}>
               <option value="" disabled>Choose…</option>
@@ -47,10 +37,10 @@ export function IncidentCause({ incident, zone, onSaved }: { incident: IncidentD
           <label>Note
             <input type="text" name="note" maxLength={500} value={note} onInput={(e) => setNote(e.currentTarget.value)} />
           </label>
-          <button type="submit" class="button" disabled={busy || !chosen}>{busy ? 'Recording…' : 'Record cause'}</button>
+          <button type="submit" class="button" disabled={record.busy || !chosen}>{record.busy ? 'Recording…' : 'Record cause'}</button>
         </form>
       )}
-      {error && <ErrorState error={error} />}
+      {record.error && <ErrorState error={record.error} />}
       {incident.causeHistory.length > 0 && (
         <DataTable caption="Causes recorded, newest first" rowKey={(h) => h.setAt + h.setBy} rows={incident.causeHistory} columns={[
           { key: 'cause', label: 'Cause' },

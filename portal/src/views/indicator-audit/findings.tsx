@@ -4,6 +4,7 @@
 // docs/decisions.md#indicator-audit.
 import { useState } from 'preact/hooks';
 import { apiPost, type ApiError } from '../../api/client';
+import { useAction } from '../../use-action';
 import type { Session } from '../../api/session';
 import { Link } from '../../components/link';
 import { EmptyState, ErrorState, StatusLine } from '../../components/states';
@@ -40,23 +41,11 @@ function Evidence({ f }: { f: Finding }) {
 
 function Dismiss({ f, onDone }: { f: Finding; onDone: (err: ApiError | null) => void }) {
   const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
-  const send = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    try {
-      await apiPost(`/api/indicator-audit/findings/${f.id}/dismiss`, { reason });
-      onDone(null);
-    } catch (err) {
-      onDone(err as ApiError);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const dismiss = useAction(() => apiPost(`/api/indicator-audit/findings/${f.id}/dismiss`, { reason }), onDone);
   return (
-    <form class="inline-form" onSubmit={(e) => void send(e)} aria-label={`Dismiss finding ${f.id}`}>
+    <form class="inline-form" onSubmit={(e) => { e.preventDefault(); void dismiss.run(); }} aria-label={`Dismiss finding ${f.id}`}>
       <input type="text" required maxLength={500} size={18} placeholder="Reason" value={reason} onInput={(e) => setReason(e.currentTarget.value)} aria-label="Reason" />
-      <button type="submit" class="button" disabled={busy || reason.trim() === ''}>{busy ? 'Dismissing…' : 'Dismiss'}</button>
+      <button type="submit" class="button" disabled={dismiss.busy || reason.trim() === ''}>{dismiss.busy ? 'Dismissing…' : 'Dismiss'}</button>
     </form>
   );
 }
