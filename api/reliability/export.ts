@@ -2,7 +2,8 @@
 // caller's reach (the same incidents as GET /api/incidents: api/incidents/routes.ts `visible`), as CSV or
 // Parquet, streamed: rows are read in keyset batches and each batch leaves before the next is read.
 // A masked organisation's rows carry no class (export-columns.ts): the API's mask policy reads text answers
-// only, and a Parquet file is not one.
+// only, and a Parquet file is not one; the CSV it masks line by line as it passes (`routeMasksItself`), so a
+// masked organisation's export streams like any other.
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
@@ -14,6 +15,7 @@ import type { AuthEnv, Caller } from '../auth/caller.js';
 import { dayParameter } from '../device-records/list-params.js';
 import { SqlParams } from '../device-records/sql.js';
 import { acceptOnly, badParameter } from '../errors.js';
+import { routeMasksItself } from '../fault-mask-policy.js';
 import { tripInReach, visible } from '../incidents/routes.js';
 import { csvCells, EXPORT_COLUMNS, parquetCells, type ExportSource } from './export-columns.js';
 import { parquetChunks } from './parquet-stream.js';
@@ -111,6 +113,7 @@ export function reliabilityExportRoutes({ pool, auth }: { pool: pg.Pool; auth: M
     const chunks = format === 'csv'
       ? csvChunks(batches, masked)
       : parquetChunks(EXPORT_COLUMNS, parquetBatches(batches, masked), { 'faultline.columns': 'docs/reliability-export.md', 'faultline.from': from?.toString() ?? '', 'faultline.to': to?.toString() ?? '' });
+    routeMasksItself(c);
     return c.body(streamOf(chunks, c.req.path), 200, {
       'content-type': CONTENT_TYPES[format], 'content-disposition': `attachment; filename="${name}"`, 'cache-control': 'no-store',
     });
