@@ -111,18 +111,26 @@ export async function lineSectionCounts(pool: pg.Pool, caller: Caller, now: Peri
 
 export interface LastIncident { id: number; powerLineId: string; kind: string; status: string; firstTripAt: string; sections: string[]; trippedDevices: number }
 
-/** The newest incidents of the line (or of every visible line) the caller may see, as GET /api/incidents shows them (tripped indicators in reach). */
-export async function lastIncidents(pool: pg.Pool, caller: Caller, line: string | null, limit: number): Promise<LastIncident[]> {
+/**
+ * The statement of the newest incidents of the line (or of every visible line) the caller may see: walked
+ * backwards on incidents ("OrganizationID", first_trip_at, id) (migration 0032), it stops after `limit`
+ * visible ones instead of sorting the organisation's history (review M6, test/integration/reliability/read-plans.test.ts).
+ */
+export function lastIncidentsQuery(caller: Caller, line: string | null, limit: number): { text: string; values: unknown[] } {
   const p = new SqlParams();
   const where = [visible(caller, p), `i."PowerLineID" in (${linesInReach(caller, p)})`];
   if (line !== null) where.push(`i."PowerLineID" = ${p.add(line)}::text`);
-  const { rows } = await pool.query<{ id: string; PowerLineID: string; kind: string; status: string; first_trip_at: Date; labels: string[]; devices: number }>(
-    `select i.id, i."PowerLineID", i.kind, i.status, i.first_trip_at,
+  const text = `select i.id, i."PowerLineID", i.kind, i.status, i.first_trip_at,
             coalesce((select array_agg(s->>'label') from jsonb_array_elements(i.sections) s), '{}') as labels,
             (select count(*)::int from incident_devices x join device_information d on d."IMEINumber" = x."IMEINumber"
               where x.incident_id = i.id and ${reachCondition(caller, p, 'd', 'x.tripped_at')}) as devices
-       from incidents i where ${where.join(' and ')} order by i.first_trip_at desc, i.id desc limit ${p.add(limit)}::int`,
-    p.values,
-  );
+       from incidents i where ${where.join(' and ')} order by i.first_trip_at desc, i.id desc limit ${p.add(limit)}::int`;
+  return { text, values: p.values };
+}
+
+/** The newest incidents of the line (or of every visible line) the caller may see, as GET /api/incidents shows them (tripped indicators in reach). */
+export async function lastIncidents(pool: pg.Pool, caller: Caller, line: string | null, limit: number): Promise<LastIncident[]> {
+  const q = lastIncidentsQuery(caller, line, limit);
+  const { rows } = await pool.query<{ id: string; PowerLineID: string; kind: string; status: string; first_trip_at: Date; labels: string[]; devices: number }>(q.text, q.values);
   return rows.map((r) => ({ id: Number(r.id), powerLineId: r.PowerLineID, kind: r.kind, status: r.status, firstTripAt: r.first_trip_at.toISOString(), sections: r.labels, trippedDevices: r.devices }));
 }
