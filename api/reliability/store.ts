@@ -67,6 +67,13 @@ export async function lineSums(pool: pg.Pool, caller: Caller, now: Period, prev:
   return (await pool.query<LineSums & { PowerLineID: string }>(sql, p.values)).rows.map((r) => ({ ...r, powerLineId: r.PowerLineID }));
 }
 
+/**
+ * What a section whose upstream indicator is outside the caller's reach is called when the import gave it no
+ * Section: its stored label names the indicator (review L2, docs/decisions.md#reliability-reads-paged-and-bounded).
+ * Numbered so that each row keeps a name of its own.
+ */
+export const OUTSIDE_REACH_LABEL = 'Section below an indicator outside your reach';
+
 /** The sections of the visible lines (or of one) with an incident in the period or the previous one. */
 export async function sectionSums(pool: pg.Pool, caller: Caller, now: Period, prev: Period, line: string | null): Promise<SectionSums[]> {
   const p = new SqlParams();
@@ -74,13 +81,18 @@ export async function sectionSums(pool: pg.Pool, caller: Caller, now: Period, pr
   const sql = `
     with reach as (${linesInReach(caller, p)}),
     sums as (
-      select t."PowerLineID", t.section_imei, (array_agg(t.label order by t.day desc))[1] as label, ${sums(p, now, prev)}
+      select t."PowerLineID", t.section_imei, (array_agg(t.label order by t.day desc))[1] as stored_label, ${sums(p, now, prev)}
         from reliability_section_days t
        where t."OrganizationID" = ${org}::text and t.day between ${p.add(prev.from)}::date and ${p.add(now.to)}::date
          and t."PowerLineID" in (select * from reach)${line === null ? '' : ` and t."PowerLineID" = ${p.add(line)}::text`}
        group by 1, 2)
-    select s.*, d."IMEINumber" is not null as "inReach", d."Lat" as lat, d."Long" as long, d."SectionCustomers" as customers, d."SectionLengthKm" as "lengthKm"
-      from sums s left join device_information d on d."IMEINumber" = s.section_imei and ${reachCondition(caller, p)}`;
+    select s.*, d."IMEINumber" is not null as "inReach", d."Lat" as lat, d."Long" as long, d."SectionCustomers" as customers, d."SectionLengthKm" as "lengthKm",
+           -- The label names the upstream indicator ("below <name or IMEI>") unless the import gave a Section:
+           -- outside the reach only the imported Section stands (the line is seen whole, its stretches with it).
+           case when d."IMEINumber" is not null then s.stored_label
+                else coalesce(u."Section", ${p.add(OUTSIDE_REACH_LABEL)}::text || ' ' || row_number() over (partition by d."IMEINumber" is null, u."Section" is null order by s."PowerLineID", s.section_imei)) end as label
+      from sums s left join device_information d on d."IMEINumber" = s.section_imei and ${reachCondition(caller, p)}
+      left join device_information u on u."IMEINumber" = s.section_imei and u."OrganizationID" = ${org}::text and u.deleted_at is null`;
   return (await pool.query<SectionSums & { PowerLineID: string; section_imei: string }>(sql, p.values)).rows
     .map((r) => ({ ...r, powerLineId: r.PowerLineID, sectionImei: r.section_imei }));
 }
