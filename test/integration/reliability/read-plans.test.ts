@@ -108,4 +108,24 @@ test('the sections list without a power line reads the newest incidents, not the
   assert.ok(p.buffers <= BOUNDED, `the newest incidents read ${p.buffers} buffers of incidents (plan used ${p.indexes.join(', ')})`);
 });
 
+test('the sections list without a power line comes in pages of ranked sections, with the total (review M6)', async () => {
+  // 600 sections with an incident on 2026-05-04: three on each of the 200 lines.
+  await api.db.pool.query(`insert into reliability_section_days ("OrganizationID", "PowerLineID", section_imei, day, label, momentary, tripped_indicators)
+    select 'north', 'north-L' || (1 + n % 200), 'S' || n, date '2026-05-04', 'Section ' || n, 1 + n % 7, 1 from generate_series(1, 600) n`);
+  const page = async (query: string) => {
+    const res = await get(`/api/reliability/sections?from=20260504&to=20260504${query}`);
+    assert.is(res.status, 200, query);
+    return (await res.json()) as { data: { label: string; rank: number }[]; page: number; limit: number; total: number };
+  };
+  const first = await page('');
+  assert.equal([first.data.length, first.page, first.limit, first.total], [500, 0, 500, 600]);
+  const second = await page('&page=1');
+  assert.equal([second.data.length, second.data[0]!.rank], [100, 501]);
+  assert.is(new Set([...first.data, ...second.data].map((s) => s.label)).size, 600);
+  assert.equal((await page('&limit=2000')).data.map((s) => s.label), [...first.data, ...second.data].map((s) => s.label));
+  const res = await get('/api/reliability/sections?limit=2001');
+  assert.is(res.status, 400);
+  assert.is(((await res.json()) as { error: { details: { parameter: string } } }).error.details.parameter, 'limit');
+});
+
 test.run();

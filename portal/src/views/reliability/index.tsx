@@ -12,7 +12,7 @@ import { DataTable, type Column } from '../../components/table';
 import { href, navigate } from '../../router';
 import { isoToSecond } from '../../time';
 import { useApi } from '../../use-api';
-import { splitsKinds, type Counts, type Figures, type LastIncident, type LinesAnswer, type ReliabilityLine, type ReliabilitySection, type SectionsAnswer, type Trend } from './types';
+import { SECTIONS_PAGE_MAX, splitsKinds, type Counts, type Figures, type LastIncident, type LinesAnswer, type ReliabilityLine, type ReliabilitySection, type SectionsAnswer, type Trend } from './types';
 
 // Leaflet is loaded only when a line is opened.
 const SectionMap = lazy(() => import('./section-map').then((m) => ({ default: m.SectionMap })));
@@ -66,7 +66,7 @@ function LastIncidents({ incidents, zone }: { incidents: LastIncident[]; zone: s
 }
 
 function LineSections({ session, line, range }: { session: Session; line: string; range: { from?: string; to?: string } }) {
-  const res = useApi<SectionsAnswer>('/api/reliability/sections', { powerLine: line, ...range });
+  const res = useApi<SectionsAnswer>('/api/reliability/sections', { powerLine: line, ...range, limit: SECTIONS_PAGE_MAX });
   const rows = res.data?.data ?? [];
   return (
     <section aria-labelledby="sections-title" data-testid="line-sections">
@@ -75,6 +75,7 @@ function LineSections({ session, line, range }: { session: Session; line: string
       {res.data && (rows.length === 0
         ? <EmptyState title="No located incidents on this line in the period." />
         : <DataTable caption={`Sections of ${line}, most incidents first`} columns={sectionColumns(splitsKinds(rows))} rows={rows} rowKey={(s) => `${s.imei ?? ''}${s.label}`} busy={res.loading} />)}
+      {res.data && res.data.total > rows.length && <p class="muted small" data-testid="sections-shown">The {rows.length} sections with the most incidents of {res.data.total}.</p>}
       {res.data && rows.length > 0 && <Suspense fallback={<p class="status-line">Loading the map…</p>}><SectionMap sections={rows} /></Suspense>}
       <h3>Last incidents</h3>
       {res.data && <LastIncidents incidents={res.data.lastIncidents} zone={session.timeZone} />}
