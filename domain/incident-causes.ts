@@ -21,7 +21,7 @@ export const MAX_CAUSES = 100;
 export const MAX_NOTE_CHARS = 500;
 /**
  * Cause records kept per incident: beyond it a new record is refused (409), never pruned, since the history is
- * the audit a regulator may ask for (docs/decisions.md#incident-cause-history-paged-and-capped).
+ * the audit a regulator may ask for (docs/decisions.md#reliability-reads-paged-and-bounded).
  */
 export const MAX_CAUSE_RECORDS = 100;
 /** A page of an incident's cause history: 20 newest first unless `limit` says (at most 100). */

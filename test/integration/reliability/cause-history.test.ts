@@ -1,5 +1,5 @@
 // Review M4: an incident's cause history is paged and capped (api/incidents/cause.ts, cause-store.ts;
-// docs/decisions.md#incident-cause-history-paged-and-capped). The detail and the recording answer carry the
+// docs/decisions.md#reliability-reads-paged-and-bounded). The detail and the recording answer carry the
 // newest page and the cursor of the next; GET /api/incidents/:id/cause-history pages the rest by record id;
 // beyond MAX_CAUSE_RECORDS a new record is a 409 naming the cap, and nothing is recorded. Real Postgres.
 import { suite } from 'uvu';
