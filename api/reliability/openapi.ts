@@ -1,6 +1,7 @@
 // The OpenAPI paths of the reliability routes (routes.ts), merged into the document by api/openapi/document.ts
 // (which this file must not import: the document imports it).
-import { LAST_INCIDENTS, RELIABILITY_LINES_PATH, RELIABILITY_SECTIONS_PATH, SECTIONS_PAGE } from './routes.js';
+import { SECTIONS_PAGE } from '../../reliability/ranking.js';
+import { LAST_INCIDENTS, RELIABILITY_LINES_PATH, RELIABILITY_SECTIONS_PATH } from './routes.js';
 
 type Obj = Record<string, unknown>;
 const json = (schema: Obj) => ({ content: { 'application/json': { schema } } });

@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
 import { isPeriodProblem, period, previousPeriod, type Period } from '../../reliability/period.js';
-import { customerIncidentsEstimate, incidentsOf, per100Km, rank, repeats, trend, type KindCounts } from '../../reliability/ranking.js';
+import { customerIncidentsEstimate, incidentsOf, per100Km, rank, repeats, SECTIONS_PAGE, trend, type KindCounts } from '../../reliability/ranking.js';
 import type { AuthEnv, Caller } from '../auth/caller.js';
 import { dayParameter } from '../device-records/list-params.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
@@ -20,11 +20,7 @@ export const RELIABILITY_LINES_PATH = '/api/reliability/lines';
 export const RELIABILITY_SECTIONS_PATH = '/api/reliability/sections';
 /** The line's last incidents listed with its sections. */
 export const LAST_INCIDENTS = 10;
-/**
- * A page of ranked sections: without `powerLine` the answer is every section of every line in reach (thousands
- * at the issue's scale), so it comes 500 at a time unless `limit` says (at most 2,000) (review M6).
- */
-export const SECTIONS_PAGE = { default: 500, max: 2_000 } as const;
+
 
 /** What every answer says it is (docs/decisions.md#reliability-analytics-issue-43-rel-core). */
 export const NOTE = 'Incidents are fault currents seen by line indicators (incidents of the feeder incident worker), counted on the UTC day of their first trip. '

@@ -12,7 +12,7 @@ import { DataTable, type Column } from '../../components/table';
 import { href, navigate } from '../../router';
 import { isoToSecond } from '../../time';
 import { useApi } from '../../use-api';
-import { SECTIONS_PAGE_MAX, splitsKinds, type Counts, type Figures, type LastIncident, type LinesAnswer, type ReliabilityLine, type ReliabilitySection, type SectionsAnswer, type Trend } from './types';
+import { splitsKinds, type Counts, type Figures, type LastIncident, type LinesAnswer, type ReliabilityLine, type ReliabilitySection, type SectionsAnswer, type Trend } from './types';
 
 // Leaflet is loaded only when a line is opened.
 const SectionMap = lazy(() => import('./section-map').then((m) => ({ default: m.SectionMap })));
@@ -66,7 +66,7 @@ function LastIncidents({ incidents, zone }: { incidents: LastIncident[]; zone: s
 }
 
 function LineSections({ session, line, range }: { session: Session; line: string; range: { from?: string; to?: string } }) {
-  const res = useApi<SectionsAnswer>('/api/reliability/sections', { powerLine: line, ...range, limit: SECTIONS_PAGE_MAX });
+  const res = useApi<SectionsAnswer>('/api/reliability/sections', { powerLine: line, ...range });
   const rows = res.data?.data ?? [];
   return (
     <section aria-labelledby="sections-title" data-testid="line-sections">
