@@ -5,11 +5,13 @@
 // such as CSV or XML; gzip-encoded or not) is masked after it. Only the integration outputs named below, read with an
 // integration key (a machine's credential, docs/decisions.md#integration-keys-and-the-mask), are left as they
 // are: they feed the utility's own systems (DNP3, IEC 104), like the SOAP server, which has no `auth` of this
-// kind. A person's login reads them masked like every other answer.
+// kind. A person's login reads them masked like every other answer. A route that streams text it masks cell
+// by cell itself says so (`routeMasksItself`): its answer is masked again line by line as it passes, never
+// read whole (the reliability export: a year of incidents held in memory per request).
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gunzip as gunzipCallback, gzip as gzipCallback, constants } from 'node:zlib';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { maskedParametersProblem, maskFaultClass, maskText, type UnmaskedNames } from '../domain/fault-masking.js';
 import type { AuthEnv } from './auth/caller.js';
@@ -115,6 +117,45 @@ async function maskedAnswer(res: Response, names: UnmaskedNames, ifNoneMatch: st
   return new Response(await m.gzipped, { status: res.status, headers });
 }
 
+/**
+ * Said by a route (in its handler) whose answer is a text stream with every cell already masked for a masked
+ * caller. The policy then lets the stream pass chunk by chunk, still masking each run of whole lines on the
+ * way (no class term spans a line break, so that is the whole text's mask): nothing is buffered beyond a line.
+ * @example routeMasksItself(c); return c.body(stream, 200, { 'content-type': 'text/csv' });
+ */
+export function routeMasksItself(c: Context<AuthEnv>): void {
+  c.set('masksItself', true);
+}
+
+/** A text stream masked by whole lines: the part after the last line break waits for the next chunk. */
+export function maskedLines(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  let rest = '';
+  return body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, out) {
+      const text = rest + decoder.decode(chunk, { stream: true });
+      const end = text.lastIndexOf('\n') + 1;
+      rest = text.slice(end);
+      if (end > 0) out.enqueue(encoder.encode(maskText(text.slice(0, end))));
+    },
+    flush(out) {
+      const text = rest + decoder.decode();
+      if (text) out.enqueue(encoder.encode(maskText(text)));
+    },
+  }));
+}
+
+/** An answer the route masked itself, streamed as text without a validator: masked line by line as it passes. */
+function streamedSelfMasked(c: Context<AuthEnv>): Response | null {
+  const res = c.res;
+  const type = res.headers.get('content-type') ?? '';
+  if (!c.get('masksItself') || !res.body || !/^text\//i.test(type) || res.headers.has('etag') || res.headers.has('content-encoding')) return null;
+  const headers = new Headers(res.headers);
+  headers.delete('content-length');
+  return new Response(maskedLines(res.body), { status: res.status, headers });
+}
+
 /** Conditional request headers: a masked caller's are judged by the policy, never by the route. */
 const CONDITIONS = ['if-none-match', 'if-modified-since', 'if-match', 'if-unmodified-since', 'if-range'];
 
@@ -141,7 +182,7 @@ export function withFaultMask(authenticate: MiddlewareHandler<AuthEnv>, names: U
     const ifNoneMatch = c.req.header('if-none-match');
     c.req.raw = withoutConditions(c.req.raw);
     await next();
-    const answer = await maskedAnswer(c.res, names, ifNoneMatch, memo);
+    const answer = streamedSelfMasked(c) ?? await maskedAnswer(c.res, names, ifNoneMatch, memo);
     // Hono's setter would copy the unmasked response's headers (ETag, encoding) onto the new one: clear it first.
     c.res = undefined;
     c.res = answer;

@@ -1,16 +1,49 @@
 // Applies schemas/migrations/NNNN_name.sql in order, each once, each in its own transaction. An advisory
-// lock makes concurrent starts (several processes of one deployment) wait instead of racing.
+// lock makes concurrent starts (several processes of one deployment) wait instead of racing. A migration whose
+// first line is `-- faultline: no transaction` runs its statements one by one outside a transaction (CREATE
+// INDEX CONCURRENTLY on a live table, which a transaction refuses); each of its statements must be safe to run
+// again, since one cut short leaves the migration unrecorded.
 import { readdir, readFile } from 'node:fs/promises';
 import type pg from 'pg';
 
 const MIGRATIONS_DIR = new URL('../schemas/migrations/', import.meta.url);
 const LOCK_ID = 0x6661756c; // "faul"
+const NO_TRANSACTION = /^-- faultline: no transaction\n/;
+
+/** The statements of a no-transaction migration: split at a `;` that ends a line (its statements hold no other). */
+export const statementsOf = (sql: string): string[] =>
+  sql.split(/;[ \t]*$/m).map((s) => s.replace(/^\s*--.*$/gm, '').trim()).filter(Boolean);
 
 export interface MigrationResult { applied: string[]; alreadyApplied: number }
 
 /** This release's migration files (`0011_feeder_incidents.sql`), in order; `upTo` ('0007') stops after that one. */
 export async function migrationFiles({ upTo }: { upTo?: string } = {}): Promise<string[]> {
   return (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f) && (upTo === undefined || f.slice(0, 4) <= upTo)).sort();
+}
+
+/** One migration, recorded in schema_migrations with its last statement's success. */
+async function apply(client: pg.PoolClient, file: string, sql: string): Promise<void> {
+  const version = file.slice(0, -4);
+  const record = () => client.query('insert into schema_migrations (version) values ($1)', [version]);
+  const failed = (err: unknown) => new Error(`migration ${file} failed: ${(err as Error).message}`, { cause: err });
+  if (NO_TRANSACTION.test(sql)) {
+    try {
+      for (const statement of statementsOf(sql)) await client.query(statement);
+    } catch (err) {
+      throw failed(err);
+    }
+    await record();
+    return;
+  }
+  await client.query('begin');
+  try {
+    await client.query(sql);
+    await record();
+    await client.query('commit');
+  } catch (err) {
+    await client.query('rollback');
+    throw failed(err);
+  }
 }
 
 /** `upTo` ('0007'): stop after that migration, for tests and benches that need an older schema. */
@@ -25,16 +58,7 @@ export async function migrate(pool: pg.Pool, { upTo }: { upTo?: string } = {}): 
     for (const file of files) {
       const version = file.slice(0, -4);
       if (done.has(version)) continue;
-      const sql = await readFile(new URL(file, MIGRATIONS_DIR), 'utf8');
-      await client.query('begin');
-      try {
-        await client.query(sql);
-        await client.query('insert into schema_migrations (version) values ($1)', [version]);
-        await client.query('commit');
-      } catch (err) {
-        await client.query('rollback');
-        throw new Error(`migration ${file} failed: ${(err as Error).message}`, { cause: err });
-      }
+      await apply(client, file, await readFile(new URL(file, MIGRATIONS_DIR), 'utf8'));
       applied.push(version);
     }
     return { applied, alreadyApplied: done.size };

@@ -19,6 +19,13 @@ export const DEFAULT_CAUSE_IDS: readonly string[] = DEFAULT_INCIDENT_CAUSES.map(
 
 export const MAX_CAUSES = 100;
 export const MAX_NOTE_CHARS = 500;
+/**
+ * Cause records kept per incident: beyond it a new record is refused (409), never pruned, since the history is
+ * the audit a regulator may ask for (docs/decisions.md#reliability-reads-paged-and-bounded).
+ */
+export const MAX_CAUSE_RECORDS = 100;
+/** A page of an incident's cause history: 20 newest first unless `limit` says (at most 100). */
+export const CAUSE_HISTORY_PAGE = { default: 20, max: 100 } as const;
 const CAUSE_ID = /^[a-z0-9][a-z0-9-]{0,39}$/;
 
 /** Why `id` cannot be a cause on a list, or null when it can. */

@@ -5,6 +5,13 @@
 export interface KindCounts { permanent: number; momentary: number; unknown: number }
 export const incidentsOf = (c: KindCounts): number => c.permanent + c.momentary + c.unknown;
 
+/**
+ * A page of ranked sections: without a power line the list is every section of every line in reach (thousands
+ * at the issue's scale), so it comes 500 at a time unless `limit` says, at most 2,000
+ * (docs/decisions.md#reliability-reads-paged-and-bounded).
+ */
+export const SECTIONS_PAGE = { default: 500, max: 2_000 } as const;
+
 /** A section repeats when it was located in at least this many incidents within the period. */
 export const REPEAT_THRESHOLD = 2;
 export const repeats = (incidents: number): boolean => incidents >= REPEAT_THRESHOLD;

@@ -24,5 +24,9 @@ export interface Caller {
 }
 
 export interface AuthEnv {
-  Variables: { caller: Caller };
+  Variables: {
+    caller: Caller;
+    /** Set by a route whose streamed text answer masks every cell itself (api/fault-mask-policy.ts `routeMasksItself`). */
+    masksItself?: true;
+  };
 }

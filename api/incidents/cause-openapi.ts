@@ -1,6 +1,6 @@
 // The OpenAPI paths of the incident cause routes (cause.ts), merged into the document by api/openapi/document.ts.
-import { MAX_CAUSES, MAX_NOTE_CHARS } from '../../domain/incident-causes.js';
-import { INCIDENT_CAUSE_PATH, INCIDENT_CAUSES_PATH } from './cause.js';
+import { CAUSE_HISTORY_PAGE, MAX_CAUSE_RECORDS, MAX_CAUSES, MAX_NOTE_CHARS } from '../../domain/incident-causes.js';
+import { INCIDENT_CAUSE_HISTORY_PATH, INCIDENT_CAUSE_PATH, INCIDENT_CAUSES_PATH } from './cause.js';
 
 type Obj = Record<string, unknown>;
 const json = (schema: Obj) => ({ content: { 'application/json': { schema } } });
@@ -13,11 +13,15 @@ const CAUSE_ID = { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,39}$' };
 export const CAUSE_CHANGE_SCHEMA = {
   type: 'object',
   properties: {
+    id: { type: 'integer', description: 'The record\'s id: newer records have higher ids; the `before` of the next page.' },
     cause: CAUSE_ID, majorEvent: { type: 'boolean', description: 'The operator\'s flag that the incident belongs to a major event (docs/reliability-export.md#major-events).' },
     note: { type: ['string', 'null'] }, setBy: { type: 'string', description: 'The e-mail of the user who recorded it.' }, setAt: { type: 'string', format: 'date-time' },
   },
-  required: ['cause', 'majorEvent', 'note', 'setBy', 'setAt'],
+  required: ['id', 'cause', 'majorEvent', 'note', 'setBy', 'setAt'],
 };
+/** The cursor of the next (older) page of a cause history, null at its end. */
+export const HISTORY_NEXT = { type: ['integer', 'null'], description: `The \`before\` of the next page of GET ${INCIDENT_CAUSE_HISTORY_PATH.replace(':id', '{id}')}; null: no older record.` };
+const ID_PARAMETER = { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^\\d{1,15}$' } };
 const LIST = {
   type: 'object',
   properties: {
@@ -42,15 +46,36 @@ export const CAUSE_OPENAPI_PATHS: Record<string, Obj> = {
   },
   [INCIDENT_CAUSE_PATH.replace(':id', '{id}')]: {
     post: {
-      operationId: 'recordIncidentCause', tags: ['incidents'], summary: 'Record the cause of an incident in the caller\'s reach; every record is kept, the newest is the cause',
-      security, parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^\\d{1,15}$' } }],
+      operationId: 'recordIncidentCause', tags: ['incidents'],
+      summary: `Record the cause of an incident in the caller's reach; every record is kept (at most ${MAX_CAUSE_RECORDS} per incident), the newest is the cause`,
+      security, parameters: [ID_PARAMETER],
       requestBody: {
         required: true,
         ...json({ type: 'object', properties: { cause: { ...CAUSE_ID, description: 'One id of GET /api/incident-causes.' }, majorEvent: { type: 'boolean', default: false }, note: { type: ['string', 'null'], maxLength: MAX_NOTE_CHARS } }, required: ['cause'], additionalProperties: false }),
       },
       responses: {
-        200: { description: 'Recorded: the cause now and the history, newest first', ...json({ type: 'object', properties: { id: { type: 'integer' }, ...CAUSE_CHANGE_SCHEMA.properties, history: { type: 'array', items: CAUSE_CHANGE_SCHEMA } }, required: ['id', ...CAUSE_CHANGE_SCHEMA.required, 'history'] }) },
+        200: {
+          description: `Recorded: the cause now and the newest ${CAUSE_HISTORY_PAGE.default} records of the history, newest first`,
+          ...json({ type: 'object', properties: { ...CAUSE_CHANGE_SCHEMA.properties, id: { type: 'integer', description: 'The incident\'s id.' }, history: { type: 'array', items: CAUSE_CHANGE_SCHEMA }, historyNext: HISTORY_NEXT }, required: [...CAUSE_CHANGE_SCHEMA.required, 'history', 'historyNext'] }),
+        },
         ...BODY_ERRORS, ...AUTH, 404: error('No such incident, or it is outside the caller\'s reach (the same answer).'),
+        409: error(`The incident has ${MAX_CAUSE_RECORDS} cause records, the most kept per incident (details.maxRecords); nothing is recorded.`),
+      },
+    },
+  },
+  [INCIDENT_CAUSE_HISTORY_PATH.replace(':id', '{id}')]: {
+    get: {
+      operationId: 'incidentCauseHistory', tags: ['incidents'], summary: 'The causes recorded for an incident in the caller\'s reach, newest first, a page at a time',
+      security,
+      parameters: [
+        ID_PARAMETER,
+        { name: 'limit', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d{1,3}$' }, description: `1 to ${CAUSE_HISTORY_PAGE.max} (default ${CAUSE_HISTORY_PAGE.default})` },
+        { name: 'before', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d{1,9}$' }, description: 'Records older than this one (the `next` of the page before)' },
+      ],
+      responses: {
+        200: { description: 'OK', ...json({ type: 'object', properties: { id: { type: 'integer' }, data: { type: 'array', items: CAUSE_CHANGE_SCHEMA }, limit: { type: 'integer' }, next: HISTORY_NEXT }, required: ['id', 'data', 'limit', 'next'] }) },
+        400: error('A query parameter is unknown, repeated or invalid; the message names it.'), ...AUTH,
+        404: error('No such incident, or it is outside the caller\'s reach (the same answer).'),
       },
     },
   },

@@ -1,12 +1,14 @@
 // The cause of an incident (issue 43 item 3; docs/reliability-export.md#causes): an operator records one id of
 // the organisation's list with POST /api/incidents/:id/cause, for an incident in the caller's reach (the
 // same reach as reading it, like acknowledging an alarm); every record is kept (who, when), the newest is the
-// cause. The list: GET /api/incident-causes (everyone), PUT (the organisation's admins); without one stored,
-// the default list (domain/incident-causes.ts).
+// cause, up to MAX_CAUSE_RECORDS per incident (then a 409: the history is the audit, never pruned). The
+// history in pages, newest first: GET /api/incidents/:id/cause-history. The list: GET /api/incident-causes
+// (everyone), PUT (the organisation's admins); without one stored, the default list (domain/incident-causes.ts).
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
-import { causeListProblems, DEFAULT_INCIDENT_CAUSES, readCauseRecord } from '../../domain/incident-causes.js';
+import { CAUSE_HISTORY_PAGE, causeListProblems, DEFAULT_INCIDENT_CAUSES, MAX_CAUSE_RECORDS, readCauseRecord } from '../../domain/incident-causes.js';
+import { withTransaction } from '../../db/transaction.js';
 import type { AuthEnv, Caller } from '../auth/caller.js';
 import { requireAdmin } from '../auth/require-auth.js';
 import { SqlParams } from '../device-records/sql.js';
@@ -14,10 +16,11 @@ import { acceptOnly, ApiError } from '../errors.js';
 import { jsonObjectBody, limitJsonBody } from '../json-body.js';
 import { isStorableText } from '../text-input.js';
 import { causeHistory, causeList } from './cause-store.js';
-import { visible } from './routes.js';
+import { integer, visible } from './routes.js';
 
 export const INCIDENT_CAUSES_PATH = '/api/incident-causes';
 export const INCIDENT_CAUSE_PATH = '/api/incidents/:id/cause';
+export const INCIDENT_CAUSE_HISTORY_PATH = '/api/incidents/:id/cause-history';
 const limitBody = limitJsonBody(8 * 1024);
 const DEFAULT_LABELS = new Map(DEFAULT_INCIDENT_CAUSES.map((c) => [c.id, c.label]));
 
@@ -62,18 +65,40 @@ export function incidentCauseRoutes({ pool, auth, now }: { pool: pg.Pool; auth: 
     const read = readCauseRecord(body, (await causeList(pool, caller.org)).causes);
     if ('problems' in read) throw invalid(read.problems);
     if (read.record.note !== null && !isStorableText(read.record.note)) throw invalid([{ field: 'note', message: 'holds a character that cannot be stored' }]);
-    const p = new SqlParams();
     const by = await emailOf(pool, caller);
-    // Insert only for an incident the caller may read: one statement, so the check and the write see the same incident.
-    const { rows: [stored] } = await pool.query<{ id: string }>(
-      `insert into incident_cause_changes (incident_id, cause, major_event, note, set_by, set_by_user, set_at)
-       select i.id, ${p.add(read.record.cause)}::text, ${p.add(read.record.majorEvent)}::boolean, ${p.add(read.record.note)}::text,
-              ${p.add(by)}::text, ${p.add(caller.userId)}::bigint, ${p.add(new Date(now()))}::timestamptz
-         from incidents i where i.id = ${p.add(id)}::bigint and ${visible(caller, p)}
-       returning id`, p.values);
-    if (!stored) throw notFound();
+    // The incident row is locked while its records are counted and the new one written: two operators at the
+    // cap cannot both pass the count.
+    const outcome = await withTransaction(pool, async (db) => {
+      const p = new SqlParams();
+      const { rows: [incident] } = await db.query(`select i.id from incidents i where i.id = ${p.add(id)}::bigint and ${visible(caller, p)} for update of i`, p.values);
+      if (!incident) return 'not found' as const;
+      const { rows: [kept] } = await db.query<{ n: number }>('select count(*)::int as n from incident_cause_changes where incident_id = $1', [id]);
+      if (kept!.n >= MAX_CAUSE_RECORDS) return 'full' as const;
+      await db.query(
+        `insert into incident_cause_changes (incident_id, cause, major_event, note, set_by, set_by_user, set_at) values ($1, $2, $3, $4, $5, $6, $7)`,
+        [id, read.record.cause, read.record.majorEvent, read.record.note, by, caller.userId, new Date(now())]);
+      return 'recorded' as const;
+    });
+    if (outcome === 'not found') throw notFound();
+    if (outcome === 'full') {
+      throw new ApiError('CONFLICT', `The incident has ${MAX_CAUSE_RECORDS} cause records, the most kept per incident; its history is kept whole, so no more can be recorded.`, { id: Number(id), maxRecords: MAX_CAUSE_RECORDS });
+    }
     const history = await causeHistory(pool, id);
-    return c.json({ id: Number(id), ...history[0]!, history });
+    return c.json({ ...history.data[0]!, id: Number(id), history: history.data, historyNext: history.next });
+  });
+
+  app.get(INCIDENT_CAUSE_HISTORY_PATH, auth, async (c) => {
+    acceptOnly(c.req.queries(), ['limit', 'before'], { repeatable: false });
+    const id = c.req.param('id');
+    const notFound = () => new ApiError('NOT_FOUND', 'No such incident.', { id: id.slice(0, 20) });
+    if (!/^\d{1,15}$/.test(id)) throw notFound();
+    const limit = integer(c.req.query('limit'), 'limit', CAUSE_HISTORY_PAGE.default, 1, CAUSE_HISTORY_PAGE.max);
+    const before = c.req.query('before') === undefined ? null : integer(c.req.query('before'), 'before', 0, 1, 999_999_999);
+    const p = new SqlParams();
+    const { rowCount } = await pool.query(`select 1 from incidents i where i.id = ${p.add(id)}::bigint and ${visible(c.get('caller'), p)}`, p.values);
+    if (!rowCount) throw notFound();
+    const page = await causeHistory(pool, id, { limit, before });
+    return c.json({ id: Number(id), data: page.data, limit, next: page.next });
   });
   return app;
 }

@@ -1,6 +1,7 @@
 // The OpenAPI paths of the incident routes (routes.ts), merged into the document by api/openapi/document.ts
 // (which this file must not import: the document imports it).
-import { CAUSE_CHANGE_SCHEMA } from './cause-openapi.js';
+import { CAUSE_HISTORY_PAGE } from '../../domain/incident-causes.js';
+import { CAUSE_CHANGE_SCHEMA, HISTORY_NEXT } from './cause-openapi.js';
 import { INCIDENT_PATH, INCIDENT_STATUSES, INCIDENTS_PATH, TOPOLOGY_PATH } from './routes.js';
 
 type Obj = Record<string, unknown>;
@@ -63,7 +64,8 @@ export const INCIDENT_OPENAPI_PATHS: Record<string, Obj> = {
             properties: {
               ...incident.properties,
               devices: { type: 'array', items: { type: 'object', properties: { IMEINumber: { type: 'string' }, name: { type: ['string', 'null'] }, eventType: { type: 'string' }, trippedAt: time, phase: { type: ['string', 'null'] }, section: { type: ['string', 'null'] }, Lat: { type: ['number', 'null'] }, Long: { type: ['number', 'null'] } } } },
-              causeHistory: { type: 'array', items: CAUSE_CHANGE_SCHEMA, description: 'Every cause recorded, newest first.' },
+              causeHistory: { type: 'array', items: CAUSE_CHANGE_SCHEMA, description: `The causes recorded, newest first: the newest ${CAUSE_HISTORY_PAGE.default}.` },
+              causeHistoryNext: HISTORY_NEXT,
               timeline: { type: 'array', items: { type: 'object', properties: { at: time, what: { type: 'string', enum: ['opened', 'joined', 'located', 'section changed', 'restored', 'tripped again', 'closed'] }, detail: { type: 'object' } }, required: ['at', 'what', 'detail'] } },
             },
           }),

@@ -9,7 +9,7 @@ import type { AuthEnv, Caller } from '../auth/caller.js';
 import { reachCondition } from '../device-records/reach.js';
 import { SqlParams } from '../device-records/sql.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
-import { causeHistory } from './cause-store.js';
+import { causeHistory, historyFields } from './cause-store.js';
 
 export const INCIDENTS_PATH = '/api/incidents';
 export const INCIDENT_PATH = '/api/incidents/:id';
@@ -19,7 +19,8 @@ const LIST_PARAMS = ['page', 'limit', 'status', 'powerLine'];
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
-function integer(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
+/** A whole-number query parameter within [min, max], `fallback` when absent; else a 400 naming it. */
+export function integer(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
   if (!/^\d{1,9}$/.test(value) || Number(value) < min || Number(value) > max) throw badParameter(name, `must be a whole number from ${min} to ${max}.`);
   return Number(value);
@@ -123,7 +124,8 @@ export function incidentRoutes({ pool, auth }: { pool: pg.Pool; auth: Middleware
       ...present(row),
       devices: devices.rows.map((d) => ({ IMEINumber: d.IMEINumber, name: d.Real_Name, eventType: d.EventType, trippedAt: iso(d.tripped_at), phase: d.Phase, section: d.Section, Lat: d.Lat, Long: d.Long })),
       timeline: timeline.rows.map((t) => ({ at: iso(t.at), what: t.what, detail: trimmed(t.detail) })),
-      causeHistory: await causeHistory(pool, id),
+      // The newest page; older ones from GET /api/incidents/:id/cause-history?before=causeHistoryNext (cause.ts).
+      ...historyFields(await causeHistory(pool, id)),
     });
   });
   // The imported feeder topology of the devices in reach: the portal draws it instead of the approximate trace.

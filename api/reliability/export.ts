@@ -2,7 +2,8 @@
 // caller's reach (the same incidents as GET /api/incidents: api/incidents/routes.ts `visible`), as CSV or
 // Parquet, streamed: rows are read in keyset batches and each batch leaves before the next is read.
 // A masked organisation's rows carry no class (export-columns.ts): the API's mask policy reads text answers
-// only, and a Parquet file is not one.
+// only, and a Parquet file is not one; the CSV it masks line by line as it passes (`routeMasksItself`), so a
+// masked organisation's export streams like any other.
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
@@ -14,6 +15,7 @@ import type { AuthEnv, Caller } from '../auth/caller.js';
 import { dayParameter } from '../device-records/list-params.js';
 import { SqlParams } from '../device-records/sql.js';
 import { acceptOnly, badParameter } from '../errors.js';
+import { routeMasksItself } from '../fault-mask-policy.js';
 import { tripInReach, visible } from '../incidents/routes.js';
 import { csvCells, EXPORT_COLUMNS, parquetCells, type ExportSource } from './export-columns.js';
 import { parquetChunks } from './parquet-stream.js';
@@ -26,19 +28,29 @@ export const EXPORT_BATCH = 1_000;
 
 const CONTENT_TYPES: Record<Format, string> = { csv: 'text/csv; charset=utf-8', parquet: 'application/vnd.apache.parquet' };
 
-interface Window { fromMs: number | null; untilMs: number | null }
+export interface Window { fromMs: number | null; untilMs: number | null }
 
-/** The incidents of the window in the caller's reach, in id order, `size` at a time. */
-async function* incidentBatches(pool: pg.Pool, caller: Caller, window: Window, size = EXPORT_BATCH): AsyncGenerator<ExportSource[]> {
-  let after = '0';
-  for (;;) {
-    const p = new SqlParams();
-    const where = [visible(caller, p), `i.id > ${p.add(after)}::bigint`];
-    if (window.fromMs !== null) where.push(`i.first_trip_at >= ${p.add(new Date(window.fromMs))}::timestamptz`);
-    if (window.untilMs !== null) where.push(`i.first_trip_at < ${p.add(new Date(window.untilMs))}::timestamptz`);
-    const clean = p.add([ONGOING_FAULT.NONE, ONGOING_FAULT.CURRENT_RESET]);
-    const { rows } = await pool.query<ExportSource>(
-      `select i.id, i."PowerLineID", pl.name as "powerLineName", i.status, i.kind, i.first_trip_at, i.last_trip_at, i.sections,
+/**
+ * Where a batch ends: the next batch starts after this incident in (first trip, id) order. The first trip as
+ * Postgres wrote it (text): a JavaScript Date drops the microseconds, and the keyset would then read the last
+ * row again.
+ */
+interface After { firstTripAt: string; id: string }
+
+/**
+ * The statement of one batch: the incidents of the window in the caller's reach after `after`, in first trip
+ * order (ties by id), `size` of them. The keyset walks incidents ("OrganizationID", first_trip_at, id)
+ * (migration 0032) from the window's start: a narrow window reads its own incidents, not the organisation's
+ * history (review M6, test/integration/reliability/read-plans.test.ts).
+ */
+export function exportBatchQuery(caller: Caller, window: Window, after: After | null, size = EXPORT_BATCH): { text: string; values: unknown[] } {
+  const p = new SqlParams();
+  const where = [visible(caller, p)];
+  if (after !== null) where.push(`(i.first_trip_at, i.id) > (${p.add(after.firstTripAt)}::timestamptz, ${p.add(after.id)}::bigint)`);
+  if (window.fromMs !== null) where.push(`i.first_trip_at >= ${p.add(new Date(window.fromMs))}::timestamptz`);
+  if (window.untilMs !== null) where.push(`i.first_trip_at < ${p.add(new Date(window.untilMs))}::timestamptz`);
+  const clean = p.add([ONGOING_FAULT.NONE, ONGOING_FAULT.CURRENT_RESET]);
+  const text = `select i.id, i.first_trip_at::text as trip_key, i."PowerLineID", pl.name as "powerLineName", i.status, i.kind, i.first_trip_at, i.last_trip_at, i.sections,
               array(select x."IMEINumber" from incident_devices x join device_information d on d."IMEINumber" = x."IMEINumber"
                      where x.incident_id = i.id and ${tripInReach(caller, p)} order by x.tripped_at, x."IMEINumber") as indicators,
               -- Restoration by device time (docs/reliability-export.md, column restoredAt). A masked organisation
@@ -57,12 +69,20 @@ async function* incidentBatches(pool: pg.Pool, caller: Caller, window: Window, s
          left join lateral (select cause, major_event, note, set_by, set_at from incident_cause_changes k
                              where k.incident_id = i.id order by k.id desc limit 1) c on true
         where ${where.join(' and ')}
-        order by i.id limit ${p.add(size)}::int`,
-      p.values,
-    );
+        order by i.first_trip_at, i.id limit ${p.add(size)}::int`;
+  return { text, values: p.values };
+}
+
+/** The incidents of the window in the caller's reach, in first trip order, `size` at a time. */
+async function* incidentBatches(pool: pg.Pool, caller: Caller, window: Window, size = EXPORT_BATCH): AsyncGenerator<ExportSource[]> {
+  let after: After | null = null;
+  for (;;) {
+    const q = exportBatchQuery(caller, window, after, size);
+    const { rows } = await pool.query<ExportSource & { trip_key: string }>(q.text, q.values);
     if (rows.length) yield rows;
     if (rows.length < size) return;
-    after = rows[rows.length - 1]!.id;
+    const last = rows[rows.length - 1]!;
+    after = { firstTripAt: last.trip_key, id: last.id };
   }
 }
 
@@ -111,6 +131,7 @@ export function reliabilityExportRoutes({ pool, auth }: { pool: pg.Pool; auth: M
     const chunks = format === 'csv'
       ? csvChunks(batches, masked)
       : parquetChunks(EXPORT_COLUMNS, parquetBatches(batches, masked), { 'faultline.columns': 'docs/reliability-export.md', 'faultline.from': from?.toString() ?? '', 'faultline.to': to?.toString() ?? '' });
+    routeMasksItself(c);
     return c.body(streamOf(chunks, c.req.path), 200, {
       'content-type': CONTENT_TYPES[format], 'content-disposition': `attachment; filename="${name}"`, 'cache-control': 'no-store',
     });

@@ -1,5 +1,6 @@
 // The OpenAPI paths of the reliability routes (routes.ts), merged into the document by api/openapi/document.ts
 // (which this file must not import: the document imports it).
+import { SECTIONS_PAGE } from '../../reliability/ranking.js';
 import { LAST_INCIDENTS, RELIABILITY_LINES_PATH, RELIABILITY_SECTIONS_PATH } from './routes.js';
 
 type Obj = Record<string, unknown>;
@@ -64,16 +65,21 @@ export const RELIABILITY_OPENAPI_PATHS: Record<string, Obj> = {
     get: {
       operationId: 'reliabilitySections', tags: ['reliability'], summary: 'Faulted sections ranked by incidents in a period, of one power line or of every visible one, with the last incidents',
       security: [{ bearerAuth: [] }],
-      parameters: [query('powerLine', { type: 'string', maxLength: 100 }, 'A power line id; absent: every line the caller sees.'), ...PERIOD_PARAMS],
+      parameters: [
+        query('powerLine', { type: 'string', maxLength: 100 }, 'A power line id; absent: every line the caller sees.'), ...PERIOD_PARAMS,
+        query('page', { type: 'string', pattern: '^\\d{1,7}$' }, 'The 0-based page of the ranked sections (default 0).'),
+        query('limit', { type: 'string', pattern: '^\\d{1,4}$' }, `Sections per page, 1 to ${SECTIONS_PAGE.max} (default ${SECTIONS_PAGE.default}).`),
+      ],
       responses: {
         200: {
           description: 'OK',
           ...json({
-            type: 'object', required: ['period', 'previousPeriod', 'powerLine', 'note', 'data', 'lastIncidents'],
+            type: 'object', required: ['period', 'previousPeriod', 'powerLine', 'note', 'data', 'page', 'limit', 'total', 'lastIncidents'],
             properties: {
               period, previousPeriod: period, powerLine: { type: ['string', 'null'] }, note,
+              page: int, limit: int, total: { ...int, description: 'Sections ranked in all pages.' },
               data: { type: 'array', items: { type: 'object', required: ['rank', 'powerLineId', 'label', 'imei', 'incidents', 'trippedIndicators', 'repeats', 'trend'], properties: {
-                rank: int, powerLineId: { type: 'string' }, label: { type: 'string', description: 'The section\'s label (docs/decisions.md#feeder-incidents)' },
+                rank: int, powerLineId: { type: 'string' }, label: { type: 'string', description: 'The section\'s label (docs/decisions.md#feeder-incidents); when its upstream indicator is outside the caller\'s reach, the import\'s Section or a numbered "Section below an indicator outside your reach"' },
                 imei: { type: ['string', 'null'], description: 'The indicator at the section\'s upstream end; null when outside the caller\'s reach' },
                 Lat: { type: ['number', 'null'] }, Long: { type: ['number', 'null'] }, ...kindCounts, repeats: { type: 'boolean', description: 'Two or more incidents in the period' }, trend: trendSchema, ...figures,
               } } },

@@ -9,16 +9,18 @@ import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
 import { isPeriodProblem, period, previousPeriod, type Period } from '../../reliability/period.js';
-import { customerIncidentsEstimate, incidentsOf, per100Km, rank, repeats, trend, type KindCounts } from '../../reliability/ranking.js';
+import { customerIncidentsEstimate, incidentsOf, per100Km, rank, repeats, SECTIONS_PAGE, trend, type KindCounts } from '../../reliability/ranking.js';
 import type { AuthEnv, Caller } from '../auth/caller.js';
 import { dayParameter } from '../device-records/list-params.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
+import { integer } from '../incidents/routes.js';
 import { lastIncidents, lineSectionCounts, lineSums, lineVisible, sectionSums, type LineSection, type Sums } from './store.js';
 
 export const RELIABILITY_LINES_PATH = '/api/reliability/lines';
 export const RELIABILITY_SECTIONS_PATH = '/api/reliability/sections';
 /** The line's last incidents listed with its sections. */
 export const LAST_INCIDENTS = 10;
+
 
 /** What every answer says it is (docs/decisions.md#reliability-analytics-issue-43-rel-core). */
 export const NOTE = 'Incidents are fault currents seen by line indicators (incidents of the feeder incident worker), counted on the UTC day of their first trip. '
@@ -66,7 +68,9 @@ export function reliabilityRoutes({ pool, auth, now = Date.now }: { pool: pg.Poo
   });
 
   app.get(RELIABILITY_SECTIONS_PATH, auth, async (c) => {
-    acceptOnly(c.req.queries(), ['powerLine', 'from', 'to'], { repeatable: false });
+    acceptOnly(c.req.queries(), ['powerLine', 'from', 'to', 'page', 'limit'], { repeatable: false });
+    const page = integer(c.req.query('page'), 'page', 0, 0, 1_000_000);
+    const limit = integer(c.req.query('limit'), 'limit', SECTIONS_PAGE.default, 1, SECTIONS_PAGE.max);
     const caller = c.get('caller');
     const current = periodOf(c.req.query('from'), c.req.query('to'), now());
     const previous = previousPeriod(current);
@@ -85,7 +89,10 @@ export function reliabilityRoutes({ pool, auth, now = Date.now }: { pool: pg.Poo
         customerIncidentsEstimate: customerIncidentsEstimate([{ incidents, customers: s.customers }]),
       };
     })).map(({ id: _id, ...rest }) => rest);
-    return c.json({ period: periodJson(current), previousPeriod: periodJson(previous), powerLine: line, note: NOTE, data, lastIncidents: last });
+    return c.json({
+      period: periodJson(current), previousPeriod: periodJson(previous), powerLine: line, note: NOTE,
+      data: data.slice(page * limit, (page + 1) * limit), page, limit, total: data.length, lastIncidents: last,
+    });
   });
   return app;
 }

@@ -67,6 +67,13 @@ export async function lineSums(pool: pg.Pool, caller: Caller, now: Period, prev:
   return (await pool.query<LineSums & { PowerLineID: string }>(sql, p.values)).rows.map((r) => ({ ...r, powerLineId: r.PowerLineID }));
 }
 
+/**
+ * What a section whose upstream indicator is outside the caller's reach is called when the import gave it no
+ * Section: its stored label names the indicator (review L2, docs/decisions.md#reliability-reads-paged-and-bounded).
+ * Numbered so that each row keeps a name of its own.
+ */
+export const OUTSIDE_REACH_LABEL = 'Section below an indicator outside your reach';
+
 /** The sections of the visible lines (or of one) with an incident in the period or the previous one. */
 export async function sectionSums(pool: pg.Pool, caller: Caller, now: Period, prev: Period, line: string | null): Promise<SectionSums[]> {
   const p = new SqlParams();
@@ -74,13 +81,18 @@ export async function sectionSums(pool: pg.Pool, caller: Caller, now: Period, pr
   const sql = `
     with reach as (${linesInReach(caller, p)}),
     sums as (
-      select t."PowerLineID", t.section_imei, (array_agg(t.label order by t.day desc))[1] as label, ${sums(p, now, prev)}
+      select t."PowerLineID", t.section_imei, (array_agg(t.label order by t.day desc))[1] as stored_label, ${sums(p, now, prev)}
         from reliability_section_days t
        where t."OrganizationID" = ${org}::text and t.day between ${p.add(prev.from)}::date and ${p.add(now.to)}::date
          and t."PowerLineID" in (select * from reach)${line === null ? '' : ` and t."PowerLineID" = ${p.add(line)}::text`}
        group by 1, 2)
-    select s.*, d."IMEINumber" is not null as "inReach", d."Lat" as lat, d."Long" as long, d."SectionCustomers" as customers, d."SectionLengthKm" as "lengthKm"
-      from sums s left join device_information d on d."IMEINumber" = s.section_imei and ${reachCondition(caller, p)}`;
+    select s.*, d."IMEINumber" is not null as "inReach", d."Lat" as lat, d."Long" as long, d."SectionCustomers" as customers, d."SectionLengthKm" as "lengthKm",
+           -- The label names the upstream indicator ("below <name or IMEI>") unless the import gave a Section:
+           -- outside the reach only the imported Section stands (the line is seen whole, its stretches with it).
+           case when d."IMEINumber" is not null then s.stored_label
+                else coalesce(u."Section", ${p.add(OUTSIDE_REACH_LABEL)}::text || ' ' || row_number() over (partition by d."IMEINumber" is null, u."Section" is null order by s."PowerLineID", s.section_imei)) end as label
+      from sums s left join device_information d on d."IMEINumber" = s.section_imei and ${reachCondition(caller, p)}
+      left join device_information u on u."IMEINumber" = s.section_imei and u."OrganizationID" = ${org}::text and u.deleted_at is null`;
   return (await pool.query<SectionSums & { PowerLineID: string; section_imei: string }>(sql, p.values)).rows
     .map((r) => ({ ...r, powerLineId: r.PowerLineID, sectionImei: r.section_imei }));
 }
@@ -111,18 +123,26 @@ export async function lineSectionCounts(pool: pg.Pool, caller: Caller, now: Peri
 
 export interface LastIncident { id: number; powerLineId: string; kind: string; status: string; firstTripAt: string; sections: string[]; trippedDevices: number }
 
-/** The newest incidents of the line (or of every visible line) the caller may see, as GET /api/incidents shows them (tripped indicators in reach). */
-export async function lastIncidents(pool: pg.Pool, caller: Caller, line: string | null, limit: number): Promise<LastIncident[]> {
+/**
+ * The statement of the newest incidents of the line (or of every visible line) the caller may see: walked
+ * backwards on incidents ("OrganizationID", first_trip_at, id) (migration 0032), it stops after `limit`
+ * visible ones instead of sorting the organisation's history (review M6, test/integration/reliability/read-plans.test.ts).
+ */
+export function lastIncidentsQuery(caller: Caller, line: string | null, limit: number): { text: string; values: unknown[] } {
   const p = new SqlParams();
   const where = [visible(caller, p), `i."PowerLineID" in (${linesInReach(caller, p)})`];
   if (line !== null) where.push(`i."PowerLineID" = ${p.add(line)}::text`);
-  const { rows } = await pool.query<{ id: string; PowerLineID: string; kind: string; status: string; first_trip_at: Date; labels: string[]; devices: number }>(
-    `select i.id, i."PowerLineID", i.kind, i.status, i.first_trip_at,
+  const text = `select i.id, i."PowerLineID", i.kind, i.status, i.first_trip_at,
             coalesce((select array_agg(s->>'label') from jsonb_array_elements(i.sections) s), '{}') as labels,
             (select count(*)::int from incident_devices x join device_information d on d."IMEINumber" = x."IMEINumber"
               where x.incident_id = i.id and ${reachCondition(caller, p, 'd', 'x.tripped_at')}) as devices
-       from incidents i where ${where.join(' and ')} order by i.first_trip_at desc, i.id desc limit ${p.add(limit)}::int`,
-    p.values,
-  );
+       from incidents i where ${where.join(' and ')} order by i.first_trip_at desc, i.id desc limit ${p.add(limit)}::int`;
+  return { text, values: p.values };
+}
+
+/** The newest incidents of the line (or of every visible line) the caller may see, as GET /api/incidents shows them (tripped indicators in reach). */
+export async function lastIncidents(pool: pg.Pool, caller: Caller, line: string | null, limit: number): Promise<LastIncident[]> {
+  const q = lastIncidentsQuery(caller, line, limit);
+  const { rows } = await pool.query<{ id: string; PowerLineID: string; kind: string; status: string; first_trip_at: Date; labels: string[]; devices: number }>(q.text, q.values);
   return rows.map((r) => ({ id: Number(r.id), powerLineId: r.PowerLineID, kind: r.kind, status: r.status, firstTripAt: r.first_trip_at.toISOString(), sections: r.labels, trippedDevices: r.devices }));
 }

@@ -21,14 +21,18 @@ export interface Incident {
   majorEvent: boolean;
 }
 
-/** One recorded cause (docs/reliability-export.md#causes). */
-export interface CauseChange { cause: string; majorEvent: boolean; note: string | null; setBy: string; setAt: string }
+/** One recorded cause (docs/reliability-export.md#causes); `id` orders the history and pages it. */
+export interface CauseChange { id: number; cause: string; majorEvent: boolean; note: string | null; setBy: string; setAt: string }
+/** A page of GET /api/incidents/<id>/cause-history: `next` is the `before` of the older page, null at the end. */
+export interface CauseHistoryPage { data: CauseChange[]; next: number | null }
 export interface CauseList { data: { id: string; label: string | null }[] }
 
 export interface IncidentDetail extends Incident {
   devices: { IMEINumber: string; name: string | null; eventType: string; trippedAt: string; phase: string | null; section: string | null }[];
   timeline: { at: string; what: string; detail: Record<string, unknown> }[];
+  /** The newest causes recorded (a page); older ones from GET /api/incidents/<id>/cause-history?before=causeHistoryNext. */
   causeHistory: CauseChange[];
+  causeHistoryNext: number | null;
 }
 
 export interface TopologyRow { IMEINumber: string; PowerLineID: string | null; UpstreamIMEI: string | null; Phase: string; Section: string | null }

@@ -1,9 +1,10 @@
 // The cause of an incident on its page (docs/reliability-export.md#causes): the cause now, a form to record
-// one from the organisation's list (GET /api/incident-causes) with the major-event flag and a note, and every
-// cause recorded, newest first, with who and when. Every user who reads the incident may record one.
-import { useState } from 'preact/hooks';
-import { apiPost } from '../api/client';
-import type { CauseChange, CauseList, IncidentDetail } from '../api/incidents';
+// one from the organisation's list (GET /api/incident-causes) with the major-event flag and a note, and the
+// causes recorded, newest first, with who and when: the incident's newest page, older pages on request
+// (GET /api/incidents/<id>/cause-history). Every user who reads the incident may record one.
+import { useEffect, useState } from 'preact/hooks';
+import { apiGet, apiPost } from '../api/client';
+import type { CauseChange, CauseHistoryPage, CauseList, IncidentDetail } from '../api/incidents';
 import { ErrorState } from '../components/states';
 import { DataTable } from '../components/table';
 import { CLOCK_NAMES, isoToSecond } from '../time';
@@ -16,6 +17,14 @@ export function IncidentCause({ incident, zone, onSaved }: { incident: IncidentD
   const [majorEvent, setMajorEvent] = useState(false);
   const [note, setNote] = useState('');
   const chosen = cause || incident.cause || '';
+  // Older pages read on request; a new detail (after recording) starts again from its newest page.
+  const [older, setOlder] = useState<CauseHistoryPage>({ data: [], next: incident.causeHistoryNext });
+  useEffect(() => setOlder({ data: [], next: incident.causeHistoryNext }), [incident]);
+  const history = [...incident.causeHistory, ...older.data];
+  const more = useAction(async () => {
+    const page = await apiGet<CauseHistoryPage>(`/api/incidents/${incident.id}/cause-history`, { before: older.next });
+    setOlder({ data: [...older.data, ...page.data], next: page.next });
+  });
   const record = useAction(async () => {
     await apiPost<CauseChange>(`/api/incidents/${incident.id}/cause`, { cause: chosen, majorEvent, note: note.trim() || null });
     setNote('');
@@ -41,8 +50,9 @@ export function IncidentCause({ incident, zone, onSaved }: { incident: IncidentD
         </form>
       )}
       {record.error && <ErrorState error={record.error} />}
-      {incident.causeHistory.length > 0 && (
-        <DataTable caption="Causes recorded, newest first" rowKey={(h) => h.setAt + h.setBy} rows={incident.causeHistory} columns={[
+      {more.error && <ErrorState error={more.error} />}
+      {history.length > 0 && (
+        <DataTable caption="Causes recorded, newest first" rowKey={(h) => String(h.id)} rows={history} columns={[
           { key: 'cause', label: 'Cause' },
           { key: 'majorEvent', label: 'Major event', render: (h) => (h.majorEvent ? 'yes' : 'no') },
           { key: 'note', label: 'Note', render: (h) => h.note ?? '' },
@@ -50,6 +60,7 @@ export function IncidentCause({ incident, zone, onSaved }: { incident: IncidentD
           { key: 'setAt', label: `When (${CLOCK_NAMES.service})`, render: (h) => isoToSecond(h.setAt, zone) },
         ]} />
       )}
+      {older.next !== null && <button type="button" class="button" data-testid="cause-history-more" disabled={more.busy} onClick={() => void more.run()}>Show older causes</button>}
     </div>
   );
 }

@@ -71,4 +71,23 @@ test('the Incidents view shows the cause and downloads the CSV export with it', 
   assert.match(download.suggestedFilename(), /^incidents-start-now\.csv$/);
 });
 
+test('a long history shows its newest page; older causes load on request, each once (review M4)', async () => {
+  // 23 more records as the route writes them: 25 in all, the page holds 20.
+  await db.pool.query(`insert into incident_cause_changes (incident_id, cause, note, set_by, set_at)
+    select $1, 'weather', 'storm ' || k, $2, now() - (100 - k) * interval '1 minute' from generate_series(1, 23) k`, [incidentId, USERS.northAdmin.email]);
+  const page = await browserAs('northAdmin');
+  await page.goto(`${site.base}/incidents/${incidentId}`);
+  const cause = page.getByTestId('incident-cause');
+  const rows = cause.locator('table.data-table tbody tr');
+  await rows.nth(19).waitFor();
+  assert.is(await rows.count(), 20);
+  await cause.getByTestId('cause-history-more').click();
+  await rows.nth(24).waitFor();
+  assert.is(await rows.count(), 25);
+  const notes = await cause.locator('td[data-col="note"]').allInnerTexts();
+  assert.equal(notes.slice(0, 3), ['storm 23', 'storm 22', 'storm 21']);
+  assert.equal(notes.slice(-2), ['cracked insulator', '']);
+  assert.is(await cause.getByTestId('cause-history-more').count(), 0, 'no older page is offered at the end');
+});
+
 test.run();

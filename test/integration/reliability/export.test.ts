@@ -228,6 +228,38 @@ test('a large export is written in row groups of 1,000 as it is read, and an emp
   assert.equal(empty.columns.map((c) => c.name), EXPORT_COLUMNS.map((c) => c.name));
 });
 
+test('a masked organisation\'s CSV streams: its first chunk arrives while later rows are still to be read (review M2)', async () => {
+  // 4,500 incidents of June (the 2,500 above and 2,000 more): five batches of 1,000, read one by one as the client takes them.
+  await api.db.pool.query(`insert into incidents ("OrganizationID", "PowerLineID", status, kind, first_trip_at, last_trip_at, opened_at, updated_at)
+    select 'south', 'south-F7', 'open', 'momentary', t, t, t, t from generate_series(1, 2000) n, lateral (select timestamptz '2026-06-10T00:00:00Z' + n * interval '1 minute' as t) x`);
+  await api.db.pool.query(`update organizations set "MaskFaultDetails" = true where "OrganizationID" = 'south'`);
+  try {
+    const res = await api.get('/api/reliability/export?format=csv&from=20260601&to=20260630', 'southAdmin');
+    assert.is(res.status, 200);
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    assert.not.ok(first.done);
+    // Written after the first chunk was received: a stream still reading its batches exports it (its id is the
+    // highest, so in the last batch); an answer read whole before it was sent cannot.
+    const { rows: [late] } = await api.db.pool.query<{ id: string }>(`insert into incidents ("OrganizationID", "PowerLineID", status, kind, first_trip_at, last_trip_at, opened_at, updated_at)
+      values ('south', 'south-F7', 'open', 'permanent', '2026-06-20T00:00:00Z', '2026-06-20T00:00:00Z', '2026-06-20T00:00:00Z', '2026-06-20T00:00:00Z') returning id`);
+    const chunks = [first.value!];
+    for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
+    const text = Buffer.concat(chunks).toString('utf8');
+    const [header, ...rows] = parseCsv(text);
+    assert.equal(header, EXPORT_COLUMNS.map((c) => c.name));
+    assert.is(rows.length, 4501);
+    assert.is(rows[rows.length - 1]![0], String(late!.id), 'the incident written after the first chunk is the last row');
+    assert.ok(chunks.length > 2, `${chunks.length} chunks`);
+    assert.ok(first.value!.length < text.length / 2, 'the first chunk is a part of the answer, not the whole');
+    // Still masked as it passed: no class word in the rows, every kind reads as fault.
+    assert.not.ok(namesFaultClass(text));
+    assert.equal([...new Set(rows.map((r) => r[header!.indexOf('kind')]))], ['fault']);
+  } finally {
+    await api.db.pool.query(`update organizations set "MaskFaultDetails" = false where "OrganizationID" = 'south'`);
+  }
+});
+
 test('bad parameters are a 400 naming the parameter', async () => {
   for (const [query, parameter] of [['format=xlsx', 'format'], ['from=2026-01-01', 'from'], ['from=20260301&to=20260201', 'from'], ['to=20261399', 'to'], ['since=20260101', 'since'], ['format=csv&format=parquet', 'format']] as const) {
     const res = await api.get(`/api/reliability/export?${query}`, 'northAdmin');

@@ -75,6 +75,7 @@ function LineSections({ session, line, range }: { session: Session; line: string
       {res.data && (rows.length === 0
         ? <EmptyState title="No located incidents on this line in the period." />
         : <DataTable caption={`Sections of ${line}, most incidents first`} columns={sectionColumns(splitsKinds(rows))} rows={rows} rowKey={(s) => `${s.imei ?? ''}${s.label}`} busy={res.loading} />)}
+      {res.data && res.data.total > rows.length && <p class="muted small" data-testid="sections-shown">The {rows.length} sections with the most incidents of {res.data.total}.</p>}
       {res.data && rows.length > 0 && <Suspense fallback={<p class="status-line">Loading the map…</p>}><SectionMap sections={rows} /></Suspense>}
       <h3>Last incidents</h3>
       {res.data && <LastIncidents incidents={res.data.lastIncidents} zone={session.timeZone} />}

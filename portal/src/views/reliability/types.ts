@@ -14,7 +14,8 @@ export interface ReliabilitySection extends Counts, Figures {
 export interface LastIncident { id: number; powerLineId: string; kind: string; status: string; firstTripAt: string; sections: string[]; trippedDevices: number }
 
 export interface LinesAnswer { period: PeriodJson; previousPeriod: PeriodJson; note: string; data: ReliabilityLine[] }
-export interface SectionsAnswer { period: PeriodJson; previousPeriod: PeriodJson; powerLine: string | null; note: string; data: ReliabilitySection[]; lastIncidents: LastIncident[] }
+/** One page of ranked sections (`total` in all pages): the view shows a line's first page, the sections with the most incidents. */
+export interface SectionsAnswer { period: PeriodJson; previousPeriod: PeriodJson; powerLine: string | null; note: string; data: ReliabilitySection[]; page: number; limit: number; total: number; lastIncidents: LastIncident[] }
 
 /** Whether the answer splits incidents by kind (absent for a masked organisation). */
 export const splitsKinds = (rows: readonly Counts[]): boolean => rows.some((r) => r.permanent !== undefined);
