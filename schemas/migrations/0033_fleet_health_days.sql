@@ -51,20 +51,30 @@ language sql immutable as $$
            group by v) y
 $$;
 
--- Back-fill from the check-ins already stored (the same folds as fleet/health-day.ts).
-insert into device_health_days
-select "IMEINumber", day, count(*)::integer, min("date"), max("date"), min(rssi), max(rssi),
-       min("BatteryMCU"), max("BatteryMCU"), (array_agg("BatteryMCU" order by "date" desc))[1],
-       min("BatteryLED"), max("BatteryLED"), (array_agg("BatteryLED" order by "date" desc))[1],
-       (array_agg("BatteryOrLine" order by "date" desc))[1],
-       coalesce(sum("ConnectTime"::numeric), 0), count("ConnectTime")::integer,
-       (array_agg(version order by "date" desc))[1], min("Temperature"), max("Temperature"),
-       (array_agg("Tempfault_Reset_Hours" order by "date" desc))[1], (array_agg("Permfault_Reset_Hours" order by "date" desc))[1],
-       (array_agg("Current_Reset" order by "date" desc))[1], (array_agg("Block_Reset" order by "date" desc))[1],
-       coalesce((select array_agg(v order by v) from (select distinct rssi as v from device_records x
-                  where x."IMEINumber" = r."IMEINumber" and (x."date" at time zone 'UTC')::date = r.day and x.rssi is not null) h), '{}'),
-       coalesce((select array_agg(n order by v) from (select rssi as v, count(*)::integer as n from device_records x
-                  where x."IMEINumber" = r."IMEINumber" and (x."date" at time zone 'UTC')::date = r.day and x.rssi is not null group by 1) h), '{}'),
-       (select expected_interval_s from checkin_clock k where k."IMEINumber" = r."IMEINumber")
-  from (select *, ("date" at time zone 'UTC')::date as day from device_records) r
- group by "IMEINumber", day;
+-- Back-fill from the check-ins already stored (the same folds as fleet/health-day.ts), in one pass of grouped
+-- scans (no per-day lookups: the day is not indexed).
+insert into device_health_days ("IMEINumber", day, received, first_at, last_at, rssi_min, rssi_max,
+  battery_mcu_min, battery_mcu_max, battery_mcu_last, battery_led_min, battery_led_max, battery_led_last, battery_or_line,
+  connect_time_sum, connect_time_n, version, temperature_min, temperature_max,
+  tempfault_reset_hours, permfault_reset_hours, current_reset, block_reset, rssi_values, rssi_counts, interval_s)
+with r as (select *, ("date" at time zone 'UTC')::date as day from device_records),
+h as (
+  select "IMEINumber", day, array_agg(v order by v) as vals, array_agg(n order by v) as counts
+    from (select "IMEINumber", day, rssi as v, count(*)::integer as n from r where rssi is not null group by 1, 2, 3) x
+   group by 1, 2),
+a as (
+  select "IMEINumber", day, count(*)::integer as received, min("date") as first_at, max("date") as last_at, min(rssi) as rssi_min, max(rssi) as rssi_max,
+         min("BatteryMCU") as mcu_min, max("BatteryMCU") as mcu_max, (array_agg("BatteryMCU" order by "date" desc))[1] as mcu_last,
+         min("BatteryLED") as led_min, max("BatteryLED") as led_max, (array_agg("BatteryLED" order by "date" desc))[1] as led_last,
+         (array_agg("BatteryOrLine" order by "date" desc))[1] as battery_or_line,
+         coalesce(sum("ConnectTime"::numeric), 0) as ct_sum, count("ConnectTime")::integer as ct_n,
+         (array_agg(version order by "date" desc))[1] as version, min("Temperature") as t_min, max("Temperature") as t_max,
+         (array_agg("Tempfault_Reset_Hours" order by "date" desc))[1] as tempfault, (array_agg("Permfault_Reset_Hours" order by "date" desc))[1] as permfault,
+         (array_agg("Current_Reset" order by "date" desc))[1] as current_reset, (array_agg("Block_Reset" order by "date" desc))[1] as block_reset
+    from r group by 1, 2)
+select a."IMEINumber", a.day, a.received, a.first_at, a.last_at, a.rssi_min, a.rssi_max, a.mcu_min, a.mcu_max, a.mcu_last,
+       a.led_min, a.led_max, a.led_last, a.battery_or_line, a.ct_sum, a.ct_n, a.version, a.t_min, a.t_max,
+       a.tempfault, a.permfault, a.current_reset, a.block_reset, coalesce(h.vals, '{}'), coalesce(h.counts, '{}'), k.expected_interval_s
+  from a
+  left join h on h."IMEINumber" = a."IMEINumber" and h.day = a.day
+  left join checkin_clock k on k."IMEINumber" = a."IMEINumber";
