@@ -99,8 +99,11 @@ test('every check-in through the pipeline (some resent, some late, some batches 
   });
   const injected = redeliverOn.size;
   const started = Date.now();
-  for (let i = 0; i < messages.length; i += 500) await rig.pipe.feed(messages.slice(i, i + 500));
-  await rig.pipe.drain(3_600_000);
+  // In chunks, each drained before the next: a live queue's batches, not one backlog (the clock learns between them).
+  for (let i = 0; i < messages.length; i += 500) {
+    await rig.pipe.feed(messages.slice(i, i + 500));
+    await rig.pipe.drain(600_000);
+  }
   console.log(`fleet rollup: ${messages.length} messages through the pipeline in ${Date.now() - started} ms`);
   await waitFor('every injected redelivery', () => redeliverOn.size === 0, { timeoutMs: 60_000 });
   assert.is(redelivered, injected);
@@ -154,8 +157,8 @@ test('interval_s is the device\'s learned check-in interval (the communication-l
     assert.is(expectedPerDay(d.interval_s, DEFAULT_FLOOR_S), Math.round(86_400 / Math.max(d.interval_s, DEFAULT_FLOOR_S)));
   }
   // A day whose check-ins all reached persist before notify had learned the clock (a device's first day, or a
-  // backlog read in large batches, as here) keeps null: docs/decisions.md#fleet-health-rollup-issue-44-fleet.
-  assert.ok(learned > 0, `${learned} of ${days.length} days carry the learned interval`);
+  // backlog read in large batches) keeps null: docs/decisions.md#fleet-health-rollup-issue-44-fleet.
+  assert.ok(learned > days.length / 2, `${learned} of ${days.length} days carry the learned interval`);
   assert.ok(days.some((d) => d.IMEINumber === fleetImei(FLEET_PREFIX, 0)));
 });
 
