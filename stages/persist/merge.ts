@@ -69,14 +69,16 @@ export function mergeStatements(span: BatchSpan) {
 
     // `faultline replay --reprocess`: the derived columns of the record the same message stored are rewritten
     // with the rules now running. The caller guarantees one row per (IMEINumber, date) per statement.
-    // A record it inserts (never stored before: xmax 0) is noted like a live one, so the health rollup counts it.
+    // A record it inserts (never stored before) is noted like a live one, so the health rollup counts it: an
+    // inserted row's CreatedDate is this transaction's now(); an updated one keeps an earlier transaction's (a
+    // partitioned table cannot return xmax).
     recordsReprocess: `with ins as (insert into device_records (${list(RECORD_COLUMNS)})
       select ${list(RECORD_COLUMNS)} from fl_stage_records order by idx
       on conflict ("IMEINumber", "date") do update
         set ${DERIVED_COLUMNS.map((c) => `${q(c)} = excluded.${q(c)}`).join(', ')}
         where device_records.source_message_id = excluded.source_message_id
           and (${DERIVED_COLUMNS.map((c) => `device_records.${q(c)}`).join(', ')}) is distinct from (${DERIVED_COLUMNS.map((c) => `excluded.${q(c)}`).join(', ')})
-      returning "RecordID", "IMEINumber", "date", source_message_id, xmax = 0 as inserted)
+      returning "RecordID", "IMEINumber", "date", source_message_id, "CreatedDate" = now() as inserted)
       insert into fl_stage_inserted select "RecordID", "IMEINumber", "date", source_message_id from ins where inserted`,
 
     events: `with ins as (insert into event_records (${list(EVENT_COLUMNS)}, "DeviceRecordID")

@@ -10,6 +10,7 @@ import { computed } from '../../../support/checkins.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { fleetCheckIns } from '../../../support/fleet-checkins.js';
 import { compareRollup } from '../../../support/fleet-rollup-truth.js';
+import { REPROCESS_SOURCE } from '../../../plumbing/sources.js';
 
 let db: TestDatabase;
 test.before(async () => { db = await createTestDatabase('fleet-migration', { upTo: '0029' }); });
@@ -34,6 +35,21 @@ test('check-ins stored before the migration are back-filled exactly, and later o
   const after = await compareRollup(db.pool);
   assert.is(after.mismatches, 0, JSON.stringify(after.examples));
   assert.ok(after.rollupRows >= backFilled.rollupRows);
+});
+
+test('replay --reprocess folds a check-in it stores for the first time, and nothing for one already stored', async () => {
+  const before = await compareRollup(db.pool);
+  const stored = messages[messages.length - 1]!;
+  await persistBatch(db.pool, [{ ...stored, source: REPROCESS_SOURCE }], { reprocess: true });
+  assert.equal(await compareRollup(db.pool), before, 'already stored: no day row changes');
+  const d = stored.checkIn.device_data;
+  const fresh = { ...stored, messageId: 'reprocess-new', source: REPROCESS_SOURCE, checkIn: { ...stored.checkIn, device_data: { ...d, date: new Date(Date.parse(d.date) + 1).toISOString() } } };
+  await persistBatch(db.pool, [fresh], { reprocess: true });
+  const after = await compareRollup(db.pool);
+  assert.is(after.mismatches, 0, JSON.stringify(after.examples));
+  const { rows } = await db.pool.query<{ received: number }>(`select received from device_health_days where "IMEINumber" = $1 and day = $2::date`, [d.IMEINumber, d.date.slice(0, 10)]);
+  const { rows: truth } = await db.pool.query<{ n: number }>(`select count(*)::integer as n from device_records where "IMEINumber" = $1 and ("date" at time zone 'UTC')::date = $2::date`, [d.IMEINumber, d.date.slice(0, 10)]);
+  assert.is(rows[0]!.received, truth[0]!.n);
 });
 
 /** The device_records rows persist stores, written without the rollup statement (the schema before 0033 has no table for it). */
