@@ -48,6 +48,15 @@ export function offlineAfterS(expectedS: number | null, { floorS, ceilingS }: Cl
   return Math.min(2 * Math.max(expectedS, floorS), ceilingS);
 }
 
+/**
+ * Check-ins a device is expected to make in a whole day at its learned interval (floored as above); null with too
+ * little history. The fleet health rollup keeps each day's interval (device_health_days.interval_s) and reads its
+ * expected check-ins through this, with the floor in force when it is read, as the offline rule does.
+ */
+export function expectedPerDay(expectedS: number | null, floorS: number): number | null {
+  return expectedS === null ? null : Math.round(86_400 / Math.max(expectedS, floorS));
+}
+
 /** True when a device last seen at `lastMs` is offline at `nowMs`. */
 export function isOffline(lastMs: number, expectedS: number | null, nowMs: number, limits: ClockLimits): boolean {
   return nowMs - lastMs > offlineAfterS(expectedS, limits) * 1000;

@@ -13,7 +13,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const FLOORS = [
   // reliability/: the pure rules of reliability analytics (issue 43), no I/O, beside domain/ (neither imports the other).
   ['domain', 'infra', 'reliability'],
-  ['config', 'schemas'],
+  // fleet/: the pure rules of fleet health (issue 44): the day rollup's folds and their SQL, on domain/'s check-in shape.
+  ['config', 'schemas', 'fleet'],
   ['db', 'plumbing'],
   ['secrets', 'integrations', 'outbox'],
   ['storage', 'alarms', 'multispeak', 'indicator-audit'],

@@ -3,6 +3,7 @@
 // identifiers come from the column lists in rows.ts, values travel through COPY.
 import { ALERT_COLUMNS, CURRENT_COLUMNS, DM1_EVENT_COLUMNS, EVENT_COLUMNS, RECORD_COLUMNS, SHIFT_COLUMNS, type Column } from './rows.js';
 import { timestamptzLiteral } from '../../db/sql-literal.js';
+import { healthUpsertSql } from '../../fleet/health-sql.js';
 
 const q = (name: string) => `"${name}"`;
 
@@ -68,12 +69,17 @@ export function mergeStatements(span: BatchSpan) {
 
     // `faultline replay --reprocess`: the derived columns of the record the same message stored are rewritten
     // with the rules now running. The caller guarantees one row per (IMEINumber, date) per statement.
-    recordsReprocess: `insert into device_records (${list(RECORD_COLUMNS)})
+    // A record it inserts (never stored before) is noted like a live one, so the health rollup counts it: an
+    // inserted row's CreatedDate is this transaction's now(); an updated one keeps an earlier transaction's (a
+    // partitioned table cannot return xmax).
+    recordsReprocess: `with ins as (insert into device_records (${list(RECORD_COLUMNS)})
       select ${list(RECORD_COLUMNS)} from fl_stage_records order by idx
       on conflict ("IMEINumber", "date") do update
         set ${DERIVED_COLUMNS.map((c) => `${q(c)} = excluded.${q(c)}`).join(', ')}
         where device_records.source_message_id = excluded.source_message_id
-          and (${DERIVED_COLUMNS.map((c) => `device_records.${q(c)}`).join(', ')}) is distinct from (${DERIVED_COLUMNS.map((c) => `excluded.${q(c)}`).join(', ')})`,
+          and (${DERIVED_COLUMNS.map((c) => `device_records.${q(c)}`).join(', ')}) is distinct from (${DERIVED_COLUMNS.map((c) => `excluded.${q(c)}`).join(', ')})
+      returning "RecordID", "IMEINumber", "date", source_message_id, "CreatedDate" = now() as inserted)
+      insert into fl_stage_inserted select "RecordID", "IMEINumber", "date", source_message_id from ins where inserted`,
 
     events: `with ins as (insert into event_records (${list(EVENT_COLUMNS)}, "DeviceRecordID")
       select ${list(EVENT_COLUMNS, 'e.')}, r."RecordID" from fl_stage_events e
@@ -127,6 +133,13 @@ export function mergeStatements(span: BatchSpan) {
         where excluded."date" >= device_latest."date"
           and (device_latest."RecordID", device_latest."ActualOngoingFault", device_latest."BatteryOrLine") is distinct from (excluded."RecordID", excluded."ActualOngoingFault", excluded."BatteryOrLine")`,
 
+    // Issue 44: each check-in this transaction stored (fl_stage_inserted, once each) folded into its device's day
+    // row (fleet/); a replayed or redelivered one was not inserted, so it adds nothing.
+    health: healthUpsertSql(`select distinct on (n."RecordID") s.*
+        from fl_stage_inserted n
+        join fl_stage_records s on s."IMEINumber" = n."IMEINumber" and s."date" = n."date" and s.source_message_id = n.source_message_id
+       order by n."RecordID", s.idx`),
+
     // What notify owes each record this transaction created for a message that may speak: cleared by notify in
     // the transaction that writes it (stages/notify/effects.ts).
     pending: `insert into pending_effects ("RecordID", "IMEINumber", message, "storedEventIds")
@@ -144,7 +157,7 @@ export function mergeStatements(span: BatchSpan) {
 }
 
 /** The merges of one batch in order, ending with the commit: sent as one multi-statement query. */
-const MERGE_ORDER = ['records', 'events', 'dm1Events', 'shifts', 'currents', 'alerts', 'lastCheckIn', 'latest', 'pending', 'outcome'] as const;
+const MERGE_ORDER = ['records', 'events', 'dm1Events', 'shifts', 'currents', 'alerts', 'lastCheckIn', 'latest', 'health', 'pending', 'outcome'] as const;
 /** Where each statement's result is in the answer to mergeScript. */
 export const MERGE_RESULT = Object.fromEntries(MERGE_ORDER.map((name, i) => [name, i])) as Record<(typeof MERGE_ORDER)[number], number>;
 
