@@ -119,12 +119,23 @@ async function startStorms({ client, now, nowMs, storm }: Round): Promise<{ rais
 }
 
 /**
+ * Whether a chattering kind's clear (`c` of alarm `a`; $2 now, $3 the hold) still waits: the row may still reopen
+ * (unacknowledged, no newer row of its device and kind, and the device's newest check-in still within the window
+ * of the row's last raise: only a newer check-in acts, alarms/raise.ts) and it has not stayed cleared for the hold.
+ * Inside a case on the kind: only chattering kinds' episodes are check-in dates.
+ */
+const HELD_CLEAR = `a.acknowledged_at is null
+  and c.at > $2::timestamptz - $3 * interval '1 millisecond'
+  and not exists (select 1 from alarms n where n."IMEINumber" = a."IMEINumber" and n.kind = a.kind and n.id > a.id)
+  and not exists (select 1 from checkin_clock k where k."IMEINumber" = a."IMEINumber"
+                   and k.last_date > coalesce(a.last_episode, a.episode)::timestamptz + $3 * interval '1 millisecond')`;
+
+/**
  * Raises and ends not routed yet, oldest first; each marked routed with the rows it made. The alarms' classes and
  * the routed marks are written once for the round, after its messages (the same transaction): a round of many
- * changes costs a statement per message, not three per change. A chattering kind's clear waits until its row
- * stayed cleared for CLEAR_HOLD_MS, unless the row was acknowledged (it can no longer reopen) or the device raised a
- * newer row of the kind (whose raise must follow this clear): a raise within the window takes it back
- * (alarms/raise.ts; docs/decisions.md#hot-spots-and-chattering-alarms).
+ * changes costs a statement per message, not three per change. A chattering kind's clear waits while its row may
+ * reopen (HELD_CLEAR): a raise within the window takes it back (alarms/raise.ts;
+ * docs/decisions.md#hot-spots-and-chattering-alarms).
  */
 async function routeChanges(round: Round, storms: ReadonlyMap<string, StormFact>): Promise<void> {
   const { client, now, nowMs, portalUrl, result } = round;
@@ -132,9 +143,7 @@ async function routeChanges(round: Round, storms: ReadonlyMap<string, StormFact>
     `select c.id as change_id, c.change, ${ALARM_COLUMNS}
        from alarm_changes c join alarms a on a.id = c.alarm_id ${ALARM_JOINS}
       where c.routed_at is null
-        and not (c.change = 'cleared' and a.kind = any($1::text[]) and a.acknowledged_at is null
-                 and c.at > $2::timestamptz - $3 * interval '1 millisecond'
-                 and not exists (select 1 from alarms n where n."IMEINumber" = a."IMEINumber" and n.kind = a.kind and n.id > a.id))
+        and not coalesce(case when c.change = 'cleared' and a.kind = any($1::text[]) then ${HELD_CLEAR} end, false)
       order by c.id limit 2000`, [CHATTERING_KINDS, now, CLEAR_HOLD_MS]);
   const classes: { id: number; class: string }[] = [];
   for (const c of changes) {

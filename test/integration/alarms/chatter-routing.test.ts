@@ -112,4 +112,12 @@ test('an acknowledged row cannot reopen: its clear is not held; a newer row send
   assert.equal(kinds, ['raised', 'cleared', 'raised', 'cleared', 'raised']);
 });
 
+test('a fault that stood longer than the window cannot reopen its row: its clear goes out at once', async () => {
+  await notify(T, 4);
+  await route(T + 1_000);
+  await notify(T + CHATTER_WINDOW_MS + MIN, 0);
+  await route(T + CHATTER_WINDOW_MS + MIN + 1_000);
+  assert.equal((await heard()).map((m) => m.split(':')[0]), ['raised', 'cleared']);
+});
+
 test.run();
