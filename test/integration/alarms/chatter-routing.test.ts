@@ -5,7 +5,7 @@
 // a row of its own, announced. Either way a recipient's last message matches the fault's state.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { applyCheckInAlarms } from '../../../alarms/raise.js';
+import { applyCheckInAlarms, applyCheckInAlarmsIn } from '../../../alarms/raise.js';
 import { routeAlarms } from '../../../alarms/router.js';
 import type { CheckInAlarms } from '../../../alarms/check-in-alarms.js';
 import { loadAlarmSettings } from '../../../config/settings.js';
@@ -14,6 +14,7 @@ import { FAULT_CODE_KINDS, kindOfCode } from '../../../domain/alarm-kinds.js';
 import { importAlarms } from '../../../support/alarm-setup.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { importDemoData } from '../../../support/reference-data.js';
+import { waitFor } from '../../../support/wait-for.js';
 
 const test = suite('chattering alarms: what is routed');
 const MIN = 60_000;
@@ -36,6 +37,9 @@ const route = (serviceMs: number) => routeAlarms(db.pool, settings, serviceMs);
 const heard = async () => (await db.pool.query<{ m: string }>(
   `select o.kind || ':' || o.alarm_id as m from alarm_outbox o join alarms a on a.id = o.alarm_id where a."IMEINumber" = $1 order by o.id`, [A])).rows.map((r) => r.m);
 const lastHeard = async () => (await heard()).at(-1)?.split(':')[0];
+/** Until another session of this database waits for a row lock (the two sides met over the clear's row). */
+const someoneWaits = () => waitFor('a session waiting for the clear\'s row lock', async () => (await db.pool.query<{ n: number }>(
+  `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)).rows[0]!.n > 0 || null);
 const active = async () => (await db.pool.query<{ n: number }>(`select count(*)::int as n from alarms where "IMEINumber" = $1 and cleared_at is null`, [A])).rows[0]!.n > 0;
 
 test.before(async () => {
@@ -118,6 +122,51 @@ test('a fault that stood longer than the window cannot reopen its row: its clear
   await notify(T + CHATTER_WINDOW_MS + MIN, 0);
   await route(T + CHATTER_WINDOW_MS + MIN + 1_000);
   assert.equal((await heard()).map((m) => m.split(':')[0]), ['raised', 'cleared']);
+});
+
+test('a reopening raise and the router meeting over one clear: either the clear is taken back or the return is announced', async () => {
+  const due = T + MIN + CHATTER_WINDOW_MS + 1_000; // the clear has stayed cleared for the hold (service clock)
+  // The raise's transaction first: it holds the clear's row lock while the router's round runs.
+  await notify(T, 4);
+  await route(T + 1_000);
+  await notify(T + 30_000, 0, T + MIN);
+  const client = await db.pool.connect();
+  try {
+    await client.query('begin');
+    await applyCheckInAlarmsIn(client, [checkIn(T + 2 * MIN, 4)], due);
+    const round = route(due);
+    await someoneWaits(); // the round read the clear, wrote its message, and waits to mark it
+    await client.query('commit');
+    await round;
+  } finally {
+    client.release();
+  }
+  assert.ok(await active());
+  assert.equal((await heard()).map((m) => m.split(':')[0]), ['raised'], 'the taken-back clear was not sent');
+});
+
+test('the router first: the clear goes out, and the raise waiting for its lock becomes a new, announced row', async () => {
+  const due = T + MIN + CHATTER_WINDOW_MS + 1_000;
+  await notify(T, 4);
+  await route(T + 1_000);
+  await notify(T + 30_000, 0, T + MIN);
+  const router = await db.pool.connect();
+  try {
+    // The router's marking, its transaction still open (as while it writes the round's messages).
+    await router.query('begin');
+    await router.query(`update alarm_changes set routed_at = $1 where change = 'cleared' and routed_at is null`, [new Date(due)]);
+    const raise = notify(T + 2 * MIN, 4, due);
+    await someoneWaits(); // the raise waits for the clear's row lock
+    await router.query('commit');
+    await raise;
+  } finally {
+    router.release();
+  }
+  await route(due + 1_000);
+  assert.ok(await active());
+  assert.is(await lastHeard(), 'raised', 'the return is announced');
+  const rows = (await db.pool.query<{ n: number }>(`select count(*)::int as n from alarms where "IMEINumber" = $1`, [A])).rows[0]!.n;
+  assert.is(rows, 2);
 });
 
 test.run();
