@@ -133,8 +133,12 @@ function raisesOf(item: CheckInAlarms): RaiseInput[] {
  * Raises a batch's alarms in one named statement (like endAlarms), each device at most once per kind; the ids of
  * those raised (not already open, not raised before for this episode), in batch order. A chattering raise
  * (domain/alarm-chatter.ts: a fault-code kind whose last row of the device is cleared, not acknowledged, and
- * was last raised within the window before it, by the check-ins' dates) reopens that row instead, one more episode, in the same statement: no new row, and no new
- * `raised` change, so routing hears a chattering alarm once (docs/decisions.md#hot-spots-and-chattering-alarms).
+ * was last raised within the window before it, by the check-ins' dates) reopens that row instead, one more
+ * episode, in the same statement, and takes back its `cleared` change, which the router holds for the window: no
+ * new row, no change to route. Once that clear was routed, the raise is a row of its own with a `raised` change,
+ * so the return reaches the people who heard the clear. The clear's row lock (`for update of c`, also taken by
+ * the router's marking, alarms/router.ts) decides which of the two happened. A new row lifts a shelving taken
+ * for an earlier chattering row of its device and kind (docs/decisions.md#hot-spots-and-chattering-alarms).
  */
 async function raiseAlarms(client: pg.ClientBase, raises: readonly RaiseInput[], nowMs: number): Promise<number[]> {
   if (raises.length === 0) return [];
@@ -143,21 +147,31 @@ async function raiseAlarms(client: pg.ClientBase, raises: readonly RaiseInput[],
     text: `with u as (
        select o, i, k, e, p, d, c, n from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $8::boolean[])
          with ordinality as u(o, i, k, e, p, d, c, n)),
-     reopened as (
-       update alarms a set cleared_at = null, chatter_count = a.chatter_count + 1, last_raised_at = $7, last_episode = u.e
-         from u
-        where u.c and a.id = (select max(b.id) from alarms b where b."IMEINumber" = u.i and b.kind = u.k)
-          and a.cleared_at is not null and a.acknowledged_at is null
+     held as (
+       select u.n, a.id from u
+         join alarms a on a.id = (select max(b.id) from alarms b where b."IMEINumber" = u.i and b.kind = u.k)
+         join alarm_changes h on h.alarm_id = a.id and h.change = 'cleared' and h.routed_at is null
+        where u.c and a.cleared_at is not null and a.acknowledged_at is null
           -- Device time: newer than the row's last episode and within the window of it (only chattering kinds'
           -- episodes are check-in dates; the case keeps the casts from other kinds' rows).
           and case when u.c then u.e::timestamptz > coalesce(a.last_episode, a.episode)::timestamptz
                     and u.e::timestamptz <= coalesce(a.last_episode, a.episode)::timestamptz + make_interval(secs => $9::double precision / 1000)
               else false end
-       returning u.n),
+        for update of h),
+     reopened as (
+       update alarms a set cleared_at = null, chatter_count = a.chatter_count + 1, last_raised_at = $7, last_episode = u.e
+         from held join u on u.n = held.n
+        where a.id = held.id and a.cleared_at is not null and a.acknowledged_at is null
+       returning u.n, a.id),
+     taken_back as (
+       delete from alarm_changes h using reopened r where h.alarm_id = r.id and h.change = 'cleared' and h.routed_at is null),
      raised as (
        insert into alarms ("OrganizationID", "IMEINumber", kind, episode, "PowerLineID", detail, raised_at)
        select o, i, k, e, p, d::jsonb, $7 from u where u.n not in (select n from reopened) order by n
-       on conflict do nothing returning id, raised_at)
+       on conflict do nothing returning id, raised_at, "IMEINumber", kind),
+     lifted as (
+       delete from alarm_shelves s using raised r
+        where s."IMEINumber" = r."IMEINumber" and s.kind = r.kind and s.chatter_alarm_id is not null and s.chatter_alarm_id <> r.id)
      insert into alarm_changes (alarm_id, change, at) select id, 'raised', raised_at from raised order by id returning alarm_id as id`,
     values: [
       raises.map((a) => a.OrganizationID), raises.map((a) => a.IMEINumber), raises.map((a) => a.kind), raises.map((a) => a.episode),

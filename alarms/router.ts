@@ -8,6 +8,7 @@
 import type pg from 'pg';
 import type { AlarmSettings } from '../config/settings.js';
 import { withTransaction } from '../db/transaction.js';
+import { CHATTERING_KINDS, CLEAR_HOLD_MS } from '../domain/alarm-chatter.js';
 import {
   digestStep, planClear, planDigest, planEscalations, planRaise, routingRules, stormsStarting,
   type AlarmFact, type PlannedMessage, type RoutingOrg, type StormFact,
@@ -42,7 +43,19 @@ interface Round {
   store(m: PlannedMessage<StoredRecipient>): Promise<'sent' | 'suppressed' | 'duplicate'>;
 }
 
+/** A change of the round was taken back meanwhile (a chattering row reopened): the round is undone and tried again. */
+class ChangeTakenBack extends Error {}
+
 export async function routeAlarms(pool: pg.Pool, settings: AlarmSettings, nowMs: number): Promise<RouteResult> {
+  try {
+    return await routeRound(pool, settings, nowMs);
+  } catch (err) {
+    if (!(err instanceof ChangeTakenBack)) throw err;
+    return routeRound(pool, settings, nowMs);
+  }
+}
+
+async function routeRound(pool: pg.Pool, settings: AlarmSettings, nowMs: number): Promise<RouteResult> {
   const result: RouteResult = { routed: 0, messages: 0, suppressed: 0, escalations: 0, digests: 0, skipped: false };
   return withTransaction(pool, async (client) => {
     const { rows: [lock] } = await client.query<{ ok: boolean }>('select pg_try_advisory_xact_lock($1) as ok', [ROUTER_LOCK]);
@@ -106,16 +119,32 @@ async function startStorms({ client, now, nowMs, storm }: Round): Promise<{ rais
 }
 
 /**
+ * Whether a chattering kind's clear (`c` of alarm `a`; $2 now, $3 the hold) still waits: the row may still reopen
+ * (unacknowledged, no newer row of its device and kind, and the device's newest check-in still within the window
+ * of the row's last raise: only a newer check-in acts, alarms/raise.ts) and it has not stayed cleared for the hold.
+ * Inside a case on the kind: only chattering kinds' episodes are check-in dates.
+ */
+const HELD_CLEAR = `a.acknowledged_at is null
+  and c.at > $2::timestamptz - $3 * interval '1 millisecond'
+  and not exists (select 1 from alarms n where n."IMEINumber" = a."IMEINumber" and n.kind = a.kind and n.id > a.id)
+  and not exists (select 1 from checkin_clock k where k."IMEINumber" = a."IMEINumber"
+                   and k.last_date > coalesce(a.last_episode, a.episode)::timestamptz + $3 * interval '1 millisecond')`;
+
+/**
  * Raises and ends not routed yet, oldest first; each marked routed with the rows it made. The alarms' classes and
  * the routed marks are written once for the round, after its messages (the same transaction): a round of many
- * changes costs a statement per message, not three per change.
+ * changes costs a statement per message, not three per change. A chattering kind's clear waits while its row may
+ * reopen (HELD_CLEAR): a raise within the window takes it back (alarms/raise.ts;
+ * docs/decisions.md#hot-spots-and-chattering-alarms).
  */
 async function routeChanges(round: Round, storms: ReadonlyMap<string, StormFact>): Promise<void> {
   const { client, now, nowMs, portalUrl, result } = round;
   const { rows: changes } = await client.query<ChangeRow>(
     `select c.id as change_id, c.change, ${ALARM_COLUMNS}
        from alarm_changes c join alarms a on a.id = c.alarm_id ${ALARM_JOINS}
-      where c.routed_at is null order by c.id limit 2000`);
+      where c.routed_at is null
+        and not coalesce(case when c.change = 'cleared' and a.kind = any($1::text[]) then ${HELD_CLEAR} end, false)
+      order by c.id limit 2000`, [CHATTERING_KINDS, now, CLEAR_HOLD_MS]);
   const classes: { id: number; class: string }[] = [];
   for (const c of changes) {
     const o = await round.org(c.OrganizationID);
@@ -136,7 +165,11 @@ async function routeChanges(round: Round, storms: ReadonlyMap<string, StormFact>
     await client.query('update alarms a set class = u.c from unnest($1::bigint[], $2::text[]) as u(id, c) where a.id = u.id',
       [classes.map((x) => x.id), classes.map((x) => x.class)]);
   }
-  if (changes.length) await client.query('update alarm_changes set routed_at = $2 where id = any($1::bigint[])', [changes.map((c) => c.change_id), now]);
+  if (!changes.length) return;
+  // The mark takes each change's row lock, as a reopening raise does: a clear taken back meanwhile is gone, and
+  // its message must not be sent (alarms/raise.ts).
+  const { rowCount } = await client.query('update alarm_changes set routed_at = $2 where id = any($1::bigint[]) and routed_at is null', [changes.map((c) => c.change_id), now]);
+  if (rowCount !== changes.length) throw new ChangeTakenBack('a change of the round was taken back by a reopening raise');
 }
 
 /** Escalation: open, unacknowledged operations alarms whose raise was routed, outside storms. */

@@ -72,7 +72,7 @@ export interface AppOptions {
   /** How long a token's account (role, organisation, MaskFaultDetails) is reused; 0 reads it on every request. */
   accountCacheMs?: number;
   /** Alarm routes: the keyring that seals webhook secrets (null: none configured) and the webhook ranges allowed. */
-  alarms?: { keyring: Keyring | null; webhookAllow: readonly WebhookAllowance[] };
+  alarms?: { keyring: Keyring | null; webhookAllow: readonly WebhookAllowance[]; chatterShelveMaxMinutes?: number };
   /** false: /metrics and /openapi.json are not on this app (METRICS_PORT serves them: ops-routes.ts createOpsApp). */
   opsRoutes?: boolean;
   /** Directory of the built web portal (portal-static.ts); default portal/dist; null serves no portal. */
@@ -138,7 +138,7 @@ export function createApp({
   app.route('/', incidentCauseRoutes({ pool, auth, now }));
   app.route('/', reliabilityExportRoutes({ pool, auth }));
   app.route('/', reliabilityRoutes({ pool, auth, now }));
-  app.route('/', boardRoutes({ pool, auth, now }));
+  app.route('/', boardRoutes({ pool, auth, now, chatterShelveMaxMinutes: alarms.chatterShelveMaxMinutes }));
   app.route('/', soapRoutes({ pool, accounts, clientAddress, check, now }));
   app.route('/', testFaultRoutes({ pool, auth, ...testFaults }));
   app.route('/', portalSettingsRoutes({ auth, mapTiles }));

@@ -52,7 +52,7 @@ export async function startApi(runtime: Runtime, drain: Drain, { transport, brid
     pool, jwtSecret: resolveJwtSecret({ configured: settings.jwtSecret, dataDir: settings.dataDir }), codeStrings,
     offlineAfterHours: settings.offlineAfterHours, checkinFloorS: settings.alarms.checkinFloorS,
     clientAddress: clientAddressBehind(settings.trustProxy), draining: () => drain.draining, opsRoutes: settings.metricsPort === null,
-    alarms: { keyring: alarmKeyring({ configured: settings.secretKeys, dataDir: settings.dataDir, embedded: runtime.embedded }), webhookAllow: settings.alarms.webhookAllow },
+    alarms: { keyring: alarmKeyring({ configured: settings.secretKeys, dataDir: settings.dataDir, embedded: runtime.embedded }), webhookAllow: settings.alarms.webhookAllow, chatterShelveMaxMinutes: settings.alarms.chatterShelveMaxMinutes },
     testFaults: { queue: testFaultQueue, clearAfterMs: settings.testFaultClearMs }, mapTiles: settings.mapTiles,
     dnp3Port: settings.dnp3.port, iec104Port: settings.iec104Port,
   });

@@ -4,6 +4,7 @@
 // the spool inbox.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { DEFAULT_CHATTER_SHELVE_MAX_MINUTES, SHELVE_MINUTES } from '../domain/alarm-states.js';
 import { DEFAULT_LOW_CURRENT_A } from '../domain/ongoing-fault.js';
 import { validateModelMap, type ModelMap } from '../domain/model-replacement.js';
 import { checkNamespace } from './kafka-namespace.js';
@@ -170,6 +171,8 @@ export interface AlarmSettings {
   maxAgeHours: number;
   /** Base URL of the portal for links in messages; null: no link. */
   portalUrl: string | null;
+  /** The longest an operations alarm shelvable only because it chatters may be shelved for (domain/alarm-states.ts). */
+  chatterShelveMaxMinutes: number;
 }
 
 const WEBHOOK_ALLOWANCES: readonly WebhookAllowance[] = ['loopback', 'private', 'link-local'];
@@ -213,6 +216,7 @@ export function loadAlarmSettings(env: NodeJS.ProcessEnv = process.env): AlarmSe
     stormWindowMinutes: number(env, 'ALARM_STORM_WINDOW_MINUTES', 10, positive),
     maxAgeHours: number(env, 'ALARM_MAX_AGE_HOURS', 24, positive),
     portalUrl: env.PORTAL_URL || null,
+    chatterShelveMaxMinutes: number(env, 'ALARM_CHATTER_SHELVE_MAX_MINUTES', DEFAULT_CHATTER_SHELVE_MAX_MINUTES, (n) => Number.isInteger(n) && n >= SHELVE_MINUTES.min && n <= SHELVE_MINUTES.max),
   };
 }
 

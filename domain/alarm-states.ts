@@ -56,11 +56,25 @@ export const mayShelve = (cls: AlarmClass, episodes = 1): boolean => cls === 'ma
 /** The times an operator may shelve for: at least a quarter hour, at most a week (ISA-18.2 wants a limit). */
 export const SHELVE_MINUTES = { min: 15, max: 7 * 24 * 60 } as const;
 export const SHELVE_CHOICES_MINUTES: readonly number[] = [60, 8 * 60, 24 * 60, 7 * 24 * 60];
+/** ALARM_CHATTER_SHELVE_MAX_MINUTES when unset: one shift. */
+export const DEFAULT_CHATTER_SHELVE_MAX_MINUTES = 8 * 60;
 
-/** Why `minutes` is no shelving time, or null. */
-export function shelveMinutesProblem(minutes: unknown): string | null {
-  if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < SHELVE_MINUTES.min || minutes > SHELVE_MINUTES.max) {
-    return `must be a whole number of minutes from ${SHELVE_MINUTES.min} to ${SHELVE_MINUTES.max} (a week)`;
+/**
+ * The longest `cls`'s alarm of `episodes` may be shelved for, or null when it may not be: a week for a
+ * maintenance alarm; `chatterCapMinutes` for an operations alarm, shelvable only because it chatters (it stays an
+ * operations alarm: hidden for at most a shift, and a new row of its point lifts the shelving, alarms/raise.ts).
+ */
+export function shelveMaxMinutes(cls: AlarmClass, episodes: number, chatterCapMinutes: number): number | null {
+  if (!mayShelve(cls, episodes)) return null;
+  return cls === 'maintenance' ? SHELVE_MINUTES.max : Math.min(chatterCapMinutes, SHELVE_MINUTES.max);
+}
+
+const spoken = (minutes: number) => (minutes === SHELVE_MINUTES.max ? ' (a week)' : '');
+
+/** Why `minutes` is no shelving time (at most `max`), or null. */
+export function shelveMinutesProblem(minutes: unknown, max: number = SHELVE_MINUTES.max): string | null {
+  if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < SHELVE_MINUTES.min || minutes > max) {
+    return `must be a whole number of minutes from ${SHELVE_MINUTES.min} to ${max}${spoken(max)}`;
   }
   return null;
 }

@@ -47,6 +47,26 @@ export function countedIn(incidents: readonly CountedIncident[], from: string, m
 export const holds = (counted: readonly CountedIncident[], rule: RecurringSectionRule): boolean => counted.length >= rule.incidents;
 
 /**
+ * When a hot spot that holds at `now` ends by time alone, if no incident comes or changes: when the N-th newest of
+ * its counted incidents (`counted`, oldest first) leaves the window. The incident step judges an open alarm again
+ * only then, or when an incident of its section is written (incidents/recurring-section.ts). Null: it does not hold.
+ */
+export function nextEndAt(counted: readonly CountedIncident[], rule: RecurringSectionRule): number | null {
+  if (!holds(counted, rule)) return null;
+  return counted[counted.length - rule.incidents]!.firstTripAt + rule.days * DAY_MS;
+}
+
+/**
+ * The episode of a hot spot (the alarm's unique key beside device and kind): its first and newest counted incidents.
+ * An episode that ended by time lost its first counted incident to the window, so a later one begins with another,
+ * even when its newest is the same (an older incident written late); one that ended because an incident stopped
+ * counting (its kind changed) comes back with a newer incident. Both the same needs the same first and newest
+ * incidents counted again, after one between them stopped counting and another between them started.
+ */
+export const hotSpotEpisode = (counted: readonly CountedIncident[]): string =>
+  `recurring-section:${counted[0]!.id}-${counted[counted.length - 1]!.id}`;
+
+/**
  * The alarm's text (its detail's `summary`, shown on the board). A masked organisation's names no class: it
  * counted incidents of every kind, and says so.
  */

@@ -1,14 +1,14 @@
 // The `recurring-section` alarm (hot spots; docs/decisions.md#hot-spots-and-chattering-alarms), in the
 // incident step's transaction: raised when an incident located in a section makes it hold N incidents of the
 // last D days (the organisation's rule, domain/recurring-section.ts), ended by the step that finds the count
-// below N. Raised through the alarm routing's event entry point, so it is routed, acknowledged and shelved like
+// below N: the step that writes an incident of its section, or the first step after its stored next end. Raised through the alarm routing's event entry point, so it is routed, acknowledged and shelved like
 // every other alarm. Each read is a range of incidents_line_first_trip (one power line, the last D days).
 import type pg from 'pg';
 import { RECURRING_SECTION } from '../domain/alarm-kinds.js';
 import type { FaultedSection } from '../domain/faulted-section.js';
 import type { IncidentKind } from '../domain/incident-rules.js';
 import {
-  countedIn, holds, recurringSectionRule, recurringSectionSummary, windowStart, type CountedIncident, type RecurringSectionRule,
+  countedIn, hotSpotEpisode, nextEndAt, recurringSectionRule, recurringSectionSummary, windowStart, type CountedIncident, type RecurringSectionRule,
 } from '../domain/recurring-section.js';
 import { raiseEventAlarm } from '../alarms/raise.js';
 
@@ -29,7 +29,19 @@ async function lineIncidents(client: pg.ClientBase, line: string, since: number)
 
 export interface LocatedIncident { organizationId: string; powerLineId: string; sections: readonly FaultedSection[]; now: Date }
 
-/** After an incident's step: each of its sections that now holds raises the alarm (once while it holds). */
+/** Ends hot-spot alarms, one `cleared` change each. */
+async function endHotSpots(client: pg.ClientBase, where: string, params: unknown[], nowDate: Date): Promise<void> {
+  await client.query(
+    `with ended as (update alarms set cleared_at = $1, next_end_at = null where kind = '${RECURRING_SECTION}' and cleared_at is null and ${where} returning id, cleared_at)
+     insert into alarm_changes (alarm_id, change, at) select id, 'cleared', cleared_at from ended order by id on conflict do nothing`,
+    [nowDate, ...params]);
+}
+
+/**
+ * After an incident's step: each of its sections is judged. One that holds raises the alarm (once while it
+ * holds) or gives the open one its new count and next end; one that no longer holds (an incident stopped
+ * counting) ends its open alarm now, not at its stored next end.
+ */
 export async function raiseRecurringSections(client: pg.ClientBase, i: LocatedIncident): Promise<void> {
   if (i.sections.length === 0) return;
   const { rule, masked } = await orgRule(client, i.organizationId);
@@ -37,43 +49,55 @@ export async function raiseRecurringSections(client: pg.ClientBase, i: LocatedIn
   const incidents = await lineIncidents(client, i.powerLineId, windowStart(rule, now));
   for (const s of i.sections) {
     const counted = countedIn(incidents, s.from.imei, masked, rule, now);
-    if (!holds(counted, rule)) continue;
-    const newest = counted[counted.length - 1]!;
+    const endsAt = nextEndAt(counted, rule);
+    if (endsAt === null) {
+      await endHotSpots(client, '"IMEINumber" = $2', [s.from.imei], i.now);
+      continue;
+    }
     const detail = {
       deviceName: s.from.name, section: s.label, sectionFrom: s.from.imei, count: counted.length, days: rule.days, incidentIds: counted.map((c) => c.id),
-      firstTripAt: new Date(counted[0]!.firstTripAt).toISOString(), lastTripAt: new Date(newest.firstTripAt).toISOString(),
+      firstTripAt: new Date(counted[0]!.firstTripAt).toISOString(), lastTripAt: new Date(counted[counted.length - 1]!.firstTripAt).toISOString(),
       summary: recurringSectionSummary(counted.length, rule, s.label, masked),
     };
     // One alarm per section while it holds: an open one takes the new count (no new raise, nothing routed).
     const { rowCount } = await client.query(
-      `update alarms set detail = detail || $3::jsonb where "IMEINumber" = $1 and kind = $2 and cleared_at is null`, [s.from.imei, RECURRING_SECTION, JSON.stringify(detail)]);
+      `update alarms set detail = detail || $3::jsonb, next_end_at = $4 where "IMEINumber" = $1 and kind = $2 and cleared_at is null`,
+      [s.from.imei, RECURRING_SECTION, JSON.stringify(detail), new Date(endsAt)]);
     if ((rowCount ?? 0) > 0) continue;
-    // The episode names the incident that made it hold, so a later window raises anew.
-    await raiseEventAlarm(client, {
-      OrganizationID: i.organizationId, IMEINumber: s.from.imei, PowerLineID: i.powerLineId, kind: RECURRING_SECTION, episode: `recurring-section:${newest.id}`, detail,
+    const id = await raiseEventAlarm(client, {
+      OrganizationID: i.organizationId, IMEINumber: s.from.imei, PowerLineID: i.powerLineId, kind: RECURRING_SECTION, episode: hotSpotEpisode(counted), detail,
     }, now);
+    if (id !== null) await client.query('update alarms set next_end_at = $2 where id = $1', [id, new Date(endsAt)]);
   }
 }
 
-/** Every step: the active recurring-section alarms whose section no longer holds end (one `cleared` change each). */
+/**
+ * Every step: the open recurring-section alarms due to be judged (their stored next end has come, or none is
+ * stored: a row from before migration 0030, or its organisation's rule changed) end when their section no longer
+ * holds, or store their next end. A range of alarms_hot_spot_due, not every open hot spot.
+ */
 export async function endRecurringSections(client: pg.ClientBase, nowDate: Date): Promise<void> {
-  const { rows: active } = await client.query<{ id: string; OrganizationID: string; PowerLineID: string; sectionFrom: string }>(
-    `select id, "OrganizationID", "PowerLineID", "IMEINumber" as "sectionFrom" from alarms where kind = $1 and cleared_at is null`, [RECURRING_SECTION]);
-  if (active.length === 0) return;
+  const { rows: due } = await client.query<{ id: string; OrganizationID: string; PowerLineID: string; sectionFrom: string }>(
+    `select id, "OrganizationID", "PowerLineID", "IMEINumber" as "sectionFrom" from alarms
+      where kind = $1 and cleared_at is null and (next_end_at is null or next_end_at <= $2)`, [RECURRING_SECTION, nowDate]);
+  if (due.length === 0) return;
   const now = nowDate.getTime();
   const rules = new Map<string, OrgRule>();
   const byLine = new Map<string, CountedIncident[]>();
   const ended: number[] = [];
-  for (const a of active) {
+  const later: { id: number; at: Date }[] = [];
+  for (const a of due) {
     if (!rules.has(a.OrganizationID)) rules.set(a.OrganizationID, await orgRule(client, a.OrganizationID));
     const { rule, masked } = rules.get(a.OrganizationID)!;
     const key = `${a.PowerLineID}\u0000${rule.days}`;
     if (!byLine.has(key)) byLine.set(key, await lineIncidents(client, a.PowerLineID, windowStart(rule, now)));
-    if (!holds(countedIn(byLine.get(key)!, a.sectionFrom, masked, rule, now), rule)) ended.push(Number(a.id));
+    const endsAt = nextEndAt(countedIn(byLine.get(key)!, a.sectionFrom, masked, rule, now), rule);
+    if (endsAt === null) ended.push(Number(a.id));
+    else later.push({ id: Number(a.id), at: new Date(endsAt) });
   }
-  if (ended.length === 0) return;
-  await client.query(
-    `with ended as (update alarms set cleared_at = $2 where id = any($1::bigint[]) and cleared_at is null returning id, cleared_at)
-     insert into alarm_changes (alarm_id, change, at) select id, 'cleared', cleared_at from ended order by id on conflict do nothing`,
-    [ended, nowDate]);
+  if (ended.length > 0) await endHotSpots(client, 'id = any($2::bigint[])', [ended], nowDate);
+  if (later.length > 0) {
+    await client.query('update alarms a set next_end_at = u.at from unnest($1::bigint[], $2::timestamptz[]) as u(id, at) where a.id = u.id',
+      [later.map((l) => l.id), later.map((l) => l.at)]);
+  }
 }

@@ -28,6 +28,7 @@ const ITEM = {
     label: { type: ['string', 'null'] }, class: classProp, state: { type: 'string', enum: ['unacknowledged-active', 'acknowledged-active', 'unacknowledged-cleared', 'normal', 'shelved'] },
     IMEINumber: { type: 'string' }, Real_Name: { type: ['string', 'null'] }, codeText: { type: ['string', 'null'] }, raisedAt: time, acknowledgedAt: time,
     acknowledgedBy: { type: ['string', 'null'] }, clearedAt: time, shelvable: { type: 'boolean' },
+    shelveMaxMinutes: { type: ['integer', 'null'], description: 'The longest this alarm may be shelved for (a chattering operations alarm: ALARM_CHATTER_SHELVE_MAX_MINUTES); null: not shelvable.' },
     episodes: { type: 'integer', minimum: 1, description: 'A chattering alarm is one row: its raise/clear episodes (1: not chattering); raisedAt is the first raise, lastRaisedAt the last.' },
     lastRaisedAt: time,
     firstEpisodeAt: { ...time, description: 'A chattering alarm: the device time of its first episode (the raising check-in); null when not chattering.' },
@@ -68,7 +69,7 @@ export const BOARD_OPENAPI_PATHS: Record<string, Obj> = {
     post: {
       operationId: 'shelveAlarm', tags: ['board'], summary: 'Shelve a maintenance or chattering alarm\'s device and kind for a time: hidden from the board until then', security, parameters: [alarmId],
       requestBody: { required: true, ...json({ type: 'object', properties: { minutes: { type: 'integer', minimum: SHELVE_MINUTES.min, maximum: SHELVE_MINUTES.max } }, required: ['minutes'] }) },
-      responses: { 200: { description: 'Shelved until', ...json({ type: 'object' }) }, 400: error('The minutes are missing or out of range.'), ...AUTH, 404: error('No such alarm in the caller\'s reach.'), 409: error('Neither a maintenance alarm nor a chattering one.') },
+      responses: { 200: { description: 'Shelved until', ...json({ type: 'object' }) }, 400: error('The minutes are missing or out of range (a chattering operations alarm: at most ALARM_CHATTER_SHELVE_MAX_MINUTES).'), ...AUTH, 404: error('No such alarm in the caller\'s reach.'), 409: error('Neither a maintenance alarm nor a chattering one.') },
     },
   },
   [openApiPath(UNSHELVE_PATH)]: {

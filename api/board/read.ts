@@ -3,7 +3,7 @@
 import type pg from 'pg';
 import { alarmLabel, INCIDENT_ALARM_KINDS, type AlarmClass } from '../../domain/alarm-kinds.js';
 import { isChattering } from '../../domain/alarm-chatter.js';
-import { alarmClassOf, alarmState, mayShelve, type AlarmState } from '../../domain/alarm-states.js';
+import { alarmClassOf, alarmState, DEFAULT_CHATTER_SHELVE_MAX_MINUTES, mayShelve, shelveMaxMinutes, type AlarmState } from '../../domain/alarm-states.js';
 import { alarmPriority, compareBoardItems, incidentPriority, type IncidentStatus } from '../../domain/board.js';
 import type { Caller } from '../auth/caller.js';
 import { reachCondition } from '../device-records/reach.js';
@@ -35,7 +35,7 @@ function presentIncident(r: IncidentRow) {
   };
 }
 
-function presentAlarm(r: AlarmRow, masked: boolean, nowMs: number) {
+function presentAlarm(r: AlarmRow, masked: boolean, nowMs: number, chatterShelveMax: number) {
   const cls = alarmClassOf(r.kind, r.class);
   const state: AlarmState = alarmState({ acknowledgedAt: r.acknowledged_at?.getTime() ?? null, clearedAt: r.cleared_at?.getTime() ?? null, shelvedUntil: r.shelved_until?.getTime() ?? null }, nowMs);
   return {
@@ -43,6 +43,8 @@ function presentAlarm(r: AlarmRow, masked: boolean, nowMs: number) {
     IMEINumber: r.IMEINumber, Real_Name: r.Real_Name, powerLineId: r.PowerLineID, powerLineName: r.powerLineName, codeText: r.codeText,
     raisedAt: r.raised_at.toISOString(), acknowledgedAt: iso(r.acknowledged_at), acknowledgedBy: r.acknowledged_by, clearedAt: iso(r.cleared_at),
     shelvable: mayShelve(cls, r.chatter_count),
+    // The longest the portal may offer (a chattering operations alarm: ALARM_CHATTER_SHELVE_MAX_MINUTES); null: not shelvable.
+    shelveMaxMinutes: shelveMaxMinutes(cls, r.chatter_count, chatterShelveMax),
     // A chattering alarm is one row (domain/alarm-chatter.ts): its episodes, the first raise (raisedAt) and the last;
     // and the device's times of the first and last episode (the raising check-ins' dates).
     episodes: r.chatter_count, lastRaisedAt: (r.last_raised_at ?? r.raised_at).toISOString(),
@@ -55,7 +57,7 @@ function presentAlarm(r: AlarmRow, masked: boolean, nowMs: number) {
 export type BoardAlarm = ReturnType<typeof presentAlarm>;
 
 /** The alarms of the caller's reach that are not normal (incident alarms aside: the incident stands for them). */
-export async function readBoardAlarms(db: Pick<pg.Pool, 'query'>, caller: Caller, nowMs: number, powerLineId?: string): Promise<{ alarms: BoardAlarm[]; truncated: boolean }> {
+export async function readBoardAlarms(db: Pick<pg.Pool, 'query'>, caller: Caller, nowMs: number, chatterShelveMax = DEFAULT_CHATTER_SHELVE_MAX_MINUTES, powerLineId?: string): Promise<{ alarms: BoardAlarm[]; truncated: boolean }> {
   const p = new SqlParams();
   const line = powerLineId === undefined ? 'true' : `a."PowerLineID" = ${p.add(powerLineId)}::text`;
   const reach = reachCondition(caller, p, 'd', 'a.raised_at');
@@ -69,7 +71,7 @@ export async function readBoardAlarms(db: Pick<pg.Pool, 'query'>, caller: Caller
       where a."OrganizationID" = ${p.add(caller.org)}::text and (a.acknowledged_at is null or a.cleared_at is null)
         and a.kind <> all(${p.add(INCIDENT_ALARM_KINDS)}::text[]) and ${reach} and ${line}
       order by a.raised_at desc, a.id desc limit ${p.add(BOARD_ALARM_LIMIT + 1)}`, p.values);
-  return { alarms: rows.slice(0, BOARD_ALARM_LIMIT).map((r) => presentAlarm(r, caller.maskFaultDetails, nowMs)), truncated: rows.length > BOARD_ALARM_LIMIT };
+  return { alarms: rows.slice(0, BOARD_ALARM_LIMIT).map((r) => presentAlarm(r, caller.maskFaultDetails, nowMs, chatterShelveMax)), truncated: rows.length > BOARD_ALARM_LIMIT };
 }
 
 async function readActiveIncidents(db: Pick<pg.Pool, 'query'>, caller: Caller) {
@@ -98,8 +100,8 @@ async function readShelves(db: Pick<pg.Pool, 'query'>, caller: Caller, nowMs: nu
  * still unacknowledged) in the board's order; `acknowledged` (acknowledged, still active); `shelved` points.
  * `cls` keeps one alarm class (incidents are operations).
  */
-export async function readBoard(db: Pick<pg.Pool, 'query'>, caller: Caller, nowMs: number, cls: AlarmClass | null) {
-  const [incidents, { alarms, truncated }, shelved] = await Promise.all([readActiveIncidents(db, caller), readBoardAlarms(db, caller, nowMs), readShelves(db, caller, nowMs)]);
+export async function readBoard(db: Pick<pg.Pool, 'query'>, caller: Caller, nowMs: number, cls: AlarmClass | null, chatterShelveMax = DEFAULT_CHATTER_SHELVE_MAX_MINUTES) {
+  const [incidents, { alarms, truncated }, shelved] = await Promise.all([readActiveIncidents(db, caller), readBoardAlarms(db, caller, nowMs, chatterShelveMax), readShelves(db, caller, nowMs)]);
   const ofClass = alarms.filter((a) => cls === null || a.class === cls);
   const items = [...(cls === 'maintenance' ? [] : incidents), ...ofClass.filter((a) => a.state === 'unacknowledged-active' || a.state === 'unacknowledged-cleared')].sort(compareBoardItems);
   const acknowledged = ofClass.filter((a) => a.state === 'acknowledged-active').sort(compareBoardItems);

@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
 import { ALARM_CLASSES, type AlarmClass } from '../../domain/alarm-kinds.js';
-import { alarmClassOf, mayShelve, shelveMinutesProblem } from '../../domain/alarm-states.js';
+import { alarmClassOf, DEFAULT_CHATTER_SHELVE_MAX_MINUTES, shelveMaxMinutes, shelveMinutesProblem } from '../../domain/alarm-states.js';
 import { withTransaction } from '../../db/transaction.js';
 import type { AuthEnv, Caller } from '../auth/caller.js';
 import { matchesEtag } from '../device-records/fleet-answer.js';
@@ -57,13 +57,16 @@ async function alarmInReach(db: Pick<pg.ClientBase, 'query'>, caller: Caller, id
   return a;
 }
 
-export function boardRoutes({ pool, auth, now }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv>; now: () => number }): Hono<AuthEnv> {
+/** `chatterShelveMaxMinutes`: Settings.alarms.chatterShelveMaxMinutes (ALARM_CHATTER_SHELVE_MAX_MINUTES). */
+export function boardRoutes({ pool, auth, now, chatterShelveMaxMinutes = DEFAULT_CHATTER_SHELVE_MAX_MINUTES }: {
+  pool: pg.Pool; auth: MiddlewareHandler<AuthEnv>; now: () => number; chatterShelveMaxMinutes?: number;
+}): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
 
   // Polled every few seconds by every open board: an unchanged board is a 304 of a few bytes.
   app.get(BOARD_PATH, auth, async (c) => {
     acceptOnly(c.req.queries(), ['class']);
-    const body = JSON.stringify(await readBoard(pool, c.get('caller'), now(), classOf(c.req.query('class'), 'class')));
+    const body = JSON.stringify(await readBoard(pool, c.get('caller'), now(), classOf(c.req.query('class'), 'class'), chatterShelveMaxMinutes));
     const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
     c.header('etag', etag);
     c.header('cache-control', 'no-cache');
@@ -100,7 +103,9 @@ export function boardRoutes({ pool, auth, now }: { pool: pg.Pool; auth: Middlewa
     return c.json({ powerLineId: line, acknowledged: ids, acknowledgedAt: at.toISOString() });
   });
 
-  // Shelves the alarm's point (its device and kind) for `minutes`; maintenance alarms and chattering ones only.
+  // Shelves the alarm's point (its device and kind) for `minutes`; maintenance alarms and chattering ones only. An
+  // operations alarm shelvable only because it chatters is shelved for at most ALARM_CHATTER_SHELVE_MAX_MINUTES, and
+  // the shelving names its row: a new row of the point (a new fault) lifts it (alarms/raise.ts).
   app.post(SHELVE_PATH, auth, async (c) => {
     const caller = c.get('caller');
     const id = alarmIdOf(c.req.param('id'));
@@ -109,13 +114,17 @@ export function boardRoutes({ pool, auth, now }: { pool: pg.Pool; auth: Middlewa
     if (problem) throw new ApiError('INVALID_BODY', `The body's "minutes" ${problem}.`, { field: 'minutes' });
     const a = await alarmInReach(pool, caller, id);
     const cls = alarmClassOf(a.kind, a.class);
-    if (!mayShelve(cls, a.chatter_count)) throw new ApiError('CONFLICT', `Only maintenance alarms and chattering alarms may be shelved; this one is of class ${cls} and not chattering.`, { id, class: cls });
+    const max = shelveMaxMinutes(cls, a.chatter_count, chatterShelveMaxMinutes);
+    if (max === null) throw new ApiError('CONFLICT', `Only maintenance alarms and chattering alarms may be shelved; this one is of class ${cls} and not chattering.`, { id, class: cls });
+    const capped = shelveMinutesProblem(body.minutes, max);
+    if (capped) throw new ApiError('INVALID_BODY', `The body's "minutes" ${capped}: a chattering ${cls} alarm is shelved for at most ${max} minutes.`, { field: 'minutes', max });
     const at = now();
     const until = new Date(at + (body.minutes as number) * 60_000);
     await pool.query(
-      `insert into alarm_shelves ("OrganizationID", "IMEINumber", kind, until, shelved_by, shelved_at) values ($1, $2, $3, $4, $5, $6)
-       on conflict ("IMEINumber", kind) do update set "OrganizationID" = excluded."OrganizationID", until = excluded.until, shelved_by = excluded.shelved_by, shelved_at = excluded.shelved_at`,
-      [caller.org, a.IMEINumber, a.kind, until, await emailOf(pool, caller), new Date(at)]);
+      `insert into alarm_shelves ("OrganizationID", "IMEINumber", kind, until, shelved_by, shelved_at, chatter_alarm_id) values ($1, $2, $3, $4, $5, $6, $7)
+       on conflict ("IMEINumber", kind) do update set "OrganizationID" = excluded."OrganizationID", until = excluded.until, shelved_by = excluded.shelved_by,
+         shelved_at = excluded.shelved_at, chatter_alarm_id = excluded.chatter_alarm_id`,
+      [caller.org, a.IMEINumber, a.kind, until, await emailOf(pool, caller), new Date(at), cls === 'maintenance' ? null : id]);
     return c.json({ id, IMEINumber: a.IMEINumber, kind: a.kind, until: until.toISOString() });
   });
 

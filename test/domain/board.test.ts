@@ -3,7 +3,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ALARM_KINDS, FAULT_CLASS_KINDS } from '../../domain/alarm-kinds.js';
-import { alarmClassOf, alarmState, isShelved, mayShelve, shelveMinutesProblem, SHELVE_CHOICES_MINUTES } from '../../domain/alarm-states.js';
+import { alarmClassOf, alarmState, isShelved, mayShelve, shelveMaxMinutes, shelveMinutesProblem, SHELVE_CHOICES_MINUTES } from '../../domain/alarm-states.js';
 import { alarmPriority, compareBoardItems, incidentPriority, MASKED_FAULT_PRIORITY, type Ordered } from '../../domain/board.js';
 
 const NOW = Date.parse('2026-11-25T12:00:00Z');
@@ -42,6 +42,16 @@ test('classes: the rule\'s class wins, else the kind\'s; only maintenance may be
 test('shelving time: a quarter hour to a week, whole minutes; the portal\'s choices are all allowed', () => {
   for (const bad of [undefined, null, '60', 14, 60.5, 7 * 24 * 60 + 1, -60]) assert.ok(shelveMinutesProblem(bad), String(bad));
   for (const ok of [15, 60, 7 * 24 * 60, ...SHELVE_CHOICES_MINUTES]) assert.is(shelveMinutesProblem(ok), null, String(ok));
+});
+
+test('a chattering operations alarm is shelved for at most its cap; a maintenance one for a week; others not at all', () => {
+  assert.is(shelveMaxMinutes('operations', 2, 480), 480);
+  assert.is(shelveMaxMinutes('operations', 2, 100_000), 7 * 24 * 60, 'never beyond a week');
+  assert.is(shelveMaxMinutes('maintenance', 1, 480), 7 * 24 * 60);
+  assert.is(shelveMaxMinutes('operations', 1, 480), null);
+  assert.ok(shelveMinutesProblem(481, 480));
+  assert.match(shelveMinutesProblem(481, 480)!, 'from 15 to 480');
+  assert.is(shelveMinutesProblem(480, 480), null);
 });
 
 test('priorities: permanent and open incidents critical, maintenance low; masked, every class kind the same', () => {

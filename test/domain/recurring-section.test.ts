@@ -9,7 +9,7 @@ import { ALARM_KINDS, alarmKind, RECURRING_SECTION } from '../../domain/alarm-ki
 import { mayShelve } from '../../domain/alarm-states.js';
 import { namesFaultClass } from '../../domain/fault-masking.js';
 import {
-  countedIn, DEFAULT_RECURRING_SECTION, holds, recurringSectionRule, recurringSectionSummary, windowStart, type CountedIncident,
+  countedIn, DEFAULT_RECURRING_SECTION, holds, hotSpotEpisode, nextEndAt, recurringSectionRule, recurringSectionSummary, windowStart, type CountedIncident,
 } from '../../domain/recurring-section.js';
 
 const DAY = 86_400_000;
@@ -36,6 +36,18 @@ test('three momentaries of one section within 30 days hold; spread over 31 they 
   assert.not.ok(holds(countedIn(spread, A, false, rule, NOW), rule));
   // Exactly D days old is outside the window (it is "within" the last D days only when younger).
   assert.not.ok(holds(countedIn([incident(30), incident(1), incident(0)], A, false, rule, NOW), rule));
+});
+
+test('a hot spot next ends when its N-th newest counted incident leaves the window; its episode names its first and newest', () => {
+  const counted = countedIn([incident(29), incident(20), incident(10), incident(5)], A, false, rule, NOW);
+  assert.is(nextEndAt(counted, rule), NOW - 20 * DAY + 30 * DAY, 'four counted: it holds until the second oldest leaves');
+  assert.is(nextEndAt(counted.slice(0, 2), rule), null, 'below N: it does not hold');
+  assert.is(hotSpotEpisode(counted), `recurring-section:${counted[0]!.id}-${counted[3]!.id}`);
+  // Ended by time (the 29-day one left), back with an older incident written late: the same newest, another first.
+  const later = NOW + 2 * DAY;
+  const back = countedIn([...counted.slice(0, 3), incident(15)], A, false, rule, later);
+  assert.is(back[back.length - 1]!.id, counted[2]!.id);
+  assert.not.equal(hotSpotEpisode(back), hotSpotEpisode(counted.slice(0, 3)));
 });
 
 test('only the section\'s momentary incidents count, oldest first; an incident of two sections counts for each', () => {

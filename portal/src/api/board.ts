@@ -18,7 +18,7 @@ export interface BoardIncident {
 export interface BoardAlarm {
   type: 'alarm'; id: number; priority: Priority; at: number; kind: string; label: string | null; class: AlarmClass; state: BoardAlarmState;
   IMEINumber: string; Real_Name: string | null; powerLineId: string | null; powerLineName: string | null; codeText: string | null;
-  raisedAt: string; acknowledgedAt: string | null; acknowledgedBy: string | null; clearedAt: string | null; shelvable: boolean;
+  raisedAt: string; acknowledgedAt: string | null; acknowledgedBy: string | null; clearedAt: string | null; shelvable: boolean; shelveMaxMinutes: number | null;
   /** A chattering alarm is one row: its episodes (1: not chattering), the first raise (raisedAt) and the last. */
   episodes: number; lastRaisedAt: string;
   /** A chattering alarm: the device times of its first and last episode (null when not chattering). */

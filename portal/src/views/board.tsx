@@ -48,12 +48,19 @@ function IncidentRow({ i, zone }: { i: BoardIncident; zone: string }) {
   );
 }
 
+/** The choices up to the alarm's limit (a chattering operations alarm: a shift by default), or the limit itself. */
+function shelveChoices(max: number | null): (readonly [number, string])[] {
+  const within = SHELVE_CHOICES.filter(([m]) => max === null || m <= max);
+  return within.length > 0 ? within : [[max!, `${max} minutes`]];
+}
+
 function ShelveControl({ a, act }: { a: BoardAlarm; act: Act }) {
-  const [minutes, setMinutes] = useState(String(SHELVE_CHOICES[0][0]));
+  const choices = shelveChoices(a.shelveMaxMinutes);
+  const [minutes, setMinutes] = useState(String(choices[0]![0]));
   return (
     <span class="shelve">
       <select aria-label={`Shelve for how long (alarm ${a.id})`} value={minutes} onChange={(e) => setMinutes(e.currentTarget.value)}>
-        {SHELVE_CHOICES.map(([m, l]) => <option key={m} value={m}>{l}</option>)}
+        {choices.map(([m, l]) => <option key={m} value={m}>{l}</option>)}
       </select>
       <button type="button" class="button" onClick={() => void act(`/api/alarms/${a.id}/shelve`, { minutes: Number(minutes) })}>Shelve</button>
     </span>
