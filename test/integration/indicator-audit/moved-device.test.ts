@@ -4,7 +4,12 @@
 // while incidents run through the real stages, Postgres and the incident worker; the findings are read through the API.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createApp } from '../../../api/app.js';
+import { migrate } from '../../../db/migrate.js';
 import { importReferenceData } from '../../../reference-data/index.js';
+import { createTestDatabase } from '../../../support/database.js';
+import { importDemoData } from '../../../support/reference-data.js';
+import { JWT_SECRET, login } from '../api/seeded-api.js';
 import { feederRig, type FeederRig } from './feeder-rig.js';
 
 let rig: FeederRig;
@@ -109,6 +114,46 @@ test('moved back, the old organisation starts again from the return: its evidenc
   assert.equal(finding.evidence.map((e) => e.incidentId).sort(), recent.map((r) => Number(r.incident_id)).sort(), 'its evidence is the incidents since the return');
   const { rows: [closed] } = await rig.db.pool.query<{ dismissed_by: string; dismiss_reason: string }>('select dismissed_by, dismiss_reason from indicator_findings where id = $1', [southFinding.id]);
   assert.equal(closed, { dismissed_by: 'faultline', dismiss_reason: 'the indicator left the organisation' });
+});
+
+test('an upgrade: a finding judged before migration 0031 with another organisation\'s incidents keeps only its own, is closed saying why, and reads none of the others', async () => {
+  const old = await createTestDatabase('audit_0029', { upTo: '0029' });
+  try {
+    await importDemoData(old.pool);
+    await old.pool.query(`update organizations set "MaskFaultDetails" = false`);
+    const imei = '861100000000000'; // a south device, moved there from north
+    await old.pool.query(`update device_information set "OrganizationSince" = now() - interval '2 days' where "IMEINumber" = $1`, [imei]);
+    const line = (await old.pool.query<{ PowerLineID: string }>('select "PowerLineID" from device_information where "IMEINumber" = $1', [imei])).rows[0]!.PowerLineID;
+    const incident = async (org: string, daysAgo: number) => Number((await old.pool.query<{ id: string }>(
+      `insert into incidents ("OrganizationID", "PowerLineID", status, kind, first_trip_at, last_trip_at, opened_at, updated_at, closed_at)
+       values ($1, (select "Id" from power_lines where "OrganizationID" = $1 order by "Id" limit 1), 'closed', 'permanent', now() - $2 * interval '1 day', now() - $2 * interval '1 day', now(), now(), now())
+       returning id`, [org, daysAgo])).rows[0]!.id);
+    const north = [await incident('north', 5), await incident('north', 4)];
+    const south = await incident('south', 1);
+    // As the release before recorded them: each row its incident's organisation, the finding judged on all three.
+    for (const [id, org, daysAgo] of [[north[0], 'north', 5], [north[1], 'north', 4], [south, 'south', 1]] as const) {
+      await old.pool.query(`insert into indicator_evidence (incident_id, "IMEINumber", "OrganizationID", "PowerLineID", verdict, other_phase, recorded_at)
+                            values ($1, $2, $3, 'x', 'missed', false, now() - $4 * interval '1 day')`, [id, imei, org, daysAgo]);
+    }
+    const finding = (await old.pool.query<{ id: string }>(
+      `insert into indicator_findings ("OrganizationID", "IMEINumber", "PowerLineID", kind, incidents, contradictions, considered, raised_at, updated_at)
+       values ('south', $1, $2, 'failed-or-mis-set', $3::bigint[], 3, 3, now() - interval '1 day', now() - interval '1 day') returning id`, [imei, line, [...north, south]])).rows[0]!.id;
+
+    await migrate(old.pool);
+    const { rows: [row] } = await old.pool.query('select incidents, contradictions, dismissed_by, dismiss_reason from indicator_findings where id = $1', [finding]);
+    assert.equal(row, {
+      incidents: [String(south)], contradictions: 1, dismissed_by: 'faultline (migration 0031)',
+      dismiss_reason: 'judged with incidents of another organisation (the indicator moved); judged again from this organisation\'s evidence',
+    });
+    const app = createApp({ readiness: {}, pool: old.pool, jwtSecret: JWT_SECRET, portalDir: null, accountCacheMs: 0 });
+    const res = await app.request('/api/indicator-audit/findings?state=all', { headers: { authorization: `Bearer ${await login(app, 'southAdmin')}` } });
+    const text = await res.text();
+    assert.is(res.status, 200, text);
+    const [listed] = (JSON.parse(text) as { data: { id: number; evidence: { incidentId: number }[]; agreement: Record<string, number> }[] }).data;
+    assert.equal([listed!.id, listed!.evidence.map((e) => e.incidentId), listed!.agreement], [Number(finding), [south], { confirmed: 0, missed: 1, unconfirmed: 0 }]);
+  } finally {
+    await old.drop();
+  }
 });
 
 test.run();
