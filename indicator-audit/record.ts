@@ -36,7 +36,7 @@ export async function recordIndicatorEvidence(client: pg.ClientBase, i: ClosedIn
   input.testFault = await testFaultNear(client, i.tripped, i.firstTripAt, i.lastTripAt);
   const added = await addEvidence(client, { incidentId: i.id, organizationId: i.organizationId, powerLineId: i.powerLineId, evidence: incidentEvidence(input), at: i.now });
   if (added.length === 0) return;
-  for (const [imei, rows] of await recentEvidence(client, added)) {
+  for (const [imei, rows] of await recentEvidence(client, i.organizationId, added)) {
     const judgement = judge(rows);
     if (judgement) await upsertFinding(client, { organizationId: i.organizationId, imei, powerLineId: i.powerLineId, judgement, at: i.now });
   }

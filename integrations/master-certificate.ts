@@ -82,6 +82,22 @@ export const claimName = (name: string): string => name.toLowerCase();
 export const certificateNames = (peer: { commonName?: string; dnsNames: string[] }): string[] =>
   peer.dnsNames.length ? peer.dnsNames : peer.commonName ? [peer.commonName] : [];
 
+/** A master identity an integration claims, and whose claim it is. */
+export interface IdentityClaim { organizationId: string; masterIdentity: string }
+
+/**
+ * The names on a pinned certificate that another organisation claims as a master identity, as the certificate
+ * reads now: a file swapped after the import is judged again at every load (docs/decisions.md#pins-checked-at-load).
+ * Such a pin would admit its holder under, or share, another organisation's master; the listener leaves it out.
+ * Only identities count, not the names on other organisations' pins: a tenant copying a victim's pinned certificate
+ * would then shut the victim out too.
+ */
+export function namesClaimedByOthers(i: Pick<MasterCertificate, 'organizationId' | 'certificateMode' | 'pinnedCertificate'>, claims: readonly IdentityClaim[]): string[] {
+  if (i.certificateMode !== 'pinned' || !i.pinnedCertificate) return [];
+  const others = new Set(claims.filter((c) => c.organizationId !== i.organizationId).map((c) => claimName(c.masterIdentity)));
+  return certificateNames(peerIdentity(i.pinnedCertificate)).filter((n) => others.has(claimName(n)));
+}
+
 /** The integrations whose master identity the certificate names, on this port (matchMaster: more than one that its proof passes is ambiguous). */
 export function namedIntegrations<I extends MasterCertificate>(peer: { commonName?: string; dnsNames: string[] }, integrations: readonly I[], port?: number): I[] {
   const names = certificateNames(peer).map(claimName);

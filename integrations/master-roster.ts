@@ -8,6 +8,7 @@ import type pg from 'pg';
 import { log } from '../config/log.js';
 import { startWakeups } from '../db/wakeups.js';
 import type { MasterProtocol } from './master-listener.js';
+import { namesClaimedByOthers } from './master-certificate.js';
 import { masterMetrics } from './master-metrics.js';
 import { resolveCertificates, type IntegrationRow, type MasterSettings } from './master-settings.js';
 import { readIntegrations } from './store.js';
@@ -16,18 +17,33 @@ import { readIntegrations } from './store.js';
  * The protocol's enabled integrations with their certificate files read. One whose file cannot be read or parsed
  * is left out (logged with the integration and the file, counted in the gauge): it is not admitted this round, so a
  * reload cuts its open masters off, while the others load as usual. Throwing instead would keep the old list, old
- * CAs and pins included, in force for everybody: a revocation by deleting a file would fail open.
+ * CAs and pins included, in force for everybody: a revocation by deleting a file would fail open. One whose pinned
+ * certificate now names another organisation's master identity (the file swapped after the import, which checked
+ * it) is left out the same way (docs/decisions.md#pins-checked-at-load).
  */
 export async function loadMasterIntegrations<I extends MasterSettings>(pool: pg.Pool, protocol: MasterProtocol, fromRow: (row: IntegrationRow) => I | undefined): Promise<I[]> {
+  const rows = await readIntegrations(pool, { kind: protocol, enabledOnly: false });
+  // Every claim of the kind, enabled or not, as the import counts them (reference-data/master-claims.ts).
+  const claims = rows.flatMap((r) => (typeof r.settings.masterIdentity === 'string' ? [{ organizationId: r.OrganizationID, masterIdentity: r.settings.masterIdentity }] : []));
   const admitted: I[] = [];
   let unreadable = 0;
-  for (const row of await readIntegrations(pool, { kind: protocol })) {
+  for (const row of rows.filter((r) => r.enabled)) {
     const i = fromRow(row);
     if (!i) continue;
     const read = resolveCertificates(i);
-    if ('integration' in read) { admitted.push(read.integration); continue; }
-    unreadable++;
-    log.error({ component: protocol, integration: i.id, file: read.unreadable.file, problem: read.unreadable.problem }, 'SCADA master integration not admitted: its certificate file cannot be read');
+    if (!('integration' in read)) {
+      unreadable++;
+      log.error({ component: protocol, integration: i.id, file: read.unreadable.file, problem: read.unreadable.problem }, 'SCADA master integration not admitted: its certificate file cannot be read');
+      continue;
+    }
+    const taken = namesClaimedByOthers(read.integration, claims);
+    if (taken.length > 0) {
+      // The names, never the organisation that claims them nor the file's content.
+      log.error({ component: protocol, integration: i.id, file: i.pinnedCertificateFile, names: taken },
+        'SCADA master integration not admitted: its pinned certificate names a master identity another organisation claims (the file changed since the import?)');
+      continue;
+    }
+    admitted.push(read.integration);
   }
   masterMetrics.unreadable.set({ protocol }, unreadable);
   return admitted;

@@ -26,7 +26,8 @@ export const DISMISS_REASON_MAX = 500;
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
 interface EvidenceItem { incidentId: number; verdict: string; otherPhase: boolean; firstTripAt: string | null }
-type Listed = FindingRow & { name: string | null; phase: string | null; powerLineName: string | null; evidence: { incidentId: string; verdict: string; otherPhase: boolean; firstTripAt: string | null }[]; tally: Record<string, number> };
+/** A row of the list; evidence and tally only for a caller who is not masked (EVIDENCE_COLUMNS). */
+type Listed = FindingRow & { name: string | null; phase: string | null; powerLineName: string | null; evidence?: { incidentId: string; verdict: string; otherPhase: boolean; firstTripAt: string | null }[]; tally?: Record<string, number> };
 
 const day = (d: Date | null) => (d === null ? null : `${d.toISOString().slice(0, 10)}T00:00:00.000Z`);
 
@@ -45,10 +46,24 @@ function present(r: Listed, masked: boolean) {
   if (masked) return { ...finding, raisedAt: day(r.raised_at), updatedAt: day(r.updated_at) };
   return {
     ...finding, contradictions: r.contradictions, considered: r.considered, raisedAt: iso(r.raised_at), updatedAt: iso(r.updated_at),
-    agreement: { confirmed: r.tally.confirmed ?? 0, missed: r.tally.missed ?? 0, unconfirmed: r.tally.unconfirmed ?? 0 },
-    evidence: r.evidence.map((e): EvidenceItem => ({ incidentId: Number(e.incidentId), verdict: e.verdict, otherPhase: e.otherPhase, firstTripAt: e.firstTripAt })),
+    agreement: { confirmed: r.tally?.confirmed ?? 0, missed: r.tally?.missed ?? 0, unconfirmed: r.tally?.unconfirmed ?? 0 },
+    evidence: (r.evidence ?? []).map((e): EvidenceItem => ({ incidentId: Number(e.incidentId), verdict: e.verdict, otherPhase: e.otherPhase, firstTripAt: e.firstTripAt })),
   };
 }
+
+/**
+ * The evidence: the finding's contradicting incidents with what each said; the tally: the indicator's evidence per
+ * verdict. Both the finding's organisation's only, recorded since the device joined it. Not computed for a masked
+ * caller, who reads neither (present).
+ */
+const EVIDENCE_COLUMNS = `,
+  coalesce((select json_agg(json_build_object('incidentId', e.incident_id, 'verdict', e.verdict, 'otherPhase', e.other_phase, 'firstTripAt', i.first_trip_at) order by e.seq)
+              from indicator_evidence e join incidents i on i.id = e.incident_id and i."OrganizationID" = f."OrganizationID"
+             where e."OrganizationID" = f."OrganizationID" and e."IMEINumber" = f."IMEINumber" and e.recorded_at >= d."OrganizationSince"
+               and e.incident_id = any(f.incidents)), '[]') as evidence,
+  coalesce((select json_object_agg(v.verdict, v.n) from (select e.verdict, count(*)::int as n from indicator_evidence e
+              where e."OrganizationID" = f."OrganizationID" and e."IMEINumber" = f."IMEINumber" and e.recorded_at >= d."OrganizationSince"
+              group by e.verdict) v), '{}') as tally`;
 
 export function indicatorAuditRoutes({ pool, auth, now = () => Date.now() }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv>; now?: () => number }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
@@ -59,27 +74,21 @@ export function indicatorAuditRoutes({ pool, auth, now = () => Date.now() }: { p
     if (!(FINDING_STATES as readonly string[]).includes(state)) throw badParameter('state', `must be one of ${FINDING_STATES.join(', ')}.`);
     const line = c.req.query('powerLine');
     if (line !== undefined && (line.length === 0 || line.length > 100)) throw badParameter('powerLine', 'must be a power line id (1 to 100 characters).');
+    const masked = c.get('caller').maskFaultDetails;
     const p = new SqlParams();
-    const where = [`f."OrganizationID" = ${p.add(c.get('caller').org)}::text`, reachCondition(c.get('caller'), p)];
+    // The organisation's findings from the device's joining it on (docs/decisions.md#indicator-audit-per-organisation).
+    const where = [`f."OrganizationID" = ${p.add(c.get('caller').org)}::text`, reachCondition(c.get('caller'), p), 'f.raised_at >= d."OrganizationSince"'];
     if (state === 'open') where.push('f.dismissed_at is null');
     if (state === 'dismissed') where.push('f.dismissed_at is not null');
     if (line !== undefined) where.push(`f."PowerLineID" = ${p.add(line)}::text`);
-    // The evidence: the finding's contradicting incidents with what each said; the tally: the indicator's
-    // evidence since the finding before it was dismissed (what the rule judged).
     const { rows } = await pool.query<Listed>(
-      `select f.*, d."Real_Name" as name, d."Phase" as phase, pl.name as "powerLineName",
-              coalesce((select json_agg(json_build_object('incidentId', e.incident_id, 'verdict', e.verdict, 'otherPhase', e.other_phase, 'firstTripAt', i.first_trip_at) order by e.seq)
-                          from indicator_evidence e join incidents i on i.id = e.incident_id
-                         where e."IMEINumber" = f."IMEINumber" and e.incident_id = any(f.incidents)), '[]') as evidence,
-              coalesce((select json_object_agg(v.verdict, v.n) from (select e.verdict, count(*)::int as n from indicator_evidence e
-                          where e."IMEINumber" = f."IMEINumber" group by e.verdict) v), '{}') as tally
+      `select f.*, d."Real_Name" as name, d."Phase" as phase, pl.name as "powerLineName"${masked ? '' : EVIDENCE_COLUMNS}
          from indicator_findings f join device_information d on d."IMEINumber" = f."IMEINumber"
          left join power_lines pl on pl."Id" = f."PowerLineID"
         where ${where.join(' and ')}
         order by f.id desc limit 500`,
       p.values,
     );
-    const masked = c.get('caller').maskFaultDetails;
     return c.json({ data: rows.map((r) => present(r, masked)) });
   });
 

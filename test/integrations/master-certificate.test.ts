@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { matchMaster, namedIntegrations, peerIdentity, provenIssuer, type MasterCertificate } from '../../integrations/master-certificate.js';
+import { matchMaster, namedIntegrations, namesClaimedByOthers, peerIdentity, provenIssuer, type MasterCertificate } from '../../integrations/master-certificate.js';
 import { certificatesIn } from '../../integrations/master-settings.js';
 import { devCerts } from '../helpers/dev-certs.js';
 import { forgeChain } from '../helpers/forged-chain.js';
@@ -90,6 +90,24 @@ test('issuer by signature: the forged copy of a CA (same subject and key id) pro
     assert.equal(matchMaster(peerIdentity(leaf!), 'TLSv1.3', [northCa]), { refused: 'wrongIssuer' });
     assert.equal(matchMaster(peerIdentity(leaf!), 'TLSv1.3', [north], undefined, [cert('ca')]), { refused: 'wrongIssuer' });
     assert.ok('integration' in matchMaster(peerIdentity(cert('scada.north.example')), 'TLSv1.3', [north], undefined, [cert('ca')]));
+  } finally {
+    certs.remove();
+  }
+});
+
+test('a pinned certificate naming another organisation\'s master identity is named as such; its own names, CA mode and other pins\' names are not (docs/decisions.md#pins-checked-at-load)', () => {
+  const certs = devCerts('pins-at-load-');
+  try {
+    const northLeaf = new X509Certificate(readFileSync(certs.pem('scada.north.example')));
+    const claims = [
+      { organizationId: 'north', masterIdentity: 'SCADA.North.Example' },
+      { organizationId: 'east', masterIdentity: 'scada.east.example' },
+    ];
+    const pinned = (organizationId: string) => ({ organizationId, certificateMode: 'pinned' as const, pinnedCertificate: northLeaf });
+    assert.equal(namesClaimedByOthers(pinned('east'), claims), ['scada.north.example'], 'east pinning north\'s certificate (names compare case-insensitively)');
+    assert.equal(namesClaimedByOthers(pinned('north'), claims), [], 'north pinning its own');
+    assert.equal(namesClaimedByOthers({ organizationId: 'east', certificateMode: 'ca' }, claims), [], 'CA mode: the issuer proof decides');
+    assert.equal(namesClaimedByOthers(pinned('east'), [{ organizationId: 'east', masterIdentity: 'scada.north.example' }]), [], 'no other organisation claims it');
   } finally {
     certs.remove();
   }

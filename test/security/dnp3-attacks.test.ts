@@ -210,7 +210,9 @@ test('revocation without a restart: a disabled integration\'s master is cut off 
     if (!c.answered) { c.end(); return undefined; }
     return c;
   });
-  writeFileSync(pin, tenantFile('scada.south.example'));
+  // Another certificate naming north's own master (a certificate naming another organisation's is not admitted at
+  // all: the swapped-pin test below).
+  writeFileSync(pin, tenantFile('rogue.example'));
   process.kill(process.pid, 'SIGHUP');
   await pinned.closed;
   assert.equal(cutOff, ['unknownIdentity', 'pinMismatch'], 'cut off for the changed pin');
@@ -447,14 +449,46 @@ test("a hostile tenant claims north's master by a pin of its public certificate,
   }
 });
 
-test("a hostile tenant pins north's master certificate under its second SAN, with an older claim: the import refuses the pin, and a row written anyway does not hand north's master to it", async () => {
-  const pool = tenants.db.pool;
-  // North's master, re-issued by the service CA with a second, short name besides its identity.
+/** North's master, re-issued by the service CA with a second, short name besides its identity: scada1. */
+function northWithTwoNames(): { cert: Buffer; key: Buffer } {
   execFileSync('bash', ['-c', `set -e; cd "${tenants.certs.dir}"; [ -f north-two-names.pem ] && exit 0
     openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=scada.north.example" -keyout north-two-names-key.pem -out north-two-names.csr 2>/dev/null
     printf "subjectAltName=DNS:scada.north.example,DNS:scada1\\nextendedKeyUsage=clientAuth\\n" > north-two-names.ext
     openssl x509 -req -in north-two-names.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -days 30 -extfile north-two-names.ext -out north-two-names.pem 2>/dev/null`]);
-  const northTwoNames = { cert: tenantFile('north-two-names'), key: tenantFile('north-two-names-key') };
+  return { cert: tenantFile('north-two-names'), key: tenantFile('north-two-names-key') };
+}
+
+/** A self-signed master certificate of east's own (a pin needs no CA) with `names` as its DNS SANs, on one key per `keyName`. */
+function eastSelfSigned(file: string, keyName: string, names: string[]): { cert: Buffer; key: Buffer } {
+  execFileSync('bash', ['-c', `set -e; cd "${tenants.certs.dir}"
+    [ -f ${keyName}-key.pem ] || openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out ${keyName}-key.pem 2>/dev/null
+    printf "subjectAltName=${names.map((n) => `DNS:${n}`).join(',')}\\nextendedKeyUsage=clientAuth\\n" > ${file}.ext
+    openssl req -new -x509 -key ${keyName}-key.pem -subj "/CN=${names[0]}" -days 30 -extensions v3 -config <(printf "[req]\\ndistinguished_name=dn\\n[dn]\\n[v3]\\n"; cat ${file}.ext) -out ${file}.pem 2>/dev/null`]);
+  return { cert: tenantFile(file), key: tenantFile(`${keyName}-key`) };
+}
+
+/** Runs `body` with the service's error and info log lines caught: [fields, message]. */
+async function withLogLines<T>(body: (lines: [Record<string, unknown>, string][]) => Promise<T>): Promise<T> {
+  const lines: [Record<string, unknown>, string][] = [];
+  const was = { error: log.error, info: log.info };
+  for (const level of ['error', 'info'] as const) {
+    log[level] = function (this: typeof log, ...args: unknown[]) {
+      const fields = args.find((a) => typeof a === 'object' && a !== null) as Record<string, unknown> | undefined;
+      const msg = args.find((a) => typeof a === 'string');
+      if (typeof msg === 'string') lines.push([fields ?? {}, msg]);
+      return (was[level] as (...a: unknown[]) => void).apply(this, args);
+    } as typeof log.error;
+  }
+  try {
+    return await body(lines);
+  } finally {
+    Object.assign(log, was);
+  }
+}
+
+test("a hostile tenant pins north's master certificate under its second SAN, with an older claim: the import refuses the pin, and a row written anyway does not hand north's master to it", async () => {
+  const pool = tenants.db.pool;
+  const northTwoNames = northWithTwoNames();
   assert.ok(await served(northTwoNames), 'north\'s master with two names is served to north');
   tried++;
   const pin = tenants.certs.pem('north-two-names');
@@ -464,21 +498,68 @@ test("a hostile tenant pins north's master certificate under its second SAN, wit
   const text = formatProblems((err as ImportError).problems);
   assert.match(text, /pinnedCertificateFile/, text);
   assert.not.ok(text.includes('north-dnp3') || text.includes('"north"'), `the other organisation is not named: ${text}`);
-  // Written anyway, with a claim older than north's (an old row repointed by SQL): the age rule counts only among
-  // claims of one name, so east does not get north's master; the master is refused as ambiguous until the
-  // operator removes the row (docs/decisions.md#scada-listener-slots-sessions-and-claims).
-  await pool.query(`insert into integrations (id, "OrganizationID", kind, channel, settings) values ('east-pins-scada1', 'east', 'dnp3', 'B', $1)`,
-    [{ masterIdentity: 'scada1', tlsMinVersion: '1.2', outstationAddress: 31, certificateMode: 'pinned', pinnedCertificateFile: pin }]);
-  await pool.query(`update integrations set claimed_at = now() - interval '10 years' where id = 'east-pins-scada1'`);
+  // Written anyway, with a claim older than north's (an old row repointed by SQL): the listener's load finds the pin
+  // naming north's master identity and leaves the row out (docs/decisions.md#pins-checked-at-load), so north's master
+  // stays north's and is not even made ambiguous (before that check it was refused as ambiguous until the row went).
   try {
-    const before = serviceRefusals.length;
-    await waitFor('north\'s two-name master refused as ambiguous once the reload applied', async () => !(await served(northTwoNames)) && serviceRefusals.slice(before).includes('ambiguousIdentity'));
+    await withLogLines(async (lines) => {
+      await pool.query(`insert into integrations (id, "OrganizationID", kind, channel, settings) values ('east-pins-scada1', 'east', 'dnp3', 'B', $1)`,
+        [{ masterIdentity: 'scada1', tlsMinVersion: '1.2', outstationAddress: 31, certificateMode: 'pinned', pinnedCertificateFile: pin }]);
+      await pool.query(`update integrations set claimed_at = now() - interval '10 years' where id = 'east-pins-scada1'`);
+      await waitFor('the row judged at the reload', async () => lines.some(([f]) => f.integration === 'east-pins-scada1'));
+    });
+    assert.ok(await served(northTwoNames), 'north\'s two-name master is still served north\'s points');
     assert.ok(await served(masterTls('north')), 'north\'s master under its one name is still served');
     refused++;
   } finally {
     await pool.query(`delete from integrations where id = 'east-pins-scada1'`);
   }
   await waitFor('north\'s two-name master served again once the row is gone', () => served(northTwoNames));
+});
+
+test("a pinned certificate file swapped on disk after the import to name north's master (east's own certificate, then north's public one): judged again at the load SIGHUP asks for, not admitted with a logged reason, east's master refused, north's master served its own points", async () => {
+  const pool = tenants.db.pool;
+  const pin = join(tenants.certs.dir, 'east-rtu-pin.pem');
+  const own = eastSelfSigned('east-rtu', 'east-rtu', ['scada.east-rtu.example']);
+  const swapped = eastSelfSigned('east-rtu-swapped', 'east-rtu', ['scada.east-rtu.example', 'scada.north.example']);
+  const northTwoNames = northWithTwoNames();
+  const rows = [
+    { id: 'east-rtu', masterIdentity: 'scada.east-rtu.example' },
+    // Under north's second SAN, which north does not claim: the import admits a pin of a certificate naming only it.
+    { id: 'east-scada1', masterIdentity: 'scada1', outstationAddress: 31, masterAddress: 3 },
+  ];
+  writeFileSync(pin, own.cert);
+  const pin1 = join(tenants.certs.dir, 'east-scada1-pin.pem');
+  writeFileSync(pin1, eastSelfSigned('east-scada1', 'east-scada1', ['scada1']).cert);
+  await importReferenceData(pool, { integrations: rows.map((r) => ({
+    ...r, OrganizationID: 'east', kind: 'dnp3', channel: 'B', enabled: true, tlsMinVersion: '1.2', certificateMode: 'pinned', pinnedCertificateFile: r.id === 'east-rtu' ? pin : pin1,
+  })) });
+  try {
+    await waitFor('east\'s pinned master served once the import is loaded', () => served(own));
+    assert.ok(await served(northTwoNames), 'north\'s two-name master served beside a pin of east\'s own scada1 certificate');
+    await withLogLines(async (lines) => {
+      // East swaps both files: its own certificate now also names north's master; the other pin is north's public certificate.
+      tried += 2;
+      writeFileSync(pin, swapped.cert);
+      writeFileSync(pin1, northTwoNames.cert);
+      const before = serviceRefusals.length;
+      process.kill(process.pid, 'SIGHUP');
+      // The load SIGHUP asked for has applied once its round says what changed (both, whether refused or taken).
+      const reloaded = ([f, m]: [Record<string, unknown>, string]) => m === 'DNP3 integrations reloaded' && ['removed', 'changed'].some((k) => (f[k] as string[]).includes('east-scada1'));
+      await waitFor('the reload applied', async () => lines.some(reloaded));
+      assert.not.ok(await served(swapped), 'east\'s master with the swapped certificate is refused');
+      assert.ok(serviceRefusals.length > before, `the refusal is counted: ${serviceRefusals.slice(before).join()}`);
+      // Answered at outstation address 10: north's (east's scada1 integration answers at 31).
+      assert.ok(await served(northTwoNames), 'north\'s two-name master is served north\'s points: neither ambiguous nor east\'s');
+      refused += 2;
+      const logged = lines.filter(([, m]) => m.includes('another organisation claims'));
+      assert.equal([...new Map(logged.map(([f]) => [f.integration, f.names])).entries()].sort(), [['east-rtu', ['scada.north.example']], ['east-scada1', ['scada.north.example']]]);
+      const text = JSON.stringify(logged);
+      assert.not.ok(/BEGIN|PRIVATE|north-dnp3|"north"/.test(text), `the log names no certificate content nor the other organisation: ${text}`);
+    });
+  } finally {
+    await pool.query(`delete from integrations where id = any($1::text[])`, [rows.map((r) => r.id)]);
+  }
 });
 
 test('garbage, HTTP and plain DNP3 before the TLS handshake: closed without an answer', async () => {
