@@ -8,7 +8,9 @@ import { alarmPriority, compareBoardItems, incidentPriority, type IncidentStatus
 import type { Caller } from '../auth/caller.js';
 import { reachCondition } from '../device-records/reach.js';
 import { SqlParams } from '../device-records/sql.js';
+import type { FaultedSection } from '../../domain/faulted-section.js';
 import { visible as incidentVisible } from '../incidents/routes.js';
+import { sectionPresenter, type ShowSections } from '../incidents/section-reach.js';
 
 /** At most this many alarms are read; a storm beyond it says `truncated` (the newest are kept). */
 export const BOARD_ALARM_LIMIT = 1000;
@@ -22,16 +24,16 @@ interface AlarmRow {
 
 interface IncidentRow {
   id: string; PowerLineID: string; powerLineName: string | null; status: IncidentStatus; kind: string; first_trip_at: Date; opened_at: Date;
-  located_at: Date | null; restored_at: Date | null; sections: unknown[];
+  located_at: Date | null; restored_at: Date | null; sections: FaultedSection[];
 }
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-function presentIncident(r: IncidentRow) {
+function presentIncident(r: IncidentRow, show: ShowSections) {
   return {
     type: 'incident' as const, id: Number(r.id), priority: incidentPriority(r.status), at: r.opened_at.getTime(), powerLineId: r.PowerLineID,
     powerLineName: r.powerLineName, status: r.status, kind: r.kind, openedAt: r.opened_at.toISOString(), firstTripAt: r.first_trip_at.toISOString(),
-    locatedAt: iso(r.located_at), restoredAt: iso(r.restored_at), sections: r.sections,
+    locatedAt: iso(r.located_at), restoredAt: iso(r.restored_at), sections: show(r.sections),
   };
 }
 
@@ -80,7 +82,8 @@ async function readActiveIncidents(db: Pick<pg.Pool, 'query'>, caller: Caller) {
     `select i.id, i."PowerLineID", pl.name as "powerLineName", i.status, i.kind, i.first_trip_at, i.opened_at, i.located_at, i.restored_at, i.sections
        from incidents i join power_lines pl on pl."Id" = i."PowerLineID"
       where i.status <> 'closed' and ${incidentVisible(caller, p)}`, p.values);
-  return rows.map(presentIncident);
+  const show = await sectionPresenter(db, caller, rows.map((r) => r.sections));
+  return rows.map((r) => presentIncident(r, show));
 }
 
 async function readShelves(db: Pick<pg.Pool, 'query'>, caller: Caller, nowMs: number) {

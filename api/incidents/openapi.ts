@@ -8,11 +8,12 @@ type Obj = Record<string, unknown>;
 const json = (schema: Obj) => ({ content: { 'application/json': { schema } } });
 const error = (description: string) => ({ description, ...json({ $ref: '#/components/schemas/Error' }) });
 const time = { type: ['string', 'null'], format: 'date-time' };
-const end = { type: 'object', properties: { imei: { type: 'string' }, name: { type: ['string', 'null'] } }, required: ['imei', 'name'] };
+// An indicator outside the caller's reach is not named: null IMEI and name (docs/decisions.md#reach-applied-once).
+const end = { type: 'object', properties: { imei: { type: ['string', 'null'] }, name: { type: ['string', 'null'] } }, required: ['imei', 'name'] };
 
 const section = {
   type: 'object',
-  description: 'A faulted section: below the furthest-downstream tripped indicator (from), above the untripped indicators directly below it (to; empty: to the end of the line), widened over indicators that could not tell (spans, each with its reason).',
+  description: 'A faulted section: below the furthest-downstream tripped indicator (from), above the untripped indicators directly below it (to; empty: to the end of the line), widened over indicators that could not tell (spans, each with its reason). An indicator outside the caller\'s reach has a null imei and name, and a label that named it reads "Section below an indicator outside your reach".',
   properties: {
     phase: { type: 'string', enum: ['A', 'B', 'C', 'ABC'] }, from: end, to: { type: 'array', items: end },
     spans: { type: 'array', items: { ...end, properties: { ...end.properties, reason: { type: 'string' } } } }, label: { type: 'string' },

@@ -1,7 +1,7 @@
 // GET /api/incidents and GET /api/incidents/:id (docs/decisions.md#feeder-incidents): the feeder incidents of
 // the caller's organisation. An admin sees every one; a user those with a tripped indicator in one of the
-// user's groups, and of their devices only those. The sections are shown whole: where the fault is on the
-// shared feeder is the incident's answer. Times are ISO 8601 UTC.
+// user's groups, and of their devices only those. The sections keep their stretch of the shared feeder (where
+// the fault is, the incident's answer) but name only indicators in reach (section-reach.ts). Times are ISO 8601 UTC.
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
@@ -9,7 +9,9 @@ import type { AuthEnv, Caller } from '../auth/caller.js';
 import { reachCondition } from '../device-records/reach.js';
 import { SqlParams } from '../device-records/sql.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
+import type { FaultedSection } from '../../domain/faulted-section.js';
 import { causeHistory, historyFields } from './cause-store.js';
+import { sectionPresenter, type ShowSections } from './section-reach.js';
 
 export const INCIDENTS_PATH = '/api/incidents';
 export const INCIDENT_PATH = '/api/incidents/:id';
@@ -39,14 +41,14 @@ export const tripInReach = (caller: Caller, p: SqlParams): string => reachCondit
 
 interface Row {
   id: string; PowerLineID: string; powerLineName: string | null; status: string; kind: string; first_trip_at: Date; last_trip_at: Date;
-  opened_at: Date; located_at: Date | null; restored_at: Date | null; closed_at: Date | null; sections: unknown[]; devices: number; total?: number;
+  opened_at: Date; located_at: Date | null; restored_at: Date | null; closed_at: Date | null; sections: FaultedSection[]; devices: number; total?: number;
   cause: string | null; major_event: boolean | null;
 }
 
-const present = (r: Row) => ({
+const present = (r: Row, show: ShowSections) => ({
   id: Number(r.id), powerLineId: r.PowerLineID, powerLineName: r.powerLineName, status: r.status, kind: r.kind,
   firstTripAt: iso(r.first_trip_at), lastTripAt: iso(r.last_trip_at), openedAt: iso(r.opened_at), locatedAt: iso(r.located_at),
-  restoredAt: iso(r.restored_at), closedAt: iso(r.closed_at), sections: r.sections, trippedDevices: Number(r.devices),
+  restoredAt: iso(r.restored_at), closedAt: iso(r.closed_at), sections: show(r.sections), trippedDevices: Number(r.devices),
   cause: r.cause, majorEvent: r.major_event ?? false,
 });
 
@@ -89,7 +91,8 @@ export function incidentRoutes({ pool, auth }: { pool: pg.Pool; auth: Middleware
       pool.query<Row>(sql, p.values),
       pool.query<{ n: number }>(`select count(*)::int as n from incidents i where ${countWhere.join(' and ')}`, count.values),
     ]);
-    return c.json({ data: rows.rows.map(present), page, limit, total: total.rows[0]?.n ?? 0 });
+    const show = await sectionPresenter(pool, caller, rows.rows.map((r) => r.sections));
+    return c.json({ data: rows.rows.map((r) => present(r, show)), page, limit, total: total.rows[0]?.n ?? 0 });
   });
 
   app.get(INCIDENT_PATH, auth, async (c) => {
@@ -115,13 +118,17 @@ export function incidentRoutes({ pool, auth }: { pool: pg.Pool; auth: Middleware
     // The timeline names only devices in reach (an admin's too: a device moved to another organisation is
     // no longer the admin's): trips of other devices are counted, not listed.
     const reachable = new Set(devices.rows.map((d) => d.IMEINumber));
-    const trimmed = (detail: Record<string, unknown>) => {
+    // A located or moved section names its indicators as the incident's sections do.
+    const sectionsOf = (detail: Record<string, unknown>) => (Array.isArray(detail.sections) ? detail.sections as FaultedSection[] : []);
+    const show = await sectionPresenter(pool, caller, [row.sections, ...timeline.rows.map((t) => sectionsOf(t.detail))]);
+    const trimmed = (given: Record<string, unknown>) => {
+      const detail = Array.isArray(given.sections) ? { ...given, sections: show(sectionsOf(given)) } : given;
       if (!Array.isArray(detail.trips)) return detail;
       const trips = (detail.trips as { imei: string }[]).filter((t) => reachable.has(t.imei));
       return { ...detail, trips, otherTrips: (detail.trips as unknown[]).length - trips.length };
     };
     return c.json({
-      ...present(row),
+      ...present(row, show),
       devices: devices.rows.map((d) => ({ IMEINumber: d.IMEINumber, name: d.Real_Name, eventType: d.EventType, trippedAt: iso(d.tripped_at), phase: d.Phase, section: d.Section, Lat: d.Lat, Long: d.Long })),
       timeline: timeline.rows.map((t) => ({ at: iso(t.at), what: t.what, detail: trimmed(t.detail) })),
       // The newest page; older ones from GET /api/incidents/:id/cause-history?before=causeHistoryNext (cause.ts).

@@ -2,14 +2,14 @@
 // with these rules; test/docs/reliability-export.test.ts checks the page against this table). One owner: the
 // CSV header, the Parquet schema and the page all come from here.
 import { FAULT } from '../../domain/alarm-kinds.js';
-import type { FaultedSection } from '../../domain/faulted-section.js';
+import type { ShownSection } from '../../domain/section-reach.js';
 import { maskText } from '../../domain/fault-masking.js';
 import type { ArchiveColumn, ArchiveValue } from '../../storage/archive-file.js';
 
 /** An incident as the export query reads it (api/reliability/export.ts). */
 export interface ExportSource {
   id: string; PowerLineID: string; powerLineName: string | null; status: string; kind: string;
-  first_trip_at: Date; last_trip_at: Date; restored_device_at: Date | null; sections: FaultedSection[]; indicators: string[]; section_customers: number | null;
+  first_trip_at: Date; last_trip_at: Date; restored_device_at: Date | null; sections: ShownSection[]; indicators: string[]; section_customers: number | null;
   cause: string | null; major_event: boolean | null; cause_note: string | null; cause_set_by: string | null; cause_set_at: Date | null;
 }
 
@@ -27,7 +27,7 @@ export const EXPORT_COLUMNS: readonly ExportColumn[] = [
   { name: 'incidentId', kind: 'int64', rule: 'The incident\'s id, as in GET /api/incidents.', value: (r) => Number(r.id) },
   { name: 'powerLineId', kind: 'text', rule: 'The power line\'s id (the import\'s PowerLineID).', value: (r) => r.PowerLineID },
   { name: 'powerLineName', kind: 'text', rule: 'The power line\'s name; empty when it has none.', value: (r) => r.powerLineName },
-  { name: 'sections', kind: 'text', rule: 'The faulted sections\' labels (the import\'s Section of the indicator above each, else "below <name>"), joined by "; "; empty while not located.', value: (r) => r.sections.map((s) => `${s.label} (phase ${s.phase})`).join('; ') },
+  { name: 'sections', kind: 'text', rule: 'The faulted sections\' labels (the import\'s Section of the indicator above each, else "below <name>", or "Section below an indicator outside your reach" when that indicator is outside the caller\'s reach), joined by "; "; empty while not located.', value: (r) => r.sections.map((s) => `${s.label} (phase ${s.phase})`).join('; ') },
   { name: 'sectionCount', kind: 'int32', rule: 'How many faulted sections (0 while not located; two laterals at once are two).', value: (r) => r.sections.length },
   { name: 'kind', kind: 'text', rule: '`permanent`, `momentary` or `unknown` (docs/incidents.md); `fault` for every incident of an organisation that masks fault details.', value: (r, masked) => (masked ? FAULT : r.kind) },
   { name: 'status', kind: 'text', rule: '`open`, `located`, `restored` or `closed` at the time of the export.', value: (r) => r.status },

@@ -16,7 +16,9 @@ import { dayParameter } from '../device-records/list-params.js';
 import { SqlParams } from '../device-records/sql.js';
 import { acceptOnly, badParameter } from '../errors.js';
 import { routeMasksItself } from '../fault-mask-policy.js';
+import type { FaultedSection } from '../../domain/faulted-section.js';
 import { tripInReach, visible } from '../incidents/routes.js';
+import { sectionPresenter } from '../incidents/section-reach.js';
 import { csvCells, EXPORT_COLUMNS, parquetCells, type ExportSource } from './export-columns.js';
 import { parquetChunks } from './parquet-stream.js';
 
@@ -78,8 +80,10 @@ async function* incidentBatches(pool: pg.Pool, caller: Caller, window: Window, s
   let after: After | null = null;
   for (;;) {
     const q = exportBatchQuery(caller, window, after, size);
-    const { rows } = await pool.query<ExportSource & { trip_key: string }>(q.text, q.values);
-    if (rows.length) yield rows;
+    const { rows } = await pool.query<Omit<ExportSource, 'sections'> & { trip_key: string; sections: FaultedSection[] }>(q.text, q.values);
+    // The sections' labels name only indicators in the caller's reach, as GET /api/incidents shows them.
+    const show = await sectionPresenter(pool, caller, rows.map((r) => r.sections));
+    if (rows.length) yield rows.map((r) => ({ ...r, sections: show(r.sections) }));
     if (rows.length < size) return;
     const last = rows[rows.length - 1]!;
     after = { firstTripAt: last.trip_key, id: last.id };

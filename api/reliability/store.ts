@@ -5,7 +5,13 @@ import type pg from 'pg';
 import type { Caller } from '../auth/caller.js';
 import { reachCondition } from '../device-records/reach.js';
 import { SqlParams } from '../device-records/sql.js';
+import type { FaultedSection } from '../../domain/faulted-section.js';
+// What a section whose upstream indicator is outside the caller's reach is called when the import gave it no
+// Section (review L2, docs/decisions.md#reliability-reads-paged-and-bounded); numbered here so that each row
+// keeps a name of its own.
+import { OUTSIDE_REACH_LABEL } from '../../domain/section-reach.js';
 import { visible } from '../incidents/routes.js';
+import { sectionPresenter } from '../incidents/section-reach.js';
 import type { Period } from '../../reliability/period.js';
 import type { KindCounts } from '../../reliability/ranking.js';
 
@@ -67,13 +73,6 @@ export async function lineSums(pool: pg.Pool, caller: Caller, now: Period, prev:
   return (await pool.query<LineSums & { PowerLineID: string }>(sql, p.values)).rows.map((r) => ({ ...r, powerLineId: r.PowerLineID }));
 }
 
-/**
- * What a section whose upstream indicator is outside the caller's reach is called when the import gave it no
- * Section: its stored label names the indicator (review L2, docs/decisions.md#reliability-reads-paged-and-bounded).
- * Numbered so that each row keeps a name of its own.
- */
-export const OUTSIDE_REACH_LABEL = 'Section below an indicator outside your reach';
-
 /** The sections of the visible lines (or of one) with an incident in the period or the previous one. */
 export async function sectionSums(pool: pg.Pool, caller: Caller, now: Period, prev: Period, line: string | null): Promise<SectionSums[]> {
   const p = new SqlParams();
@@ -133,16 +132,20 @@ export function lastIncidentsQuery(caller: Caller, line: string | null, limit: n
   const where = [visible(caller, p), `i."PowerLineID" in (${linesInReach(caller, p)})`];
   if (line !== null) where.push(`i."PowerLineID" = ${p.add(line)}::text`);
   const text = `select i.id, i."PowerLineID", i.kind, i.status, i.first_trip_at,
-            coalesce((select array_agg(s->>'label') from jsonb_array_elements(i.sections) s), '{}') as labels,
+            i.sections,
             (select count(*)::int from incident_devices x join device_information d on d."IMEINumber" = x."IMEINumber"
               where x.incident_id = i.id and ${reachCondition(caller, p, 'd', 'x.tripped_at')}) as devices
        from incidents i where ${where.join(' and ')} order by i.first_trip_at desc, i.id desc limit ${p.add(limit)}::int`;
   return { text, values: p.values };
 }
 
-/** The newest incidents of the line (or of every visible line) the caller may see, as GET /api/incidents shows them (tripped indicators in reach). */
+/** The newest incidents of the line (or of every visible line) the caller may see, as GET /api/incidents shows them (tripped indicators in reach, sections naming only indicators in reach). */
 export async function lastIncidents(pool: pg.Pool, caller: Caller, line: string | null, limit: number): Promise<LastIncident[]> {
   const q = lastIncidentsQuery(caller, line, limit);
-  const { rows } = await pool.query<{ id: string; PowerLineID: string; kind: string; status: string; first_trip_at: Date; labels: string[]; devices: number }>(q.text, q.values);
-  return rows.map((r) => ({ id: Number(r.id), powerLineId: r.PowerLineID, kind: r.kind, status: r.status, firstTripAt: r.first_trip_at.toISOString(), sections: r.labels, trippedDevices: r.devices }));
+  const { rows } = await pool.query<{ id: string; PowerLineID: string; kind: string; status: string; first_trip_at: Date; sections: FaultedSection[]; devices: number }>(q.text, q.values);
+  const show = await sectionPresenter(pool, caller, rows.map((r) => r.sections));
+  return rows.map((r) => ({
+    id: Number(r.id), powerLineId: r.PowerLineID, kind: r.kind, status: r.status, firstTripAt: r.first_trip_at.toISOString(),
+    sections: show(r.sections).map((s) => s.label), trippedDevices: r.devices,
+  }));
 }

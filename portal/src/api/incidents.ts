@@ -1,5 +1,6 @@
 // The shapes of GET /api/incidents, /api/incidents/<id> and /api/feeder-topology (api/incidents/routes.ts).
-export interface SectionEnd { imei: string; name: string | null }
+/** imei and name null: an indicator outside the caller's reach (docs/decisions.md#reach-applied-once). */
+export interface SectionEnd { imei: string | null; name: string | null }
 export interface Section { phase: string; from: SectionEnd; to: SectionEnd[]; spans: (SectionEnd & { reason: string })[]; label: string }
 
 export interface Incident {
@@ -39,7 +40,7 @@ export interface TopologyRow { IMEINumber: string; PowerLineID: string | null; U
 
 /** "below Pole 7, above Pole 9, Pole 10" / "to the end of the line", and what widened it. */
 export function sectionText(s: Section): string {
-  const name = (e: SectionEnd) => e.name ?? e.imei;
+  const name = (e: SectionEnd) => e.name ?? e.imei ?? 'an indicator outside your reach';
   const below = s.to.length === 0 ? 'to the end of the line' : `above ${s.to.map(name).join(', ')}`;
   const wide = s.spans.length ? `; widened over ${s.spans.map((x) => `${name(x)} (${x.reason})`).join(', ')}` : '';
   return `${s.label} (phase ${s.phase}): below ${name(s.from)}, ${below}${wide}`;

@@ -24,10 +24,10 @@ export class IncidentLayer {
     // The chosen one last, so it is drawn on top.
     for (const i of [...incidents].sort((a, b) => Number(a.id === chosen) - Number(b.id === chosen))) {
       for (const s of i.sections) {
-        const from = at(s.from.imei);
+        const from = s.from.imei === null ? null : at(s.from.imei);
         if (!from) continue;
         const tip = `Incident ${i.id} (${i.kind}, ${i.status}) on ${i.powerLineName ?? i.powerLineId}: ${sectionText(s)}`;
-        const ends = [...s.spans, ...s.to].map((e) => at(e.imei)).filter((p): p is [number, number] => p !== null);
+        const ends = [...s.spans, ...s.to].map((e) => (e.imei === null ? null : at(e.imei))).filter((p): p is [number, number] => p !== null);
         const style = { renderer: this.renderer, color: SECTION_COLOUR, weight: i.id === chosen ? 11 : 7, opacity: 0.9, dashArray: '10 8', interactive: true };
         const shapes = ends.length > 0 ? ends.map((e) => L.polyline([from, e], style)) : [L.circleMarker(from, { ...style, radius: 16, fill: false })];
         for (const shape of shapes) shape.bindTooltip(textContent(tip), { sticky: true, className: 'feeder-tooltip' }).addTo(this.group);

@@ -111,7 +111,7 @@ export function IncidentView({ id, session }: { id: string; session: Session }) 
           <IncidentCause incident={i} zone={zone} onSaved={res.reload} />
           <h2>Faulted section</h2>
           {i.sections.length === 0 ? <p>Not located: no feeder topology covers the tripped indicators.</p> : (
-            <ul data-testid="incident-sections">{i.sections.map((s) => <li key={`${s.phase}-${s.from.imei}`}>{sectionText(s)}</li>)}</ul>
+            <ul data-testid="incident-sections">{i.sections.map((s, n) => <li key={n}>{sectionText(s)}</li>)}</ul>
           )}
           <h2>Tripped indicators</h2>
           <DataTable caption="Tripped indicators, in trip order" rowKey={(d) => d.IMEINumber} rows={i.devices} columns={[

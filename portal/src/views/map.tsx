@@ -162,7 +162,7 @@ export function MapView({ session, query }: { session: Session; query: URLSearch
     const chosen = data.chosen && String(data.chosen.id) === focusIncident ? data.chosen : null;
     m.incidents.setIncidents(data.sections, at, chosen?.id ?? null);
     mapEl.current?.setAttribute('data-incident-sections', String(m.incidents.drawn));
-    const ends = chosen ? chosen.sections.flatMap((x) => [x.from, ...x.to, ...x.spans]).map((e) => e.imei) : [];
+    const ends = chosen ? chosen.sections.flatMap((x) => [x.from, ...x.to, ...x.spans]).flatMap((e) => (e.imei === null ? [] : [e.imei])) : [];
     m.layer.setLabelled(new Set(ends));
     const pts = ends.map(at).filter((p): p is [number, number] => p !== null);
     if (chosen && pts.length > 0 && zoomedTo.current !== focusIncident) {

@@ -3,7 +3,8 @@
 // where one device moved from north to south. Any IMEI in an answer must be in the caller's reach as the
 // pure rule (domain/reach.ts mayRead) computes it from the stored facts, and the moved device's records from
 // before the move must not reach its new organisation, which does see those from the move on. Routes and
-// operations are read from the app, so one added later is walked without editing this file.
+// operations are read from the app, so one added later is walked without editing this file. An incident on a
+// line shared by two groups has sections bounded by indicators of the group a user is not in.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SERVED_OPERATIONS } from '../../../api/soap/operations.js';
@@ -23,6 +24,10 @@ let api: SeededApi;
 // North F7 pole, group north-east: moved to south, group south-east.
 const MOVED = '861000000000100';
 const NORTH_WEST = '861000000000400';
+// North F7: Pole 43 in north-east, Pole 45 in north-west, Pole 47 deleted (outside every reach, an admin's too).
+const NORTH_EAST = '861000000000300';
+const F7_WEST = '861000000000500';
+const F7_DELETED = '861000000000700';
 const SOUTH_WEST = '861100000000400';
 const UNREGISTERED = '869999999999999';
 // Values only the moved device's records carry: before the move (version, event id, peak current) and after it.
@@ -67,6 +72,19 @@ async function seedOperations(): Promise<void> {
   }
   await q(`insert into incident_timeline (incident_id, at, what, detail) values ($1, $2, 'opened', $3)`,
     [incident.id, BEFORE.date, { trips: [{ imei: MOVED, at: BEFORE.date }, { imei: NORTH_WEST, at: BEFORE.date }] }]);
+  // An incident north-east sees (a trip of NORTH_EAST) whose sections run to and from a north-west indicator
+  // and over a deleted one: the feeder is shared, the groups are not (stored as incidents/step.ts stores them).
+  const east = { imei: NORTH_EAST, name: 'North F7 Pole 43 Phase A' };
+  const sections = [
+    { phase: 'A', from: east, to: [{ imei: F7_WEST, name: null }], spans: [], label: `below ${east.name}` },
+    { phase: 'C', from: { imei: F7_WEST, name: null }, to: [], spans: [{ imei: F7_DELETED, name: null, reason: 'offline' }], label: `below ${F7_WEST}` },
+  ];
+  const { rows: [shared] } = await q(`insert into incidents ("OrganizationID", "PowerLineID", status, kind, sections, first_trip_at, last_trip_at, opened_at, located_at, updated_at)
+    values ('north', 'north-F7', 'located', 'unknown', $2, $1, $1, $1, $1, $1) returning id`, [BEFORE.date, JSON.stringify(sections)]);
+  for (const imei of [NORTH_EAST, F7_WEST]) {
+    await q(`insert into incident_devices (incident_id, "IMEINumber", "EventType", tripped_at) values ($1, $2, 'TFault', $3)`, [shared.id, imei, BEFORE.date]);
+  }
+  await q(`insert into incident_timeline (incident_id, at, what, detail) values ($1, $2, 'located', $3)`, [shared.id, BEFORE.date, { sections }]);
 }
 
 /** Moves MOVED to south through the real import (reference-data/upsert-devices.ts). */

@@ -5,7 +5,7 @@
 // day rows written as the incident worker writes them.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { OUTSIDE_REACH_LABEL } from '../../../api/reliability/store.js';
+import { OUTSIDE_REACH_LABEL } from '../../../domain/section-reach.js';
 import { seededApi, type SeededApi, type UserName } from '../api/seeded-api.js';
 
 const test = suite('reliability reach of a group user');
