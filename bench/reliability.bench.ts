@@ -20,6 +20,7 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import type pg from 'pg';
 import { createApp } from '../api/app.js';
+import { createPool } from '../db/pool.js';
 import { listen } from '../api/server.js';
 import { applyReliabilityDelta } from '../incidents/store.js';
 import { importReferenceData } from '../reference-data/index.js';
@@ -179,6 +180,44 @@ async function measureSize(db: TestDatabase, report: Report, checkIns: number, s
   }
 }
 
+/**
+ * The PostgreSQL plans (auto_explain with ANALYZE and BUFFERS, the generic plans the pool uses) of every statement
+ * of one request to each route, after two warm-up requests, into results/<report>-plans.txt: where the time of
+ * the requests goes at the largest size.
+ */
+async function writePlans(db: TestDatabase, report: Report): Promise<void> {
+  // For the new sessions of this database only, until reset: auto_explain's plans sent to the client as notices.
+  const name = new URL(db.url).pathname.slice(1);
+  const settings = { session_preload_libraries: 'auto_explain', 'auto_explain.log_min_duration': '0', 'auto_explain.log_analyze': 'on', 'auto_explain.log_buffers': 'on', client_min_messages: 'log' };
+  for (const [k, v] of Object.entries(settings)) await db.pool.query(`alter database ${name} set ${k} = '${v}'`);
+  const pool = createPool({ connectionString: db.url, max: 4 });
+  let plans: string[] = [];
+  pool.on('connect', (client) => { client.on('notice', (n) => { if (n.message?.startsWith('duration:')) plans.push(n.message); }); });
+  try {
+    const app = createApp({ readiness: {}, pool, jwtSecret: new TextEncoder().encode('bench-secret-bench-secret-bench-secret!!'), portalDir: null });
+    const login = await app.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@north.example', password: 'north-Admin-Pass-1' }) });
+    const headers = { authorization: `Bearer ${((await login.json()) as { accessToken: string }).accessToken}` };
+    const query = `from=${report.period.from.replaceAll('-', '')}&to=${report.period.to.replaceAll('-', '')}`;
+    const out: string[] = [];
+    for (const path of [`/api/reliability/lines?${query}`, `/api/reliability/sections?powerLine=${report.sections.powerLine}&${query}`]) {
+      for (let i = 0; i < 3; i++) {
+        plans = [];
+        const t0 = performance.now();
+        await (await app.request(path, { headers })).arrayBuffer();
+        if (i === 2) out.push(`## GET ${path}: ${round(performance.now() - t0)} ms in the app (its third request), ${plans.length} statements`, ...plans, '');
+      }
+    }
+    const last = report.sizes.at(-1)!;
+    writeFileSync(new URL(`results/${values.report}-plans.txt`, import.meta.url), [
+      `# PostgreSQL auto_explain (analyze, buffers; the generic plans the API's pool uses) of one request to each reliability route at ${last.checkIns.toLocaleString('en')} check-ins, ${report.scale.incidentsInPeriod.toLocaleString('en')} incidents in the period; ${report.machine.date}, commit ${report.machine.commit}, load average ${loadavg()[0]}`,
+      '', ...out,
+    ].join('\n'));
+  } finally {
+    await pool.end();
+    await db.pool.query(`alter database ${name} reset all`);
+  }
+}
+
 function write(report: Report): void {
   writeFileSync(new URL(`results/${values.report}.json`, import.meta.url), `${JSON.stringify(report, null, 2)}\n`);
   const m = report.machine;
@@ -236,6 +275,7 @@ async function main(): Promise<void> {
       write(report);
       if (report.sizes.at(-1)!.mismatches > 0) process.exitCode = 1;
     }
+    await writePlans(db, report);
   } finally {
     if (values.keep) await db.pool.end();
     else await db.drop();
