@@ -13,9 +13,9 @@
 // two sections, one to five tripped indicators each) and the day tables by the incident worker's own code
 // (reliability/contribution.ts, incidents/store.ts applyReliabilityDelta), one incident at a time as a step would.
 // `--keep` leaves the database (its name is printed); `--database <name>` measures a kept one again without
-// seeding (check-ins are added only up to a larger size). Writes bench/results/<report>.json and .md after
+// seeding (check-ins are added only up to a larger size) and keeps it too. Writes bench/results/<report>.json and .md after
 // every size.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import type pg from 'pg';
@@ -30,6 +30,7 @@ import { machineInfo } from '../support/machine.js';
 import { expectedLines, expectedSections } from '../support/reliability-truth.js';
 import { progress } from './common.js';
 import { openLoop, type OpenLoopResult } from './open-loop.js';
+import { cpuDelta, cpuSnapshot } from './process-cpu.js';
 import { loadCheckIns, monthsUpTo, prepareReadDatabase, PREFIX } from './read-rows.js';
 
 const { values } = parseArgs({
@@ -63,15 +64,25 @@ const line = (l: number) => `rel-${l}`;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const round = (v: number) => Math.round(v * 10) / 10;
 
-interface Route { alone: number; p50: number; p90: number; p99: number; max: number; requests: number; non2xx: number; errors: number; targetP99Ms: number }
+interface Route {
+  alone: number; p50: number; p90: number; p99: number; max: number; requests: number; non2xx: number; errors: number; targetP99Ms: number;
+  /** CPU ms per request over the open loop: this process (the API and the load generator) and the whole of PostgreSQL. */
+  cpuMsPerRequest?: { api: number; postgres: number };
+}
 interface SizeReport {
-  checkIns: number; seedSeconds: number;
+  /** When this size was measured, on which commit: a run on a kept database (--database) adds rows beside the first run's. */
+  date?: string; commit?: string;
+  checkIns: number;
+  /** Seconds to load the check-ins up to this size from the size before (a re-measure of a kept database repeats the first run's). */
+  seedSeconds: number;
   /** The 1-minute load average sampled every 5 s while the two routes were under load. */
   loadAverage: { min: number; mean: number; max: number };
   lines: Route; sections: Route; mismatches: number; mismatchSamples: string[]; linesCompared: number; sectionsCompared: number;
 }
 interface Report {
   machine: ReturnType<typeof machineInfo>; rate: number; seconds: number; database: string;
+  /** The command of every run that measured this database, the first (the seeding) first. */
+  commands?: string[];
   scale: { lines: number; devices: number; incidentsInPeriod: number; incidentsInPreviousPeriod: number; incidentsSeedSeconds: number | null };
   period: { from: string; to: string; previousFrom: string; previousTo: string }; sections: { powerLine: string };
   sizes: SizeReport[];
@@ -125,13 +136,17 @@ async function measure(url: string, headers: Record<string, string>, targetP99Ms
   const alone = await serviceTime(url, headers);
   const sampler = setInterval(() => load.push(loadavg()[0]!), 5000);
   let r: OpenLoopResult;
+  const before = cpuSnapshot();
   try {
     load.push(loadavg()[0]!);
     r = await openLoop({ url, rate: RATE, seconds: SECONDS, connections: 8, headers });
   } finally {
     clearInterval(sampler);
   }
-  return { alone, p50: r.p50, p90: r.p90, p99: r.p99, max: r.max, requests: r.requests, non2xx: r.non2xx, errors: r.errors, targetP99Ms };
+  const cpu = cpuDelta(before, cpuSnapshot());
+  const perRequest = (seconds: number) => round((seconds * 1000) / Math.max(1, r.requests));
+  return { alone, p50: r.p50, p90: r.p90, p99: r.p99, max: r.max, requests: r.requests, non2xx: r.non2xx, errors: r.errors, targetP99Ms,
+    cpuMsPerRequest: { api: perRequest(cpu.faultline ?? 0), postgres: perRequest(cpu.postgres ?? 0) } };
 }
 
 async function measureSize(db: TestDatabase, report: Report, checkIns: number, seedSeconds: number): Promise<SizeReport> {
@@ -146,9 +161,10 @@ async function measureSize(db: TestDatabase, report: Report, checkIns: number, s
     const url = (path: string) => `http://127.0.0.1:${server.port}${path}`;
     const load: number[] = [];
     const lines = await measure(url(`/api/reliability/lines?${query}`), headers, 300, load);
-    progress(`  lines    alone ${lines.alone} ms; at ${RATE}/s p50 ${lines.p50} ms  p99 ${lines.p99} ms  max ${lines.max} ms  ${lines.requests} requests, ${lines.non2xx} non-2xx, ${lines.errors} errors`);
+    const cpu = (r: Route) => `CPU per request: API ${r.cpuMsPerRequest?.api} ms, Postgres ${r.cpuMsPerRequest?.postgres} ms`;
+    progress(`  lines    alone ${lines.alone} ms; at ${RATE}/s p50 ${lines.p50} ms  p99 ${lines.p99} ms  max ${lines.max} ms  ${lines.requests} requests, ${lines.non2xx} non-2xx, ${lines.errors} errors; ${cpu(lines)}`);
     const sections = await measure(url(`/api/reliability/sections?powerLine=${report.sections.powerLine}&${query}`), headers, 100, load);
-    progress(`  sections alone ${sections.alone} ms; at ${RATE}/s p50 ${sections.p50} ms  p99 ${sections.p99} ms  max ${sections.max} ms  ${sections.requests} requests, ${sections.non2xx} non-2xx, ${sections.errors} errors`);
+    progress(`  sections alone ${sections.alone} ms; at ${RATE}/s p50 ${sections.p50} ms  p99 ${sections.p99} ms  max ${sections.max} ms  ${sections.requests} requests, ${sections.non2xx} non-2xx, ${sections.errors} errors; ${cpu(sections)}`);
     const loadAverage = { min: Math.min(...load), mean: round(load.reduce((a, b) => a + b, 0) / load.length), max: Math.max(...load) };
     progress(`  load average (1 min) during the runs: ${loadAverage.min} to ${loadAverage.max}, mean ${loadAverage.mean}`);
 
@@ -174,7 +190,7 @@ async function measureSize(db: TestDatabase, report: Report, checkIns: number, s
       }
     }
     progress(`  API vs SQL from raw incidents: ${apiLines.data.length} lines, ${sectionsCompared} sections, ${mismatches.length} mismatches${mismatches.length ? `: ${mismatches.slice(0, 5).join(', ')}` : ''}`);
-    return { checkIns, seedSeconds, loadAverage, lines, sections, mismatches: mismatches.length, mismatchSamples: mismatches.slice(0, 20), linesCompared: apiLines.data.length, sectionsCompared };
+    return { date: new Date().toISOString(), commit: report.machine.commit, checkIns, seedSeconds, loadAverage, lines, sections, mismatches: mismatches.length, mismatchSamples: mismatches.slice(0, 20), linesCompared: apiLines.data.length, sectionsCompared };
   } finally {
     await server.close();
   }
@@ -218,17 +234,27 @@ async function writePlans(db: TestDatabase, report: Report): Promise<void> {
   }
 }
 
+/** The report an earlier run on the database `name` wrote, if results/<report>.json is one. */
+function previousReport(name: string): Report | null {
+  try {
+    const r = JSON.parse(readFileSync(new URL(`results/${values.report}.json`, import.meta.url), 'utf8')) as Report;
+    return r.database === name ? { ...r, sizes: r.sizes.map((s) => ({ date: r.machine.date, commit: r.machine.commit, ...s })) } : null;
+  } catch {
+    return null;
+  }
+}
+
 function write(report: Report): void {
   writeFileSync(new URL(`results/${values.report}.json`, import.meta.url), `${JSON.stringify(report, null, 2)}\n`);
   const m = report.machine;
-  const cell = (r: Route) => `${r.alone} / ${r.p50} / **${r.p99}** / ${r.max}${r.non2xx + r.errors ? ` (${r.non2xx + r.errors} failed)` : ''}`;
+  const cell = (r: Route) => `${r.alone} / ${r.p50} / **${r.p99}** / ${r.max}${r.non2xx + r.errors ? ` (${r.non2xx + r.errors} failed)` : ''}${r.cpuMsPerRequest ? `; CPU ${r.cpuMsPerRequest.api} + ${r.cpuMsPerRequest.postgres}` : ''}`;
   const met = (r: Route) => (r.p99 < r.targetP99Ms ? 'met' : '**missed**');
   writeFileSync(new URL(`results/${values.report}.md`, import.meta.url), [
     `# Reliability reads at scale (${m.date})`, '',
-    `Issue 43's first "Done when" point: \`npm run bench:reliability -- --checkins ${report.sizes.map((s) => s.checkIns).join(',')}\`. ${report.scale.lines} power lines, ${report.scale.devices.toLocaleString('en')} devices (the storage bench's generated devices, with its check-ins over ${SPAN.length} months: bench/read-rows.ts loadCheckIns), ${report.scale.incidentsInPeriod.toLocaleString('en')} incidents in the measured period ${report.period.from} to ${report.period.to} and ${report.scale.incidentsInPreviousPeriod.toLocaleString('en')} in the previous one (${report.period.previousFrom} to ${report.period.previousTo}). Lines: GET /api/reliability/lines for the period; sections: GET /api/reliability/sections?powerLine=${report.sections.powerLine} (the line with the most incidents). Open loop at ${report.rate} req/s for ${report.seconds} s per route, 8 connections, as the organisation's admin; "alone": the median of 21 requests sent one at a time (the service time, no queue). Latencies in ms. Node ${m.node}, ${m.cpu} (${m.cores} cores shared with other work, ${m.memoryGiB} GiB), commit ${m.commit}; ${m.servers}.`, '',
-    '| check-ins | seeding s | load average (1 min) during the runs | lines: alone / p50 / p99 / max | target p99 < 300 | sections: alone / p50 / p99 / max | target p99 < 100 | API vs SQL (lines, sections compared) |',
-    '|---|---|---|---|---|---|---|---|',
-    ...report.sizes.map((s) => `| ${s.checkIns.toLocaleString('en')} | ${s.seedSeconds} | ${s.loadAverage.min} to ${s.loadAverage.max} (mean ${s.loadAverage.mean}) | ${cell(s.lines)} | ${met(s.lines)} | ${cell(s.sections)} | ${met(s.sections)} | **${s.mismatches} mismatches** (${s.linesCompared}, ${s.sectionsCompared}) |`),
+    `Issue 43's first "Done when" point: ${(report.commands ?? []).map((c) => `\`${c}\``).join(', then ')}. ${report.scale.lines} power lines, ${report.scale.devices.toLocaleString('en')} devices (the storage bench's generated devices, with its check-ins over ${SPAN.length} months: bench/read-rows.ts loadCheckIns), ${report.scale.incidentsInPeriod.toLocaleString('en')} incidents in the measured period ${report.period.from} to ${report.period.to} and ${report.scale.incidentsInPreviousPeriod.toLocaleString('en')} in the previous one (${report.period.previousFrom} to ${report.period.previousTo}). Lines: GET /api/reliability/lines for the period; sections: GET /api/reliability/sections?powerLine=${report.sections.powerLine} (the line with the most incidents). Open loop at ${report.rate} req/s for ${report.seconds} s per route, 8 connections, as the organisation's admin; "alone": the median of 21 requests sent one at a time (the service time, no queue). Latencies in ms. Node ${m.node}, ${m.cpu} (${m.cores} cores shared with other work, ${m.memoryGiB} GiB), commit ${m.commit}; ${m.servers}.`, '',
+    '| measured (UTC), commit | check-ins | seeding s | load average (1 min) during the runs | lines: alone / p50 / p99 / max; CPU ms per request API + Postgres | target p99 < 300 | sections: alone / p50 / p99 / max; CPU | target p99 < 100 | API vs SQL (lines, sections compared) |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...report.sizes.map((s) => `| ${s.date?.slice(0, 16).replace('T', ' ') ?? m.date.slice(0, 16).replace('T', ' ')}, ${s.commit ?? m.commit} | ${s.checkIns.toLocaleString('en')} | ${s.seedSeconds} | ${s.loadAverage.min} to ${s.loadAverage.max} (mean ${s.loadAverage.mean}) | ${cell(s.lines)} | ${met(s.lines)} | ${cell(s.sections)} | ${met(s.sections)} | **${s.mismatches} mismatches** (${s.linesCompared}, ${s.sectionsCompared}) |`),
     '',
     `Seeding: the check-ins as bench/storage.bench.ts makes them (generated inside PostgreSQL, a million per step, then VACUUM ANALYZE), the seconds to reach each size from the one before; the incidents and their day tables took ${report.scale.incidentsSeedSeconds ?? '(seeded by an earlier run)'} s.`,
     `The equality check: for every line in the lines answer, its kinds, incidents, tripped indicators, sections, repeating sections and previous-period incidents against support/reliability-truth.ts (SQL over incidents and incident_devices only), and the same for every section of every line.`,
@@ -261,6 +287,14 @@ async function main(): Promise<void> {
       scale: { lines: LINES, devices: DEVICES, incidentsInPeriod: await count(from, to), incidentsInPreviousPeriod: await count(previousFrom, previousTo), incidentsSeedSeconds },
       period: { from, to, previousFrom, previousTo }, sections: { powerLine: worst }, sizes: [],
     };
+    // Measuring a kept database again: the first run's rows (and seeding times) stay, the new ones are added.
+    const earlier = values.database ? previousReport(name) : null;
+    if (earlier) {
+      report.sizes = earlier.sizes;
+      report.scale.incidentsSeedSeconds = earlier.scale.incidentsSeedSeconds;
+      report.commands = earlier.commands ?? [`(a run that seeded it, measuring at ${earlier.sizes.map((x) => x.checkIns).join(', ')} check-ins)`];
+    }
+    report.commands = [...(report.commands ?? []), `npm run bench:reliability -- ${process.argv.slice(2).join(' ')}`];
     for (const size of SIZES) {
       const loaded = Number((await db.pool.query<{ n: string }>('select count(*) as n from device_records')).rows[0]!.n);
       const t0 = performance.now();
@@ -268,8 +302,8 @@ async function main(): Promise<void> {
         progress(`check-ins: ${loaded.toLocaleString('en')} loaded, loading to ${size.toLocaleString('en')}`);
         await loadCheckIns(db.pool, { devices: DEVICES, span: SPAN, first: loaded, count: size - loaded });
       }
-      const seedSeconds = Math.round((performance.now() - t0) / 1000);
       const checkIns = Math.max(size, loaded);
+      const seedSeconds = size > loaded ? Math.round((performance.now() - t0) / 1000) : (report.sizes.find((s) => s.checkIns === checkIns)?.seedSeconds ?? 0);
       progress(`${checkIns.toLocaleString('en')} check-ins (${seedSeconds} s to load):`);
       report.sizes.push(await measureSize(db, report, checkIns, seedSeconds));
       write(report);
@@ -277,7 +311,7 @@ async function main(): Promise<void> {
     }
     await writePlans(db, report);
   } finally {
-    if (values.keep) await db.pool.end();
+    if (values.keep || values.database) await db.pool.end();
     else await db.drop();
   }
 }
