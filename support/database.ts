@@ -39,6 +39,29 @@ export async function createTestDatabase(prefix = 'test', { poolMax = 8, upTo }:
   };
 }
 
+/**
+ * A database an earlier run created and kept (a bench's `--keep`), opened again and migrated: the bench can
+ * measure again without seeding again. Dropped by `drop()` like a fresh one.
+ */
+export async function openTestDatabase(name: string, { poolMax = 8 }: { poolMax?: number } = {}): Promise<TestDatabase> {
+  if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`not a test database name: ${name}`);
+  const url = new URL(serverUrl());
+  url.pathname = `/${name}`;
+  const pool = createPool({ connectionString: url.toString(), max: poolMax });
+  await migrate(pool);
+  return {
+    url: url.toString(),
+    pool,
+    async drop() {
+      await pool.end();
+      const c = new pg.Client({ connectionString: serverUrl() });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
 /** Every row of every faultline table, ordered, for before/after comparisons (replay, re-import). */
 export async function dumpTables(pool: pg.Pool): Promise<Record<string, unknown[]>> {
   const { rows: tables } = await pool.query<{ table_name: string }>(

