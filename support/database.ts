@@ -22,6 +22,11 @@ export async function createTestDatabase(prefix = 'test', { poolMax = 8, upTo }:
   const name = randomName(`fl_${prefix}`).replace(/[^a-z0-9_]/g, '_');
   await admin.query(`create database ${name}`);
   await admin.end();
+  return migrated(name, poolMax, upTo);
+}
+
+/** The named database's pool, migrated (up to `upTo`), with a drop that removes the database. */
+async function migrated(name: string, poolMax: number, upTo?: string): Promise<TestDatabase> {
   const url = new URL(serverUrl());
   url.pathname = `/${name}`;
   const pool = createPool({ connectionString: url.toString(), max: poolMax });
@@ -45,21 +50,7 @@ export async function createTestDatabase(prefix = 'test', { poolMax = 8, upTo }:
  */
 export async function openTestDatabase(name: string, { poolMax = 8 }: { poolMax?: number } = {}): Promise<TestDatabase> {
   if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`not a test database name: ${name}`);
-  const url = new URL(serverUrl());
-  url.pathname = `/${name}`;
-  const pool = createPool({ connectionString: url.toString(), max: poolMax });
-  await migrate(pool);
-  return {
-    url: url.toString(),
-    pool,
-    async drop() {
-      await pool.end();
-      const c = new pg.Client({ connectionString: serverUrl() });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
+  return migrated(name, poolMax);
 }
 
 /** Every row of every faultline table, ordered, for before/after comparisons (replay, re-import). */
