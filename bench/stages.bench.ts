@@ -118,7 +118,8 @@ function hottest(profile: object, limit = 12): { fn: string; selfPercent: number
   p.samples.forEach((id, i) => selfById.set(id, (selfById.get(id) ?? 0) + (p.timeDeltas[i] ?? 0)));
   const byFn = new Map<string, number>();
   for (const n of p.nodes) {
-    const file = n.callFrame.url.replace(/^file:\/\//, '').replace(new URL('..', import.meta.url).pathname, '');
+    // Relative to the checkout; a compared older tree's node_modules is a link to ours, so cut at node_modules/.
+    const file = n.callFrame.url.replace(/^file:\/\//, '').replace(new URL('..', import.meta.url).pathname, '').replace(/^\/.*?\/node_modules\//, 'node_modules/');
     const fn = `${n.callFrame.functionName || '(anonymous)'} ${file ? `${file}:${n.callFrame.lineNumber + 1}` : ''}`.trim();
     byFn.set(fn, (byFn.get(fn) ?? 0) + (selfById.get(n.id) ?? 0));
   }
