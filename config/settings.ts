@@ -173,6 +173,8 @@ export interface AlarmSettings {
   portalUrl: string | null;
   /** The longest an operations alarm shelvable only because it chatters may be shelved for (domain/alarm-states.ts). */
   chatterShelveMaxMinutes: number;
+  /** FLEET_DIGEST_HOUR: the local hour (organisation's zone) from which a day's or week's fleet digest is sent. */
+  fleetDigestHour: number;
 }
 
 const WEBHOOK_ALLOWANCES: readonly WebhookAllowance[] = ['loopback', 'private', 'link-local'];
@@ -217,6 +219,7 @@ export function loadAlarmSettings(env: NodeJS.ProcessEnv = process.env): AlarmSe
     maxAgeHours: number(env, 'ALARM_MAX_AGE_HOURS', 24, positive),
     portalUrl: env.PORTAL_URL || null,
     chatterShelveMaxMinutes: number(env, 'ALARM_CHATTER_SHELVE_MAX_MINUTES', DEFAULT_CHATTER_SHELVE_MAX_MINUTES, (n) => Number.isInteger(n) && n >= SHELVE_MINUTES.min && n <= SHELVE_MINUTES.max),
+    fleetDigestHour: number(env, 'FLEET_DIGEST_HOUR', 7, (n) => Number.isInteger(n) && n >= 0 && n <= 23),
   };
 }
 

@@ -5,6 +5,7 @@ import type { IntegrationKind } from '../integrations/store.js';
 import type { Credentials } from '../secrets/credentials.js';
 import type { AlarmClass } from '../domain/alarm-kinds.js';
 import type { AlarmEscalation, AlarmHours } from '../domain/alarm-rules.js';
+import type { FleetDigestEvery } from '../domain/fleet-digest.js';
 
 export type RecipientChannel = 'email' | 'sms' | 'webhook';
 
@@ -15,6 +16,8 @@ export interface AlarmRecipientInput {
   channel: RecipientChannel;
   address: string;
   capPerDay: number | null;
+  /** A daily or weekly fleet health digest (docs/decisions.md#fleet-digest); null: none. */
+  fleetDigest: FleetDigestEvery | null;
   /** 'keep': not in the file, the stored one stays; null: none. */
   secret: string | null | 'keep';
 }
