@@ -19,7 +19,9 @@ export const FLOORS = [
   ['secrets', 'integrations', 'outbox'],
   ['storage', 'alarms', 'multispeak', 'indicator-audit'],
   ['stages', 'incidents', 'reference-data'],
-  ['simulator'],
+  // fleet-health/: the fleet worker and its steps (issue 44): I/O over fleet/'s pure rules, the rollup and the
+  // incidents (a de-energised section opens an incident). Pure rules stay in fleet/ (floor 1), which imports no db/.
+  ['simulator', 'fleet-health'],
   ['commissioning'],
   // The protocol-neutral point model (slots, banks, device and power line points) both outstations encode.
   ['points'],
