@@ -6,7 +6,8 @@ import type { Caller } from '../auth/caller.js';
 import { num, text, type FieldTable } from '../device-records/fields.js';
 import type { ListQuery } from '../device-records/list-params.js';
 import { reachCondition } from '../device-records/reach.js';
-import { filterConditions, orderBy, SqlParams, whereClause } from '../device-records/sql.js';
+import type { SqlParams} from '../device-records/sql.js';
+import { filterConditions, orderBy, whereClause } from '../device-records/sql.js';
 import type { CodeStrings } from '../../domain/code-strings.js';
 
 // Online rate as the summary counts it (fleet-health/summary.ts): received up to expected, over expected.
