@@ -13,7 +13,7 @@ import { readRecipients, type StoredRecipient } from './store.js';
  * The organisation's fleet summary, exactly as `GET /api/fleet/summary` answers its admin: the digest's counts
  * are the API's by construction. Given by the caller (the summary lives above alarms/ in the house).
  */
-export type FleetSummaryOf = (db: pg.ClientBase, org: string) => Promise<Record<string, unknown>>;
+export type FleetSummaryOf = (db: pg.ClientBase, org: string, now: Date) => Promise<object>;
 
 export interface FleetDigestRound {
   client: pg.PoolClient;
@@ -43,11 +43,11 @@ export async function queueFleetDigests(round: FleetDigestRound): Promise<number
       where (recipient_id, dedup_key) in (select * from unnest($1::text[], $2::text[]))`,
     [due.map((d) => d.recipient.id), due.map((d) => d.period.key)])).rows.map((r) => r.k));
   const owed = due.filter((d) => !queued.has(`${d.recipient.id} ${d.period.key}`));
-  const summaries = new Map<string, Record<string, unknown>>();
+  const summaries = new Map<string, object>();
   let sent = 0;
   for (const { recipient, period } of owed) {
     const org = recipient.OrganizationID;
-    if (!summaries.has(org)) summaries.set(org, await round.summaryOf(client, org));
+    if (!summaries.has(org)) summaries.set(org, await round.summaryOf(client, org, new Date(nowMs)));
     const outcome = await round.store({
       recipient, kind: 'fleet-digest', dedupKey: period.key, lane: 'fleet-digest', capped: false,
       payload: {

@@ -19,6 +19,7 @@ import { embeddedPasswordFile } from '../db/embedded.js';
 import { startSimulation } from './simulate.js';
 import { startDeliveryWorker } from '../multispeak/delivery/worker.js';
 import { startAlarms } from '../alarms/start.js';
+import { organisationFleetSummary } from '../api/fleet/summary.js';
 import { startIncidentWorker } from '../incidents/worker.js';
 import { startDemoOms } from './demo-oms.js';
 import { dnp3Unconfigured, startDnp3 } from './dnp3.js';
@@ -139,7 +140,7 @@ function startWorkers(runtime: Runtime, drain: Drain, wants: (c: Component) => b
     started.push(`incident worker (fault events -> feeder incidents, window ${settings.incidentWindowMs / 1000} s)`);
   }
   if (wants('alarms')) {
-    const alarms = startAlarms({ pool, settings, keyring: runtime.keyring().keyring });
+    const alarms = startAlarms({ pool, settings, keyring: runtime.keyring().keyring, fleetSummary: organisationFleetSummary });
     drain.onStop('alarms', () => alarms.stop());
     started.push('alarm router, communication-lost clock and alarm delivery (e-mail, SMS, webhooks)');
   }

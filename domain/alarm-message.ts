@@ -28,7 +28,7 @@ export interface AlarmPayload {
   counts?: DigestCount[];
   /** Fleet digests: daily or weekly, and the organisation's fleet summary as GET /api/fleet/summary answers it. */
   every?: string;
-  fleet?: Record<string, unknown>;
+  fleet?: object;
   link?: string | null;
 }
 

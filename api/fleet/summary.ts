@@ -1,5 +1,6 @@
 // GET /api/fleet/summary (issue 44 point 2): the /fleet cards' counts over the caller's reach. The counting is
 // fleet-health/summary.ts fleetSummary, the one function the fleet digest calls too.
+import type { FleetSummaryOf } from '../../alarms/fleet-digest.js';
 import { fleetSummary } from '../../fleet-health/summary.js';
 import type { ReadEndpoint } from '../device-records/endpoint.js';
 import { reachCondition } from '../device-records/reach.js';
@@ -16,3 +17,6 @@ export const fleetSummaryEndpoint: ReadEndpoint = {
   fleetWide: true,
   run: (deps, caller) => fleetSummary(deps.pool, (p) => reachCondition(caller, p), new Date(deps.now())),
 };
+
+/** What an admin of `org` reads here: the fleet digest's counts (alarms/fleet-digest.ts), equal by construction. */
+export const organisationFleetSummary: FleetSummaryOf = (db, org, now) => fleetSummary(db, (p) => reachCondition({ userId: null, org, role: 'admin' }, p), now);

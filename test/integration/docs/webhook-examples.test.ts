@@ -12,6 +12,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { applyCheckInAlarms, raiseEventAlarm } from '../../../alarms/raise.js';
 import { startAlarmWorker, type AlarmWorker } from '../../../alarms/start.js';
+import { organisationFleetSummary } from '../../../api/fleet/summary.js';
 import type { CheckInAlarms } from '../../../alarms/check-in-alarms.js';
 import { IDEMPOTENCY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../../alarms/channels/webhook.js';
 import { loadAlarmSettings } from '../../../config/settings.js';
@@ -36,8 +37,9 @@ let worker: AlarmWorker;
 const settings = (over: Partial<ReturnType<typeof loadAlarmSettings>> = {}) => ({
   ...loadAlarmSettings({ PORTAL_URL: 'https://portal.north.example', ALARM_WEBHOOK_ALLOW: 'loopback' }), stormThreshold: 1000, ...over,
 });
-const newWorker = (over: Partial<ReturnType<typeof loadAlarmSettings>> = {}) =>
-  startAlarmWorker({ pool: db.pool, settings: settings(over), offlineAfterHours: 1, keyring: testKeyring(), now: () => clock, backoff: { initialMs: 1, maxMs: 1 } }, { loop: false });
+/** `fleet`: a worker that sends fleet digests too (alarms/fleet-digest.ts). */
+const newWorker = (over: Partial<ReturnType<typeof loadAlarmSettings>> = {}, fleet = false) =>
+  startAlarmWorker({ pool: db.pool, settings: settings(over), offlineAfterHours: 1, keyring: testKeyring(), now: () => clock, backoff: { initialMs: 1, maxMs: 1 }, fleetSummary: fleet ? organisationFleetSummary : undefined }, { loop: false });
 
 /** Routes what is due and sends every message that can go now. */
 async function round(w = worker): Promise<void> {
@@ -81,7 +83,7 @@ test.before(async () => {
   hooks = await startHttpPeer();
   const file = exampleImport();
   const recipients = [
-    { id: 'north-hook', OrganizationID: ORG, name: 'Data platform', channel: 'webhook', address: `${hooks.url}/faultline`, secret: SECRET },
+    { id: 'north-hook', OrganizationID: ORG, name: 'Data platform', channel: 'webhook', address: `${hooks.url}/faultline`, secret: SECRET, fleetDigest: 'weekly' },
     { id: 'south-hook', OrganizationID: 'south', channel: 'webhook', address: `${hooks.url}/south`, secret: SECRET },
   ];
   const upkeep = ['low-battery', 'communication-lost', 'model-change', RECURRING_SECTION];
@@ -126,6 +128,13 @@ test('faultline sends a raised body of every kind, a cleared and an escalated on
   } finally {
     await stormy.stop();
   }
+  // The weekly fleet digest, from a worker given the fleet summary.
+  const digesting = newWorker({}, true);
+  try {
+    await round(digesting);
+  } finally {
+    await digesting.stop();
+  }
   const sent = bodies();
   for (const k of ALARM_KINDS) sameAsSent(`webhook-raised-${k.id}`, sent.find((b) => b.type === 'raised' && b.kind === k.id && b.OrganizationID === ORG));
   sameAsSent('webhook-raised-masked', sent.find((b) => b.OrganizationID === 'south' && b.type === 'raised'));
@@ -133,8 +142,11 @@ test('faultline sends a raised body of every kind, a cleared and an escalated on
   sameAsSent('webhook-escalated', sent.find((b) => b.type === 'escalated' && b.kind === 'over-current'));
   sameAsSent('webhook-digest', sent.find((b) => b.type === 'digest'));
   sameAsSent('webhook-digest-end', sent.find((b) => b.type === 'digest-end'));
+  const fleet = sent.find((b) => b.type === 'fleet-digest');
+  sameAsSent('webhook-fleet-digest', fleet);
+  assert.equal(Object.keys(JSON.parse(docSample('webhook-fleet-digest')).fleet as object).sort(), Object.keys(fleet!.fleet as object).sort(), 'the fleet summary\'s fields');
   // Every body the page shows was compared above.
-  assert.is([...docSamples().keys()].filter((n) => n.startsWith('webhook-')).length, ALARM_KINDS.length + 5);
+  assert.is([...docSamples().keys()].filter((n) => n.startsWith('webhook-')).length, ALARM_KINDS.length + 6);
 });
 
 test('every request carries the headers the page lists, the key in the body too', () => {
