@@ -34,7 +34,7 @@ export interface DeviceTruth {
 export interface ScenarioReference {
   powerLines: { Id: string; OrganizationID: string; name: string }[];
   groups: Record<string, string | number | null>[];
-  devices: Record<string, string | number | string[] | null>[];
+  devices: Record<string, string | number | boolean | string[] | null>[];
 }
 
 export interface FleetScenario {
