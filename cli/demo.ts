@@ -10,6 +10,7 @@ import { log } from '../config/log.js';
 import { importReferenceData, readImportFile } from '../reference-data/index.js';
 import { loadKeyring } from '../secrets/keyring.js';
 import { servableEndpoints, type DemoEndpoint } from './demo-oms.js';
+import { seedFleetScenarios } from './demo-fleet.js';
 import type { Runtime } from './runtime.js';
 
 export const DEMO_DATA_FILE = new URL('../schemas/config/demo-data.json', import.meta.url).pathname;
@@ -21,8 +22,9 @@ export async function loadDemoData(runtime: Runtime): Promise<{ summary: string;
   if (rows[0]!.seeded) return { summary: 'kept: the database already has organisations', omsEndpoints };
   const keyring = loadKeyring({ configured: runtime.settings.secretKeys, dataDir: runtime.settings.dataDir, embedded: runtime.embedded, onLog: (line) => log.info(line) });
   const counts = await importReferenceData(runtime.pool, data, { keyring });
+  const fleet = runtime.settings.embeddedExtras.demoFleet ? `; ${await seedFleetScenarios({ pool: runtime.pool, inboxDir: runtime.settings.inboxDir })}` : '';
   return {
-    summary: `imported ${Object.entries(counts).map(([kind, c]) => `${c.inserted + c.updated + c.unchanged} ${kind}`).join(', ')}`,
+    summary: `imported ${Object.entries(counts).map(([kind, c]) => `${c.inserted + c.updated + c.unchanged} ${kind}`).join(', ')}${fleet}`,
     omsEndpoints,
   };
 }

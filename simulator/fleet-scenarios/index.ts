@@ -7,7 +7,8 @@ import { deenergisedLateral } from './deenergised-lateral.js';
 import { firmwareDrift } from './firmware-drift.js';
 import { neverCommissioned } from './never-commissioned.js';
 import { rssiDecline } from './rssi-decline.js';
-import type { FleetScenario, ScenarioOptions, ScenarioReference } from './scenario.js';
+import type { OutgoingMessage } from '../sink.js';
+import { byDate, type FleetScenario, type ScenarioOptions, type ScenarioReference } from './scenario.js';
 
 /** Every scenario's IMEIs start with this, then its own digit: the live simulator leaves them alone. */
 export const SCENARIO_IMEI_PREFIX = '35844';
@@ -66,6 +67,15 @@ export function scenarioImportFile(scenarios: readonly FleetScenario[]): Scenari
     groups: scenarios.flatMap((s) => s.reference.groups),
     devices: scenarios.flatMap((s) => s.reference.devices),
   };
+}
+
+/**
+ * The scenarios' messages as queue messages, all in device-time order, named so the spool inbox reads them in
+ * that order (`run` keeps two sends apart).
+ */
+export function scenarioOutgoing(scenarios: readonly FleetScenario[], run: string): OutgoingMessage[] {
+  const all = byDate(scenarios.flatMap((s) => s.messages));
+  return all.map((m, i) => ({ name: `fleet-${run}-${String(i).padStart(8, '0')}`, body: JSON.stringify(m) }));
 }
 
 export type { DeviceTruth, ExpectedDrift, FleetScenario, ScenarioReference, SilenceLabel } from './scenario.js';
