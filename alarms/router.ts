@@ -14,6 +14,7 @@ import {
   type AlarmFact, type PlannedMessage, type RoutingOrg, type StormFact,
 } from '../domain/alarm-routing-plan.js';
 import { underCap, type StormLimits } from '../domain/alarm-rules.js';
+import { queueFleetDigests, type FleetSummaryOf } from './fleet-digest.js';
 import { readRecipients, readRules, type StoredRecipient } from './store.js';
 
 const ROUTER_LOCK = 0x616c726d; // "alrm"
@@ -26,7 +27,7 @@ const ALARM_COLUMNS = `a.id, a."OrganizationID", a."IMEINumber", a.kind, a."Powe
 const ALARM_JOINS = `join organizations o on o."OrganizationID" = a."OrganizationID"
   left join device_information d on d."IMEINumber" = a."IMEINumber"`;
 
-export interface RouteResult { routed: number; messages: number; suppressed: number; escalations: number; digests: number; skipped: boolean }
+export interface RouteResult { routed: number; messages: number; suppressed: number; escalations: number; digests: number; fleetDigests: number; skipped: boolean }
 
 type Org = RoutingOrg<StoredRecipient>;
 
@@ -46,17 +47,18 @@ interface Round {
 /** A change of the round was taken back meanwhile (a chattering row reopened): the round is undone and tried again. */
 class ChangeTakenBack extends Error {}
 
-export async function routeAlarms(pool: pg.Pool, settings: AlarmSettings, nowMs: number): Promise<RouteResult> {
+/** fleetSummary: the fleet digest's counts (fleet-digest.ts); without it no fleet digest is sent. */
+export async function routeAlarms(pool: pg.Pool, settings: AlarmSettings, nowMs: number, fleetSummary?: FleetSummaryOf): Promise<RouteResult> {
   try {
-    return await routeRound(pool, settings, nowMs);
+    return await routeRound(pool, settings, nowMs, fleetSummary);
   } catch (err) {
     if (!(err instanceof ChangeTakenBack)) throw err;
-    return routeRound(pool, settings, nowMs);
+    return routeRound(pool, settings, nowMs, fleetSummary);
   }
 }
 
-async function routeRound(pool: pg.Pool, settings: AlarmSettings, nowMs: number): Promise<RouteResult> {
-  const result: RouteResult = { routed: 0, messages: 0, suppressed: 0, escalations: 0, digests: 0, skipped: false };
+async function routeRound(pool: pg.Pool, settings: AlarmSettings, nowMs: number, fleetSummary: FleetSummaryOf | undefined): Promise<RouteResult> {
+  const result: RouteResult = { routed: 0, messages: 0, suppressed: 0, escalations: 0, digests: 0, fleetDigests: 0, skipped: false };
   return withTransaction(pool, async (client) => {
     const { rows: [lock] } = await client.query<{ ok: boolean }>('select pg_try_advisory_xact_lock($1) as ok', [ROUTER_LOCK]);
     if (!lock?.ok) { result.skipped = true; return result; } // another process routes; its transaction ends with nothing done
@@ -65,6 +67,9 @@ async function routeRound(pool: pg.Pool, settings: AlarmSettings, nowMs: number)
     await routeChanges(round, storms);
     await escalate(round, storms);
     await sendDigests(round, storms, raisedInWindow);
+    if (fleetSummary) {
+      result.fleetDigests = await queueFleetDigests({ ...round, sendHour: settings.fleetDigestHour, summaryOf: fleetSummary });
+    }
     return result;
   });
 }

@@ -1,12 +1,9 @@
 // The `alarms` component of `faultline start`: the router (woken by each raise and clear) and the communication-lost
 // clock (on a tick), and the alarm outbox worker (the shared outbox loop) sending on e-mail, SMS and webhooks.
 import type pg from 'pg';
-import { log } from '../config/log.js';
-import type { AlarmSettings, SecretKeySettings } from '../config/settings.js';
+import type { AlarmSettings } from '../config/settings.js';
 import { startWakeups } from '../db/wakeups.js';
 import { startOutboxWorker, type OutboxWorker } from '../outbox/worker.js';
-import { loadKeyring } from '../secrets/keyring.js';
-import { SecretsError } from '../secrets/errors.js';
 import type { Keyring } from '../secrets/keyring.js';
 import { createMailer } from './channels/email.js';
 import { alarmHttpCa } from './channels/http-trust.js';
@@ -15,6 +12,7 @@ import { scanCommunicationLost } from './clock.js';
 import { alarmFailure, deliverAlarm, type Channels } from './deliver.js';
 import { alarmMetrics as m } from './metrics.js';
 import { alarmOutbox, type AlarmOutboxRow } from './outbox.js';
+import type { FleetSummaryOf } from './fleet-digest.js';
 import { routeAlarms } from './router.js';
 import { readRecipients, type StoredRecipient } from './store.js';
 
@@ -30,6 +28,8 @@ export interface AlarmWorkerOptions {
   pollMs?: number;
   backoff?: { initialMs?: number; maxMs?: number };
   now?: () => number;
+  /** The fleet digest's counts (alarms/fleet-digest.ts); without it no fleet digest is sent. */
+  fleetSummary?: FleetSummaryOf;
 }
 
 export interface AlarmWorker {
@@ -77,8 +77,8 @@ export function startAlarmWorker(o: AlarmWorkerOptions, { loop = true } = {}): A
   const tickMs = o.tickMs ?? 1_000;
   let lastScan = -Infinity;
   /** Routes what was raised or cleared; the rows it made are sent now, not at the outbox's next poll. */
-  async function route(): Promise<boolean> {
-    const r = await routeAlarms(o.pool, o.settings, now());
+  async function route(withFleetDigests = false): Promise<boolean> {
+    const r = await routeAlarms(o.pool, o.settings, now(), withFleetDigests ? o.fleetSummary : undefined);
     if (r.suppressed) m.suppressed.inc(r.suppressed);
     if (r.messages > 0) outbox.wake();
     return false;
@@ -87,7 +87,8 @@ export function startAlarmWorker(o: AlarmWorkerOptions, { loop = true } = {}): A
     lastScan = Date.now();
     const raised = await scanCommunicationLost(o.pool, limits, now());
     if (raised.length) m.raised.inc({ kind: 'communication-lost' }, raised.length);
-    await route();
+    // Fleet digests fall due with time only, so they are looked for once per tick, not at every raise.
+    await route(true);
   }
 
   // A raise is routed as it arrives (NOTIFY alarm_changes, migration 0017); the communication-lost clock, which
@@ -107,19 +108,9 @@ export function startAlarmWorker(o: AlarmWorkerOptions, { loop = true } = {}): A
   };
 }
 
-/** The process's keyring for recipient secrets, or null (said once in the log) when none is configured. */
-export function alarmKeyring({ configured, dataDir, embedded }: { configured: SecretKeySettings; dataDir: string; embedded: boolean }): Keyring | null {
-  try {
-    return loadKeyring({ configured, dataDir, embedded, onLog: (line) => log.warn({ component: 'alarms' }, line) });
-  } catch (err) {
-    if (!(err instanceof SecretsError)) throw err;
-    log.error({ component: 'alarms', code: err.code }, `alarm recipient secrets cannot be sealed or opened: ${err.message}`);
-    return null;
-  }
-}
-
 /** With the process's keyring; without one, webhooks with a secret wait, visibly, in the alarm outbox. */
-export function startAlarms({ pool, settings, embedded }: { pool: pg.Pool; settings: { dataDir: string; secretKeys: SecretKeySettings; alarms: AlarmSettings; offlineAfterHours: number }; embedded: boolean }): AlarmWorker {
-  const keyring = alarmKeyring({ configured: settings.secretKeys, dataDir: settings.dataDir, embedded });
-  return startAlarmWorker({ pool, settings: settings.alarms, offlineAfterHours: settings.offlineAfterHours, keyring });
+export function startAlarms({ pool, settings, keyring, fleetSummary }: {
+  pool: pg.Pool; settings: { alarms: AlarmSettings; offlineAfterHours: number }; keyring: Keyring | null; fleetSummary?: FleetSummaryOf;
+}): AlarmWorker {
+  return startAlarmWorker({ pool, settings: settings.alarms, offlineAfterHours: settings.offlineAfterHours, keyring, fleetSummary });
 }

@@ -2,6 +2,7 @@
 import type pg from 'pg';
 import type { AlarmClass } from '../domain/alarm-kinds.js';
 import type { AlarmEscalation, AlarmHours, AlarmRule } from '../domain/alarm-rules.js';
+import type { FleetDigestEvery } from '../domain/fleet-digest.js';
 
 type Queryable = Pick<pg.ClientBase, 'query'>;
 
@@ -14,6 +15,8 @@ export interface StoredRecipient {
   channel: AlarmChannel;
   address: string;
   capPerDay: number | null;
+  /** A daily or weekly fleet health digest (alarms/router.ts sendFleetDigests); null: none. */
+  fleetDigest: FleetDigestEvery | null;
   /** A webhook's signing secret, still encrypted. */
   secret: { ciphertext: Buffer; keyId: string } | null;
 }
@@ -37,16 +40,19 @@ export async function readRules(db: Queryable, org?: string, id?: string): Promi
   return rows.map(toRule);
 }
 
-interface RecipientRow { id: string; OrganizationID: string; name: string | null; channel: AlarmChannel; address: string; cap_per_day: number | null; secret: Buffer | null; secret_key_id: string | null }
+interface RecipientRow {
+  id: string; OrganizationID: string; name: string | null; channel: AlarmChannel; address: string; cap_per_day: number | null; secret: Buffer | null; secret_key_id: string | null;
+  fleet_digest: FleetDigestEvery | null;
+}
 
 export async function readRecipients(db: Queryable, org?: string, id?: string): Promise<StoredRecipient[]> {
   const { rows } = await db.query<RecipientRow>(
-    `select id, "OrganizationID", name, channel, address, cap_per_day, secret, secret_key_id
+    `select id, "OrganizationID", name, channel, address, cap_per_day, secret, secret_key_id, fleet_digest
        from alarm_recipients where ($1::text is null or "OrganizationID" = $1) and ($2::text is null or id = $2) order by id`,
     [org ?? null, id ?? null],
   );
   return rows.map((r) => ({
-    id: r.id, OrganizationID: r.OrganizationID, name: r.name, channel: r.channel, address: r.address, capPerDay: r.cap_per_day,
+    id: r.id, OrganizationID: r.OrganizationID, name: r.name, channel: r.channel, address: r.address, capPerDay: r.cap_per_day, fleetDigest: r.fleet_digest,
     secret: r.secret && r.secret_key_id ? { ciphertext: r.secret, keyId: r.secret_key_id } : null,
   }));
 }

@@ -21,7 +21,9 @@ import { integrationKeyRoutes } from './integration-keys/routes.js';
 import { socketAddress } from './client-address.js';
 import { loadCodeStrings } from './device-records/code-strings-file.js';
 import { READ_PREFIXES } from './device-records/endpoints.js';
+import type { ReadDeps } from './device-records/endpoint.js';
 import { deviceRecordRoutes } from './device-records/routes.js';
+import { FLEET_ENDPOINTS } from './fleet/endpoints.js';
 import { renderError, notFound } from './errors.js';
 import { healthRoutes, type ReadinessCheck } from './health/routes.js';
 import { integrationRoutes } from './dnp3/organization-devices.js';
@@ -142,8 +144,10 @@ export function createApp({
   app.route('/', soapRoutes({ pool, accounts, clientAddress, check, now }));
   app.route('/', testFaultRoutes({ pool, auth, ...testFaults }));
   app.route('/', portalSettingsRoutes({ auth, mapTiles }));
-  const records = deviceRecordRoutes({ deps: { pool, codeStrings, offlineAfterHours, ...(checkinFloorS !== undefined ? { checkinFloorS } : {}), now, shortCache: shortCache({ now }) }, auth });
+  const readDeps: ReadDeps = { pool, codeStrings, offlineAfterHours, ...(checkinFloorS !== undefined ? { checkinFloorS } : {}), now, shortCache: shortCache({ now }) };
+  const records = deviceRecordRoutes({ deps: readDeps, auth });
   for (const prefix of READ_PREFIXES) app.route(prefix, records);
+  app.route('/', deviceRecordRoutes({ deps: readDeps, auth, endpoints: FLEET_ENDPOINTS }));
   if (withOps) app.route('/', opsRoutes(document));
   // Last: the portal answers only what no API route took (portal-static.ts).
   if (portalDir !== null) app.route('/', portalRoutes(portalDir === undefined ? {} : { dir: portalDir }));

@@ -6,9 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { verifyPassword } from '../secrets/password.js';
-import { log } from '../config/log.js';
 import { importReferenceData, readImportFile } from '../reference-data/index.js';
-import { loadKeyring } from '../secrets/keyring.js';
 import { servableEndpoints, type DemoEndpoint } from './demo-oms.js';
 import { seedFleetScenarios } from './demo-fleet.js';
 import type { Runtime } from './runtime.js';
@@ -20,8 +18,9 @@ export async function loadDemoData(runtime: Runtime): Promise<{ summary: string;
   const omsEndpoints = servableEndpoints(data);
   const { rows } = await runtime.pool.query<{ seeded: boolean }>('select exists (select 1 from organizations) as seeded');
   if (rows[0]!.seeded) return { summary: 'kept: the database already has organisations', omsEndpoints };
-  const keyring = loadKeyring({ configured: runtime.settings.secretKeys, dataDir: runtime.settings.dataDir, embedded: runtime.embedded, onLog: (line) => log.info(line) });
-  const counts = await importReferenceData(runtime.pool, data, { keyring });
+  const { keyring, problem } = runtime.keyring();
+  if (problem) throw problem;
+  const counts = await importReferenceData(runtime.pool, data, { keyring: keyring! });
   const fleet = runtime.settings.embeddedExtras.demoFleet ? `; ${await seedFleetScenarios({ pool: runtime.pool, inboxDir: runtime.settings.inboxDir })}` : '';
   return {
     summary: `imported ${Object.entries(counts).map(([kind, c]) => `${c.inserted + c.updated + c.unchanged} ${kind}`).join(', ')}${fleet}`,

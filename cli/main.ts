@@ -1,7 +1,7 @@
 // `faultline <command>`: the one entry point (bin/faultline.js). The command line is checked against the
 // command table (cli/command-table.ts) first: help and --version are answered there without settings or a
 // database, and a usage error exits 2 before any command is loaded. Each command lives in its own file.
-import { existsSync, readFileSync } from 'node:fs';
+import { APP_VERSION } from '../config/version.js';
 import { errorText } from './error-text.js';
 import { EXIT, type CommandName } from './command-table.js';
 import { readCommandLine, UsageError } from './usage.js';
@@ -30,14 +30,11 @@ const RUNNERS: Record<CommandName, (args: string[], values: Values) => Promise<v
   archive: async (args) => (await import('./commands/archive.js')).run(args),
 };
 
-/** package.json: one folder up in a checkout (cli/main.ts), two in an installed release (dist/cli/main.js). */
-const packageFile = () => ['../package.json', '../../package.json'].map((p) => new URL(p, import.meta.url)).find(existsSync)!;
-const version = () => (JSON.parse(readFileSync(packageFile(), 'utf8')) as { version: string }).version;
 
 async function main(argv: string[]): Promise<void> {
-  const invocation = readCommandLine(argv, version());
+  const invocation = readCommandLine(argv, APP_VERSION);
   if (invocation.kind === 'help') process.stdout.write(invocation.text);
-  else if (invocation.kind === 'version') process.stdout.write(`faultline ${version()}\n`);
+  else if (invocation.kind === 'version') process.stdout.write(`faultline ${APP_VERSION}\n`);
   else await RUNNERS[invocation.command](invocation.args, invocation.values);
 }
 

@@ -9,6 +9,8 @@ import { embeddedPasswordFile, startEmbeddedPostgres } from '../db/embedded.js';
 import { migrate } from '../db/migrate.js';
 import { closePool, createPool } from '../db/pool.js';
 import { assertSchemaCurrent } from '../db/schema-version.js';
+import { SecretsError } from '../secrets/errors.js';
+import { loadKeyring, type Keyring } from '../secrets/keyring.js';
 import { claimDataDir } from './instance.js';
 
 export interface Runtime {
@@ -18,6 +20,12 @@ export interface Runtime {
   embedded: boolean;
   onClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
+  /**
+   * The process's keyring for stored secrets (MultiSpeak credentials, webhook secrets), loaded once on first use
+   * and shared by every component; `keyring` null with the `problem` (said once in the log) when none can be loaded:
+   * the workers still run and what needs a secret waits, visibly, in its outbox.
+   */
+  keyring(): { keyring: Keyring | null; problem: SecretsError | null };
 }
 
 export interface RuntimeOptions {
@@ -63,9 +71,21 @@ export async function openRuntime({ schema = 'check', exclusive = false, setting
     await close();
     throw err;
   }
+  let loaded: ReturnType<Runtime['keyring']> | undefined;
+  const keyring = (): ReturnType<Runtime['keyring']> => {
+    if (loaded) return loaded;
+    try {
+      loaded = { keyring: loadKeyring({ configured: settings.secretKeys, dataDir: settings.dataDir, embedded, onLog: (line) => log.warn({ component: 'secrets' }, line) }), problem: null };
+    } catch (err) {
+      if (!(err instanceof SecretsError)) throw err;
+      log.error({ component: 'secrets', code: err.code }, `stored secrets cannot be sealed or opened (MultiSpeak credentials and webhook secrets wait in their outboxes): ${err.message}`);
+      loaded = { keyring: null, problem: err };
+    }
+    return loaded;
+  };
   return {
     settings, pool, databaseUrl, embedded,
     onClose: (fn) => { closers.push(fn); },
-    close,
+    close, keyring,
   };
 }

@@ -9,7 +9,6 @@ import { openApiDocument } from '../api/openapi/document.js';
 import { createOpsApp } from '../api/ops-routes.js';
 import type { ReadinessCheck } from '../api/health/routes.js';
 import { listen } from '../api/server.js';
-import { alarmKeyring } from '../alarms/start.js';
 import { openQueue } from '../commissioning/queue.js';
 import { startClearer } from '../commissioning/test-faults.js';
 import { databaseReady } from '../db/pool.js';
@@ -52,7 +51,7 @@ export async function startApi(runtime: Runtime, drain: Drain, { transport, brid
     pool, jwtSecret: resolveJwtSecret({ configured: settings.jwtSecret, dataDir: settings.dataDir }), codeStrings,
     offlineAfterHours: settings.offlineAfterHours, checkinFloorS: settings.alarms.checkinFloorS,
     clientAddress: clientAddressBehind(settings.trustProxy), draining: () => drain.draining, opsRoutes: settings.metricsPort === null,
-    alarms: { keyring: alarmKeyring({ configured: settings.secretKeys, dataDir: settings.dataDir, embedded: runtime.embedded }), webhookAllow: settings.alarms.webhookAllow, chatterShelveMaxMinutes: settings.alarms.chatterShelveMaxMinutes },
+    alarms: { keyring: runtime.keyring().keyring, webhookAllow: settings.alarms.webhookAllow, chatterShelveMaxMinutes: settings.alarms.chatterShelveMaxMinutes },
     testFaults: { queue: testFaultQueue, clearAfterMs: settings.testFaultClearMs }, mapTiles: settings.mapTiles,
     dnp3Port: settings.dnp3.port, iec104Port: settings.iec104Port,
   });

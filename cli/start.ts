@@ -17,7 +17,7 @@ import { demoPasswordsInUse, loadDemoData } from './demo.js';
 import { generatedSecretsWarning } from './generated-secrets.js';
 import { embeddedPasswordFile } from '../db/embedded.js';
 import { startSimulation } from './simulate.js';
-import { startDelivery } from '../multispeak/delivery/start.js';
+import { startDeliveryWorker } from '../multispeak/delivery/worker.js';
 import { startAlarms } from '../alarms/start.js';
 import { startIncidentWorker } from '../incidents/worker.js';
 import { startDemoOms } from './demo-oms.js';
@@ -128,7 +128,8 @@ function startWorkers(runtime: Runtime, drain: Drain, wants: (c: Component) => b
   const { settings, pool } = runtime;
   const started: string[] = [];
   if (wants('delivery')) {
-    const worker = startDelivery(runtime);
+    // Without a keyring the worker still runs: integrations without credentials deliver, the others wait, visibly.
+    const worker = startDeliveryWorker({ pool, keyring: runtime.keyring().keyring });
     drain.onStop('delivery', () => worker.stop());
     started.push('MultiSpeak delivery worker (outbox -> OMS)');
   }
@@ -138,7 +139,7 @@ function startWorkers(runtime: Runtime, drain: Drain, wants: (c: Component) => b
     started.push(`incident worker (fault events -> feeder incidents, window ${settings.incidentWindowMs / 1000} s)`);
   }
   if (wants('alarms')) {
-    const alarms = startAlarms(runtime);
+    const alarms = startAlarms({ pool, settings, keyring: runtime.keyring().keyring });
     drain.onStop('alarms', () => alarms.stop());
     started.push('alarm router, communication-lost clock and alarm delivery (e-mail, SMS, webhooks)');
   }

@@ -175,6 +175,8 @@ export interface AlarmSettings {
   portalUrl: string | null;
   /** The longest an operations alarm shelvable only because it chatters may be shelved for (domain/alarm-states.ts). */
   chatterShelveMaxMinutes: number;
+  /** FLEET_DIGEST_HOUR: the local hour (organisation's zone) from which a day's or week's fleet digest is sent. */
+  fleetDigestHour: number;
 }
 
 const WEBHOOK_ALLOWANCES: readonly WebhookAllowance[] = ['loopback', 'private', 'link-local'];
@@ -219,6 +221,7 @@ export function loadAlarmSettings(env: NodeJS.ProcessEnv = process.env): AlarmSe
     maxAgeHours: number(env, 'ALARM_MAX_AGE_HOURS', 24, positive),
     portalUrl: env.PORTAL_URL || null,
     chatterShelveMaxMinutes: number(env, 'ALARM_CHATTER_SHELVE_MAX_MINUTES', DEFAULT_CHATTER_SHELVE_MAX_MINUTES, (n) => Number.isInteger(n) && n >= SHELVE_MINUTES.min && n <= SHELVE_MINUTES.max),
+    fleetDigestHour: number(env, 'FLEET_DIGEST_HOUR', 7, (n) => Number.isInteger(n) && n >= 0 && n <= 23),
   };
 }
 
@@ -226,6 +229,8 @@ const DEFAULT_MODEL_MAP = new URL('../schemas/config/model-map.json', import.met
 export const DEFAULT_CODE_STRINGS_FILE = new URL('../schemas/config/code-strings.json', import.meta.url).pathname;
 /** The outstation's TCP port when DNP3_PORT is unset (dnp3/server.ts). */
 export const DEFAULT_DNP3_PORT = 20000;
+/** The IEC 60870-5-104 controlled station's TLS port when IEC104_PORT is unset (IEC 62351-3 keeps 2404 for TLS too). */
+export const DEFAULT_IEC104_PORT = 2404;
 
 /** A range of TCP ports, both ends included. */
 export interface PortRange { from: number; to: number }
@@ -384,7 +389,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     maxRecordAttempts: number(env, 'MAX_RECORD_ATTEMPTS', 5, (n) => Number.isInteger(n) && n >= 1 && n <= 100),
     rawRetentionDays: number(env, 'RAW_RETENTION_DAYS', 30, (n) => n > 0 && n <= 36_500),
     httpPort: number(env, 'PORT', 8080, port),
-    iec104Port: number(env, 'IEC104_PORT', 2404, port),
+    iec104Port: number(env, 'IEC104_PORT', DEFAULT_IEC104_PORT, port),
     scadaDedicatedPorts: portRange(env, 'SCADA_DEDICATED_PORTS', DEFAULT_SCADA_DEDICATED_PORTS),
     // The embedded default is a newcomer's laptop: nothing it opens is reachable from the network unless
     // HOST says so (docs/decisions.md#safe-to-start-on-a-network).

@@ -4,7 +4,7 @@ import { alarmLabel } from './alarm-kinds.js';
 import type { DigestCount } from './alarm-rules.js';
 import { MASKED_NONE, maskFaultClass } from './fault-masking.js';
 
-export type MessageKind = 'raised' | 'cleared' | 'escalated' | 'digest' | 'digest-end';
+export type MessageKind = 'raised' | 'cleared' | 'escalated' | 'digest' | 'digest-end' | 'fleet-digest';
 
 /** The alarm as messages describe it (alarm_outbox.payload). */
 export interface AlarmPayload {
@@ -26,6 +26,9 @@ export interface AlarmPayload {
   to?: string;
   total?: number;
   counts?: DigestCount[];
+  /** Fleet digests: daily or weekly, and the organisation's fleet summary as GET /api/fleet/summary answers it. */
+  every?: string;
+  fleet?: Record<string, unknown>;
   link?: string | null;
 }
 
@@ -43,7 +46,15 @@ export function messageSubject(p: AlarmPayload): string {
     case 'cleared': return `CLEARED ${label}: ${device(p)}${line(p)}`;
     case 'digest': return `Alarm storm: ${p.total ?? 0} alarms in ${p.OrganizationID}`;
     case 'digest-end': return `Alarm storm over: ${p.total ?? 0} more alarms in ${p.OrganizationID}`;
+    case 'fleet-digest': return `Fleet health ${p.every ?? ''} digest for ${p.OrganizationID}: ${p.from === p.to ? p.from : `${p.from} to ${p.to}`}`;
   }
+}
+
+/** The fleet summary as lines: each count under the names of the objects that hold it ("silent / cluster: 3"). */
+function summaryLines(value: unknown, path: string[] = []): string[] {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return Object.entries(value).flatMap(([k, v]) => summaryLines(v, [...path, k]));
+  if (Array.isArray(value)) return value.flatMap((v, i) => summaryLines(v, [...path, String(i + 1)]));
+  return [`  ${path.join(' / ')}: ${value === null ? '-' : String(value)}`];
 }
 
 /** Short enough for one or two SMS: the subject, the counts of a digest, the link. */
@@ -72,6 +83,7 @@ export function messageBody(p: AlarmPayload): string {
   field('To', p.to);
   field('Alarms', p.total);
   for (const c of p.counts ?? []) lines.push(`  ${c.PowerLineID ?? '(no power line)'} / ${c.class}: ${c.count}`);
+  if (p.fleet) lines.push(...summaryLines(p.fleet));
   field('Portal', p.link);
   return `${lines.join('\n')}\n`;
 }

@@ -18,6 +18,11 @@ export function isTimeZone(zone: string): boolean {
   }
 }
 
+/** The first zone of the chain that Temporal knows: a typo in one row must not break every response or message. */
+export function effectiveTimeZone(...zones: (string | null | undefined)[]): string {
+  return zones.find((z): z is string => typeof z === 'string' && isTimeZone(z)) ?? 'UTC';
+}
+
 // A zone's offset changes only at its transitions (twice a year for DST zones), so each zone keeps the
 // spans [transition, next transition) it has met, with their offset: Temporal is asked once per span and
 // the rest is arithmetic. A page of 50 rows with two timestamps each then costs microseconds instead of

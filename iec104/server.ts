@@ -14,8 +14,6 @@ import type { Iec104Outstation } from './outstation.js';
 import { Iec104Session, type Iec104SessionOptions } from './session.js';
 import type { PortRange } from '../config/settings.js';
 
-export const DEFAULT_IEC104_PORT = 2404;
-
 /** Connections of one redundancy group open at once; a new one beyond closes the oldest standing by. */
 export const GROUP_CONNECTIONS = 4;
 

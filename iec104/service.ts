@@ -14,8 +14,8 @@ import { LISTENER_REASONS, REFUSAL_REASONS, type RefusalReason } from './diagnos
 import { iec104IntegrationFromRow, type Iec104Integration } from './identity.js';
 import { iec104Metrics } from './metrics.js';
 import { Iec104Outstation } from './outstation.js';
-import { DEFAULT_IEC104_PORT, startIec104Server, type Iec104Server, type Iec104ServerOptions } from './server.js';
-import type { PortRange } from '../config/settings.js';
+import { startIec104Server, type Iec104Server, type Iec104ServerOptions } from './server.js';
+import { DEFAULT_IEC104_PORT, type PortRange } from '../config/settings.js';
 
 export interface Iec104ServiceOptions {
   pool: pg.Pool;

@@ -1,9 +1,9 @@
 // MultiSpeakMsgHeader attributes per version (docs/multispeak.md). 4.1 requires BuildString and has
 // no Version attribute; 3.0 has a free-text Version and nothing required.
+import { APP_VERSION } from '../config/version.js';
 import type { Version } from './versions.js';
 
 export const APP_NAME = 'faultline';
-export const APP_VERSION = '0.1.0';
 
 export interface HeaderInput {
   userId?: string;

@@ -13,6 +13,7 @@
 import type pg from 'pg';
 import type { WebhookAllowance } from '../config/settings.js';
 import { ALARM_CLASSES, RULE_KIND_IDS, currentKindId, type AlarmClass } from '../domain/alarm-kinds.js';
+import { FLEET_DIGEST_EVERY } from '../domain/fleet-digest.js';
 import { isHourText, type AlarmEscalation, type AlarmHours } from '../domain/alarm-rules.js';
 import { webhookUrlProblem } from '../alarms/channels/target-guard.js';
 import { encryptRecipientSecret, decryptRecipientSecret } from '../secrets/recipient-secret.js';
@@ -22,7 +23,7 @@ import { FieldReader, isPlainObject, show, type ProblemList } from './field-read
 import { countedUpsert } from './upsert-hierarchy.js';
 import type { AlarmRecipientInput, AlarmRuleInput, KindCounts } from './model.js';
 
-export const RECIPIENT_KEYS = ['id', 'OrganizationID', 'name', 'channel', 'address', 'capPerDay', 'secret'];
+export const RECIPIENT_KEYS = ['id', 'OrganizationID', 'name', 'channel', 'address', 'capPerDay', 'secret', 'fleetDigest'];
 export const RULE_KEYS = ['id', 'OrganizationID', 'name', 'class', 'what', 'where', 'who', 'when', 'escalation', 'enabled'];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[0-9]{6,16}$/;
@@ -37,6 +38,7 @@ export function readAlarmRecipient(r: FieldReader, { webhookAllow }: AlarmReadOp
   const channel = r.oneOf('channel', ['email', 'sms', 'webhook'] as const, true);
   const address = r.string('address', { required: true, max: 2000 });
   const capPerDay = r.number('capPerDay', { min: 1, max: 100_000, integer: true });
+  const fleetDigest = r.oneOf('fleetDigest', FLEET_DIGEST_EVERY, false);
   let secret: AlarmRecipientInput['secret'] | undefined = 'keep';
   if (Object.hasOwn(r.obj, 'secret')) secret = r.obj.secret === null ? null : r.string('secret', { required: true, max: 500, secret: true });
   if (typeof secret === 'string' && secret !== 'keep' && secret.length < 16) { r.list.add(r.at('secret'), 'must be at least 16 characters'); secret = undefined; }
@@ -49,8 +51,10 @@ export function readAlarmRecipient(r: FieldReader, { webhookAllow }: AlarmReadOp
       if (problem) r.list.add(r.at('address'), `${show(address)} ${problem}`);
     }
   }
-  if (id === undefined || OrganizationID === undefined || name === undefined || !channel || !address || capPerDay === undefined || secret === undefined) return undefined;
-  return { id, OrganizationID, name, channel, address, capPerDay, secret };
+  // A digest is a page of counts: e-mail and webhooks carry it, an SMS would cut it (docs/decisions.md#fleet-digest).
+  if (channel === 'sms' && fleetDigest) r.list.add(r.at('fleetDigest'), 'is sent by e-mail or webhook, not SMS');
+  if (id === undefined || OrganizationID === undefined || name === undefined || !channel || !address || capPerDay === undefined || secret === undefined || fleetDigest === undefined) return undefined;
+  return { id, OrganizationID, name, channel, address, capPerDay, secret, fleetDigest: fleetDigest ?? null };
 }
 
 function readWhere(r: FieldReader): AlarmRuleInput['where'] | undefined {
@@ -167,15 +171,16 @@ export async function upsertAlarmRecipients(client: pg.ClientBase, rows: readonl
     'select id, secret, secret_key_id from alarm_recipients where id = any($1) for update', [rows.map((r) => r.id)])).rows.map((r) => [r.id, r]));
   const sealed = rows.map((r) => sealSecret(r, stored.get(r.id), keyring));
   return countedUpsert(client, `
-    insert into alarm_recipients (id, "OrganizationID", name, channel, address, cap_per_day, secret, secret_key_id)
-    select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::bytea[], $8::text[])
+    insert into alarm_recipients (id, "OrganizationID", name, channel, address, cap_per_day, secret, secret_key_id, fleet_digest)
+    select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::bytea[], $8::text[], $9::text[])
     on conflict (id) do update set "OrganizationID" = excluded."OrganizationID", name = excluded.name, channel = excluded.channel,
-      address = excluded.address, cap_per_day = excluded.cap_per_day, secret = excluded.secret, secret_key_id = excluded.secret_key_id, updated_at = now()
-    where (alarm_recipients."OrganizationID", alarm_recipients.name, alarm_recipients.channel, alarm_recipients.address, alarm_recipients.cap_per_day, alarm_recipients.secret, alarm_recipients.secret_key_id)
-          is distinct from (excluded."OrganizationID", excluded.name, excluded.channel, excluded.address, excluded.cap_per_day, excluded.secret, excluded.secret_key_id)
+      address = excluded.address, cap_per_day = excluded.cap_per_day, secret = excluded.secret, secret_key_id = excluded.secret_key_id,
+      fleet_digest = excluded.fleet_digest, updated_at = now()
+    where (alarm_recipients."OrganizationID", alarm_recipients.name, alarm_recipients.channel, alarm_recipients.address, alarm_recipients.cap_per_day, alarm_recipients.secret, alarm_recipients.secret_key_id, alarm_recipients.fleet_digest)
+          is distinct from (excluded."OrganizationID", excluded.name, excluded.channel, excluded.address, excluded.cap_per_day, excluded.secret, excluded.secret_key_id, excluded.fleet_digest)
     returning (xmax = 0) as inserted`,
   [rows.map((r) => r.id), rows.map((r) => r.OrganizationID), rows.map((r) => r.name), rows.map((r) => r.channel), rows.map((r) => r.address),
-    rows.map((r) => r.capPerDay), sealed.map((s) => s.c), sealed.map((s) => s.k)], rows.length);
+    rows.map((r) => r.capPerDay), sealed.map((s) => s.c), sealed.map((s) => s.k), rows.map((r) => r.fleetDigest)], rows.length);
 }
 
 export async function upsertAlarmRules(client: pg.ClientBase, rows: readonly AlarmRuleInput[]): Promise<KindCounts> {

@@ -7,6 +7,7 @@
 import { ALARM_CLASSES, RETIRED_KINDS, RULE_KIND_IDS } from '../domain/alarm-kinds.js';
 import { PHASES } from '../domain/feeder-topology.js';
 import { DRIFT_SETTINGS } from '../fleet/settings-drift.js';
+import { FLEET_DIGEST_EVERY } from '../domain/fleet-digest.js';
 import { DEFAULT_RECURRING_SECTION, RECURRING_SECTION_BOUNDS } from '../domain/recurring-section.js';
 import type { IntegrationKind } from '../integrations/store.js';
 import { MAX_ID_LENGTH, MAX_TEXT_LENGTH } from './field-reader.js';
@@ -114,8 +115,10 @@ const recipient = row(RECIPIENT_KEYS, {
   address: { type: 'string', minLength: 1, maxLength: 2000, description: 'email: an address; sms: digits with an optional leading +; webhook: an http(s) URL (private ranges only with ALARM_WEBHOOK_ALLOW)' },
   capPerDay: number(1, 100_000, true),
   secret: text(500, { minLength: 16, description: 'webhook only: the signing secret; absent: keep the stored one; null: none' }),
+  fleetDigest: { enum: [...FLEET_DIGEST_EVERY, null], description: 'a daily or weekly fleet health digest (e-mail and webhook recipients); absent or null: none' },
 }, ['id', 'OrganizationID', 'channel', 'address'], {
   allOf: [
+    { if: { properties: { channel: { const: 'sms' } } }, then: { properties: { fleetDigest: { type: 'null' } } } },
     { if: { properties: { channel: { const: 'email' } } }, then: { properties: { address: { type: 'string', pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' } } } },
     { if: { properties: { channel: { const: 'sms' } } }, then: { properties: { address: { type: 'string', pattern: '^\\+?[0-9]{6,16}$' } } } },
     { if: { properties: { channel: { const: 'webhook' } } }, then: { properties: { address: { type: 'string', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' } } }, else: { properties: { secret: { type: 'null' } } } },

@@ -6,6 +6,7 @@ import type { Credentials } from '../secrets/credentials.js';
 import type { AlarmClass } from '../domain/alarm-kinds.js';
 import type { AlarmEscalation, AlarmHours } from '../domain/alarm-rules.js';
 import type { ProfileField } from '../fleet/settings-drift.js';
+import type { FleetDigestEvery } from '../domain/fleet-digest.js';
 
 export type RecipientChannel = 'email' | 'sms' | 'webhook';
 
@@ -16,6 +17,8 @@ export interface AlarmRecipientInput {
   channel: RecipientChannel;
   address: string;
   capPerDay: number | null;
+  /** A daily or weekly fleet health digest (docs/decisions.md#fleet-digest); null: none. */
+  fleetDigest: FleetDigestEvery | null;
   /** 'keep': not in the file, the stored one stays; null: none. */
   secret: string | null | 'keep';
 }

@@ -1,11 +1,13 @@
 // The storage work `faultline start` does by itself (docs/decisions.md#storage-lifecycle): at start and then
-// daily, create the coming months' partitions, move rows out of the default partitions, and run retention.
+// daily, create the coming months' partitions, move rows out of the default partitions, and run retention (raw
+// data's, then fleet health's: health-retention.ts).
 // Every process may run it; retention's advisory lock lets one do the work, the others skip.
 import type pg from 'pg';
 import { log } from '../config/log.js';
 import { monthsAhead } from '../domain/storage-months.js';
 import { adoptStrays, ensureMonths, MONTHS_AHEAD } from './partitions.js';
 import { runRetention } from './retention.js';
+import { runHealthRetention } from './health-retention.js';
 import { storageMetrics } from './metrics.js';
 
 const DAY_MS = 24 * 3_600_000;
@@ -22,6 +24,8 @@ export async function maintainStorage(pool: pg.Pool, archiveDir: string, now = D
   } else if (!report.skipped) {
     storageMetrics.retentionLastSuccess.set(Date.now() / 1000);
   }
+  // Fleet health outlives raw data (at least 36 months): its own cut, after the raw months'.
+  await runHealthRetention(pool, { now, progress: (line) => log.info({ component: 'retention' }, line) });
 }
 
 export function startStorageMaintenance({ pool, archiveDir }: { pool: pg.Pool; archiveDir: string }): { stop(): Promise<void> } {

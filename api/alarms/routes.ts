@@ -72,7 +72,7 @@ function withScope(body: Record<string, unknown>, id: string, caller: Caller): R
 }
 
 const presentRecipient = (r: Awaited<ReturnType<typeof readRecipients>>[number]) => ({
-  id: r.id, name: r.name, channel: r.channel, address: r.address, capPerDay: r.capPerDay, hasSecret: r.secret !== null,
+  id: r.id, name: r.name, channel: r.channel, address: r.address, capPerDay: r.capPerDay, fleetDigest: r.fleetDigest, hasSecret: r.secret !== null,
 });
 const presentRule = (r: Awaited<ReturnType<typeof readRules>>[number]) => ({
   id: r.id, name: r.name, class: r.class, what: r.kinds, where: { powerLines: r.powerLines, groups: r.groups, devices: r.devices },

@@ -1,7 +1,7 @@
 // The users table as the auth code needs it. Emails compare case-insensitively (users_email index on
 // lower(email)); soft-deleted users do not exist for login or for a token that was issued before.
 import type pg from 'pg';
-import { isTimeZone } from '../../domain/display-time.js';
+import { effectiveTimeZone } from '../../domain/display-time.js';
 import type { Role } from './caller.js';
 
 export interface LoginAccount {
@@ -38,11 +38,6 @@ const FIND_CALLER = `
   select u."OrganizationID" as org, u.role, o."MaskFaultDetails" as mask
     from users u join organizations o on o."OrganizationID" = u."OrganizationID"
    where u.id = $1 and u.deleted_at is null`;
-
-/** The first zone of the chain that Temporal knows: a typo in one row must not break every response. */
-export function effectiveTimeZone(...zones: (string | null | undefined)[]): string {
-  return zones.find((z): z is string => typeof z === 'string' && isTimeZone(z)) ?? 'UTC';
-}
 
 export function pgAccountStore(pool: pg.Pool): AccountStore {
   return {

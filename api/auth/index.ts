@@ -1,4 +1,4 @@
-export { cachedCallers, pgAccountStore, effectiveTimeZone, type AccountStore, type CallerAccount, type LoginAccount } from './accounts.js';
+export { cachedCallers, pgAccountStore, type AccountStore, type CallerAccount, type LoginAccount } from './accounts.js';
 export type { AuthEnv, Caller, Role } from './caller.js';
 export { resolveJwtSecret } from './jwt-secret.js';
 export { loginRoutes, parseLoginBody, LOGIN_BODY_LIMIT, type LoginRouteOptions } from './login-route.js';

@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import { newIntegrationKey } from '../../secrets/integration-key.js';
 import { isStorableText } from '../text-input.js';
-import { effectiveTimeZone } from './accounts.js';
+import { effectiveTimeZone } from '../../domain/display-time.js';
 
 export const KEY_NAME_MAX = 200;
 

@@ -40,8 +40,12 @@ export function onlineSql(deps: Pick<ReadDeps, 'now' | 'offlineAfterHours' | 'ch
 }
 
 export interface ReadEndpoint {
-  /** Hono path under /device-records; `:imei` is the spec's `<imei_number>`. */
+  /** Hono path under /device-records (READ_ENDPOINTS), or the whole path of another capability's endpoints
+   * mounted at `/` (api/fleet/endpoints.ts); `:imei` is the spec's `<imei_number>`. */
   path: string;
+  /** The OpenAPI operationId and tag; default: made from the path, tag `device-records`. */
+  operationId?: string;
+  tag?: string;
   summary: string;
   description: string;
   params: ParameterSpec;
@@ -50,7 +54,9 @@ export interface ReadEndpoint {
   rangeField?: string;
   /** Component schema name of one item (paginated / list) or of the whole body (object). */
   schema: string;
-  shape: 'paginated' | 'list' | 'object';
+  /** csv: `run` answers a text/csv byte stream (attachment `fileName`), masked line by line as it passes. */
+  shape: 'paginated' | 'list' | 'object' | 'csv';
+  fileName?: string;
   /** The whole fleet at once (map-data): answered from the one-second cache with an ETag (routes.ts). */
   fleetWide?: true;
   run(deps: ReadDeps, caller: Caller, query: ListQuery, imei: string | undefined): Promise<unknown>;

@@ -7,7 +7,8 @@ import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import { validator } from 'hono/validator';
 import type { AuthEnv } from '../auth/caller.js';
-import type { ReadDeps } from './endpoint.js';
+import { routeMasksItself } from '../fault-mask-policy.js';
+import type { ReadDeps, ReadEndpoint } from './endpoint.js';
 import { acceptsGzip, FleetAnswer, matchesEtag } from './fleet-answer.js';
 import { READ_ENDPOINTS } from './endpoints.js';
 import { parseListQuery } from './list-params.js';
@@ -15,9 +16,10 @@ import { parseListQuery } from './list-params.js';
 /** The request header that asks for seconds in displayed times (value `seconds`). */
 export const TIME_PRECISION_HEADER = 'x-time-precision';
 
-export function deviceRecordRoutes({ deps, auth }: { deps: ReadDeps; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
+/** Mounts `endpoints` (default the spec's, under each of READ_PREFIXES; api/fleet/ mounts its own at `/`). */
+export function deviceRecordRoutes({ deps, auth, endpoints = READ_ENDPOINTS }: { deps: ReadDeps; auth: MiddlewareHandler<AuthEnv>; endpoints?: readonly ReadEndpoint[] }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  for (const endpoint of READ_ENDPOINTS) {
+  for (const endpoint of endpoints) {
     app.get(
       endpoint.path,
       auth,
@@ -26,6 +28,11 @@ export function deviceRecordRoutes({ deps, auth }: { deps: ReadDeps; auth: Middl
         const caller = { ...c.get('caller'), displaySeconds: c.req.header(TIME_PRECISION_HEADER) === 'seconds' };
         const query = c.req.valid('query');
         const answer = () => endpoint.run(deps, caller, query, c.req.param('imei'));
+        if (endpoint.shape === 'csv') {
+          const stream = (await answer()) as ReadableStream<Uint8Array>;
+          routeMasksItself(c);
+          return c.body(stream, 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${endpoint.fileName ?? 'export.csv'}"`, 'cache-control': 'no-store' });
+        }
         if (!endpoint.fleetWide) return c.json(await answer());
         // The key holds everything the answer depends on, so nobody gets an answer made for someone else.
         const key = JSON.stringify([endpoint.path, caller.userId, caller.org, caller.role, caller.timeZone, caller.displaySeconds, caller.maskFaultDetails, query]);

@@ -10,7 +10,7 @@ import type { AuthEnv } from '../auth/caller.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
 import { outstationConfigFor } from '../../dnp3/outstation/outstation.js';
 import { deviceProfileXml } from '../../dnp3/profile/profile.js';
-import { APP_VERSION } from '../../multispeak/header.js';
+import { APP_VERSION } from '../../config/version.js';
 import { organisationPointMap } from '../../dnp3/data/organisation-map.js';
 import { devicesInReach } from '../device-records/reach.js';
 

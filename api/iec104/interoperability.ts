@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { requireIntegrationReader } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
 import { acceptOnly, badParameter } from '../errors.js';
-import { DEFAULT_IEC104_PORT } from '../../iec104/server.js';
+import { DEFAULT_IEC104_PORT } from '../../config/settings.js';
 import { interoperabilityList } from '../../iec104/profile/interoperability.js';
 import { interoperabilityMarkdown } from '../../iec104/profile/markdown.js';
 import { bankCount } from '../../points/banks.js';

@@ -32,6 +32,7 @@ const RECIPIENT = {
     id: { type: 'string' }, name: { type: ['string', 'null'] }, channel: { type: 'string', enum: ['email', 'sms', 'webhook'] },
     address: { type: 'string', description: 'E-mail address, phone number, or webhook URL (loopback, link-local and private targets are refused unless ALARM_WEBHOOK_ALLOW allows them).' },
     capPerDay: { type: ['integer', 'null'], minimum: 1 },
+    fleetDigest: { type: ['string', 'null'], enum: ['daily', 'weekly', null], description: 'A daily or weekly fleet health digest (e-mail and webhook only; the counts of GET /api/fleet/summary). Null or absent: none.' },
     secret: { type: ['string', 'null'], writeOnly: true, description: 'Webhooks: the HMAC-SHA256 signing secret (16+ characters); stored encrypted, never returned. Absent: keep the stored one.' },
     hasSecret: { type: 'boolean', readOnly: true },
   },

@@ -5,7 +5,8 @@ import type { CodeStrings } from '../../domain/code-strings.js';
 import { TOKEN_LIFETIME_S } from '../auth/tokens.js';
 import { LOGIN_BODY_LIMIT } from '../auth/login-route.js';
 import { READ_ENDPOINTS, READ_PREFIXES } from '../device-records/endpoints.js';
-import { COUNT_CAP } from '../device-records/endpoint.js';
+import { COUNT_CAP, type ReadEndpoint } from '../device-records/endpoint.js';
+import { FLEET_ENDPOINTS } from '../fleet/endpoints.js';
 import { ORGANIZATION_DEVICES_PATH } from '../dnp3/organization-devices.js';
 import { POINT_MAP_PATH } from '../dnp3/point-map.js';
 import { DEVICE_PROFILE_PATH } from '../dnp3/device-profile.js';
@@ -56,9 +57,10 @@ function withCommonResponses(paths: Record<string, Obj>): Record<string, Obj> {
 /** `/device-information/:imei` -> `/device-information/{imei}` */
 export const openApiPath = (honoPath: string) => honoPath.replace(/:([A-Za-z_]+)/g, '{$1}');
 
-function readOperations(codeStrings: CodeStrings, prefix: string): Record<string, Obj> {
+/** The operations of read endpoints described once (endpoint.ts): the spec's under `prefix`, or another capability's at `/` (prefix ''). */
+function readOperations(codeStrings: CodeStrings, prefix: string, endpoints: readonly ReadEndpoint[] = READ_ENDPOINTS): Record<string, Obj> {
   const paths: Record<string, Obj> = {};
-  for (const e of READ_ENDPOINTS) {
+  for (const e of endpoints) {
     const imei = e.path.includes(':imei');
     // Endpoints that take `after` answer `next`, the cursor to pass as `after` for the following page.
     const keyset = (e.params.accepts as readonly string[]).includes('after');
@@ -68,11 +70,14 @@ function readOperations(codeStrings: CodeStrings, prefix: string): Record<string
       : e.shape === 'list'
         ? { type: 'object', properties: { data: { type: 'array', items: ref(e.schema) } }, required: ['data'], additionalProperties: false }
         : ref(e.schema);
-    const alias = prefix !== READ_PREFIXES[0];
+    const alias = prefix !== READ_PREFIXES[0] && prefix !== '';
+    const ok = e.shape === 'csv'
+      ? { description: `CSV, one line per item (Content-Disposition: attachment; filename="${e.fileName ?? 'export.csv'}")`, content: { 'text/csv': { schema: { type: 'string' } } } }
+      : { description: 'OK', ...json(item) };
     paths[openApiPath(prefix + e.path)] = {
       get: {
-        operationId: `${alias ? 'api_' : ''}${e.path.replace(/\/:imei$/, '').replace(/^\//, '').replace(/[/-]+(.)/g, (_, ch: string) => ch.toUpperCase())}`,
-        tags: ['device-records'],
+        operationId: e.operationId ?? `${alias ? 'api_' : ''}${e.path.replace(/\/:imei$/, '').replace(/^\//, '').replace(/[/-]+(.)/g, (_, ch: string) => ch.toUpperCase())}`,
+        tags: [e.tag ?? 'device-records'],
         summary: alias ? `${e.summary} (alias of ${READ_PREFIXES[0]}${openApiPath(e.path)})` : e.summary,
         description: e.description,
         security: [{ bearerAuth: [] }],
@@ -80,7 +85,7 @@ function readOperations(codeStrings: CodeStrings, prefix: string): Record<string
           ...(imei ? [{ name: 'imei', in: 'path', required: true, description: 'Device IMEI (spec 4.2 <imei_number>).', schema: { type: 'string' } }] : []),
           ...queryParameters(e.params, codeStrings, e.defaultSort, e.rangeField),
         ],
-        responses: { 200: { description: 'OK', ...json(item) }, ...PARAM_ERROR, ...AUTH_ERRORS, ...(imei ? NOT_FOUND : {}) },
+        responses: { 200: ok, ...PARAM_ERROR, ...AUTH_ERRORS, ...(imei ? NOT_FOUND : {}) },
       },
     };
   }
@@ -165,6 +170,7 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
       ...alarmPaths(),
       ...BOARD_OPENAPI_PATHS,
       ...Object.assign({}, ...READ_PREFIXES.map((prefix) => readOperations(codeStrings, prefix))),
+      ...readOperations(codeStrings, '', FLEET_ENDPOINTS),
       '/healthz': { get: { operationId: 'healthz', tags: ['health'], summary: 'The process is up', responses: { 200: { description: 'Up', ...json(ref('Health')) } } } },
       '/readyz': {
         get: {

@@ -4,6 +4,7 @@
 import { API_ERRORS } from '../errors.js';
 import type { RECORD_COLUMNS } from '../device-records/present.js';
 import { HOURLY_COLUMNS } from '../device-records/load-history.js';
+import { FLEET_SCHEMAS } from '../fleet/schemas.js';
 
 type Schema = Record<string, unknown>;
 
@@ -116,6 +117,7 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   TableColumn: closed({ table: str, column: str, type: str, nullable: { type: 'boolean' } }),
   Health: closed({ status: { const: 'ok' } }),
   Readiness: closed({ status: { enum: ['ready', 'unavailable'] }, checks: { type: 'object', additionalProperties: { enum: ['up', 'down'] } } }),
+  ...FLEET_SCHEMAS,
 };
 
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

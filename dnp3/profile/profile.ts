@@ -72,7 +72,7 @@ function point(r: PointMapRow): Node {
 
 /**
  * @example
- *   const xml = deviceProfileXml({ integration, sharedPort: 20000, config: DEFAULT_OUTSTATION_CONFIG, banks, points, softwareVersion: '0.1.0', generatedAt: '2026-11-24' });
+ *   const xml = deviceProfileXml({ integration, sharedPort: 20000, config: DEFAULT_OUTSTATION_CONFIG, banks, points, softwareVersion: APP_VERSION, generatedAt: '2026-11-24' });
  */
 export function deviceProfileXml(p: ProfileInput): string {
   const i = p.integration;

@@ -38,6 +38,7 @@ const FIELDS: Record<Section, readonly string[]> = {
 // Every message type (a Record over the union: a type added to MessageKind fails to compile here until listed).
 const MESSAGE_SAMPLES: Record<MessageKind, string> = {
   raised: 'webhook-raised-permanent', cleared: 'webhook-cleared', escalated: 'webhook-escalated', digest: 'webhook-digest', 'digest-end': 'webhook-digest-end',
+  'fleet-digest': 'webhook-fleet-digest',
 };
 // Its placeholder secrets made real, as the import wants them (test/helpers/integration-doc.ts withRealSecrets).
 const exampleImport = () => JSON.parse(withRealSecrets(readFileSync(`${EXAMPLES_DIR}import.json`, 'utf8'))) as Record<Section, Record<string, unknown>[]>;

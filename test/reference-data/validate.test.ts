@@ -43,6 +43,8 @@ const BAD: [string, (f: Record<string, Json[]>) => unknown, string, RegExp][] = 
   ['unknown organization', (f) => { f.devices![3]!.OrganizationID = 'nrth'; return f; }, 'devices[3].OrganizationID', /"nrth" is not an organization in this file or the database/],
   ['bad role', (f) => { f.users![0]!.role = 'root'; return f; }, 'users[0].role', /must be "admin" or "user"/],
   ['missing role', (f) => { delete f.users![1]!.role; return f; }, 'users[1].role', /is required/],
+  ['fleet digest of an unknown period', (f) => ({ ...f, alarmRecipients: [{ id: 'r1', OrganizationID: 'north', channel: 'email', address: 'ops@north.example', fleetDigest: 'hourly' }] }), 'alarmRecipients[0].fleetDigest', /must be "daily" or "weekly", not "hourly"/],
+  ['fleet digest by SMS', (f) => ({ ...f, alarmRecipients: [{ id: 'r1', OrganizationID: 'north', channel: 'sms', address: '+15550100', fleetDigest: 'daily' }] }), 'alarmRecipients[0].fleetDigest', /e-mail or webhook, not SMS/],
   ['IMEI too short', (f) => { f.devices![0]!.IMEINumber = '1234567890123'; return f; }, 'devices[0].IMEINumber', /14 to 16 digits/],
   ['IMEI too long', (f) => { f.devices![0]!.IMEINumber = '12345678901234567'; return f; }, 'devices[0].IMEINumber', /14 to 16 digits/],
   ['IMEI with letters', (f) => { f.devices![0]!.IMEINumber = '86100000000000A'; return f; }, 'devices[0].IMEINumber', /14 to 16 digits/],

@@ -7,6 +7,7 @@ import { localAvroCodec } from '../../../stages/runtime/codec.js';
 import { memoryTransport } from '../../../stages/runtime/transport/memory.js';
 import { fixtureNames, fixtureText } from '../../../support/checkins.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
+import { seedFleetAssessment } from '../../../support/fleet-assessment.js';
 import { startTestPipeline } from '../../../support/pipeline.js';
 import { importDemoData } from '../../../support/reference-data.js';
 import { extraMessages } from './extra-messages.js';
@@ -45,6 +46,8 @@ export async function fillDatabase(db: TestDatabase): Promise<void> {
     await pipe.stop();
     await transport.close();
   }
+  // What the fleet worker concludes from the days just written, so the fleet routes have rows to show.
+  await seedFleetAssessment(db.pool, NOW);
 }
 
 /** An IEC 104 integration for `org` (the demo import has DNP3 and MultiSpeak only), so the 104 routes answer 200. */

@@ -1,0 +1,107 @@
+// GET /api/fleet/devices/{imei}/health (issue 44 point 2): a device's strip of days, one entry per UTC day of the
+// range (default the last 30, at most MAX_DAYS), from its daily rollup (device_health_days, fleet/health-day.ts),
+// with its current assessment rows. Expected check-ins per day come from the one rule (expectedPerDay) with the
+// interval the day was written with, else the device's learned one. Days of a device moved from another
+// organisation reach the caller from the move on (fleet-health/read-scope.ts).
+import { Temporal } from 'temporal-polyfill';
+import { DEFAULT_FLOOR_S, expectedPerDay } from '../../domain/checkin-clock.js';
+import { histogramMedian, type Histogram } from '../../fleet/health-day.js';
+import { assessmentReadableSql, dayReadableSql } from '../../fleet-health/read-scope.js';
+import { badParameter } from '../errors.js';
+import type { ReadEndpoint } from '../device-records/endpoint.js';
+import { deviceInReach } from '../device-records/reach.js';
+
+export const DEFAULT_DAYS = 30;
+export const MAX_DAYS = 400;
+
+interface DayRow {
+  day: string; received: number; interval_s: number | null; rssi_min: number | null; rssi_max: number | null;
+  rssi_values: number[]; rssi_counts: number[];
+  battery_mcu_min: number | null; battery_mcu_max: number | null; battery_mcu_last: number | null;
+  battery_led_min: number | null; battery_led_max: number | null; battery_led_last: number | null; battery_or_line: number | null;
+  connect_time_sum: string; connect_time_n: number; version: string | null; temperature_min: number | null; temperature_max: number | null;
+  first_at: Date; last_at: Date;
+}
+
+const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : null);
+
+/** The range asked for, as UTC days: `to` default today, `from` default DEFAULT_DAYS - 1 days before `to`. */
+export function stripRange(from: Temporal.PlainDate | null, to: Temporal.PlainDate | null, nowMs: number): { from: Temporal.PlainDate; to: Temporal.PlainDate } {
+  const today = Temporal.PlainDate.from(new Date(nowMs).toISOString().slice(0, 10));
+  const end = to ?? (from ? Temporal.PlainDate.compare(from.add({ days: DEFAULT_DAYS - 1 }), today) < 0 ? from.add({ days: DEFAULT_DAYS - 1 }) : today : today);
+  const start = from ?? end.subtract({ days: DEFAULT_DAYS - 1 });
+  const days = start.until(end, { largestUnit: 'days' }).days + 1;
+  if (days > MAX_DAYS) throw badParameter('from', `and "to" span ${days} days; at most ${MAX_DAYS}.`, { from: start.toString(), to: end.toString() });
+  return { from: start, to: end };
+}
+
+export const fleetDeviceHealth: ReadEndpoint = {
+  path: '/api/fleet/devices/:imei/health',
+  operationId: 'fleetDeviceHealth',
+  tag: 'fleet',
+  summary: 'One device\'s day strip and current fleet assessment',
+  description: `One entry per UTC day from \`from\` to \`to\` (default the last ${DEFAULT_DAYS} days, at most ${MAX_DAYS}): check-ins expected (from the learned check-in interval; today's in proportion to the hours gone; null before the device ever checked in, after today, or before a move into the caller's organisation), received and missed, RSSI median/min/max, battery readings, connection time, firmware, temperature range. With the device's current assessment (health), silence label (silence) and drifting settings (drift).`,
+  params: { accepts: ['from', 'to'], sortable: {}, filterable: {} },
+  rangeField: 'the day strip (UTC days)',
+  schema: 'FleetDeviceHealth', shape: 'object',
+  async run(deps, caller, q, imei) {
+    const reach = await deviceInReach(deps.pool, caller, imei!);
+    const nowMs = deps.now();
+    const range = stripRange(q.from, q.to, nowMs);
+    const floor = deps.checkinFloorS ?? DEFAULT_FLOOR_S;
+    const device = `join device_information d on d."IMEINumber" = x."IMEINumber" and d."DeviceID" = $1`;
+    const [days, clock, health, silence, drift] = await Promise.all([
+      deps.pool.query<DayRow>(`select x.day::text as day, x.received, x.interval_s, x.rssi_min, x.rssi_max, x.rssi_values, x.rssi_counts,
+               x.battery_mcu_min, x.battery_mcu_max, x.battery_mcu_last, x.battery_led_min, x.battery_led_max, x.battery_led_last, x.battery_or_line,
+               x.connect_time_sum::text, x.connect_time_n, x.version, x.temperature_min, x.temperature_max, x.first_at, x.last_at
+          from device_health_days x ${device}
+         where x."IMEINumber" = $2 and x.day between $3::date and $4::date and ${dayReadableSql('x')} order by x.day`,
+      [reach.deviceId, imei, range.from.toString(), range.to.toString()]),
+      deps.pool.query<{ expected_interval_s: number | null }>('select expected_interval_s from checkin_clock where "IMEINumber" = $1', [imei]),
+      deps.pool.query(`select x.*, to_char(x.battery_end_day, 'YYYY-MM-DD') as end_day from device_health x ${device} where x."IMEINumber" = $2 and ${assessmentReadableSql('x')}`, [reach.deviceId, imei]),
+      deps.pool.query(`select x.* from device_silence x ${device} where x."IMEINumber" = $2 and ${assessmentReadableSql('x')}`, [reach.deviceId, imei]),
+      deps.pool.query(`select x.setting, x.expected, x.reported, x.since_day::text as since_day, x.assessed_at from device_drift x ${device}
+         where x."IMEINumber" = $2 and ${assessmentReadableSql('x')} order by x.setting`, [reach.deviceId, imei]),
+    ]);
+    const clockInterval = clock.rows[0]?.expected_interval_s ?? null;
+    const checkedIn = clock.rows.length > 0;
+    const byDay = new Map(days.rows.map((r) => [r.day, r]));
+    const today = new Date(nowMs).toISOString().slice(0, 10);
+    const dayFraction = (nowMs % 86_400_000) / 86_400_000;
+    // A moved device's days start at its move day (the caller's organisation's first).
+    const firstDay = reach.since === null ? null : reach.since.toISOString().slice(0, 10);
+    const entries = [];
+    for (let d = range.from; Temporal.PlainDate.compare(d, range.to) <= 0; d = d.add({ days: 1 })) {
+      const day = d.toString();
+      if (firstDay !== null && day < firstDay) continue;
+      const r = byDay.get(day);
+      const perDay = !checkedIn || day > today ? null : expectedPerDay(r?.interval_s ?? clockInterval, floor);
+      const expected = perDay === null ? null : day === today ? Math.floor(perDay * dayFraction) : perDay;
+      const received = r?.received ?? 0;
+      const rssi: Histogram = r ? r.rssi_values.map((v, i) => [v, r.rssi_counts[i]!] as const) : [];
+      entries.push({
+        day, expected, received, missed: expected === null ? null : Math.max(expected - received, 0),
+        rssiMedian: histogramMedian(rssi), rssiMin: r?.rssi_min ?? null, rssiMax: r?.rssi_max ?? null,
+        batteryMcuMin: r?.battery_mcu_min ?? null, batteryMcuMax: r?.battery_mcu_max ?? null, batteryMcuLast: r?.battery_mcu_last ?? null,
+        batteryLedMin: r?.battery_led_min ?? null, batteryLedMax: r?.battery_led_max ?? null, batteryLedLast: r?.battery_led_last ?? null,
+        batteryOrLine: r?.battery_or_line ?? null,
+        connectTimeSum: r ? Number(r.connect_time_sum) : null, connectTimeReports: r?.connect_time_n ?? 0,
+        firmware: r?.version ?? null, temperatureMin: r?.temperature_min ?? null, temperatureMax: r?.temperature_max ?? null,
+        firstAt: iso(r?.first_at), lastAt: iso(r?.last_at),
+      });
+    }
+    const h = health.rows[0] as Record<string, unknown> | undefined;
+    const s = silence.rows[0] as Record<string, unknown> | undefined;
+    return {
+      IMEINumber: imei!, from: range.from.toString(), to: range.to.toString(), days: entries,
+      health: h ? {
+        assessedAt: iso(h.assessed_at), historyDays: h.history_days, expected7d: h.expected_7d, received7d: h.received_7d,
+        expected30d: h.expected_30d, received30d: h.received_30d, rssiMedian7d: h.rssi_median_7d, rssiSlope30d: h.rssi_slope_30d,
+        signal: h.signal, batteryStatus: h.battery_status, batteryEndDay: h.end_day, batteryDaysLeft: h.battery_days_left,
+        batteryEvidence: h.battery_evidence, firmware: h.firmware, model: h.model,
+      } : null,
+      silence: s ? { silentSince: iso(s.silent_since), label: s.label, evidence: s.evidence, groupKey: s.group_key, assessedAt: iso(s.assessed_at) } : null,
+      drift: drift.rows.map((x: Record<string, unknown>) => ({ setting: x.setting, expected: x.expected, reported: x.reported, sinceDay: x.since_day, assessedAt: iso(x.assessed_at) })),
+    };
+  },
+};
