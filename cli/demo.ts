@@ -8,6 +8,7 @@ import type pg from 'pg';
 import { verifyPassword } from '../secrets/password.js';
 import { importReferenceData, readImportFile } from '../reference-data/index.js';
 import { servableEndpoints, type DemoEndpoint } from './demo-oms.js';
+import { seedFleetScenarios } from './demo-fleet.js';
 import type { Runtime } from './runtime.js';
 
 export const DEMO_DATA_FILE = new URL('../schemas/config/demo-data.json', import.meta.url).pathname;
@@ -20,8 +21,9 @@ export async function loadDemoData(runtime: Runtime): Promise<{ summary: string;
   const { keyring, problem } = runtime.keyring();
   if (problem) throw problem;
   const counts = await importReferenceData(runtime.pool, data, { keyring: keyring! });
+  const fleet = runtime.settings.embeddedExtras.demoFleet ? `; ${await seedFleetScenarios({ pool: runtime.pool, inboxDir: runtime.settings.inboxDir })}` : '';
   return {
-    summary: `imported ${Object.entries(counts).map(([kind, c]) => `${c.inserted + c.updated + c.unchanged} ${kind}`).join(', ')}`,
+    summary: `imported ${Object.entries(counts).map(([kind, c]) => `${c.inserted + c.updated + c.unchanged} ${kind}`).join(', ')}${fleet}`,
     omsEndpoints,
   };
 }

@@ -134,6 +134,8 @@ export interface EmbeddedExtras {
   demoData: boolean;
   demoOms: boolean;
   simulate: boolean;
+  /** DEMO_FLEET=1: with the demo data, the fleet scenarios' devices and histories (cli/demo-fleet.ts). */
+  demoFleet: boolean;
   /** Check-ins per second of the demo simulator. */
   simulateRate: number;
 }
@@ -348,6 +350,7 @@ function embeddedExtras(env: NodeJS.ProcessEnv): EmbeddedExtras {
     demoData: env.DEMO_DATA !== '0',
     demoOms: env.DEMO_OMS !== '0',
     simulate: env.SIMULATE !== '0',
+    demoFleet: env.DEMO_FLEET === '1',
     simulateRate: number(env, 'SIMULATE_RATE', 0.5, (n) => n > 0),
   };
 }

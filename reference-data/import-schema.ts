@@ -6,6 +6,7 @@
 // proves the committed file is this output, that the two accept every fixture and refuse the same wrong files.
 import { ALARM_CLASSES, RETIRED_KINDS, RULE_KIND_IDS } from '../domain/alarm-kinds.js';
 import { PHASES } from '../domain/feeder-topology.js';
+import { DRIFT_SETTINGS } from '../fleet/settings-drift.js';
 import { FLEET_DIGEST_EVERY } from '../domain/fleet-digest.js';
 import { DEFAULT_RECURRING_SECTION, RECURRING_SECTION_BOUNDS } from '../domain/recurring-section.js';
 import type { IntegrationKind } from '../integrations/store.js';
@@ -14,7 +15,7 @@ import { CHANNELS_BY_KIND, SETTINGS_BY_KIND, type JsonSchema } from './integrati
 import { RECIPIENT_KEYS, RULE_KEYS } from './alarms.js';
 import type { TOP_LEVEL_KEYS} from './validate.js';
 import {
-  DEVICE_KEYS, GROUP_KEYS, INTEGRATION_KEYS, MAX_SECTION_CUSTOMERS, MAX_SECTION_LENGTH_KM, MIN_PASSWORD_LENGTH, ORGANIZATION_KEYS, POWER_LINE_KEYS, USER_KEYS,
+  DEVICE_KEYS, GROUP_KEYS, INTEGRATION_KEYS, MAX_SECTION_CUSTOMERS, MAX_SECTION_LENGTH_KM, MIN_PASSWORD_LENGTH, ORGANIZATION_KEYS, POWER_LINE_KEYS, PROFILE_NUMBER_MAX, PROFILE_TEXT_MAX, USER_KEYS,
 } from './validate.js';
 
 // Control characters spelled out (Cc = U+0000-001F, U+007F-009F): a pattern without \p{}, so validators that
@@ -44,7 +45,13 @@ const organization = row(ORGANIZATION_KEYS, {
 }, ['OrganizationID', 'name']);
 
 const powerLine = row(POWER_LINE_KEYS, { Id: ID, OrganizationID: ID, name: text() }, ['Id', 'OrganizationID']);
-const group = row(GROUP_KEYS, { GroupID: ID, OrganizationID: ID, name: text() }, ['GroupID', 'OrganizationID']);
+const group = row(GROUP_KEYS, {
+  GroupID: ID, OrganizationID: ID, name: text(),
+  // The group profile (settings drift): each setting optional, null or absent: not checked.
+  ...Object.fromEntries(DRIFT_SETTINGS.map((d) => [d.profile, d.type === 'number'
+    ? { ...number(0, PROFILE_NUMBER_MAX), description: `group profile: the ${d.setting} its devices should report; absent: not checked` }
+    : text(PROFILE_TEXT_MAX, { description: `group profile: the ${d.setting} its devices should report; absent: not checked` })])),
+}, ['GroupID', 'OrganizationID']);
 
 const device = row(DEVICE_KEYS, {
   IMEINumber: { type: 'string', pattern: IMEI, description: '14 to 16 digits' },

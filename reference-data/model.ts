@@ -5,6 +5,7 @@ import type { IntegrationKind } from '../integrations/store.js';
 import type { Credentials } from '../secrets/credentials.js';
 import type { AlarmClass } from '../domain/alarm-kinds.js';
 import type { AlarmEscalation, AlarmHours } from '../domain/alarm-rules.js';
+import type { ProfileField } from '../fleet/settings-drift.js';
 import type { FleetDigestEvery } from '../domain/fleet-digest.js';
 
 export type RecipientChannel = 'email' | 'sms' | 'webhook';
@@ -56,6 +57,11 @@ export interface GroupInput {
   GroupID: string;
   OrganizationID: string;
   name: string | null;
+  /**
+   * The group profile (docs/decisions.md#settings-drift): the firmware and reset settings its devices should
+   * report, by import field (FirmwareVersion, Tempfault_Reset_Hours, ...); null: not checked.
+   */
+  profile: Record<ProfileField, string | number | null>;
 }
 
 export interface DeviceInput {

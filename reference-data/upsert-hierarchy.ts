@@ -1,7 +1,12 @@
 // Organizations, power lines and groups: one multi-row upsert each. A row is written only when a value
 // differs (`is distinct from`), so re-importing the same file leaves every row, and `updated_at`, untouched.
 import type pg from 'pg';
+import { DRIFT_SETTINGS } from '../fleet/settings-drift.js';
 import type { GroupInput, KindCounts, OrganizationInput, PowerLineInput } from './model.js';
+
+// The group profile's columns (migration 0036), one per compared setting (fleet/settings-drift.ts); the SQL text
+// is fixed at load, never made from input.
+const PROFILE_COLUMNS = DRIFT_SETTINGS.map((d) => `"${d.profile}"`).join(', ');
 
 /**
  * Runs an `insert ... on conflict do update ... where <differs> returning (xmax = 0) as inserted` and
@@ -44,11 +49,13 @@ export function upsertPowerLines(client: pg.ClientBase, rows: readonly PowerLine
 
 export function upsertGroups(client: pg.ClientBase, rows: readonly GroupInput[]): Promise<KindCounts> {
   return countedUpsert(client, `
-    insert into groups ("GroupID", "OrganizationID", name)
-    select * from unnest($1::text[], $2::text[], $3::text[])
-    on conflict ("GroupID") do update set "OrganizationID" = excluded."OrganizationID", name = excluded.name
-      where (groups."OrganizationID", groups.name) is distinct from (excluded."OrganizationID", excluded.name)
+    insert into groups ("GroupID", "OrganizationID", name, ${PROFILE_COLUMNS})
+    select * from unnest($1::text[], $2::text[], $3::text[], ${DRIFT_SETTINGS.map((d, i) => `$${i + 4}::${d.type === 'number' ? 'float8' : 'text'}[]`).join(', ')})
+    on conflict ("GroupID") do update set "OrganizationID" = excluded."OrganizationID", name = excluded.name,
+      ${DRIFT_SETTINGS.map((d) => `"${d.profile}" = excluded."${d.profile}"`).join(', ')}
+      where (groups."OrganizationID", groups.name, ${DRIFT_SETTINGS.map((d) => `groups."${d.profile}"`).join(', ')})
+            is distinct from (excluded."OrganizationID", excluded.name, ${DRIFT_SETTINGS.map((d) => `excluded."${d.profile}"`).join(', ')})
     returning (xmax = 0) as inserted`,
-  [rows.map((r) => r.GroupID), rows.map((r) => r.OrganizationID), rows.map((r) => r.name)],
+  [rows.map((r) => r.GroupID), rows.map((r) => r.OrganizationID), rows.map((r) => r.name), ...DRIFT_SETTINGS.map((d) => rows.map((r) => r.profile[d.profile]))],
   rows.length);
 }

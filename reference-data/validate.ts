@@ -17,11 +17,15 @@ import type { DeviceInput, GroupInput, ImportData, IntegrationInput, Organizatio
 import { checkReferences, type DeclaredKeys, type ExistingRefs, NO_EXISTING_REFS, type PathOf } from './references.js';
 import { checkImportTopology } from './topology.js';
 import { PHASES } from '../domain/feeder-topology.js';
+import { DRIFT_SETTINGS } from '../fleet/settings-drift.js';
 
 export const TOP_LEVEL_KEYS = ['organizations', 'powerLines', 'groups', 'devices', 'users', 'integrations', 'alarmRecipients', 'alarmRules'] as const;
 export const ORGANIZATION_KEYS = ['OrganizationID', 'name', 'MaskFaultDetails', 'timezone', 'RecurringSectionIncidents', 'RecurringSectionDays'];
 export const POWER_LINE_KEYS = ['Id', 'OrganizationID', 'name'];
-export const GROUP_KEYS = ['GroupID', 'OrganizationID', 'name'];
+export const GROUP_KEYS = ['GroupID', 'OrganizationID', 'name', ...DRIFT_SETTINGS.map((d) => d.profile)];
+/** Bounds of a group profile's text and number settings (docs/decisions.md#settings-drift). */
+export const PROFILE_TEXT_MAX = 100;
+export const PROFILE_NUMBER_MAX = 100_000;
 export const DEVICE_KEYS = ['IMEINumber', 'OrganizationID', 'PowerLineID', 'Real_Name', 'Lat', 'Long', 'serialNumber', 'groups', 'dnp3QueueAddress', 'UpstreamIMEI', 'Phase', 'Section', 'SectionCustomers', 'SectionLengthKm', 'deleted'];
 export const USER_KEYS = ['email', 'password', 'OrganizationID', 'role', 'timezone', 'groups', 'deleted'];
 export const INTEGRATION_KEYS = ['id', 'OrganizationID', 'kind', 'channel', 'enabled'];
@@ -92,8 +96,12 @@ function readGroup(r: FieldReader): GroupInput | undefined {
   const GroupID = r.id('GroupID');
   const OrganizationID = r.id('OrganizationID');
   const name = r.string('name');
-  if (GroupID === undefined || OrganizationID === undefined || name === undefined) return undefined;
-  return { GroupID, OrganizationID, name };
+  // The optional profile: absent or null, that setting is not checked.
+  const profile = Object.fromEntries(DRIFT_SETTINGS.map((d) => [d.profile, d.type === 'number'
+    ? r.number(d.profile, { min: 0, max: PROFILE_NUMBER_MAX })
+    : r.string(d.profile, { max: PROFILE_TEXT_MAX })])) as GroupInput['profile'];
+  if (GroupID === undefined || OrganizationID === undefined || name === undefined || Object.values(profile).some((v) => v === undefined)) return undefined;
+  return { GroupID, OrganizationID, name, profile };
 }
 
 function readDevice(r: FieldReader): DeviceInput | undefined {

@@ -1,6 +1,6 @@
 export { createFleet, generateImei } from './fleet.js';
 export type { Fleet, FleetMessage, FleetOptions, SimulatedEvent, SimulatedMessage } from './fleet.js';
-export { DEFAULT_INBOX_DIR, formatProgress, simulate } from './run-simulation.js';
+export { DEFAULT_INBOX_DIR, formatProgress, sendMessages, simulate } from './run-simulation.js';
 export type { SimulateOptions, SimulationProgress } from './run-simulation.js';
 export { seededRandom } from './seeded-random.js';
 export type { Random } from './seeded-random.js';
@@ -10,3 +10,5 @@ export { sqsSink } from './sqs-sink.js';
 export type { SqsSinkOptions } from './sqs-sink.js';
 export { DEVICES_PER_FEEDER, feederScenario, incidentMessages } from './feeder-faults.js';
 export type { FeederIncident, FeederScenario, FeederScenarioOptions, PlannedDevice } from './feeder-faults.js';
+export { fleetScenarios, isScenarioImei, scenarioImportFile, scenarioNames, scenarioOutgoing, SCENARIO_NAMES } from './fleet-scenarios/index.js';
+export type { DeviceTruth, FleetScenario, ScenarioName } from './fleet-scenarios/index.js';

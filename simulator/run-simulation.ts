@@ -129,7 +129,21 @@ export async function simulate(options: SimulateOptions, onProgress: (progress: 
   return final;
 }
 
-async function openSink(options: SimulateOptions): Promise<Sink> {
+/**
+ * Writes prepared messages (a fleet scenario's history) to the queue `options` names, in order, 10 at a time;
+ * resolves with how many the sink accepted.
+ */
+export async function sendMessages(options: Pick<SimulateOptions, 'to' | 'inboxDir' | 'queueUrl' | 'endpoint' | 'region' | 'sink'>, messages: readonly OutgoingMessage[]): Promise<number> {
+  const sink = options.sink ?? await openSink(options);
+  try {
+    for (let at = 0; at < messages.length; at += BATCH) await sink.write(messages.slice(at, at + BATCH));
+  } finally {
+    if (!options.sink) await sink.close();
+  }
+  return messages.length;
+}
+
+async function openSink(options: Pick<SimulateOptions, 'to' | 'inboxDir' | 'queueUrl' | 'endpoint' | 'region'>): Promise<Sink> {
   if (options.to === 'spool') return spoolSink({ dir: options.inboxDir ?? DEFAULT_INBOX_DIR });
   const { queueUrl, endpoint, region } = options;
   if (!queueUrl) throw new Error('simulate --to sqs needs a queue URL (SQS_QUEUE_URL)');

@@ -3,7 +3,8 @@
 import { parseArgs } from 'node:util';
 import { loadSettings } from '../../config/settings.js';
 import { COMMANDS } from '../command-table.js';
-import { simulate } from '../../simulator/index.js';
+import { writeFileSync } from 'node:fs';
+import { fleetScenarios, scenarioImportFile, scenarioNames, scenarioOutgoing, sendMessages, simulate, type SimulateOptions } from '../../simulator/index.js';
 
 export async function run(args: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -19,6 +20,10 @@ export async function run(args: string[]): Promise<void> {
   const { queue, inboxDir } = loadSettings();
   const to = (values.to ?? queue.kind) as 'sqs' | 'spool';
   if (to !== 'sqs' && to !== 'spool') throw new Error(`simulate --to: "${values.to}" is neither sqs nor spool`);
+  if (values.scenario !== undefined) {
+    await runScenarios(values.scenario, values['scenario-import'], values.organization ?? 'north', { to, inboxDir, ...(queue.kind === 'sqs' ? { queueUrl: queue.queueUrl, ...(queue.endpoint ? { endpoint: queue.endpoint } : {}), ...(queue.region ? { region: queue.region } : {}) } : {}) });
+    return;
+  }
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
   const count = num('count', values.count);
@@ -32,4 +37,22 @@ export async function run(args: string[]): Promise<void> {
     ...(queue.kind === 'sqs' ? { queueUrl: queue.queueUrl, ...(queue.endpoint ? { endpoint: queue.endpoint } : {}), ...(queue.region ? { region: queue.region } : {}) } : {}),
   });
   process.stdout.write(`simulate: done, ${JSON.stringify(result)}\n`);
+}
+
+/**
+ * The fleet scenarios (simulator/fleet-scenarios/, docs/decisions.md#fleet-scenarios): their reference data to an
+ * import file, or their histories (ending now) to the queue. Their IMEIs and names do not depend on the time, so
+ * the file written first matches the messages sent later.
+ */
+async function runScenarios(list: string, importFile: string | undefined, organizationId: string, sink: Pick<SimulateOptions, 'to' | 'inboxDir' | 'queueUrl' | 'endpoint' | 'region'>): Promise<void> {
+  const endMs = Math.floor(Date.now() / 1000) * 1000;
+  const scenarios = fleetScenarios({ endMs, organizationId, names: scenarioNames(list) });
+  if (importFile) {
+    writeFileSync(importFile, `${JSON.stringify(scenarioImportFile(scenarios), null, 2)}\n`);
+    process.stdout.write(`simulate: wrote the reference data of ${scenarios.map((s) => s.name).join(', ')} to ${importFile}; run \`faultline import ${importFile}\`, then simulate --scenario ${list} without --scenario-import\n`);
+    return;
+  }
+  const sent = await sendMessages(sink, scenarioOutgoing(scenarios, String(endMs)));
+  for (const s of scenarios) process.stdout.write(`simulate: ${s.name}: ${s.summary}\n`);
+  process.stdout.write(`simulate: done, sent ${sent} messages of ${scenarios.length} scenarios (histories ending ${new Date(endMs).toISOString()})\n`);
 }

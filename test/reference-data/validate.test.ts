@@ -87,6 +87,11 @@ const BAD: [string, (f: Record<string, Json[]>) => unknown, string, RegExp][] = 
   ['outstation address out of range', (f) => { f.integrations![1]!.outstationAddress = 65535; return f; }, 'integrations[1].outstationAddress', /between 0 and 65519/],
   ['master address not whole', (f) => { f.integrations![1]!.masterAddress = 1.5; return f; }, 'integrations[1].masterAddress', /whole number/],
   ['integration org unknown', (f) => { f.integrations![2]!.OrganizationID = 'sth'; return f; }, 'integrations[2].OrganizationID', /"sth" is not an organization/],
+  // The group profile (settings drift): numbers where the device reports numbers, strings where it reports text.
+  ['profile firmware not a string', (f) => { f.groups![0]!.FirmwareVersion = 4.3; return f; }, 'groups[0].FirmwareVersion', /must be a string/],
+  ['profile reset hours not a number', (f) => { f.groups![0]!.Permfault_Reset_Hours = '8'; return f; }, 'groups[0].Permfault_Reset_Hours', /must be a number/],
+  ['profile block reset negative', (f) => { f.groups![1]!.Block_Reset = -1; return f; }, 'groups[1].Block_Reset', /between 0 and 100000/],
+  ['profile field misspelt', (f) => { f.groups![0]!.Firmware = '4.3.0'; return f; }, 'groups[0].Firmware', /unknown field/],
 ];
 
 for (const [name, mutate, path, message] of BAD) {
@@ -194,3 +199,14 @@ test('userId/password null clears credentials; absent keeps them; never in setti
 });
 
 test.run();
+
+test('a group profile is optional: absent is null for every setting; given, it is read as typed', () => {
+  const f = fixture();
+  Object.assign(f.groups![1]!, { FirmwareVersion: '4.3.0', Tempfault_Reset_Hours: '2', Permfault_Reset_Hours: 8, Current_Reset: 'Auto', Block_Reset: 0 });
+  const result = validateImport(f);
+  if (!result.ok) assert.unreachable(result.problems.map((p) => `${p.path}: ${p.message}`).join('\n'));
+  else {
+    assert.equal(result.data.groups[0]!.profile, { FirmwareVersion: null, Tempfault_Reset_Hours: null, Permfault_Reset_Hours: null, Current_Reset: null, Block_Reset: null });
+    assert.equal(result.data.groups[1]!.profile, { FirmwareVersion: '4.3.0', Tempfault_Reset_Hours: '2', Permfault_Reset_Hours: 8, Current_Reset: 'Auto', Block_Reset: 0 });
+  }
+});

@@ -182,6 +182,20 @@ test('group set: the listed groups become exactly the device\'s groups, counted 
   await importReferenceData(pool, fixture(), { keyring });
 });
 
+test('a group profile (settings drift): stored as typed, one update when it changes, none when re-imported, null again when left out', async () => {
+  await importReferenceData(pool, fixture(), { keyring });
+  const q = `select "FirmwareVersion", "Tempfault_Reset_Hours", "Permfault_Reset_Hours", "Current_Reset", "Block_Reset" from groups where "GroupID" = $1`;
+  const f = fixture();
+  Object.assign(f.groups![1]!, { FirmwareVersion: '4.3.0', Tempfault_Reset_Hours: '2', Permfault_Reset_Hours: 8, Current_Reset: 'Auto', Block_Reset: 0 });
+  assert.equal((await importReferenceData(pool, f, { keyring })).groups, { inserted: 0, updated: 1, unchanged: 3 });
+  const id = f.groups![1]!.GroupID as string;
+  assert.equal((await pool.query(q, [id])).rows[0], { FirmwareVersion: '4.3.0', Tempfault_Reset_Hours: '2', Permfault_Reset_Hours: 8, Current_Reset: 'Auto', Block_Reset: 0 });
+  assert.equal((await importReferenceData(pool, f, { keyring })).groups, { inserted: 0, updated: 0, unchanged: 4 });
+  // The file before profiles existed: it imports as it did, and the row it describes has no profile.
+  assert.equal((await importReferenceData(pool, fixture(), { keyring })).groups, { inserted: 0, updated: 1, unchanged: 3 });
+  assert.equal((await pool.query(q, [id])).rows[0], { FirmwareVersion: null, Tempfault_Reset_Hours: null, Permfault_Reset_Hours: null, Current_Reset: null, Block_Reset: null });
+});
+
 test('a device moved to another organisation: OrganizationSince set at the move, LastCheckInTime cleared; other changes keep both', async () => {
   const q = `select "OrganizationSince" as since, "LastCheckInTime"::text as last from device_information where "IMEINumber" = '861000000000100'`;
   const read = async () => (await pool.query<{ since: Date | number; last: string | null }>(q)).rows[0]!;
