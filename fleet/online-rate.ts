@@ -1,0 +1,30 @@
+// Online rates (issue 44 point 2; docs/decisions.md#fleet-health-assessment): check-ins received against those
+// expected over the last 7 and 30 whole UTC days. Expected comes from the one rule, expectedPerDay
+// (domain/checkin-clock.ts), at the interval the day's row kept, else the device's learned interval now. Pure.
+import { expectedPerDay } from '../domain/checkin-clock.js';
+import { completeDays } from './days.js';
+
+export interface OnlineDay { day: string; received: number; intervalS: number | null }
+
+export interface OnlineCounts { expected: number; received: number }
+
+/**
+ * Over the `length` whole days before `today`, from the later of the device's first day and `from` (so a new
+ * device is not counted silent before it existed). A day without a row (silent) expects its share at the device's
+ * current interval; a day whose interval is unknown (too little history) expects what it received: nothing is
+ * known missing.
+ */
+export function onlineCounts(days: readonly OnlineDay[], today: string, length: number,
+  o: { firstDay: string | null; from: string | null; clockIntervalS: number | null; floorS: number }): OnlineCounts {
+  if (o.firstDay === null) return { expected: 0, received: 0 };
+  const byDay = new Map(days.map((d) => [d.day, d]));
+  const from = o.from !== null && o.from > o.firstDay ? o.from : o.firstDay;
+  let expected = 0, received = 0;
+  for (const day of completeDays(today, length, from)) {
+    const row = byDay.get(day);
+    const got = row?.received ?? 0;
+    received += got;
+    expected += expectedPerDay(row?.intervalS ?? o.clockIntervalS, o.floorS) ?? got;
+  }
+  return { expected, received };
+}
