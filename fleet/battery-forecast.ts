@@ -73,7 +73,7 @@ export function forecastBattery(i: ForecastInput): Forecast {
   const windowStart = addDays(today, -RATE_WINDOW_DAYS);
   const counted = i.days.filter((d) => i.from === null || d.day >= i.from);
   const historyDays = counted.filter((d) => d.day >= windowStart && d.day < today).length;
-  const latestVoltage = [...counted].reverse().find((d) => d.voltage !== null)?.voltage ?? null;
+  const latestVoltage = [...counted].reverse().find((d) => d.voltage !== null && d.day >= windowStart)?.voltage ?? null;
   const voltageLow = latestVoltage !== null && latestVoltage < budget.lowVoltage;
   const evidence: Forecast['evidence'] = { budgetFrom: i.budgetFrom, capacityMah: budget.capacityMah, historyDays, voltage: latestVoltage, voltageLow };
   const unknown = (status: BatteryStatus): Forecast => ({ status, endDay: null, daysLeft: null, evidence });

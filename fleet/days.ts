@@ -11,14 +11,3 @@ export const addDays = (day: string, n: number): string => dayOf(new Date(daySta
 
 /** The UTC day of an instant. */
 export const dayAt = (at: Date): string => dayOf(at.toISOString());
-
-/**
- * The whole days before `today` in a window of `length` days, from the later of the window's start and `from`
- * (a device's first day, or its first day in its organisation), ascending; empty when `from` is today or later.
- */
-export function completeDays(today: string, length: number, from: string | null): string[] {
-  const start = from !== null && from > addDays(today, -length) ? from : addDays(today, -length);
-  const days: string[] = [];
-  for (let d = start; d < today; d = addDays(d, 1)) days.push(d);
-  return days;
-}

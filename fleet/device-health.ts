@@ -6,7 +6,7 @@ import { forecastBattery, RATE_WINDOW_DAYS, type BatteryStatus, type Consumption
 import { addDays, dayAt } from './days.js';
 import type { HealthDay, Histogram } from './health-day.js';
 import { onlineCounts } from './online-rate.js';
-import { signalTrend, type Signal } from './signal-trend.js';
+import { SIGNAL_SLOPE_DAYS, signalTrend, type Signal } from './signal-trend.js';
 
 /** The columns of a device_health_days row the assessment reads. */
 export interface AssessDay {
@@ -70,19 +70,24 @@ const latest = <T>(days: readonly AssessDay[], pick: (d: AssessDay) => T | null)
   return null;
 };
 
+/** The days the assessment reads one by one (the windows of the rates, the signal and the battery's rate); before them, totals. */
+export const ASSESS_DAYS = Math.max(RATE_WINDOW_DAYS, SIGNAL_SLOPE_DAYS, 30);
+
 export function deviceHealth(f: DeviceFacts, now: Date, o: { floorS: number }): DeviceHealthRow {
   const today = dayAt(now);
+  const windowStart = addDays(today, -ASSESS_DAYS);
   const counted = f.days.filter((d) => f.from === null || d.day >= f.from);
+  // The latest reports (firmware, line or battery) are read within the window, as assess.ts reads only it.
+  const recent = counted.filter((d) => d.day >= windowStart);
   const firstDay = f.earlier.firstDay ?? f.days[0]?.day ?? null;
   const online = (length: number) => onlineCounts(counted, today, length, { firstDay, from: f.from, clockIntervalS: f.clockIntervalS, floorS: o.floorS });
   const week = online(7), month = online(30);
   const signal = signalTrend(counted, today);
   const { budget, from: budgetFrom } = budgetOf(f.model);
   const forecast = forecastBattery({
-    now, budget, budgetFrom, linePowered: latest(counted, (d) => d.batteryOrLine) === 0, from: f.from, earlier: f.earlier,
+    now, budget, budgetFrom, linePowered: latest(recent, (d) => d.batteryOrLine) === 0, from: f.from, earlier: f.earlier,
     days: f.days.map((d) => ({ day: d.day, messages: d.received, connectSeconds: d.connectSeconds, voltage: d.batteryMcuMax })),
   });
-  const windowStart = addDays(today, -RATE_WINDOW_DAYS);
   return {
     IMEINumber: f.IMEINumber,
     assessed_at: now.toISOString(),
@@ -90,7 +95,7 @@ export function deviceHealth(f: DeviceFacts, now: Date, o: { floorS: number }): 
     expected_7d: week.expected, received_7d: week.received, expected_30d: month.expected, received_30d: month.received,
     rssi_median_7d: signal.median7d, rssi_slope_30d: signal.slope30d, signal: signal.signal,
     battery_status: forecast.status, battery_end_day: forecast.endDay, battery_days_left: forecast.daysLeft, battery_evidence: { model: f.model, ...forecast.evidence },
-    firmware: latest(counted, (d) => d.version),
+    firmware: latest(recent, (d) => d.version),
     model: f.model,
   };
 }

@@ -2,7 +2,7 @@
 // expected over the last 7 and 30 whole UTC days. Expected comes from the one rule, expectedPerDay
 // (domain/checkin-clock.ts), at the interval the day's row kept, else the device's learned interval now. Pure.
 import { expectedPerDay } from '../domain/checkin-clock.js';
-import { completeDays } from './days.js';
+import { addDays, dayStartMs, DAY_MS } from './days.js';
 
 export interface OnlineDay { day: string; received: number; intervalS: number | null }
 
@@ -17,14 +17,18 @@ export interface OnlineCounts { expected: number; received: number }
 export function onlineCounts(days: readonly OnlineDay[], today: string, length: number,
   o: { firstDay: string | null; from: string | null; clockIntervalS: number | null; floorS: number }): OnlineCounts {
   if (o.firstDay === null) return { expected: 0, received: 0 };
-  const byDay = new Map(days.map((d) => [d.day, d]));
-  const from = o.from !== null && o.from > o.firstDay ? o.from : o.firstDay;
-  let expected = 0, received = 0;
-  for (const day of completeDays(today, length, from)) {
-    const row = byDay.get(day);
-    const got = row?.received ?? 0;
-    received += got;
-    expected += expectedPerDay(row?.intervalS ?? o.clockIntervalS, o.floorS) ?? got;
+  const windowStart = addDays(today, -length);
+  const start = [windowStart, o.firstDay, o.from ?? windowStart].reduce((a, b) => (a > b ? a : b));
+  if (start >= today) return { expected: 0, received: 0 };
+  let expected = 0, received = 0, withRow = 0;
+  for (const d of days) {
+    if (d.day < start || d.day >= today) continue;
+    withRow++;
+    received += d.received;
+    expected += expectedPerDay(d.intervalS ?? o.clockIntervalS, o.floorS) ?? d.received;
   }
+  // The silent days (no row) of the window: their share at the current interval, or nothing when it is unknown.
+  const silent = Math.round((dayStartMs(today) - dayStartMs(start)) / DAY_MS) - withRow;
+  expected += silent * (expectedPerDay(o.clockIntervalS, o.floorS) ?? 0);
   return { expected, received };
 }

@@ -27,7 +27,10 @@ export interface SignalTrend {
 /** From a device's days (any range, ascending), judged on the whole days before `today` (from `from` on, when given). */
 export function signalTrend(days: readonly SignalDay[], today: string, from: string | null = null): SignalTrend {
   const whole = days.filter((d) => d.day < today && (from === null || d.day >= from));
-  const since = (n: number) => whole.filter((d) => d.day >= addDays(today, -n));
+  const since = (n: number) => {
+    const start = addDays(today, -n);
+    return whole.filter((d) => d.day >= start);
+  };
   const median7d = histogramMedian(since(SIGNAL_MEDIAN_DAYS).reduce<Histogram>((h, d) => mergeHistograms(h, d.rssi), []));
   const medians = since(SIGNAL_SLOPE_DAYS).flatMap((d) => {
     const value = histogramMedian(d.rssi);
