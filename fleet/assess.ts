@@ -1,4 +1,4 @@
-// The fleet worker's first step (docs/decisions.md#fleet-health-assessment): every device's row of device_health
+// The fleet worker's first step (docs/decisions.md#device-health-assessment): every device's row of device_health
 // (migration 0034) from its daily rollup (device_health_days) by the pure rules of fleet/device-health.ts. Devices
 // are read in batches by IMEI (three statements and one upsert a batch, whatever the fleet's size): the rollup by
 // a probe of its primary key a device, the days before the window as per-device totals, never row by row. A device

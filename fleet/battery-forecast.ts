@@ -48,7 +48,7 @@ export interface ForecastInput {
   days: readonly ConsumptionDay[];
   /** Days before `days`, counted since the device's first day. */
   earlier: ConsumptionTotals;
-  /** The first whole day the device's windows count from (its organisation's, docs/decisions.md#battery-forecast); null: all. */
+  /** The first whole day the device's windows count from (its organisation's, docs/decisions.md#device-health-assessment); null: all. */
   from: string | null;
 }
 

@@ -1,4 +1,4 @@
-// Online rates (issue 44 point 2; docs/decisions.md#fleet-health-assessment): check-ins received against those
+// Online rates (issue 44 point 2; docs/decisions.md#device-health-assessment): check-ins received against those
 // expected over the last 7 and 30 whole UTC days. Expected comes from the one rule, expectedPerDay
 // (domain/checkin-clock.ts), at the interval the day's row kept, else the device's learned interval now. Pure.
 import { expectedPerDay } from '../domain/checkin-clock.js';

@@ -1,4 +1,4 @@
-// The signal trend of a device (issue 44 point 1; docs/decisions.md#fleet-health-assessment): the RSSI median of
+// The signal trend of a device (issue 44 point 1; docs/decisions.md#device-health-assessment): the RSSI median of
 // its last SIGNAL_MEDIAN_DAYS whole days (their histograms merged: the exact median) and the least-squares slope
 // of its daily medians over the last SIGNAL_SLOPE_DAYS, both from fleet/health-day.ts. Pure.
 import { histogramMedian, mergeHistograms, slopePerDay, type Histogram } from './health-day.js';
