@@ -64,7 +64,7 @@ export interface Settings {
   testFaultClearMs: number;
   /** Fault events of one power line within this window form one incident (domain/incident-rules.ts). */
   incidentWindowMs: number;
-  /** FLEET_ASSESS_MINUTES: how often the fleet worker runs its steps (fleet/worker.ts). */
+  /** FLEET_ASSESS_MINUTES: how often the fleet worker runs its steps (fleet-health/worker.ts). */
   fleetTickMs: number;
   /** Alarm routing (alarms/, docs/decisions.md#alarm-routing). */
   alarms: AlarmSettings;

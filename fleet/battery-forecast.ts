@@ -2,7 +2,7 @@
 // device shows (its check-ins and connection time, costed by its model's budget, fleet/battery-budget.ts), with
 // the voltage as a late confirmation only, since a lithium cell holds its voltage flat until near its end. It
 // says when it does not know: under MIN_HISTORY_DAYS of history, or when the consumption gives no end within
-// FLAT_HORIZON_DAYS. Pure: the fleet worker's assessment (fleet/assess.ts) feeds it the daily rollup.
+// FLAT_HORIZON_DAYS. Pure: the fleet worker's assessment (fleet-health/assess.ts) feeds it the daily rollup.
 import type { BatteryBudget } from './battery-budget.js';
 import { addDays, dayAt, dayStartMs, DAY_MS } from './days.js';
 

@@ -1,5 +1,5 @@
 // One device's row of device_health (migration 0034; docs/decisions.md#device-health-assessment): what the online
-// rates, the signal trend and the battery forecast say from its daily rollup. Pure: fleet/assess.ts reads the
+// rates, the signal trend and the battery forecast say from its daily rollup. Pure: fleet-health/assess.ts reads the
 // facts and writes the rows; the tests call this with the facts they seeded.
 import { budgetOf } from './battery-budget.js';
 import { forecastBattery, RATE_WINDOW_DAYS, type BatteryStatus, type ConsumptionTotals } from './battery-forecast.js';

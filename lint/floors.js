@@ -13,11 +13,10 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const FLOORS = [
   // reliability/: the pure rules of reliability analytics (issue 43), no I/O, beside domain/ (neither imports the other).
   ['domain', 'infra', 'reliability'],
-  ['config', 'schemas'],
+  // fleet/: the pure rules of fleet health (issue 44): the day rollup's folds and their SQL, on domain/'s check-in shape.
+  ['config', 'schemas', 'fleet'],
   ['db', 'plumbing'],
-  // fleet/: fleet health (issue 44): the day rollup's folds and their SQL (persist runs them), the assessment's pure
-  // rules, and the fleet worker on db/ (its steps in one transaction each, under one advisory lock).
-  ['secrets', 'integrations', 'outbox', 'fleet'],
+  ['secrets', 'integrations', 'outbox'],
   ['storage', 'alarms', 'multispeak', 'indicator-audit'],
   ['stages', 'incidents', 'reference-data'],
   // fleet-health/: the fleet worker and its steps (issue 44): I/O over fleet/'s pure rules, the rollup and the

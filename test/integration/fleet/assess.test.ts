@@ -1,4 +1,4 @@
-// The fleet assessment (fleet/assess.ts) on real Postgres: check-ins of a small fleet stored through the real persist
+// The fleet assessment (fleet-health/assess.ts) on real Postgres: check-ins of a small fleet stored through the real persist
 // path (which keeps device_health_days), the assessment run in batches, and device_health compared, device by
 // device, with what the pure rules (fleet/device-health.ts) say from the same check-ins folded by the pure fold.
 // Also: rows of devices no longer in `devices` are removed, a moved device is judged from its move, and a
@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { withTransaction } from '../../../db/transaction.js';
 import type { DeviceData } from '../../../domain/checkin.js';
-import { assessHealth } from '../../../fleet/assess.js';
+import { assessHealth } from '../../../fleet-health/assess.js';
 import { NO_EARLIER } from '../../../fleet/battery-forecast.js';
 import { addDays, dayAt, DAY_MS } from '../../../fleet/days.js';
 import { assessDayOf, deviceHealth, type DeviceHealthRow } from '../../../fleet/device-health.js';

@@ -1,4 +1,4 @@
-// The fleet worker (fleet/worker.ts) on real Postgres: two workers on one database (two pools, as two processes)
+// The fleet worker (fleet-health/worker.ts) on real Postgres: two workers on one database (two pools, as two processes)
 // run their steps one at a time and in order, each step in its own transaction; a step that throws is rolled back,
 // logged and counted, the round goes on, and it is run again on the next tick; stop() waits for the running round.
 import { test } from 'uvu';
@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import pg from 'pg';
 import { log } from '../../../config/log.js';
 import { registry } from '../../../config/metrics.js';
-import { startFleetWorker, type FleetStep } from '../../../fleet/worker.js';
+import { startFleetWorker, type FleetStep } from '../../../fleet-health/worker.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { waitFor } from '../../../support/wait-for.js';
 

@@ -22,7 +22,7 @@ export interface FleetWorkerOptions {
   pool: pg.Pool;
   tickMs: number;
   clock?: () => Date;
-  /** In the order they run (fleet/steps.ts). */
+  /** In the order they run (fleet-health/steps.ts). */
   steps: readonly FleetStep[];
 }
 

@@ -5,10 +5,10 @@
 // no longer in `devices` loses its row.
 import type pg from 'pg';
 import { DEFAULT_FLOOR_S } from '../domain/checkin-clock.js';
-import { NO_EARLIER, type ConsumptionTotals } from './battery-forecast.js';
-import { addDays, dayAt } from './days.js';
-import { ASSESS_DAYS, deviceHealth, type AssessDay, type DeviceHealthRow } from './device-health.js';
-import type { Histogram } from './health-day.js';
+import { NO_EARLIER, type ConsumptionTotals } from '../fleet/battery-forecast.js';
+import { addDays, dayAt } from '../fleet/days.js';
+import { ASSESS_DAYS, deviceHealth, type AssessDay, type DeviceHealthRow } from '../fleet/device-health.js';
+import type { Histogram } from '../fleet/health-day.js';
 
 export interface AssessOptions {
   /** CHECKIN_INTERVAL_FLOOR_MINUTES in seconds: the expected check-ins' floor (domain/checkin-clock.ts expectedPerDay). */
