@@ -60,7 +60,7 @@ export const COMMANDS = {
       only: {
         type: 'string', value: 'a,b',
         help: 'run only these, comma separated: bridge, pipeline (every stage, rejected included), api, delivery, alarms, dnp3, iec104, '
-          + 'incidents, simulate, a pipeline stage (enrich, dedup, fault-compute, persist, notify, rejected) or, when '
+          + 'incidents, fleet, simulate, a pipeline stage (enrich, dedup, fault-compute, persist, notify, rejected) or, when '
           + 'PIPELINE_SPLIT cuts the chain, a segment such as enrich..fault-compute or persist..notify '
           + '(default: every component; simulate only on the embedded default)',
       },

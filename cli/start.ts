@@ -21,6 +21,8 @@ import { startDeliveryWorker } from '../multispeak/delivery/worker.js';
 import { startAlarms } from '../alarms/start.js';
 import { organisationFleetSummary } from '../api/fleet/summary.js';
 import { startIncidentWorker } from '../incidents/worker.js';
+import { startFleetWorker } from '../fleet-health/worker.js';
+import { fleetSteps } from '../fleet-health/steps.js';
 import { startDemoOms } from './demo-oms.js';
 import { dnp3Unconfigured, startDnp3 } from './dnp3.js';
 import { startIec104 } from './iec104.js';
@@ -28,7 +30,7 @@ import { startStorageMaintenance } from '../storage/maintenance.js';
 import { ownSignals, type Drain } from './drain.js';
 import { startApi } from './start-api.js';
 
-const OTHER_COMPONENTS = ['bridge', 'api', 'delivery', 'alarms', 'dnp3', 'iec104', 'incidents', 'simulate'] as const;
+const OTHER_COMPONENTS = ['bridge', 'api', 'delivery', 'alarms', 'dnp3', 'iec104', 'incidents', 'fleet', 'simulate'] as const;
 /** What `--only` runs: the pipeline's stages (whole segments of the shape) and the other components. */
 export const COMPONENTS = [...OTHER_COMPONENTS, ...STAGE_NAMES] as const;
 export type Component = (typeof COMPONENTS)[number];
@@ -124,7 +126,7 @@ async function startBridge(runtime: Runtime, drain: Drain, transport: Transport)
   return { source, line: queue.kind === 'sqs' ? `SQS bridge (${queue.queueUrl})` : `spool inbox (${queue.dir}: drop *.json queue messages here)` };
 }
 
-/** The workers on the database: MultiSpeak delivery, feeder incidents, alarms (each only when wanted). */
+/** The workers on the database: MultiSpeak delivery, feeder incidents, alarms, fleet health (each only when wanted). */
 function startWorkers(runtime: Runtime, drain: Drain, wants: (c: Component) => boolean): string[] {
   const { settings, pool } = runtime;
   const started: string[] = [];
@@ -138,6 +140,11 @@ function startWorkers(runtime: Runtime, drain: Drain, wants: (c: Component) => b
     const incidents = startIncidentWorker({ pool, windowMs: settings.incidentWindowMs, offlineAfterHours: settings.offlineAfterHours, checkinFloorS: settings.alarms.checkinFloorS });
     drain.onStop('incidents', () => incidents.stop());
     started.push(`incident worker (fault events -> feeder incidents, window ${settings.incidentWindowMs / 1000} s)`);
+  }
+  if (wants('fleet')) {
+    const fleet = startFleetWorker({ pool, tickMs: settings.fleetTickMs, steps: fleetSteps({ checkinFloorS: settings.alarms.checkinFloorS }) });
+    drain.onStop('fleet', () => fleet.stop());
+    started.push(`fleet worker (device health, every ${settings.fleetTickMs / 60_000} min)`);
   }
   if (wants('alarms')) {
     const alarms = startAlarms({ pool, settings, keyring: runtime.keyring().keyring, fleetSummary: organisationFleetSummary });

@@ -64,6 +64,8 @@ export interface Settings {
   testFaultClearMs: number;
   /** Fault events of one power line within this window form one incident (domain/incident-rules.ts). */
   incidentWindowMs: number;
+  /** FLEET_ASSESS_MINUTES: how often the fleet worker runs its steps (fleet-health/worker.ts). */
+  fleetTickMs: number;
   /** Alarm routing (alarms/, docs/decisions.md#alarm-routing). */
   alarms: AlarmSettings;
   /** Where retention writes archive files (storage/retention.ts). */
@@ -407,6 +409,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     offlineAfterHours: number(env, 'OFFLINE_AFTER_HOURS', 26, (n) => n > 0),
     testFaultClearMs: timerMs(env, 'TEST_FAULT_CLEAR_SECONDS', 120, (n) => Number.isInteger(n) && n >= 5 && n <= 3600, 1000),
     incidentWindowMs: timerMs(env, 'INCIDENT_WINDOW_SECONDS', 120, (n) => n > 0 && n <= 86_400, 1000),
+    fleetTickMs: timerMs(env, 'FLEET_ASSESS_MINUTES', 10, (n) => Number.isInteger(n) && n >= 1 && n <= 1440, 60_000),
     alarms: loadAlarmSettings(env),
     archiveDir: resolve(env.ARCHIVE_DIR || resolve(dataDir, 'archive')),
     queue: queue(env, inboxDir),

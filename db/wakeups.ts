@@ -8,8 +8,8 @@ import { log } from '../config/log.js';
 
 export interface WakeupOptions {
   pool: pg.Pool;
-  /** The NOTIFY channel (a name from the migrations, never a caller's text). */
-  channel: string;
+  /** The NOTIFY channel (a name from the migrations, never a caller's text); none: the tick alone (the fleet worker). */
+  channel?: string;
   tickMs: number;
   /** One round of work; true when there is more at once. A throw is logged and the next wake-up tries again. */
   step: () => Promise<boolean>;
@@ -40,6 +40,7 @@ export function startWakeups(o: WakeupOptions): Wakeups {
   };
 
   const listening = (async () => {
+    if (o.channel === undefined) return;
     try {
       const client = await o.pool.connect();
       if (stopped) { client.release(); return; }

@@ -13,6 +13,7 @@ const MS_SETTINGS: Record<MsField, { name: string; unitMs: number }> = {
   kafkaSessionTimeoutMs: { name: 'KAFKA_SESSION_TIMEOUT_MS', unitMs: 1 },
   testFaultClearMs: { name: 'TEST_FAULT_CLEAR_SECONDS', unitMs: 1000 },
   incidentWindowMs: { name: 'INCIDENT_WINDOW_SECONDS', unitMs: 1000 },
+  fleetTickMs: { name: 'FLEET_ASSESS_MINUTES', unitMs: 60_000 },
 };
 
 test('every ...Ms field of the settings has a row', () => {
