@@ -36,6 +36,10 @@ function combine(col: HealthColumn): string {
   }
 }
 
+/** health-day.ts histogramKey in SQL, for the reading `x` (double precision). */
+export const histogramKeySql = (x: string): string =>
+  `floor(least(${HISTOGRAM.limit}::double precision, greatest(-${HISTOGRAM.limit}::double precision, ${x})) * 2 + 0.5) / 2`;
+
 /**
  * One statement: folds the check-ins `stored` yields (a SQL query whose rows carry the device_records columns
  * the folds read, each stored check-in once) into their device's day rows. interval_s is the device's learned
@@ -51,7 +55,7 @@ export function healthUpsertSql(stored: string): string {
         from stored group by 1, 2),
     histogram as (
       select "IMEINumber", day, array_agg(v order by v) as vals, array_agg(n order by v) as counts
-        from (select "IMEINumber", ${day} as day, ${field} as v, count(*)::integer as n from stored where ${field} is not null group by 1, 2, 3) x
+        from (select "IMEINumber", ${day} as day, ${histogramKeySql(field)} as v, count(*)::integer as n from stored where ${field} is not null group by 1, 2, 3) x
        group by 1, 2)
     insert into ${TABLE} ("IMEINumber", day, ${names}, ${HISTOGRAM.values}, ${HISTOGRAM.counts}, interval_s)
     select b."IMEINumber", b.day, ${HEALTH_COLUMNS.map((c) => `b.${q(c.name)}`).join(', ')},
