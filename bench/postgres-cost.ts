@@ -8,7 +8,8 @@
 //
 //   node --import tsx bench/postgres-cost.ts [--messages 6000] [--devices 10000] [--split]
 //
-// --split: every stage its own consumer and topic (PIPELINE_SPLIT=every, the bench's `pipeline split`).
+// --split: every stage its own consumer and topic (PIPELINE_SPLIT=every, the bench's `pipeline split`);
+// --fresh-only: the fresh phase alone (the bench's situation).
 //
 // Prints Markdown on stdout (bench/results/postgres-cost.md explains it); progress on stderr. The shared
 // infra/ Postgres is never touched.
@@ -188,7 +189,7 @@ async function report(pool: pg.Pool, phase: Omit<PhaseReport, 'markdown'>): Prom
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { messages: { type: 'string', default: '6000' }, devices: { type: 'string', default: '10000' }, split: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({ options: { messages: { type: 'string', default: '6000' }, devices: { type: 'string', default: '10000' }, split: { type: 'boolean', default: false }, 'fresh-only': { type: 'boolean', default: false } } });
   const [MESSAGES, DEVICES, SPLIT] = [Number(values.messages), Number(values.devices), values.split];
   progress(`postgres-cost: starting a Postgres of its own with pg_stat_statements (${NATIVE})`);
   const instance = await startPostgres();
@@ -222,7 +223,7 @@ async function main(): Promise<void> {
   while ((await stored()) < sent || !(await drained())) await sleep(100);
 
   const phases: PhaseReport[] = [];
-  for (const label of ['fresh (no ANALYZE yet)', 'analysed (after ANALYZE)']) {
+  for (const label of ['fresh (no ANALYZE yet)', 'analysed (after ANALYZE)'].slice(0, values['fresh-only'] ? 1 : 2)) {
     if (phases.length > 0) { progress('postgres-cost: ANALYZE'); await db.pool.query('analyze'); }
     await reset(db.pool);
     const target = sent + MESSAGES;
