@@ -10,6 +10,7 @@ import { parseQueueMessage } from '../../../domain/validate-message.js';
 import { histogramKey, HISTOGRAM_MAX_VALUES } from '../../../fleet/health-day.js';
 import { histogramKeySql } from '../../../fleet/health-sql.js';
 import { persistBatch } from '../../../stages/persist/index.js';
+import { createStagingSql, mergeStatements } from '../../../stages/persist/merge.js';
 import type { ComputedCheckIn } from '../../../schemas/avro/values.js';
 import { computed } from '../../../support/checkins.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
@@ -116,6 +117,31 @@ test('clock skew: a device claiming 2099 or 1970 is refused at the edge; one cla
   assert.is((await dayRow(imei, '2026-11-26'))?.received, 1);
   assert.is(await dayRow(imei, '2026-11-27'), undefined);
   await exact('a check-in of another day than its arrival');
+  tally.attacksRefused++;
+});
+
+interface PlanNode { 'Node Type': string; 'Actual Rows': number; 'Actual Loops': number; Plans?: PlanNode[] }
+const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
+
+test('the rollup statement\'s work is linear in the batch: no plan node handles more rows than the batch holds, twice over', async () => {
+  tally.attacksTried++;
+  const N = 200;
+  const client = await db.pool.connect();
+  try {
+    await client.query(createStagingSql);
+    await client.query('begin');
+    // N check-ins of N devices, staged and noted as inserted, as persist's records statement leaves them.
+    await client.query(`insert into fl_stage_records (idx, "IMEINumber", "date", source_message_id, rssi, "Ongoing_fault")
+      select i, '99100000' || lpad(i::text, 7, '0'), timestamptz '${DAY}T12:00:00Z', 'm' || i, -60 - i % 40, 0 from generate_series(1, ${N}) i`);
+    await client.query(`insert into fl_stage_inserted select idx, "IMEINumber", "date", source_message_id from fl_stage_records`);
+    const span = { records: [`${DAY}T12:00:00.000Z`, `${DAY}T12:00:00.000Z`], shifts: null } as const;
+    const { rows: [explained] } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`explain (analyze, format json) ${mergeStatements(span).health}`);
+    const worst = Math.max(...nodes(explained!['QUERY PLAN'][0].Plan).map((n) => n['Actual Rows'] * n['Actual Loops']));
+    assert.ok(worst <= 2 * N, `a node handled ${worst} rows for a batch of ${N} (the batch grouped again per device-day)`);
+  } finally {
+    await client.query('rollback');
+    client.release();
+  }
   tally.attacksRefused++;
 });
 
