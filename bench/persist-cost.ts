@@ -3,7 +3,7 @@
 // time, so a loaded machine inflates it far less than the statement timings of pg_stat_statements). The bench's
 // messages (simulator fleet, 3 events and 24 hourly averages per check-in) on a fresh database of the infra/
 // Postgres, which must run on this machine. Compare two trees by running it in each (e.g. one without a merge
-// statement) in alternation: docs/benchmarks.md#postgres-cost-per-check-in.
+// statement) in alternation: docs/decisions.md#review-of-the-held-clear-and-the-rollup.
 //
 //   node --import tsx bench/persist-cost.ts [--batches 24] [--batch 250] [--devices 1000]
 import { readFileSync } from 'node:fs';
