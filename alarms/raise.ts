@@ -151,7 +151,9 @@ async function raiseAlarms(client: pg.ClientBase, raises: readonly RaiseInput[],
        select u.n, a.id from u
          join alarms a on a.id = (select max(b.id) from alarms b where b."IMEINumber" = u.i and b.kind = u.k)
          join alarm_changes h on h.alarm_id = a.id and h.change = 'cleared' and h.routed_at is null
-        where u.c and a.cleared_at is not null and a.acknowledged_at is null
+        -- The organisation's own row only: a device moved to another organisation starts rows of the new owner's
+        -- (docs/decisions.md#review-of-the-held-clear-and-the-rollup).
+        where u.c and a."OrganizationID" = u.o and a.cleared_at is not null and a.acknowledged_at is null
           -- Device time: newer than the row's last episode and within the window of it (only chattering kinds'
           -- episodes are check-in dates; the case keeps the casts from other kinds' rows).
           and case when u.c then u.e::timestamptz > coalesce(a.last_episode, a.episode)::timestamptz
@@ -168,10 +170,11 @@ async function raiseAlarms(client: pg.ClientBase, raises: readonly RaiseInput[],
      raised as (
        insert into alarms ("OrganizationID", "IMEINumber", kind, episode, "PowerLineID", detail, raised_at)
        select o, i, k, e, p, d::jsonb, $7 from u where u.n not in (select n from reopened) order by n
-       on conflict do nothing returning id, raised_at, "IMEINumber", kind),
+       on conflict do nothing returning id, raised_at, "OrganizationID", "IMEINumber", kind),
      lifted as (
        delete from alarm_shelves s using raised r
-        where s."IMEINumber" = r."IMEINumber" and s.kind = r.kind and s.chatter_alarm_id is not null and s.chatter_alarm_id <> r.id)
+        where s."IMEINumber" = r."IMEINumber" and s.kind = r.kind and s."OrganizationID" = r."OrganizationID"
+          and s.chatter_alarm_id is not null and s.chatter_alarm_id <> r.id)
      insert into alarm_changes (alarm_id, change, at) select id, 'raised', raised_at from raised order by id returning alarm_id as id`,
     values: [
       raises.map((a) => a.OrganizationID), raises.map((a) => a.IMEINumber), raises.map((a) => a.kind), raises.map((a) => a.episode),

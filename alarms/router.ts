@@ -7,6 +7,7 @@
 // and writes its rows.
 import type pg from 'pg';
 import type { AlarmSettings } from '../config/settings.js';
+import { failpoint } from '../config/failpoints.js';
 import { withTransaction } from '../db/transaction.js';
 import { CHATTERING_KINDS, CLEAR_HOLD_MS } from '../domain/alarm-chatter.js';
 import {
@@ -171,6 +172,7 @@ async function routeChanges(round: Round, storms: ReadonlyMap<string, StormFact>
       [classes.map((x) => x.id), classes.map((x) => x.class)]);
   }
   if (!changes.length) return;
+  await failpoint('alarms.router-before-mark');
   // The mark takes each change's row lock, as a reopening raise does: a clear taken back meanwhile is gone, and
   // its message must not be sent (alarms/raise.ts).
   const { rowCount } = await client.query('update alarm_changes set routed_at = $2 where id = any($1::bigint[]) and routed_at is null', [changes.map((c) => c.change_id), now]);

@@ -6,7 +6,10 @@
 // fleet). Per phase: Postgres's CPU by process kind, each statement's calls, plans, plan and execution time,
 // rows and buffers, the trigger functions, and rows and index entries written per table.
 //
-//   node --import tsx bench/postgres-cost.ts [--messages 6000] [--devices 10000]
+//   node --import tsx bench/postgres-cost.ts [--messages 6000] [--devices 10000] [--split]
+//
+// --split: every stage its own consumer and topic (PIPELINE_SPLIT=every, the bench's `pipeline split`);
+// --fresh-only: the fresh phase alone (the bench's situation).
 //
 // Prints Markdown on stdout (bench/results/postgres-cost.md explains it); progress on stderr. The shared
 // infra/ Postgres is never touched.
@@ -25,6 +28,7 @@ import type { RawMessage } from '../schemas/avro/values.js';
 import { Keyring } from '../secrets/keyring.js';
 import { createFleet } from '../simulator/index.js';
 import { startPipeline } from '../stages/pipeline.js';
+import { CHAIN } from '../config/pipeline-split.js';
 import { createTestDatabase } from '../support/database.js';
 import { testKafkaTransport } from '../support/kafka.js';
 import { randomName } from '../support/wait-for.js';
@@ -185,8 +189,8 @@ async function report(pool: pg.Pool, phase: Omit<PhaseReport, 'markdown'>): Prom
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { messages: { type: 'string', default: '6000' }, devices: { type: 'string', default: '10000' } } });
-  const [MESSAGES, DEVICES] = [Number(values.messages), Number(values.devices)];
+  const { values } = parseArgs({ options: { messages: { type: 'string', default: '6000' }, devices: { type: 'string', default: '10000' }, split: { type: 'boolean', default: false }, 'fresh-only': { type: 'boolean', default: false } } });
+  const [MESSAGES, DEVICES, SPLIT] = [Number(values.messages), Number(values.devices), values.split];
   progress(`postgres-cost: starting a Postgres of its own with pg_stat_statements (${NATIVE})`);
   const instance = await startPostgres();
   process.env.DATABASE_URL = instance.url;
@@ -209,7 +213,7 @@ async function main(): Promise<void> {
   };
   const stored = async () => Number((await db.pool.query(POLL_SQL)).rows[0].count);
   const settings = loadSettings({});
-  const pipeline = await startPipeline({ transport, pool: db.pool, modelMap: loadModelMap(settings.modelMapFile), lowCurrentA: settings.lowCurrentA });
+  const pipeline = await startPipeline({ transport, pool: db.pool, modelMap: loadModelMap(settings.modelMapFile), lowCurrentA: settings.lowCurrentA, split: SPLIT ? CHAIN.slice(1) : [] });
   // A phase ends when the chain has committed everything, not at the last stored row (bench/drained.ts);
   // measured at the last row, its counts were cut short at random (bench/results/postgres-cost.md, "Why the
   // transition count varied").
@@ -219,7 +223,7 @@ async function main(): Promise<void> {
   while ((await stored()) < sent || !(await drained())) await sleep(100);
 
   const phases: PhaseReport[] = [];
-  for (const label of ['fresh (no ANALYZE yet)', 'analysed (after ANALYZE)']) {
+  for (const label of ['fresh (no ANALYZE yet)', 'analysed (after ANALYZE)'].slice(0, values['fresh-only'] ? 1 : 2)) {
     if (phases.length > 0) { progress('postgres-cost: ANALYZE'); await db.pool.query('analyze'); }
     await reset(db.pool);
     const target = sent + MESSAGES;
@@ -246,7 +250,7 @@ async function main(): Promise<void> {
   await transport.close();
   await db.drop();
   await instance.stop();
-  process.stdout.write(`${[`## Postgres cost per check-in: ${MESSAGES.toLocaleString('en-US')} check-ins per phase, ${DEVICES.toLocaleString('en-US')} devices, chained pipeline, ${PARTITIONS} partitions`, '', ...phases.flatMap((p) => p.markdown)].join('\n')}\n`);
+  process.stdout.write(`${[`## Postgres cost per check-in: ${MESSAGES.toLocaleString('en-US')} check-ins per phase, ${DEVICES.toLocaleString('en-US')} devices, ${SPLIT ? 'split' : 'chained'} pipeline, ${PARTITIONS} partitions`, '', ...phases.flatMap((p) => p.markdown)].join('\n')}\n`);
 }
 
 main().catch((err: unknown) => { console.error(err); process.exit(1); });

@@ -16,6 +16,9 @@ export const SEAMS = {
   'notify.after-effects': 'notify committed a chunk\'s rows (outbox, marks, alarms), marked applied; their DNP3 feed records are not produced',
   'notify.after-feed': 'notify produced a chunk\'s DNP3 feed records; the clearing of what was owed is not committed',
   'chain.before-commit': 'every output and database write of a batch is done; its offsets are not committed',
+  // The alarm router's round (test/integration/alarms/chatter-crash.test.ts): one transaction, so a kill here
+  // must leave neither the messages nor the marks (docs/decisions.md#review-of-the-held-clear-and-the-rollup).
+  'alarms.router-before-mark': 'the router stored a round\'s alarm messages; their changes are not marked routed',
   // Start-up: each component's start can be held, so a signal arrives while it is under way (test/integration/start-signals.test.ts).
   'start.database': 'start: the database and the demo data',
   'start.transport': 'start: the transport',

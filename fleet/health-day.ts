@@ -57,13 +57,28 @@ export const HEALTH_COLUMNS = [
 export type HealthColumnName = (typeof HEALTH_COLUMNS)[number]['name'];
 
 /**
- * The day's RSSI readings as a count per distinct value, ascending: the exact median of any day (and of any run of
- * days) comes from it, and it stays small because a device reports few distinct values (whole dBm) in a day.
+ * The day's RSSI readings as a count per histogram key (histogramKey), ascending: the exact median of any day (and
+ * of any run of days) of readings in whole or half dB comes from it, and it holds at most HISTOGRAM_MAX_VALUES
+ * pairs whatever a device sends.
  */
 export type Histogram = readonly (readonly [value: number, count: number])[];
 
-/** The RSSI histogram's columns: its values ascending and the count of each, side by side. */
-export const HISTOGRAM = { field: 'rssi', values: 'rssi_values', counts: 'rssi_counts' } as const satisfies { field: HealthField; values: string; counts: string };
+/**
+ * The RSSI histogram's columns (its keys ascending and the count of each, side by side) and its key's range: a
+ * reading is kept to the nearest half dB within +-limit (docs/decisions.md#review-of-the-held-clear-and-the-rollup).
+ */
+export const HISTOGRAM = { field: 'rssi', values: 'rssi_values', counts: 'rssi_counts', limit: 255 } as const satisfies { field: HealthField; values: string; counts: string; limit: number };
+
+/** The most pairs a day's histogram holds: every half dB from -limit to +limit. */
+export const HISTOGRAM_MAX_VALUES = 4 * HISTOGRAM.limit + 1;
+
+/**
+ * A reading's histogram key: clamped to +-limit first (so doubling it never overflows, in SQL an error that would
+ * stop the batch), then to the nearest half dB, halves up. health-sql.ts spells the same steps in SQL (its
+ * histogramKeySql): the same IEEE operations in the same order, so both give the same key for every double.
+ */
+export const histogramKey = (rssi: number): number =>
+  Math.floor(Math.min(HISTOGRAM.limit, Math.max(-HISTOGRAM.limit, rssi)) * 2 + 0.5) / 2;
 
 export interface HealthDay {
   IMEINumber: string;
@@ -102,7 +117,7 @@ function single(d: DeviceData): HealthDay {
     values[col.name] = col.fold === 'count' ? 1 : col.fold === 'counted' ? (v === null ? 0 : 1) : col.fold === 'sum' ? (v ?? 0) : v;
   }
   const rssi = d[HISTOGRAM.field];
-  return { IMEINumber: d.IMEINumber, day: dayOf(d.date), values, rssi: rssi === null ? [] : [[rssi, 1]] };
+  return { IMEINumber: d.IMEINumber, day: dayOf(d.date), values, rssi: rssi === null ? [] : [[histogramKey(rssi), 1]] };
 }
 
 export function mergeHistograms(a: Histogram, b: Histogram): Histogram {

@@ -36,6 +36,10 @@ function combine(col: HealthColumn): string {
   }
 }
 
+/** health-day.ts histogramKey in SQL, for the reading `x` (double precision). */
+export const histogramKeySql = (x: string): string =>
+  `floor(least(${HISTOGRAM.limit}::double precision, greatest(-${HISTOGRAM.limit}::double precision, ${x})) * 2 + 0.5) / 2`;
+
 /**
  * One statement: folds the check-ins `stored` yields (a SQL query whose rows carry the device_records columns
  * the folds read, each stored check-in once) into their device's day rows. interval_s is the device's learned
@@ -45,19 +49,21 @@ export function healthUpsertSql(stored: string): string {
   const day = `("date" at time zone 'UTC')::date`;
   const names = HEALTH_COLUMNS.map((c) => q(c.name)).join(', ');
   const field = q(HISTOGRAM.field);
+  // The histogram is made from each device-day's own keys (a lateral subquery over its row's array), not joined
+  // from a grouping of the whole batch: the staging tables have no statistics, so the planner estimated one row
+  // and joined such a grouping by a nested loop that sorted and grouped the whole batch again for each device-day,
+  // quadratic in the batch (docs/decisions.md#review-of-the-held-clear-and-the-rollup).
   return `with stored as (${stored}),
     batch as (
-      select "IMEINumber", ${day} as day, ${HEALTH_COLUMNS.map((c) => `${aggregate(c)} as ${q(c.name)}`).join(', ')}
-        from stored group by 1, 2),
-    histogram as (
-      select "IMEINumber", day, array_agg(v order by v) as vals, array_agg(n order by v) as counts
-        from (select "IMEINumber", ${day} as day, ${field} as v, count(*)::integer as n from stored where ${field} is not null group by 1, 2, 3) x
-       group by 1, 2)
+      select "IMEINumber", ${day} as day, ${HEALTH_COLUMNS.map((c) => `${aggregate(c)} as ${q(c.name)}`).join(', ')},
+             array_agg(${histogramKeySql(field)}) filter (where ${field} is not null) as keys
+        from stored group by 1, 2)
     insert into ${TABLE} ("IMEINumber", day, ${names}, ${HISTOGRAM.values}, ${HISTOGRAM.counts}, interval_s)
     select b."IMEINumber", b.day, ${HEALTH_COLUMNS.map((c) => `b.${q(c.name)}`).join(', ')},
            coalesce(h.vals, '{}'), coalesce(h.counts, '{}'), k.expected_interval_s
       from batch b
-      left join histogram h on h."IMEINumber" = b."IMEINumber" and h.day = b.day
+      left join lateral (select array_agg(v order by v) as vals, array_agg(n order by v) as counts
+                           from (select v, count(*)::integer as n from unnest(b.keys) v group by v) x) h on true
       left join checkin_clock k on k."IMEINumber" = b."IMEINumber"
      order by b."IMEINumber", b.day
     on conflict ("IMEINumber", day) do update set

@@ -24,7 +24,9 @@ export const TRUTH_SQL = `
     select distinct on ("IMEINumber", day) "IMEINumber", day, "BatteryMCU", "BatteryLED", "BatteryOrLine", version,
            "Tempfault_Reset_Hours", "Permfault_Reset_Hours", "Current_Reset", "Block_Reset"
       from r order by "IMEINumber", day, "date" desc),
-  counted as (select "IMEINumber", day, rssi, count(*)::integer as n from r where rssi is not null group by 1, 2, 3),
+  -- The histogram's key: the reading within +-255 dB, to the nearest half dB (halves up).
+  keyed as (select "IMEINumber", day, floor(least(greatest(rssi, -255), 255) * 2 + 0.5) / 2 as rssi from r where rssi is not null),
+  counted as (select "IMEINumber", day, rssi, count(*)::integer as n from keyed group by 1, 2, 3),
   histogram as (select "IMEINumber", day, array_agg(rssi order by rssi) as vals, array_agg(n order by rssi) as counts from counted group by 1, 2)
   select a."IMEINumber", a.day, a.received, a.first_at, a.last_at, a.rssi_min, a.rssi_max,
          a.battery_mcu_min, a.battery_mcu_max, l."BatteryMCU" as battery_mcu_last, a.battery_led_min, a.battery_led_max, l."BatteryLED" as battery_led_last,

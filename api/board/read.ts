@@ -69,7 +69,7 @@ export async function readBoardAlarms(db: Pick<pg.Pool, 'query'>, caller: Caller
             a.chatter_count, a.last_raised_at, a.detail->>'summary' as summary, a.episode, a.last_episode
        from alarms a join device_information d on d."IMEINumber" = a."IMEINumber"
        left join power_lines pl on pl."Id" = a."PowerLineID"
-       left join alarm_shelves s on s."IMEINumber" = a."IMEINumber" and s.kind = a.kind and s.until > ${p.add(new Date(nowMs))}::timestamptz
+       left join alarm_shelves s on s."IMEINumber" = a."IMEINumber" and s.kind = a.kind and s."OrganizationID" = a."OrganizationID" and s.until > ${p.add(new Date(nowMs))}::timestamptz
       where a."OrganizationID" = ${p.add(caller.org)}::text and (a.acknowledged_at is null or a.cleared_at is null)
         and a.kind <> all(${p.add(INCIDENT_ALARM_KINDS)}::text[]) and ${reach} and ${line}
       order by a.raised_at desc, a.id desc limit ${p.add(BOARD_ALARM_LIMIT + 1)}`, p.values);
@@ -90,7 +90,7 @@ async function readShelves(db: Pick<pg.Pool, 'query'>, caller: Caller, nowMs: nu
   const p = new SqlParams();
   const { rows } = await db.query<{ IMEINumber: string; Real_Name: string | null; kind: string; until: Date; shelved_by: string; shelved_at: Date; alarm_id: string | null }>(
     `select s."IMEINumber", d."Real_Name", s.kind, s.until, s.shelved_by, s.shelved_at,
-            (select max(a.id) from alarms a where a."IMEINumber" = s."IMEINumber" and a.kind = s.kind) as alarm_id
+            (select max(a.id) from alarms a where a."IMEINumber" = s."IMEINumber" and a.kind = s.kind and a."OrganizationID" = s."OrganizationID") as alarm_id
        from alarm_shelves s join device_information d on d."IMEINumber" = s."IMEINumber"
       where s."OrganizationID" = ${p.add(caller.org)}::text and s.until > ${p.add(new Date(nowMs))}::timestamptz and ${reachCondition(caller, p, 'd')}
       order by s.until, s."IMEINumber", s.kind`, p.values);

@@ -93,7 +93,7 @@ export function boardRoutes({ pool, auth, now, chatterShelveMaxMinutes = DEFAULT
         `select a.id, a.kind, a.class from alarms a join device_information d on d."IMEINumber" = a."IMEINumber"
           where a."OrganizationID" = ${p.add(caller.org)}::text and a."PowerLineID" = ${p.add(line)}::text and a.acknowledged_at is null
             and ${reachCondition(caller, p, 'd', 'a.raised_at')}
-            and not exists (select 1 from alarm_shelves s where s."IMEINumber" = a."IMEINumber" and s.kind = a.kind and s.until > ${p.add(at)}::timestamptz)
+            and not exists (select 1 from alarm_shelves s where s."IMEINumber" = a."IMEINumber" and s.kind = a.kind and s."OrganizationID" = a."OrganizationID" and s.until > ${p.add(at)}::timestamptz)
           for update of a`, p.values);
       const chosen = rows.filter((r) => cls === null || alarmClassOf(r.kind, r.class) === cls).map((r) => Number(r.id));
       // Never clears: acknowledged and cleared are separate states (domain/alarm-states.ts).
