@@ -17,7 +17,8 @@ export async function scanCommunicationLost(pool: pg.Pool, { floorS, ceilingS }:
       select c."IMEINumber", c.last_date, d."OrganizationID", d."PowerLineID", d."Real_Name"
         from checkin_clock c join device_information d on d."IMEINumber" = c."IMEINumber" and d.deleted_at is null
        where ${offlineAtSql('c.last_date', 'c.expected_interval_s', '$2', '$3')} < $1::timestamptz
-         and not exists (select 1 from alarms a where a."IMEINumber" = c."IMEINumber" and a.kind = $4 and a.cleared_at is null)
+         and not exists (select 1 from alarms a where a."IMEINumber" = c."IMEINumber" and a.kind = $4 and a.cleared_at is null
+                            and a."OrganizationID" = d."OrganizationID")
        for update of c
     ), raised as (
       insert into alarms ("OrganizationID", "IMEINumber", kind, episode, "PowerLineID", detail, raised_at)

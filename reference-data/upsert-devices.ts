@@ -38,6 +38,21 @@ const UPSERT = `
          excluded."UpstreamIMEI", excluded."Phase", excluded."Section", excluded."SectionCustomers", excluded."SectionLengthKm")
   returning "IMEINumber", (xmax = 0) as inserted`;
 
+/**
+ * A device moved to another organisation leaves its old owner's open alarms: they end now, each with a `cleared`
+ * change the router sends to the old owner's recipients, so nobody there is escalated about a device no longer
+ * theirs, and the new owner's alarms are rows of its own (docs/decisions.md#alarms-of-a-moved-device).
+ */
+async function endAlarmsOfFormerOwners(client: pg.ClientBase, imeis: readonly string[]): Promise<void> {
+  await client.query(`
+    with ended as (
+      update alarms a set cleared_at = now() from device_information d
+       where d."IMEINumber" = a."IMEINumber" and a."IMEINumber" = any($1::text[]) and a.cleared_at is null
+         and a."OrganizationID" <> d."OrganizationID"
+      returning a.id, a.cleared_at)
+    insert into alarm_changes (alarm_id, change, at) select id, 'cleared', cleared_at from ended order by id on conflict do nothing`, [imeis]);
+}
+
 /** Upserts up to a few thousand devices and sets their groups; a changed group set counts as an update. */
 export async function upsertDeviceChunk(client: pg.ClientBase, rows: readonly DeviceInput[]): Promise<KindCounts> {
   if (rows.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
@@ -49,6 +64,7 @@ export async function upsertDeviceChunk(client: pg.ClientBase, rows: readonly De
     rows.map((r) => r.SectionCustomers), rows.map((r) => r.SectionLengthKm),
   ]);
   const touched = new Map(written.rows.map((r) => [r.IMEINumber, r.inserted]));
+  await endAlarmsOfFormerOwners(client, imeis);
 
   const ids = await client.query<{ IMEINumber: string; DeviceID: number }>(
     'select "IMEINumber", "DeviceID" from device_information where "IMEINumber" = any($1::text[])', [imeis],
