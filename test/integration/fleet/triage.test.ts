@@ -9,6 +9,7 @@
 //   - a battery indicator whose cells fall before it goes quiet; a registered device that never checked in.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createApp } from '../../../api/app.js';
 import { DEENERGISED_SECTION } from '../../../domain/alarm-kinds.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { triageSilence } from '../../../fleet-health/triage.js';
@@ -16,6 +17,7 @@ import { startIncidentWorker } from '../../../incidents/worker.js';
 import { importReferenceData } from '../../../reference-data/index.js';
 import { fixtureText } from '../../../support/checkins.js';
 import { startKafkaRig, type KafkaRig } from '../../../support/pipeline.js';
+import { JWT_SECRET, login, type UserName } from '../api/seeded-api.js';
 import { IMEI, topologyFile } from '../incidents/feeder.js';
 
 const test = suite('silent-device triage through the pipeline');
@@ -102,6 +104,22 @@ test('a quiet lateral is one possible de-energised section naming its point; a c
   assert.equal(alarms.map((a) => [a.IMEINumber, a.episode, a.cleared, a.raised]), [[IMEI.LA1, `deenergised:${s!.id}`, false, 1]]);
   assert.match(alarms[0]!.summary, /^Possible de-energised section Lateral A on Feeder 9: 2 line-powered indicators silent from F9 LA1 down since /);
   assert.is((await rig.db.pool.query('select count(*)::int as n from incidents')).rows[0].n, 0, 'no fault incident');
+
+  // Read as the portal reads it: its own list (the map), an alarm row with its summary on the board, never an incident.
+  const app = createApp({ readiness: {}, pool: rig.db.pool, jwtSecret: JWT_SECRET, portalDir: null });
+  const get = async (path: string, user: UserName) => {
+    const res = await app.request(path, { headers: { authorization: `Bearer ${await login(app, user)}` } });
+    assert.is(res.status, 200, path);
+    return (await res.json()) as { data: { point: { IMEINumber: string } | null; label: string; status: string; devices: { IMEINumber: string }[]; silentDevices: number }[] } & { items: { kind: string; summary: string | null; IMEINumber?: string }[] };
+  };
+  const listed = (await get('/api/deenergised-sections', 'northAdmin')).data;
+  assert.equal(listed.map((x) => [x.point?.IMEINumber, x.label, x.status, x.devices.map((d) => d.IMEINumber), x.silentDevices]), [[IMEI.LA1, 'Lateral A', 'open', LATERAL, 2]]);
+  const east = (await get('/api/deenergised-sections', 'northEast')).data;
+  assert.equal(east.map((x) => [x.devices.map((d) => d.IMEINumber), x.silentDevices]), [[[IMEI.LA1], 2]], 'a group user sees the indicators in reach only');
+  assert.equal((await get('/api/deenergised-sections', 'southAdmin')).data, [], 'another organisation sees none');
+  const board = (await get('/api/board', 'northAdmin')).items.filter((i) => i.kind === DEENERGISED_SECTION);
+  assert.equal(board.map((i) => [i.IMEINumber, i.summary]), [[IMEI.LA1, alarms[0]!.summary]], 'on the board as an alarm with its summary');
+  assert.equal((await get('/api/incidents?status=active', 'northAdmin')).data, [], 'never among the fault incidents');
 
   // Triage again: the same rows, still one open section, the alarm raised once.
   const again = await triage(B + 6 * HOUR + 5 * MIN);
