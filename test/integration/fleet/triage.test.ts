@@ -15,13 +15,12 @@ import { withTransaction } from '../../../db/transaction.js';
 import { triageSilence } from '../../../fleet-health/triage.js';
 import { startIncidentWorker } from '../../../incidents/worker.js';
 import { importReferenceData } from '../../../reference-data/index.js';
-import { fixtureText } from '../../../support/checkins.js';
 import { startKafkaRig, type KafkaRig } from '../../../support/pipeline.js';
 import { JWT_SECRET, login, type UserName } from '../api/seeded-api.js';
 import { IMEI, topologyFile } from '../incidents/feeder.js';
+import { checkIn, every15, HOUR, MIN } from './quiet-feeder.js';
 
 const test = suite('silent-device triage through the pipeline');
-const MIN = 60_000, HOUR = 60 * MIN;
 const LIMITS = { floorS: 300, ceilingS: 26 * 3600 };
 // Device time: every instant below is in the past of the wall clock (the pipeline takes no future check-ins).
 const B = Math.floor((Date.now() - 11 * HOUR) / MIN) * MIN;
@@ -30,20 +29,8 @@ const BATTERY = '861000000007900', NEVER = '861000000007950';
 const F9_LIVE = [IMEI.H, IMEI.T1, IMEI.T2, IMEI.LB1];
 const LATERAL = [IMEI.LA1, IMEI.LA2];
 let rig: KafkaRig;
-let seq = 0;
 /** The demo organisations' devices (support/reference-data.ts): registered, never checked in. */
 let demo: string[] = [];
-
-function checkIn(imei: string, at: number, over: Record<string, unknown> = {}, events: { type: string; at: number }[] = []) {
-  const m = JSON.parse(fixtureText('002-permanent-fault.json')) as { device_data: Record<string, unknown>; events: Record<string, unknown>[] };
-  Object.assign(m.device_data, { IMEINumber: imei, date: new Date(at).toISOString(), Ongoing_fault: events.length ? 4 : 0, BatteryOrLine: 0, ...over });
-  m.events = events.map((e) => ({ EventID: 5000 + seq++, EventTimestamp: new Date(e.at).toISOString(), EventType: e.type, PrefaultCurrent: 140, FaultCurrent: 812, RecoverCurrent: 0 }));
-  return { name: `triage-${seq++}.json`, body: JSON.stringify(m) };
-}
-
-/** Check-ins of `imeis` every 15 minutes from `from` to `to` (inclusive). */
-const every15 = (imeis: readonly string[], from: number, to: number) =>
-  imeis.flatMap((imei) => Array.from({ length: Math.floor((to - from) / (15 * MIN)) + 1 }, (_, i) => checkIn(imei, from + i * 15 * MIN)));
 
 async function feed(messages: { name: string; body: string }[]): Promise<void> {
   for (let i = 0; i < messages.length; i += 200) await rig.pipe.feed(messages.slice(i, i + 200));
