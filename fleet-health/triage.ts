@@ -9,7 +9,7 @@ import { offlineAtSql, type ClockLimits } from '../domain/checkin-clock.js';
 import type { Phase } from '../domain/feeder-topology.js';
 import type { FeederNode } from '../fleet/dark-section.js';
 import type { Histogram } from '../fleet/health-day.js';
-import { TRIAGE_DAYS, triageSilence as labelSilence, type DeenergisedSection, type SilenceVerdict, type SilentDevice, type TriageDay } from '../fleet/silence-triage.js';
+import { TRIAGE_DAYS, labelSilence, type DeenergisedSection, type SilenceVerdict, type SilentDevice, type TriageDay } from '../fleet/silence-triage.js';
 import { applyDeenergisedSections, type SectionChanges } from './deenergised-sections.js';
 
 export interface TriageResult { silent: number; byLabel: Record<string, number>; sections: SectionChanges }

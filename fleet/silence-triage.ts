@@ -111,9 +111,9 @@ export function signalEvidence(d: SilentDevice): Record<string, unknown> | null 
  * One verdict per silent device, and the de-energised sections found (each named by its topology point).
  *
  * @example
- *   triageSilence({ silent: [never], feeders: new Map(), lastTrip: new Map() }).verdicts[0].label // 'never_commissioned'
+ *   labelSilence({ silent: [never], feeders: new Map(), lastTrip: new Map() }).verdicts[0].label // 'never_commissioned'
  */
-export function triageSilence(input: TriageInput): { verdicts: SilenceVerdict[]; sections: DeenergisedSection[] } {
+export function labelSilence(input: TriageInput): { verdicts: SilenceVerdict[]; sections: DeenergisedSection[] } {
   const byImei = new Map(input.silent.map((d) => [d.imei, d]));
   const verdicts = new Map<string, SilenceVerdict>();
   const commissioned = input.silent.filter((d) => d.lastMs !== null);

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import type { FeederNode } from '../../fleet/dark-section.js';
 import { darkSections } from '../../fleet/dark-section.js';
 import { areaGroups, distanceKm } from '../../fleet/silence-area.js';
-import { triageSilence, type SilentDevice, type TriageDay, type TriageInput } from '../../fleet/silence-triage.js';
+import { labelSilence, type SilentDevice, type TriageDay, type TriageInput } from '../../fleet/silence-triage.js';
 
 const test = suite('silent-device triage');
 const T0 = Date.parse('2026-11-28T10:00:00Z');
@@ -41,16 +41,16 @@ const silentOf = (nodes: readonly FeederNode[], line = 'L9'): SilentDevice[] =>
 const input = (nodes: FeederNode[], extra: SilentDevice[] = [], lastTrip = new Map<string, number>()): TriageInput =>
   ({ silent: [...silentOf(nodes), ...extra], feeders: new Map([['L9', nodes]]), lastTrip });
 
-const labels = (r: ReturnType<typeof triageSilence>) => Object.fromEntries(r.verdicts.map((v) => [v.imei, v.label]));
+const labels = (r: ReturnType<typeof labelSilence>) => Object.fromEntries(r.verdicts.map((v) => [v.imei, v.label]));
 
 test('never_commissioned: registered and never checked in, whatever else holds', () => {
-  const r = triageSilence({ silent: [device('N1', { lastMs: null, days: [] })], feeders: new Map(), lastTrip: new Map() });
+  const r = labelSilence({ silent: [device('N1', { lastMs: null, days: [] })], feeders: new Map(), lastTrip: new Map() });
   assert.equal(r.verdicts, [{ imei: 'N1', silentSince: null, label: 'never_commissioned', evidence: { checkIns: 0 }, groupKey: null }]);
 });
 
 test('deenergised: line-powered indicators silent together below one point, no trip: the section is named by its point', () => {
   const nodes = feeder({ LA1: 0, LA2: 20 });
-  const r = triageSilence(input(nodes));
+  const r = labelSilence(input(nodes));
   assert.equal(labels(r), { [imei('LA1')]: 'deenergised', [imei('LA2')]: 'deenergised' });
   assert.is(r.sections.length, 1);
   const s = r.sections[0]!;
@@ -62,17 +62,17 @@ test('deenergised: line-powered indicators silent together below one point, no t
 });
 
 test('deenergised: the topmost dark point is named (a dark trunk below T1 takes its laterals with it)', () => {
-  const r = triageSilence(input(feeder({ T1: 0, T2: 5, LA1: 10, LA2: 15, LB1: 30 })));
+  const r = labelSilence(input(feeder({ T1: 0, T2: 5, LA1: 10, LA2: 15, LB1: 30 })));
   assert.equal(r.sections.map((s) => [s.point.imei, s.upstream?.imei, s.label, s.devices.length]), [[imei('T1'), imei('H'), 'Trunk 1', 5]]);
 });
 
 test('deenergised: the whole line dark from its head, named so', () => {
-  const r = triageSilence(input(feeder({ H: 0, T1: 1, T2: 2, LA1: 3, LA2: 4, LB1: 5 }, { H: { section: null } })));
+  const r = labelSilence(input(feeder({ H: 0, T1: 1, T2: 2, LA1: 3, LA2: 4, LB1: 5 }, { H: { section: null } })));
   assert.equal(r.sections.map((s) => [s.point.imei, s.upstream, s.label]), [[imei('H'), null, 'the whole line from F9 H']]);
 });
 
 test('not deenergised: a reporting line-powered indicator below the point proves the line live there', () => {
-  const r = triageSilence(input(feeder({ T1: 0, LA1: 5, LB1: 10 })));
+  const r = labelSilence(input(feeder({ T1: 0, LA1: 5, LB1: 10 })));
   assert.equal(r.sections.filter((s) => s.point.imei === imei('T1')), [], 'T2 and LA2 still report below T1');
   // LA1 alone: LA2 below it reports. LB1 alone: fewer than two.
   assert.equal(darkSections(feeder({ LA1: 0 })), []);
@@ -91,18 +91,18 @@ test('not deenergised: silent hours apart is not together', () => {
 
 test('not deenergised: a trip on the line before the silence is the fault incident\'s outage', () => {
   const nodes = feeder({ LA1: 0, LA2: 20 });
-  const r = triageSilence(input(nodes, [], new Map([['L9', T0 - 10 * MIN]])));
+  const r = labelSilence(input(nodes, [], new Map([['L9', T0 - 10 * MIN]])));
   assert.equal(r.sections, []);
   assert.equal(labels(r), { [imei('LA1')]: 'unknown', [imei('LA2')]: 'unknown' });
   assert.is(r.verdicts[0]!.evidence.tripOnLineAt, new Date(T0 - 10 * MIN).toISOString());
   // A trip long before the silence explains nothing.
-  assert.is(triageSilence(input(nodes, [], new Map([['L9', T0 - 3 * 60 * MIN]]))).sections.length, 1);
+  assert.is(labelSilence(input(nodes, [], new Map([['L9', T0 - 3 * 60 * MIN]]))).sections.length, 1);
 });
 
 test('a carrier outage across lines is a cluster, never deenergised', () => {
   const nodes = feeder({ LA1: 0, LA2: 20 });
   const otherLine = [0, 1, 2].map((i) => device(`K7-${i}`, { powerLineId: 'K7', lat: 41.905 + i * 0.005, long: -87.61, lastMs: T0 + 10 * MIN }));
-  const r = triageSilence(input(nodes, otherLine));
+  const r = labelSilence(input(nodes, otherLine));
   assert.equal(r.sections, []);
   assert.equal(new Set(r.verdicts.map((v) => v.label)), new Set(['cluster']));
   assert.equal(new Set(r.verdicts.map((v) => v.groupKey)).size, 1, 'one cluster');
@@ -111,14 +111,14 @@ test('a carrier outage across lines is a cluster, never deenergised', () => {
 
 test('a silent battery-powered device in the area is the carrier\'s sign too', () => {
   const nodes = feeder({ LA1: 0, LA2: 20 });
-  const r = triageSilence(input(nodes, [device('B1', { batteryOrLine: 1, lat: 41.905, lastMs: T0 + 5 * MIN })]));
+  const r = labelSilence(input(nodes, [device('B1', { batteryOrLine: 1, lat: 41.905, lastMs: T0 + 5 * MIN })]));
   assert.equal(r.sections, []);
   assert.equal(labels(r), { B1: 'cluster', [imei('LA1')]: 'cluster', [imei('LA2')]: 'cluster' });
 });
 
 test('cluster: CLUSTER_MIN devices of one area within the hour; fewer, farther or hours apart are judged alone', () => {
   const at = (id: string, km: number, min: number) => device(id, { powerLineId: null, batteryOrLine: 1, lat: 41.9 + km / 111, lastMs: T0 + min * MIN });
-  const run = (list: SilentDevice[]) => labels(triageSilence({ silent: list, feeders: new Map(), lastTrip: new Map() }));
+  const run = (list: SilentDevice[]) => labels(labelSilence({ silent: list, feeders: new Map(), lastTrip: new Map() }));
   assert.equal(run([at('A', 0, 0), at('B', 2, 10), at('C', 4, 50)]), { A: 'cluster', B: 'cluster', C: 'cluster' });
   assert.equal(run([at('A', 0, 0), at('B', 2, 10)]), { A: 'unknown', B: 'unknown' }, 'two are not several');
   assert.equal(run([at('A', 0, 0), at('B', 2, 10), at('C', 12, 20)]), { A: 'unknown', B: 'unknown', C: 'unknown' }, 'C is 8 km from B');
@@ -127,7 +127,7 @@ test('cluster: CLUSTER_MIN devices of one area within the hour; fewer, farther o
 });
 
 test('battery_exhausted: low or falling before the silence, not on line power', () => {
-  const one = (d: SilentDevice) => triageSilence({ silent: [d], feeders: new Map(), lastTrip: new Map() }).verdicts[0]!;
+  const one = (d: SilentDevice) => labelSilence({ silent: [d], feeders: new Map(), lastTrip: new Map() }).verdicts[0]!;
   const low = one(device('B', { batteryOrLine: 1, days: days([[3.12, -75], [3.08, -75]]) }));
   assert.is(low.label, 'battery_exhausted');
   assert.equal([low.evidence.low, low.evidence.lastVolts], [true, 3.08]);
@@ -139,7 +139,7 @@ test('battery_exhausted: low or falling before the silence, not on line power', 
 });
 
 test('signal_decline: weak or falling RSSI before the silence', () => {
-  const one = (d: SilentDevice) => triageSilence({ silent: [d], feeders: new Map(), lastTrip: new Map() }).verdicts[0]!;
+  const one = (d: SilentDevice) => labelSilence({ silent: [d], feeders: new Map(), lastTrip: new Map() }).verdicts[0]!;
   const weak = one(device('S', { days: days([[3.6, -95], [3.6, -103]]) }));
   assert.equal([weak.label, weak.evidence.weak, weak.evidence.lastMedianDbm], ['signal_decline', true, -103]);
   const falling = one(device('S', { days: days([[3.6, -80], [3.6, -84], [3.6, -88], [3.6, -92]]) }));
@@ -151,18 +151,18 @@ test('signal_decline: weak or falling RSSI before the silence', () => {
 test('precedence: never_commissioned > deenergised > cluster > battery_exhausted > signal_decline > unknown', () => {
   const dying = days([[3.05, -104], [3.0, -106]]);
   // Battery beats signal.
-  assert.is(triageSilence({ silent: [device('X', { batteryOrLine: 1, days: dying })], feeders: new Map(), lastTrip: new Map() }).verdicts[0]!.label, 'battery_exhausted');
+  assert.is(labelSilence({ silent: [device('X', { batteryOrLine: 1, days: dying })], feeders: new Map(), lastTrip: new Map() }).verdicts[0]!.label, 'battery_exhausted');
   // The group beats a member's own trend: three dying batteries going quiet in one hour are the carrier.
   const trio = [0, 1, 2].map((i) => device(`C${i}`, { batteryOrLine: 1, powerLineId: null, lat: 41.9 + i * 0.01, days: dying, lastMs: T0 + i * MIN }));
-  assert.equal(new Set(triageSilence({ silent: trio, feeders: new Map(), lastTrip: new Map() }).verdicts.map((v) => v.label)), new Set(['cluster']));
+  assert.equal(new Set(labelSilence({ silent: trio, feeders: new Map(), lastTrip: new Map() }).verdicts.map((v) => v.label)), new Set(['cluster']));
   // De-energised beats cluster: a lateral of five on one line is also an area group, and reads as the section.
   const nodes = feeder({ T1: 0, T2: 5, LA1: 10, LA2: 15, LB1: 30 });
-  const r = triageSilence(input(nodes, [device('N', { lastMs: null })]));
+  const r = labelSilence(input(nodes, [device('N', { lastMs: null })]));
   assert.equal(new Set(r.verdicts.filter((v) => v.imei !== 'N').map((v) => v.label)), new Set(['deenergised']));
   assert.is(r.verdicts.find((v) => v.imei === 'N')!.label, 'never_commissioned');
   // Devices of the area group left over after a section are a cluster only if CLUSTER_MIN remain.
   const left = [0, 1, 2].map((i) => device(`Q${i}`, { batteryOrLine: 0, powerLineId: 'L9', lat: 41.9 + i * 0.005, lastMs: T0 + i * MIN }));
-  const r2 = triageSilence({ silent: [...silentOf(feeder({ LA1: 0, LA2: 20 })), ...left], feeders: new Map([['L9', feeder({ LA1: 0, LA2: 20 })]]), lastTrip: new Map() });
+  const r2 = labelSilence({ silent: [...silentOf(feeder({ LA1: 0, LA2: 20 })), ...left], feeders: new Map([['L9', feeder({ LA1: 0, LA2: 20 })]]), lastTrip: new Map() });
   assert.equal(labels(r2), { [imei('LA1')]: 'deenergised', [imei('LA2')]: 'deenergised', Q0: 'cluster', Q1: 'cluster', Q2: 'cluster' });
 });
 
