@@ -90,6 +90,19 @@ export async function raiseAlarm(client: pg.ClientBase, a: RaiseInput, nowMs: nu
  */
 export const raiseEventAlarm = raiseAlarm;
 
+/**
+ * Ends the open alarms of `kinds` raised for `episode` (an event kind's own ending: an incident or a de-energised
+ * section closing), one `cleared` change each.
+ */
+export async function endEventAlarms(client: pg.ClientBase, episode: string, kinds: readonly string[], now: Date): Promise<void> {
+  await client.query(
+    `with ended as (
+       update alarms set cleared_at = $3 where episode = $1 and kind = any($2) and cleared_at is null returning id, cleared_at)
+     insert into alarm_changes (alarm_id, change, at) select id, 'cleared', cleared_at from ended on conflict do nothing`,
+    [episode, kinds, now],
+  );
+}
+
 /** The alarm side of a notify batch, in a transaction of its own. */
 export async function applyCheckInAlarms(pool: pg.Pool, items: readonly CheckInAlarms[], nowMs = Date.now()): Promise<void> {
   if (items.length === 0) return;

@@ -44,6 +44,7 @@ import { opsRoutes } from './ops-routes.js';
 import { shortCache } from './device-records/short-cache.js';
 import { alarmRoutes } from './alarms/routes.js';
 import { boardRoutes } from './board/routes.js';
+import { deenergisedSectionRoutes } from './deenergised-sections/routes.js';
 import type { Keyring } from '../secrets/keyring.js';
 import { DEFAULT_DNP3_PORT, type WebhookAllowance } from '../config/settings.js';
 import { testFaultRoutes } from './test-faults/routes.js';
@@ -141,6 +142,7 @@ export function createApp({
   app.route('/', reliabilityExportRoutes({ pool, auth }));
   app.route('/', reliabilityRoutes({ pool, auth, now }));
   app.route('/', boardRoutes({ pool, auth, now, chatterShelveMaxMinutes: alarms.chatterShelveMaxMinutes }));
+  app.route('/', deenergisedSectionRoutes({ pool, auth }));
   app.route('/', soapRoutes({ pool, accounts, clientAddress, check, now }));
   app.route('/', testFaultRoutes({ pool, auth, ...testFaults }));
   app.route('/', portalSettingsRoutes({ auth, mapTiles }));

@@ -45,6 +45,8 @@ export const ALARM_KINDS: readonly AlarmKind[] = [
   { id: 'incident-restored', label: 'Incident restored', source: 'event', defaultClass: 'operations', priority: 'medium', codes: [] },
   // Hot spots (incidents/recurring-section.ts, domain/recurring-section.ts): a section that faults again and again.
   { id: 'recurring-section', label: 'Recurring faults in a section', source: 'event', defaultClass: 'maintenance', priority: 'low', codes: [] },
+  // Possible de-energised sections (fleet-health/deenergised-sections.ts): line-powered indicators silent below one point, no trip.
+  { id: 'deenergised-section', label: 'Possible de-energised section', source: 'event', defaultClass: 'operations', priority: 'high', codes: [] },
 ];
 
 export const ALARM_KIND_IDS: readonly string[] = ALARM_KINDS.map((k) => k.id);
@@ -55,6 +57,7 @@ export const INCIDENT_OPENED = 'incident-opened';
 export const INCIDENT_LOCATED = 'incident-located';
 export const INCIDENT_RESTORED = 'incident-restored';
 export const RECURRING_SECTION = 'recurring-section';
+export const DEENERGISED_SECTION = 'deenergised-section';
 
 /**
  * Kinds of earlier releases and what they are now (migration 0013 rewrote the stored ones): an import file

@@ -6,7 +6,7 @@
 // alarms again.
 import type pg from 'pg';
 import { INCIDENT_LOCATED, INCIDENT_OPENED, INCIDENT_RESTORED } from '../domain/alarm-kinds.js';
-import { raiseEventAlarm } from '../alarms/raise.js';
+import { endEventAlarms, raiseEventAlarm } from '../alarms/raise.js';
 import type { IncidentInfo } from './notifications.js';
 import { incidentPayload } from './notifications.js';
 
@@ -25,11 +25,6 @@ export async function incidentAlarms(client: pg.ClientBase, i: IncidentInfo): Pr
     }, i.now.getTime());
   }
   if (i.timeline.some((t) => t.what === 'closed')) {
-    await client.query(
-      `with ended as (
-         update alarms set cleared_at = $3 where episode = $1 and kind = any($2) and cleared_at is null returning id, cleared_at)
-       insert into alarm_changes (alarm_id, change, at) select id, 'cleared', cleared_at from ended on conflict do nothing`,
-      [episode, Object.values(KIND_OF), i.now],
-    );
+    await endEventAlarms(client, episode, Object.values(KIND_OF), i.now);
   }
 }

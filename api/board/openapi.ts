@@ -33,7 +33,7 @@ const ITEM = {
     lastRaisedAt: time,
     firstEpisodeAt: { ...time, description: 'A chattering alarm: the device time of its first episode (the raising check-in); null when not chattering.' },
     lastEpisodeAt: { ...time, description: 'A chattering alarm: the device time of its last episode; null when not chattering.' },
-    summary: { type: ['string', 'null'], description: 'A recurring-section alarm: how many incidents within how many days in which section; null for other kinds.' },
+    summary: { type: ['string', 'null'], description: 'A recurring-section alarm: how many incidents within how many days in which section; a deenergised-section alarm: the section and its silent indicators; null for other kinds.' },
   },
   required: ['type', 'id', 'priority', 'at', 'kind'],
 };

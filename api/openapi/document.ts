@@ -23,6 +23,7 @@ import { RELIABILITY_EXPORT_OPENAPI } from '../reliability/export-openapi.js';
 import { RELIABILITY_OPENAPI_PATHS } from '../reliability/openapi.js';
 import { IEC104_COMMISSIONING_OPENAPI } from './iec104-commissioning.js';
 import { BOARD_OPENAPI_PATHS } from '../board/openapi.js';
+import { DEENERGISED_SECTIONS_OPENAPI } from '../deenergised-sections/openapi.js';
 import { PORTAL_SETTINGS_OPENAPI } from '../portal-settings.js';
 import { COMPONENT_SCHEMAS, ref } from './schemas.js';
 
@@ -169,6 +170,7 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
       ...PORTAL_SETTINGS_OPENAPI,
       ...alarmPaths(),
       ...BOARD_OPENAPI_PATHS,
+      ...DEENERGISED_SECTIONS_OPENAPI,
       ...Object.assign({}, ...READ_PREFIXES.map((prefix) => readOperations(codeStrings, prefix))),
       ...readOperations(codeStrings, '', FLEET_ENDPOINTS),
       '/healthz': { get: { operationId: 'healthz', tags: ['health'], summary: 'The process is up', responses: { 200: { description: 'Up', ...json(ref('Health')) } } } },

@@ -1,7 +1,8 @@
 // What the map view shows, read from the API and derived per filter: the devices with their state, the
 // feeders to draw, the legend counts (of the power line chosen, as the map shows it), the active incidents
-// and the one chosen by ?incident= (read by id, so a closed one shows too).
+// and the one chosen by ?incident= (read by id, so a closed one shows too), and the possible de-energised sections.
 import { useMemo } from 'preact/hooks';
+import type { DeenergisedSection } from '../api/deenergised';
 import type { Incident, TopologyRow } from '../api/incidents';
 import type { DeviceSummary, MapDevice } from '../api/types';
 import { deviceState, stateRank } from '../fault-state';
@@ -19,6 +20,8 @@ export function useMapData({ line, state, incidentId }: { line: string; state: s
   const topology = useApi<{ data: TopologyRow[] }>('/api/feeder-topology');
   const settings = useApi<PortalSettings>('/api/portal-settings');
   const incidents = useApi<{ data: Incident[] }>('/api/incidents', { status: 'active', limit: 500 }, { refreshMs: REFRESH_MS });
+  // Possible de-energised sections: not incidents, drawn apart (map/deenergised-layer.ts).
+  const deenergised = useApi<{ data: DeenergisedSection[] }>('/api/deenergised-sections', { limit: 500 }, { refreshMs: REFRESH_MS });
   const chosen = useApi<Incident>(incidentId ? `/api/incidents/${encodeURIComponent(incidentId)}` : null, {}, { refreshMs: REFRESH_MS });
 
   const all: Shown[] = useMemo(() => (res.data?.data ?? []).map((d) => ({ ...d, state: deviceState(d.ActualOngoingFault, d.LastCheckInTime, d.Offline), stale: d.Offline })),
@@ -56,8 +59,10 @@ export function useMapData({ line, state, incidentId }: { line: string; state: s
     return c && !list.some((i) => i.id === c.id) ? [...list, c] : list;
   }, [incidents.data, chosen.data, line]);
 
+  const dark = useMemo(() => (deenergised.data?.data ?? []).filter((s) => !line || s.powerLineId === line), [deenergised.data, line]);
+
   return {
-    res, all, byId, lines, shown, placed, feeders, counts, sections, chosen: chosen.data, incidentsLoaded: incidents.data !== null,
+    res, all, dark, byId, lines, shown, placed, feeders, counts, sections, chosen: chosen.data, incidentsLoaded: incidents.data !== null,
     offlineAfterHours: summary.data?.offlineAfterHours ?? 26, 
     // undefined until the server has said (so the offline layer does not flash first); null: none configured.
     configuredTiles: settings.data ? settings.data.mapTiles : settings.error ? null : undefined,

@@ -4,6 +4,7 @@ import { useRef, useState } from 'preact/hooks';
 import { FaultBadge } from '../components/fault-badge';
 import { Link } from '../components/link';
 import { stateColour } from '../fault-state';
+import { DEENERGISED_COLOUR } from '../map/deenergised-layer';
 import { SECTION_COLOUR } from '../map/incident-layer';
 import type { Shown } from '../map/popup';
 import { saveBrowserTileUrl } from '../map/tile-source';
@@ -68,6 +69,7 @@ export function MapSide(p: MapSideProps) {
         <li><span class="feeder-swatch" aria-hidden="true" />feeder</li>
         <li><span class="feeder-swatch faulted" aria-hidden="true" />feeder with a fault</li>
         <li data-testid="incident-legend"><span class="feeder-swatch" style={{ borderTop: `5px dashed ${SECTION_COLOUR}` }} aria-hidden="true" /><span>faulted section (<Link href="/incidents">incidents</Link>)</span></li>
+        <li data-testid="deenergised-legend"><span class="feeder-swatch" style={{ borderTop: `4px dotted ${DEENERGISED_COLOUR}` }} aria-hidden="true" /><span>possible de-energised section (silent, no trip)</span></li>
       </ul>
       <label>Find a device
         <input type="search" name="find" value={search} placeholder="Name or IMEI" onInput={(e) => setSearch(e.currentTarget.value)} />

@@ -4,7 +4,7 @@
 // shipped in the build (map/offline-base-layer.ts), which has no streets: at feeder zoom the map says so.
 // Feeders are drawn along their imported topology (GET /api/feeder-topology), else as each power line's
 // approximate route through its devices (map/feeder-trace.ts); the faulted sections of active incidents are
-// drawn over them (map/incident-layer.ts). `?device=<imei>` opens the map on one device, `?incident=<id>` on
+// drawn over them (map/incident-layer.ts), and possible de-energised sections apart (map/deenergised-layer.ts). `?device=<imei>` opens the map on one device, `?incident=<id>` on
 // an incident's section (closed ones too), with its bounding devices named. What is read and derived:
 // map-data.ts; the side panel: map-side.tsx; the Leaflet map and its layers: useLeafletMap below.
 import L from 'leaflet';
@@ -18,6 +18,7 @@ import '../map/zoom-end-guard';
 import { DeviceLayer, LABEL_MIN_ZOOM } from '../map/device-layer';
 import { fitControl } from '../map/fit-control';
 import { FeederLayer } from '../map/feeder-layer';
+import { DeenergisedLayer } from '../map/deenergised-layer';
 import { IncidentLayer } from '../map/incident-layer';
 import { OfflineBaseLayer } from '../map/offline-base-layer';
 import { popupHtml, type Shown } from '../map/popup';
@@ -26,7 +27,7 @@ import { formatSecondTime } from '../time';
 import { MapSide } from './map-side';
 import { useMapData } from './map-data';
 
-interface LiveMap { map: L.Map; layer: DeviceLayer; feeders: FeederLayer; incidents: IncidentLayer; tiles: L.TileLayer | null; base: OfflineBaseLayer | null; fitted: boolean; painted: boolean }
+interface LiveMap { map: L.Map; layer: DeviceLayer; feeders: FeederLayer; incidents: IncidentLayer; dark: DeenergisedLayer; tiles: L.TileLayer | null; base: OfflineBaseLayer | null; fitted: boolean; painted: boolean }
 
 /** Creates the Leaflet map and its layers once, and takes them down (layers first) when the view goes. */
 function useLeafletMap(mapEl: { current: HTMLDivElement | null }, onDevice: (id: string, at: L.LatLng) => void, onFeeder: (id: string) => void, onFit: () => void, onZoom: (z: number) => void) {
@@ -38,7 +39,7 @@ function useLeafletMap(mapEl: { current: HTMLDivElement | null }, onDevice: (id:
     map.on('moveend', () => { const c = map.getCenter(); mapEl.current?.setAttribute('data-view', `${c.lat},${c.lng},${map.getZoom()}`); });
     map.on('zoomend', () => onZoom(map.getZoom()));
     const layer = new DeviceLayer(map, onDevice);
-    ref.current = { map, layer, feeders: new FeederLayer(map, layer.renderer, onFeeder), incidents: new IncidentLayer(map, layer.renderer), tiles: null, base: null, fitted: false, painted: false };
+    ref.current = { map, layer, feeders: new FeederLayer(map, layer.renderer, onFeeder), incidents: new IncidentLayer(map, layer.renderer), dark: new DeenergisedLayer(map, layer.renderer), tiles: null, base: null, fitted: false, painted: false };
     L.control.scale({ position: 'bottomleft', metric: true, imperial: true }).addTo(map);
     fitControl(onFit).addTo(map);
     const ro = new ResizeObserver(() => map.invalidateSize());
@@ -173,6 +174,14 @@ export function MapView({ session, query }: { session: Session; query: URLSearch
       mapEl.current?.setAttribute('data-zoomed-incident', String(chosen.id));
     }
   }, [data.sections, data.incidentsLoaded, res.data, byId, data.chosen, focusIncident]);
+
+  // Possible de-energised sections (not incidents: no trip), drawn in their own colour.
+  useEffect(() => {
+    const m = live.current;
+    if (!m || !res.data) return;
+    m.dark.setSections(data.dark);
+    mapEl.current?.setAttribute('data-deenergised-sections', String(m.dark.drawn));
+  }, [data.dark, res.data]);
 
   const chosen = data.chosen && String(data.chosen.id) === focusIncident ? data.chosen : null;
   return (

@@ -16,7 +16,7 @@ import { organisationFleetSummary } from '../../../api/fleet/summary.js';
 import type { CheckInAlarms } from '../../../alarms/check-in-alarms.js';
 import { IDEMPOTENCY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../../alarms/channels/webhook.js';
 import { loadAlarmSettings } from '../../../config/settings.js';
-import { ALARM_KINDS, FAULT_CODE_KINDS, INCIDENT_LOCATED, INCIDENT_OPENED, INCIDENT_RESTORED, kindOfCode, RECURRING_SECTION } from '../../../domain/alarm-kinds.js';
+import { ALARM_KINDS, DEENERGISED_SECTION, FAULT_CODE_KINDS, INCIDENT_LOCATED, INCIDENT_OPENED, INCIDENT_RESTORED, kindOfCode, RECURRING_SECTION } from '../../../domain/alarm-kinds.js';
 import { importReferenceData } from '../../../reference-data/index.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { testKeyring } from '../../../support/reference-data.js';
@@ -114,6 +114,7 @@ test('faultline sends a raised body of every kind, a cleared and an escalated on
   await round();
   for (const kind of [INCIDENT_OPENED, INCIDENT_LOCATED, INCIDENT_RESTORED]) await incident(kind, 'incident:1');
   await incident(RECURRING_SECTION, 'recurring-section:1');
+  await incident(DEENERGISED_SECTION, 'deenergised:1');
   await round();
   // An hour and a half of silence: communication lost (the clock's ceiling is an hour), escalations due.
   clock += 90 * 60_000;
