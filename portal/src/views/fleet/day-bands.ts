@@ -2,7 +2,9 @@
 // expected check-ins that did not arrive. Pure, so the legend, the cells and the unit test read one table.
 // Colours from a sequential scheme that stays apart for red-green colour blindness; each cell also names its
 // band in words (its label and tooltip), so colour is never the only carrier.
-import type { HealthDay } from './types';
+
+/** What a day of the strip counts (GET /api/fleet/devices/{imei}/health `days[]`). */
+export interface DayCounts { expected: number | null; received: number; missed: number | null }
 
 export type DayBand = 'none-expected' | 'all-received' | 'few-missed' | 'many-missed' | 'all-missed';
 
@@ -17,14 +19,14 @@ export const BANDS: readonly BandInfo[] = [
   { band: 'few-missed', label: `a few missed (up to ${FEW_MISSED_SHARE * 100} %)`, colour: '#fee08b' },
   { band: 'many-missed', label: `many missed (over ${FEW_MISSED_SHARE * 100} %)`, colour: '#f46d43' },
   { band: 'all-missed', label: 'none received', colour: '#a50026' },
-  { band: 'none-expected', label: 'nothing expected (before the device first checked in, or not yet)', colour: '#e4e7eb' },
+  { band: 'none-expected', label: 'nothing expected (never checked in, a day to come, or before the device joined your organisation)', colour: '#e4e7eb' },
 ];
 
 const BY_BAND = new Map(BANDS.map((b) => [b.band, b]));
 export const bandInfo = (band: DayBand): BandInfo => BY_BAND.get(band)!;
 
 /** The band of one day: by missed over expected; a day with nothing expected has no colour of its own. */
-export function dayBand(day: Pick<HealthDay, 'expected' | 'missed' | 'received'>): DayBand {
+export function dayBand(day: DayCounts): DayBand {
   if (day.expected === null || day.expected === 0 || day.missed === null) return 'none-expected';
   if (day.missed === 0) return 'all-received';
   if (day.received === 0 || day.missed >= day.expected) return 'all-missed';

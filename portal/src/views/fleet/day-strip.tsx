@@ -2,6 +2,7 @@
 // expected check-ins missed (day-bands.ts), with a legend. Each cell is focusable and says its day in words to a
 // screen reader; hovering or focusing it shows a tooltip with the day's expected and received check-ins, RSSI,
 // battery and connection time.
+import { powerText } from '../../fault-state';
 import { BANDS, bandInfo, dayBand } from './day-bands';
 import type { HealthDay } from './types';
 import { count, utcDay, withUnit } from './words';
@@ -14,12 +15,12 @@ function rangeText(min: number | null, max: number | null, unit: string, digits:
 
 /** What the day's tooltip says, line by line (also read by the browser test). */
 export function dayLines(d: HealthDay): string[] {
-  const power = d.batteryOrLine === null ? null : d.batteryOrLine === 0 ? 'line' : 'battery';
+  const power = powerText(d.batteryOrLine);
   return [
     `${utcDay(d.day)} (UTC): ${bandInfo(dayBand(d)).label}`,
     d.expected === null ? `received ${count(d.received)}, nothing expected` : `expected ${count(d.expected)}, received ${count(d.received)}, missed ${count(d.missed ?? 0)}`,
     `RSSI median ${withUnit(d.rssiMedian, 'dBm', 1)} (${rangeText(d.rssiMin, d.rssiMax, 'dBm', 1)})`,
-    `battery MCU ${rangeText(d.batteryMcuMin, d.batteryMcuMax, 'V', 2)}, LED ${rangeText(d.batteryLedMin, d.batteryLedMax, 'V', 2)}${power ? `; powered by ${power}` : ''}`,
+    `battery MCU ${rangeText(d.batteryMcuMin, d.batteryMcuMax, 'V', 2)}, LED ${rangeText(d.batteryLedMin, d.batteryLedMax, 'V', 2)}${power ? `; power ${power}` : ''}`,
     `connection time ${d.connectTimeSum === null ? '—' : `${count(Math.round(d.connectTimeSum))} s over ${d.connectTimeReports} reports`}`,
     ...(d.firmware ? [`firmware ${d.firmware}`] : []),
   ];
