@@ -1,7 +1,7 @@
 // The colour of a day of the device strip (GET /api/fleet/devices/{imei}/health): by the share of the day's
 // expected check-ins that did not arrive. Pure, so the legend, the cells and the unit test read one table.
-// Colours from a sequential scheme that stays apart for red-green colour blindness; each cell also names its
-// band in words (its label and tooltip), so colour is never the only carrier.
+// Colours from ColorBrewer's RdYlBu (blue, yellow, orange, dark red), which stays apart for red-green colour
+// blindness; each cell also names its band in words (its label and tooltip), so colour is never the only carrier.
 
 /** What a day of the strip counts (GET /api/fleet/devices/{imei}/health `days[]`). */
 export interface DayCounts { expected: number | null; received: number; missed: number | null }
@@ -15,7 +15,7 @@ export const FEW_MISSED_SHARE = 0.25;
 
 /** The bands in legend order. */
 export const BANDS: readonly BandInfo[] = [
-  { band: 'all-received', label: 'all received', colour: '#1a9850' },
+  { band: 'all-received', label: 'all received', colour: '#4575b4' },
   { band: 'few-missed', label: `a few missed (up to ${FEW_MISSED_SHARE * 100} %)`, colour: '#fee08b' },
   { band: 'many-missed', label: `many missed (over ${FEW_MISSED_SHARE * 100} %)`, colour: '#f46d43' },
   { band: 'all-missed', label: 'none received', colour: '#a50026' },
