@@ -308,12 +308,26 @@ test('a masked organisation: the fleet view, its list, a strip and its tooltips 
   }
 });
 
-test('the view fits 1400x1100 without scrolling sideways (screenshot)', async () => {
+test('the view fits 1400x1100, 1366x768 and a tablet without scrolling sideways; a day\'s tooltip stays on screen (screenshot)', async () => {
+  const fits = () => document.documentElement.scrollWidth <= document.documentElement.clientWidth;
+  for (const viewport of [{ width: 1366, height: 768 }, { width: 768, height: 1024 }]) {
+    const small = await site.browserAs(USERS.northAdmin, viewport);
+    await small.goto(`${base}/fleet?device=${STRIP}`);
+    await small.getByTestId('day-strip').waitFor();
+    await listed(small);
+    assert.ok(await small.evaluate(fits), `no horizontal scroll at ${viewport.width} px`);
+  }
   const page = await browserAs('northAdmin');
   await page.goto(`${base}/fleet?filterBy=${encodeURIComponent('{"signal":{"eq":"falling"}}')}&device=${STRIP}`);
   await page.getByTestId('day-strip').waitFor();
   await listed(page);
-  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth), 'no horizontal scroll at 1400 px');
+  assert.ok(await page.evaluate(fits), 'no horizontal scroll at 1400 px');
+  const cells = page.getByTestId('day-strip').locator('li.day-cell');
+  for (const c of [cells.first(), cells.last()]) {
+    await c.hover();
+    const box = (await c.locator('[role="tooltip"]').boundingBox())!;
+    assert.ok(box.x >= 0 && box.x + box.width <= 1400, `a tooltip at x ${box.x}..${box.x + box.width} stays on screen`);
+  }
   await page.getByTestId('day-strip').locator(`li[data-day="${dayBefore(12)}"]`).hover();
   await screenshot(page, 'portal-fleet');
 });

@@ -6,13 +6,17 @@ import type { Evidence } from './types';
 /** Entries of a list shown before "and N earlier". */
 const LIST_TAIL = 7;
 
-/** `lastVolts` -> "last volts", `rssi_slope` -> "rssi slope". */
-export const keyWords = (key: string): string => key.replace(/_/g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+/** Units the worker writes at the end of a key (`perDayMah`), as they are written. */
+const UNITS: Record<string, string> = { mah: 'mAh', dbm: 'dBm', km: 'km', rssi: 'RSSI' };
+
+/** `lastVolts` -> "last volts", `perDayMah` -> "per day mAh", `rssi_slope` -> "RSSI slope". */
+export const keyWords = (key: string): string =>
+  key.replace(/_/g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(' ').map((w) => UNITS[w] ?? w).join(' ');
 
 function scalar(v: unknown): string {
   if (v === null || v === undefined) return '—';
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
-  if (typeof v === 'number') return Number.isInteger(v) ? v.toLocaleString('en-US') : String(Math.round(v * 1000) / 1000);
+  if (typeof v === 'number') return v.toLocaleString('en-US', { maximumFractionDigits: 3 });
   if (typeof v === 'object') return Object.entries(v as Record<string, unknown>).map(([k, x]) => `${keyWords(k)} ${scalar(x)}`).join(', ');
   return String(v);
 }
