@@ -12,7 +12,7 @@ import { EvidenceList } from './evidence';
 import type { DeviceHealth } from './types';
 import { BATTERY_TEXT, count, SIGNAL_TEXT, SILENCE_TEXT, utcDay, withUnit } from './words';
 
-/** The forecast's minimum history (fleet/battery-forecast.ts MIN_HISTORY_DAYS; docs/decisions.md#battery-forecast). */
+/** The forecast's minimum history: fleet/battery-forecast.ts MIN_HISTORY_DAYS, not in the API's answer (docs/decisions.md#fleet-view-issue-44-fleet-portal). */
 const MIN_HISTORY_DAYS = 14;
 
 type Health = NonNullable<DeviceHealth['health']>;
