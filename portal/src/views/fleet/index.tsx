@@ -3,10 +3,10 @@
 // and, for a device opened from the list (?device=), its strip of days and assessment. The URL holds the list's
 // query (page, limit, sortBy, filterBy) like the devices view, so a card's link is a shareable list.
 import { useEffect, useRef } from 'preact/hooks';
-import { apiFile } from '../../api/client';
 import type { Page } from '../../api/types';
 import type { Session } from '../../api/session';
 import { EmptyState, ErrorState, StatusLine } from '../../components/states';
+import { download } from '../../download';
 import { DataTable, PagedRows, type Sort } from '../../components/table';
 import { href, navigate } from '../../router';
 import { useAction } from '../../use-action';
@@ -50,14 +50,7 @@ export function FleetView({ session, query }: { session: Session; query: URLSear
     sortBy: s ? JSON.stringify(s) : q.sortBy,
   });
   const open = (imei: string) => here({ device: imei });
-  const csv = useAction(async () => {
-    const { blob, name } = await apiFile('/api/fleet/devices.csv', { sortBy: q.sortBy, filterBy: q.filterBy });
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(blob);
-    a.download = name;
-    a.click();
-    URL.revokeObjectURL(a.href);
-  });
+  const csv = useAction(() => download('/api/fleet/devices.csv', { sortBy: q.sortBy, filterBy: q.filterBy }));
   const s = summary.data;
   return (
     <section class="view fleet" aria-labelledby="fleet-title">
