@@ -14,6 +14,7 @@ import { IndicatorAuditView } from './views/indicator-audit/findings';
 import { AlarmsView } from './views/alarms';
 import { BoardView } from './views/board';
 import { ReliabilityView } from './views/reliability';
+import { FleetView } from './views/fleet';
 
 // Leaflet and uPlot are loaded only by the views that draw with them.
 const MapView = lazy(() => import('./views/map').then((m) => ({ default: m.MapView })));
@@ -25,6 +26,7 @@ const NAV = [
   { path: '/indicator-audit', label: 'Indicator audit' },
   { path: '/alarms', label: 'Alarms' },
   { path: '/reliability', label: 'Reliability' },
+  { path: '/fleet', label: 'Fleet' },
   { path: '/critical', label: 'Critical faults' },
   { path: '/data-log', label: 'Data log' },
   { path: '/devices', label: 'Devices' },
@@ -62,6 +64,7 @@ export function App() {
   else if (loc.path === '/indicator-audit') view = <IndicatorAuditView session={session} query={loc.query} />;
   else if (loc.path === '/alarms') view = <AlarmsView session={session} query={loc.query} />;
   else if (loc.path === '/reliability') view = <ReliabilityView session={session} query={loc.query} />;
+  else if (loc.path === '/fleet') view = <FleetView session={session} query={loc.query} />;
   else if (loc.path === '/critical') view = <CriticalView session={session} query={loc.query} />;
   else if (loc.path === '/data-log') view = <DataLogView session={session} query={loc.query} />;
   else if (loc.path === '/devices') view = <DevicesView session={session} query={loc.query} />;
