@@ -75,7 +75,7 @@ export function forecastBattery(i: ForecastInput): Forecast {
   const historyDays = counted.filter((d) => d.day >= windowStart && d.day < today).length;
   const latestVoltage = [...counted].reverse().find((d) => d.voltage !== null && d.day >= windowStart)?.voltage ?? null;
   const voltageLow = latestVoltage !== null && latestVoltage < budget.lowVoltage;
-  const evidence: Forecast['evidence'] = { budgetFrom: i.budgetFrom, capacityMah: budget.capacityMah, historyDays, voltage: latestVoltage, voltageLow };
+  const evidence: Forecast['evidence'] = { budgetFrom: i.budgetFrom, capacityMah: budget.capacityMah, historyDays, minHistoryDays: MIN_HISTORY_DAYS, voltage: latestVoltage, voltageLow };
   const unknown = (status: BatteryStatus): Forecast => ({ status, endDay: null, daysLeft: null, evidence });
 
   if (i.linePowered) return unknown('line_powered');

@@ -121,7 +121,7 @@ test.before(async () => {
   await db.pool.query(`update device_health set battery_status = 'ok', battery_days_left = 400, battery_end_day = (now() at time zone 'UTC')::date + 400, signal = 'falling', rssi_slope_30d = -0.42,
     battery_evidence = '{"budgetFrom": "model", "capacityMah": 19000, "historyDays": 26, "perDayMah": 4.1, "consumedMah": 2010.5}' where "IMEINumber" = $1`, [STRIP]);
   await db.pool.query(`update device_health set battery_status = 'not_enough_data', battery_days_left = null, battery_end_day = null, history_days = 9,
-    battery_evidence = '{"budgetFrom": "model", "capacityMah": 19000, "historyDays": 9, "voltage": 3.58, "voltageLow": false}' where "IMEINumber" = $1`, [YOUNG]);
+    battery_evidence = '{"budgetFrom": "model", "capacityMah": 19000, "historyDays": 9, "minHistoryDays": 14, "voltage": 3.58, "voltageLow": false}' where "IMEINumber" = $1`, [YOUNG]);
   await db.pool.query(`insert into device_silence ("IMEINumber", silent_since, label, evidence, group_key, assessed_at)
     select $1, "LastCheckInTime", 'battery_exhausted', $2, null, now() from device_information where "IMEINumber" = $1
     on conflict ("IMEINumber") do update set label = excluded.label, evidence = excluded.evidence`,

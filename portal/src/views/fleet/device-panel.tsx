@@ -12,9 +12,6 @@ import { EvidenceList } from './evidence';
 import type { DeviceHealth } from './types';
 import { BATTERY_TEXT, count, SIGNAL_TEXT, SILENCE_TEXT, utcDay, withUnit } from './words';
 
-/** The forecast's minimum history: fleet/battery-forecast.ts MIN_HISTORY_DAYS, not in the API's answer (docs/decisions.md#fleet-view-issue-44-fleet-portal). */
-const MIN_HISTORY_DAYS = 14;
-
 type Health = NonNullable<DeviceHealth['health']>;
 
 /** The forecast in one sentence; when there is none, why. */
@@ -26,7 +23,8 @@ export function batterySentence(h: Health): string {
     case 'exhausted':
       return `Exhausted: the consumption counted has used the model's whole budget (end ${utcDay(h.batteryEndDay)}).`;
     case 'not_enough_data':
-      return `Not enough data: ${h.historyDays} days of history in the last 30; the forecast needs at least ${MIN_HISTORY_DAYS}.`;
+      // The minimum is the forecast's own (fleet/battery-forecast.ts), sent in its evidence.
+      return `Not enough data: ${h.historyDays} days of history in the last 30; the forecast needs at least ${String(h.batteryEvidence.minHistoryDays)}.`;
     case 'flat':
       return 'Not enough data: the consumption is flat (no end within ten years can be read from it).';
     case 'line_powered':
