@@ -40,7 +40,7 @@ export const fleetDeviceHealth: ReadEndpoint = {
   operationId: 'fleetDeviceHealth',
   tag: 'fleet',
   summary: 'One device\'s day strip and current fleet assessment',
-  description: `One entry per UTC day from \`from\` to \`to\` (default the last ${DEFAULT_DAYS} days, at most ${MAX_DAYS}): check-ins expected (from the learned check-in interval; today's in proportion to the hours gone; null before the device ever checked in, after today, or before a move into the caller's organisation), received and missed, RSSI median/min/max, battery readings, connection time, firmware, temperature range. With the device's current assessment (health), silence label (silence) and drifting settings (drift).`,
+  description: `One entry per UTC day from \`from\` to \`to\` (default the last ${DEFAULT_DAYS} days, at most ${MAX_DAYS}): check-ins expected (from the learned check-in interval; today's in proportion to the hours gone; null before the device's first check-in, after today, or before a move into the caller's organisation), received and missed, RSSI median/min/max, battery readings, connection time, firmware, temperature range. With the device's current assessment (health), silence label (silence) and drifting settings (drift).`,
   params: { accepts: ['from', 'to'], sortable: {}, filterable: {} },
   rangeField: 'the day strip (UTC days)',
   schema: 'FleetDeviceHealth', shape: 'object',
@@ -50,7 +50,7 @@ export const fleetDeviceHealth: ReadEndpoint = {
     const range = stripRange(q.from, q.to, nowMs);
     const floor = deps.checkinFloorS ?? DEFAULT_FLOOR_S;
     const device = `join device_information d on d."IMEINumber" = x."IMEINumber" and d."DeviceID" = $1`;
-    const [days, clock, health, silence, drift] = await Promise.all([
+    const [days, clock, first, health, silence, drift] = await Promise.all([
       deps.pool.query<DayRow>(`select x.day::text as day, x.received, x.interval_s, x.rssi_min, x.rssi_max, x.rssi_values, x.rssi_counts,
                x.battery_mcu_min, x.battery_mcu_max, x.battery_mcu_last, x.battery_led_min, x.battery_led_max, x.battery_led_last, x.battery_or_line,
                x.connect_time_sum::text, x.connect_time_n, x.version, x.temperature_min, x.temperature_max, x.first_at, x.last_at
@@ -58,13 +58,15 @@ export const fleetDeviceHealth: ReadEndpoint = {
          where x."IMEINumber" = $2 and x.day between $3::date and $4::date and ${dayReadableSql('x')} order by x.day`,
       [reach.deviceId, imei, range.from.toString(), range.to.toString()]),
       deps.pool.query<{ expected_interval_s: number | null }>('select expected_interval_s from checkin_clock where "IMEINumber" = $1', [imei]),
+      // Its first day with a check-in (the rollup's key): before it nothing was expected of the device.
+      deps.pool.query<{ day: string | null }>('select min(day)::text as day from device_health_days where "IMEINumber" = $1', [imei]),
       deps.pool.query(`select x.*, to_char(x.battery_end_day, 'YYYY-MM-DD') as end_day from device_health x ${device} where x."IMEINumber" = $2 and ${assessmentReadableSql('x')}`, [reach.deviceId, imei]),
       deps.pool.query(`select x.* from device_silence x ${device} where x."IMEINumber" = $2 and ${assessmentReadableSql('x')}`, [reach.deviceId, imei]),
       deps.pool.query(`select x.setting, x.expected, x.reported, x.since_day::text as since_day, x.assessed_at from device_drift x ${device}
          where x."IMEINumber" = $2 and ${assessmentReadableSql('x')} order by x.setting`, [reach.deviceId, imei]),
     ]);
     const clockInterval = clock.rows[0]?.expected_interval_s ?? null;
-    const checkedIn = clock.rows.length > 0;
+    const firstCheckInDay = clock.rows.length > 0 ? first.rows[0]?.day ?? null : null;
     const byDay = new Map(days.rows.map((r) => [r.day, r]));
     const today = new Date(nowMs).toISOString().slice(0, 10);
     const dayFraction = (nowMs % 86_400_000) / 86_400_000;
@@ -75,7 +77,7 @@ export const fleetDeviceHealth: ReadEndpoint = {
       const day = d.toString();
       if (firstDay !== null && day < firstDay) continue;
       const r = byDay.get(day);
-      const perDay = !checkedIn || day > today ? null : expectedPerDay(r?.interval_s ?? clockInterval, floor);
+      const perDay = firstCheckInDay === null || day < firstCheckInDay || day > today ? null : expectedPerDay(r?.interval_s ?? clockInterval, floor);
       const expected = perDay === null ? null : day === today ? Math.floor(perDay * dayFraction) : perDay;
       const received = r?.received ?? 0;
       const rssi: Histogram = r ? r.rssi_values.map((v, i) => [v, r.rssi_counts[i]!] as const) : [];
