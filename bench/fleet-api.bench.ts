@@ -2,8 +2,8 @@
 // GET /api/fleet/devices, each at a constant rate through the open-loop generator (bench/open-loop.ts), p50/p99,
 // as the organisation's admin and as a one-group user, over the read benches' generated devices and check-ins
 // (bench/read-rows.ts, the one seeder). The daily rollup is written from the check-ins by the independent
-// recomputation (support/fleet-rollup-truth.ts: the rows persist would have kept) and the assessment rows from it
-// (support/fleet-assessment.ts). The summary's device count is checked against a plain count.
+// recomputation (support/fleet-rollup-truth.ts: the rows persist would have kept) and the assessment rows by the
+// fleet worker's own steps (fleet-health/steps.ts), whose time is reported. The summary's device count is checked against a plain count.
 //
 //   npm run bench:fleet-api -- [--checkins 200000] [--devices 10000] [--rate 20] [--seconds 30] [--report fleet-api] [--keep] [--database <name>]
 //
@@ -15,7 +15,9 @@ import type pg from 'pg';
 import { createApp } from '../api/app.js';
 import { listen } from '../api/server.js';
 import { createTestDatabase, openTestDatabase } from '../support/database.js';
-import { seedFleetAssessment } from '../support/fleet-assessment.js';
+import { withTransaction } from '../db/transaction.js';
+import { DEFAULT_FLOOR_S } from '../domain/checkin-clock.js';
+import { fleetSteps } from '../fleet-health/steps.js';
 import { TRUTH_SQL } from '../support/fleet-rollup-truth.js';
 import { machineInfo } from '../support/machine.js';
 import { progress } from './common.js';
@@ -37,14 +39,19 @@ const NOW = Date.now();
 const SPAN = monthsUpTo(NOW, Number(values.months));
 const round = (v: number) => Math.round(v * 10) / 10;
 
-/** device_health_days as persist keeps it, rebuilt from the check-ins; then the assessment rows from it. */
+/** device_health_days as persist keeps it, rebuilt from the check-ins; then the fleet worker's steps, once, as it runs them. */
 async function seedFleet(pool: pg.Pool): Promise<void> {
   await pool.query('truncate device_health_days, device_health, device_silence, device_drift');
   await pool.query(`insert into device_health_days ("IMEINumber", day, received, first_at, last_at, rssi_min, rssi_max,
       battery_mcu_min, battery_mcu_max, battery_mcu_last, battery_led_min, battery_led_max, battery_led_last, battery_or_line,
       connect_time_sum, connect_time_n, version, temperature_min, temperature_max,
       tempfault_reset_hours, permfault_reset_hours, current_reset, block_reset, rssi_values, rssi_counts) ${TRUTH_SQL}`);
-  await seedFleetAssessment(pool, NOW);
+  await pool.query('analyze device_health_days');
+  for (const step of fleetSteps({ checkinFloorS: DEFAULT_FLOOR_S, offlineAfterHours: 26 })) {
+    const t0 = performance.now();
+    await withTransaction(pool, (client) => step.run(client, new Date(NOW)));
+    progress(`  fleet worker step ${step.name}: ${Math.round(performance.now() - t0)} ms`);
+  }
   await pool.query('vacuum analyze device_health_days, device_health, device_silence, device_drift');
 }
 
