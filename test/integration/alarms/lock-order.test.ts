@@ -75,7 +75,6 @@ test('notify locking A then B while the scan runs: no deadlock, both check-ins s
   const T = Date.now();
   await silentSince(T);
   const notify = await db.pool.connect();
-  let notifyFailed: Outcome<void> | null = null;
   try {
     await notify.query('begin');
     // Step 1: notify's transaction has locked the first of its keys (A).
@@ -86,7 +85,7 @@ test('notify locking A then B while the scan runs: no deadlock, both check-ins s
     await waitFor('the scan finished or waiting for a row lock', async () => scanDone || (await scanWaiting()));
     // Step 3: notify locks its next key (B) and commits.
     tally.faultsInjected++;
-    notifyFailed = await outcome(applyCheckInAlarmsIn(notify, [checkIn(B, T)], T).then(() => notify.query('commit')).then(() => undefined));
+    const notifyFailed = await outcome(applyCheckInAlarmsIn(notify, [checkIn(B, T)], T).then(() => notify.query('commit')).then(() => undefined));
     if ('code' in notifyFailed) await notify.query('rollback');
     const scanned = await scan;
     assert.not.ok('code' in scanned && scanned.code === '40P01', `the scan deadlocked: ${JSON.stringify(scanned)}`);
