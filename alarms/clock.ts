@@ -1,9 +1,12 @@
 // The communication-lost clock (issue 20 point 2): raises the alarm of every registered device whose
 // learned deadline (domain/checkin-clock.ts offlineAtSql) passed. Safe with any number of processes running
 // it at once: the scan locks the clock rows it acts on (`for update`), so a check-in that advances a clock
-// meanwhile either waits for the scan (and then ends the alarm it raised) or makes the row fail the deadline
-// when the scan re-reads it; the alarm's unique (device, kind, episode) makes a second scanner's insert a
-// no-op. The episode is the last check-in before the silence: one alarm per device and outage.
+// meanwhile waits for the scan (and then ends the alarm it raised). A row already locked, by a check-in under
+// way or another scanner, is skipped (`skip locked`), never waited for: the scan meets rows in its plan's order,
+// notify locks them in key order, and waiting would let the two deadlock under a backlog; a skipped device is
+// speaking right now, and if that check-in never commits the next tick's scan raises it
+// (docs/decisions.md#lock-order-under-a-backlog). The alarm's unique (device, kind, episode) makes a second
+// scanner's insert a no-op. The episode is the last check-in before the silence: one alarm per device and outage.
 import type pg from 'pg';
 import { alarmLabel, COMMUNICATION_LOST } from '../domain/alarm-kinds.js';
 import { offlineAtSql } from '../domain/checkin-clock.js';
@@ -19,7 +22,7 @@ export async function scanCommunicationLost(pool: pg.Pool, { floorS, ceilingS }:
        where ${offlineAtSql('c.last_date', 'c.expected_interval_s', '$2', '$3')} < $1::timestamptz
          and not exists (select 1 from alarms a where a."IMEINumber" = c."IMEINumber" and a.kind = $4 and a.cleared_at is null
                             and a."OrganizationID" = d."OrganizationID")
-       for update of c
+       for update of c skip locked
     ), raised as (
       insert into alarms ("OrganizationID", "IMEINumber", kind, episode, "PowerLineID", detail, raised_at)
       select "OrganizationID", "IMEINumber", $4,
