@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import type { FeederNode } from '../../fleet/dark-section.js';
 import { darkSections } from '../../fleet/dark-section.js';
 import { areaGroups, distanceKm } from '../../fleet/silence-area.js';
+import { MIN_SLOPE_DAYS } from '../../fleet/signal-trend.js';
 import { labelSilence, type SilentDevice, type TriageDay, type TriageInput } from '../../fleet/silence-triage.js';
 
 const test = suite('silent-device triage');
@@ -142,9 +143,11 @@ test('signal_decline: weak or falling RSSI before the silence', () => {
   const one = (d: SilentDevice) => labelSilence({ silent: [d], feeders: new Map(), lastTrip: new Map() }).verdicts[0]!;
   const weak = one(device('S', { days: days([[3.6, -95], [3.6, -103]]) }));
   assert.equal([weak.label, weak.evidence.weak, weak.evidence.lastMedianDbm], ['signal_decline', true, -103]);
-  const falling = one(device('S', { days: days([[3.6, -80], [3.6, -84], [3.6, -88], [3.6, -92]]) }));
-  assert.equal([falling.label, falling.evidence.falling, falling.evidence.slopeDbPerDay], ['signal_decline', true, -4]);
-  assert.is(one(device('S', { days: days([[3.6, -80], [3.6, -84]]) })).label, 'unknown', 'two days are too few for a trend');
+  // Falling as the signal trend says falling (fleet/signal-trend.ts): MIN_SLOPE_DAYS medians, a slope at or under its threshold.
+  const falling = one(device('S', { days: days(Array.from({ length: MIN_SLOPE_DAYS }, (_, i) => [3.6, -80 - i] as [number, number])) }));
+  assert.equal([falling.label, falling.evidence.falling, falling.evidence.slopeDbPerDay], ['signal_decline', true, -1]);
+  assert.is(one(device('S', { days: days([[3.6, -80], [3.6, -84], [3.6, -88], [3.6, -92]]) })).label, 'unknown', 'four days are too few for the trend');
+  assert.is(one(device('S', { days: days([[3.6, -75], [3.6, -75], [3.6, -76]]) })).label, 'unknown', 'a dB over three days is noise');
   assert.is(one(device('S', { days: [] })).label, 'unknown', 'no rollup days');
 });
 

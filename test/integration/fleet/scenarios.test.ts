@@ -46,7 +46,7 @@ test.before(async () => {
   for (let i = 0; i < outgoing.length; i += 500) await pipe.feed(outgoing.slice(i, i + 500));
   await pipe.drain(600_000);
   const settings = loadSettings({});
-  for (const step of fleetSteps({ checkinFloorS: settings.checkinFloorS, offlineAfterHours: settings.offlineAfterHours })) {
+  for (const step of fleetSteps({ checkinFloorS: settings.alarms.checkinFloorS, offlineAfterHours: settings.offlineAfterHours })) {
     await withTransaction(db.pool, (client) => step.run(client, new Date(NOW)));
   }
   const imeis = truth.map((t) => t.imei);
