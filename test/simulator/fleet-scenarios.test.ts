@@ -11,6 +11,7 @@ import { foldCheckIn, histogramMedian, slopePerDay, type HealthDay } from '../..
 import { DRIFT_SETTINGS, settingsDrift, type ReportedDay } from '../../fleet/settings-drift.js';
 import { validateImport } from '../../reference-data/validate.js';
 import { chargeOf } from '../../fleet/battery-forecast.js';
+import { CLUSTER_RADIUS_KM } from '../../fleet/silence-area.js';
 import { DRAIN_BUDGET, MIN_FORECAST_DAYS } from '../../simulator/fleet-scenarios/battery-drain.js';
 import { CARRIER_DEVICES, CARRIER_RADIUS_KM } from '../../simulator/fleet-scenarios/carrier-outage.js';
 import { DRIFT_PROFILE } from '../../simulator/fleet-scenarios/firmware-drift.js';
@@ -121,7 +122,7 @@ test(`carrier outage: ${CARRIER_DEVICES} devices in one area on several feeders,
   assert.is(devices.length, CARRIER_DEVICES);
   assert.ok(new Set(devices.map((d) => d.PowerLineID)).size >= 3, 'several feeders');
   const km = (a: typeof devices[number], b: typeof devices[number]) => Math.hypot((Number(a.Lat) - Number(b.Lat)) * 111, (Number(a.Long) - Number(b.Long)) * 111 * Math.cos((Number(a.Lat) * Math.PI) / 180));
-  for (const a of devices) for (const b of devices) assert.ok(km(a, b) <= 2 * CARRIER_RADIUS_KM + 0.1, 'one area');
+  for (const a of devices) for (const b of devices) assert.ok(km(a, b) <= 2 * CARRIER_RADIUS_KM + 0.1 && km(a, b) <= CLUSTER_RADIUS_KM + 0.1, 'one area: every two within the triage\'s area radius');
   const lasts = s.truth.map((t) => lastAt(s, t.imei));
   assert.ok(Math.max(...lasts) - Math.min(...lasts) < 3_600_000, 'silent within the same hour');
   assert.ok(Math.max(...lasts) < END - 4 * 3_600_000, 'and silent since');
