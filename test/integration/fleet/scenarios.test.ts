@@ -34,7 +34,7 @@ let pipe: TestPipeline;
 interface Health { signal: string; battery_status: string; battery_end_day: string | null }
 let silence = new Map<string, { label: string; group_key: string | null }>();
 let health = new Map<string, Health>();
-let drift = new Map<string, { setting: string; expected: string | null; reported: string | null; since_day: string }[]>();
+const drift = new Map<string, { setting: string; expected: string | null; reported: string | null; since_day: string }[]>();
 
 test.before(async () => {
   db = await createTestDatabase('fleet-scenarios-e2e');
