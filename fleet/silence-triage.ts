@@ -11,6 +11,7 @@
 //   signal_decline      RSSI weak or falling over the days before the silence;
 //   unknown             none of these.
 import { DEFAULT_BATTERY_BUDGET } from './battery-budget.js';
+import { addDays } from './days.js';
 import { histogramMedian, slopePerDay, type Histogram } from './health-day.js';
 import { FALLING_DB_PER_DAY, MIN_SLOPE_DAYS, SIGNAL_SLOPE_DAYS, WEAK_RSSI_DBM } from './signal-trend.js';
 import { darkSections, type DarkSection, type FeederNode } from './dark-section.js';
@@ -31,7 +32,9 @@ export const TRIAGE_DAYS = SIGNAL_SLOPE_DAYS;
  * low voltage (fleet/battery-budget.ts, the forecast's owner of the fact; the silent device's model is not read).
  */
 export const BATTERY_LOW_V = DEFAULT_BATTERY_BUDGET.lowVoltage;
-/** Volts: a fall this large across the days read is a battery ending (lithium holds flat until near its end). */
+/** The battery evidence reads the last this many of those days: a week, so a slow drift of a month is not an end. */
+export const BATTERY_DAYS = 7;
+/** Volts: a fall this large across BATTERY_DAYS is a battery ending (lithium holds flat until near its end). */
 export const BATTERY_DROP_V = 0.1;
 /** dBm: a last day's RSSI median at or under this is a weak signal: the signal trend's threshold (fleet/signal-trend.ts). */
 export const RSSI_WEAK_DBM = WEAK_RSSI_DBM;
@@ -94,7 +97,9 @@ export const sectionKey = (powerLineId: string, pointImei: string) => `deenergis
 /** The battery evidence of a device not on line power, or null when it shows nothing. */
 export function batteryEvidence(d: SilentDevice): Record<string, unknown> | null {
   if (d.batteryOrLine === 0) return null;
-  const readings = d.days.filter((x) => x.batteryMin !== null).map((x) => ({ day: x.day, volts: x.batteryMin! }));
+  const lastDay = d.days.at(-1)?.day;
+  const from = lastDay === undefined ? '' : addDays(lastDay, 1 - BATTERY_DAYS);
+  const readings = d.days.filter((x) => x.batteryMin !== null && x.day >= from).map((x) => ({ day: x.day, volts: x.batteryMin! }));
   if (readings.length === 0) return null;
   const last = readings[readings.length - 1]!.volts, first = readings[0]!.volts;
   const low = last <= BATTERY_LOW_V, falling = first - last >= BATTERY_DROP_V;

@@ -6,7 +6,7 @@ import type { FeederNode } from '../../fleet/dark-section.js';
 import { darkSections } from '../../fleet/dark-section.js';
 import { areaGroups, distanceKm } from '../../fleet/silence-area.js';
 import { MIN_SLOPE_DAYS } from '../../fleet/signal-trend.js';
-import { labelSilence, type SilentDevice, type TriageDay, type TriageInput } from '../../fleet/silence-triage.js';
+import { BATTERY_DAYS, labelSilence, type SilentDevice, type TriageDay, type TriageInput } from '../../fleet/silence-triage.js';
 
 const test = suite('silent-device triage');
 const T0 = Date.parse('2026-11-28T10:00:00Z');
@@ -135,6 +135,9 @@ test('battery_exhausted: low or falling before the silence, not on line power', 
   const falling = one(device('B', { batteryOrLine: 1, days: days([[3.55, -75], [3.5, -75], [3.42, -75]]) }));
   assert.equal([falling.label, falling.evidence.falling, falling.evidence.low, falling.evidence.dropVolts], ['battery_exhausted', true, false, 0.13]);
   assert.is(one(device('B', { batteryOrLine: 1, days: days([[3.55, -75], [3.52, -75]]) })).label, 'unknown', 'flat and high');
+  // The triage reads a month for the signal (TRIAGE_DAYS) but judges the battery on its last week (BATTERY_DAYS).
+  const slow = days([[3.62, -75], [3.56, -75], [3.5, -75], ...Array.from({ length: BATTERY_DAYS }, () => [3.5, -75] as [number, number])]);
+  assert.is(one(device('B', { batteryOrLine: 1, days: slow })).label, 'unknown', 'a fall before the last week, then flat for it');
   assert.is(one(device('B', { batteryOrLine: 0, days: days([[3.0, -75]]) })).label, 'unknown', 'on line power its battery did not end it');
   assert.is(one(device('B', { batteryOrLine: null, days: days([[3.0, -75]]) })).label, 'battery_exhausted', 'power source not reported: the battery is read');
 });
