@@ -1,7 +1,7 @@
 // Issue 44's Done-when points 3 and 4 end to end (docs/decisions.md#fleet-scenarios-end-to-end): every fleet
-// scenario (simulator/fleet-scenarios/) imported, its check-in history sent through the real stages (enrich,
-// dedup, fault-compute, persist, notify on the in-process memory transport, into a real Postgres: the same
-// stages as the Kafka rig, which is too slow on a shared CI box for the ~20,000 messages of six scenarios), then
+// scenario (simulator/fleet-scenarios/) imported, its check-in history (~20,000 check-ins) sent through the real
+// stages (enrich, dedup, fault-compute, persist, notify over Kafka and the schema registry into Postgres: the
+// Kafka rig of support/pipeline.ts), then
 // the fleet worker's steps (fleet-health/steps.ts: assess -> triage -> drift) run at the scenarios' "now". Each
 // device is then checked against its scenario's truth: the silence label, the battery forecast, the signal trend
 // and the drift; the de-energised lateral opens exactly one possible de-energised section and the carrier
@@ -14,12 +14,7 @@ import { dayStartMs, DAY_MS } from '../../../fleet/days.js';
 import { fleetSteps } from '../../../fleet-health/steps.js';
 import { importReferenceData } from '../../../reference-data/index.js';
 import { fleetScenarios, scenarioImportFile, scenarioOutgoing, type FleetScenario } from '../../../simulator/fleet-scenarios/index.js';
-import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
-import { startTestPipeline, type TestPipeline } from '../../../support/pipeline.js';
-import { importDemoData } from '../../../support/reference-data.js';
-import { localAvroCodec } from '../../../stages/runtime/codec.js';
-import { memoryTransport } from '../../../stages/runtime/transport/memory.js';
-import type { Transport } from '../../../stages/runtime/transport/transport.js';
+import { startKafkaRig, type KafkaRig } from '../../../support/pipeline.js';
 
 const test = suite('fleet scenarios end to end');
 // The scenarios' "now": the last whole minute (the pipeline takes no check-in from the future).
@@ -27,9 +22,7 @@ const NOW = Math.floor(Date.now() / 60_000) * 60_000;
 const scenarios: FleetScenario[] = fleetScenarios({ endMs: NOW });
 const truth = scenarios.flatMap((s) => s.truth);
 const MIN_SHARE = 0.95;
-let db: TestDatabase;
-let transport: Transport;
-let pipe: TestPipeline;
+let rig: KafkaRig;
 
 interface Health { signal: string; battery_status: string; battery_end_day: string | null }
 let silence = new Map<string, { label: string; group_key: string | null }>();
@@ -37,14 +30,15 @@ let health = new Map<string, Health>();
 const drift = new Map<string, { setting: string; expected: string | null; reported: string | null; since_day: string }[]>();
 
 test.before(async () => {
-  db = await createTestDatabase('fleet-scenarios-e2e');
-  await importDemoData(db.pool);
+  rig = await startKafkaRig('fleet-scenarios-e2e');
+  const db = rig.db;
   await importReferenceData(db.pool, scenarioImportFile(scenarios));
-  transport = memoryTransport({ codec: localAvroCodec(), partitions: 4 });
-  pipe = await startTestPipeline(transport, db.pool);
   const outgoing = scenarioOutgoing(scenarios, 'e2e');
-  for (let i = 0; i < outgoing.length; i += 500) await pipe.feed(outgoing.slice(i, i + 500));
-  await pipe.drain(600_000);
+  for (let i = 0; i < outgoing.length; i += 500) await rig.pipe.feed(outgoing.slice(i, i + 500));
+  await rig.pipe.drain(600_000);
+  const stored = Number((await db.pool.query<{ n: string }>('select count(*) as n from device_records where "IMEINumber" = any($1)', [truth.map((t) => t.imei)])).rows[0]!.n);
+  console.log(`fleet scenarios: ${outgoing.length} check-ins sent, ${stored} stored`);
+  assert.is(stored, outgoing.length, 'every check-in stored');
   const settings = loadSettings({});
   for (const step of fleetSteps({ checkinFloorS: settings.alarms.checkinFloorS, offlineAfterHours: settings.offlineAfterHours })) {
     await withTransaction(db.pool, (client) => step.run(client, new Date(NOW)));
@@ -59,7 +53,7 @@ test.before(async () => {
     drift.set(r.IMEINumber, [...(drift.get(r.IMEINumber) ?? []), r]);
   }
 });
-test.after(async () => { await pipe?.stop(); await transport?.close(); await db?.drop(); });
+test.after(async () => { await rig?.stop(); });
 
 const labelOf = (imei: string) => silence.get(imei)?.label ?? '(reporting)';
 
@@ -110,7 +104,7 @@ test('firmware drift: device_drift holds exactly the drifts the truth says', () 
 test('the de-energised lateral opens exactly one possible de-energised section naming its point and devices; the carrier outage none', async () => {
   const lateral = truth.filter((t) => t.silence === 'deenergised');
   const { section, point } = lateral[0]!.together!;
-  const rows = (await db.pool.query<{ PowerLineID: string; point_imei: string; label: string; status: string; devices: { imei: string }[] }>(
+  const rows = (await rig.db.pool.query<{ PowerLineID: string; point_imei: string; label: string; status: string; devices: { imei: string }[] }>(
     'select "PowerLineID", point_imei, label, status, devices from deenergised_sections order by id')).rows;
   console.log(`sections: ${rows.map((r) => `${r.label} at ${r.point_imei} (${r.devices.length} devices, ${r.status})`).join('; ') || 'none'}`);
   assert.equal(rows.map((r) => [r.point_imei, r.label, r.status, r.devices.map((d) => d.imei).sort()]), [[point, section, 'open', lateral.map((t) => t.imei).sort()]]);
