@@ -94,6 +94,12 @@ export function forecastBattery(i: ForecastInput): Forecast {
   Object.assign(evidence, { consumedMah: round(consumedMah, 1), remainingMah: round(remainingMah, 1), perDayMah: round(perDayMah), rateFrom: rateStart });
 
   if (remainingMah <= 0) return { status: 'exhausted', endDay: today, daysLeft: 0, evidence };
+  // A cell stops before the check-in it cannot pay for, so a spent one is never seen past its budget: a device
+  // gone quiet with less charge left than its last reporting day used ended that day (not "today").
+  const lastActive = [...counted].reverse().find((d) => d.messages > 0);
+  if (lastActive && lastActive.day < today && remainingMah < chargeOf(budget, lastActive.messages, lastActive.connectSeconds)) {
+    return { status: 'exhausted', endDay: lastActive.day, daysLeft: 0, evidence: { ...evidence, lastReportingDay: lastActive.day } };
+  }
   const counting = perDayMah > 0 ? remainingMah / perDayMah : Infinity;
   // A low voltage confirms a near end even where the count sees none (a cell older, colder or weaker than its budget).
   const left = voltageLow ? Math.min(counting, VOLTAGE_LOW_DAYS_LEFT) : counting;

@@ -10,7 +10,10 @@
 //   battery_exhausted   not on line power, battery low or falling over the days before the silence;
 //   signal_decline      RSSI weak or falling over the days before the silence;
 //   unknown             none of these.
+import { DEFAULT_BATTERY_BUDGET } from './battery-budget.js';
+import { addDays } from './days.js';
 import { histogramMedian, slopePerDay, type Histogram } from './health-day.js';
+import { FALLING_DB_PER_DAY, MIN_SLOPE_DAYS, SIGNAL_SLOPE_DAYS, WEAK_RSSI_DBM } from './signal-trend.js';
 import { darkSections, type DarkSection, type FeederNode } from './dark-section.js';
 import { areaGroups, CLUSTER_RADIUS_KM, CLUSTER_WINDOW_MS } from './silence-area.js';
 
@@ -19,17 +22,26 @@ export type SilenceLabel = (typeof SILENCE_LABELS)[number];
 
 /** Devices of one area group, at least, to call it the carrier. */
 export const CLUSTER_MIN = 3;
-/** Rollup days read before the silence (the last day is the one of the last check-in). */
-export const TRIAGE_DAYS = 7;
-/** Volts: the lowest cell reading of the last day at or under this is an exhausted battery. */
-export const BATTERY_LOW_V = 3.1;
-/** Volts: a fall this large across the days read is a battery ending (lithium holds flat until near its end). */
+/**
+ * Rollup days read before the silence (the last day is the one of the last check-in): the signal trend's slope
+ * window, so a decline is judged over as many days as the trend judges "falling" (fleet/signal-trend.ts).
+ */
+export const TRIAGE_DAYS = SIGNAL_SLOPE_DAYS;
+/**
+ * Volts: the lowest cell reading of the last day at or under this is an exhausted battery. The battery budget's
+ * low voltage (fleet/battery-budget.ts, the forecast's owner of the fact; the silent device's model is not read).
+ */
+export const BATTERY_LOW_V = DEFAULT_BATTERY_BUDGET.lowVoltage;
+/** The battery evidence reads the last this many of those days: a week, so a slow drift of a month is not an end. */
+export const BATTERY_DAYS = 7;
+/** Volts: a fall this large across BATTERY_DAYS is a battery ending (lithium holds flat until near its end). */
 export const BATTERY_DROP_V = 0.1;
-/** dBm: a last day's RSSI median at or under this is a weak signal. */
-export const RSSI_WEAK_DBM = -100;
-/** dB per day: a slope of the daily RSSI medians at or under this (over RSSI_MIN_DAYS days at least) is a decline. */
-export const RSSI_FALL_DB_PER_DAY = -1;
-export const RSSI_MIN_DAYS = 3;
+/** dBm: a last day's RSSI median at or under this is a weak signal: the signal trend's threshold (fleet/signal-trend.ts). */
+export const RSSI_WEAK_DBM = WEAK_RSSI_DBM;
+/** dB per day: a slope of the daily RSSI medians at or under this is a decline: the signal trend's "falling". */
+export const RSSI_FALL_DB_PER_DAY = FALLING_DB_PER_DAY;
+/** Daily medians the slope needs before it may call a decline: the trend's (fewer say little: 1 dB in 3 days is noise). */
+export const RSSI_MIN_DAYS = MIN_SLOPE_DAYS;
 /** A trip on the line from this long before the first silence on explains the silence: the fault incident's. */
 export const TRIP_LOOKBACK_MS = CLUSTER_WINDOW_MS;
 
@@ -85,7 +97,9 @@ export const sectionKey = (powerLineId: string, pointImei: string) => `deenergis
 /** The battery evidence of a device not on line power, or null when it shows nothing. */
 export function batteryEvidence(d: SilentDevice): Record<string, unknown> | null {
   if (d.batteryOrLine === 0) return null;
-  const readings = d.days.filter((x) => x.batteryMin !== null).map((x) => ({ day: x.day, volts: x.batteryMin! }));
+  const lastDay = d.days.at(-1)?.day;
+  const from = lastDay === undefined ? '' : addDays(lastDay, 1 - BATTERY_DAYS);
+  const readings = d.days.filter((x) => x.batteryMin !== null && x.day >= from).map((x) => ({ day: x.day, volts: x.batteryMin! }));
   if (readings.length === 0) return null;
   const last = readings[readings.length - 1]!.volts, first = readings[0]!.volts;
   const low = last <= BATTERY_LOW_V, falling = first - last >= BATTERY_DROP_V;

@@ -3,13 +3,18 @@
 // imported topology and most of its indicators are line powered, so within one feeder the silence looks like a
 // de-energised section; only seeing it across feeders in one area tells the carrier (the triage must say
 // cluster, and open no "possible de-energised section" incident).
+import { CLUSTER_RADIUS_KM } from '../../fleet/silence-area.js';
 import { seededRandom } from '../seeded-random.js';
 import { byDate, checkIn, checkInTimes, DAY, deviceRow, HEALTHY, HOUR, near, scenarioImei, type FleetScenario, type ScenarioOptions } from './scenario.js';
 
 export const CARRIER_DEVICES = 50;
 const LINES = 5;
-/** Every device is within this distance of the area's centre. */
-export const CARRIER_RADIUS_KM = 3;
+/**
+ * Every device is within this distance of the area's centre: half the triage's area radius (one cell site's
+ * reach, fleet/silence-area.ts, the one owner), so every two devices of the outage are within it of each other,
+ * not only linked through a chain of neighbours.
+ */
+export const CARRIER_RADIUS_KM = CLUSTER_RADIUS_KM / 2;
 const HISTORY_DAYS = 7;
 /** The outage begins this long before the end (on the hour): the devices' last check-ins lie in the hour before. */
 const OUTAGE_BEFORE_END = 6 * HOUR;

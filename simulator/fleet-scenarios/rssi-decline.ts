@@ -1,8 +1,10 @@
 // RSSI decline: indicators whose signal weakens day by day (a tree growing into the antenna's path, a tower
 // re-aimed) until some lose the network (issue 44 point 4: silent after a signal decline) while others still
 // report, falling. Line powered, so neither battery nor charge explains their silence.
+import { addDays } from '../../fleet/days.js';
+import { FALLING_DB_PER_DAY, SIGNAL_MEDIAN_DAYS, WEAK_RSSI_DBM } from '../../fleet/signal-trend.js';
 import { seededRandom } from '../seeded-random.js';
-import { byDate, checkIn, checkInTimes, DAY, deviceRow, HEALTHY, HOUR, near, scenarioImei, type FleetScenario, type ScenarioOptions } from './scenario.js';
+import { byDate, checkIn, checkInTimes, DAY, dayOf, deviceRow, HEALTHY, HOUR, near, scenarioImei, type FleetScenario, type ScenarioOptions } from './scenario.js';
 
 /** Below this RSSI (dBm) the device no longer reaches the network. */
 export const SIGNAL_LOST_DBM = -112;
@@ -28,13 +30,21 @@ export function rssiDecline(o: ScenarioOptions): FleetScenario {
     const gps = near(random, centre, 8);
     scenario.reference.devices.push(deviceRow(o, imei, `Signal ${i + 1}`, gps));
     let lost = false;
+    const lastWeek: number[] = [];
+    const today = dayOf(o.endMs);
     for (const t of checkInTimes(start, o.endMs, HOUR, random.int(0, 3599) * 1000)) {
       const median = spec.startDbm - (spec.perDay * (t - start)) / DAY;
       if (median < SIGNAL_LOST_DBM) { lost = true; break; }
       const rssi = Math.round(median + (random.next() - 0.5) * 6);
+      if (dayOf(t) >= addDays(today, -SIGNAL_MEDIAN_DAYS) && dayOf(t) < today) lastWeek.push(rssi);
       scenario.messages.push(checkIn(imei, t, { ...HEALTHY, BatteryOrLine: 0, rssi }, gps));
     }
-    scenario.truth.push({ imei, scenario: scenario.name, silence: lost ? 'signal_decline' : null, signal: 'falling' });
+    // The trend's words (fleet/signal-trend.ts): weak once the last whole week's median is at or under its weak
+    // threshold (weak wins over falling), else falling (every device falls faster than FALLING_DB_PER_DAY).
+    lastWeek.sort((a, b) => a - b);
+    const weekMedian = lastWeek.length ? lastWeek[(lastWeek.length - 1) >> 1]! : null;
+    if (spec.perDay <= -FALLING_DB_PER_DAY) throw new RangeError('an RSSI decline scenario device must fall faster than the trend calls falling');
+    scenario.truth.push({ imei, scenario: scenario.name, silence: lost ? 'signal_decline' : null, signal: weekMedian !== null && weekMedian <= WEAK_RSSI_DBM ? 'weak' : 'falling' });
   });
   byDate(scenario.messages);
   return scenario;

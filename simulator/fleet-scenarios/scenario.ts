@@ -24,8 +24,8 @@ export interface DeviceTruth {
    * `ends` (a day within reach of the history), `exhausted` (already silent), `not_enough_data` (under 14 days).
    */
   battery?: { exhaustionDay: string; forecast: 'ends' | 'exhausted' | 'not_enough_data' };
-  /** RSSI decline: the signal trend at `endMs`. */
-  signal?: 'falling';
+  /** RSSI decline: the signal trend at `endMs` (fleet/signal-trend.ts: weak wins over falling). */
+  signal?: 'falling' | 'weak';
   /** Firmware change: the drifts against the group profile at `endMs` (empty: none). */
   drift?: ExpectedDrift[];
 }

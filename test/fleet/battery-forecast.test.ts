@@ -148,6 +148,20 @@ test('a budget spent is "exhausted"; a line-powered device says so and forecasts
   assert.is(line.endDay, null);
 });
 
+test('a device gone quiet with less charge left than its last day used is "exhausted" on that day, not "ends today"', () => {
+  // A real cell stops before the check-in it cannot pay for: spent to within a day's use, never past the budget.
+  const drain = simulate(SMALL, { seed: 12, perDay: 6, connectS: 20 });
+  const days = drain.days.slice(0, drain.exhaustedOn + 1).map((d) => ({ ...d }));
+  const last = days.at(-1)!;
+  const spent = () => days.reduce((n, d) => n + chargeOf(SMALL, d.messages, d.connectSeconds), 0);
+  while (spent() >= SMALL.capacityMah) { last.connectSeconds = Math.round(last.connectSeconds * (last.messages - 1) / last.messages); last.messages--; }
+  // Then eight silent days (the rollup holds no check-in for them).
+  const quiet = Array.from({ length: 8 }, (_, i) => ({ day: addDays(last.day, i + 1), messages: 0, connectSeconds: 0, voltage: null }));
+  const f = forecastOn({ days: [...days, ...quiet], exhaustedOn: drain.exhaustedOn }, days.length + 7, SMALL);
+  const lastReporting = days.filter((d) => d.messages > 0).at(-1)!.day;
+  assert.equal([f.status, f.endDay, f.daysLeft], ['exhausted', lastReporting, 0], JSON.stringify(f));
+});
+
 test('a model without a budget of its own is forecast with the default, and the evidence says so', () => {
   assert.is(budgetOf('FCI-3000').from, 'model');
   assert.equal(budgetOf('XYZ-1'), { budget: DEFAULT_BATTERY_BUDGET, from: 'default' });

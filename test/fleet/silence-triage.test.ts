@@ -5,7 +5,8 @@ import * as assert from 'uvu/assert';
 import type { FeederNode } from '../../fleet/dark-section.js';
 import { darkSections } from '../../fleet/dark-section.js';
 import { areaGroups, distanceKm } from '../../fleet/silence-area.js';
-import { labelSilence, type SilentDevice, type TriageDay, type TriageInput } from '../../fleet/silence-triage.js';
+import { MIN_SLOPE_DAYS } from '../../fleet/signal-trend.js';
+import { BATTERY_DAYS, labelSilence, type SilentDevice, type TriageDay, type TriageInput } from '../../fleet/silence-triage.js';
 
 const test = suite('silent-device triage');
 const T0 = Date.parse('2026-11-28T10:00:00Z');
@@ -134,6 +135,9 @@ test('battery_exhausted: low or falling before the silence, not on line power', 
   const falling = one(device('B', { batteryOrLine: 1, days: days([[3.55, -75], [3.5, -75], [3.42, -75]]) }));
   assert.equal([falling.label, falling.evidence.falling, falling.evidence.low, falling.evidence.dropVolts], ['battery_exhausted', true, false, 0.13]);
   assert.is(one(device('B', { batteryOrLine: 1, days: days([[3.55, -75], [3.52, -75]]) })).label, 'unknown', 'flat and high');
+  // The triage reads a month for the signal (TRIAGE_DAYS) but judges the battery on its last week (BATTERY_DAYS).
+  const slow = days([[3.62, -75], [3.56, -75], [3.5, -75], ...Array.from({ length: BATTERY_DAYS }, () => [3.5, -75] as [number, number])]);
+  assert.is(one(device('B', { batteryOrLine: 1, days: slow })).label, 'unknown', 'a fall before the last week, then flat for it');
   assert.is(one(device('B', { batteryOrLine: 0, days: days([[3.0, -75]]) })).label, 'unknown', 'on line power its battery did not end it');
   assert.is(one(device('B', { batteryOrLine: null, days: days([[3.0, -75]]) })).label, 'battery_exhausted', 'power source not reported: the battery is read');
 });
@@ -142,9 +146,11 @@ test('signal_decline: weak or falling RSSI before the silence', () => {
   const one = (d: SilentDevice) => labelSilence({ silent: [d], feeders: new Map(), lastTrip: new Map() }).verdicts[0]!;
   const weak = one(device('S', { days: days([[3.6, -95], [3.6, -103]]) }));
   assert.equal([weak.label, weak.evidence.weak, weak.evidence.lastMedianDbm], ['signal_decline', true, -103]);
-  const falling = one(device('S', { days: days([[3.6, -80], [3.6, -84], [3.6, -88], [3.6, -92]]) }));
-  assert.equal([falling.label, falling.evidence.falling, falling.evidence.slopeDbPerDay], ['signal_decline', true, -4]);
-  assert.is(one(device('S', { days: days([[3.6, -80], [3.6, -84]]) })).label, 'unknown', 'two days are too few for a trend');
+  // Falling as the signal trend says falling (fleet/signal-trend.ts): MIN_SLOPE_DAYS medians, a slope at or under its threshold.
+  const falling = one(device('S', { days: days(Array.from({ length: MIN_SLOPE_DAYS }, (_, i) => [3.6, -80 - i] as [number, number])) }));
+  assert.equal([falling.label, falling.evidence.falling, falling.evidence.slopeDbPerDay], ['signal_decline', true, -1]);
+  assert.is(one(device('S', { days: days([[3.6, -80], [3.6, -84], [3.6, -88], [3.6, -92]]) })).label, 'unknown', 'four days are too few for the trend');
+  assert.is(one(device('S', { days: days([[3.6, -75], [3.6, -75], [3.6, -76]]) })).label, 'unknown', 'a dB over three days is noise');
   assert.is(one(device('S', { days: [] })).label, 'unknown', 'no rollup days');
 });
 
