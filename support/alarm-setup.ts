@@ -16,6 +16,14 @@ export async function importAlarms(pool: pg.Pool, { recipients = [], rules = [] 
   await importReferenceData(pool, { alarmRecipients: recipients, alarmRules: rules }, { keyring: testKeyring(), webhookAllow: ['loopback'] });
 }
 
+/** A desk per organisation (north and south) hearing `kinds`: the suites of devices moved between the two. */
+export function deskPerOrganisation(kinds: string[]): AlarmSetup {
+  return {
+    recipients: ['north', 'south'].map((org) => ({ id: `${org[0]}-desk`, OrganizationID: org, channel: 'email', address: `desk@${org}.example` })),
+    rules: ['north', 'south'].map((org) => ({ id: `${org[0]}-faults`, OrganizationID: org, class: 'operations', what: kinds, who: [`${org[0]}-desk`] })),
+  };
+}
+
 /** One recipient per channel and a rule sending every kind of the north organisation to all three. */
 export function everyChannel(webhookUrl: string): AlarmSetup {
   return {

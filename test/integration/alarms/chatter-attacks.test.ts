@@ -15,7 +15,7 @@ import { loadAlarmSettings } from '../../../config/settings.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { CHATTER_WINDOW_MS } from '../../../domain/alarm-chatter.js';
 import { FAULT_CODE_KINDS, kindOfCode } from '../../../domain/alarm-kinds.js';
-import { importAlarms } from '../../../support/alarm-setup.js';
+import { deskPerOrganisation, importAlarms } from '../../../support/alarm-setup.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { importDemoData } from '../../../support/reference-data.js';
 import { emptyTally, reportTally, type Tally } from '../../helpers/tally.js';
@@ -51,16 +51,7 @@ const admin = (org: string): Caller => ({ userId: null, org, role: 'admin', time
 test.before(async () => {
   db = await createTestDatabase('alarm_chatter_attacks');
   await importDemoData(db.pool);
-  await importAlarms(db.pool, {
-    recipients: [
-      { id: 'n-desk', OrganizationID: 'north', channel: 'email', address: 'desk@north.example' },
-      { id: 's-desk', OrganizationID: 'south', channel: 'email', address: 'desk@south.example' },
-    ],
-    rules: [
-      { id: 'n-faults', OrganizationID: 'north', class: 'operations', what: ['permanent', 'temporary'], who: ['n-desk'] },
-      { id: 's-faults', OrganizationID: 'south', class: 'operations', what: ['permanent', 'temporary'], who: ['s-desk'] },
-    ],
-  });
+  await importAlarms(db.pool, deskPerOrganisation(['permanent', 'temporary']));
 });
 test.after.each(async () => {
   await db.pool.query('delete from alarm_outbox; delete from alarm_changes; delete from alarms; delete from alarm_shelves; delete from checkin_clock');

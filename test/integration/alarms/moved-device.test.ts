@@ -11,7 +11,7 @@ import { loadAlarmSettings } from '../../../config/settings.js';
 import { CLEAR_HOLD_MS } from '../../../domain/alarm-chatter.js';
 import { FAULT_CODE_KINDS, kindOfCode } from '../../../domain/alarm-kinds.js';
 import { importReferenceData } from '../../../reference-data/index.js';
-import { importAlarms } from '../../../support/alarm-setup.js';
+import { deskPerOrganisation, importAlarms } from '../../../support/alarm-setup.js';
 import { importFixture } from '../../../support/checkins.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { importDemoData, testKeyring } from '../../../support/reference-data.js';
@@ -51,16 +51,7 @@ const heardBy = async (org: string) => (await db.pool.query<{ kind: string }>(
 test.before(async () => {
   db = await createTestDatabase('alarm_moved_device');
   await importDemoData(db.pool);
-  await importAlarms(db.pool, {
-    recipients: [
-      { id: 'n-desk', OrganizationID: 'north', channel: 'email', address: 'desk@north.example' },
-      { id: 's-desk', OrganizationID: 'south', channel: 'email', address: 'desk@south.example' },
-    ],
-    rules: [
-      { id: 'n-faults', OrganizationID: 'north', class: 'operations', what: ['permanent'], who: ['n-desk'] },
-      { id: 's-faults', OrganizationID: 'south', class: 'operations', what: ['permanent'], who: ['s-desk'] },
-    ],
-  });
+  await importAlarms(db.pool, deskPerOrganisation(['permanent']));
 });
 test.after(async () => {
   reportTally('alarms of a moved device', tally);
