@@ -2,6 +2,7 @@
 // its slotted devices in a caller's reach, its power lines with incident points and the highest slot ever given.
 // Read by the DNP3 point map and device profile (dnp3/data/organisation-map.ts) and the IEC 104 point map
 // (iec104/organisation-map.ts), so both protocols list the same slots.
+import { spreadsheetSafe } from '../plumbing/csv.js';
 import type pg from 'pg';
 import { assignPowerLineSlots, slotPowerLines } from './power-lines.js';
 import { assignSlots, maxSlot, slotDevices } from './store.js';
@@ -28,7 +29,6 @@ export function pointMapCsvOf<R>(columns: readonly (keyof R & string)[], rows: r
 
 function csvCell(v: unknown): string {
   const s = v === null || v === undefined ? '' : String(v);
-  // Quote and neutralise formula prefixes.
-  const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
+  const safe = spreadsheetSafe(s);
   return /[",\n\r']/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

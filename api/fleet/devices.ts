@@ -1,6 +1,6 @@
 // GET /api/fleet/devices (paged, bounded OFFSET like /all-devices) and GET /api/fleet/devices.csv (the same
 // list, every page, streamed a batch at a time): devices in reach with their fleet assessment (devices-sql.ts).
-import { toCsv, type Cell } from '../../plumbing/csv.js';
+import { toSpreadsheetCsv, type Cell } from '../../plumbing/csv.js';
 import { pageOf, type ReadEndpoint } from '../device-records/endpoint.js';
 import { integerLiteral } from '../../db/sql-literal.js';
 import { SqlParams } from '../device-records/sql.js';
@@ -47,9 +47,9 @@ export const fleetDevicesCsv: ReadEndpoint = {
         const items = rows.map(presentFleetDevice);
         if (header) {
           header = false;
-          yield encoder.encode(toCsv([Object.keys(presentFleetDevice({ drift_settings: [] }))]));
+          yield encoder.encode(toSpreadsheetCsv([Object.keys(presentFleetDevice({ drift_settings: [] }))]));
         }
-        if (items.length) yield encoder.encode(toCsv(items.map((i) => Object.values({ ...i, driftSettings: i.driftSettings.join('|') }) as Cell[])));
+        if (items.length) yield encoder.encode(toSpreadsheetCsv(items.map((i) => Object.values({ ...i, driftSettings: i.driftSettings.join('|') }) as Cell[])));
         if (rows.length < CSV_BATCH) return;
       }
     }

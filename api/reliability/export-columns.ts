@@ -4,6 +4,7 @@
 import { FAULT } from '../../domain/alarm-kinds.js';
 import type { ShownSection } from '../../domain/section-reach.js';
 import { maskText } from '../../domain/fault-masking.js';
+import { spreadsheetSafe } from '../../plumbing/csv.js';
 import type { ArchiveColumn, ArchiveValue } from '../../storage/archive-file.js';
 
 /** An incident as the export query reads it (api/reliability/export.ts). */
@@ -60,13 +61,6 @@ function cellsOf(r: ExportSource, masked: boolean): ExportValue[] {
     return masked && typeof v === 'string' ? maskText(v) : v;
   });
 }
-
-/**
- * A text cell a spreadsheet would read as a formula (=, +, -, @, a tab or a carriage return first: OWASP's CSV
- * injection list) gets a leading apostrophe. Notes, labels and names are typed by users and importers, and the
- * annual-report CSV is opened in Excel; quoting alone does not stop Excel evaluating `=HYPERLINK(...)`.
- */
-export const spreadsheetSafe = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
 
 /** One row for the CSV: timestamps as ISO 8601 UTC, booleans as true / false, empty for none, text spreadsheet-safe. */
 export function csvCells(r: ExportSource, masked: boolean): (string | number | null)[] {

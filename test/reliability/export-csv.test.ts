@@ -2,7 +2,8 @@
 // neutralised; numbers, times and plain text are written as they are.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { csvCells, EXPORT_COLUMNS, spreadsheetSafe, type ExportSource } from '../../api/reliability/export-columns.js';
+import { csvCells, EXPORT_COLUMNS, type ExportSource } from '../../api/reliability/export-columns.js';
+import { spreadsheetSafe } from '../../plumbing/csv.js';
 
 const row = (over: Partial<ExportSource>): ExportSource => ({
   id: '7', PowerLineID: 'L1', powerLineName: 'Feeder 1', status: 'closed', kind: 'permanent',

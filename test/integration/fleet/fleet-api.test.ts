@@ -176,6 +176,21 @@ test('CSV: the same rows as the list, in its order and filters, streamed as text
   }
 });
 
+test('CSV: a firmware version a device reports as a formula reaches the spreadsheet as text', async () => {
+  const formula = '=HYPERLINK("http://evil.example/","update firmware")';
+  const { rows: [h] } = await api.db.pool.query<Row>(`select h."IMEINumber", h.firmware from device_health h join device_information d using ("IMEINumber")
+     where d."OrganizationID" = 'north' and d.deleted_at is null order by 1 limit 1`);
+  await api.db.pool.query('update device_health set firmware = $2 where "IMEINumber" = $1', [h!.IMEINumber, formula]);
+  try {
+    const text = await (await api.get('/api/fleet/devices.csv', 'northAdmin')).text();
+    const line = text.split('\n').find((l) => l.startsWith(h!.IMEINumber as string))!;
+    assert.ok(line.includes(`"'=HYPERLINK(""http://evil.example/"",""update firmware"")"`), line);
+    assert.not.ok(/(^|,)"?=/.test(line), 'no cell starts with a formula');
+  } finally {
+    await api.db.pool.query('update device_health set firmware = $2 where "IMEINumber" = $1', [h!.IMEINumber, h!.firmware]);
+  }
+});
+
 test('health strip: each day equals the device\'s rollup row; outside reach is a 404', async () => {
   const { rows: [pick] } = await api.db.pool.query<Row>(`select x."IMEINumber" from device_health_days x join device_information d on d."IMEINumber" = x."IMEINumber"
      where d."OrganizationID" = 'north' and d."OrganizationSince" = '-infinity' and x.day > $1::date - 30 group by 1 order by count(*) desc, 1 limit 1`, [dayOf(NOW)]);
