@@ -50,6 +50,15 @@ export async function movedDevicesCondition(pool: pg.Pool, caller: ReachCaller, 
   return [`${at} >= coalesce((${p.add(JSON.stringify(moved))}::jsonb ->> ${imei})::timestamptz, '-infinity')`];
 }
 
+/** Which of `imeis` are in the caller's reach, in one statement (for answers that name other indicators). */
+export async function imeisInReach(db: Pick<pg.Pool, 'query'>, caller: ReachCaller, imeis: readonly string[]): Promise<Set<string>> {
+  if (imeis.length === 0) return new Set();
+  const p = new SqlParams();
+  const { rows } = await db.query<{ IMEINumber: string }>(
+    `select d."IMEINumber" from device_information d where d."IMEINumber" = any(${p.add(imeis)}::text[]) and ${reachCondition(caller, p)}`, p.values);
+  return new Set(rows.map((r) => r.IMEINumber));
+}
+
 // IMEIs are 15 digits; other identifiers in the field are alphanumeric. Anything else cannot name a device.
 const PLAUSIBLE_IMEI = /^[A-Za-z0-9_-]{1,64}$/;
 

@@ -9,9 +9,17 @@ import { histogramMedian, type Histogram } from '../../fleet/health-day.js';
 import { assessmentReadableSql, dayReadableSql } from '../../fleet-health/read-scope.js';
 import { badParameter } from '../errors.js';
 import type { ReadEndpoint } from '../device-records/endpoint.js';
-import { deviceInReach } from '../device-records/reach.js';
+import { deviceInReach, imeisInReach, type ReachCaller } from '../device-records/reach.js';
+import { silenceAsShown, silenceImeis, type StoredSilence } from './silence-shown.js';
+import type pg from 'pg';
 
 export const DEFAULT_DAYS = 30;
+
+/** The triage's evidence as the caller may see it: one statement asks which indicators it names are in reach. */
+async function silenceInReach(db: Pick<pg.Pool, 'query'>, caller: ReachCaller, s: StoredSilence): Promise<StoredSilence> {
+  const reached = await imeisInReach(db, caller, silenceImeis(s));
+  return silenceAsShown(s, (imei) => reached.has(imei));
+}
 export const MAX_DAYS = 400;
 
 interface DayRow {
@@ -94,6 +102,7 @@ export const fleetDeviceHealth: ReadEndpoint = {
     }
     const h = health.rows[0] as Record<string, unknown> | undefined;
     const s = silence.rows[0] as Record<string, unknown> | undefined;
+    const shown = s ? await silenceInReach(deps.pool, caller, { evidence: s.evidence as Record<string, unknown>, groupKey: s.group_key as string | null }) : null;
     return {
       IMEINumber: imei!, from: range.from.toString(), to: range.to.toString(), days: entries,
       health: h ? {
@@ -102,7 +111,7 @@ export const fleetDeviceHealth: ReadEndpoint = {
         signal: h.signal, batteryStatus: h.battery_status, batteryEndDay: h.end_day, batteryDaysLeft: h.battery_days_left,
         batteryEvidence: h.battery_evidence, firmware: h.firmware, model: h.model,
       } : null,
-      silence: s ? { silentSince: iso(s.silent_since), label: s.label, evidence: s.evidence, groupKey: s.group_key, assessedAt: iso(s.assessed_at) } : null,
+      silence: s && shown ? { silentSince: iso(s.silent_since), label: s.label, evidence: shown.evidence, groupKey: shown.groupKey, assessedAt: iso(s.assessed_at) } : null,
       drift: drift.rows.map((x: Record<string, unknown>) => ({ setting: x.setting, expected: x.expected, reported: x.reported, sinceDay: x.since_day, assessedAt: iso(x.assessed_at) })),
     };
   },

@@ -85,6 +85,12 @@ async function seedOperations(): Promise<void> {
     await q(`insert into incident_devices (incident_id, "IMEINumber", "EventType", tripped_at) values ($1, $2, 'TFault', $3)`, [shared.id, imei, BEFORE.date]);
   }
   await q(`insert into incident_timeline (incident_id, at, what, detail) values ($1, $2, 'located', $3)`, [shared.id, BEFORE.date, { sections }]);
+  // Silent-device triage (fleet-health/triage.ts) judged north-east's indicator silent in a possible de-energised
+  // section whose point is north-west's, and in a carrier cluster keyed by it: the shared feeder again.
+  const point = { imei: F7_WEST, name: 'North F7 Pole 45 Phase A' };
+  await q(`insert into device_silence ("IMEINumber", silent_since, label, evidence, group_key, assessed_at) values ($1, $2, 'deenergised', $3, $4, now())
+    on conflict ("IMEINumber") do update set label = excluded.label, evidence = excluded.evidence, group_key = excluded.group_key, assessed_at = excluded.assessed_at`,
+  [NORTH_EAST, BEFORE.date, { powerLineId: 'north-F7', point, upstream: { imei: F7_DELETED, name: null }, section: `below ${F7_DELETED}`, devices: 2 }, `deenergised:north-F7:${F7_WEST}`]);
 }
 
 /** Moves MOVED to south through the real import (reference-data/upsert-devices.ts). */
