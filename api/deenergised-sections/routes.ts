@@ -11,6 +11,7 @@ import { reachCondition } from '../device-records/reach.js';
 import { SqlParams } from '../device-records/sql.js';
 import { acceptOnly, badParameter } from '../errors.js';
 import { integer } from '../incidents/routes.js';
+import { OUTSIDE_REACH_LABEL } from '../../domain/section-reach.js';
 
 export const DEENERGISED_SECTIONS_PATH = '/api/deenergised-sections';
 export const DEENERGISED_STATUSES = ['open', 'closed', 'all'] as const;
@@ -45,16 +46,20 @@ export function deenergisedSectionRoutes({ pool, auth }: { pool: pg.Pool; auth: 
     // The indicators named, in reach, with where they stand (the map places the section by them).
     const named = [...new Set(rows.flatMap((r) => [r.point_imei, ...(r.upstream_imei ? [r.upstream_imei] : []), ...r.devices.map((d) => d.imei)]))];
     const q = new SqlParams();
-    const { rows: inReach } = await pool.query<{ IMEINumber: string; Real_Name: string | null; Lat: number | null; Long: number | null }>(
-      `select d."IMEINumber", d."Real_Name", d."Lat", d."Long" from device_information d where d."IMEINumber" = any(${q.add(named)}::text[]) and ${reachCondition(caller, q)}`, q.values);
-    const device = new Map(inReach.map((d) => [d.IMEINumber, d]));
+    const { rows: namedRows } = await pool.query<{ IMEINumber: string; Real_Name: string | null; Lat: number | null; Long: number | null; in_reach: boolean }>(
+      `select d."IMEINumber", d."Real_Name", d."Lat", d."Long", (${reachCondition(caller, q)}) as in_reach
+         from device_information d where d."IMEINumber" = any(${q.add(named)}::text[])`, q.values);
+    const device = new Map(namedRows.filter((d) => d.in_reach).map((d) => [d.IMEINumber, d]));
+    // A label naming an indicator outside reach ("below <it>") gives way, as an incident section's does (domain/section-reach.ts).
+    const hidden = [...named.filter((imei) => !device.has(imei)), ...namedRows.filter((d) => !d.in_reach && d.Real_Name).map((d) => d.Real_Name!)];
+    const labelShown = (label: string) => (hidden.some((h) => label.includes(h)) ? OUTSIDE_REACH_LABEL : label);
     const end = (imei: string | null) => {
       const d = imei === null ? undefined : device.get(imei);
       return d ? { IMEINumber: d.IMEINumber, name: d.Real_Name, Lat: d.Lat, Long: d.Long } : null;
     };
     return c.json({
       data: rows.map((r) => ({
-        id: Number(r.id), powerLineId: r.PowerLineID, powerLineName: r.powerLineName, status: r.status, label: r.label, phase: r.phase,
+        id: Number(r.id), powerLineId: r.PowerLineID, powerLineName: r.powerLineName, status: r.status, label: labelShown(r.label), phase: r.phase,
         point: end(r.point_imei), upstream: end(r.upstream_imei), silentSince: iso(r.silent_since), openedAt: iso(r.opened_at), closedAt: iso(r.closed_at),
         closedReason: r.closed_reason, silentDevices: r.devices.length,
         devices: r.devices.flatMap((x) => { const d = end(x.imei); return d ? [{ ...d, silentSince: x.silentSince }] : []; }),
