@@ -19,7 +19,26 @@ interface AlarmRow {
   id: string; kind: string; label: string | null; class: AlarmClass | null; IMEINumber: string; Real_Name: string | null; PowerLineID: string | null;
   powerLineName: string | null; raised_at: Date; acknowledged_at: Date | null; acknowledged_by: string | null; cleared_at: Date | null; codeText: string | null;
   shelved_until: Date | null; chatter_count: number; last_raised_at: Date | null; summary: string | null;
-  episode: string; last_episode: string | null;
+  episode: string; last_episode: string | null; detail_text: string;
+}
+
+const IMEI = /\b\d{14,16}\b/g;
+/** What a summary says in place of an indicator outside the caller's reach. */
+export const OUTSIDE_REACH_INDICATOR = 'an indicator outside your reach';
+
+/**
+ * A summary (a hot spot's section, a possible de-energised section) may name other indicators than the alarm's
+ * own: one outside the caller's reach is not named, neither its IMEI nor its name (docs/decisions.md#triage-evidence-within-reach).
+ */
+async function summariesInReach(db: Pick<pg.Pool, 'query'>, caller: Caller, rows: AlarmRow[]): Promise<void> {
+  const named = [...new Set(rows.filter((r) => r.summary).flatMap((r) => r.detail_text.match(IMEI) ?? []))];
+  if (named.length === 0) return;
+  const p = new SqlParams();
+  const { rows: found } = await db.query<{ IMEINumber: string; Real_Name: string | null; in_reach: boolean }>(
+    `select d."IMEINumber", d."Real_Name", (${reachCondition(caller, p)}) as in_reach from device_information d where d."IMEINumber" = any(${p.add(named)}::text[])`, p.values);
+  const reached = new Set(found.filter((d) => d.in_reach).map((d) => d.IMEINumber));
+  const hidden = [...named.filter((imei) => !reached.has(imei)), ...found.filter((d) => !d.in_reach && d.Real_Name).map((d) => d.Real_Name!)];
+  for (const r of rows) if (r.summary) for (const h of hidden) r.summary = r.summary.replaceAll(h, OUTSIDE_REACH_INDICATOR);
 }
 
 interface IncidentRow {
@@ -66,14 +85,16 @@ export async function readBoardAlarms(db: Pick<pg.Pool, 'query'>, caller: Caller
   const { rows } = await db.query<AlarmRow>(
     `select a.id, a.kind, a.detail->>'label' as label, a.class, a."IMEINumber", d."Real_Name", a."PowerLineID", pl.name as "powerLineName", a.raised_at,
             a.acknowledged_at, a.acknowledged_by, a.cleared_at, a.detail->>'codeText' as "codeText", s.until as shelved_until,
-            a.chatter_count, a.last_raised_at, a.detail->>'summary' as summary, a.episode, a.last_episode
+            a.chatter_count, a.last_raised_at, a.detail->>'summary' as summary, a.episode, a.last_episode, a.detail::text as detail_text
        from alarms a join device_information d on d."IMEINumber" = a."IMEINumber"
        left join power_lines pl on pl."Id" = a."PowerLineID"
        left join alarm_shelves s on s."IMEINumber" = a."IMEINumber" and s.kind = a.kind and s."OrganizationID" = a."OrganizationID" and s.until > ${p.add(new Date(nowMs))}::timestamptz
       where a."OrganizationID" = ${p.add(caller.org)}::text and (a.acknowledged_at is null or a.cleared_at is null)
         and a.kind <> all(${p.add(INCIDENT_ALARM_KINDS)}::text[]) and ${reach} and ${line}
       order by a.raised_at desc, a.id desc limit ${p.add(BOARD_ALARM_LIMIT + 1)}`, p.values);
-  return { alarms: rows.slice(0, BOARD_ALARM_LIMIT).map((r) => presentAlarm(r, caller.maskFaultDetails, nowMs, chatterShelveMax)), truncated: rows.length > BOARD_ALARM_LIMIT };
+  const kept = rows.slice(0, BOARD_ALARM_LIMIT);
+  await summariesInReach(db, caller, kept);
+  return { alarms: kept.map((r) => presentAlarm(r, caller.maskFaultDetails, nowMs, chatterShelveMax)), truncated: rows.length > BOARD_ALARM_LIMIT };
 }
 
 async function readActiveIncidents(db: Pick<pg.Pool, 'query'>, caller: Caller) {

@@ -91,6 +91,9 @@ async function seedOperations(): Promise<void> {
   await q(`insert into device_silence ("IMEINumber", silent_since, label, evidence, group_key, assessed_at) values ($1, $2, 'deenergised', $3, $4, now())
     on conflict ("IMEINumber") do update set label = excluded.label, evidence = excluded.evidence, group_key = excluded.group_key, assessed_at = excluded.assessed_at`,
   [NORTH_EAST, BEFORE.date, { powerLineId: 'north-F7', point, upstream: { imei: F7_DELETED, name: null }, section: `below ${F7_DELETED}`, devices: 2 }, `deenergised:north-F7:${F7_WEST}`]);
+  // Its alarm on the board (raised on a north-east indicator), whose summary names the section by the deleted one.
+  await q(`insert into alarms ("OrganizationID", "IMEINumber", kind, episode, "PowerLineID", detail, raised_at) values ('north', $1, 'deenergised-section', 'reach-walk', 'north-F7', $2, $3)`,
+    [NORTH_EAST, { label: 'Possible de-energised section', upstream: { imei: F7_DELETED, name: null }, summary: `Possible de-energised section below ${F7_DELETED} on north-F7: 2 line-powered indicators silent` }, BEFORE.date]);
   await q(`insert into deenergised_sections ("OrganizationID", "PowerLineID", point_imei, upstream_imei, phase, label, devices, silent_since, status, opened_at, updated_at)
     values ('north', 'north-F7', $1, $2, 'A', $3, $4, $5, 'open', $5, $5)`,
   [F7_WEST, F7_DELETED, `below ${F7_DELETED}`, JSON.stringify([{ imei: NORTH_EAST, name: null, silentSince: BEFORE.date }, { imei: F7_WEST, name: null, silentSince: BEFORE.date }]), BEFORE.date]);
