@@ -6,6 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createApp } from '../../../api/app.js';
 import { migrate } from '../../../db/migrate.js';
+import { DRIFT_SETTINGS } from '../../../fleet/settings-drift.js';
 import { importReferenceData } from '../../../reference-data/index.js';
 import { createTestDatabase } from '../../../support/database.js';
 import { importDemoData } from '../../../support/reference-data.js';
@@ -119,7 +120,12 @@ test('moved back, the old organisation starts again from the return: its evidenc
 test('an upgrade: a finding judged before migration 0031 with another organisation\'s incidents keeps only its own, is closed saying why, and reads none of the others', async () => {
   const old = await createTestDatabase('audit_0029', { upTo: '0029' });
   try {
+    // The release before imported with its own importer; this one also writes the group profile (migration 0036),
+    // so those columns stand in for the import and are gone again before the upgrade adds them.
+    const profile = DRIFT_SETTINGS.map((s) => `"${s.profile}"`);
+    await old.pool.query(`alter table groups ${profile.map((c, i) => `add column ${c} ${DRIFT_SETTINGS[i]!.type === 'number' ? 'double precision' : 'text'}`).join(', ')}`);
     await importDemoData(old.pool);
+    await old.pool.query(`alter table groups ${profile.map((c) => `drop column ${c}`).join(', ')}`);
     await old.pool.query(`update organizations set "MaskFaultDetails" = false`);
     const imei = '861100000000000'; // a south device, moved there from north
     await old.pool.query(`update device_information set "OrganizationSince" = now() - interval '2 days' where "IMEINumber" = $1`, [imei]);
