@@ -11,33 +11,25 @@ import { routeAlarms } from '../../../alarms/router.js';
 import type { CheckInAlarms } from '../../../alarms/check-in-alarms.js';
 import type { Caller } from '../../../api/auth/caller.js';
 import { readBoardAlarms } from '../../../api/board/read.js';
-import { loadAlarmSettings } from '../../../config/settings.js';
 import { withTransaction } from '../../../db/transaction.js';
 import { CHATTER_WINDOW_MS } from '../../../domain/alarm-chatter.js';
-import { FAULT_CODE_KINDS, kindOfCode } from '../../../domain/alarm-kinds.js';
 import { deskPerOrganisation, importAlarms } from '../../../support/alarm-setup.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { importDemoData } from '../../../support/reference-data.js';
 import { emptyTally, reportTally, type Tally } from '../../helpers/tally.js';
+import { faultCheckIn, ROUTE_SETTINGS } from './chatter-settings.js';
 
 const test = suite('chattering alarms: attacks across organisations');
 const MIN = 60_000;
 const A = '861000000000000'; // north's in the fixture, moved to south by the tests
 const LINE = { north: 'north-F12', south: 'south-F12' } as const;
-const settings = loadAlarmSettings({ ALARM_RECIPIENT_CAP_PER_DAY: '1000', ALARM_STORM_THRESHOLD: '1000' });
 const tally: Tally = emptyTally();
 let db: TestDatabase;
 let T = Date.UTC(2026, 0, 5, 0, 0, 0);
 
-function checkIn(org: keyof typeof LINE, atMs: number, code: number): CheckInAlarms {
-  const kind = kindOfCode(code);
-  return {
-    IMEINumber: A, OrganizationID: org, PowerLineID: LINE[org], deviceName: null, date: new Date(atMs).toISOString(), code,
-    transition: { raise: kind, end: FAULT_CODE_KINDS.filter((k) => k !== kind) }, modelChange: null,
-  };
-}
+const checkIn = (org: keyof typeof LINE, atMs: number, code: number): CheckInAlarms => faultCheckIn(A, org, LINE[org], atMs, code);
 const notify = (org: keyof typeof LINE, deviceMs: number, code: number, serviceMs = deviceMs) => applyCheckInAlarms(db.pool, [checkIn(org, deviceMs, code)], serviceMs);
-const route = (serviceMs: number) => routeAlarms(db.pool, settings, serviceMs);
+const route = (serviceMs: number) => routeAlarms(db.pool, ROUTE_SETTINGS, serviceMs);
 /** `faultline import` moving device A to `org` at `atMs` (what reach cuts at). */
 const moveTo = (org: keyof typeof LINE, atMs: number) => db.pool.query(
   `update device_information set "OrganizationID" = $2, "PowerLineID" = $3, "OrganizationSince" = $4 where "IMEINumber" = $1`, [A, org, LINE[org], new Date(atMs)]);

@@ -12,13 +12,12 @@ import { routeAlarms } from '../../../alarms/router.js';
 import type { CheckInAlarms } from '../../../alarms/check-in-alarms.js';
 import { SEAMS } from '../../../config/failpoints.js';
 import { CHATTER_WINDOW_MS } from '../../../domain/alarm-chatter.js';
-import { FAULT_CODE_KINDS, kindOfCode } from '../../../domain/alarm-kinds.js';
 import { importAlarms } from '../../../support/alarm-setup.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { importDemoData } from '../../../support/reference-data.js';
 import { waitFor } from '../../../support/wait-for.js';
 import { emptyTally, reportTally, type Tally } from '../../helpers/tally.js';
-import { ROUTE_SETTINGS } from './chatter-settings.js';
+import { faultCheckIn, ROUTE_SETTINGS } from './chatter-settings.js';
 
 const test = suite('chattering alarms: the router killed mid-round');
 const SEAM = 'alarms.router-before-mark';
@@ -28,13 +27,7 @@ const tally: Tally = emptyTally();
 let db: TestDatabase;
 let T = Date.UTC(2026, 0, 5, 0, 0, 0);
 
-function checkIn(atMs: number, code: number): CheckInAlarms {
-  const kind = kindOfCode(code);
-  return {
-    IMEINumber: A, OrganizationID: 'north', PowerLineID: 'north-F12', deviceName: null, date: new Date(atMs).toISOString(), code,
-    transition: { raise: kind, end: FAULT_CODE_KINDS.filter((k) => k !== kind) }, modelChange: null,
-  };
-}
+const checkIn = (atMs: number, code: number): CheckInAlarms => faultCheckIn(A, 'north', 'north-F12', atMs, code);
 const notify = (deviceMs: number, code: number, serviceMs = deviceMs) => applyCheckInAlarms(db.pool, [checkIn(deviceMs, code)], serviceMs);
 /** One round in this process, once the killed process's transaction (and its advisory lock) is gone. */
 const route = (serviceMs: number) => waitFor('a router round that is not skipped', async () => {

@@ -8,31 +8,23 @@ import * as assert from 'uvu/assert';
 import { applyCheckInAlarms, applyCheckInAlarmsIn } from '../../../alarms/raise.js';
 import { routeAlarms } from '../../../alarms/router.js';
 import type { CheckInAlarms } from '../../../alarms/check-in-alarms.js';
-import { loadAlarmSettings } from '../../../config/settings.js';
 import { CHATTER_WINDOW_MS } from '../../../domain/alarm-chatter.js';
-import { FAULT_CODE_KINDS, kindOfCode } from '../../../domain/alarm-kinds.js';
 import { importAlarms } from '../../../support/alarm-setup.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { importDemoData } from '../../../support/reference-data.js';
 import { waitFor } from '../../../support/wait-for.js';
+import { faultCheckIn, ROUTE_SETTINGS } from './chatter-settings.js';
 
 const test = suite('chattering alarms: what is routed');
 const MIN = 60_000;
 const A = '861000000000000';
-const settings = loadAlarmSettings({ ALARM_RECIPIENT_CAP_PER_DAY: '1000', ALARM_STORM_THRESHOLD: '1000' });
 let db: TestDatabase;
 let T = Date.UTC(2026, 0, 5, 0, 0, 0);
 
-function checkIn(atMs: number, code: number): CheckInAlarms {
-  const kind = kindOfCode(code);
-  return {
-    IMEINumber: A, OrganizationID: 'north', PowerLineID: 'north-F12', deviceName: null, date: new Date(atMs).toISOString(), code,
-    transition: { raise: kind, end: FAULT_CODE_KINDS.filter((k) => k !== kind) }, modelChange: null,
-  };
-}
+const checkIn = (atMs: number, code: number): CheckInAlarms => faultCheckIn(A, 'north', 'north-F12', atMs, code);
 /** A check-in of device time `deviceMs` worked by the notify stage at service time `serviceMs`. */
 const notify = (deviceMs: number, code: number, serviceMs = deviceMs) => applyCheckInAlarms(db.pool, [checkIn(deviceMs, code)], serviceMs);
-const route = (serviceMs: number) => routeAlarms(db.pool, settings, serviceMs);
+const route = (serviceMs: number) => routeAlarms(db.pool, ROUTE_SETTINGS, serviceMs);
 /** The recipient's messages about device A, oldest first ("kind:alarm"). */
 const heard = async () => (await db.pool.query<{ m: string }>(
   `select o.kind || ':' || o.alarm_id as m from alarm_outbox o join alarms a on a.id = o.alarm_id where a."IMEINumber" = $1 order by o.id`, [A])).rows.map((r) => r.m);

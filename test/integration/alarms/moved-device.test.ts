@@ -7,34 +7,26 @@ import * as assert from 'uvu/assert';
 import { applyCheckInAlarms } from '../../../alarms/raise.js';
 import { routeAlarms } from '../../../alarms/router.js';
 import type { CheckInAlarms } from '../../../alarms/check-in-alarms.js';
-import { loadAlarmSettings } from '../../../config/settings.js';
 import { CLEAR_HOLD_MS } from '../../../domain/alarm-chatter.js';
-import { FAULT_CODE_KINDS, kindOfCode } from '../../../domain/alarm-kinds.js';
 import { importReferenceData } from '../../../reference-data/index.js';
 import { deskPerOrganisation, importAlarms } from '../../../support/alarm-setup.js';
 import { importFixture } from '../../../support/checkins.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { importDemoData, testKeyring } from '../../../support/reference-data.js';
 import { emptyTally, reportTally, type Tally } from '../../helpers/tally.js';
+import { faultCheckIn, ROUTE_SETTINGS } from './chatter-settings.js';
 
 const test = suite('alarms of a moved device');
 const A = '861000000000000'; // north's in the fixture
 const LINE = { north: 'north-F12', south: 'south-F12' } as const;
-const settings = loadAlarmSettings({ ALARM_RECIPIENT_CAP_PER_DAY: '1000', ALARM_STORM_THRESHOLD: '1000' });
 const tally: Tally = emptyTally();
 let db: TestDatabase;
 // The service clock starts at the wall clock: the import ends alarms at the database's now().
 let T = Date.now();
 
-function checkIn(org: keyof typeof LINE, atMs: number, code: number): CheckInAlarms {
-  const kind = kindOfCode(code);
-  return {
-    IMEINumber: A, OrganizationID: org, PowerLineID: LINE[org], deviceName: null, date: new Date(atMs).toISOString(), code,
-    transition: { raise: kind, end: FAULT_CODE_KINDS.filter((k) => k !== kind) }, modelChange: null,
-  };
-}
+const checkIn = (org: keyof typeof LINE, atMs: number, code: number): CheckInAlarms => faultCheckIn(A, org, LINE[org], atMs, code);
 const notify = (org: keyof typeof LINE, atMs: number, code: number) => applyCheckInAlarms(db.pool, [checkIn(org, atMs, code)], atMs);
-const route = (atMs: number) => routeAlarms(db.pool, settings, atMs);
+const route = (atMs: number) => routeAlarms(db.pool, ROUTE_SETTINGS, atMs);
 
 /** `faultline import` with device A in `org`. */
 async function moveTo(org: keyof typeof LINE): Promise<void> {
