@@ -85,7 +85,8 @@ export async function readBoardAlarms(db: Pick<pg.Pool, 'query'>, caller: Caller
   const { rows } = await db.query<AlarmRow>(
     `select a.id, a.kind, a.detail->>'label' as label, a.class, a."IMEINumber", d."Real_Name", a."PowerLineID", pl.name as "powerLineName", a.raised_at,
             a.acknowledged_at, a.acknowledged_by, a.cleared_at, a.detail->>'codeText' as "codeText", s.until as shelved_until,
-            a.chatter_count, a.last_raised_at, a.detail->>'summary' as summary, a.episode, a.last_episode, a.detail::text as detail_text
+            a.chatter_count, a.last_raised_at, a.detail->>'summary' as summary, a.episode, a.last_episode,
+            case when a.detail ? 'summary' then a.detail::text else '' end as detail_text
        from alarms a join device_information d on d."IMEINumber" = a."IMEINumber"
        left join power_lines pl on pl."Id" = a."PowerLineID"
        left join alarm_shelves s on s."IMEINumber" = a."IMEINumber" and s.kind = a.kind and s."OrganizationID" = a."OrganizationID" and s.until > ${p.add(new Date(nowMs))}::timestamptz
