@@ -5,9 +5,12 @@
 import type { CodeStrings } from '../../domain/code-strings.js';
 import { codeText } from '../../domain/code-strings.js';
 import { formatDisplayTimeOrNull, formatDisplayTimeSeconds } from '../../domain/display-time.js';
-import { presentEvent } from '../../domain/event-presentation.js';
+import {
+  presentedFaultCurrent, presentedPostEventRef, presentedPrefaultCurrent, presentedRecoverCurrent, presentedThreshold, presentEvent,
+} from '../../domain/event-presentation.js';
 import { ongoingFaultText } from '../../domain/ongoing-fault-codes.js';
 import type { Caller } from '../auth/caller.js';
+import { plain, type CellValue } from './row-json.js';
 
 export interface PresentContext {
   timeZone: string;
@@ -54,6 +57,21 @@ export function presentRecord(row: Row, ctx: PresentContext, prefix = ''): Row {
   return out;
 }
 
+/** The fields of presentRecord, in its order, read from an array row by `at` (row-json.ts). */
+export function recordFields(at: (name: string) => number): (readonly [string, CellValue])[] {
+  const cell = (c: (typeof RECORD_COLUMNS)[number]): CellValue => {
+    const i = at(c);
+    switch (c) {
+      case 'date': case 'CreatedDate': return (row, ctx) => time(row[i], ctx);
+      case 'Ongoing_fault': case 'ActualOngoingFault': return (row) => fault(row[i]);
+      case 'State': return (row, ctx) => code(row[i], ctx.codeStrings.State);
+      case 'FaultType': return (row, ctx) => code(row[i], ctx.codeStrings.FaultType);
+      default: return plain(i);
+    }
+  };
+  return RECORD_COLUMNS.map((c) => [c, cell(c)] as const);
+}
+
 /** Event columns shared by both event tables (spec 2.3), with the table each came from. */
 export const EVENT_COLUMNS = [
   'EventTable', 'Event_Record_ID', 'EventID', 'EventTimestamp', 'EventType', 'PrefaultCurrent', 'FaultCurrent', 'RecoverCurrent',
@@ -72,6 +90,29 @@ export function presentEventRow(row: Row, ctx: PresentContext): Row {
     RecoverCurrent: (base.RecoverCurrent as number | null),
   });
   return { ...presented, EventTimestamp: time(base.EventTimestamp, ctx), PacketTimestamp: time(base.PacketTimestamp, ctx) };
+}
+
+/**
+ * The fields of presentEventRow, in its order (spec 3.4 field by field), read from an array row by `at`;
+ * `omit`: fields left out (and not read).
+ */
+export function eventFields(at: (name: string) => number, omit: readonly string[] = []): (readonly [string, CellValue])[] {
+  const [t, p, f, r] = (['EventType', 'PrefaultCurrent', 'FaultCurrent', 'RecoverCurrent'] as const).map(at) as [number, number, number, number];
+  const type = (row: readonly unknown[]) => String(row[t] ?? null);
+  const num = (row: readonly unknown[], i: number) => (row[i] as number | null | undefined) ?? null;
+  const cell = (c: string): CellValue => {
+    switch (c) {
+      case 'EventTimestamp': case 'PacketTimestamp': { const i = at(c); return (row, ctx) => time(row[i], ctx); }
+      case 'EventType': return type;
+      case 'PrefaultCurrent': return (row) => presentedPrefaultCurrent(type(row), num(row, p), num(row, f));
+      case 'FaultCurrent': return (row) => presentedFaultCurrent(type(row), num(row, f));
+      case 'RecoverCurrent': return (row) => presentedRecoverCurrent(type(row), num(row, r));
+      case 'PermanentFaultResetCurrentThreshold': return (row) => presentedThreshold(type(row), num(row, p), num(row, f));
+      case 'PostEventRef': return (row) => presentedPostEventRef(type(row));
+      default: return plain(at(c));
+    }
+  };
+  return [...EVENT_COLUMNS, 'PermanentFaultResetCurrentThreshold', 'PostEventRef'].filter((c) => !omit.includes(c)).map((c) => [c, cell(c)] as const);
 }
 
 /** The device_information columns every device view shares (spec 2.5 plus the import's fields). */
