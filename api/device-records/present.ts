@@ -78,7 +78,7 @@ export const EVENT_COLUMNS = [
   'PhaseAEvent', 'PhaseBEvent', 'PhaseCEvent', 'PacketTimestamp', 'IMEINumber', 'DeviceRecordID',
 ] as const;
 
-/** One event (either table) with spec 3.4 applied and its timestamps in the caller's zone. */
+/** One event (either table) with spec 3.4 applied and its timestamps in the caller's zone (the reference eventFields' writers are held to: test/api/row-json.test.ts). */
 export function presentEventRow(row: Row, ctx: PresentContext): Row {
   const base: Row = {};
   for (const c of EVENT_COLUMNS) base[c] = row[c] ?? null;
@@ -130,9 +130,18 @@ export function presentDevice(row: Row, ctx: PresentContext): Row {
   return out;
 }
 
+/** The fields of presentDevice, in its order, read from an array row by `at` (row-json.ts). */
+export function deviceFields(at: (name: string) => number): (readonly [string, CellValue])[] {
+  return DEVICE_COLUMNS.map((c) => {
+    const i = at(c);
+    return [c, c === 'LastCheckInTime' ? (row: readonly unknown[], ctx: PresentContext) => time(row[i], ctx) : plain(i)] as const;
+  });
+}
+
 /** The latest-status fields that device lists show beside device information. */
 export const STATUS_COLUMNS = ['date', 'model', 'Ongoing_fault', 'ActualOngoingFault', 'BatteryOrLine', 'BatteryMCU', 'AverageCurrent1m', 'Temperature', 'rssi'] as const;
 
+/** The latest status as an object (the reference statusFields' writers are held to: test/api/row-json.test.ts). */
 export function presentStatus(row: Row, ctx: PresentContext): Row {
   const out: Row = {};
   for (const c of STATUS_COLUMNS) out[c] = row[c] ?? null;
@@ -140,6 +149,15 @@ export function presentStatus(row: Row, ctx: PresentContext): Row {
   out.Ongoing_fault = fault(out.Ongoing_fault);
   out.ActualOngoingFault = fault(out.ActualOngoingFault);
   return out;
+}
+
+/** The fields of presentStatus, in its order, read from an array row by `at` (row-json.ts). */
+export function statusFields(at: (name: string) => number): (readonly [string, CellValue])[] {
+  return STATUS_COLUMNS.map((c) => {
+    const i = at(c);
+    const cell: CellValue = c === 'date' ? (row, ctx) => time(row[i], ctx) : c === 'Ongoing_fault' || c === 'ActualOngoingFault' ? (row) => fault(row[i]) : plain(i);
+    return [c, cell] as const;
+  });
 }
 
 export { time as displayTime, fault as displayFault };

@@ -5,7 +5,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseCodeStrings } from '../../domain/code-strings.js';
 import { columnIndex, jsonValue, pageText, plain, rowWriter } from '../../api/device-records/row-json.js';
-import { EVENT_COLUMNS, eventFields, presentEventRow, presentRecord, RECORD_COLUMNS, recordFields, type PresentContext } from '../../api/device-records/present.js';
+import {
+  DEVICE_COLUMNS, deviceFields, EVENT_COLUMNS, eventFields, presentDevice, presentEventRow, presentRecord, presentStatus, RECORD_COLUMNS, recordFields,
+  STATUS_COLUMNS, statusFields, type PresentContext,
+} from '../../api/device-records/present.js';
 
 const parsed = parseCodeStrings({ version: 1, State: { 0: 'Normal', 1: 'Fault "A"' }, FaultType: { 0: 'No fault', 2: 'Permanent' } });
 if (!parsed.ok) throw new Error(parsed.reason);
@@ -54,6 +57,18 @@ test('a row of the critical-data kind: fields left out are neither written nor r
   const row = rowOf(selected, 3, ['EventTimestamp', 'PacketTimestamp'], { EventType: 'PFault', PrefaultCurrent: 40 });
   const { EventTable: _t, Event_Record_ID: _i, ...event } = presentEventRow({ ...row, EventTable: null, Event_Record_ID: null }, contexts[0]!);
   assert.is(write(asArray(row, selected), contexts[0]!), JSON.stringify({ Source: row.Source, ...event, Extra: row.Extra ?? null }));
+});
+
+test('devices with their groups and latest status: what JSON.stringify of all-devices\' object gives', () => {
+  const selected = [...DEVICE_COLUMNS, 'groups', ...STATUS_COLUMNS];
+  const at = columnIndex(selected);
+  const write = rowWriter([...deviceFields(at), ['groups', plain(at('groups'))], ...statusFields(at)]);
+  for (const ctx of contexts) {
+    for (let seed = 0; seed < 200; seed++) {
+      const row = rowOf(selected, seed, ['LastCheckInTime', 'date'], { groups: seed % 3 === 0 ? [] : ['north-east', `g"${seed}`], Ongoing_fault: seed % 5, ActualOngoingFault: seed % 4 === 0 ? null : seed % 6 });
+      assert.is(write(asArray(row, selected), ctx), JSON.stringify({ ...presentDevice(row, ctx), groups: row.groups, ...presentStatus(row, ctx) }));
+    }
+  }
 });
 
 test('a column that is not selected fails when the writer is built, not per request', () => {
