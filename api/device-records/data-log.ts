@@ -7,8 +7,7 @@ import { presentContext, presentRecord, recordSelectList } from './present.js';
 import { deviceInReach, historyConditions, movedDevicesCondition, reachCondition } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
 import { counterTotal, countersAnswer } from './totals.js';
-import { cursorOf, cursorParams, msAfter, type KeyColumn } from './keyset.js';
-import { timestamptzLiteral } from '../../db/sql-literal.js';
+import { cursorOf, cursorParams, type KeyColumn } from './keyset.js';
 import type { ListQuery } from './list-params.js';
 
 const SORTABLE: FieldTable = {
@@ -43,9 +42,7 @@ function afterCursor(q: ListQuery, p: SqlParams): string[] {
   const cursor = cursorOf(q, KEYSET, DEFAULT_SORT);
   if (cursor === null) return [];
   const [date, id] = cursorParams(cursor, KEYSET, p);
-  // Inside a day range (planned per request), the cursor's instant in the text too, as critical-data does (keyset.ts msAfter).
-  const spelled = q.from !== null || q.to !== null ? [`r."date" < ${timestamptzLiteral(msAfter(cursor[0]!))}`] : [];
-  return [`r."date" <= ${date}`, `(r."date", r."RecordID") < (${date}, ${id})`, ...spelled];
+  return [`r."date" <= ${date}`, `(r."date", r."RecordID") < (${date}, ${id})`];
 }
 
 /** `from` + `where` of the page (with the cursor's conditions) and of its total (without: the total counts the whole list). */

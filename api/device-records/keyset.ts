@@ -63,19 +63,6 @@ export function cursorOf(q: ListQuery, columns: readonly KeyColumn[], defaultSor
   return decodeCursor(q.after, columns);
 }
 
-/**
- * The epoch milliseconds just after a cursor's timestamptz value (its microseconds rounded up): a bound
- * `< timestamptzLiteral(msAfter(v))` keeps every row at or before the cursor. A page inside a day range spells it
- * into the text beside the exact row comparison ($n), so the planner sees how few rows lie between the range's
- * start and the cursor and walks the index to the page instead of sorting the range (docs/decisions.md#reads-bounded-by-the-answer).
- */
-export function msAfter(value: string): number {
-  const iso = value.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00').replace(/([+-]\d\d:\d\d):\d\d$/, '$1');
-  const ms = Date.parse(iso);
-  if (!Number.isFinite(ms)) throw badCursor();
-  return ms + 1;
-}
-
 /** The cursor's values as typed placeholders on `p`, in column order. */
 export function cursorParams(cursor: Cursor, columns: readonly KeyColumn[], p: Pick<SqlParams, 'add'>): string[] {
   return columns.map((c, i) => `${p.add(cursor[i])}::${c.type}`);
