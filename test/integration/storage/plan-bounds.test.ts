@@ -42,7 +42,7 @@ const SCANNING: Record<string, Sent> = {
 /**
  * Statements still unbounded, each with what would bound it (docs/decisions.md#reads-bounded-by-the-answer). The
  * test fails when another statement grows with the history; one of these that stays within BOUND is said, not failed
- * (the admin's keyset page of a week, 1,259 -> 2,582 after its fix, sits at the bound's edge).
+ * (the admin's keyset page of a week, 1,265 -> 2,588, sits at the bound's edge).
  * critical-data for a group user walks the organisation's events of the range in time order and keeps those in
  * reach: where the user's devices have none of a source's events (a group without DM1 indicators) the walk
  * reads the whole range (a week: 941 DM1 events for no row). Reach inside the index path for a group user needs
