@@ -1,5 +1,6 @@
 // /device-records/device-information/events/<imei>: the device's events of both tables (spec 2.3: standard
 // and DM1), one shape with `EventTable` saying which, spec 3.4 applied; `from` / `to` on EventTimestamp.
+import { integerLiteral } from '../../db/sql-literal.js';
 import { calendarDayRange, type InstantRange } from '../../domain/calendar-days.js';
 import { FAULT_SHIFT_MS } from '../../domain/fault-shift.js';
 import { eventType, num, text, type FieldTable } from './fields.js';
@@ -21,19 +22,18 @@ const TIE_BREAKER = ['ev."EventTable"', 'ev."Event_Record_ID" desc'];
 // Each event as presentEventRow shows it, written from the selected EVENT_COLUMNS (row-json.ts).
 const WRITE = rowWriter(eventFields(columnIndex(EVENT_COLUMNS)));
 
-/** Both tables of one IMEI as one relation `ev` with EVENT_COLUMNS; `$imei` is the IMEI placeholder. */
-export function eventsOf(imei: string): string {
-  return `(
-    select 'standard'::text as "EventTable", e."Event_Record_ID", e."EventID", e."EventTimestamp", e."EventType", e."PrefaultCurrent",
-           e."FaultCurrent", e."RecoverCurrent", null::text as "PhaseAEvent", null::text as "PhaseBEvent", null::text as "PhaseCEvent",
-           e."PacketTimestamp", e."IMEINumber", e."DeviceRecordID", e."ReportedEventTimestamp"
-      from event_records e where e."IMEINumber" = ${imei}
-    union all
-    select 'dm1'::text, e."Event_Record_ID", e."EventID", e."EventTimestamp", e."EventType", null::double precision, null::double precision,
-           null::double precision, e."PhaseAEvent", e."PhaseBEvent", e."PhaseCEvent", e."PacketTimestamp", e."IMEINumber", e."DeviceRecordID",
-           e."ReportedEventTimestamp"
-      from dm1_event_records e where e."IMEINumber" = ${imei}
-  ) ev`;
+/** Each table's events of one IMEI as a relation `ev` with EVENT_COLUMNS; `imei` is the IMEI placeholder. */
+function tablesOf(imei: string): string[] {
+  return [
+    `(select 'standard'::text as "EventTable", e."Event_Record_ID", e."EventID", e."EventTimestamp", e."EventType", e."PrefaultCurrent",
+             e."FaultCurrent", e."RecoverCurrent", null::text as "PhaseAEvent", null::text as "PhaseBEvent", null::text as "PhaseCEvent",
+             e."PacketTimestamp", e."IMEINumber", e."DeviceRecordID", e."ReportedEventTimestamp"
+        from event_records e where e."IMEINumber" = ${imei}) ev`,
+    `(select 'dm1'::text as "EventTable", e."Event_Record_ID", e."EventID", e."EventTimestamp", e."EventType", null::double precision as "PrefaultCurrent",
+             null::double precision as "FaultCurrent", null::double precision as "RecoverCurrent", e."PhaseAEvent", e."PhaseBEvent", e."PhaseCEvent",
+             e."PacketTimestamp", e."IMEINumber", e."DeviceRecordID", e."ReportedEventTimestamp"
+        from dm1_event_records e where e."IMEINumber" = ${imei}) ev`,
+  ];
 }
 
 /**
@@ -54,7 +54,7 @@ export const deviceEvents: ReadEndpoint = {
   async run({ pool, codeStrings }, caller, q, imei) {
     const reach = await deviceInReach(pool, caller, imei!);
     const p = new SqlParams();
-    const source = eventsOf(`${p.add(imei)}::text`);
+    const sources = tablesOf(`${p.add(imei)}::text`);
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
     const conditions = [
       ...historyConditions('ev."PacketTimestamp"', reach),
@@ -64,6 +64,14 @@ export const deviceEvents: ReadEndpoint = {
     ];
     const ctx = presentContext(caller, codeStrings);
     const select = EVENT_COLUMNS.map((c) => `ev."${c}"`).join(', ');
-    return pageJson(pool, p, { selectList: select, fromWhere: `from ${source} ${whereClause(conditions)}`, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER) }, q, WRITE, ctx);
+    const order = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
+    // Each table is sorted and cut to the page's offset + limit rows on its own, then the survivors merged (as
+    // critical-data does): in a branch EventTable is a constant, so the default order is the index's
+    // (IMEINumber, EventTimestamp desc, Event_Record_ID desc) and the walk stops at the page; sorting the
+    // union of both tables read the device's whole history per request (docs/decisions.md#reads-bounded-by-the-answer).
+    const top = integerLiteral(q.page * q.limit + q.limit);
+    const branches = sources.map((source) => `(select ${select} from ${source} ${whereClause(conditions)} order by ${order} limit ${top})`);
+    const countParts = { parts: sources.map((source) => `from ${source} ${whereClause(conditions)}`), values: [...p.values] };
+    return pageJson(pool, p, { selectList: select, fromWhere: `from (${branches.join(' union all ')}) ev`, order, countParts }, q, WRITE, ctx);
   },
 };
