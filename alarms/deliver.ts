@@ -13,13 +13,9 @@ import { sendSms, type SmsTemplate } from './channels/sms.js';
 import { sendWebhook } from './channels/webhook.js';
 import type { AlarmOutboxRow } from './outbox.js';
 import type { StoredRecipient } from './store.js';
+import { AlarmSendError } from './send-errors.js';
 
-export class AlarmSendError extends Error {
-  constructor(readonly code: string, message: string, readonly retriable = true) {
-    super(message);
-    this.name = 'AlarmSendError';
-  }
-}
+export { AlarmSendError };
 
 /** Stable per message: every retry carries the same key (webhook Idempotency-Key, e-mail Message-ID). */
 export const idempotencyKeyOf = (row: Pick<AlarmOutboxRow, 'id' | 'kind' | 'alarm_id'>) => `faultline-alarm-${row.alarm_id ?? 'digest'}-${row.kind}-${row.id}`;
@@ -74,13 +70,9 @@ export async function deliverAlarm(row: AlarmOutboxRow, r: StoredRecipient, ch: 
 export function alarmFailure(err: unknown): SendFailure {
   if (err instanceof AlarmSendError) return { code: err.code, message: err.message, retriable: err.retriable };
   if (err instanceof HttpSendError) {
-    // Retried like any TLS failure: the operator may add the CA and restart, and nothing owed is dropped meanwhile.
     const message = err.code === 'TLS_FAILED' && isUntrustedChain(err.message) ? `${err.message}: ${UNTRUSTED_HINT}` : err.message;
-    return { code: err.code, message, retriable: err.code !== 'TARGET_REFUSED' };
+    return { code: err.code, message, retriable: err.retriable };
   }
-  const e = err as { code?: unknown; responseCode?: unknown; message?: unknown };
-  // nodemailer: a 5xx SMTP answer will not change on a retry; connection and TLS trouble may.
-  if (typeof e.responseCode === 'number') return { code: 'SMTP_REJECTED', message: `SMTP answered ${e.responseCode}`, retriable: e.responseCode < 500 };
-  if (typeof e.code === 'string') return { code: 'SMTP_FAILED', message: `SMTP ${e.code}`, retriable: true };
+  // Anything else nobody foresaw: retried until the message's maximum age.
   return { code: 'SEND_FAILED', message: 'the send failed', retriable: true };
 }

@@ -8,6 +8,7 @@
 import type pg from 'pg';
 import type { AlarmSettings } from '../config/settings.js';
 import { failpoint } from '../config/failpoints.js';
+import { FaultlineError } from '../errors/base.js';
 import { withTransaction } from '../db/transaction.js';
 import { CHATTERING_KINDS, CLEAR_HOLD_MS } from '../domain/alarm-chatter.js';
 import {
@@ -46,7 +47,9 @@ interface Round {
 }
 
 /** A change of the round was taken back meanwhile (a chattering row reopened): the round is undone and tried again. */
-class ChangeTakenBack extends Error {}
+class ChangeTakenBack extends FaultlineError<'CHANGE_TAKEN_BACK'> {
+  constructor(message: string) { super('CHANGE_TAKEN_BACK', message, { retriable: true }); }
+}
 
 /** fleetSummary: the fleet digest's counts (fleet-digest.ts); without it no fleet digest is sent. */
 export async function routeAlarms(pool: pg.Pool, settings: AlarmSettings, nowMs: number, fleetSummary?: FleetSummaryOf): Promise<RouteResult> {

@@ -4,6 +4,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { log } from '../config/log.js';
+import { FaultlineError } from '../errors/base.js';
 
 /** Every machine code the JSON API answers with, and its HTTP status (one table; the OpenAPI document lists it). */
 export const API_ERRORS = {
@@ -24,18 +25,20 @@ export const API_ERRORS = {
 
 export type ApiErrorCode = keyof typeof API_ERRORS;
 
-export class ApiError extends Error {
+/** The answers a caller may try again (after Retry-After): rate limited, or a dependency away. */
+const RETRIABLE_STATUS: ReadonlySet<number> = new Set([429, 503]);
+
+export class ApiError extends FaultlineError<ApiErrorCode> {
   readonly status: ContentfulStatusCode;
 
   constructor(
-    readonly code: ApiErrorCode,
+    code: ApiErrorCode,
     message: string,
     readonly details?: Record<string, unknown>,
     /** Extra response headers (`Retry-After`, `WWW-Authenticate`). */
     readonly headers?: Record<string, string>,
   ) {
-    super(message);
-    this.name = 'ApiError';
+    super(code, message, { retriable: RETRIABLE_STATUS.has(API_ERRORS[code]) });
     this.status = API_ERRORS[code];
   }
 }

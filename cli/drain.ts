@@ -10,6 +10,7 @@
 // SHUTDOWN_TIMEOUT_MS from the first signal the process exits 1 anyway; a second signal exits at once.
 import { failpoint, type Seam } from '../config/failpoints.js';
 import { log } from '../config/log.js';
+import { FaultlineError } from '../errors/base.js';
 import type { Runtime } from './runtime.js';
 
 type Stop = () => Promise<void>;
@@ -32,8 +33,8 @@ export interface Drain {
 }
 
 /** A start step not begun because the process is draining (start() waits for the drain's exit instead). */
-export class StartInterrupted extends Error {
-  constructor(seam: Seam) { super(`${seam}: not started, draining`); }
+export class StartInterrupted extends FaultlineError<'START_INTERRUPTED'> {
+  constructor(seam: Seam) { super('START_INTERRUPTED', `${seam}: not started, draining`, { retriable: false }); }
 }
 
 /** The exit code of a process ended by `signal` (128 + its number), for a second signal. */

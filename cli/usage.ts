@@ -5,8 +5,16 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { commandSpec, optionsOf, type CommandName, type CommandSpec } from './command-table.js';
 import { commandHelp, mainHelp } from './help.js';
+import { FaultlineError } from '../errors/base.js';
 
-export class UsageError extends Error {}
+/** The command line's one code: it asks for something the command table does not have (exit 2). */
+export const USAGE_ERRORS = { USAGE: 'the command line names an unknown command, subcommand or option, or one in the wrong place' } as const;
+
+export class UsageError extends FaultlineError<keyof typeof USAGE_ERRORS> {
+  constructor(message: string) {
+    super('USAGE', message, { retriable: false });
+  }
+}
 
 export type Invocation =
   | { kind: 'help'; text: string }

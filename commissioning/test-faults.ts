@@ -9,11 +9,17 @@ import { DEFAULT_TEST_FAULT_CODE, missingSteps, presentTimeline, syntheticCheckI
 import type { TestFaultQueue } from './queue.js';
 import { readSteps, recordStep } from '../plumbing/test-fault-timeline.js';
 import type { IntegrationKind } from '../integrations/store.js';
+import { FaultlineError } from '../errors/base.js';
 
-export class TestFaultError extends Error {
-  constructor(readonly code: 'NOT_FOUND' | 'CONFLICT', message: string) {
-    super(message);
-    this.name = 'TestFaultError';
+/** Code -> what it means; neither changes on a retry. */
+export const TEST_FAULT_ERRORS = {
+  NOT_FOUND: 'no device with this IMEI',
+  CONFLICT: 'the device reports a fault now, or a test fault of it is still running',
+} as const;
+
+export class TestFaultError extends FaultlineError<keyof typeof TEST_FAULT_ERRORS> {
+  constructor(code: keyof typeof TEST_FAULT_ERRORS, message: string) {
+    super(code, message, { retriable: false });
   }
 }
 

@@ -1,23 +1,51 @@
-// Sorting Postgres failures: "away or busy, try again" versus "this data can never go in".
+// Sorting Postgres failures: "away or busy, try again" versus "this data can never go in". The one place pg's
+// errors are read (docs/decisions.md#one-error-base): fromPg turns them into a DatabaseError of our base.
 // SQLSTATE classes: https://www.postgresql.org/docs/current/errcodes-appendix.html
+import { FaultlineError, type CodeMeaning } from '../errors/base.js';
 
 const RETRIABLE_CLASSES = ['08', '53', '57', '58', '40']; // connection, resources, operator intervention, system, rollback
 const RETRIABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
+// pg reports a dropped connection or pool timeout as plain Errors without a SQLSTATE; pg-pool a pool used after end().
+const DROPPED = /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect|Cannot use a pool after calling end/i;
 
-export function isRetriableDatabaseError(err: unknown): boolean {
-  const e = err as { code?: unknown; message?: unknown };
-  if (typeof e?.code === 'string') {
-    if (RETRIABLE_NODE_CODES.has(e.code)) return true;
-    if (/^[0-9A-Z]{5}$/.test(e.code)) return RETRIABLE_CLASSES.includes(e.code.slice(0, 2));
+export const DATABASE_ERRORS = {
+  DATABASE_UNAVAILABLE: { retriable: true, meaning: 'the database is away, busy, restarting, or rolled the transaction back (deadlock, serialization)' },
+  DATABASE_REFUSED: { retriable: false, meaning: 'the database refused the statement for its data (a constraint, a value out of range)' },
+} as const satisfies Record<string, CodeMeaning>;
+
+export type DatabaseErrorCode = keyof typeof DATABASE_ERRORS;
+
+/** pg's failure as ours: the same message, pg's error as the cause, its SQLSTATE when it had one. */
+export class DatabaseError extends FaultlineError<DatabaseErrorCode> {
+  constructor(code: DatabaseErrorCode, message: string, readonly sqlState: string | undefined, cause: unknown) {
+    super(code, message, { retriable: DATABASE_ERRORS[code].retriable, cause });
   }
-  // pg reports a dropped connection or pool timeout as plain Errors without a SQLSTATE.
-  const message = typeof e?.message === 'string' ? e.message : '';
-  return /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(message);
+}
+
+/** pg's (or its socket's) failure as a DatabaseError; undefined for a value that is not one of pg's. */
+export function fromPg(err: unknown): DatabaseError | undefined {
+  if (err instanceof DatabaseError) return err;
+  const e = err as { code?: unknown; message?: unknown };
+  if (typeof e !== 'object' || e === null) return undefined;
+  const message = typeof e.message === 'string' ? e.message : '';
+  const code = typeof e.code === 'string' ? e.code : undefined;
+  if (code !== undefined && RETRIABLE_NODE_CODES.has(code)) return new DatabaseError('DATABASE_UNAVAILABLE', message, undefined, err);
+  if (code !== undefined && /^[0-9A-Z]{5}$/.test(code)) {
+    return new DatabaseError(RETRIABLE_CLASSES.includes(code.slice(0, 2)) ? 'DATABASE_UNAVAILABLE' : 'DATABASE_REFUSED', message, code, err);
+  }
+  if (DROPPED.test(message)) return new DatabaseError('DATABASE_UNAVAILABLE', message, undefined, err);
+  return undefined;
 }
 
 /** The part of a database error that may leave the process: the message, never the SQL or a stack. */
 export function publicDatabaseMessage(err: unknown): string {
-  const e = err as { code?: unknown; message?: unknown };
+  const e = err as { code?: unknown; message?: unknown; sqlState?: unknown };
   const message = typeof e?.message === 'string' ? e.message.split('\n')[0]!.slice(0, 300) : 'unknown error';
-  return typeof e?.code === 'string' ? `${message} (SQLSTATE ${e.code})` : message;
+  const state = err instanceof DatabaseError ? e.sqlState : e?.code;
+  return typeof state === 'string' ? `${message} (SQLSTATE ${state})` : message;
+}
+
+/** Whether another try can help: what fromPg says (false for a value that is not one of pg's). */
+export function isRetriableDatabaseError(err: unknown): boolean {
+  return fromPg(err)?.retriable === true;
 }

@@ -3,11 +3,12 @@
 // whose schema is behind rather than migrate it (docs/decisions.md#migrations-only-when-asked).
 import type pg from 'pg';
 import { migrationFiles } from './migrate.js';
+import { FaultlineError } from '../errors/base.js';
 
-export class SchemaBehindError extends Error {
+/** Not retriable: the schema stays behind until someone runs `faultline migrate`. */
+export class SchemaBehindError extends FaultlineError<'SCHEMA_BEHIND'> {
   constructor(readonly at: string | null, readonly needs: string, readonly missing: readonly string[]) {
-    super(`database schema is ${at === null ? 'empty (no migration applied)' : `at ${at}`}, this release needs ${needs}${missing.length > 1 ? ` (${missing.length} migrations missing)` : ''}: run \`faultline migrate\``);
-    this.name = 'SchemaBehindError';
+    super('SCHEMA_BEHIND', `database schema is ${at === null ? 'empty (no migration applied)' : `at ${at}`}, this release needs ${needs}${missing.length > 1 ? ` (${missing.length} migrations missing)` : ''}: run \`faultline migrate\``, { retriable: false });
   }
 }
 

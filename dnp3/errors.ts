@@ -1,6 +1,8 @@
 // One error type for the protocol stack. Parsers throw only this, so a fuzz test can assert that random input
 // produces nothing else; `code` is stable and machine-readable, `layer` says which parser refused the bytes.
 
+import { FaultlineError } from '../errors/base.js';
+
 export type Dnp3Layer = 'link' | 'transport' | 'app' | 'objects' | 'outstation' | 'server';
 
 export const DNP3_ERROR_CODES = {
@@ -24,16 +26,11 @@ export const DNP3_ERROR_CODES = {
 
 export type Dnp3ErrorCode = keyof typeof DNP3_ERROR_CODES;
 
-export class Dnp3Error extends Error {
-  readonly code: Dnp3ErrorCode;
+export class Dnp3Error extends FaultlineError<Dnp3ErrorCode> {
   readonly layer: Dnp3Layer;
-  readonly retriable = false;
-  override readonly cause: unknown;
   constructor(layer: Dnp3Layer, code: Dnp3ErrorCode, detail?: string, cause?: unknown) {
-    super(detail ? `${DNP3_ERROR_CODES[code]}: ${detail}` : DNP3_ERROR_CODES[code]);
-    this.name = 'Dnp3Error';
+    // Bytes that do not parse stay unparseable: never worth a retry.
+    super(code, detail ? `${DNP3_ERROR_CODES[code]}: ${detail}` : DNP3_ERROR_CODES[code], { retriable: false, cause });
     this.layer = layer;
-    this.code = code;
-    this.cause = cause;
   }
 }

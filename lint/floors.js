@@ -11,6 +11,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Lowest first. Folders on one floor do not import each other. */
 export const FLOORS = [
+  // errors/: the one error base (code, retriable, cause) every capability's errors extend, below everything.
+  ['errors'],
   // reliability/: the pure rules of reliability analytics (issue 43), no I/O, beside domain/ (neither imports the other).
   ['domain', 'infra', 'reliability'],
   // fleet/: the pure rules of fleet health (issue 44): the day rollup's folds and their SQL, on domain/'s check-in shape.
@@ -63,8 +65,8 @@ export const INNER_FLOORS = {
   ],
 };
 
-/** The browser portal stands apart: it may read the pure rules and nothing else. */
-const APART = { portal: ['domain'] };
+/** The browser portal stands apart: it may read the pure rules and the error base, and nothing else. */
+const APART = { portal: ['domain', 'errors'] };
 
 const floorOf = new Map(FLOORS.flatMap((folders, floor) => folders.map((f) => [f, floor])));
 

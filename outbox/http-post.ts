@@ -5,6 +5,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { FaultlineError, type CodeMeaning } from '../errors/base.js';
 
 /** An answer is a status and a few lines; more than this is not worth reading. */
 const MAX_ANSWER = 1024 * 1024;
@@ -22,12 +23,20 @@ export interface HttpPostOptions {
 
 export interface PostResult { status: number; body: string }
 
-export type HttpFailureCode = 'TIMEOUT' | 'CONNECT_FAILED' | 'TLS_FAILED' | 'TARGET_REFUSED';
+/** Code -> what it means and whether another attempt can help. */
+export const HTTP_FAILURES = {
+  TIMEOUT: { retriable: true, meaning: 'no connection, or no complete answer, within its timeout' },
+  CONNECT_FAILED: { retriable: true, meaning: 'the connection failed or the answer was cut' },
+  // Retried like any TLS failure: the operator may add the CA and restart, and nothing owed is dropped meanwhile.
+  TLS_FAILED: { retriable: true, meaning: 'the TLS handshake failed' },
+  TARGET_REFUSED: { retriable: false, meaning: 'the address check refused the target (a webhook to a private address)' },
+} as const satisfies Record<string, CodeMeaning>;
 
-export class HttpSendError extends Error {
-  constructor(readonly code: HttpFailureCode, message: string) {
-    super(message);
-    this.name = 'HttpSendError';
+export type HttpFailureCode = keyof typeof HTTP_FAILURES;
+
+export class HttpSendError extends FaultlineError<HttpFailureCode> {
+  constructor(code: HttpFailureCode, message: string) {
+    super(code, message, { retriable: HTTP_FAILURES[code].retriable });
   }
 }
 

@@ -2,6 +2,7 @@
 // (FAULTLINE_FAST_RETRY=1, config/fast-retry.ts) so failure paths run in milliseconds, not minutes.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FAST_RETRY as fast } from '../config/fast-retry.js';
+import { FaultlineError } from '../errors/base.js';
 
 export interface BackoffOptions {
   initialMs?: number;
@@ -20,13 +21,18 @@ export function backoff(attempt: number, options?: BackoffOptions): Promise<void
 
 export interface RetryOptions extends BackoffOptions {
   retries?: number;
-  /** Decides whether an error is worth another try; the rest are thrown at once. */
+  /**
+   * Decides whether an error is worth another try; the rest are thrown at once. Default: one of ours says so
+   * itself (its `retriable`, errors/base.ts); anything else is tried again.
+   */
   retriable?: (err: unknown) => boolean;
   onRetry?: (err: unknown, attempt: number) => void;
 }
 
 /** Runs `fn` until it succeeds, a non-retriable error is thrown, or `retries` further attempts failed. */
-export async function retry<T>(fn: () => Promise<T>, { retries = 5, retriable = () => true, onRetry, ...delays }: RetryOptions = {}): Promise<T> {
+const saysRetriable = (err: unknown) => !(err instanceof FaultlineError) || err.retriable;
+
+export async function retry<T>(fn: () => Promise<T>, { retries = 5, retriable = saysRetriable, onRetry, ...delays }: RetryOptions = {}): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn();

@@ -1,6 +1,8 @@
 // Errors of `faultline import` (typed, with a machine code). A problem names its place in the file
 // (`devices[3].OrganizationID`); no message ever quotes a password or an integration credential.
 
+import { FaultlineError } from '../errors/base.js';
+
 export interface Problem {
   /** Where in the file, e.g. `devices[3].OrganizationID`; `(file)` for the file as a whole. */
   path: string;
@@ -31,18 +33,14 @@ export function formatProblems(problems: readonly Problem[]): string {
  * @example
  *   catch (err) { if (err instanceof ImportError) for (const p of err.problems) console.error(`${p.path}: ${p.message}`); }
  */
-export class ImportError extends Error {
-  readonly code: ImportErrorCode;
-  /** Bad input stays bad. */
-  readonly retriable = false;
+export class ImportError extends FaultlineError<ImportErrorCode> {
   readonly problems: readonly Problem[];
 
   constructor(code: ImportErrorCode, problems: readonly Problem[] = [], options: { message?: string; cause?: unknown } = {}) {
     const head = options.message ?? IMPORT_ERRORS[code];
     const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
-    super(problems.length ? `${head} ${count}:\n${formatProblems(problems)}` : head, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'ImportError';
-    this.code = code;
+    // Bad input stays bad.
+    super(code, problems.length ? `${head} ${count}:\n${formatProblems(problems)}` : head, { retriable: false, cause: options.cause });
     this.problems = problems;
   }
 }

@@ -1,5 +1,6 @@
 // Errors of the schema registry client (schemas/registry.ts). One table, like domain/errors.ts: a code
 // always means the same thing, and `retriable` tells a stage whether waiting and trying again can help.
+import { FaultlineError } from '../errors/base.js';
 
 export const REGISTRY_ERROR_CODES = {
   /** The registry refused a new schema version under the subject's compatibility rule (HTTP 409). */
@@ -29,19 +30,14 @@ export type RegistryErrorCode = keyof typeof REGISTRY_ERROR_CODES;
  *   try { await registry.register('device-events-value', schema); }
  *   catch (err) { if (err instanceof RegistryError && err.code === 'SCHEMA_INCOMPATIBLE') ... }
  */
-export class RegistryError extends Error {
-  readonly code: RegistryErrorCode;
-  readonly retriable: boolean;
+export class RegistryError extends FaultlineError<RegistryErrorCode> {
   /** HTTP status of the registry's answer, when there was one. */
   readonly status: number | undefined;
   /** Confluent's numeric `error_code` from the answer body (e.g. 40401, 42201), when there was one. */
   readonly errorCode: number | undefined;
 
   constructor(code: RegistryErrorCode, reason?: string, options: { status?: number; errorCode?: number; cause?: unknown } = {}) {
-    super(reason ?? REGISTRY_ERROR_CODES[code].message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'RegistryError';
-    this.code = code;
-    this.retriable = REGISTRY_ERROR_CODES[code].retriable;
+    super(code, reason ?? REGISTRY_ERROR_CODES[code].message, { retriable: REGISTRY_ERROR_CODES[code].retriable, cause: options.cause });
     this.status = options.status;
     this.errorCode = options.errorCode;
   }

@@ -1,6 +1,8 @@
 // Errors of the secrets store. One table: code -> message. Messages name keys and integrations by
 // id only; a plaintext, a key or a ciphertext never goes into a message, a `details` field or a cause.
 
+import { FaultlineError } from '../errors/base.js';
+
 export const SECRETS_ERRORS = {
   /** No key configured where one is required (FAULTLINE_SECRET_KEYS / FAULTLINE_SECRET_KEY_FILE unset). */
   NO_SECRET_KEYS: 'No secret key is configured: set FAULTLINE_SECRET_KEYS or FAULTLINE_SECRET_KEY_FILE.',
@@ -20,16 +22,11 @@ export type SecretsErrorCode = keyof typeof SECRETS_ERRORS;
  * @example
  *   throw new SecretsError('UNKNOWN_KEY_ID', 'integration north-oms: key id "k0" is not configured');
  */
-export class SecretsError extends Error {
-  readonly code: SecretsErrorCode;
-  /** Configuration and data errors: trying again cannot help. */
-  readonly retriable = false;
-
+export class SecretsError extends FaultlineError<SecretsErrorCode> {
   constructor(code: SecretsErrorCode, message?: string) {
     // No `cause`: node:crypto errors are harmless today, but a cause is printed by loggers and we keep
     // this type free of anything derived from secret material.
-    super(message ?? SECRETS_ERRORS[code]);
-    this.name = 'SecretsError';
-    this.code = code;
+    // Configuration and data errors: trying again cannot help.
+    super(code, message ?? SECRETS_ERRORS[code], { retriable: false });
   }
 }

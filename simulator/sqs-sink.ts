@@ -4,6 +4,19 @@ import { SendMessageBatchCommand, type SendMessageBatchRequestEntry, type SQSCli
 import { createSqsClient, type SqsConnectionOptions } from '../stages/bridge/sqs-client.js';
 import { retry } from '../plumbing/retry.js';
 import type { OutgoingMessage, Sink } from './sink.js';
+import { FaultlineError, type CodeMeaning } from '../errors/base.js';
+
+/** Why a send of the simulator's messages failed, and whether the retry policy tries again. */
+export const SQS_SINK_ERRORS = {
+  SQS_REFUSED: { retriable: false, meaning: 'SQS refused messages for the sender\'s fault (too large, invalid)' },
+  SQS_SENDS_FAILED: { retriable: true, meaning: 'some sends failed for the server\'s reasons' },
+} as const satisfies Record<string, CodeMeaning>;
+
+export class SqsSinkError extends FaultlineError<keyof typeof SQS_SINK_ERRORS> {
+  constructor(code: keyof typeof SQS_SINK_ERRORS, message: string) {
+    super(code, message, { retriable: SQS_SINK_ERRORS[code].retriable });
+  }
+}
 
 export interface SqsSinkOptions extends SqsConnectionOptions {
   /** A client to use instead of one built from the connection options; left open by close(). */
@@ -22,11 +35,11 @@ export function sqsSink(options: SqsSinkOptions): Sink {
         const out = await client.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: pending }));
         const failed = out.Failed ?? [];
         const refused = failed.filter((f) => f.SenderFault);
-        if (refused.length) throw Object.assign(new Error(`SQS refused messages: ${refused.map((f) => `${f.Code}: ${f.Message ?? ''}`).join('; ')}`), { senderFault: true });
+        if (refused.length) throw new SqsSinkError('SQS_REFUSED', `SQS refused messages: ${refused.map((f) => `${f.Code}: ${f.Message ?? ''}`).join('; ')}`);
         const again = new Set(failed.map((f) => f.Id));
         pending = pending.filter((e) => again.has(e.Id));
-        if (pending.length) throw new Error(`${pending.length} of ${messages.length} sends failed: ${failed.map((f) => f.Code).join(', ')}`);
-      }, { retries, retriable: (err) => !(err as { senderFault?: boolean }).senderFault });
+        if (pending.length) throw new SqsSinkError('SQS_SENDS_FAILED', `${pending.length} of ${messages.length} sends failed: ${failed.map((f) => f.Code).join(', ')}`);
+      }, { retries });
     },
     async close() {
       if (!options.client) client.destroy();

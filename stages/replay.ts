@@ -23,6 +23,7 @@ import type { Stage } from './runtime/stage.js';
 import type { Transport } from './runtime/transport/transport.js';
 import type { ChainStage } from '../config/pipeline-split.js';
 import { CHAIN_INPUT, segmentsOf } from './shape.js';
+import { FaultlineError } from '../errors/base.js';
 
 export type ReplayProgress =
   | { phase: 'reading'; reread: number; total: number }
@@ -78,9 +79,15 @@ export interface ReplayPreview {
   devices: { imei: string; records: number; first: number; last: number }[];
 }
 
-export class ReplayError extends Error {
-  constructor(readonly code: 'NO_PIPELINE' | 'INTERRUPTED', message: string, readonly partial?: Omit<ReplayResult, 'caughtUp'>) {
-    super(message);
+/** Code -> what it means. */
+export const REPLAY_ERRORS = {
+  NO_PIPELINE: 'no pipeline consumer is running to replay through',
+  INTERRUPTED: 'the replay was stopped before it caught up (partial says how far it got)',
+} as const;
+
+export class ReplayError extends FaultlineError<keyof typeof REPLAY_ERRORS> {
+  constructor(code: keyof typeof REPLAY_ERRORS, message: string, readonly partial?: Omit<ReplayResult, 'caughtUp'>) {
+    super(code, message, { retriable: false });
   }
 }
 

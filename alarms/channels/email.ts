@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
+import { fromNodemailer } from '../send-errors.js';
 
 export interface EmailSettings { smtpUrl: string; from: string; caFile: string | null }
 
@@ -30,7 +31,8 @@ export function createMailer({ smtpUrl, from, caFile }: EmailSettings): Mailer {
   });
   return {
     async send(to, subject, text, messageId) {
-      await transport.sendMail({ from, to, subject, text, messageId, headers: { 'X-Faultline-Message': messageId } });
+      // nodemailer's errors become ours here, once (alarms/send-errors.ts).
+      await transport.sendMail({ from, to, subject, text, messageId, headers: { 'X-Faultline-Message': messageId } }).catch((err: unknown) => { throw fromNodemailer(err); });
     },
     close: () => transport.close(),
   };

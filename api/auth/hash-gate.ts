@@ -4,11 +4,14 @@
 // up to `waiting` more wait at most `maxWaitMs` for a slot; the rest are refused at once (HashGateBusy), so
 // the caller answers 503 with Retry-After instead of queueing.
 import { availableParallelism } from 'node:os';
+import { FaultlineError } from '../../errors/base.js';
 
-export class HashGateBusy extends Error {
+/** The gate's one code: every slot and waiting place is taken; trying again after retryAfterS can help. */
+export const HASH_GATE_ERRORS = { HASH_GATE_BUSY: 'too many password checks in progress' } as const;
+
+export class HashGateBusy extends FaultlineError<keyof typeof HASH_GATE_ERRORS> {
   constructor(readonly retryAfterS: number) {
-    super('Too many password checks in progress');
-    this.name = 'HashGateBusy';
+    super('HASH_GATE_BUSY', 'Too many password checks in progress', { retriable: true });
   }
 }
 

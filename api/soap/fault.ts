@@ -3,6 +3,7 @@
 // sentence of this table, never a stack or SQL.
 import { SERVED_OPERATIONS } from './operations.js';
 import { escapeAttr } from './wsdl.js';
+import { FaultlineError } from '../../errors/base.js';
 
 export const SOAP_FAULTS = {
   BAD_CREDENTIALS: ['Client', 'Authentication failed: MultiSpeakMsgHeader UserID/Pwd are not a valid portal login.'],
@@ -19,11 +20,10 @@ export const SOAP_FAULTS = {
 
 export type SoapFaultCode = keyof typeof SOAP_FAULTS;
 
-export class SoapFault extends Error {
-  /** retryAfterS: sent as Retry-After (a rate limit or a busy password check). */
-  constructor(readonly code: SoapFaultCode, readonly detail?: string, readonly retryAfterS?: number) {
-    super(SOAP_FAULTS[code][1]);
-    this.name = 'SoapFault';
+export class SoapFault extends FaultlineError<SoapFaultCode> {
+  /** retryAfterS: sent as Retry-After (a rate limit or a busy password check): the caller may try again. */
+  constructor(code: SoapFaultCode, readonly detail?: string, readonly retryAfterS?: number) {
+    super(code, SOAP_FAULTS[code][1], { retriable: code === 'RATE_LIMITED' || code === 'BUSY' });
   }
 }
 

@@ -3,16 +3,17 @@
 // hostile; its answer is refused as a whole (the source logs it and backs off, the messages come back after
 // their visibility timeout), never half-used (docs/decisions.md#sqs-request-path-hardened).
 
+import { FaultlineError } from '../../errors/base.js';
+
 /** A received message: what the bridge reads of it. */
 export interface SqsMessage { MessageId: string; ReceiptHandle: string; Body: string }
 export interface SqsDeleteFailure { Id: string; SenderFault: boolean; Code: string; Message?: string }
 export interface SqsDeleteResult { Successful: { Id: string }[]; Failed: SqsDeleteFailure[] }
 
 /** A 2xx answer that is not what the protocol promises (not JSON, wrong shape, too large). */
-export class SqsAnswerError extends Error {
+export class SqsAnswerError extends FaultlineError<'SQS_ANSWER_REFUSED'> {
   constructor(action: string, problem: string) {
-    super(`SQS ${action}: refused the answer: ${problem}`);
-    this.name = 'SqsAnswerError';
+    super('SQS_ANSWER_REFUSED', `SQS ${action}: refused the answer: ${problem}`, { retriable: false });
   }
 }
 

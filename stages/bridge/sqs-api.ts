@@ -14,6 +14,7 @@ import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { attributesAnswer, deleteAnswer, receiveAnswer, SqsAnswerError, type SqsDeleteResult, type SqsMessage } from './sqs-answers.js';
 import { resolveSqsConnection, SQS_CONNECT_TIMEOUT_MS, type ResolvedSqsConnection, type SqsConnectionOptions } from './sqs-client.js';
+import { FaultlineError } from '../../errors/base.js';
 import { regionOfQueueUrl } from './sqs-endpoint.js';
 import type { Log } from './source.js';
 
@@ -41,11 +42,13 @@ export interface SqsApiOptions extends SqsConnectionOptions {
  */
 export const MAX_ANSWER_BYTES = 24 * 1024 * 1024;
 
-/** An error answer of SQS: `code` is the protocol's error type (QueueDoesNotExist, ...). */
-export class SqsError extends Error {
-  constructor(readonly code: string, message: string, readonly status: number) {
-    super(`${code}: ${message}`);
-    this.name = 'SqsError';
+/**
+ * An error answer of SQS: `code` is the protocol's error type (QueueDoesNotExist, ...: SQS's own code table);
+ * retriable when the server is away or busy (5xx, 429 Too Many Requests, 408 Request Timeout).
+ */
+export class SqsError extends FaultlineError {
+  constructor(code: string, message: string, readonly status: number) {
+    super(code, `${code}: ${message}`, { retriable: status >= 500 || status === 429 || status === 408 });
   }
 }
 

@@ -12,7 +12,8 @@ import { CHAIN_INPUT } from '../shape.js';
 import type { ComputedCheckIn, DeadLetter, PersistedCheckIn } from '../../schemas/avro/values.js';
 import type { Stage, StageResult } from '../runtime/stage.js';
 import type { Batch } from '../runtime/transport/transport.js';
-import { isRetriableDatabaseError, publicDatabaseMessage } from '../../db/errors.js';
+import { fromPg, publicDatabaseMessage } from '../../db/errors.js';
+import { isRetriable } from '../../errors/base.js';
 import { toCsv } from '../../plumbing/csv.js';
 import { copyEffectsSql, copySql, createStagingSql, MERGE_RESULT, mergeScript, STAGING, type BatchSpan, type StagingName } from './merge.js';
 import { batchRows } from './rows.js';
@@ -57,6 +58,11 @@ export function batchSpan(messages: readonly ComputedCheckIn[]): BatchSpan {
  * the derived columns of already stored records; its batch must hold each (IMEINumber, date) once.
  */
 export async function persistBatch(pool: pg.Pool, messages: readonly ComputedCheckIn[], { reprocess = false } = {}): Promise<PersistedCheckIn[]> {
+  // pg's failures become ours here, at the stage's edge: the stage and the runtime read `retriable` (db/errors.ts).
+  return writeBatch(pool, messages, reprocess).catch((err: unknown) => { throw fromPg(err) ?? err; });
+}
+
+async function writeBatch(pool: pg.Pool, messages: readonly ComputedCheckIn[], reprocess: boolean): Promise<PersistedCheckIn[]> {
   if (messages.length === 0) return [];
   // The month partitions first, in their own short transactions (a no-op lookup for months seen before).
   await ensureMonths(pool, monthsOfBatch(messages));
@@ -91,8 +97,9 @@ export async function persistBatch(pool: pg.Pool, messages: readonly ComputedChe
     }));
   } catch (err) {
     await client.query('rollback').catch(() => { broken = true; });
-    if (isRetriableDatabaseError(err)) broken = true;
-    throw err;
+    const failure = fromPg(err);
+    if (failure?.retriable) broken = true;
+    throw failure ?? err;
   } finally {
     // A connection that failed mid-COPY may be unusable; let the pool replace it.
     client.release(broken);
@@ -113,14 +120,14 @@ export function persistStage({ pool }: { pool: pg.Pool }): Stage<ComputedCheckIn
           result.produce.push(...(await persistBatch(pool, messages, { reprocess })).map(forward));
           continue;
         } catch (err) {
-          if (isRetriableDatabaseError(err)) throw err;
+          if (isRetriable(err)) throw err;
         }
         // Isolate the record the database refuses: one transaction per message.
         for (const m of messages) {
           try {
             result.produce.push(...(await persistBatch(pool, [m], { reprocess })).map(forward));
           } catch (err) {
-            if (isRetriableDatabaseError(err)) throw err;
+            if (isRetriable(err)) throw err;
             result.deadLetters.push(storageRejection(m, err));
           }
         }

@@ -1,10 +1,14 @@
 // GET/POST against the documented API (same origin). Errors become ApiError with the API's machine code and
 // a message that says what to do; a 401 ends the session (session.ts) so the sign-in screen explains it.
 import { endSession, getSession, REJECTED_MESSAGE } from './session';
+import { FaultlineError } from '../../../errors/base';
 
-export class ApiError extends Error {
-  constructor(readonly code: string, message: string, readonly status: number, readonly retryAfterS: number | null = null) {
-    super(message);
+/** `code` is the API's machine code (api/errors.ts API_ERRORS), or HTTP_<status> when the answer had none. */
+export class ApiError extends FaultlineError {
+  constructor(code: string, message: string, readonly status: number, readonly retryAfterS: number | null = null) {
+    // Worth another try: the server is away or busy, or asks to be asked again later.
+    super(code, message, { retriable: status >= 500 || status === 429 || status === 408 || status === 0 });
+    this.name = 'ApiError';
   }
 }
 

@@ -20,7 +20,7 @@
 // topic) are settled when written.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Codec } from '../codec.js';
-import type { Batch, InMessage, OutMessage, PartitionLag, Producer, ProducerOptions, SubscribeOptions, Subscription, Transport } from './transport.js';
+import { TransportClosedError, type Batch, type InMessage, type OutMessage, type PartitionLag, type Producer, type ProducerOptions, type SubscribeOptions, type Subscription, type Transport } from './transport.js';
 import { partitionFor } from './partitioner.js';
 import { backoff } from '../../../plumbing/retry.js';
 
@@ -285,7 +285,7 @@ export function memoryTransport({ codec, partitions = 8, maxBacklog = 5_000, ret
         if (stopped !== undefined) throw new Error(`the in-process consumer ${stopped} is stopped: ${m.topic} has no room for the record`);
         await part.waitFor('writers');
       }
-      if (closed) throw new Error('transport closed');
+      if (closed) throw new TransportClosedError();
       part.append({ key: m.key, value: await codec.encode(m.topic, m.value), timestamp: Date.now(), tickets });
     }
   }
@@ -365,7 +365,7 @@ export function memoryTransport({ codec, partitions = 8, maxBacklog = 5_000, ret
       closed = true;
       for (const parts of topics.values()) {
         for (const p of parts) {
-          p.abandon(p.base, new Error('transport closed'));
+          p.abandon(p.base, new TransportClosedError());
           p.wake('readers');
           p.wake('writers');
         }

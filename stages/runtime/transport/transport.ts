@@ -12,6 +12,13 @@
 // - `onAssign` runs before the first batch of a partition, `onRevoke` after its last one, so a stage can
 //   drop and rebuild per-device caches.
 
+import { FaultlineError } from '../../../errors/base.js';
+
+/** A send or a delivery cut short because the transport is closing (shutdown): retriable, the batch comes again. */
+export class TransportClosedError extends FaultlineError<'TRANSPORT_CLOSED'> {
+  constructor() { super('TRANSPORT_CLOSED', 'transport closed', { retriable: true }); }
+}
+
 export interface InMessage<V> {
   topic: string;
   partition: number;

@@ -2,6 +2,7 @@
 // stage's handler until it succeeds, then move the group's committed offset past the batch.
 import type { Consumer, EachBatchPayload } from 'kafkajs';
 import { backoff } from '../../../../plumbing/retry.js';
+import { isRetriable } from '../../../../errors/base.js';
 import type { InMessage, SubscribeOptions } from '../transport.js';
 import type { KafkaClient } from './client.js';
 
@@ -51,7 +52,7 @@ async function decodeBatch<V>(ctx: BatchContext<V>, { batch, heartbeat, isRunnin
       topic: opts.topic, partition: batch.partition, offset: m.offset, key: m.key?.toString('utf8') ?? '',
       value: m.value ?? Buffer.alloc(0), timestamp: Number(m.timestamp),
     };
-    // A decode that failed because the registry is away (err.retriable, e.g. a schema id not cached yet
+    // A decode that failed because the registry is away (its error's `retriable`, errors/base.ts; e.g. a schema id not cached yet
     // while the registry is down) is tried again; only bytes that can never decode are poison. Dead-
     // lettering on a transient error would drop good records during a registry outage.
     for (let attempt = 1; ; attempt++) {
@@ -59,7 +60,7 @@ async function decodeBatch<V>(ctx: BatchContext<V>, { batch, heartbeat, isRunnin
         messages.push({ ...raw, value: await client.codec.decode<V>(opts.topic, raw.value) });
         break;
       } catch (err) {
-        if ((err as { retriable?: unknown }).retriable === true) {
+        if (isRetriable(err)) {
           if (!isRunning() || isStale()) return null;
           client.log('warn', 'decode failed (registry unavailable?); will retry', { topic: batch.topic, partition: batch.partition, attempt, error: (err as Error).message });
           await backoff(attempt, { initialMs: 200, maxMs: 10_000 });
