@@ -77,7 +77,14 @@ export function presentedThreshold(type: string, prefault: number | null, fault:
 }
 
 export function presentedPostEventRef(type: string): string | null {
-  if (type === 'Current Reset') return POST_EVENT_REF_RESET_CURRENT;
-  if (type === 'Fault Like' || type === 'Fault <50') return POST_EVENT_REF_LOAD_15S;
-  return null;
+  // One type a case: a rule about each (spec 3.4), not a list of fault types (domain/fault-events.ts owns that).
+  switch (type) {
+    case 'Current Reset':
+      return POST_EVENT_REF_RESET_CURRENT;
+    case 'Fault Like':
+    case 'Fault <50':
+      return POST_EVENT_REF_LOAD_15S;
+    default:
+      return null;
+  }
 }
