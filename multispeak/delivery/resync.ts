@@ -6,12 +6,12 @@
 // the per-device order of the outbox holds; the table lock keeps notify from slipping a newer state in
 // before an older resync row.
 import type pg from 'pg';
-import { readIntegrations } from '../integrations/store.js';
-import { enqueue } from './delivery/outbox.js';
-import { multiSpeakSettings } from './integration.js';
-import { CHECKIN_OPERATION } from './operations.js';
-import { outboxPayload } from './outbox-payload.js';
-import { withTransaction } from '../db/transaction.js';
+import { readIntegrations } from '../../integrations/store.js';
+import { enqueue } from './outbox.js';
+import { multiSpeakSettings } from '../integration.js';
+import { CHECKIN_OPERATION } from '../operations.js';
+import { outboxPayload } from '../outbox-payload.js';
+import { withTransaction } from '../../db/transaction.js';
 
 export interface ResyncResult {
   integration: string;

@@ -10,7 +10,7 @@ import { DeliveryError, type DeliveryErrorCode } from './errors.js';
 import { deliveryMetrics as m } from './metrics.js';
 import { multiSpeakOutbox, type ClaimedRow } from './outbox.js';
 import { DEFAULTS } from '../integration.js';
-import { resyncIntegration } from '../resync.js';
+import { resyncIntegration } from './resync.js';
 import { OutageTracker } from './outage.js';
 import { targetCache, type Target } from './target.js';
 import { noteTestFaultAnswer } from '../../plumbing/test-fault-timeline.js';
