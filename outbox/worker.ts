@@ -51,10 +51,13 @@ export interface OutboxWorker {
   stop(): Promise<void>;
 }
 
+/** The loop's settings when a caller gives none (docs/integration.md#success-and-retries); written here only. */
+export const OUTBOX_DEFAULTS = { pollMs: 500, batchSize: 100, concurrency: 16, leaseMs: 5 * 60_000, backoff: { initialMs: 1_000, maxMs: 10 * 60_000 } } as const;
+
 export function startOutboxWorker<Row extends ClaimedBase>(options: OutboxWorkerOptions<Row>, { loop = true } = {}): OutboxWorker {
   // An option passed as undefined (a caller forwarding its own optional setting) keeps the default.
   const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as OutboxWorkerOptions<Row>;
-  const o = { pollMs: 500, batchSize: 100, concurrency: 16, leaseMs: 5 * 60_000, backoff: { initialMs: 1_000, maxMs: 10 * 60_000 }, now: Date.now, ...given };
+  const o = { ...OUTBOX_DEFAULTS, now: Date.now, ...given };
   let lastCount = 0;
 
   async function attempt(row: Row): Promise<void> {
