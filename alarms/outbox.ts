@@ -17,6 +17,7 @@ export interface AlarmOutboxRow {
 
 export const alarmOutbox = outboxTable<AlarmOutboxRow>({
   table: 'alarm_outbox',
+  channel: 'alarm_outbox_rows',
   lane: ['recipient_id', 'lane'],
   columns: ['recipient_id', 'alarm_id', 'kind', 'lane', 'payload'],
   where: 'o.suppressed is null',

@@ -5,6 +5,7 @@
 // again, since one cut short leaves the migration unrecorded.
 import { readdir, readFile } from 'node:fs/promises';
 import type pg from 'pg';
+import { withTransactionOn } from './transaction.js';
 
 const MIGRATIONS_DIR = new URL('../schemas/migrations/', import.meta.url);
 const LOCK_ID = 0x6661756c; // "faul"
@@ -35,13 +36,12 @@ async function apply(client: pg.PoolClient, file: string, sql: string): Promise<
     await record();
     return;
   }
-  await client.query('begin');
   try {
-    await client.query(sql);
-    await record();
-    await client.query('commit');
+    await withTransactionOn(client, async () => {
+      await client.query(sql);
+      await record();
+    });
   } catch (err) {
-    await client.query('rollback');
     throw failed(err);
   }
 }

@@ -8,6 +8,7 @@ import type pg from 'pg';
 import { failpoint } from '../config/failpoints.js';
 import { log } from '../config/log.js';
 import { startWakeups } from '../db/wakeups.js';
+import { withTransactionOn } from '../db/transaction.js';
 import { fleetMetrics } from './metrics.js';
 
 /** pg_try_advisory_lock key of the fleet worker's round ("flet"). */
@@ -50,14 +51,11 @@ export function startFleetWorker(o: FleetWorkerOptions, { loop = true } = {}): F
       try {
         for (const step of steps) {
           try {
-            await client.query('begin');
-            await step.run(client, clock());
-            await client.query('commit');
+            await withTransactionOn(client, (c) => step.run(c, clock()), { onBrokenConnection: (e) => { broken = e; } });
             fleetMetrics.stepRuns.inc({ step: step.name });
             round.ran.push(step.name);
             await failpoint('fleet.between-steps');
           } catch (err) {
-            await client.query('rollback').catch((e: Error) => { broken = e; });
             fleetMetrics.stepFailures.inc({ step: step.name });
             round.failed.push(step.name);
             log.error({ component: 'fleet', step: step.name, err: (err as Error).message }, 'fleet step failed; rolled back and run again on the next tick');

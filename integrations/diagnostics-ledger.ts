@@ -4,6 +4,7 @@
 // them beside the point map. Each protocol owns its reasons and their sentences (dnp3/diagnostics/reasons.ts,
 // iec104/diagnostics/reasons.ts); this file owns only counting and storing them.
 import type pg from 'pg';
+import { FlushTimer } from '../plumbing/flush-timer.js';
 
 export type MasterProtocol = 'dnp3' | 'iec104';
 
@@ -45,10 +46,11 @@ export class Tally {
 
 export class DiagnosticsLedger<Reason extends string = string> {
   private readonly tally = new Tally();
-  private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> = Promise.resolve();
+  private readonly timer: FlushTimer;
 
-  constructor(private readonly pool: pg.Pool, private readonly protocol: MasterProtocol, private readonly onError: (err: unknown) => void = () => {}) {}
+  constructor(private readonly pool: pg.Pool, private readonly protocol: MasterProtocol, private readonly onError: (err: unknown) => void = () => {}) {
+    this.timer = new FlushTimer(() => this.write(), onError);
+  }
 
   /** `integrationId`: UNATTRIBUTED when the refusal came before any integration was known. */
   count(integrationId: string, reason: Reason, at = new Date()): void {
@@ -56,37 +58,36 @@ export class DiagnosticsLedger<Reason extends string = string> {
   }
 
   start(everyMs = 2_000): void {
-    this.timer = setInterval(() => void this.flush(), everyMs);
-    this.timer.unref();
+    this.timer.start(everyMs);
   }
 
   /** Adds what was counted since the last flush; one statement, whatever the number of reasons. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(async () => {
-      if (this.tally.size === 0) return;
-      const batch = this.tally.take();
-      try {
-        await this.pool.query(
-          `insert into master_diagnostics (protocol, integration_id, reason, count, first_at, last_at)
-             select $1, * from unnest($2::text[], $3::text[], $4::bigint[], $5::timestamptz[], $6::timestamptz[])
-           on conflict (protocol, integration_id, reason) do update
-             set count = master_diagnostics.count + excluded.count,
-                 first_at = least(master_diagnostics.first_at, excluded.first_at),
-                 last_at = greatest(master_diagnostics.last_at, excluded.last_at)`,
-          [this.protocol, batch.map((r) => r.integrationId), batch.map((r) => r.reason), batch.map((r) => r.count), batch.map((r) => r.first), batch.map((r) => r.last)],
-        );
-      } catch (err) {
-        // Kept for the next flush: counts are not lost while the database is away.
-        this.tally.putBack(batch);
-        this.onError(err);
-      }
-    });
-    return this.flushing;
+    return this.timer.flush();
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.flush();
+    await this.timer.stop();
+  }
+
+  private async write(): Promise<void> {
+    if (this.tally.size === 0) return;
+    const batch = this.tally.take();
+    try {
+      await this.pool.query(
+        `insert into master_diagnostics (protocol, integration_id, reason, count, first_at, last_at)
+           select $1, * from unnest($2::text[], $3::text[], $4::bigint[], $5::timestamptz[], $6::timestamptz[])
+         on conflict (protocol, integration_id, reason) do update
+           set count = master_diagnostics.count + excluded.count,
+               first_at = least(master_diagnostics.first_at, excluded.first_at),
+               last_at = greatest(master_diagnostics.last_at, excluded.last_at)`,
+        [this.protocol, batch.map((r) => r.integrationId), batch.map((r) => r.reason), batch.map((r) => r.count), batch.map((r) => r.first), batch.map((r) => r.last)],
+      );
+    } catch (err) {
+      // Kept for the next flush: counts are not lost while the database is away.
+      this.tally.putBack(batch);
+      this.onError(err);
+    }
   }
 }
 

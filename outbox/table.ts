@@ -9,6 +9,8 @@ import type pg from 'pg';
 export interface OutboxTableSpec {
   /** Table name (a constant of the code, never input). */
   table: string;
+  /** The NOTIFY channel its insert trigger raises (migration 0046); none: the worker's tick alone. */
+  channel?: string;
   /** Columns that make a lane, e.g. ['integration_id', '"IMEINumber"']. */
   lane: readonly string[];
   /** Extra columns returned by a claim. */

@@ -3,9 +3,12 @@
 // exponential back-off (plumbing/retry.ts), dead past the maximum age or when the failure is not worth
 // retrying. At least once: a row is marked delivered after the peer answered; a crash between the two
 // re-sends it, with the same idempotency key (each sender derives it from the row).
-import { setTimeout as sleep } from 'node:timers/promises';
+// Rounds run on db/wakeups.ts, as the alarm router's do: a NOTIFY on the table's channel (OutboxTableSpec.channel, migration 0046) when
+// rows arrive from any process, wake() from this one, and every `pollMs` as the fallback for a lost
+// notification and for rows that only time makes due (a back-off, an expired lease, an operator's retry).
 import type pg from 'pg';
 import { log } from '../config/log.js';
+import { startWakeups } from '../db/wakeups.js';
 import { backoffDelay } from '../plumbing/retry.js';
 import type { ClaimedBase, OutboxTable } from './table.js';
 
@@ -43,21 +46,19 @@ export interface OutboxWorkerOptions<Row extends ClaimedBase> {
 export interface OutboxWorker {
   /** One claim-and-send round; resolves with the number of rows attempted. */
   runOnce(): Promise<number>;
-  /** Ends the idle wait now: the same process has just written rows (the poll stays the fallback). */
+  /** A round now: the same process has just written rows (the NOTIFY and the tick stay the fallback). */
   wake(): void;
   stop(): Promise<void>;
 }
 
+/** The loop's settings when a caller gives none (docs/integration.md#success-and-retries); written here only. */
+export const OUTBOX_DEFAULTS = { pollMs: 500, batchSize: 100, concurrency: 16, leaseMs: 5 * 60_000, backoff: { initialMs: 1_000, maxMs: 10 * 60_000 } } as const;
+
 export function startOutboxWorker<Row extends ClaimedBase>(options: OutboxWorkerOptions<Row>, { loop = true } = {}): OutboxWorker {
   // An option passed as undefined (a caller forwarding its own optional setting) keeps the default.
   const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as OutboxWorkerOptions<Row>;
-  const o = { pollMs: 500, batchSize: 100, concurrency: 16, leaseMs: 5 * 60_000, backoff: { initialMs: 1_000, maxMs: 10 * 60_000 }, now: Date.now, ...given };
-  let running = true;
+  const o = { ...OUTBOX_DEFAULTS, now: Date.now, ...given };
   let lastCount = 0;
-  const stopped = new AbortController();
-  // The idle wait in progress; wake() ends it, and a wake-up during a round makes the next wait none.
-  let nap: AbortController | undefined;
-  let woken = false;
 
   async function attempt(row: Row): Promise<void> {
     try {
@@ -89,36 +90,32 @@ export function startOutboxWorker<Row extends ClaimedBase>(options: OutboxWorker
     return rows.length;
   }
 
-  const done = loop ? (async () => {
-    let failures = 0;
-    while (running) {
-      try {
-        const n = await runOnce();
-        failures = 0;
-        if (n === 0 && !woken) {
-          nap = new AbortController();
-          await sleep(o.pollMs, undefined, { signal: AbortSignal.any([stopped.signal, nap.signal]) }).catch(() => {});
-        }
-        woken = false;
-      } catch (err) {
-        // The database is away: wait, and try again; rows stay claimed only for the lease.
-        failures++;
-        log.warn({ component: o.name, err: (err as Error).message }, 'outbox poll failed');
-        await sleep(backoffDelay(failures), undefined, { signal: stopped.signal }).catch(() => {});
-      }
+  // The database away: rounds wait out a growing back-off (the NOTIFY and the tick come sooner); rows stay
+  // claimed only for the lease.
+  let failures = 0;
+  let retryAt = 0;
+  const step = async (): Promise<boolean> => {
+    if (Date.now() < retryAt) return false;
+    try {
+      const n = await runOnce();
+      failures = 0;
+      return n > 0;
+    } catch (err) {
+      failures++;
+      retryAt = Date.now() + backoffDelay(failures);
+      log.warn({ component: o.name, err: (err as Error).message }, 'outbox poll failed');
+      return false;
     }
-  })() : Promise.resolve();
+  };
+  const wakeups = loop ? startWakeups({ pool: o.pool, channel: o.table.spec.channel, tickMs: o.pollMs, component: o.name, step }) : null;
 
   return {
     runOnce,
     wake() {
-      woken = true;
-      nap?.abort();
+      wakeups?.kick();
     },
     async stop() {
-      running = false;
-      stopped.abort();
-      await done;
+      await wakeups?.stop();
     },
   };
 }

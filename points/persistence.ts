@@ -5,6 +5,8 @@
 // flush, every `everyMs`): a crash loses at most the last interval, and what it loses is found again as a
 // difference between the restored image and the stored values.
 import type pg from 'pg';
+import { withTransaction } from '../db/transaction.js';
+import { FlushTimer } from '../plumbing/flush-timer.js';
 import type { PointKind } from './device-points.js';
 
 /** A point as an encoding addresses it: bank (IEC 104: common address) and address (IOA). */
@@ -18,10 +20,11 @@ export class PointPersistence {
   private image = new Map<string, ImagePoint>();
   private ackedUpTo = 0;
   private ackedWritten = 0;
-  private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> = Promise.resolve();
+  private readonly timer: FlushTimer;
 
-  constructor(private readonly pool: pg.Pool, readonly integrationId: string, private readonly onError: (err: unknown) => void = () => {}) {}
+  constructor(private readonly pool: pg.Pool, readonly integrationId: string, private readonly onError: (err: unknown) => void = () => {}) {
+    this.timer = new FlushTimer(() => this.write(), onError);
+  }
 
   async load(): Promise<Restored> {
     const [image, pending] = await Promise.all([
@@ -56,21 +59,21 @@ export class PointPersistence {
   }
 
   start(everyMs = 500): void {
-    this.timer = setInterval(() => void this.flush(), everyMs);
-    this.timer.unref();
+    this.timer.start(everyMs);
   }
 
   /** Writes what changed since the last flush in one transaction; on failure it is kept for the next. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(async () => {
-      if (this.events.length === 0 && this.image.size === 0 && this.ackedUpTo === this.ackedWritten) return;
-      const [events, image, acked] = [this.events, [...this.image.values()], this.ackedUpTo];
-      this.events = [];
-      this.image = new Map();
-      const client = await this.pool.connect().catch((err: unknown) => { this.onError(err); return undefined; });
-      try {
-        if (!client) throw new Error('no connection');
-        await client.query('begin');
+    return this.timer.flush();
+  }
+
+  private async write(): Promise<void> {
+    if (this.events.length === 0 && this.image.size === 0 && this.ackedUpTo === this.ackedWritten) return;
+    const [events, image, acked] = [this.events, [...this.image.values()], this.ackedUpTo];
+    this.events = [];
+    this.image = new Map();
+    try {
+      await withTransaction(this.pool, async (client) => {
         if (events.length) {
           await client.query('insert into pending_point_events (integration_id, seq, payload) select $1, * from unnest($2::bigint[], $3::bytea[]) on conflict do nothing',
             [this.integrationId, events.map((e) => e.seq), events.map((e) => Buffer.from(e.payload))]);
@@ -84,22 +87,16 @@ export class PointPersistence {
             [this.integrationId, image.map((p) => p.bank), image.map((p) => p.address), image.map((p) => p.kind), image.map((p) => p.value), image.map((p) => p.quality), image.map((p) => p.time)]);
         }
         if (acked > this.ackedWritten) await client.query('delete from pending_point_events where integration_id = $1 and seq <= $2', [this.integrationId, acked]);
-        await client.query('commit');
-        this.ackedWritten = acked;
-      } catch (err) {
-        await client?.query('rollback').catch(() => {});
-        this.events = [...events, ...this.events];
-        for (const p of image) if (!this.image.has(`${p.bank}:${p.address}`)) this.image.set(`${p.bank}:${p.address}`, p);
-        this.onError(err);
-      } finally {
-        client?.release();
-      }
-    });
-    return this.flushing;
+      });
+      this.ackedWritten = acked;
+    } catch (err) {
+      this.events = [...events, ...this.events];
+      for (const p of image) if (!this.image.has(`${p.bank}:${p.address}`)) this.image.set(`${p.bank}:${p.address}`, p);
+      this.onError(err);
+    }
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.flush();
+    await this.timer.stop();
   }
 }

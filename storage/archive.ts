@@ -9,6 +9,7 @@ import { monthBounds, monthDate } from '../domain/storage-months.js';
 import { toCsv } from '../plumbing/csv.js';
 import type { Cell } from '../plumbing/csv.js';
 import { ArchiveWriter, kindOf, readArchiveHeader, readArchiveRows, type ArchiveColumn, type ArchiveValue } from './archive-file.js';
+import { withTransaction } from '../db/transaction.js';
 
 const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const CHUNK_ROWS = 20_000;
@@ -65,9 +66,7 @@ export async function exportUnit(pool: pg.Pool, unit: ArchiveUnit, file: string,
   const columns = await archiveColumns(pool, unit.table);
   const order = (await primaryKey(pool, unit.table)).map(q).join(', ');
   const writer = new ArchiveWriter(file, columns, { 'faultline.table': unit.table, 'faultline.month': unit.month, 'faultline.organization': unit.org ?? '' });
-  const client = await pool.connect();
-  try {
-    await client.query('begin isolation level repeatable read read only');
+  await withTransaction(pool, async (client) => {
     const where = unitCondition(unit);
     await client.query(`declare fl_archive no scroll cursor for select ${columns.map(selectItem).join(', ')} from ${q(unit.table)} where ${where.sql} order by ${order}`, where.values);
     for (;;) {
@@ -76,13 +75,7 @@ export async function exportUnit(pool: pg.Pool, unit: ArchiveUnit, file: string,
       await writer.write(rows.map((r: Record<string, unknown>) => fromDb(columns, r)));
       onRows(rows.length);
     }
-    await client.query('commit');
-  } catch (err) {
-    await client.query('rollback').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  }, { isolation: 'repeatable read', readOnly: true });
   const result = await writer.finish();
   const fd = openSync(file, 'r');
   try { fsyncSync(fd); } finally { closeSync(fd); }
@@ -121,9 +114,7 @@ export async function restoreFile(pool: pg.Pool, file: string, onRows: (n: numbe
   if (missing.length) throw new Error(`${file}: columns ${missing.join(', ')} are not in ${table}`);
   await pool.query('select fl_ensure_month($1::date)', [monthDate(month)]);
   const cols = header.columns.map(q).join(', ');
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
+  return withTransaction(pool, async (client) => {
     await client.query(`create temp table fl_restore (like ${q(table)}) on commit drop`);
     for await (const chunk of readArchiveRows(file, CHUNK_ROWS)) {
       const rows = chunk.map((r) => r.map((v, i) => toCell(kinds.get(header.columns[i]!)!, v)));
@@ -132,12 +123,6 @@ export async function restoreFile(pool: pg.Pool, file: string, onRows: (n: numbe
     }
     const { rowCount } = await client.query(`insert into ${q(table)} (${cols}) overriding system value select ${cols} from fl_restore on conflict do nothing`);
     await client.query('update storage_archives set restored_at = now() where file = $1', [file]);
-    await client.query('commit');
     return { table, month, org: header.metadata['faultline.organization'] || null, rows: header.rows, inserted: rowCount ?? 0 };
-  } catch (err) {
-    await client.query('rollback').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }

@@ -11,6 +11,7 @@ import { expired, firstKeptMonth, monthDate } from '../domain/storage-months.js'
 import { exportUnit, unitCondition, type ArchiveUnit } from './archive.js';
 import { verifyArchiveFile } from './archive-file.js';
 import { monthPartitions, partitionedTables } from './partitions.js';
+import { withTransaction } from '../db/transaction.js';
 
 const RETENTION_LOCK = 0x666c7274; // "flrt"
 
@@ -79,11 +80,8 @@ async function uncount(client: pg.PoolClient, step: RetentionStep): Promise<void
 
 /** Removes the step's rows if they are exactly the `rows` archived; else changes nothing and says why. */
 async function remove(pool: pg.Pool, step: RetentionStep, archived: { rows: number; checksum: string }, file: string | null): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
-    // Wait briefly for the lock rather than queue every reader behind a drop (the next run tries again).
-    await client.query(`set local lock_timeout = '10s'`);
+  // Wait briefly for the lock rather than queue every reader behind a drop (the next run tries again).
+  await withTransaction(pool, async (client) => {
     const where = unitCondition(step);
     if (step.action === 'drop') {
       await client.query(`lock table "${step.partition}" in access exclusive mode`);
@@ -101,13 +99,7 @@ async function remove(pool: pg.Pool, step: RetentionStep, archived: { rows: numb
       await client.query(`insert into storage_archives (table_name, month, "OrganizationID", file, row_count, checksum) values ($1, $2::date, $3, $4, $5, $6)`,
         [step.table, monthDate(step.month), step.org, file, archived.rows, archived.checksum]);
     }
-    await client.query('commit');
-  } catch (err) {
-    await client.query('rollback').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  }, { lockTimeoutMs: 10_000 });
 }
 
 async function runStep(pool: pg.Pool, step: RetentionStep, archiveDir: string, progress: (line: string) => void): Promise<{ file: string | null; checksum: string | null }> {

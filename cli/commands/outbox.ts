@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { COMMANDS } from '../command-table.js';
 import { listOutbox, retryOutbox, type OutboxState } from '../../multispeak/delivery/admin.js';
-import { resyncIntegration } from '../../multispeak/resync.js';
+import { resyncIntegration } from '../../multispeak/delivery/resync.js';
 import { openRuntime } from '../runtime.js';
 
 const STATES: readonly OutboxState[] = ['pending', 'dead', 'delivered', 'all'];

@@ -11,6 +11,7 @@ import type { RawMessage } from '../../schemas/avro/values.js';
 import type { OutMessage } from '../../stages/runtime/transport/transport.js';
 import { transportFromSettings } from '../../stages/runtime/transport/from-settings.js';
 import { openRuntime } from '../runtime.js';
+import { withTransaction } from '../../db/transaction.js';
 
 interface Row {
   id: number; message_id: string; stage: string; code: string; reason: string; imei: string | null; body: string;
@@ -89,9 +90,7 @@ export async function run(args: string[]): Promise<void> {
  * resubmitted yet are taken; by id, the message is sent even if it was before (the operator asked for it).
  */
 export async function resubmit(pool: pg.Pool, which: { id: number } | { where: string[]; params: unknown[] }, send: (messages: OutMessage[]) => Promise<void>): Promise<number> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
+  return withTransaction(pool, async (client) => {
     const { rows } = 'id' in which
       ? await client.query<Row>('select * from rejected_messages where id = $1 for update', [which.id])
       : await client.query<Row>(`select * from rejected_messages where resubmitted_at is null ${which.where.map((w) => `and ${w}`).join(' ')} order by id for update skip locked`, which.params);
@@ -100,12 +99,6 @@ export async function resubmit(pool: pg.Pool, which: { id: number } | { where: s
       await send(rows.map((r) => resubmission(r)));
       await client.query('update rejected_messages set resubmitted_at = now() where id = any($1::bigint[])', [rows.map((r) => r.id)]);
     }
-    await client.query('commit');
     return rows.length;
-  } catch (err) {
-    await client.query('rollback').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }

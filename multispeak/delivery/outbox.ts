@@ -41,6 +41,7 @@ export interface ClaimedRow {
 
 export const multiSpeakOutbox = outboxTable<ClaimedRow>({
   table: 'outbox',
+  channel: 'outbox_rows',
   lane: ['integration_id', '"IMEINumber"'],
   columns: ['integration_id', '"IMEINumber"', 'kind', 'payload'],
   join: 'join integrations i on i.id = o.integration_id and i.enabled',

@@ -3,14 +3,14 @@
 // answered; a crash between the two re-sends it with the same MessageID.
 import type pg from 'pg';
 import { log } from '../../config/log.js';
-import { startOutboxWorker } from '../../outbox/worker.js';
+import { OUTBOX_DEFAULTS, startOutboxWorker } from '../../outbox/worker.js';
 import type { Keyring } from '../../secrets/keyring.js';
 import { deliverRow } from './deliver.js';
 import { DeliveryError, type DeliveryErrorCode } from './errors.js';
 import { deliveryMetrics as m } from './metrics.js';
 import { multiSpeakOutbox, type ClaimedRow } from './outbox.js';
 import { DEFAULTS } from '../integration.js';
-import { resyncIntegration } from '../resync.js';
+import { resyncIntegration } from './resync.js';
 import { OutageTracker } from './outage.js';
 import { targetCache, type Target } from './target.js';
 import { noteTestFaultAnswer } from '../../plumbing/test-fault-timeline.js';
@@ -58,7 +58,7 @@ async function resyncAfterOutage(target: Target, o: WorkerOptions): Promise<void
  *   runtime.onClose(() => worker.stop());
  */
 export function startDeliveryWorker(options: DeliveryWorkerOptions, { loop = true } = {}): DeliveryWorker {
-  const o: WorkerOptions = { pollMs: 500, batchSize: 100, concurrency: 16, leaseMs: 5 * 60_000, backoff: { initialMs: 1_000, maxMs: 10 * 60_000 }, integrationsTtlMs: 10_000, ...options };
+  const o: WorkerOptions = { ...OUTBOX_DEFAULTS, integrationsTtlMs: 10_000, ...options };
   const getTarget = targetCache(o.pool, o.integrationsTtlMs);
   const outages = new OutageTracker();
   // The target of each row in flight, for the metrics and the maximum age after its attempt.

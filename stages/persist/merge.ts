@@ -156,12 +156,12 @@ export function mergeStatements(span: BatchSpan) {
   };
 }
 
-/** The merges of one batch in order, ending with the commit: sent as one multi-statement query. */
+/** The merges of one batch in order: sent with the commit as one multi-statement query (db/transaction.ts commitWith). */
 const MERGE_ORDER = ['records', 'events', 'dm1Events', 'shifts', 'currents', 'alerts', 'lastCheckIn', 'latest', 'health', 'pending', 'outcome'] as const;
 /** Where each statement's result is in the answer to mergeScript. */
 export const MERGE_RESULT = Object.fromEntries(MERGE_ORDER.map((name, i) => [name, i])) as Record<(typeof MERGE_ORDER)[number], number>;
 
 export function mergeScript(reprocess: boolean, span: BatchSpan): string {
   const sql = mergeStatements(span);
-  return [...MERGE_ORDER.map((name) => (name === 'records' && reprocess ? sql.recordsReprocess : sql[name])), 'commit'].join(';\n');
+  return MERGE_ORDER.map((name) => (name === 'records' && reprocess ? sql.recordsReprocess : sql[name])).join(';\n');
 }

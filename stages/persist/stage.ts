@@ -14,6 +14,7 @@ import type { Stage, StageResult } from '../runtime/stage.js';
 import type { Batch } from '../runtime/transport/transport.js';
 import { fromPg, publicDatabaseMessage } from '../../db/errors.js';
 import { isRetriable } from '../../errors/base.js';
+import { withTransactionOn } from '../../db/transaction.js';
 import { toCsv } from '../../plumbing/csv.js';
 import { copyEffectsSql, copySql, createStagingSql, MERGE_RESULT, mergeScript, STAGING, type BatchSpan, type StagingName } from './merge.js';
 import { batchRows } from './rows.js';
@@ -74,29 +75,29 @@ async function writeBatch(pool: pg.Pool, messages: readonly ComputedCheckIn[], r
       prepared.add(client);
     }
     const rows = batchRows(messages);
-    await client.query('begin');
-    for (const name of Object.keys(STAGING) as StagingName[]) await copyRows(client, copySql(name), rows[name].rows);
-    if (!reprocess) await copyRows(client, copyEffectsSql, effectsRows(messages));
-    // Every merge and the commit in one round trip (a multi-statement simple query): on loopback each round
-    // trip's socket write and wake-up cost more CPU than the statements themselves (docs/benchmarks.md).
-    const results = (await client.query(mergeScript(reprocess, batchSpan(messages)))) as unknown as pg.QueryResult[];
-    const [events, dm1, outcome] = [results[MERGE_RESULT.events]!, results[MERGE_RESULT.dm1Events]!, results[MERGE_RESULT.outcome]!] as [
-      pg.QueryResult<{ IMEINumber: string; EventID: number; DeviceRecordID: number }>, pg.QueryResult<{ IMEINumber: string; EventID: number; DeviceRecordID: number }>, pg.QueryResult<{ idx: number; RecordID: number; owns: boolean }>,
-    ];
+    return await withTransactionOn(client, async (_, tx) => {
+      for (const name of Object.keys(STAGING) as StagingName[]) await copyRows(client, copySql(name), rows[name].rows);
+      if (!reprocess) await copyRows(client, copyEffectsSql, effectsRows(messages));
+      // Every merge and the commit in one round trip (a multi-statement simple query): on loopback each round
+      // trip's socket write and wake-up cost more CPU than the statements themselves (docs/benchmarks.md).
+      const results = await tx.commitWith(mergeScript(reprocess, batchSpan(messages)));
+      const [events, dm1, outcome] = [results[MERGE_RESULT.events]!, results[MERGE_RESULT.dm1Events]!, results[MERGE_RESULT.outcome]!] as [
+        pg.QueryResult<{ IMEINumber: string; EventID: number; DeviceRecordID: number }>, pg.QueryResult<{ IMEINumber: string; EventID: number; DeviceRecordID: number }>, pg.QueryResult<{ idx: number; RecordID: number; owns: boolean }>,
+      ];
 
-    // The batch and what it owes notify are durable; notify has written none of it (crash-point suite).
-    await failpoint('persist.after-commit');
-    const stored = new Map<number, number[]>();
-    for (const e of [...events.rows, ...dm1.rows]) {
-      const list = stored.get(e.DeviceRecordID) ?? [];
-      list.push(e.EventID);
-      stored.set(e.DeviceRecordID, list);
-    }
-    return outcome.rows.map(({ idx, RecordID, owns }) => ({
-      ...messages[idx]!, DeviceRecordID: RecordID, ownsRecord: owns, storedEventIds: owns ? stored.get(RecordID) ?? [] : [],
-    }));
+      // The batch and what it owes notify are durable; notify has written none of it (crash-point suite).
+      await failpoint('persist.after-commit');
+      const stored = new Map<number, number[]>();
+      for (const e of [...events.rows, ...dm1.rows]) {
+        const list = stored.get(e.DeviceRecordID) ?? [];
+        list.push(e.EventID);
+        stored.set(e.DeviceRecordID, list);
+      }
+      return outcome.rows.map(({ idx, RecordID, owns }) => ({
+        ...messages[idx]!, DeviceRecordID: RecordID, ownsRecord: owns, storedEventIds: owns ? stored.get(RecordID) ?? [] : [],
+      }));
+    }, { onBrokenConnection: () => { broken = true; } });
   } catch (err) {
-    await client.query('rollback').catch(() => { broken = true; });
     const failure = fromPg(err);
     if (failure?.retriable) broken = true;
     throw failure ?? err;

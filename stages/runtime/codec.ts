@@ -5,7 +5,6 @@
 import avro from 'avsc';
 import type { AvroSchema } from '../../schemas/avro/records.js';
 import { TOPIC_SCHEMAS, type TopicName } from '../../schemas/avro/topics.js';
-import { kafkaNames, type KafkaNames } from './transport/names.js';
 
 export interface Codec {
   encode(topic: string, value: unknown): Promise<Buffer>;
@@ -53,8 +52,13 @@ export interface WireFormatRegistry {
  * any earlier release reaches the stages in the shape they are written for. `schemas` is what this release
  * writes and reads (a test passes the next release's).
  */
+/** What the codec needs of the deployed Kafka names (transport/names.ts KafkaNames has it): a topic's deployed name. */
+export interface SubjectNames { topic(logical: string): string }
+/** No KAFKA_NAMESPACE: the registry subjects named by the topics as they are. */
+const AS_THEY_ARE: SubjectNames = { topic: (logical) => logical };
+
 export async function registryCodec(
-  registry: WireFormatRegistry, names: KafkaNames = kafkaNames(), schemas: Readonly<Record<TopicName, AvroSchema>> = TOPIC_SCHEMAS,
+  registry: WireFormatRegistry, names: SubjectNames = AS_THEY_ARE, schemas: Readonly<Record<TopicName, AvroSchema>> = TOPIC_SCHEMAS,
 ): Promise<Codec> {
   const ids = new Map<string, number>();
   const readers = new Map<string, avro.Type>();

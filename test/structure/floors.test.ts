@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { ESLint } from 'eslint';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FLOORS, INNER_FLOORS, innerProblem, upwardProblem } from '../../lint/floors.js';
+import { circleProblem, FLOORS, INNER_FLOORS, innerProblem, PENDING_CIRCLES, roomGraph, upwardProblem } from '../../lint/floors.js';
+import { productionFiles } from '../../lint/imports.js';
 
 const test = suite('floors');
 const root = new URL('../..', import.meta.url).pathname;
@@ -58,6 +59,35 @@ test('inside dnp3/ and iec104/ imports run downward between the rooms too', asyn
   assert.equal(await floorErrors('iec104/service-fixture.ts', "import { applyDevice } from './data/apply.js';\nexport const x = applyDevice;\n"), [`iec104/service-fixture.ts has no floor inside iec104/: give it one in lint/floors.js (INNER_FLOORS)`]);
   assert.match(innerProblem('iec104', 'identity.ts', 'outstation.ts') ?? '', /one floor/);
   assert.is(innerProblem('api', 'dnp3', 'auth'), null, 'a folder not listed keeps only the top-level rule');
+});
+
+test('inside every other folder an import that closes a circle between its rooms fails lint', async () => {
+  // stages/runtime/stage.ts reads transport/ (a batch, an outgoing message): transport/ reading stage.ts back closes a circle.
+  const circle = await floorErrors('stages/runtime/transport/circle-fixture.ts', "import type { Stage } from '../stage.js';\nexport type X = Stage<unknown>;\n");
+  assert.equal(circle, ['stages/runtime/transport must not import stages/runtime/stage.ts, which imports it back (stage.ts -> transport): no circle between the rooms of a folder (docs/architecture.md#floors)']);
+  // Deeper too, and between two files of one folder.
+  assert.is((await floorErrors('stages/bridge/circle-fixture.ts', "import { bridgeStage } from './stage.js';\nexport const x = bridgeStage;\n")).length, 0, 'a new file that nothing imports closes no circle');
+  const files = circleProblem('x', 'a.ts', 'b.ts', new Map([['b.ts', new Set(['c'])], ['c', new Set(['a.ts'])]]));
+  assert.match(files ?? '', /x\/a\.ts must not import x\/b\.ts, which imports it back \(b\.ts -> c -> a\.ts\)/);
+  assert.is(circleProblem('x', 'a.ts', 'b.ts', new Map([['b.ts', new Set(['c'])]])), null);
+  // Downward inside a folder passes.
+  assert.equal(await floorErrors('stages/runtime/circle-free-fixture.ts', "import type { Batch } from './transport/transport.js';\nexport type X = Batch<unknown>;\n"), []);
+});
+
+test('no circle between the rooms of any folder of production code, and every pending exemption is still needed', () => {
+  const dirs = new Set(productionFiles().flatMap((f) => f.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+  const circles: string[] = [];
+  for (const dir of dirs) {
+    if (INNER_FLOORS[dir]) continue; // ordered by its listed floors
+    for (const [from, tos] of roomGraph(dir)) for (const to of tos) { const p = circleProblem(dir, from, to); if (p) circles.push(p); }
+  }
+  assert.equal(circles, []);
+  // An exemption lifted, its room must still stand in a circle, or the entry goes.
+  const stale = Object.entries(PENDING_CIRCLES).flatMap(([dir, rooms]) => rooms.filter((room) => {
+    const whole = roomGraph(dir, []);
+    return ![...(whole.get(room) ?? [])].some((to) => circleProblem(dir, room, to, whole, []) !== null);
+  }).map((room) => `${dir}/${room}`));
+  assert.equal(stale, [], 'no longer in a circle: delete these from PENDING_CIRCLES in lint/floors.js');
 });
 
 test('every room of dnp3/ and iec104/ stands on a floor of its own folder', () => {

@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startDeliveryWorker, type DeliveryWorker } from '../../../multispeak/delivery/index.js';
-import { alreadyHas, resyncIntegration } from '../../../multispeak/resync.js';
+import { alreadyHas, resyncIntegration } from '../../../multispeak/delivery/resync.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { walkFixturesInProcess } from '../../../support/pipeline.js';
 import { importDemoData, testKeyring } from '../../../support/reference-data.js';

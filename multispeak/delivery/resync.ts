@@ -6,11 +6,12 @@
 // the per-device order of the outbox holds; the table lock keeps notify from slipping a newer state in
 // before an older resync row.
 import type pg from 'pg';
-import { readIntegrations } from '../integrations/store.js';
-import { enqueue } from './delivery/outbox.js';
-import { multiSpeakSettings } from './integration.js';
-import { CHECKIN_OPERATION } from './operations.js';
-import { outboxPayload } from './outbox-payload.js';
+import { readIntegrations } from '../../integrations/store.js';
+import { enqueue } from './outbox.js';
+import { multiSpeakSettings } from '../integration.js';
+import { CHECKIN_OPERATION } from '../operations.js';
+import { outboxPayload } from '../outbox-payload.js';
+import { withTransaction } from '../../db/transaction.js';
 
 export interface ResyncResult {
   integration: string;
@@ -68,9 +69,7 @@ export async function resyncIntegration(pool: pg.Pool, integrationId: string, { 
   const checkins = s.operation === CHECKIN_OPERATION && s.checkins;
   const kind = checkins ? 'checkin' : 'status';
   const run = now.getTime().toString(36);
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
+  return withTransaction(pool, async (client) => {
     await client.query('lock table outbox in share row exclusive mode');
     const { rows } = await client.query<StateRow>(STATES, [s.id, s.OrganizationID]);
     const due = all ? rows : rows.filter((r) => !alreadyHas(r, checkins));
@@ -80,12 +79,6 @@ export async function resyncIntegration(pool: pg.Pool, integrationId: string, { 
         payload: outboxPayload({ ...r, date: r.date.toISOString() }, null, kind === 'status' ? [] : undefined),
       })));
     }
-    await client.query('commit');
     return { integration: s.id, devices: rows.length, queued: due.length };
-  } catch (err) {
-    await client.query('rollback').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
