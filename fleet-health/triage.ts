@@ -3,7 +3,8 @@
 // of fleet/silence-triage.ts weigh (its last rollup days, its feeder's topology, the trips of its line), labels
 // each, replaces device_silence (a device that checked in again loses its row) and opens or closes the possible
 // de-energised sections (deenergised-sections.ts), all in the caller's transaction. Judged per organisation, so
-// no device's evidence names another organisation's devices or lines.
+// no device's evidence names another organisation's devices or lines; a device moved between organisations is
+// judged on its days in the one that holds it (read-scope.ts), so its evidence shows none of the old one's.
 import type pg from 'pg';
 import { offlineAtSql, type ClockLimits } from '../domain/checkin-clock.js';
 import type { Phase } from '../domain/feeder-topology.js';
@@ -11,6 +12,7 @@ import type { FeederNode } from '../fleet/dark-section.js';
 import type { Histogram } from '../fleet/health-day.js';
 import { TRIAGE_DAYS, labelSilence, type DeenergisedSection, type SilenceVerdict, type SilentDevice, type TriageDay } from '../fleet/silence-triage.js';
 import { applyDeenergisedSections, type SectionChanges } from './deenergised-sections.js';
+import { dayReadableSql } from './read-scope.js';
 
 export interface TriageResult { silent: number; byLabel: Record<string, number>; sections: SectionChanges }
 
@@ -34,7 +36,9 @@ async function readSilent(client: pg.ClientBase, now: Date, limits: ClockLimits)
     const { rows: dayRows } = await client.query<{ imei: string; day: string; battery: number | null; vals: number[]; counts: number[] }>(
       `select h."IMEINumber" as imei, h.day::text as day, least(h.battery_mcu_min, h.battery_led_min) as battery, h.rssi_values as vals, h.rssi_counts as counts
          from device_health_days h join unnest($1::text[], $2::timestamptz[]) as s(imei, last) on h."IMEINumber" = s.imei
+         join device_information d on d."IMEINumber" = h."IMEINumber"
         where h.day <= (s.last at time zone 'UTC')::date and h.day > (s.last at time zone 'UTC')::date - $3::int
+          and ${dayReadableSql('h')}
         order by 1, 2`,
       [heard.map((r) => r.imei), heard.map((r) => r.last), TRIAGE_DAYS],
     );

@@ -1,0 +1,92 @@
+// Fleet health (issue 44) attacked by a hostile party: another organisation, a group user of limited reach, a
+// hostile device (docs/decisions.md#review-of-fleet-health-as-a-hostile-party). On the real Postgres: check-ins
+// through persist (stages/persist/, which keeps the daily rollup), the fleet worker's steps called directly at a
+// chosen "now", and the API (api/app.ts) reading what they wrote.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Temporal } from 'temporal-polyfill';
+import { withTransaction } from '../../db/transaction.js';
+import { parseQueueMessage } from '../../domain/validate-message.js';
+import { assessDrift } from '../../fleet-health/drift.js';
+import { assessHealth } from '../../fleet-health/assess.js';
+import { triageSilence } from '../../fleet-health/triage.js';
+import { persistBatch } from '../../stages/persist/index.js';
+import { computed } from '../../support/checkins.js';
+import { emptyTally, reportTally, type Tally } from '../helpers/tally.js';
+import { seededApi, type SeededApi } from '../integration/api/seeded-api.js';
+
+const test = suite('fleet health as a hostile party');
+const tally: Tally = emptyTally();
+const HOUR = 3_600_000, DAY = 24 * HOUR;
+const LIMITS = { floorS: 300, ceilingS: 26 * 3600 };
+// A north device moved to south at MOVE; the worker's steps run 31 days later, once the 30-day window of an
+// assessment lies after the move (fleet-health/read-scope.ts), so its rows are south's to read.
+const MOVED = '861000000000600';
+const MOVE = Date.parse('2026-10-01T00:00:00Z');
+const MOVE_DAY = '2026-10-01';
+const NOW = MOVE + 31 * DAY;
+let api: SeededApi;
+let n = 0;
+
+type Row = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** A check-in of `imei` at `ms` with `fields`, validated as the enrich stage does, as persist receives it. */
+function checkIn(imei: string, ms: number, fields: Record<string, unknown>) {
+  const date = new Date(ms).toISOString();
+  const parsed = parseQueueMessage(JSON.stringify({ device_data: { IMEINumber: imei, date, Ongoing_fault: 0, model: 'FCI-3000', ...fields } }), { now: Temporal.Instant.fromEpochMilliseconds(ms + 60_000) });
+  if (!parsed.ok) throw new Error(parsed.reason);
+  return computed(parsed.value, { messageId: `fleet-attack-${++n}` });
+}
+
+const steps = (at: number) => withTransaction(api.db.pool, async (client) => {
+  await assessHealth(client, new Date(at));
+  await triageSilence(client, new Date(at), LIMITS);
+  await assessDrift(client, new Date(at));
+});
+
+async function getJson(path: string, user: 'southAdmin' | 'northAdmin' | 'southEast' | 'northEast'): Promise<Row> {
+  const res = await api.get(path, user);
+  const text = await res.text();
+  assert.is(res.status, 200, `${user} ${path}: ${text.slice(0, 300)}`);
+  return JSON.parse(text) as Row;
+}
+
+/** Every YYYY-MM-DD day named anywhere in `value` (dates and date-times alike). */
+const daysNamed = (value: unknown): string[] => JSON.stringify(value).match(/\b\d{4}-\d{2}-\d{2}/g) ?? [];
+
+test.before(async () => {
+  api = await seededApi({ feed: false, app: { now: () => NOW } });
+  // The moved device: a battery indicator reporting every three hours, ten days in north (cells flat at 3.6 V, a
+  // firmware north's people know it by), then a day in south (cells falling to 3.0 V), then silent.
+  const pre = Array.from({ length: 80 }, (_, i) => checkIn(MOVED, MOVE - 10 * DAY + i * 3 * HOUR, { version: 'NORTH-ONLY-7', BatteryOrLine: 1, BatteryMCU: 3.6, BatteryLED: 3.6, rssi: -70 }));
+  const post = Array.from({ length: 8 }, (_, i) => checkIn(MOVED, MOVE + HOUR + i * 3 * HOUR, { version: 'SOUTH-SEEN-7', BatteryOrLine: 1, BatteryMCU: 3.3 - i * 0.04, BatteryLED: 3.3, rssi: -71 }));
+  await persistBatch(api.db.pool, pre);
+  // Assessed while still north's, under a north profile expecting the same firmware: a drift dated in north's time
+  // that a later run could carry on (fleet/settings-drift.ts `before`).
+  await api.db.pool.query(`update groups set "FirmwareVersion" = '4.3.0' where "GroupID" = 'north-west'`);
+  await steps(MOVE - HOUR);
+  // The move as the import makes it (reference-data/upsert-devices.ts), dated MOVE; south's group has a profile.
+  await api.db.pool.query(`update device_information set "OrganizationID" = 'south', "PowerLineID" = null, "OrganizationSince" = $2, "LastCheckInTime" = null where "IMEINumber" = $1`, [MOVED, new Date(MOVE)]);
+  await api.db.pool.query(`delete from group_device_links l using device_information d where d."DeviceID" = l."DeviceID" and d."IMEINumber" = $1`, [MOVED]);
+  await api.db.pool.query(`insert into group_device_links ("GroupID", "DeviceID") select 'south-west', "DeviceID" from device_information where "IMEINumber" = $1`, [MOVED]);
+  await api.db.pool.query(`update groups set "FirmwareVersion" = '4.3.0' where "GroupID" = 'south-west'`);
+  await persistBatch(api.db.pool, post);
+});
+test.after(async () => {
+  reportTally('fleet health: hostile tenants, users and devices', tally);
+  await api?.close();
+});
+
+test('a moved device: its triage evidence and its drift name no day of the organisation it left', async () => {
+  tally.attacksTried++;
+  await steps(NOW);
+  const body = await getJson(`/api/fleet/devices/${MOVED}/health`, 'southAdmin');
+  assert.ok(body.silence, 'the silent device has its triage');
+  assert.ok(body.drift.length > 0, 'its firmware drifts from south\'s profile');
+  const before = [...daysNamed(body.silence), ...daysNamed(body.drift), ...daysNamed(body.health)].filter((d) => d < MOVE_DAY);
+  assert.equal(before, [], `south reads no day before the move: ${JSON.stringify({ silence: body.silence, drift: body.drift })}`);
+  assert.not.ok(JSON.stringify(body).includes('NORTH-ONLY-7'));
+  tally.attacksRefused++;
+});
+
+test.run();
