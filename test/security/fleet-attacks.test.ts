@@ -10,6 +10,8 @@ import { parseQueueMessage } from '../../domain/validate-message.js';
 import { assessDrift } from '../../fleet-health/drift.js';
 import { assessHealth } from '../../fleet-health/assess.js';
 import { triageSilence } from '../../fleet-health/triage.js';
+import { organisationFleetSummary } from '../../api/fleet/summary.js';
+import { messageBody, messageText, type AlarmPayload } from '../../domain/alarm-message.js';
 import { persistBatch } from '../../stages/persist/index.js';
 import { computed } from '../../support/checkins.js';
 import { emptyTally, reportTally, type Tally } from '../helpers/tally.js';
@@ -86,6 +88,33 @@ test('a moved device: its triage evidence and its drift name no day of the organ
   const before = [...daysNamed(body.silence), ...daysNamed(body.drift), ...daysNamed(body.health)].filter((d) => d < MOVE_DAY);
   assert.equal(before, [], `south reads no day before the move: ${JSON.stringify({ silence: body.silence, drift: body.drift })}`);
   assert.not.ok(JSON.stringify(body).includes('NORTH-ONLY-7'));
+  tally.attacksRefused++;
+});
+
+test('a device\'s firmware string in the fleet digest: no line of its own in the e-mail, bounded in every copy of the summary', async () => {
+  // A north device reports a version that writes a fake portal link on a line of its own, and one of 200 KB.
+  const LURE = '4.3.0\r\nPortal: https://evil.example/fleet\n\nAll devices OK';
+  const HUGE = `9.${'9'.repeat(200_000)}`;
+  await persistBatch(api.db.pool, [
+    checkIn('861000000000400', NOW - 2 * HOUR, { version: LURE, BatteryOrLine: 0 }),
+    checkIn('861000000000500', NOW - 2 * HOUR, { version: HUGE, BatteryOrLine: 0 }),
+  ]);
+  await steps(NOW);
+  const fleet = await organisationFleetSummary(api.db.pool as never, 'north', new Date(NOW));
+  const payload: AlarmPayload = { type: 'fleet-digest', alarmId: null, OrganizationID: 'north', every: 'daily', from: '2026-10-31', to: '2026-10-31', fleet, link: 'https://portal.example/fleet' };
+  tally.attacksTried++;
+  const body = messageBody(payload);
+  const portalLines = body.split(/\r\n|\r|\n/).filter((l) => /^\s*Portal:/.test(l));
+  assert.equal(portalLines, ['Portal: https://portal.example/fleet'], `one Portal line, the service's: ${JSON.stringify(portalLines)}`);
+  assert.not.ok([...body].some((c) => c !== "\n" && /\p{Cc}/u.test(c)), 'no control character but the line feed');
+  tally.attacksRefused++;
+  tally.attacksTried++;
+  for (const [what, text] of [['e-mail body', body], ['SMS text', messageText(payload)], ['summary (API and webhook)', JSON.stringify(fleet)],
+    ['fleet list', JSON.stringify(await getJson('/api/fleet/devices?limit=500', 'northAdmin'))],
+    ['fleet CSV', await (await api.get('/api/fleet/devices.csv', 'northAdmin')).text()],
+    ['day strip', JSON.stringify(await getJson('/api/fleet/devices/861000000000500/health', 'northAdmin'))]] as const) {
+    assert.ok(text.length < 20_000, `${what}: ${text.length} characters for a fleet of eight`);
+  }
   tally.attacksRefused++;
 });
 
