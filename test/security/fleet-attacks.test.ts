@@ -118,4 +118,33 @@ test('a device\'s firmware string in the fleet digest: no line of its own in the
   tally.attacksRefused++;
 });
 
+test('held: a group user asking for a device outside reach, and hostile list parameters', async () => {
+  // South-east's user: a south-west device, a north device and an IMEI nobody has answer alike (no oracle).
+  const answers = [];
+  for (const imei of ['861100000000400', '861000000000400', '869999999999999']) {
+    tally.attacksTried++;
+    const res = await api.get(`/api/fleet/devices/${imei}/health`, 'southEast');
+    answers.push([res.status, JSON.stringify(await res.json()).replace(imei, 'X')]);
+    if (res.status === 404) tally.attacksRefused++;
+  }
+  assert.equal(new Set(answers.map((a) => JSON.stringify(a))).size, 1, JSON.stringify(answers));
+  const list = await getJson('/api/fleet/devices?limit=500', 'southEast');
+  assert.ok((list.data as Row[]).every((d) => ['861100000000000', '861100000000100', '861100000000200', '861100000000300'].includes(d.IMEINumber)), 'only south-east devices');
+  for (const q of ['limit=100000000', 'limit=-1', 'limit=NaN', 'page=1e9', 'sortBy={"field":"IMEINumber;drop table devices","order":"asc"}',
+    'filterBy[IMEINumber][eq]=861000000000400\'%20or%201=1--', 'filterBy[firmware][contains]=%25', 'sortBy={"field":"onlineRate7d","order":"sideways"}']) {
+    tally.attacksTried++;
+    const res = await api.get(`/api/fleet/devices?${q}`, 'southEast');
+    const text = await res.text();
+    assert.not.ok(/861000|861100000000[4-7]|select |stack/i.test(text), `${q}: ${text.slice(0, 200)}`);
+    if (res.status === 400 || (res.status === 200 && (JSON.parse(text).data as unknown[]).length === 0)) tally.attacksRefused++;
+    else assert.unreachable(`${q}: ${res.status} ${text.slice(0, 200)}`);
+  }
+  for (const q of ['from=1970-01-01&to=2099-12-31', 'from=2026-13-40', 'to=99999-01-01']) {
+    tally.attacksTried++;
+    const res = await api.get(`/api/fleet/devices/861100000000000/health?${q}`, 'southEast');
+    assert.is(res.status, 400, q);
+    tally.attacksRefused++;
+  }
+});
+
 test.run();
