@@ -53,14 +53,17 @@ async function readSilent(client: pg.ClientBase, now: Date, limits: ClockLimits)
   }));
 }
 
+/** A feeder's indicator with the organisation that holds it. */
+type OwnedNode = FeederNode & { org: string };
+
 /** The topology of the lines where a silent line-powered device lies, each indicator marked reporting or silent. */
-async function readFeeders(client: pg.ClientBase, silent: readonly SilentDevice[]): Promise<Map<string, FeederNode[]>> {
+async function readFeeders(client: pg.ClientBase, silent: readonly SilentDevice[]): Promise<Map<string, OwnedNode[]>> {
   const lines = [...new Set(silent.filter((d) => d.lastMs !== null && d.batteryOrLine === 0 && d.powerLineId !== null).map((d) => d.powerLineId!))];
-  const feeders = new Map<string, FeederNode[]>();
+  const feeders = new Map<string, OwnedNode[]>();
   if (lines.length === 0) return feeders;
   const silentSince = new Map(silent.map((d) => [d.imei, d.lastMs]));
-  const { rows } = await client.query<{ imei: string; name: string | null; line: string; upstream: string | null; phase: Phase; section: string | null; bol: number | null; last: Date | null }>(
-    `select d."IMEINumber" as imei, d."Real_Name" as name, d."PowerLineID" as line, d."UpstreamIMEI" as upstream, d."Phase" as phase, d."Section" as section,
+  const { rows } = await client.query<{ imei: string; name: string | null; org: string; line: string; upstream: string | null; phase: Phase; section: string | null; bol: number | null; last: Date | null }>(
+    `select d."IMEINumber" as imei, d."Real_Name" as name, d."OrganizationID" as org, d."PowerLineID" as line, d."UpstreamIMEI" as upstream, d."Phase" as phase, d."Section" as section,
             l."BatteryOrLine" as bol, d."LastCheckInTime" as last
        from device_information d left join device_latest l on l."IMEINumber" = d."IMEINumber"
       where d."PowerLineID" = any($1::text[]) and d."Phase" is not null and d.deleted_at is null order by 1`,
@@ -69,7 +72,7 @@ async function readFeeders(client: pg.ClientBase, silent: readonly SilentDevice[
   for (const r of rows) {
     const since = silentSince.get(r.imei);
     feeders.set(r.line, [...(feeders.get(r.line) ?? []), {
-      imei: r.imei, name: r.name, upstream: r.upstream, phase: r.phase, section: r.section, lineFed: r.bol === 0,
+      imei: r.imei, name: r.name, org: r.org, upstream: r.upstream, phase: r.phase, section: r.section, lineFed: r.bol === 0,
       silentSince: since ?? null, reporting: r.last !== null && since === undefined,
     }]);
   }
@@ -117,7 +120,11 @@ export async function triageSilence(client: pg.PoolClient, now: Date, limits: Cl
   for (const org of [...new Set(silent.map((d) => d.organizationId))].sort()) {
     const mine = silent.filter((d) => d.organizationId === org);
     const lines = new Set(mine.map((d) => d.powerLineId));
-    const r = labelSilence({ silent: mine, feeders: new Map([...feeders].filter(([line]) => lines.has(line))), lastTrip });
+    // Only the organisation's own indicators of each line: a line given to another organisation by an import may
+    // still carry the first one's devices, and a section (or a device's verdict) spanning both would name the other's
+    // devices and be written by both passes (docs/decisions.md#review-of-fleet-health-as-a-hostile-party).
+    const own = [...feeders].filter(([line]) => lines.has(line)).map(([line, nodes]) => [line, nodes.filter((n) => n.org === org)] as const);
+    const r = labelSilence({ silent: mine, feeders: new Map(own), lastTrip });
     verdicts.push(...r.verdicts);
     sections.push(...r.sections);
   }
