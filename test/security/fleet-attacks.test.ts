@@ -194,4 +194,25 @@ test('a power line given to another organisation with devices of the first still
   }
 });
 
+test('held: an admin cannot take another organisation\'s recipient id, nor name a recipient of its own for another organisation, to read its fleet digest', async () => {
+  const put = async (user: 'northAdmin' | 'southAdmin', id: string, body: Record<string, unknown>) => {
+    const res = await api.app.request(`/api/alarm-recipients/${id}`, {
+      method: 'PUT', headers: { authorization: `Bearer ${api.tokens[user]}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Asset manager', channel: 'email', address: 'assets@fleet.example', fleetDigest: 'daily', ...body }),
+    });
+    return res.status;
+  };
+  assert.is(await put('southAdmin', 'south-fleet-mail', {}), 200, 'south\'s own recipient');
+  tally.attacksTried++;
+  const named = await put('northAdmin', 'north-reads-south', { OrganizationID: 'south' });
+  if (named === 403) tally.attacksRefused++;
+  assert.is(named, 403, 'a recipient named for another organisation');
+  tally.attacksTried++;
+  const taken = await put('northAdmin', 'south-fleet-mail', {});
+  if (taken === 409) tally.attacksRefused++;
+  assert.is(taken, 409, 'another organisation\'s recipient id');
+  const { rows } = await api.db.pool.query<{ OrganizationID: string }>('select "OrganizationID" from alarm_recipients where id = \'south-fleet-mail\'');
+  assert.equal(rows, [{ OrganizationID: 'south' }]);
+});
+
 test.run();
