@@ -153,8 +153,8 @@ test('held: a group user asking for a device outside reach, and hostile list par
 });
 
 test('a power line given to another organisation with devices of the first still on it: triage keeps each organisation\'s sections and verdicts its own', async () => {
-  // Feeder L9 of north: head H reporting; below it P, with R and Q below P, line-powered. The import then gives
-  // the line to south with Q (the file's only device), leaving H, P and R, north's, on it.
+  // Feeder L9 of north: head H reporting; below it P, with R and Q below P, line-powered. An import giving the line
+  // to south with Q (the file's only device) would leave H, P and R, north's, on it: refused.
   const L = { H: '861200000000010', P: '861200000000020', R: '861200000000030', Q: '861200000000040' };
   const device = (imei: string, org: string, up: string | null, i: number) => ({
     IMEINumber: imei, OrganizationID: org, PowerLineID: 'north-L9', Real_Name: `L9 ${i}`, Lat: 45.1 + i * 0.001, Long: -89.1,
@@ -165,33 +165,34 @@ test('a power line given to another organisation with devices of the first still
     devices: [device(L.H, 'north', null, 0), device(L.P, 'north', L.H, 1), device(L.R, 'north', L.P, 2), device(L.Q, 'north', L.P, 3)],
   });
   tally.attacksTried++;
-  let moved = true;
+  const refusal = await importReferenceData(api.db.pool, { powerLines: [{ Id: 'north-L9', OrganizationID: 'south', name: 'Feeder L9' }], devices: [device(L.Q, 'south', L.P, 3)] })
+    .then(() => null, (err: Error & { problems?: { path: string; message: string }[] }) => JSON.stringify(err.problems ?? err.message));
+  assert.ok(refusal?.includes('still has 3 device(s) of organization'), `the import is refused, naming what stays: ${refusal}`);
+  tally.attacksRefused++;
+
+  // Such a line as an import before that check left it: triage must still judge each organisation on its own devices.
+  tally.attacksTried++;
+  await api.db.pool.query(`update power_lines set "OrganizationID" = 'south' where "Id" = 'north-L9'`);
+  await api.db.pool.query(`update device_information set "OrganizationID" = 'south' where "IMEINumber" = $1`, [L.Q]);
+  const B = Math.floor((Date.now() - 11 * HOUR) / MIN) * MIN;
+  const transport = memoryTransport({ codec: localAvroCodec(), partitions: 4 });
+  const pipe = await startTestPipeline(transport, api.db.pool);
   try {
-    await importReferenceData(api.db.pool, { powerLines: [{ Id: 'north-L9', OrganizationID: 'south', name: 'Feeder L9' }], devices: [device(L.Q, 'south', L.P, 3)] });
-  } catch { moved = false; }
-  if (!moved) tally.attacksRefused++;
-  else {
-    // The import let it through: triage must still judge each organisation on its own devices.
-    const B = Math.floor((Date.now() - 11 * HOUR) / MIN) * MIN;
-    const transport = memoryTransport({ codec: localAvroCodec(), partitions: 4 });
-    const pipe = await startTestPipeline(transport, api.db.pool);
-    try {
-      const messages = [...every15([L.H, L.P, L.R, L.Q], B, B + 3 * HOUR), ...every15([L.H], B + 3 * HOUR + 15 * MIN, B + 6 * HOUR)];
-      for (let i = 0; i < messages.length; i += 50) { await pipe.feed(messages.slice(i, i + 50)); await pipe.drain(); }
-    } finally {
-      await pipe.stop();
-      await transport.close();
-    }
-    await withTransaction(api.db.pool, (client) => triageSilence(client, new Date(B + 6 * HOUR), LIMITS));
-    const { rows: sections } = await api.db.pool.query<{ OrganizationID: string; devices: { imei: string }[] }>(
-      `select "OrganizationID", devices from deenergised_sections where "PowerLineID" = 'north-L9' and status = 'open'`);
-    const orgOf = new Map(Object.values(L).map((imei) => [imei, imei === L.Q ? 'south' : 'north']));
-    for (const s of sections) assert.ok(s.devices.every((d) => orgOf.get(d.imei) === s.OrganizationID), `a section holds only its organisation's devices: ${JSON.stringify(s)}`);
-    const { rows: [q] } = await api.db.pool.query<{ evidence: object; group_key: string | null }>('select evidence, group_key from device_silence where "IMEINumber" = $1', [L.Q]);
-    assert.ok(q, 'south\'s silent device has its triage');
-    assert.not.ok(JSON.stringify(q).includes(L.P), `south's device is not judged with north's section: ${JSON.stringify(q)}`);
-    tally.attacksRefused++;
+    const messages = [...every15([L.H, L.P, L.R, L.Q], B, B + 3 * HOUR), ...every15([L.H], B + 3 * HOUR + 15 * MIN, B + 6 * HOUR)];
+    for (let i = 0; i < messages.length; i += 50) { await pipe.feed(messages.slice(i, i + 50)); await pipe.drain(); }
+  } finally {
+    await pipe.stop();
+    await transport.close();
   }
+  await withTransaction(api.db.pool, (client) => triageSilence(client, new Date(B + 6 * HOUR), LIMITS));
+  const { rows: sections } = await api.db.pool.query<{ OrganizationID: string; devices: { imei: string }[] }>(
+    `select "OrganizationID", devices from deenergised_sections where "PowerLineID" = 'north-L9' and status = 'open'`);
+  const orgOf = new Map(Object.values(L).map((imei) => [imei, imei === L.Q ? 'south' : 'north']));
+  for (const s of sections) assert.ok(s.devices.every((d) => orgOf.get(d.imei) === s.OrganizationID), `a section holds only its organisation's devices: ${JSON.stringify(s)}`);
+  const { rows: [q] } = await api.db.pool.query<{ evidence: object; group_key: string | null }>('select evidence, group_key from device_silence where "IMEINumber" = $1', [L.Q]);
+  assert.ok(q, 'south\'s silent device has its triage');
+  assert.not.ok(JSON.stringify(q).includes(L.P), `south's device is not judged with north's section: ${JSON.stringify(q)}`);
+  tally.attacksRefused++;
 });
 
 test('held: an admin cannot take another organisation\'s recipient id, nor name a recipient of its own for another organisation, to read its fleet digest', async () => {
