@@ -4,6 +4,7 @@
 // time, and the period is the row's dedup key (domain/fleet-digest.ts), so a crash, a restart or a second
 // process never sends a period twice, and a period the service was down for is sent when it comes back.
 import type pg from 'pg';
+import { failpoint } from '../config/failpoints.js';
 import type { PlannedMessage } from '../domain/alarm-routing-plan.js';
 import { effectiveTimeZone } from '../domain/display-time.js';
 import { dueFleetDigest, type FleetDigestPeriod } from '../domain/fleet-digest.js';
@@ -37,12 +38,16 @@ export async function queueFleetDigests(round: FleetDigestRound): Promise<number
   for (const recipient of (await readRecipients(client)).filter((r) => r.fleetDigest !== null)) {
     due.push({ recipient, period: dueFleetDigest(recipient.fleetDigest!, nowMs, zones.get(recipient.OrganizationID) ?? 'UTC', sendHour) });
   }
-  // The index on (recipient_id, dedup_key) answers this without reading the outbox.
-  const queued = new Set((await client.query<{ k: string }>(
-    `select recipient_id || ' ' || dedup_key as k from alarm_outbox
-      where (recipient_id, dedup_key) in (select * from unnest($1::text[], $2::text[]))`,
-    [due.map((d) => d.recipient.id), due.map((d) => d.period.key)])).rows.map((r) => r.k));
-  const owed = due.filter((d) => !queued.has(`${d.recipient.id} ${d.period.key}`));
+  // Owed: no digest of the recipient queued since the period became due. Not only "this period's key not queued":
+  // a recipient switched between daily and weekly, or an organisation whose zone moved, would be owed another
+  // period the same morning (docs/decisions.md#review-of-fleet-health-as-a-crash). The index on
+  // (recipient_id, dedup_key) answers the key range; the key itself stays the outbox's guard.
+  const lastQueued = new Map((await client.query<{ id: string; at: Date | null }>(
+    `select r.id, (select max(o.created_at) from alarm_outbox o
+                    where o.recipient_id = r.id and o.dedup_key >= 'fleet-digest:' and o.dedup_key < 'fleet-digest;') as at
+       from unnest($1::text[]) r(id)`,
+    [due.map((d) => d.recipient.id)])).rows.map((r) => [r.id, r.at?.getTime() ?? -Infinity]));
+  const owed = due.filter((d) => (lastQueued.get(d.recipient.id) ?? -Infinity) < d.period.dueAtMs);
   const summaries = new Map<string, object>();
   let sent = 0;
   for (const { recipient, period } of owed) {
@@ -57,5 +62,6 @@ export async function queueFleetDigests(round: FleetDigestRound): Promise<number
     });
     if (outcome === 'sent') sent++;
   }
+  await failpoint('alarms.fleet-digest-queued');
   return sent;
 }

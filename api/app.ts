@@ -14,6 +14,7 @@ import { loginCheck } from './auth/login-check.js';
 import type { HashGate } from './auth/hash-gate.js';
 import { requireAuth } from './auth/require-auth.js';
 import { createTokenService } from './auth/tokens.js';
+import { cachedTokens } from './auth/token-cache.js';
 import { UNMASKED_INTEGRATION_PATHS, withFaultMask } from './fault-mask-policy.js';
 import { pgIntegrationKeyStore } from './auth/integration-keys.js';
 import { keyCheck } from './auth/key-check.js';
@@ -101,7 +102,8 @@ export type AuthOptions = Pick<AppOptions, 'pool' | 'jwtSecret' | 'codeStrings' 
 export function createAuth({
   pool, jwtSecret, codeStrings = loadCodeStrings(), now = Date.now, accountCacheMs = 5_000, clientAddress = socketAddress, limiter = new LoginLimiter(),
 }: AuthOptions): MiddlewareHandler<AuthEnv> {
-  const tokens = createTokenService({ secret: jwtSecret, nowS: () => Math.floor(now() / 1000) });
+  const nowS = () => Math.floor(now() / 1000);
+  const tokens = cachedTokens(createTokenService({ secret: jwtSecret, nowS }), { nowS });
   const accounts = cachedCallers(pgAccountStore(pool), { ttlMs: accountCacheMs, now });
   const keys = { check: keyCheck({ keys: pgIntegrationKeyStore(pool), limiter, now }), clientAddress, paths: UNMASKED_INTEGRATION_PATHS };
   return withFaultMask(requireAuth({ tokens, accounts, keys }), { faultTypeNone: codeText(codeStrings.FaultType, 0)! });

@@ -19,6 +19,11 @@ export const SEAMS = {
   // The alarm router's round (test/integration/alarms/chatter-crash.test.ts): one transaction, so a kill here
   // must leave neither the messages nor the marks (docs/decisions.md#review-of-the-held-clear-and-the-rollup).
   'alarms.router-before-mark': 'the router stored a round\'s alarm messages; their changes are not marked routed',
+  // Fleet health as a crash (test/integration/alarms/fleet-digest-crash.test.ts, test/integration/fleet/crash.test.ts;
+  // docs/decisions.md#review-of-fleet-health-as-a-crash).
+  'alarms.fleet-digest-queued': 'the router queued the round\'s fleet digests; its transaction is not committed',
+  'fleet.between-steps': 'the fleet worker committed a step (assess, triage); the next has not begun',
+  'fleet.sections-written': 'triage wrote the de-energised sections it opened and closed; their alarms are not raised or cleared',
   // Start-up: each component's start can be held, so a signal arrives while it is under way (test/integration/start-signals.test.ts).
   'start.database': 'start: the database and the demo data',
   'start.transport': 'start: the transport',

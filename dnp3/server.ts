@@ -5,8 +5,7 @@
 // outlive connections; one connection serves all of them (multi-drop), and a reconnecting master replaces its
 // previous session.
 import type { Socket } from 'node:net';
-import { startMasterListener } from '../integrations/master-listener.js';
-import { startMasterPorts } from '../integrations/master-ports.js';
+import { startOutstationPorts, type OutstationListenerSettings } from '../integrations/master-ports.js';
 import type { ConnectionLimits, ListenerRefusal, MasterTlsMaterial } from '../integrations/master-listener.js';
 import type { Dnp3Integration } from './identity.js';
 import { dnp3Metrics } from './metrics.js';
@@ -14,7 +13,6 @@ import { OutstationSession } from './outstation/session.js';
 import type { SessionOptions } from './outstation/session.js';
 import type { Outstation } from './outstation/outstation.js';
 import type { DiscardReason } from './diagnostics/reasons.js';
-import type { PortRange } from '../config/settings.js';
 
 export { DEFAULT_DNP3_PORT } from '../config/settings.js';
 export { DEFAULT_CONNECTION_LIMITS } from '../integrations/master-listener.js';
@@ -23,29 +21,16 @@ export type Dnp3TlsMaterial = MasterTlsMaterial;
 export type Dnp3ConnectionLimits = ConnectionLimits;
 export type Dnp3Refusal = ListenerRefusal;
 
-export interface Dnp3ServerOptions {
-  /** The shared port; each dedicated port an integration names gets a listener too (integrations/master-ports.ts). */
-  port: number;
-  host?: string;
-  /** The service's own fixed ports no integration may take as its dedicated port, by port: the setting's name. */
-  reserved?: ReadonlyMap<number, string>;
-  /** SCADA_DEDICATED_PORTS (integrations/master-ports.ts). */
-  range?: PortRange;
-  /** Defaults: DEFAULT_CONNECTION_LIMITS. */
-  limits?: Partial<Dnp3ConnectionLimits>;
+/** The listener's settings (integrations/master-ports.ts OutstationListenerSettings), then the outstation's own. */
+export interface Dnp3ServerOptions extends OutstationListenerSettings<Dnp3Integration> {
   /** TLS material; or `{ plainIntegrationId }` for plain TCP, development only, one integration. */
   transport: { tls: Dnp3TlsMaterial } | { plainIntegrationId: string };
-  integrations: () => readonly Dnp3Integration[];
   /** The integration's outstations, index = bank (bank b answers at outstationAddress + b); asked on every frame and tick. */
   outstationsFor: (integration: Dnp3Integration) => readonly Outstation[];
   session?: SessionOptions;
-  /** After the listener logged and counted it (integrations/master-listener.ts onRefused). */
-  onRefused?: (reason: Dnp3Refusal, detail?: string, named?: Dnp3Integration, cutOff?: boolean) => void;
   onSession?: (integration: Dnp3Integration, session: OutstationSession) => void;
   /** A discarded or refused frame or request; `first`: the first of its reason on this connection. */
   onDiscard?: (integration: Dnp3Integration, reason: DiscardReason, first: boolean) => void;
-  /** NSS key-log lines, for decrypting test captures in tshark. Never enable in production. */
-  onKeylog?: (line: Buffer) => void;
 }
 
 export interface Dnp3Server {
@@ -90,24 +75,7 @@ export async function startDnp3Server(opts: Dnp3ServerOptions): Promise<Dnp3Serv
     opts.onSession?.(integration, session);
   };
 
-  const listeners = await startMasterPorts<Dnp3Integration>({
-    protocol: 'dnp3',
-    port: opts.port,
-    ...(opts.reserved ? { reserved: opts.reserved } : {}),
-    ...(opts.range ? { range: opts.range } : {}),
-    integrations: opts.integrations,
-    open: (port, integrations) => startMasterListener<Dnp3Integration>({
-      protocol: 'dnp3',
-      port,
-      ...(opts.host ? { host: opts.host } : {}),
-      ...(opts.limits ? { limits: opts.limits } : {}),
-      transport: opts.transport,
-      integrations,
-      onMaster: attach,
-      ...(opts.onRefused ? { onRefused: opts.onRefused } : {}),
-      ...(opts.onKeylog ? { onKeylog: opts.onKeylog } : {}),
-    }),
-  });
+  const listeners = await startOutstationPorts<Dnp3Integration>({ ...opts, protocol: 'dnp3', onMaster: attach });
   return {
     port: listeners.shared.port,
     sessions,

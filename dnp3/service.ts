@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { integrationFromRow } from './identity.js';
-import { applyRosterChanges, loadMasterIntegrations, watchIntegrations } from '../integrations/master-roster.js';
+import { loadMasterIntegrations, watchIntegrations } from '../integrations/master-roster.js';
 import type { Dnp3Integration } from './identity.js';
 import { Outstation, outstationConfigFor } from './outstation/outstation.js';
 import { Dnp3Feed } from './data/feed.js';
@@ -97,7 +97,7 @@ export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ serv
     // Diagnostics for the engineer at the other end (docs/decisions.md#dnp3-diagnostics): every discard counted,
     // the first of each reason on a connection logged with the sentence that says what the master must do.
     onDiscard: (integration, reason, first) => {
-      dnp3Metrics.discarded.inc({ integration: integration.id, reason });
+      dnp3Metrics.refused.inc({ integration: integration.id, reason });
       ledger.count(integration.id, reason);
       if (first) log.warn({ component: 'dnp3', integration: integration.id, reason }, `DNP3 master: ${DISCARD_REASONS[reason].text}`);
       opts.onDiscard?.(integration, reason, first);
@@ -107,15 +107,10 @@ export async function startDnp3Service(opts: Dnp3ServiceOptions): Promise<{ serv
   // Integrations changed (docs/decisions.md#scada-master-identity-and-listener): a changed one whose feed settings
   // stay gets the new certificate settings in place; the listener then cuts off masters no longer admitted.
   const roster = watchIntegrations({
-    pool: opts.pool, protocol: 'dnp3', load: () => loadIntegrations(opts.pool),
-    apply: async (now) => {
-      const { added, removed, changed } = await applyRosterChanges({
-        running, now, begin, end, reloadListener: () => server.reload(),
-        sameService: (was, i) => was.organizationId === i.organizationId && was.analogOnly === i.analogOnly
-          && was.outstationAddress === i.outstationAddress && was.masterAddress === i.masterAddress && was.unsolicited === i.unsolicited,
-      });
-      if (added.length + removed.length + changed.length > 0) log.info({ component: 'dnp3', added: added.map((i) => i.id), removed: removed.map((i) => i.id), changed: changed.map((i) => i.id) }, 'DNP3 integrations reloaded');
-    },
+    pool: opts.pool, protocol: 'dnp3', label: 'DNP3', load: () => loadIntegrations(opts.pool),
+    running, begin, end, reloadListener: () => server.reload(),
+    sameService: (was, i) => was.organizationId === i.organizationId && was.analogOnly === i.analogOnly
+      && was.outstationAddress === i.outstationAddress && was.masterAddress === i.masterAddress && was.unsolicited === i.unsolicited,
   });
   return {
     server,

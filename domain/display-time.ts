@@ -7,15 +7,27 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 
 const two = (n: number) => String(n).padStart(2, '0');
 
+// Zones already judged: a request with an integration key (its organisation's zone) and every token verified
+// asked Temporal again (tens of microseconds each). Any text may be asked (a forged token's claim), so the
+// memo is bounded: past MAX_JUDGED it starts again.
+const MAX_JUDGED = 1_000;
+const judged = new Map<string, boolean>();
+
 /** True when `zone` is an IANA zone (or UTC / a fixed offset) that Temporal knows. */
 export function isTimeZone(zone: string): boolean {
-  if (zone === '') return false;
-  try {
-    Temporal.Instant.fromEpochMilliseconds(0).toZonedDateTimeISO(zone);
-    return true;
-  } catch {
-    return false;
+  const known = judged.get(zone);
+  if (known !== undefined) return known;
+  let ok = zone !== '';
+  if (ok) {
+    try {
+      Temporal.Instant.fromEpochMilliseconds(0).toZonedDateTimeISO(zone);
+    } catch {
+      ok = false;
+    }
   }
+  if (judged.size >= MAX_JUDGED) judged.clear();
+  judged.set(zone, ok);
+  return ok;
 }
 
 /** The first zone of the chain that Temporal knows: a typo in one row must not break every response or message. */

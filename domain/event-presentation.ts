@@ -44,24 +44,40 @@ export function permanentFaultResetCurrentThreshold(prefaultCurrent: number | nu
  * Every other type: unchanged, with the two added fields null, so every event has the same keys.
  */
 export function presentEvent<E extends PresentableEvent>(event: E): PresentedEvent<E> {
-  const out: PresentedEvent<E> = { ...event, PermanentFaultResetCurrentThreshold: null, PostEventRef: null };
-  switch (event.EventType) {
-    case 'PFault':
-      out.PermanentFaultResetCurrentThreshold = permanentFaultResetCurrentThreshold(event.PrefaultCurrent);
-      break;
-    case 'Current Reset':
-      out.PrefaultCurrent = event.FaultCurrent;
-      out.FaultCurrent = '';
-      out.PostEventRef = POST_EVENT_REF_RESET_CURRENT;
-      out.PermanentFaultResetCurrentThreshold = permanentFaultResetCurrentThreshold(event.FaultCurrent);
-      break;
-    case 'SOTF':
-      out.RecoverCurrent = '';
-      break;
-    case 'Fault Like':
-    case 'Fault <50':
-      out.PostEventRef = POST_EVENT_REF_LOAD_15S;
-      break;
-  }
-  return out;
+  const { EventType: type, PrefaultCurrent: prefault, FaultCurrent: fault, RecoverCurrent: recover } = event;
+  return {
+    ...event,
+    PrefaultCurrent: presentedPrefaultCurrent(type, prefault, fault),
+    FaultCurrent: presentedFaultCurrent(type, fault),
+    RecoverCurrent: presentedRecoverCurrent(type, recover),
+    PermanentFaultResetCurrentThreshold: presentedThreshold(type, prefault, fault),
+    PostEventRef: presentedPostEventRef(type),
+  };
+}
+
+// The same rules field by field, for a writer that reads them straight out of a row (api/device-records/row-json.ts)
+// without building the event first.
+
+export function presentedPrefaultCurrent(type: string, prefault: number | null, fault: number | null): number | null {
+  return type === 'Current Reset' ? fault : prefault;
+}
+
+export function presentedFaultCurrent(type: string, fault: number | null): number | null | Cleared {
+  return type === 'Current Reset' ? '' : fault;
+}
+
+export function presentedRecoverCurrent(type: string, recover: number | null): number | null | Cleared {
+  return type === 'SOTF' ? '' : recover;
+}
+
+export function presentedThreshold(type: string, prefault: number | null, fault: number | null): number | null {
+  if (type === 'PFault') return permanentFaultResetCurrentThreshold(prefault);
+  if (type === 'Current Reset') return permanentFaultResetCurrentThreshold(fault);
+  return null;
+}
+
+export function presentedPostEventRef(type: string): string | null {
+  if (type === 'Current Reset') return POST_EVENT_REF_RESET_CURRENT;
+  if (type === 'Fault Like' || type === 'Fault <50') return POST_EVENT_REF_LOAD_15S;
+  return null;
 }

@@ -13,6 +13,12 @@ export interface FleetDigestPeriod {
   /** The period's first and last calendar day in the organisation's zone (YYYY-MM-DD, both inclusive). */
   firstDay: string;
   lastDay: string;
+  /**
+   * When the period became due: `sendHour` on its send day in the zone (on a day the clocks skip that hour, the
+   * first instant after the gap). A recipient already sent a digest since then is owed none for this period
+   * (alarms/fleet-digest.ts): one digest per send time, whatever the recipient or zone changed meanwhile.
+   */
+  dueAtMs: number;
 }
 
 /**
@@ -28,5 +34,6 @@ export function dueFleetDigest(every: FleetDigestEvery, nowMs: number, timeZone:
   if (now.hour < sendHour && Temporal.PlainDate.compare(sendDay, now.toPlainDate()) === 0) sendDay = sendDay.subtract(every === 'daily' ? { days: 1 } : { weeks: 1 });
   const lastDay = sendDay.subtract({ days: 1 });
   const firstDay = every === 'daily' ? lastDay : lastDay.subtract({ days: 6 });
-  return { key: `fleet-digest:${every}:${firstDay.toString()}`, firstDay: firstDay.toString(), lastDay: lastDay.toString() };
+  const dueAt = sendDay.toPlainDateTime({ hour: sendHour }).toZonedDateTime(timeZone, { disambiguation: 'compatible' });
+  return { key: `fleet-digest:${every}:${firstDay.toString()}`, firstDay: firstDay.toString(), lastDay: lastDay.toString(), dueAtMs: dueAt.epochMilliseconds };
 }

@@ -47,13 +47,17 @@ const DAYS_SQL = `
        from device_health_days h where h."IMEINumber" = i and h.day >= $2::date) w
    where w.days is not null`;
 
+// The days before the window, with what retention removed of the oldest (device_health_carried, migration 0045;
+// storage/health-retention.ts): one statement, so a retention run under way is seen before or after, never half.
 const EARLIER_SQL = `
-  select i as "IMEINumber", e.first_day, e.messages, e.connect_seconds
+  select i as "IMEINumber", to_char(least(e.first_day, c.first_day), 'YYYY-MM-DD') as first_day,
+         coalesce(e.messages, 0) + coalesce(c.messages, 0)::float8 as messages, coalesce(e.connect_seconds, 0) + coalesce(c.connect_seconds, 0)::float8 as connect_seconds
     from unnest($1::text[]) i
    cross join lateral (
-     select to_char(min(h.day), 'YYYY-MM-DD') as first_day, sum(h.received)::float8 as messages, sum(h.connect_time_sum)::float8 as connect_seconds
+     select min(h.day) as first_day, sum(h.received)::float8 as messages, sum(h.connect_time_sum)::float8 as connect_seconds
        from device_health_days h where h."IMEINumber" = i and h.day < $2::date) e
-   where e.first_day is not null`;
+    left join device_health_carried c on c."IMEINumber" = i
+   where e.first_day is not null or c."IMEINumber" is not null`;
 
 /** The device_health columns, in one place for the upsert's record type and its SET list. */
 const COLUMNS: readonly [keyof DeviceHealthRow, string][] = [

@@ -6,7 +6,8 @@
 // Alarm kind deenergised-section (domain/alarm-kinds.ts), raised on the point indicator through the alarm
 // routing's event entry point, episode `deenergised:<id>`, cleared when the section closes.
 import type pg from 'pg';
-import { endEventAlarms, raiseEventAlarm } from '../alarms/raise.js';
+import { endEventAlarms, raiseEventAlarm, type RaiseInput } from '../alarms/raise.js';
+import { failpoint } from '../config/failpoints.js';
 import { DEENERGISED_SECTION } from '../domain/alarm-kinds.js';
 import type { DeenergisedSection } from '../fleet/silence-triage.js';
 
@@ -35,6 +36,7 @@ export async function applyDeenergisedSections(client: pg.ClientBase, sections: 
   const openByKey = new Map(open.map((r) => [key(r.PowerLineID, r.point_imei), r]));
   const found = new Set(sections.map((s) => key(s.powerLineId, s.point.imei)));
   const changes: SectionChanges = { opened: [], updated: [], closed: [] };
+  const raises: RaiseInput[] = [];
 
   for (const r of open) {
     if (found.has(key(r.PowerLineID, r.point_imei))) continue;
@@ -42,7 +44,6 @@ export async function applyDeenergisedSections(client: pg.ClientBase, sections: 
     const reason = wider ? `part of the wider section below ${wider.point.name ?? wider.point.imei}`
       : r.devices.every((d) => !silent.has(d.imei)) ? 'its indicators report again' : 'no longer reads as de-energised (indicators reporting again, or a trip on the line)';
     await client.query(`update deenergised_sections set status = 'closed', closed_at = $2, closed_reason = $3, updated_at = $2 where id = $1`, [r.id, now, reason]);
-    await endEventAlarms(client, episodeOf(Number(r.id)), [DEENERGISED_SECTION], now);
     changes.closed.push(Number(r.id));
   }
 
@@ -62,14 +63,19 @@ export async function applyDeenergisedSections(client: pg.ClientBase, sections: 
        values ($1, $2, $3, $4, $5, $6, $7, $8, 'open', $9, $9) returning id`,
       [s.organizationId, s.powerLineId, s.point.imei, ...values]);
     const id = Number(row!.id);
-    await raiseEventAlarm(client, {
+    raises.push({
       OrganizationID: s.organizationId, IMEINumber: s.point.imei, PowerLineID: s.powerLineId, kind: DEENERGISED_SECTION, episode: episodeOf(id),
       detail: {
         sectionId: id, section: s.label, phase: s.phase, point: s.point, upstream: s.upstream, devices: s.devices.length,
         silentSince: new Date(s.silentFrom).toISOString(), summary: describeDeenergised(s, names.get(s.powerLineId) ?? null),
       },
-    }, now.getTime());
+    });
     changes.opened.push(id);
   }
+  // The sections' rows, then their alarms, in the caller's one transaction: a crash between leaves neither
+  // (docs/decisions.md#review-of-fleet-health-as-a-crash).
+  await failpoint('fleet.sections-written');
+  for (const id of changes.closed) await endEventAlarms(client, episodeOf(id), [DEENERGISED_SECTION], now);
+  for (const a of raises) await raiseEventAlarm(client, a, now.getTime());
   return changes;
 }

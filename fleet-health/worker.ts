@@ -5,6 +5,7 @@
 // that throws is rolled back, logged and counted; the round goes on to the next step, and the failed one is run
 // again on the next tick.
 import type pg from 'pg';
+import { failpoint } from '../config/failpoints.js';
 import { log } from '../config/log.js';
 import { startWakeups } from '../db/wakeups.js';
 import { fleetMetrics } from './metrics.js';
@@ -54,6 +55,7 @@ export function startFleetWorker(o: FleetWorkerOptions, { loop = true } = {}): F
             await client.query('commit');
             fleetMetrics.stepRuns.inc({ step: step.name });
             round.ran.push(step.name);
+            await failpoint('fleet.between-steps');
           } catch (err) {
             await client.query('rollback').catch((e: Error) => { broken = e; });
             fleetMetrics.stepFailures.inc({ step: step.name });

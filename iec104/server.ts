@@ -4,42 +4,27 @@
 // connections, and its connections are one redundancy group (docs/decisions.md#iec-104-redundancy): up to
 // GROUP_CONNECTIONS open at once, the one that started data transfer receiving events, the others standing by.
 import type { Socket } from 'node:net';
-import { startMasterListener } from '../integrations/master-listener.js';
-import { startMasterPorts } from '../integrations/master-ports.js';
-import type { ConnectionLimits, ListenerRefusal, MasterTlsMaterial } from '../integrations/master-listener.js';
+import { startOutstationPorts, type OutstationListenerSettings } from '../integrations/master-ports.js';
+import type { MasterTlsMaterial } from '../integrations/master-listener.js';
 import type { RefusalReason } from './diagnostics/reasons.js';
 import type { Iec104Integration } from './identity.js';
 import { iec104Metrics } from './metrics.js';
 import type { Iec104Outstation } from './outstation.js';
 import { Iec104Session, type Iec104SessionOptions } from './session.js';
-import type { PortRange } from '../config/settings.js';
 
 /** Connections of one redundancy group open at once; a new one beyond closes the oldest standing by. */
 export const GROUP_CONNECTIONS = 4;
 
 export type Iec104TlsMaterial = MasterTlsMaterial;
 
-export interface Iec104ServerOptions {
-  /** The shared port; each dedicated port an integration names gets a listener too (integrations/master-ports.ts). */
-  port: number;
-  host?: string;
-  /** The service's own fixed ports no integration may take as its dedicated port, by port: the setting's name. */
-  reserved?: ReadonlyMap<number, string>;
-  /** SCADA_DEDICATED_PORTS (integrations/master-ports.ts). */
-  range?: PortRange;
-  /** Defaults: DEFAULT_CONNECTION_LIMITS (integrations/master-listener.ts). */
-  limits?: Partial<ConnectionLimits>;
+/** The listener's settings (integrations/master-ports.ts OutstationListenerSettings), then the station's own. */
+export interface Iec104ServerOptions extends OutstationListenerSettings<Iec104Integration> {
   tls: Iec104TlsMaterial;
-  integrations: () => readonly Iec104Integration[];
   outstationFor: (integration: Iec104Integration) => Iec104Outstation;
   session?: Pick<Iec104SessionOptions, 'tickMs' | 'clock' | 'onClockSync' | 'onTraffic'>;
-  /** Refused by the listener (logged and counted there); `named`: the integration a trusted certificate named, if refused for it. */
-  onRefused?: (reason: ListenerRefusal, detail?: string, named?: Iec104Integration, cutOff?: boolean) => void;
   /** Refused by the station; `first`: the first of its reason on this connection (the one worth a log line). */
   onRefusal?: (integration: Iec104Integration, reason: RefusalReason, first: boolean) => void;
   onSession?: (integration: Iec104Integration, session: Iec104Session) => void;
-  /** NSS key-log lines, for decrypting test captures in tshark. Never enable in production. */
-  onKeylog?: (line: Buffer) => void;
 }
 
 export interface Iec104Server {
@@ -83,26 +68,7 @@ export async function startIec104Server(opts: Iec104ServerOptions): Promise<Iec1
     opts.onSession?.(integration, session);
   };
 
-  const listeners = await startMasterPorts<Iec104Integration>({
-    protocol: 'iec104',
-    port: opts.port,
-    ...(opts.reserved ? { reserved: opts.reserved } : {}),
-    ...(opts.range ? { range: opts.range } : {}),
-    integrations: opts.integrations,
-    open: (port, integrations) => startMasterListener<Iec104Integration>({
-      protocol: 'iec104',
-      port,
-      ...(opts.host ? { host: opts.host } : {}),
-      // The TLS handshake has the listener's own deadlines (ClientHello, handshake), not t0: a protocol timer a
-      // stranger would otherwise hold a slot for (docs/decisions.md#scada-master-identity-and-listener).
-      ...(opts.limits ? { limits: opts.limits } : {}),
-      transport: { tls: opts.tls },
-      integrations,
-      onMaster: attach,
-      ...(opts.onRefused ? { onRefused: opts.onRefused } : {}),
-      ...(opts.onKeylog ? { onKeylog: opts.onKeylog } : {}),
-    }),
-  });
+  const listeners = await startOutstationPorts<Iec104Integration>({ ...opts, protocol: 'iec104', transport: { tls: opts.tls }, onMaster: attach });
   return {
     port: listeners.shared.port,
     groups,

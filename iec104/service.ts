@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { log } from '../config/log.js';
-import { applyRosterChanges, loadMasterIntegrations, watchIntegrations } from '../integrations/master-roster.js';
+import { loadMasterIntegrations, watchIntegrations } from '../integrations/master-roster.js';
 import { PointFeed, heartbeatValue } from '../points/feed.js';
 import { PointPersistence } from '../points/persistence.js';
 import { applyDevice, applyPowerLine } from './data/apply.js';
@@ -127,15 +127,10 @@ export async function startIec104Service(opts: Iec104ServiceOptions): Promise<Ie
   // Integrations changed (docs/decisions.md#scada-master-identity-and-listener): a changed one whose station settings
   // stay gets the new certificate settings in place; the listener then cuts off masters no longer admitted.
   const roster = watchIntegrations({
-    pool: opts.pool, protocol: 'iec104', load: () => loadIec104Integrations(opts.pool),
-    apply: async (now) => {
-      const { added, removed, changed } = await applyRosterChanges({
-        running, now, begin, end, reloadListener: () => server.reload(),
-        sameService: (was, i) => was.organizationId === i.organizationId && was.analogOnly === i.analogOnly
-          && was.commonAddress === i.commonAddress && JSON.stringify(was.timers) === JSON.stringify(i.timers),
-      });
-      if (added.length + removed.length + changed.length > 0) log.info({ component: 'iec104', added: added.map((i) => i.id), removed: removed.map((i) => i.id), changed: changed.map((i) => i.id) }, 'IEC 104 integrations reloaded');
-    },
+    pool: opts.pool, protocol: 'iec104', label: 'IEC 104', load: () => loadIec104Integrations(opts.pool),
+    running, begin, end, reloadListener: () => server.reload(),
+    sameService: (was, i) => was.organizationId === i.organizationId && was.analogOnly === i.analogOnly
+      && was.commonAddress === i.commonAddress && JSON.stringify(was.timers) === JSON.stringify(i.timers),
   });
   return {
     server,

@@ -1,6 +1,6 @@
 // The SCADA master listener's metrics, one set for every protocol it serves (docs/monitoring.md, docs/decisions.md#scada-master-identity-and-listener).
-import { Counter, Gauge } from 'prom-client';
-import { registry } from '../config/metrics.js';
+import { Counter, Gauge, Histogram } from 'prom-client';
+import { registry, SCADA_CONFIRM_BUCKETS } from '../config/metrics.js';
 
 export const masterMetrics = {
   refused: new Counter({
@@ -19,3 +19,22 @@ export const masterMetrics = {
     labelNames: ['protocol'], registers: [registry],
   }),
 };
+
+/** A metric's name and help text. */
+type Described = readonly [name: string, help: string];
+
+/**
+ * The three series every outstation keeps, one set per protocol (dnp3/metrics.ts, iec104/metrics.ts): is a master
+ * connected (per integration), what the outstation refused or discarded (per integration and reason), and how late
+ * the master confirms the events a stored check-in caused (per organisation).
+ */
+export function outstationMetrics(d: { sessions: Described; refused: Described; confirmedSeconds: Described }) {
+  return {
+    sessions: new Gauge({ name: d.sessions[0], help: d.sessions[1], labelNames: ['integration'], registers: [registry] }),
+    refused: new Counter({ name: d.refused[0], help: d.refused[1], labelNames: ['integration', 'reason'], registers: [registry] }),
+    confirmedSeconds: new Histogram({
+      name: d.confirmedSeconds[0], help: d.confirmedSeconds[1], labelNames: ['organization'], registers: [registry],
+      buckets: SCADA_CONFIRM_BUCKETS,
+    }),
+  };
+}

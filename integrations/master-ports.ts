@@ -9,7 +9,8 @@
 import { log } from '../config/log.js';
 import type { PortRange } from '../config/settings.js';
 import type { MasterCertificate } from './master-certificate.js';
-import type { MasterListener, MasterProtocol } from './master-listener.js';
+import { startMasterListener } from './master-listener.js';
+import type { MasterListener, MasterListenerOptions, MasterProtocol } from './master-listener.js';
 import { masterMetrics } from './master-metrics.js';
 
 /**
@@ -118,4 +119,26 @@ export async function startMasterPorts<I extends MasterCertificate>(o: MasterPor
       open.clear();
     },
   };
+}
+
+/**
+ * What an outstation (dnp3/server.ts, iec104/server.ts) asks for: its ports as startMasterPorts opens them, each a
+ * startMasterListener listener with the outstation's handlers. Written once here so the two protocols cannot drift.
+ * Fields an outstation's own options carry beyond these are not passed on.
+ */
+export type OutstationPortsOptions<I extends MasterCertificate> =
+  Omit<MasterPortsOptions<I>, 'open'> & Omit<MasterListenerOptions<I>, 'port' | 'integrations'>;
+
+/** The listener settings an outstation's server takes from its caller as they are (dnp3/server.ts, iec104/server.ts). */
+export type OutstationListenerSettings<I extends MasterCertificate> =
+  Pick<OutstationPortsOptions<I>, 'port' | 'host' | 'reserved' | 'range' | 'limits' | 'integrations' | 'onRefused' | 'onKeylog'>;
+
+export function startOutstationPorts<I extends MasterCertificate>(o: OutstationPortsOptions<I>): Promise<MasterPorts> {
+  return startMasterPorts<I>({
+    protocol: o.protocol, port: o.port, reserved: o.reserved, range: o.range, integrations: o.integrations,
+    open: (port, integrations) => startMasterListener<I>({
+      protocol: o.protocol, port, integrations, host: o.host, limits: o.limits, transport: o.transport,
+      onMaster: o.onMaster, onRefused: o.onRefused, onKeylog: o.onKeylog,
+    }),
+  });
 }

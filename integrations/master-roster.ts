@@ -49,13 +49,23 @@ export async function loadMasterIntegrations<I extends MasterSettings>(pool: pg.
   return admitted;
 }
 
-export interface RosterOptions<I extends MasterSettings> {
+/** How a protocol brings its running integrations to a list just read (applyRosterChanges). */
+export interface RosterChangeOptions<I extends MasterSettings, R extends { integration: I }> {
+  running: Map<string, R>;
+  sameService: (was: I, now: I) => boolean;
+  /** Opens and closes dedicated ports too (integrations/master-ports.ts), hence awaited. */
+  reloadListener: () => void | Promise<void>;
+  begin: (integration: I) => Promise<void>;
+  end: (running: R) => Promise<void>;
+}
+
+export interface RosterOptions<I extends MasterSettings, R extends { integration: I }> extends RosterChangeOptions<I, R> {
   pool: pg.Pool;
   protocol: MasterProtocol;
+  /** The protocol as its log line names it ('DNP3', 'IEC 104'). */
+  label: string;
   /** The protocol's enabled integrations with their certificate files read (loadMasterIntegrations; a throw keeps the list as it was). */
   load: () => Promise<I[]>;
-  /** Applies a list read after the first: start what is new, stop what is gone, replace what changed, reload the listener. */
-  apply: (integrations: I[]) => Promise<void>;
   /** Default one minute. */
   tickMs?: number;
 }
@@ -66,11 +76,14 @@ export interface Roster {
   stop(): Promise<void>;
 }
 
-export function watchIntegrations<I extends MasterSettings>(o: RosterOptions<I>): Roster {
+export function watchIntegrations<I extends MasterSettings, R extends { integration: I }>(o: RosterOptions<I, R>): Roster {
   const wakeups = startWakeups({
     pool: o.pool, channel: 'integrations_change', tickMs: o.tickMs ?? 60_000, component: o.protocol,
     step: async () => {
-      await o.apply(await o.load());
+      const { added, removed, changed } = await applyRosterChanges({ ...o, now: await o.load() });
+      if (added.length + removed.length + changed.length > 0) {
+        log.info({ component: o.protocol, added: added.map((i) => i.id), removed: removed.map((i) => i.id), changed: changed.map((i) => i.id) }, `${o.label} integrations reloaded`);
+      }
       return false;
     },
   });
@@ -92,17 +105,9 @@ export function watchIntegrations<I extends MasterSettings>(o: RosterOptions<I>)
  * Brings a protocol's running integrations to the list just read: the listener first judges open masters against
  * the list without the removed ones (cut off, logged, counted), then their services stop, a changed one whose
  * service settings stay (`sameService`) takes the new certificate settings in place, one changed beyond them
- * starts again, and new ones start. What changed, for the caller's log line.
+ * starts again, and new ones start. What changed, for the log line.
  */
-export async function applyRosterChanges<I extends MasterSettings, R extends { integration: I }>(o: {
-  running: Map<string, R>;
-  now: readonly I[];
-  sameService: (was: I, now: I) => boolean;
-  /** Opens and closes dedicated ports too (integrations/master-ports.ts), hence awaited. */
-  reloadListener: () => void | Promise<void>;
-  begin: (integration: I) => Promise<void>;
-  end: (running: R) => Promise<void>;
-}): Promise<{ added: I[]; removed: I[]; changed: I[] }> {
+export async function applyRosterChanges<I extends MasterSettings, R extends { integration: I }>(o: RosterChangeOptions<I, R> & { now: readonly I[] }): Promise<{ added: I[]; removed: I[]; changed: I[] }> {
   const { running } = o;
   const changes = rosterChanges([...running.values()].map((r) => r.integration), o.now);
   const restart = changes.changed.filter((i) => {

@@ -1,8 +1,9 @@
 // /device-records/all-devices: paginated device information with the latest status (docs/decisions.md).
 import { fault, num, text, type FieldTable } from './fields.js';
-import { CLOCK_JOIN, onlineSql, pageOf, type ReadEndpoint } from './endpoint.js';
+import { CLOCK_JOIN, onlineSql, pageJson, type ReadEndpoint } from './endpoint.js';
 import { GROUPS_COLUMN, latestRecordJoin } from './latest-record.js';
-import { deviceSelectList, presentContext, presentDevice, presentStatus, STATUS_COLUMNS } from './present.js';
+import { DEVICE_COLUMNS, deviceFields, deviceSelectList, presentContext, STATUS_COLUMNS, statusFields } from './present.js';
+import { columnIndex, plain, rowWriter } from './row-json.js';
 import { reachCondition } from './reach.js';
 import { filterConditions, orderBy, SqlParams, whereClause } from './sql.js';
 
@@ -19,6 +20,9 @@ const FILTERABLE: FieldTable = {
 };
 const DEFAULT_SORT = [{ field: 'IMEINumber', order: 'asc' }] as const;
 const TIE_BREAKER = ['d."DeviceID"'];
+/** Each device: its information, its groups, its latest status, from the select list below in its order (row-json.ts). */
+const at = columnIndex([...DEVICE_COLUMNS, 'groups', ...STATUS_COLUMNS]);
+const WRITE = rowWriter([...deviceFields(at), ['groups', plain(at('groups'))], ...statusFields(at)]);
 
 export const allDevices: ReadEndpoint = {
   path: '/all-devices',
@@ -37,7 +41,6 @@ export const allDevices: ReadEndpoint = {
     const count = needsStatus ? undefined : { sql: `select count(*) as n from device_information d ${CLOCK_JOIN} ${where}`, values: [...p.values] };
     const select = `${deviceSelectList()}, ${GROUPS_COLUMN}, ${STATUS_COLUMNS.map((c) => `r."${c}"`).join(', ')}`;
     const ctx = presentContext(caller, codeStrings);
-    return pageOf(pool, p, { selectList: select, fromWhere, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), count }, q,
-      (row) => ({ ...presentDevice(row, ctx), groups: row.groups, ...presentStatus(row, ctx) }));
+    return pageJson(pool, p, { selectList: select, fromWhere, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), count }, q, WRITE, ctx);
   },
 };

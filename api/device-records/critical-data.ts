@@ -8,9 +8,10 @@ import { FAULT_EVENT_TYPES, sqlTypeList } from '../../domain/fault-events.js';
 import { MODEL_CHANGE_EVENT_TYPE } from '../../domain/model-change-alert.js';
 import type { Caller } from '../auth/caller.js';
 import { eventType, fault, num, text, type FieldTable } from './fields.js';
-import { pageOf, type ReadDeps, type ReadEndpoint } from './endpoint.js';
+import { pageJson, type ReadDeps, type ReadEndpoint } from './endpoint.js';
 import type { ListQuery } from './list-params.js';
-import { displayFault, presentContext, presentEventRow } from './present.js';
+import { displayFault, eventFields, presentContext } from './present.js';
+import { columnIndex, plain, rowWriter } from './row-json.js';
 import { movedDevicesCondition, reachCondition } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
 import { counterTotal, countersAnswer } from './totals.js';
@@ -91,6 +92,17 @@ const COLUMNS = `c."Source", c."SourceID", c."EventID", c."EventTimestamp", c."E
 const CHECK_IN_JOIN = (alias: string) => `left join device_records r on r."RecordID" = ${alias}."DeviceRecordID" and r."date" = ${alias}."PacketTimestamp"`;
 /** What each row shows of the check-in that brought it. */
 const CHECK_IN_COLUMNS = ['Ongoing_fault', 'ActualOngoingFault'] as const;
+/** The page's columns in select order: COLUMNS (as `u.*`), the power line's name, CHECK_IN_COLUMNS. */
+const SELECTED = [...[...COLUMNS.matchAll(/\."([^"]+)"/g)].map((m) => m[1]!), 'PowerLineName', ...CHECK_IN_COLUMNS];
+const at = columnIndex(SELECTED);
+/** Each row: its source, the event as the events list shows it (spec 3.4) without the table and id, the alert's models, the device, the check-in's faults (row-json.ts). */
+const WRITE = rowWriter([
+  ['Source', plain(at('Source'))], ['SourceID', plain(at('SourceID'))],
+  ...eventFields(at, ['EventTable', 'Event_Record_ID']),
+  ...(['oldModel', 'newModel', 'Real_Name', 'Lat', 'Long', 'PowerLineID', 'PowerLineName'] as const).map((c) => [c, plain(at(c))] as const),
+  ...CHECK_IN_COLUMNS.map((c) => { const i = at(c); return [c, (row: readonly unknown[]) => displayFault(row[i])] as const; }),
+]);
+
 /** Whether a filter reads the check-in `r` (FILTERABLE's columns on `r.`). */
 const readsCheckIn = (q: ListQuery) => q.filters.some((f) => FILTERABLE[f.field]?.sql.startsWith('r.'));
 
@@ -140,15 +152,6 @@ export const criticalData: ReadEndpoint = {
     const fromWhere = `from (${merged}) u`;
     const selectList = `u.*, (select pl.name from power_lines pl where pl."Id" = u."PowerLineID") as "PowerLineName",
       ${CHECK_IN_COLUMNS.map((c) => `(select r."${c}" from device_records r where r."RecordID" = u."DeviceRecordID" and r."date" = u."PacketTimestamp") as "${c}"`).join(', ')}`;
-    return pageOf(deps.pool, p, { selectList, fromWhere, order: orderBy(q.sort, MERGED, DEFAULT_SORT, MERGED_TIE_BREAKER), ...count, keyset: KEYSET }, q, (row) => {
-      const { EventTable: _table, Event_Record_ID: _id, ...event } = presentEventRow({ ...row, EventTable: null, Event_Record_ID: null }, ctx);
-      return {
-        Source: row.Source, SourceID: row.SourceID, ...event,
-        oldModel: row.oldModel ?? null, newModel: row.newModel ?? null,
-        Real_Name: row.Real_Name ?? null, Lat: row.Lat ?? null, Long: row.Long ?? null,
-        PowerLineID: row.PowerLineID ?? null, PowerLineName: row.PowerLineName ?? null,
-        Ongoing_fault: displayFault(row.Ongoing_fault), ActualOngoingFault: displayFault(row.ActualOngoingFault),
-      };
-    });
+    return pageJson(deps.pool, p, { selectList, fromWhere, order: orderBy(q.sort, MERGED, DEFAULT_SORT, MERGED_TIE_BREAKER), ...count, keyset: KEYSET }, q, WRITE, ctx);
   },
 };

@@ -2,8 +2,9 @@
 // paginated device records (spec 2.2), `from` / `to` on `date`.
 import { calendarDayRange } from '../../domain/calendar-days.js';
 import { fault, num, text, type FieldTable } from './fields.js';
-import { pageOf, type ReadEndpoint } from './endpoint.js';
-import { presentContext, presentRecord, recordSelectList } from './present.js';
+import { pageJson, type ReadEndpoint } from './endpoint.js';
+import { presentContext, RECORD_COLUMNS, recordFields, recordSelectList } from './present.js';
+import { columnIndex, rowWriter } from './row-json.js';
 import { deviceInReach, historyConditions, movedDevicesCondition, reachCondition } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
 import { counterTotal, countersAnswer } from './totals.js';
@@ -33,6 +34,8 @@ const TIE_BREAKER = ['r."RecordID" desc'];
 const DEFERRED = { key: 'r."RecordID", r."date"', table: 'device_records r' };
 // The default order with its tie-breaker, as keyset pages (`after`) read on from it: migration 0007's index.
 const KEYSET: readonly KeyColumn[] = [{ sql: 'r."date"', type: 'timestamptz' }, { sql: 'r."RecordID"', type: 'bigint' }];
+// Each row as spec 2.2 shows it, written from the selected RECORD_COLUMNS (row-json.ts).
+const WRITE = rowWriter(recordFields(columnIndex(RECORD_COLUMNS)));
 
 /**
  * The rows after `after`'s cursor in the default order (none without `after`), on `p`. The plain bound on
@@ -69,7 +72,7 @@ export const dataLog: ReadEndpoint = {
     const { fromWhere, countParts } = pageAndCount('from device_records r join device_information d on d."IMEINumber" = r."IMEINumber"', conditions, q, p);
     const count = countersAnswer(q) ? counterTotal('records', caller) : undefined;
     const order = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
-    return pageOf(pool, p, { selectList: recordSelectList('r'), fromWhere, order, count, countParts, deferred: DEFERRED, keyset: KEYSET }, q, (row) => presentRecord(row, ctx));
+    return pageJson(pool, p, { selectList: recordSelectList('r'), fromWhere, order, count, countParts, deferred: DEFERRED, keyset: KEYSET }, q, WRITE, ctx);
   },
 };
 
@@ -91,6 +94,6 @@ export const deviceDataLog: ReadEndpoint = {
     const ctx = presentContext(caller, codeStrings);
     const { fromWhere, countParts } = pageAndCount('from device_records r', conditions, q, p);
     const order = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
-    return pageOf(pool, p, { selectList: recordSelectList('r'), fromWhere, order, countParts, deferred: DEFERRED, keyset: KEYSET }, q, (row) => presentRecord(row, ctx));
+    return pageJson(pool, p, { selectList: recordSelectList('r'), fromWhere, order, countParts, deferred: DEFERRED, keyset: KEYSET }, q, WRITE, ctx);
   },
 };

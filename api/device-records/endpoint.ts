@@ -11,7 +11,9 @@ import type { ListQuery, ParameterSpec, SortKey } from './list-params.js';
 import type { SqlParams } from './sql.js';
 import type { ShortCache } from './short-cache.js';
 import type { FleetAnswer } from './fleet-answer.js';
-import { cursorSelect, nextCursor, type KeyColumn } from './keyset.js';
+import { cursorName, cursorSelect, nextCursor, type KeyColumn } from './keyset.js';
+import { JsonText, pageText, type RowWriter } from './row-json.js';
+import type { PresentContext } from './present.js';
 
 export interface ReadDeps {
   pool: pg.Pool;
@@ -138,11 +140,14 @@ export function prepared(text: string, values: unknown[]): pg.QueryConfig {
   return { name, text, values };
 }
 
+/** A page's rows as pg read them (objects or arrays), its total and its `next` (keyset pages). */
+interface PageRows<R> { rows: R[]; total: number; totalIsEstimate: boolean; next?: { next: string | null } }
+
 /**
  * Runs `select <list> <from-where>` for one page and the count statement for the total, in parallel.
  * `fromWhere` uses the placeholders `p` holds now; limit and offset are added after them.
  */
-export async function pageOf<T>(pool: pg.Pool, p: SqlParams, sql: PageSql, q: ListQuery, present: (row: Record<string, unknown>) => T): Promise<Page<T>> {
+async function pageRows(pool: pg.Pool, p: SqlParams, sql: PageSql, q: ListQuery, arrays: boolean): Promise<PageRows<unknown>> {
   const exact = sql.count;
   const parts = sql.countParts ?? { parts: [sql.fromWhere], values: [...p.values] };
   // Limit and offset are spelled into the text (integers parseListQuery checked): the pool plans generically
@@ -162,12 +167,34 @@ export async function pageOf<T>(pool: pg.Pool, p: SqlParams, sql: PageSql, q: Li
          (select ${sql.deferred.key} ${sql.fromWhere} order by ${sql.order} limit ${limit} offset ${offset})
        order by ${sql.order}`
     : `select ${selectList} ${sql.fromWhere} order by ${sql.order} limit ${limit} offset ${offset}`;
+  const statement = planOnce ? prepared(page, p.values) : { text: page, values: p.values };
   const [rows, count] = await Promise.all([
-    pool.query(planOnce ? prepared(page, p.values) : { text: page, values: p.values }),
+    arrays ? pool.query({ ...statement, rowMode: 'array' }) : pool.query(statement),
     exact
       ? pool.query<{ n: string }>(prepared(exact.sql, exact.values)).then((r) => ({ total: Number(r.rows[0]!.n), estimated: false }))
       : cappedTotal(pool, parts, planOnce),
   ]);
-  const next = sql.keyset ? { next: nextCursor(rows.rows, q.limit, sql.keyset.length) } : {};
-  return { data: rows.rows.map(present), page: q.page, limit: q.limit, total: count.total, totalIsEstimate: count.estimated, ...next };
+  // The cursor's columns come last in the select list: read by name from objects, from the row's end from arrays.
+  const keys = sql.keyset?.length ?? 0;
+  const cursorValues = arrays
+    ? (row: unknown) => (row as unknown[]).slice(-keys)
+    : (row: unknown) => Array.from({ length: keys }, (_, i) => (row as Record<string, unknown>)[cursorName(i)]);
+  const next = sql.keyset ? { next: nextCursor(rows.rows, q.limit, cursorValues) } : undefined;
+  return { rows: rows.rows, total: count.total, totalIsEstimate: count.estimated, ...(next ? { next } : {}) };
+}
+
+/** One page, each row an object pg made, presented by `present` (the endpoints not yet written with rowJson). */
+export async function pageOf<T>(pool: pg.Pool, p: SqlParams, sql: PageSql, q: ListQuery, present: (row: Record<string, unknown>) => T): Promise<Page<T>> {
+  const r = await pageRows(pool, p, sql, q, false);
+  return { data: (r.rows as Record<string, unknown>[]).map(present), page: q.page, limit: q.limit, total: r.total, totalIsEstimate: r.totalIsEstimate, ...r.next };
+}
+
+/**
+ * One page read as arrays (`sql.selectList` the columns `write` reads, in order) and written straight into
+ * its JSON text by `write` (row-json.ts): the same body pageOf's answer would serialise to.
+ */
+export async function pageJson(pool: pg.Pool, p: SqlParams, sql: PageSql, q: ListQuery, write: RowWriter, ctx: PresentContext): Promise<JsonText> {
+  const r = await pageRows(pool, p, sql, q, true);
+  const rows = (r.rows as unknown[][]).map((row) => write(row, ctx));
+  return new JsonText(pageText(rows, { page: q.page, limit: q.limit, total: r.total, totalIsEstimate: r.totalIsEstimate, ...r.next }));
 }

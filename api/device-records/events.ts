@@ -3,8 +3,9 @@
 import { calendarDayRange, type InstantRange } from '../../domain/calendar-days.js';
 import { FAULT_SHIFT_MS } from '../../domain/fault-shift.js';
 import { eventType, num, text, type FieldTable } from './fields.js';
-import { pageOf, type ReadEndpoint } from './endpoint.js';
-import { EVENT_COLUMNS, presentContext, presentEventRow } from './present.js';
+import { pageJson, type ReadEndpoint } from './endpoint.js';
+import { EVENT_COLUMNS, eventFields, presentContext } from './present.js';
+import { columnIndex, rowWriter } from './row-json.js';
 import { deviceInReach, historyConditions } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
 
@@ -17,6 +18,8 @@ const FILTERABLE: FieldTable = {
 const DEFAULT_SORT = [{ field: 'EventTimestamp', order: 'desc' }] as const;
 // Event_Record_ID is unique per table, so the pair is the unique tie-breaker.
 const TIE_BREAKER = ['ev."EventTable"', 'ev."Event_Record_ID" desc'];
+// Each event as presentEventRow shows it, written from the selected EVENT_COLUMNS (row-json.ts).
+const WRITE = rowWriter(eventFields(columnIndex(EVENT_COLUMNS)));
 
 /** Both tables of one IMEI as one relation `ev` with EVENT_COLUMNS; `$imei` is the IMEI placeholder. */
 export function eventsOf(imei: string): string {
@@ -61,6 +64,6 @@ export const deviceEvents: ReadEndpoint = {
     ];
     const ctx = presentContext(caller, codeStrings);
     const select = EVENT_COLUMNS.map((c) => `ev."${c}"`).join(', ');
-    return pageOf(pool, p, { selectList: select, fromWhere: `from ${source} ${whereClause(conditions)}`, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER) }, q, (row) => presentEventRow(row, ctx));
+    return pageJson(pool, p, { selectList: select, fromWhere: `from ${source} ${whereClause(conditions)}`, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER) }, q, WRITE, ctx);
   },
 };

@@ -75,9 +75,8 @@ export function cursorSelect(columns: readonly KeyColumn[]): string {
 
 export const cursorName = (i: number) => `_cursor${i}`;
 
-/** The `next` of a page: the last row's cursor when the page is full (more rows may follow), else null. */
-export function nextCursor(rows: readonly Record<string, unknown>[], limit: number, columns: number): string | null {
+/** The `next` of a page: the last row's cursor (its key values read by `keyValues`) when the page is full (more rows may follow), else null. */
+export function nextCursor<R>(rows: readonly R[], limit: number, keyValues: (row: R) => unknown[]): string | null {
   if (rows.length < limit || rows.length === 0) return null;
-  const last = rows[rows.length - 1]!;
-  return encodeCursor(Array.from({ length: columns }, (_, i) => String(last[cursorName(i)])));
+  return encodeCursor(keyValues(rows[rows.length - 1]!).map(String));
 }

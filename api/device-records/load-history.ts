@@ -2,8 +2,9 @@
 // PacketTimestamp. (IMEINumber, PacketTimestamp) is the primary key, so PacketTimestamp alone is unique here.
 import { calendarDayRange } from '../../domain/calendar-days.js';
 import { num, type FieldTable } from './fields.js';
-import { pageOf, type ReadEndpoint } from './endpoint.js';
+import { pageJson, type ReadEndpoint } from './endpoint.js';
 import { displayTime, presentContext } from './present.js';
+import { plain, rowWriter } from './row-json.js';
 import { deviceInReach, historyConditions } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
 
@@ -14,6 +15,8 @@ const SORTABLE: FieldTable = { PacketTimestamp: num('c."PacketTimestamp"'), Peak
 const FILTERABLE: FieldTable = { PeakCurrent: num('c."PeakCurrent"') };
 const DEFAULT_SORT = [{ field: 'PacketTimestamp', order: 'desc' }] as const;
 const TIE_BREAKER = ['c."PacketTimestamp" desc'];
+/** Each row of CURRENTS_COLUMNS as selected, its two timestamps in the caller's zone (row-json.ts). */
+const WRITE = rowWriter(CURRENTS_COLUMNS.map((c, i) => [c, c === 'PacketTimestamp' || c === 'PeakCurrentTimestamp' ? (row, ctx) => displayTime(row[i], ctx) : plain(i)] as const));
 
 export const loadHistory: ReadEndpoint = {
   path: '/device-information/load-history/:imei',
@@ -33,12 +36,6 @@ export const loadHistory: ReadEndpoint = {
     ];
     const ctx = presentContext(caller, codeStrings);
     const select = CURRENTS_COLUMNS.map((c) => `c."${c}"`).join(', ');
-    return pageOf(pool, p, { selectList: select, fromWhere: `from device_currents c ${whereClause(conditions)}`, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER) }, q, (row) => {
-      const out: Record<string, unknown> = {};
-      for (const c of CURRENTS_COLUMNS) out[c] = row[c] ?? null;
-      out.PacketTimestamp = displayTime(out.PacketTimestamp, ctx);
-      out.PeakCurrentTimestamp = displayTime(out.PeakCurrentTimestamp, ctx);
-      return out;
-    });
+    return pageJson(pool, p, { selectList: select, fromWhere: `from device_currents c ${whereClause(conditions)}`, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER) }, q, WRITE, ctx);
   },
 };

@@ -5,9 +5,12 @@
 import type { CodeStrings } from '../../domain/code-strings.js';
 import { codeText } from '../../domain/code-strings.js';
 import { formatDisplayTimeOrNull, formatDisplayTimeSeconds } from '../../domain/display-time.js';
-import { presentEvent } from '../../domain/event-presentation.js';
+import {
+  presentedFaultCurrent, presentedPostEventRef, presentedPrefaultCurrent, presentedRecoverCurrent, presentedThreshold, presentEvent,
+} from '../../domain/event-presentation.js';
 import { ongoingFaultText } from '../../domain/ongoing-fault-codes.js';
 import type { Caller } from '../auth/caller.js';
+import { plain, type CellValue } from './row-json.js';
 
 export interface PresentContext {
   timeZone: string;
@@ -54,13 +57,28 @@ export function presentRecord(row: Row, ctx: PresentContext, prefix = ''): Row {
   return out;
 }
 
+/** The fields of presentRecord, in its order, read from an array row by `at` (row-json.ts). */
+export function recordFields(at: (name: string) => number): (readonly [string, CellValue])[] {
+  const cell = (c: (typeof RECORD_COLUMNS)[number]): CellValue => {
+    const i = at(c);
+    switch (c) {
+      case 'date': case 'CreatedDate': return (row, ctx) => time(row[i], ctx);
+      case 'Ongoing_fault': case 'ActualOngoingFault': return (row) => fault(row[i]);
+      case 'State': return (row, ctx) => code(row[i], ctx.codeStrings.State);
+      case 'FaultType': return (row, ctx) => code(row[i], ctx.codeStrings.FaultType);
+      default: return plain(i);
+    }
+  };
+  return RECORD_COLUMNS.map((c) => [c, cell(c)] as const);
+}
+
 /** Event columns shared by both event tables (spec 2.3), with the table each came from. */
 export const EVENT_COLUMNS = [
   'EventTable', 'Event_Record_ID', 'EventID', 'EventTimestamp', 'EventType', 'PrefaultCurrent', 'FaultCurrent', 'RecoverCurrent',
   'PhaseAEvent', 'PhaseBEvent', 'PhaseCEvent', 'PacketTimestamp', 'IMEINumber', 'DeviceRecordID',
 ] as const;
 
-/** One event (either table) with spec 3.4 applied and its timestamps in the caller's zone. */
+/** One event (either table) with spec 3.4 applied and its timestamps in the caller's zone (the reference eventFields' writers are held to: test/api/row-json.test.ts). */
 export function presentEventRow(row: Row, ctx: PresentContext): Row {
   const base: Row = {};
   for (const c of EVENT_COLUMNS) base[c] = row[c] ?? null;
@@ -72,6 +90,29 @@ export function presentEventRow(row: Row, ctx: PresentContext): Row {
     RecoverCurrent: (base.RecoverCurrent as number | null),
   });
   return { ...presented, EventTimestamp: time(base.EventTimestamp, ctx), PacketTimestamp: time(base.PacketTimestamp, ctx) };
+}
+
+/**
+ * The fields of presentEventRow, in its order (spec 3.4 field by field), read from an array row by `at`;
+ * `omit`: fields left out (and not read).
+ */
+export function eventFields(at: (name: string) => number, omit: readonly string[] = []): (readonly [string, CellValue])[] {
+  const [t, p, f, r] = (['EventType', 'PrefaultCurrent', 'FaultCurrent', 'RecoverCurrent'] as const).map(at) as [number, number, number, number];
+  const type = (row: readonly unknown[]) => String(row[t] ?? null);
+  const num = (row: readonly unknown[], i: number) => (row[i] as number | null | undefined) ?? null;
+  const cell = (c: string): CellValue => {
+    switch (c) {
+      case 'EventTimestamp': case 'PacketTimestamp': { const i = at(c); return (row, ctx) => time(row[i], ctx); }
+      case 'EventType': return type;
+      case 'PrefaultCurrent': return (row) => presentedPrefaultCurrent(type(row), num(row, p), num(row, f));
+      case 'FaultCurrent': return (row) => presentedFaultCurrent(type(row), num(row, f));
+      case 'RecoverCurrent': return (row) => presentedRecoverCurrent(type(row), num(row, r));
+      case 'PermanentFaultResetCurrentThreshold': return (row) => presentedThreshold(type(row), num(row, p), num(row, f));
+      case 'PostEventRef': return (row) => presentedPostEventRef(type(row));
+      default: return plain(at(c));
+    }
+  };
+  return [...EVENT_COLUMNS, 'PermanentFaultResetCurrentThreshold', 'PostEventRef'].filter((c) => !omit.includes(c)).map((c) => [c, cell(c)] as const);
 }
 
 /** The device_information columns every device view shares (spec 2.5 plus the import's fields). */
@@ -89,9 +130,18 @@ export function presentDevice(row: Row, ctx: PresentContext): Row {
   return out;
 }
 
+/** The fields of presentDevice, in its order, read from an array row by `at` (row-json.ts). */
+export function deviceFields(at: (name: string) => number): (readonly [string, CellValue])[] {
+  return DEVICE_COLUMNS.map((c) => {
+    const i = at(c);
+    return [c, c === 'LastCheckInTime' ? (row: readonly unknown[], ctx: PresentContext) => time(row[i], ctx) : plain(i)] as const;
+  });
+}
+
 /** The latest-status fields that device lists show beside device information. */
 export const STATUS_COLUMNS = ['date', 'model', 'Ongoing_fault', 'ActualOngoingFault', 'BatteryOrLine', 'BatteryMCU', 'AverageCurrent1m', 'Temperature', 'rssi'] as const;
 
+/** The latest status as an object (the reference statusFields' writers are held to: test/api/row-json.test.ts). */
 export function presentStatus(row: Row, ctx: PresentContext): Row {
   const out: Row = {};
   for (const c of STATUS_COLUMNS) out[c] = row[c] ?? null;
@@ -99,6 +149,15 @@ export function presentStatus(row: Row, ctx: PresentContext): Row {
   out.Ongoing_fault = fault(out.Ongoing_fault);
   out.ActualOngoingFault = fault(out.ActualOngoingFault);
   return out;
+}
+
+/** The fields of presentStatus, in its order, read from an array row by `at` (row-json.ts). */
+export function statusFields(at: (name: string) => number): (readonly [string, CellValue])[] {
+  return STATUS_COLUMNS.map((c) => {
+    const i = at(c);
+    const cell: CellValue = c === 'date' ? (row, ctx) => time(row[i], ctx) : c === 'Ongoing_fault' || c === 'ActualOngoingFault' ? (row) => fault(row[i]) : plain(i);
+    return [c, cell] as const;
+  });
 }
 
 export { time as displayTime, fault as displayFault };

@@ -12,6 +12,7 @@ import type { ReadDeps, ReadEndpoint } from './endpoint.js';
 import { acceptsGzip, FleetAnswer, matchesEtag } from './fleet-answer.js';
 import { READ_ENDPOINTS } from './endpoints.js';
 import { parseListQuery } from './list-params.js';
+import { JsonText } from './row-json.js';
 
 /** The request header that asks for seconds in displayed times (value `seconds`). */
 export const TIME_PRECISION_HEADER = 'x-time-precision';
@@ -33,7 +34,11 @@ export function deviceRecordRoutes({ deps, auth, endpoints = READ_ENDPOINTS }: {
           routeMasksItself(c);
           return c.body(stream, 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${endpoint.fileName ?? 'export.csv'}"`, 'cache-control': 'no-store' });
         }
-        if (!endpoint.fleetWide) return c.json(await answer());
+        if (!endpoint.fleetWide) {
+          const body = await answer();
+          // A page written as JSON text from its rows (row-json.ts) goes out as it is.
+          return body instanceof JsonText ? c.body(body.text, 200, { 'content-type': 'application/json' }) : c.json(body);
+        }
         // The key holds everything the answer depends on, so nobody gets an answer made for someone else.
         const key = JSON.stringify([endpoint.path, caller.userId, caller.org, caller.role, caller.timeZone, caller.displaySeconds, caller.maskFaultDetails, query]);
         const fleet = await deps.shortCache(key, async () => new FleetAnswer(JSON.stringify(await answer())));

@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { Temporal } from 'temporal-polyfill';
 import { formatDisplayTime, formatDisplayTimeOrNull, formatDisplayTimeTemporal, isTimeZone } from '../../domain/display-time.js';
 
 const at = (iso: string) => Date.parse(iso);
@@ -72,6 +73,24 @@ test('null stays null; Date is accepted', () => {
 test('isTimeZone knows IANA zones and refuses others', () => {
   for (const z of ['UTC', 'America/Chicago', 'Australia/Sydney', '+05:30']) assert.ok(isTimeZone(z), z);
   for (const z of ['', 'Mars/Olympus', 'America/Chicag0']) assert.not.ok(isTimeZone(z), z);
+});
+
+test('isTimeZone asks Temporal once per zone (the memo), and stays right past its bound', () => {
+  assert.ok(isTimeZone('Asia/Kathmandu'));
+  assert.not.ok(isTimeZone('Mars/Base'));
+  const real = Temporal.Instant.fromEpochMilliseconds;
+  let asked = 0;
+  Temporal.Instant.fromEpochMilliseconds = (ms: number) => { asked++; return real.call(Temporal.Instant, ms); };
+  try {
+    assert.ok(isTimeZone('Asia/Kathmandu'));
+    assert.not.ok(isTimeZone('Mars/Base'));
+    assert.is(asked, 0, 'both answered from the memo');
+    for (let i = 0; i < 1_500; i++) assert.not.ok(isTimeZone(`Nowhere/Z${i}`));
+    assert.ok(isTimeZone('Asia/Kathmandu'), 'after the memo started again');
+    assert.not.ok(isTimeZone('Mars/Base'));
+  } finally {
+    Temporal.Instant.fromEpochMilliseconds = real;
+  }
 });
 
 test.run();

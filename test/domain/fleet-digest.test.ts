@@ -38,6 +38,16 @@ test('a DST change: the day after a 23-hour day is still one day', () => {
   assert.is(due('daily', '2026-10-26T05:59:00Z', 'Europe/Berlin'), '2026-10-24..2026-10-24');
 });
 
+test('when a period became due: the send hour in the zone; on a day the clocks skip it, the first instant after the gap', () => {
+  assert.is(new Date(dueFleetDigest('daily', at('2026-11-28T15:00:00Z'), 'America/Chicago', 7).dueAtMs).toISOString(), '2026-11-28T13:00:00.000Z');
+  assert.is(new Date(dueFleetDigest('daily', at('2026-11-28T12:00:00Z'), 'America/Chicago', 7).dueAtMs).toISOString(), '2026-11-27T13:00:00.000Z');
+  assert.is(new Date(dueFleetDigest('weekly', at('2026-12-02T15:00:00Z'), 'America/Chicago', 7).dueAtMs).toISOString(), '2026-11-30T13:00:00.000Z');
+  // Chicago springs forward on 2026-03-08: 02:00 CST is 03:00 CDT (08:00 UTC).
+  assert.is(new Date(dueFleetDigest('daily', at('2026-03-08T09:00:00Z'), 'America/Chicago', 2).dueAtMs).toISOString(), '2026-03-08T08:00:00.000Z');
+  // and falls back on 2026-11-01: 01:00 happens twice, the first (CDT, 06:00 UTC) is when it is due.
+  assert.is(new Date(dueFleetDigest('daily', at('2026-11-01T07:30:00Z'), 'America/Chicago', 1).dueAtMs).toISOString(), '2026-11-01T06:00:00.000Z');
+});
+
 test('every instant of a period gives one key: a digest is queued once', () => {
   const keys = new Set<string>();
   for (let m = at('2026-11-28T07:00:00Z'); m < at('2026-11-29T07:00:00Z'); m += 17 * 60_000) keys.add(dueFleetDigest('daily', m, 'UTC', 7).key);

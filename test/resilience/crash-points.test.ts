@@ -31,10 +31,11 @@ import {
 
 /**
  * The seams of the path (start-up seams are test/cli/start-signals'; the alarm router's,
- * test/integration/alarms/chatter-crash's: this suite's organisation routes no alarm messages).
+ * test/integration/alarms/chatter-crash's: this suite's organisation routes no alarm messages; the fleet
+ * worker's, test/integration/fleet/crash's).
  */
-type PathSeam = Exclude<Seam, `start.${string}` | `alarms.${string}`>;
-const onPath = (s: string) => !s.startsWith('start.') && !s.startsWith('alarms.');
+type PathSeam = Exclude<Seam, `start.${string}` | `alarms.${string}` | `fleet.${string}`>;
+const onPath = (s: string) => !s.startsWith('start.') && !s.startsWith('alarms.') && !s.startsWith('fleet.');
 
 /** One case per seam of the path: what a crash there would lose or repeat without the design. */
 const CASES: Record<PathSeam, string> = {

@@ -107,6 +107,31 @@ test('accountCacheMs 0 reads the account on every request: a revoked admin is re
   }
 });
 
+test('a token the cache keeps (api/auth/token-cache.ts) is refused at once when its user is deleted, and at its expiry', async () => {
+  let clock = NOW;
+  const app = createApp({ readiness: {}, pool: api.db.pool, jwtSecret: JWT_SECRET, now: () => clock, accountCacheMs: 0 });
+  const token = (await json(await login(app, USERS.southEast.email, USERS.southEast.password))).accessToken as string;
+  const read = () => app.request('/device-records/map-data', { headers: { authorization: `Bearer ${token}` } });
+  const reason = async (res: Response) => (((await json(res)).error as Json).details as Json).reason;
+  assert.is((await read()).status, 200);
+  assert.is((await read()).status, 200, 'answered again: the token is kept');
+  await api.db.pool.query(`update users set deleted_at = now() where email = $1`, [USERS.southEast.email]);
+  try {
+    const res = await read();
+    assert.is(res.status, 401, 'deleted: refused on the next request');
+    assert.is(await reason(res), 'stale');
+  } finally {
+    await api.db.pool.query(`update users set deleted_at = null where email = $1`, [USERS.southEast.email]);
+  }
+  const exp = decodeJwt(token).exp!;
+  clock = exp * 1000 - 1000;
+  assert.is((await read()).status, 200, 'one second before exp');
+  clock = exp * 1000;
+  const expired = await read();
+  assert.is(expired.status, 401, 'at exp');
+  assert.is(await reason(expired), 'expired');
+});
+
 test('login body errors: 415 not JSON, 413 too large, 400 naming the bad field', async () => {
   const cases: [string, Record<string, string>, number, string, string?][] = [
     [JSON.stringify(USERS.northAdmin), { 'content-type': 'text/plain' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],

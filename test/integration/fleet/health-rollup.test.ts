@@ -170,4 +170,16 @@ test('a replay of fi.raw.v1 from the beginning changes no day row, and the rollu
   await assertRollupExact('after a replay');
 });
 
+test('replay --reprocess, twice, from the beginning: no day counted twice, the rollup still equals the recomputation', async () => {
+  // Reprocessed copies update the stored records (their derived columns) and insert none: the rollup counts only
+  // a record its transaction inserted (docs/decisions.md#review-of-fleet-health-as-a-crash).
+  const before = (await dumpTables(rig.db.pool)).device_health_days;
+  for (let i = 0; i < 2; i++) {
+    const result = await replay({ transport: rig.transport, from: 0, reprocess: true, pollMs: 200, applyTimeoutMs: 1_800_000 });
+    assert.ok(result.caughtUp, JSON.stringify({ ...result, group: '' }));
+  }
+  assert.equal((await dumpTables(rig.db.pool)).device_health_days, before);
+  await assertRollupExact('after two reprocessing replays');
+});
+
 test.run();
