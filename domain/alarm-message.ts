@@ -50,11 +50,26 @@ export function messageSubject(p: AlarmPayload): string {
   }
 }
 
+/** Characters of one value on a line of a message body. */
+export const LINE_VALUE_MAX = 200;
+// Control characters (line breaks above all), Unicode line separators and bidirectional overrides.
+const UNSAFE_IN_LINE = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
+
+/**
+ * A value as one line of a message body can carry it: what breaks or reorders a line written as an escape (`\u000a`),
+ * at most LINE_VALUE_MAX characters. A fleet digest lists what devices report (a firmware version), which may
+ * hold a line break and a link of its own (docs/decisions.md#review-of-fleet-health-as-a-hostile-party).
+ */
+export function lineValue(v: unknown): string {
+  const text = [...String(v).replace(UNSAFE_IN_LINE, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`)];
+  return text.length <= LINE_VALUE_MAX ? text.join('') : `${text.slice(0, LINE_VALUE_MAX - 1).join('')}…`;
+}
+
 /** The fleet summary as lines: each count under the names of the objects that hold it ("silent / cluster: 3"). */
 function summaryLines(value: unknown, path: string[] = []): string[] {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) return Object.entries(value).flatMap(([k, v]) => summaryLines(v, [...path, k]));
   if (Array.isArray(value)) return value.flatMap((v, i) => summaryLines(v, [...path, String(i + 1)]));
-  return [`  ${path.join(' / ')}: ${value === null ? '-' : String(value)}`];
+  return [`  ${path.map(lineValue).join(' / ')}: ${value === null ? '-' : lineValue(value)}`];
 }
 
 /** Short enough for one or two SMS: the subject, the counts of a digest, the link. */
@@ -70,7 +85,7 @@ export function messageText(p: AlarmPayload): string {
 /** The e-mail body: every field, one a line. */
 export function messageBody(p: AlarmPayload): string {
   const lines = [messageSubject(p), ''];
-  const field = (name: string, v: unknown) => { if (v !== undefined && v !== null && v !== '') lines.push(`${name}: ${String(v)}`); };
+  const field = (name: string, v: unknown) => { if (v !== undefined && v !== null && v !== '') lines.push(`${name}: ${lineValue(v)}`); };
   field('Alarm', p.alarmId);
   field('Kind', p.label ?? p.kind);
   field('Class', p.class);
@@ -82,7 +97,7 @@ export function messageBody(p: AlarmPayload): string {
   field('From', p.from);
   field('To', p.to);
   field('Alarms', p.total);
-  for (const c of p.counts ?? []) lines.push(`  ${c.PowerLineID ?? '(no power line)'} / ${c.class}: ${c.count}`);
+  for (const c of p.counts ?? []) lines.push(`  ${lineValue(c.PowerLineID ?? '(no power line)')} / ${lineValue(c.class)}: ${c.count}`);
   if (p.fleet) lines.push(...summaryLines(p.fleet));
   field('Portal', p.link);
   return `${lines.join('\n')}\n`;

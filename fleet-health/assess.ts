@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { DEFAULT_FLOOR_S } from '../domain/checkin-clock.js';
 import { NO_EARLIER, type ConsumptionTotals } from '../fleet/battery-forecast.js';
 import { addDays, dayAt } from '../fleet/days.js';
-import { ASSESS_DAYS, deviceHealth, type AssessDay, type DeviceHealthRow } from '../fleet/device-health.js';
+import { ASSESS_DAYS, deviceHealth, REPORTED_TEXT_MAX, type AssessDay, type DeviceHealthRow } from '../fleet/device-health.js';
 import type { Histogram } from '../fleet/health-day.js';
 
 export interface AssessOptions {
@@ -28,7 +28,7 @@ const DEVICES_SQL = `
          case when d."OrganizationSince" = '-infinity' then null
               else to_char(((d."OrganizationSince" at time zone 'UTC') + interval '1 day' - interval '1 microsecond')::date, 'YYYY-MM-DD') end as from_day,
          k.expected_interval_s,
-         (select x.model from device_latest l join device_records x on x."IMEINumber" = l."IMEINumber" and x."date" = l."date"
+         (select left(x.model, ${REPORTED_TEXT_MAX + 1}) from device_latest l join device_records x on x."IMEINumber" = l."IMEINumber" and x."date" = l."date"
            where l."IMEINumber" = d."IMEINumber" and l."date" >= d."OrganizationSince") as model
     from device_information d
     left join checkin_clock k on k."IMEINumber" = d."IMEINumber"
@@ -43,7 +43,7 @@ const DAYS_SQL = `
     from unnest($1::text[]) i
    cross join lateral (
      select json_agg(json_build_array(h.day, h.received, h.connect_time_sum::float8, h.interval_s, h.rssi_values, h.rssi_counts,
-                                      h.battery_mcu_max, h.battery_or_line, h.version) order by h.day)::text as days
+                                      h.battery_mcu_max, h.battery_or_line, left(h.version, ${REPORTED_TEXT_MAX + 1})) order by h.day)::text as days
        from device_health_days h where h."IMEINumber" = i and h.day >= $2::date) w
    where w.days is not null`;
 

@@ -4,6 +4,7 @@
 // (migration 0034) is made to hold exactly the drifts found: new ones inserted, changed ones updated, ended
 // ones (and those of devices removed or no longer profiled) deleted. Devices are read in bounded batches.
 import type pg from 'pg';
+import { dayReadableSql, wholeDayReadableSql } from './read-scope.js';
 import { DRIFT_SETTINGS, profileOf, settingsDrift, type Drift, type DriftSettingName, type Profile, type ReportedDay, type SettingValue } from '../fleet/settings-drift.js';
 
 /**
@@ -29,10 +30,12 @@ const PROFILED = `
     join groups g on g."GroupID" = l."GroupID" and g.deleted_at is null
    where d.deleted_at is null and (${DRIFT_SETTINGS.map((s) => `g.${q(s.profile)} is not null`).join(' or ')})
    order by d."IMEINumber", g."GroupID"`;
+// Only the days of the organisation that holds the device now (read-scope.ts): a moved device's drift is dated
+// within its stay, never by a day of the organisation it left.
 const DAYS = `
-  select "IMEINumber" as imei, day::text as day, ${DRIFT_SETTINGS.map((s) => `${q(s.day)} as ${q(s.setting)}`).join(', ')}
-    from device_health_days
-   where "IMEINumber" = any($1::text[]) and day between $2::date and $3::date`;
+  select h."IMEINumber" as imei, h.day::text as day, ${DRIFT_SETTINGS.map((s) => `h.${q(s.day)} as ${q(s.setting)}`).join(', ')}
+    from device_health_days h join device_information d on d."IMEINumber" = h."IMEINumber"
+   where h."IMEINumber" = any($1::text[]) and h.day between $2::date and $3::date and ${dayReadableSql('h')}`;
 
 type Row = { imei: string } & Record<DriftSettingName, SettingValue>;
 
@@ -62,7 +65,9 @@ export async function assessDrift(client: pg.PoolClient, now: Date): Promise<Dri
     }
     const before = new Map<string, Drift[]>();
     const previous = await client.query<{ imei: string; setting: DriftSettingName; expected: string | null; reported: string | null; since: string }>(
-      `select "IMEINumber" as imei, setting, expected, reported, since_day::text as since from device_drift where "IMEINumber" = any($1::text[])`, [batch]);
+      `select x."IMEINumber" as imei, x.setting, x.expected, x.reported, x.since_day::text as since
+         from device_drift x join device_information d on d."IMEINumber" = x."IMEINumber"
+        where x."IMEINumber" = any($1::text[]) and ${wholeDayReadableSql('x.since_day')}`, [batch]);
     for (const r of previous.rows) {
       before.set(r.imei, [...(before.get(r.imei) ?? []), { setting: r.setting, expected: r.expected ?? '', reported: r.reported ?? '', sinceDay: r.since }]);
     }

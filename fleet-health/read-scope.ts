@@ -4,7 +4,9 @@
 // between organisations brings with it. Its daily rows (device_health_days) reach the new organisation from the
 // first day whose first check-in is at or after the move (the move day itself only when nothing of it came
 // before the move). Its assessment rows (device_health, device_silence, device_drift) read the last 30 days of
-// those rows, so they reach it once the whole window is after the move.
+// those rows, so they reach it once the whole window is after the move; and the worker's steps read only the
+// device's days in the organisation that holds it (dayReadableSql), so a row that reaches it names no earlier day
+// (docs/decisions.md#review-of-fleet-health-as-a-hostile-party).
 
 /** Hands out a placeholder for a value (api/device-records/sql.ts SqlParams, or any collector of the same shape). */
 export interface Params { add(value: unknown): string }
@@ -17,6 +19,9 @@ export const ASSESSMENT_WINDOW_DAYS = 30;
 
 /** True when device `d`'s day row `h` (device_health_days) is its organisation's: nothing of it before the move. */
 export const dayReadableSql = (h: string, d = 'd'): string => `${h}.first_at >= ${d}."OrganizationSince"`;
+
+/** True when the UTC day `day` (SQL of a date) began at or after device `d` joined its organisation: wholly its own. */
+export const wholeDayReadableSql = (day: string, d = 'd'): string => `(${day})::timestamp at time zone 'UTC' >= ${d}."OrganizationSince"`;
 
 /** True when device `d`'s assessment row `x` (any 0034 table, with assessed_at) read only days of its organisation. */
 export const assessmentReadableSql = (x: string, d = 'd'): string =>

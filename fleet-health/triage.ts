@@ -3,7 +3,8 @@
 // of fleet/silence-triage.ts weigh (its last rollup days, its feeder's topology, the trips of its line), labels
 // each, replaces device_silence (a device that checked in again loses its row) and opens or closes the possible
 // de-energised sections (deenergised-sections.ts), all in the caller's transaction. Judged per organisation, so
-// no device's evidence names another organisation's devices or lines.
+// no device's evidence names another organisation's devices or lines; a device moved between organisations is
+// judged on its days in the one that holds it (read-scope.ts), so its evidence shows none of the old one's.
 import type pg from 'pg';
 import { offlineAtSql, type ClockLimits } from '../domain/checkin-clock.js';
 import type { Phase } from '../domain/feeder-topology.js';
@@ -11,6 +12,7 @@ import type { FeederNode } from '../fleet/dark-section.js';
 import type { Histogram } from '../fleet/health-day.js';
 import { TRIAGE_DAYS, labelSilence, type DeenergisedSection, type SilenceVerdict, type SilentDevice, type TriageDay } from '../fleet/silence-triage.js';
 import { applyDeenergisedSections, type SectionChanges } from './deenergised-sections.js';
+import { dayReadableSql } from './read-scope.js';
 
 export interface TriageResult { silent: number; byLabel: Record<string, number>; sections: SectionChanges }
 
@@ -34,7 +36,9 @@ async function readSilent(client: pg.ClientBase, now: Date, limits: ClockLimits)
     const { rows: dayRows } = await client.query<{ imei: string; day: string; battery: number | null; vals: number[]; counts: number[] }>(
       `select h."IMEINumber" as imei, h.day::text as day, least(h.battery_mcu_min, h.battery_led_min) as battery, h.rssi_values as vals, h.rssi_counts as counts
          from device_health_days h join unnest($1::text[], $2::timestamptz[]) as s(imei, last) on h."IMEINumber" = s.imei
+         join device_information d on d."IMEINumber" = h."IMEINumber"
         where h.day <= (s.last at time zone 'UTC')::date and h.day > (s.last at time zone 'UTC')::date - $3::int
+          and ${dayReadableSql('h')}
         order by 1, 2`,
       [heard.map((r) => r.imei), heard.map((r) => r.last), TRIAGE_DAYS],
     );
@@ -49,14 +53,17 @@ async function readSilent(client: pg.ClientBase, now: Date, limits: ClockLimits)
   }));
 }
 
+/** A feeder's indicator with the organisation that holds it. */
+type OwnedNode = FeederNode & { org: string };
+
 /** The topology of the lines where a silent line-powered device lies, each indicator marked reporting or silent. */
-async function readFeeders(client: pg.ClientBase, silent: readonly SilentDevice[]): Promise<Map<string, FeederNode[]>> {
+async function readFeeders(client: pg.ClientBase, silent: readonly SilentDevice[]): Promise<Map<string, OwnedNode[]>> {
   const lines = [...new Set(silent.filter((d) => d.lastMs !== null && d.batteryOrLine === 0 && d.powerLineId !== null).map((d) => d.powerLineId!))];
-  const feeders = new Map<string, FeederNode[]>();
+  const feeders = new Map<string, OwnedNode[]>();
   if (lines.length === 0) return feeders;
   const silentSince = new Map(silent.map((d) => [d.imei, d.lastMs]));
-  const { rows } = await client.query<{ imei: string; name: string | null; line: string; upstream: string | null; phase: Phase; section: string | null; bol: number | null; last: Date | null }>(
-    `select d."IMEINumber" as imei, d."Real_Name" as name, d."PowerLineID" as line, d."UpstreamIMEI" as upstream, d."Phase" as phase, d."Section" as section,
+  const { rows } = await client.query<{ imei: string; name: string | null; org: string; line: string; upstream: string | null; phase: Phase; section: string | null; bol: number | null; last: Date | null }>(
+    `select d."IMEINumber" as imei, d."Real_Name" as name, d."OrganizationID" as org, d."PowerLineID" as line, d."UpstreamIMEI" as upstream, d."Phase" as phase, d."Section" as section,
             l."BatteryOrLine" as bol, d."LastCheckInTime" as last
        from device_information d left join device_latest l on l."IMEINumber" = d."IMEINumber"
       where d."PowerLineID" = any($1::text[]) and d."Phase" is not null and d.deleted_at is null order by 1`,
@@ -65,7 +72,7 @@ async function readFeeders(client: pg.ClientBase, silent: readonly SilentDevice[
   for (const r of rows) {
     const since = silentSince.get(r.imei);
     feeders.set(r.line, [...(feeders.get(r.line) ?? []), {
-      imei: r.imei, name: r.name, upstream: r.upstream, phase: r.phase, section: r.section, lineFed: r.bol === 0,
+      imei: r.imei, name: r.name, org: r.org, upstream: r.upstream, phase: r.phase, section: r.section, lineFed: r.bol === 0,
       silentSince: since ?? null, reporting: r.last !== null && since === undefined,
     }]);
   }
@@ -113,7 +120,11 @@ export async function triageSilence(client: pg.PoolClient, now: Date, limits: Cl
   for (const org of [...new Set(silent.map((d) => d.organizationId))].sort()) {
     const mine = silent.filter((d) => d.organizationId === org);
     const lines = new Set(mine.map((d) => d.powerLineId));
-    const r = labelSilence({ silent: mine, feeders: new Map([...feeders].filter(([line]) => lines.has(line))), lastTrip });
+    // Only the organisation's own indicators of each line: a line given to another organisation by an import may
+    // still carry the first one's devices, and a section (or a device's verdict) spanning both would name the other's
+    // devices and be written by both passes (docs/decisions.md#review-of-fleet-health-as-a-hostile-party).
+    const own = [...feeders].filter(([line]) => lines.has(line)).map(([line, nodes]) => [line, nodes.filter((n) => n.org === org)] as const);
+    const r = labelSilence({ silent: mine, feeders: new Map(own), lastTrip });
     verdicts.push(...r.verdicts);
     sections.push(...r.sections);
   }

@@ -8,6 +8,17 @@ import type { HealthDay, Histogram } from './health-day.js';
 import { onlineCounts } from './online-rate.js';
 import { SIGNAL_SLOPE_DAYS, signalTrend, type Signal } from './signal-trend.js';
 
+/**
+ * Characters of a device's reported firmware and model kept in its assessment. Both are whatever the device sends
+ * (the edge bounds only the message, 1 MiB), and the assessment's copy is what the cards, the list, its CSV and the
+ * fleet digest show: a longer one is cut there, marked with an ellipsis (docs/decisions.md#review-of-fleet-health-as-a-hostile-party).
+ */
+export const REPORTED_TEXT_MAX = 100;
+
+/** A reported text as the assessment keeps it: at most REPORTED_TEXT_MAX characters, the cut marked with "…". */
+export const reportedText = (s: string | null): string | null =>
+  s === null || [...s].length <= REPORTED_TEXT_MAX ? s : `${[...s].slice(0, REPORTED_TEXT_MAX - 1).join('')}…`;
+
 /** The columns of a device_health_days row the assessment reads. */
 export interface AssessDay {
   day: string;
@@ -94,8 +105,8 @@ export function deviceHealth(f: DeviceFacts, now: Date, o: { floorS: number }): 
     history_days: counted.filter((d) => d.day >= windowStart && d.day < today).length,
     expected_7d: week.expected, received_7d: week.received, expected_30d: month.expected, received_30d: month.received,
     rssi_median_7d: signal.median7d, rssi_slope_30d: signal.slope30d, signal: signal.signal,
-    battery_status: forecast.status, battery_end_day: forecast.endDay, battery_days_left: forecast.daysLeft, battery_evidence: { model: f.model, ...forecast.evidence },
-    firmware: latest(recent, (d) => d.version),
-    model: f.model,
+    battery_status: forecast.status, battery_end_day: forecast.endDay, battery_days_left: forecast.daysLeft, battery_evidence: { model: reportedText(f.model), ...forecast.evidence },
+    firmware: reportedText(latest(recent, (d) => d.version)),
+    model: reportedText(f.model),
   };
 }

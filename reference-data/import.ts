@@ -7,6 +7,7 @@ import { withRolledBackTransaction, withTransaction } from '../db/transaction.js
 import type { Keyring } from '../secrets/keyring.js';
 import { ImportError, type Problem } from './errors.js';
 import { loadExistingRefs } from './existing-refs.js';
+import { checkParentsLeft } from './parents-left.js';
 import type { ImportCounts, Kind } from './model.js';
 import { checkReferences, referencedKeys } from './references.js';
 import { upsertDeviceChunk } from './upsert-devices.js';
@@ -129,6 +130,7 @@ async function applyImport(client: pg.PoolClient, parsed: ParsedImport, options:
   ];
   problems.push(...await checkAlarmReferences(client, parsed.data.alarmRecipients, parsed.data.alarmRules, (row, i) => parsed.pathOf('alarmRules', row, i), parsed.declared.powerLines, parsed.declared.groups));
   problems.push(...missingAlarmKeyProblems(parsed, keyring));
+  problems.push(...await checkParentsLeft(client, parsed.data, parsed.pathOf));
   problems.push(...await checkMasterClaims(client, parsed.data.integrations, (row, i) => parsed.pathOf('integrations', row, i), options.dedicatedPorts ? { dedicatedPorts: options.dedicatedPorts } : {}));
   if (problems.length > 0) throw new ImportError('IMPORT_INVALID', problems);
   parsed.warnings.forEach(onWarning);

@@ -2,10 +2,12 @@
 // range (default the last 30, at most MAX_DAYS), from its daily rollup (device_health_days, fleet/health-day.ts),
 // with its current assessment rows. Expected check-ins per day come from the one rule (expectedPerDay) with the
 // interval the day was written with, else the device's learned one. Days of a device moved from another
-// organisation reach the caller from the move on (fleet-health/read-scope.ts).
+// organisation reach the caller from the move on (fleet-health/read-scope.ts). What the device reported as text
+// (firmware, a drifting setting) is shown cut as its assessment keeps it (fleet/device-health.ts reportedText).
 import { Temporal } from 'temporal-polyfill';
 import { DEFAULT_FLOOR_S, expectedPerDay } from '../../domain/checkin-clock.js';
 import { histogramMedian, type Histogram } from '../../fleet/health-day.js';
+import { REPORTED_TEXT_MAX, reportedText } from '../../fleet/device-health.js';
 import { assessmentReadableSql, dayReadableSql } from '../../fleet-health/read-scope.js';
 import { badParameter } from '../errors.js';
 import type { ReadEndpoint } from '../device-records/endpoint.js';
@@ -61,7 +63,7 @@ export const fleetDeviceHealth: ReadEndpoint = {
     const [days, clock, first, health, silence, drift] = await Promise.all([
       deps.pool.query<DayRow>(`select x.day::text as day, x.received, x.interval_s, x.rssi_min, x.rssi_max, x.rssi_values, x.rssi_counts,
                x.battery_mcu_min, x.battery_mcu_max, x.battery_mcu_last, x.battery_led_min, x.battery_led_max, x.battery_led_last, x.battery_or_line,
-               x.connect_time_sum::text, x.connect_time_n, x.version, x.temperature_min, x.temperature_max, x.first_at, x.last_at
+               x.connect_time_sum::text, x.connect_time_n, left(x.version, ${REPORTED_TEXT_MAX + 1}) as version, x.temperature_min, x.temperature_max, x.first_at, x.last_at
           from device_health_days x ${device}
          where x."IMEINumber" = $2 and x.day between $3::date and $4::date and ${dayReadableSql('x')} order by x.day`,
       [reach.deviceId, imei, range.from.toString(), range.to.toString()]),
@@ -70,7 +72,7 @@ export const fleetDeviceHealth: ReadEndpoint = {
       deps.pool.query<{ day: string | null }>('select min(day)::text as day from device_health_days where "IMEINumber" = $1', [imei]),
       deps.pool.query(`select x.*, to_char(x.battery_end_day, 'YYYY-MM-DD') as end_day from device_health x ${device} where x."IMEINumber" = $2 and ${assessmentReadableSql('x')}`, [reach.deviceId, imei]),
       deps.pool.query(`select x.* from device_silence x ${device} where x."IMEINumber" = $2 and ${assessmentReadableSql('x')}`, [reach.deviceId, imei]),
-      deps.pool.query(`select x.setting, x.expected, x.reported, x.since_day::text as since_day, x.assessed_at from device_drift x ${device}
+      deps.pool.query(`select x.setting, x.expected, left(x.reported, ${REPORTED_TEXT_MAX + 1}) as reported, x.since_day::text as since_day, x.assessed_at from device_drift x ${device}
          where x."IMEINumber" = $2 and ${assessmentReadableSql('x')} order by x.setting`, [reach.deviceId, imei]),
     ]);
     const clockInterval = clock.rows[0]?.expected_interval_s ?? null;
@@ -96,7 +98,7 @@ export const fleetDeviceHealth: ReadEndpoint = {
         batteryLedMin: r?.battery_led_min ?? null, batteryLedMax: r?.battery_led_max ?? null, batteryLedLast: r?.battery_led_last ?? null,
         batteryOrLine: r?.battery_or_line ?? null,
         connectTimeSum: r ? Number(r.connect_time_sum) : null, connectTimeReports: r?.connect_time_n ?? 0,
-        firmware: r?.version ?? null, temperatureMin: r?.temperature_min ?? null, temperatureMax: r?.temperature_max ?? null,
+        firmware: reportedText(r?.version ?? null), temperatureMin: r?.temperature_min ?? null, temperatureMax: r?.temperature_max ?? null,
         firstAt: iso(r?.first_at), lastAt: iso(r?.last_at),
       });
     }
@@ -112,7 +114,7 @@ export const fleetDeviceHealth: ReadEndpoint = {
         batteryEvidence: h.battery_evidence, firmware: h.firmware, model: h.model,
       } : null,
       silence: s && shown ? { silentSince: iso(s.silent_since), label: s.label, evidence: shown.evidence, groupKey: shown.groupKey, assessedAt: iso(s.assessed_at) } : null,
-      drift: drift.rows.map((x: Record<string, unknown>) => ({ setting: x.setting, expected: x.expected, reported: x.reported, sinceDay: x.since_day, assessedAt: iso(x.assessed_at) })),
+      drift: drift.rows.map((x: Record<string, unknown>) => ({ setting: x.setting, expected: x.expected, reported: reportedText(x.reported as string | null), sinceDay: x.since_day, assessedAt: iso(x.assessed_at) })),
     };
   },
 };
