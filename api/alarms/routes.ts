@@ -18,7 +18,7 @@ import type { AuthEnv, Caller } from '../auth/caller.js';
 import { reachCondition } from '../device-records/reach.js';
 import { SqlParams } from '../device-records/sql.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
-import { jsonObjectBody, limitJsonBody } from '../json-body.js';
+import { callerEmail, jsonObjectBody, limitBody, wholeNumberId } from '../request.js';
 
 export const ALARMS_PATH = '/api/alarms';
 export const ALARM_KINDS_PATH = '/api/alarm-kinds';
@@ -51,12 +51,7 @@ function limitOf(text: string | undefined): number {
   return Number(t);
 }
 
-const idOf = (text: string, what: string) => {
-  if (!/^\d{1,15}$/.test(text)) throw new ApiError('BAD_PARAMETER', `Path parameter "id" must be ${what} id (a positive whole number).`, { parameter: 'id' });
-  return Number(text);
-};
-
-const limitBody = limitJsonBody(BODY_LIMIT);
+const limitAlarmBody = limitBody(BODY_LIMIT);
 
 /** Problems of a body as one 400 naming every field. */
 function invalid(list: ProblemList): ApiError {
@@ -110,11 +105,10 @@ export function alarmRoutes({ pool, auth, keyring, webhookAllow, now }: AlarmRou
 
   app.post(`${ALARMS_PATH}/:id/acknowledge`, auth, async (c) => {
     const caller = c.get('caller');
-    const id = idOf(c.req.param('id'), 'an alarm');
+    const id = wholeNumberId(c.req.param('id'), 'an alarm');
     const p = new SqlParams();
     const reach = reachCondition(caller, p, 'd', 'a.raised_at');
-    const { rows: [who] } = await pool.query<{ email: string }>('select email from users where id = $1', [caller.userId]);
-    const by = who?.email ?? `user ${caller.userId}`;
+    const by = await callerEmail(pool, caller);
     const at = new Date(now());
     // Acknowledging stops escalation (the router escalates only unacknowledged alarms) and never clears: an
     // alarm clears when its condition ends (domain/alarm-states.ts).
@@ -146,7 +140,7 @@ function organisationRoutes(app: Hono<AuthEnv>, { pool, auth, keyring, webhookAl
   const ownedElsewhere = async (client: pg.ClientBase, table: 'alarm_rules' | 'alarm_recipients', id: string, org: string) =>
     (await client.query(`select 1 from ${table} where id = $1 and "OrganizationID" <> $2`, [id, org])).rowCount! > 0;
 
-  app.put(`${ALARM_RECIPIENTS_PATH}/:id`, auth, requireAdmin, limitBody, async (c) => {
+  app.put(`${ALARM_RECIPIENTS_PATH}/:id`, auth, requireAdmin, limitAlarmBody, async (c) => {
     const caller = c.get('caller');
     const body = withScope(await jsonObjectBody(c), c.req.param('id'), caller);
     const list = new ProblemList();
@@ -161,7 +155,7 @@ function organisationRoutes(app: Hono<AuthEnv>, { pool, auth, keyring, webhookAl
     return c.json(presentRecipient(stored!));
   });
 
-  app.put(`${ALARM_RULES_PATH}/:id`, auth, requireAdmin, limitBody, async (c) => {
+  app.put(`${ALARM_RULES_PATH}/:id`, auth, requireAdmin, limitAlarmBody, async (c) => {
     const caller = c.get('caller');
     const body = withScope(await jsonObjectBody(c), c.req.param('id'), caller);
     const list = new ProblemList();
@@ -207,7 +201,7 @@ function organisationRoutes(app: Hono<AuthEnv>, { pool, auth, keyring, webhookAl
     })) });
   });
   app.post(`${ALARM_DELIVERIES_PATH}/:id/retry`, auth, requireAdmin, async (c) => {
-    const id = idOf(c.req.param('id'), 'an alarm message');
+    const id = wholeNumberId(c.req.param('id'), 'an alarm message');
     if (!(await retryAlarmDelivery(pool, id, c.get('caller').org))) throw new ApiError('NOT_FOUND', 'No undelivered alarm message with this id.', { id });
     return c.json({ id, due: 'now' });
   });

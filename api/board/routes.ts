@@ -13,38 +13,19 @@ import { matchesEtag } from '../device-records/fleet-answer.js';
 import { reachCondition } from '../device-records/reach.js';
 import { SqlParams } from '../device-records/sql.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
+import { callerEmail, jsonObjectBody, limitBody, wholeNumberId } from '../request.js';
 import { readBoard } from './read.js';
 
 export const BOARD_PATH = '/api/board';
 export const FEEDER_ACKNOWLEDGE_PATH = '/api/board/feeders/:powerLineId/acknowledge';
 export const SHELVE_PATH = '/api/alarms/:id/shelve';
 export const UNSHELVE_PATH = '/api/alarms/:id/unshelve';
+const BODY_LIMIT = 4096;
 
 function classOf(text: string | undefined, field: string): AlarmClass | null {
   if (text === undefined || text === '') return null;
   if (!(ALARM_CLASSES as readonly string[]).includes(text)) throw badParameter(field, `must be one of ${ALARM_CLASSES.join(', ')}`);
   return text as AlarmClass;
-}
-
-async function jsonBody(c: { req: { header(n: string): string | undefined; text(): Promise<string> } }): Promise<Record<string, unknown>> {
-  const text = await c.req.text();
-  if (text.trim() === '') return {};
-  if (text.length > 4096) throw new ApiError('PAYLOAD_TOO_LARGE', 'The body must be at most 4096 bytes.');
-  if (!/^application\/(?:[a-z0-9.+-]+\+)?json\s*(?:;.*)?$/i.test(c.req.header('content-type') ?? '')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The body must be sent as Content-Type: application/json.');
-  let raw: unknown;
-  try { raw = JSON.parse(text); } catch { throw new ApiError('INVALID_BODY', 'The body is not valid JSON.', { field: 'body' }); }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ApiError('INVALID_BODY', 'The body must be a JSON object.', { field: 'body' });
-  return raw as Record<string, unknown>;
-}
-
-const alarmIdOf = (text: string) => {
-  if (!/^\d{1,15}$/.test(text)) throw new ApiError('BAD_PARAMETER', 'Path parameter "id" must be an alarm id (a positive whole number).', { parameter: 'id' });
-  return Number(text);
-};
-
-async function emailOf(pool: pg.Pool, caller: Caller): Promise<string> {
-  const { rows: [who] } = await pool.query<{ email: string }>('select email from users where id = $1', [caller.userId]);
-  return who?.email ?? `user ${caller.userId}`;
 }
 
 /** The alarm `id` in the caller's reach: its device, kind, class and episodes, or a 404. */
@@ -76,16 +57,16 @@ export function boardRoutes({ pool, auth, now, chatterShelveMaxMinutes = DEFAULT
 
   // Acknowledges every unacknowledged, unshelved alarm of a feeder in the caller's reach (of one class with
   // {"class": ...}: the class the board shows), incident alarms included.
-  app.post(FEEDER_ACKNOWLEDGE_PATH, auth, async (c) => {
+  app.post(FEEDER_ACKNOWLEDGE_PATH, auth, limitBody(BODY_LIMIT), async (c) => {
     const caller = c.get('caller');
     const line = c.req.param('powerLineId');
     if (line.length === 0 || line.length > 100) throw badParameter('powerLineId', 'must be a power line id (1 to 100 characters).');
-    const body = await jsonBody(c);
+    const body = await jsonObjectBody(c, { optional: true });
     for (const key of Object.keys(body)) if (key !== 'class') throw new ApiError('INVALID_BODY', `The body field "${key}" is not accepted; only "class".`, { field: key });
     // An empty class is not "every class" in a body (it is in the board's query): acknowledging more than asked is the worse mistake.
     if (body.class !== undefined && (typeof body.class !== 'string' || body.class === '')) throw new ApiError('INVALID_BODY', 'The body field "class" must be a class name (a string) when given.', { field: 'class' });
     const cls = body.class === undefined ? null : classOf(body.class, 'class');
-    const by = await emailOf(pool, caller);
+    const by = await callerEmail(pool, caller);
     const at = new Date(now());
     const ids = await withTransaction(pool, async (client) => {
       const p = new SqlParams();
@@ -106,10 +87,10 @@ export function boardRoutes({ pool, auth, now, chatterShelveMaxMinutes = DEFAULT
   // Shelves the alarm's point (its device and kind) for `minutes`; maintenance alarms and chattering ones only. An
   // operations alarm shelvable only because it chatters is shelved for at most ALARM_CHATTER_SHELVE_MAX_MINUTES, and
   // the shelving names its row: a new row of the point (a new fault) lifts it (alarms/raise.ts).
-  app.post(SHELVE_PATH, auth, async (c) => {
+  app.post(SHELVE_PATH, auth, limitBody(BODY_LIMIT), async (c) => {
     const caller = c.get('caller');
-    const id = alarmIdOf(c.req.param('id'));
-    const body = await jsonBody(c);
+    const id = wholeNumberId(c.req.param('id'), 'an alarm');
+    const body = await jsonObjectBody(c, { optional: true });
     const problem = shelveMinutesProblem(body.minutes);
     if (problem) throw new ApiError('INVALID_BODY', `The body's "minutes" ${problem}.`, { field: 'minutes' });
     const a = await alarmInReach(pool, caller, id);
@@ -124,13 +105,13 @@ export function boardRoutes({ pool, auth, now, chatterShelveMaxMinutes = DEFAULT
       `insert into alarm_shelves ("OrganizationID", "IMEINumber", kind, until, shelved_by, shelved_at, chatter_alarm_id) values ($1, $2, $3, $4, $5, $6, $7)
        on conflict ("IMEINumber", kind) do update set "OrganizationID" = excluded."OrganizationID", until = excluded.until, shelved_by = excluded.shelved_by,
          shelved_at = excluded.shelved_at, chatter_alarm_id = excluded.chatter_alarm_id`,
-      [caller.org, a.IMEINumber, a.kind, until, await emailOf(pool, caller), new Date(at), cls === 'maintenance' ? null : id]);
+      [caller.org, a.IMEINumber, a.kind, until, await callerEmail(pool, caller), new Date(at), cls === 'maintenance' ? null : id]);
     return c.json({ id, IMEINumber: a.IMEINumber, kind: a.kind, until: until.toISOString() });
   });
 
   app.post(UNSHELVE_PATH, auth, async (c) => {
     const caller = c.get('caller');
-    const id = alarmIdOf(c.req.param('id'));
+    const id = wholeNumberId(c.req.param('id'), 'an alarm');
     const a = await alarmInReach(pool, caller, id);
     const { rowCount } = await pool.query('delete from alarm_shelves where "OrganizationID" = $1 and "IMEINumber" = $2 and kind = $3', [caller.org, a.IMEINumber, a.kind]);
     return c.json({ id, IMEINumber: a.IMEINumber, kind: a.kind, unshelved: (rowCount ?? 0) > 0 });

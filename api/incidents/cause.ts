@@ -9,28 +9,22 @@ import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
 import { CAUSE_HISTORY_PAGE, causeListProblems, DEFAULT_INCIDENT_CAUSES, MAX_CAUSE_RECORDS, readCauseRecord } from '../../domain/incident-causes.js';
 import { withTransaction } from '../../db/transaction.js';
-import type { AuthEnv, Caller } from '../auth/caller.js';
+import type { AuthEnv } from '../auth/caller.js';
 import { requireAdmin } from '../auth/require-auth.js';
 import { SqlParams } from '../device-records/sql.js';
 import { acceptOnly, ApiError } from '../errors.js';
-import { jsonObjectBody, limitJsonBody } from '../json-body.js';
-import { isStorableText } from '../text-input.js';
+import { callerEmail, isStorableText, jsonObjectBody, limitBody } from '../request.js';
 import { causeHistory, causeList } from './cause-store.js';
 import { integer, visible } from './routes.js';
 
 export const INCIDENT_CAUSES_PATH = '/api/incident-causes';
 export const INCIDENT_CAUSE_PATH = '/api/incidents/:id/cause';
 export const INCIDENT_CAUSE_HISTORY_PATH = '/api/incidents/:id/cause-history';
-const limitBody = limitJsonBody(8 * 1024);
+const limitCauseBody = limitBody(8 * 1024);
 const DEFAULT_LABELS = new Map(DEFAULT_INCIDENT_CAUSES.map((c) => [c.id, c.label]));
 
 const invalid = (problems: { field: string; message: string }[]) =>
   new ApiError('INVALID_BODY', `The body is invalid: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, { problems });
-
-async function emailOf(pool: pg.Pool, caller: Caller): Promise<string> {
-  const { rows: [who] } = await pool.query<{ email: string }>('select email from users where id = $1', [caller.userId]);
-  return who?.email ?? `user ${caller.userId}`;
-}
 
 export function incidentCauseRoutes({ pool, auth, now }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv>; now: () => number }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
@@ -41,7 +35,7 @@ export function incidentCauseRoutes({ pool, auth, now }: { pool: pg.Pool; auth: 
     return c.json({ data: list.causes.map((id) => ({ id, label: DEFAULT_LABELS.get(id) ?? null })), configured: list.configured, updatedBy: list.updatedBy, updatedAt: list.updatedAt });
   });
 
-  app.put(INCIDENT_CAUSES_PATH, auth, requireAdmin, limitBody, async (c) => {
+  app.put(INCIDENT_CAUSES_PATH, auth, requireAdmin, limitCauseBody, async (c) => {
     const body = await jsonObjectBody(c);
     const extra = Object.keys(body).filter((k) => k !== 'causes');
     const problems = [...extra.map((k) => `${k} is not a field (causes)`), ...causeListProblems(body.causes)];
@@ -50,12 +44,12 @@ export function incidentCauseRoutes({ pool, auth, now }: { pool: pg.Pool; auth: 
     await pool.query(
       `insert into incident_cause_lists ("OrganizationID", causes, updated_by, updated_at) values ($1, $2, $3, $4)
        on conflict ("OrganizationID") do update set causes = excluded.causes, updated_by = excluded.updated_by, updated_at = excluded.updated_at`,
-      [caller.org, body.causes, await emailOf(pool, caller), new Date(now())]);
+      [caller.org, body.causes, await callerEmail(pool, caller), new Date(now())]);
     const list = await causeList(pool, caller.org);
     return c.json({ data: list.causes.map((id) => ({ id, label: DEFAULT_LABELS.get(id) ?? null })), configured: true, updatedBy: list.updatedBy, updatedAt: list.updatedAt });
   });
 
-  app.post(INCIDENT_CAUSE_PATH, auth, limitBody, async (c) => {
+  app.post(INCIDENT_CAUSE_PATH, auth, limitCauseBody, async (c) => {
     acceptOnly(c.req.queries(), []);
     const id = c.req.param('id');
     const notFound = () => new ApiError('NOT_FOUND', 'No such incident.', { id: id.slice(0, 20) });
@@ -65,7 +59,7 @@ export function incidentCauseRoutes({ pool, auth, now }: { pool: pg.Pool; auth: 
     const read = readCauseRecord(body, (await causeList(pool, caller.org)).causes);
     if ('problems' in read) throw invalid(read.problems);
     if (read.record.note !== null && !isStorableText(read.record.note)) throw invalid([{ field: 'note', message: 'holds a character that cannot be stored' }]);
-    const by = await emailOf(pool, caller);
+    const by = await callerEmail(pool, caller);
     // The incident row is locked while its records are counted and the new one written: two operators at the
     // cap cannot both pass the count.
     const outcome = await withTransaction(pool, async (db) => {

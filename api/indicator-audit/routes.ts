@@ -11,8 +11,7 @@ import { requireAdmin } from '../auth/index.js';
 import { reachCondition } from '../device-records/reach.js';
 import { SqlParams } from '../device-records/sql.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
-import { jsonObjectBody, limitJsonBody } from '../json-body.js';
-import { isStorableText } from '../text-input.js';
+import { callerEmail, isStorableText, jsonObjectBody, limitBody, wholeNumberId } from '../request.js';
 import { FINDING_TITLES, type FindingKind } from '../../indicator-audit/findings.js';
 import { dismissFinding, type FindingRow } from '../../indicator-audit/store.js';
 import { withTransaction } from '../../db/transaction.js';
@@ -92,9 +91,8 @@ export function indicatorAuditRoutes({ pool, auth, now = () => Date.now() }: { p
     return c.json({ data: rows.map((r) => present(r, masked)) });
   });
 
-  app.post(DISMISS_PATH, auth, requireAdmin, limitJsonBody(4096), async (c) => {
-    const id = c.req.param('id');
-    if (!/^\d{1,15}$/.test(id)) throw new ApiError('BAD_PARAMETER', 'Path parameter "id" must be a finding id (a positive whole number).', { parameter: 'id' });
+  app.post(DISMISS_PATH, auth, requireAdmin, limitBody(4096), async (c) => {
+    const id = String(wholeNumberId(c.req.param('id'), 'a finding'));
     const body = await jsonObjectBody(c);
     const unknown = Object.keys(body).filter((k) => k !== 'reason');
     if (unknown.length > 0) throw new ApiError('INVALID_BODY', `Unknown field "${unknown[0]!.slice(0, 40)}": only "reason" is accepted.`, { field: unknown[0]!.slice(0, 40) });
@@ -103,8 +101,7 @@ export function indicatorAuditRoutes({ pool, auth, now = () => Date.now() }: { p
       throw new ApiError('INVALID_BODY', `"reason" is required: why the finding is dismissed (1 to ${DISMISS_REASON_MAX} characters of text).`, { field: 'reason' });
     }
     const caller = c.get('caller');
-    const { rows: [who] } = await pool.query<{ email: string }>('select email from users where id = $1', [caller.userId]);
-    const by = who?.email ?? `user ${caller.userId}`;
+    const by = await callerEmail(pool, caller);
     const row = await withTransaction(pool, (client) => dismissFinding(client, { id, organizationId: caller.org, by, reason, at: new Date(now()) }));
     if (!row) throw new ApiError('NOT_FOUND', 'No open finding with this id.', { id });
     log.info({ component: 'indicator-audit', finding: Number(row.id), imei: row.IMEINumber, by }, 'finding dismissed');
