@@ -14,7 +14,7 @@ import { loginCheck } from './auth/login-check.js';
 import type { HashGate } from './auth/hash-gate.js';
 import { requireAuth } from './auth/require-auth.js';
 import { createTokenService } from './auth/tokens.js';
-import { UNMASKED_INTEGRATION_PATHS, withFaultMask } from './fault-mask-policy.js';
+import { withFaultMask } from './fault-mask-policy.js';
 import { pgIntegrationKeyStore } from './auth/integration-keys.js';
 import { keyCheck } from './auth/key-check.js';
 import { integrationKeyRoutes } from './integration-keys/routes.js';
@@ -103,7 +103,7 @@ export function createAuth({
 }: AuthOptions): MiddlewareHandler<AuthEnv> {
   const tokens = createTokenService({ secret: jwtSecret, nowS: () => Math.floor(now() / 1000) });
   const accounts = cachedCallers(pgAccountStore(pool), { ttlMs: accountCacheMs, now });
-  const keys = { check: keyCheck({ keys: pgIntegrationKeyStore(pool), limiter, now }), clientAddress, paths: UNMASKED_INTEGRATION_PATHS };
+  const keys = { check: keyCheck({ keys: pgIntegrationKeyStore(pool), limiter, now }), clientAddress };
   return withFaultMask(requireAuth({ tokens, accounts, keys }), { faultTypeNone: codeText(codeStrings.FaultType, 0)! });
 }
 

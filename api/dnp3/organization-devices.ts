@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
 import { batteryOrLineText, ongoingFaultText } from '../../domain/ongoing-fault-codes.js';
-import { requireIntegrationReader } from '../auth/require-auth.js';
+import { integrationOutput, requireIntegrationReader } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
 import { deviceLatestJoin } from '../device-records/latest-record.js';
 import { reachCondition } from '../device-records/reach.js';
@@ -32,7 +32,7 @@ interface Row {
 
 export function integrationRoutes({ pool, auth }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  app.get(ORGANIZATION_DEVICES_PATH, auth, requireIntegrationReader, async (c) => {
+  app.get(ORGANIZATION_DEVICES_PATH, integrationOutput, auth, requireIntegrationReader, async (c) => {
     const caller = c.get('caller');
     const p = new SqlParams();
     const { rows } = await pool.query<Row>(query(reachCondition(caller, p)), p.values);
