@@ -134,7 +134,7 @@ export function createApp({
   app.route('/', interoperabilityRoutes({ pool, auth, ...(iec104Port !== undefined ? { iec104Port } : {}) }));
   app.route('/', iec104DiagnosticsRoutes({ pool, auth }));
   app.route('/', integrationKeyRoutes({ keys: pgIntegrationKeyStore(pool), pool, auth }));
-  app.route('/', alarmRoutes({ pool, auth, keyring: alarms.keyring, webhookAllow: alarms.webhookAllow, now }));
+  app.route('/', alarmRoutes({ pool, auth, keyring: alarms.keyring, webhookAllow: alarms.webhookAllow, now, chatterShelveMaxMinutes: alarms.chatterShelveMaxMinutes }));
   app.route('/', incidentRoutes({ pool, auth }));
   app.route('/', indicatorAuditRoutes({ pool, auth, now }));
 

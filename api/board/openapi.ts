@@ -2,7 +2,8 @@
 import { ALARM_CLASSES } from '../../domain/alarm-kinds.js';
 import { SHELVE_MINUTES } from '../../domain/alarm-states.js';
 import { PRIORITIES } from '../../domain/board.js';
-import { BOARD_PATH, FEEDER_ACKNOWLEDGE_PATH, SHELVE_PATH, UNSHELVE_PATH } from './routes.js';
+import { FEEDER_ACKNOWLEDGE_PATH, SHELVE_PATH, UNSHELVE_PATH } from '../alarms/actions.js';
+import { BOARD_PATH } from './routes.js';
 import { AUTH_401, BEARER, errorResponse, json, openApiPath, type Obj } from '../openapi-kit.js';
 
 const security = BEARER;
