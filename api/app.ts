@@ -15,7 +15,7 @@ import type { HashGate } from './auth/hash-gate.js';
 import { requireAuth } from './auth/require-auth.js';
 import { createTokenService } from './auth/tokens.js';
 import { cachedTokens } from './auth/token-cache.js';
-import { UNMASKED_INTEGRATION_PATHS, withFaultMask } from './fault-mask-policy.js';
+import { withFaultMask } from './fault-mask-policy.js';
 import { pgIntegrationKeyStore } from './auth/integration-keys.js';
 import { keyCheck } from './auth/key-check.js';
 import { integrationKeyRoutes } from './integration-keys/routes.js';
@@ -105,7 +105,7 @@ export function createAuth({
   const nowS = () => Math.floor(now() / 1000);
   const tokens = cachedTokens(createTokenService({ secret: jwtSecret, nowS }), { nowS });
   const accounts = cachedCallers(pgAccountStore(pool), { ttlMs: accountCacheMs, now });
-  const keys = { check: keyCheck({ keys: pgIntegrationKeyStore(pool), limiter, now }), clientAddress, paths: UNMASKED_INTEGRATION_PATHS };
+  const keys = { check: keyCheck({ keys: pgIntegrationKeyStore(pool), limiter, now }), clientAddress };
   return withFaultMask(requireAuth({ tokens, accounts, keys }), { faultTypeNone: codeText(codeStrings.FaultType, 0)! });
 }
 
@@ -136,7 +136,7 @@ export function createApp({
   app.route('/', interoperabilityRoutes({ pool, auth, ...(iec104Port !== undefined ? { iec104Port } : {}) }));
   app.route('/', iec104DiagnosticsRoutes({ pool, auth }));
   app.route('/', integrationKeyRoutes({ keys: pgIntegrationKeyStore(pool), pool, auth }));
-  app.route('/', alarmRoutes({ pool, auth, keyring: alarms.keyring, webhookAllow: alarms.webhookAllow, now }));
+  app.route('/', alarmRoutes({ pool, auth, keyring: alarms.keyring, webhookAllow: alarms.webhookAllow, now, chatterShelveMaxMinutes: alarms.chatterShelveMaxMinutes }));
   app.route('/', incidentRoutes({ pool, auth }));
   app.route('/', indicatorAuditRoutes({ pool, auth, now }));
 

@@ -5,7 +5,8 @@
 // such as CSV or XML; gzip-encoded or not) is masked after it. Only the integration outputs named below, read with an
 // integration key (a machine's credential, docs/decisions.md#integration-keys-and-the-mask), are left as they
 // are: they feed the utility's own systems (DNP3, IEC 104), like the SOAP server, which has no `auth` of this
-// kind. A person's login reads them masked like every other answer. A route that streams text it masks cell
+// kind; each says so itself with the route option `integrationOutput` (auth/require-auth.ts), so this policy
+// names no route. A person's login reads them masked like every other answer. A route that streams text it masks cell
 // by cell itself says so (`routeMasksItself`): its answer is masked again line by line as it passes, never
 // read whole (the reliability export: a year of incidents held in memory per request).
 import { createHash } from 'node:crypto';
@@ -16,23 +17,10 @@ import { createMiddleware } from 'hono/factory';
 import { maskedParametersProblem, maskFaultClass, maskText, type UnmaskedNames } from '../domain/fault-masking.js';
 import type { AuthEnv } from './auth/caller.js';
 import { matchesEtag } from './device-records/fleet-answer.js';
-import { DEVICE_PROFILE_PATH } from './dnp3/device-profile.js';
-import { ORGANIZATION_DEVICES_PATH } from './dnp3/organization-devices.js';
-import { POINT_MAP_PATH } from './dnp3/point-map.js';
-import { IEC104_INTEROPERABILITY_PATH } from './iec104/interoperability.js';
-import { IEC104_POINT_MAP_PATH } from './iec104/point-map.js';
 import { badParameter } from './errors.js';
 
 const gzip = promisify(gzipCallback);
 const gunzip = promisify(gunzipCallback);
-
-/**
- * The SCADA integrations' outputs: DNP3's devices with codes and texts, point map and device profile; IEC 104's
- * point map and interoperability list. Read by organisation admins (masked when the organisation masks) and by
- * integration keys, which read nothing else and read them unmasked: a point is named for the fault class it
- * reports, and the master configured from them needs that.
- */
-export const UNMASKED_INTEGRATION_PATHS: readonly string[] = [ORGANIZATION_DEVICES_PATH, POINT_MAP_PATH, DEVICE_PROFILE_PATH, IEC104_POINT_MAP_PATH, IEC104_INTEROPERABILITY_PATH];
 
 /** One masked answer: its text (null when the mask changed nothing), ETag and gzip copy made on demand. */
 interface Masked { text: string | null; etag: string | null; gzipped?: Promise<Uint8Array<ArrayBuffer>> }
@@ -176,7 +164,10 @@ export function withFaultMask(authenticate: MiddlewareHandler<AuthEnv>, names: U
   const memo = new MaskedByEtag();
   const policy = createMiddleware<AuthEnv>(async (c, next) => {
     const caller = c.get('caller');
-    if (!caller.maskFaultDetails || (caller.role === 'integration' && UNMASKED_INTEGRATION_PATHS.includes(c.req.path))) return next();
+    // The SCADA integrations' outputs (DNP3's devices, point map and device profile; IEC 104's point map and
+    // interoperability list) read with an integration key are left whole: a point is named for the fault class it
+    // reports, and the master configured from them needs that. Admins read them masked.
+    if (!caller.maskFaultDetails || (caller.role === 'integration' && c.get('integrationOutput'))) return next();
     const problem = maskedParametersProblem(c.req.queries());
     if (problem) throw badParameter(problem.parameter, problem.message, { field: problem.field });
     const ifNoneMatch = c.req.header('if-none-match');

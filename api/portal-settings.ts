@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type { AuthEnv } from './auth/caller.js';
 import type { MapTiles } from '../config/map-tiles.js';
+import { AUTH_401 } from './openapi-kit.js';
 
 export const PORTAL_SETTINGS_PATH = '/api/portal-settings';
 
@@ -28,7 +29,7 @@ export const PORTAL_SETTINGS_OPENAPI: Record<string, Obj> = {
             mapTiles: { oneOf: [{ type: 'null' }, { type: 'object', required: ['url', 'attribution', 'maxZoom'], additionalProperties: false, properties: { url: { type: 'string' }, attribution: { type: 'string' }, maxZoom: { type: 'integer' } } }] },
           } } } },
         },
-        401: { description: 'Missing, malformed, expired or invalid bearer token.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        ...AUTH_401,
       },
     },
   },

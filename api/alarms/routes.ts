@@ -1,5 +1,5 @@
-// The alarm API (issue 20): alarms of the caller's reach with acknowledgement (every user), and the
-// organisation's alarm rules, recipients and given-up messages (admins of that organisation only). Rule and
+// The alarm API (issue 20): alarms of the caller's reach and their actions (actions.ts: every user), and the
+// organisation's alarm rules, recipients and given-up messages (admins of that organisation only). The SQL is store.ts. Rule and
 // recipient bodies are read by the import's own readers (reference-data/alarms.ts), so the API and
 // `faultline import` accept the same rows; the organisation is always the caller's.
 import { Hono } from 'hono';
@@ -15,10 +15,10 @@ import { FieldReader, ProblemList } from '../../reference-data/field-reader.js';
 import type { Keyring } from '../../secrets/keyring.js';
 import { requireAdmin } from '../auth/require-auth.js';
 import type { AuthEnv, Caller } from '../auth/caller.js';
-import { reachCondition } from '../device-records/reach.js';
-import { SqlParams } from '../device-records/sql.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
-import { jsonObjectBody, limitJsonBody } from '../json-body.js';
+import { jsonObjectBody, limitBody, wholeNumberId } from '../request.js';
+import { alarmActionRoutes } from './actions.js';
+import { ALARM_STATES, deleteOwned, listAlarms, ownedElsewhere, rulesNamingRecipient, type AlarmState } from './store.js';
 
 export const ALARMS_PATH = '/api/alarms';
 export const ALARM_KINDS_PATH = '/api/alarm-kinds';
@@ -26,8 +26,7 @@ export const ALARM_RULES_PATH = '/api/alarm-rules';
 export const ALARM_RECIPIENTS_PATH = '/api/alarm-recipients';
 export const ALARM_DELIVERIES_PATH = '/api/alarm-deliveries';
 const BODY_LIMIT = 16 * 1024;
-export const ALARM_STATES = ['active', 'acknowledged', 'cleared', 'all'] as const;
-type AlarmState = (typeof ALARM_STATES)[number];
+export { ALARM_STATES };
 
 export interface AlarmRouteOptions {
   pool: pg.Pool;
@@ -36,14 +35,9 @@ export interface AlarmRouteOptions {
   keyring: Keyring | null;
   webhookAllow: readonly WebhookAllowance[];
   now: () => number;
+  /** Settings.alarms.chatterShelveMaxMinutes (ALARM_CHATTER_SHELVE_MAX_MINUTES): the shelving of chattering alarms. */
+  chatterShelveMaxMinutes?: number;
 }
-
-const STATE_WHERE: Record<AlarmState, string> = {
-  active: 'a.cleared_at is null and a.acknowledged_at is null',
-  acknowledged: 'a.cleared_at is null and a.acknowledged_at is not null',
-  cleared: 'a.cleared_at is not null',
-  all: 'true',
-};
 
 function limitOf(text: string | undefined): number {
   const t = text ?? '100';
@@ -51,12 +45,7 @@ function limitOf(text: string | undefined): number {
   return Number(t);
 }
 
-const idOf = (text: string, what: string) => {
-  if (!/^\d{1,15}$/.test(text)) throw new ApiError('BAD_PARAMETER', `Path parameter "id" must be ${what} id (a positive whole number).`, { parameter: 'id' });
-  return Number(text);
-};
-
-const limitBody = limitJsonBody(BODY_LIMIT);
+const limitAlarmBody = limitBody(BODY_LIMIT);
 
 /** Problems of a body as one 400 naming every field. */
 function invalid(list: ProblemList): ApiError {
@@ -79,7 +68,7 @@ const presentRule = (r: Awaited<ReturnType<typeof readRules>>[number]) => ({
   who: r.recipients, when: r.hours ?? 'always', escalation: r.escalation, enabled: r.enabled,
 });
 
-export function alarmRoutes({ pool, auth, keyring, webhookAllow, now }: AlarmRouteOptions): Hono<AuthEnv> {
+export function alarmRoutes({ pool, auth, keyring, webhookAllow, now, chatterShelveMaxMinutes }: AlarmRouteOptions): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
 
   app.get(ALARM_KINDS_PATH, auth, (c) => {
@@ -91,48 +80,21 @@ export function alarmRoutes({ pool, auth, keyring, webhookAllow, now }: AlarmRou
     acceptOnly(c.req.queries(), ['state', 'limit']);
     const state = (c.req.query('state') ?? 'active') as AlarmState;
     if (!ALARM_STATES.includes(state)) throw badParameter('state', `must be one of ${ALARM_STATES.join(', ')}`);
-    const caller = c.get('caller');
-    const p = new SqlParams();
-    const reach = reachCondition(caller, p, 'd', 'a.raised_at');
-    const limit = p.add(limitOf(c.req.query('limit')));
-    const { rows } = await pool.query(
-      `select a.id, a.kind, a.detail->>'label' as label, a.class, a."IMEINumber", d."Real_Name", a."PowerLineID", a.raised_at, a.acknowledged_at,
-              a.acknowledged_by, a.cleared_at, a.detail->>'codeText' as "codeText"
-         from alarms a join device_information d on d."IMEINumber" = a."IMEINumber"
-        where ${reach} and ${STATE_WHERE[state]}
-        order by a.raised_at desc, a.id desc limit ${limit}`, p.values);
-    return c.json({ data: rows.map((r: Record<string, unknown>) => ({
+    const rows = await listAlarms(pool, c.get('caller'), state, limitOf(c.req.query('limit')));
+    return c.json({ data: rows.map((r) => ({
       ...r, raised_at: (r.raised_at as Date).toISOString(), acknowledged_at: (r.acknowledged_at as Date | null)?.toISOString() ?? null,
       cleared_at: (r.cleared_at as Date | null)?.toISOString() ?? null,
       state: r.cleared_at ? 'cleared' : r.acknowledged_at ? 'acknowledged' : 'active',
     })) });
   });
 
-  app.post(`${ALARMS_PATH}/:id/acknowledge`, auth, async (c) => {
-    const caller = c.get('caller');
-    const id = idOf(c.req.param('id'), 'an alarm');
-    const p = new SqlParams();
-    const reach = reachCondition(caller, p, 'd', 'a.raised_at');
-    const { rows: [who] } = await pool.query<{ email: string }>('select email from users where id = $1', [caller.userId]);
-    const by = who?.email ?? `user ${caller.userId}`;
-    const at = new Date(now());
-    // Acknowledging stops escalation (the router escalates only unacknowledged alarms) and never clears: an
-    // alarm clears when its condition ends (domain/alarm-states.ts).
-    const { rows: [updated] } = await pool.query<{ id: number; acknowledged_at: Date }>(
-      `update alarms a set acknowledged_at = coalesce(a.acknowledged_at, ${p.add(at)}::timestamptz), acknowledged_by = coalesce(a.acknowledged_by, ${p.add(by)}::text)
-         from device_information d
-        where d."IMEINumber" = a."IMEINumber" and a.id = ${p.add(id)}::bigint and ${reach}
-        returning a.id, a.acknowledged_at`, p.values);
-    if (!updated) throw new ApiError('NOT_FOUND', 'No such alarm.', { id });
-    return c.json({ id, acknowledged_at: updated.acknowledged_at.toISOString() });
-  });
-
+  app.route('/', alarmActionRoutes({ pool, auth, now, ...(chatterShelveMaxMinutes !== undefined ? { chatterShelveMaxMinutes } : {}) }));
   organisationRoutes(app, { pool, auth, keyring, webhookAllow });
   return app;
 }
 
 /** The organisation's alarm rules, recipients and given-up messages: its admins only. */
-function organisationRoutes(app: Hono<AuthEnv>, { pool, auth, keyring, webhookAllow }: Omit<AlarmRouteOptions, 'now'>): void {
+function organisationRoutes(app: Hono<AuthEnv>, { pool, auth, keyring, webhookAllow }: Omit<AlarmRouteOptions, 'now' | 'chatterShelveMaxMinutes'>): void {
   app.get(ALARM_RULES_PATH, auth, requireAdmin, async (c) => {
     acceptOnly(c.req.queries(), []);
     return c.json({ data: (await readRules(pool, c.get('caller').org)).map(presentRule) });
@@ -143,10 +105,7 @@ function organisationRoutes(app: Hono<AuthEnv>, { pool, auth, keyring, webhookAl
   });
 
   // Writes: the id may exist only in the caller's organisation (another organisation's id is a 409, not a takeover).
-  const ownedElsewhere = async (client: pg.ClientBase, table: 'alarm_rules' | 'alarm_recipients', id: string, org: string) =>
-    (await client.query(`select 1 from ${table} where id = $1 and "OrganizationID" <> $2`, [id, org])).rowCount! > 0;
-
-  app.put(`${ALARM_RECIPIENTS_PATH}/:id`, auth, requireAdmin, limitBody, async (c) => {
+  app.put(`${ALARM_RECIPIENTS_PATH}/:id`, auth, requireAdmin, limitAlarmBody, async (c) => {
     const caller = c.get('caller');
     const body = withScope(await jsonObjectBody(c), c.req.param('id'), caller);
     const list = new ProblemList();
@@ -161,7 +120,7 @@ function organisationRoutes(app: Hono<AuthEnv>, { pool, auth, keyring, webhookAl
     return c.json(presentRecipient(stored!));
   });
 
-  app.put(`${ALARM_RULES_PATH}/:id`, auth, requireAdmin, limitBody, async (c) => {
+  app.put(`${ALARM_RULES_PATH}/:id`, auth, requireAdmin, limitAlarmBody, async (c) => {
     const caller = c.get('caller');
     const body = withScope(await jsonObjectBody(c), c.req.param('id'), caller);
     const list = new ProblemList();
@@ -186,11 +145,10 @@ function organisationRoutes(app: Hono<AuthEnv>, { pool, auth, keyring, webhookAl
       const caller = c.get('caller');
       const id = c.req.param('id');
       if (table === 'alarm_recipients') {
-        const { rows } = await pool.query<{ id: string }>('select id from alarm_rules where "OrganizationID" = $1 and ($2 = any(recipients) or escalation->\'roster\' ? $2)', [caller.org, id]);
-        if (rows.length) throw new ApiError('CONFLICT', `Rules still name this recipient: ${rows.map((r) => r.id).join(', ')}.`, { rules: rows.map((r) => r.id) });
+        const rules = await rulesNamingRecipient(pool, caller.org, id);
+        if (rules.length) throw new ApiError('CONFLICT', `Rules still name this recipient: ${rules.join(', ')}.`, { rules });
       }
-      const { rowCount } = await pool.query(`delete from ${table} where id = $1 and "OrganizationID" = $2`, [id, caller.org]);
-      if (!rowCount) throw new ApiError('NOT_FOUND', `No such ${what}.`, { id });
+      if (!(await deleteOwned(pool, table, id, caller.org))) throw new ApiError('NOT_FOUND', `No such ${what}.`, { id });
       return c.body(null, 204);
     });
   remove(ALARM_RULES_PATH, 'alarm_rules', 'alarm rule');
@@ -207,7 +165,7 @@ function organisationRoutes(app: Hono<AuthEnv>, { pool, auth, keyring, webhookAl
     })) });
   });
   app.post(`${ALARM_DELIVERIES_PATH}/:id/retry`, auth, requireAdmin, async (c) => {
-    const id = idOf(c.req.param('id'), 'an alarm message');
+    const id = wholeNumberId(c.req.param('id'), 'an alarm message');
     if (!(await retryAlarmDelivery(pool, id, c.get('caller').org))) throw new ApiError('NOT_FOUND', 'No undelivered alarm message with this id.', { id });
     return c.json({ id, due: 'now' });
   });

@@ -28,5 +28,7 @@ export interface AuthEnv {
     caller: Caller;
     /** Set by a route whose streamed text answer masks every cell itself (api/fault-mask-policy.ts `routeMasksItself`). */
     masksItself?: true;
+    /** Set by the route option of an integration output (auth/require-auth.ts `integrationOutput`), before `auth`. */
+    integrationOutput?: true;
   };
 }

@@ -4,7 +4,7 @@
 // Only the SHA-256 of a key's secret is stored; the key itself leaves this module once, in create or rotate.
 import type pg from 'pg';
 import { newIntegrationKey } from '../../secrets/integration-key.js';
-import { isStorableText } from '../text-input.js';
+import { isStorableText } from '../request.js';
 import { effectiveTimeZone } from '../../domain/display-time.js';
 
 export const KEY_NAME_MAX = 200;

@@ -3,11 +3,9 @@
 // rate limit of the email and of the client address, shared with SOAP (login-check.ts).
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { createMiddleware } from 'hono/factory';
 import { log } from '../../config/log.js';
 import { ApiError } from '../errors.js';
-import { isStorableText } from '../text-input.js';
+import { isStorableText, jsonBody, limitBody, requireJsonType } from '../request.js';
 import { hashPassword, needsRehash } from '../../secrets/password.js';
 import type { AccountStore } from './accounts.js';
 import type { LoginCheck } from './login-check.js';
@@ -38,15 +36,6 @@ export function parseLoginBody(body: unknown): LoginBody {
   return { email: (o.email as string).trim(), password: o.password as string };
 }
 
-const JSON_TYPE = /^application\/(?:[a-z0-9.+-]+\+)?json\s*(?:;.*)?$/i;
-
-const requireJson = createMiddleware(async (c, next) => {
-  if (!JSON_TYPE.test(c.req.header('content-type') ?? '')) {
-    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The login body must be sent as Content-Type: application/json.');
-  }
-  await next();
-});
-
 export interface LoginRouteOptions {
   tokens: TokenService;
   accounts: AccountStore;
@@ -60,16 +49,10 @@ export function loginRoutes({ tokens, accounts, check, clientAddress }: LoginRou
   const app = new Hono();
   app.post(
     '/api/auth/login',
-    requireJson,
-    bodyLimit({ maxSize: LOGIN_BODY_LIMIT, onError: () => { throw new ApiError('PAYLOAD_TOO_LARGE', `The login body must be at most ${LOGIN_BODY_LIMIT} bytes.`); } }),
+    requireJsonType({ noun: 'The login body' }),
+    limitBody(LOGIN_BODY_LIMIT, { noun: 'The login body' }),
     async (c) => {
-      let raw: unknown;
-      try {
-        raw = JSON.parse(await c.req.text());
-      } catch {
-        throw new ApiError('INVALID_BODY', 'The body is not valid JSON.', { field: 'body' });
-      }
-      const { email, password } = parseLoginBody(raw);
+      const { email, password } = parseLoginBody(await jsonBody(c, { noun: 'The login body' }));
       const address = clientAddress(c);
       const outcome = await check(email, password, address);
       if (!outcome.ok && outcome.reason === 'rate-limited') {

@@ -1,8 +1,8 @@
 // Bearer-token middleware (spec 5.2): every route behind it has a verified `caller`. Missing, malformed,
 // expired, forged, `alg: none`, wrong-key and wrong-audience tokens are all 401; the details say which
 // (expired or invalid) but never echo the token. The bearer is a person's token (a JWT from login) or an
-// integration key (`flk_...`, key-check.ts), which is accepted only on the paths it is for
-// (docs/decisions.md#integration-keys-and-the-mask).
+// integration key (`flk_...`, key-check.ts), which is accepted only on the routes that say they are for it
+// (`integrationOutput`; docs/decisions.md#integration-keys-and-the-mask).
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { log } from '../../config/log.js';
@@ -22,11 +22,10 @@ function unauthenticated(message: string, reason: string): ApiError {
 const BEARER = /^Bearer +([A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]*\.[A-Za-z0-9\-_]*)\s*$/i;
 const BEARER_KEY = new RegExp(`^Bearer +(${INTEGRATION_KEY_PREFIX}\\S*)\\s*$`, 'i');
 
-/** Integration keys: their check, the client address it counts failures under, and the only paths they read. */
+/** Integration keys: their check and the client address it counts failures under. */
 export interface KeyAuth {
   check: KeyCheck;
   clientAddress: (c: Context) => string;
-  paths: readonly string[];
 }
 
 const KEY_REFUSED: Record<KeyRefusal, string> = {
@@ -47,8 +46,8 @@ async function keyCaller(c: Context<AuthEnv>, key: string, keys: KeyAuth): Promi
     log.info({ address, reason: outcome.reason, keyId: outcome.keyId }, 'integration key refused');
     throw unauthenticated(KEY_REFUSED[outcome.reason], outcome.reason);
   }
-  if (!keys.paths.includes(c.req.path)) {
-    throw new ApiError('FORBIDDEN', `An integration key reads only the integration outputs: ${keys.paths.join(', ')}.`);
+  if (!c.get('integrationOutput')) {
+    throw new ApiError('FORBIDDEN', 'An integration key reads only the SCADA integrations\' outputs: the DNP3 devices, point map and device profile, and the IEC 104 point map and interoperability list.');
   }
   c.set('caller', outcome.caller);
 }
@@ -86,6 +85,21 @@ export const requireAdmin = createMiddleware<AuthEnv>(async (c, next) => {
   if (c.get('caller').role !== 'admin') throw new ApiError('FORBIDDEN', 'This endpoint needs an organisation admin.');
   await next();
 });
+
+/**
+ * The route option of the SCADA integrations' outputs, put before `auth`: an integration key may read the route,
+ * and reads it unmasked (fault-mask-policy.ts). The route says so of itself, so the policy names no route.
+ * @example app.get(POINT_MAP_PATH, integrationOutput, auth, requireIntegrationReader, handler);
+ */
+export const integrationOutput = createMiddleware<AuthEnv>(async (c, next) => {
+  c.set('integrationOutput', true);
+  await next();
+});
+
+/** The paths of an app's routes that carry `integrationOutput` (what the masking and key suites walk). */
+export function integrationOutputPaths(app: { routes: readonly { path: string; handler: unknown }[] }): string[] {
+  return [...new Set(app.routes.filter((r) => r.handler === integrationOutput).map((r) => r.path))];
+}
 
 /** After requireAuth: the SCADA integrations' outputs (spec 4.1), for organisation admins and integration keys. */
 export const requireIntegrationReader = createMiddleware<AuthEnv>(async (c, next) => {

@@ -9,7 +9,7 @@ import type { Caller } from '../auth/caller.js';
 import { reachCondition } from '../device-records/reach.js';
 import { SqlParams } from '../device-records/sql.js';
 import type { FaultedSection } from '../../domain/faulted-section.js';
-import { visible as incidentVisible } from '../incidents/routes.js';
+import { visible as incidentVisible } from '../incidents/store.js';
 import { sectionPresenter, type ShowSections } from '../incidents/section-reach.js';
 
 /** At most this many alarms are read; a storm beyond it says `truncated` (the newest are kept). */

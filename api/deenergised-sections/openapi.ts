@@ -1,9 +1,7 @@
 // The OpenAPI path of GET /api/deenergised-sections (routes.ts), merged into the document by api/openapi/document.ts.
 import { DEENERGISED_SECTIONS_PATH, DEENERGISED_STATUSES } from './routes.js';
+import { errorResponse, json, type Obj } from '../openapi-kit.js';
 
-type Obj = Record<string, unknown>;
-const json = (schema: Obj) => ({ content: { 'application/json': { schema } } });
-const error = (description: string) => ({ description, ...json({ $ref: '#/components/schemas/Error' }) });
 const time = { type: ['string', 'null'], format: 'date-time' };
 const indicator = { type: ['object', 'null'], properties: { IMEINumber: { type: 'string' }, name: { type: ['string', 'null'] }, Lat: { type: ['number', 'null'] }, Long: { type: ['number', 'null'] } } };
 
@@ -32,7 +30,7 @@ export const DEENERGISED_SECTIONS_OPENAPI: Record<string, Obj> = {
       ],
       responses: {
         200: { description: 'Newest first', ...json({ type: 'object', properties: { data: { type: 'array', items: SECTION } } }) },
-        400: error('A query parameter is invalid or not accepted.'), 401: error('Missing, malformed, expired or invalid bearer token.'),
+        400: errorResponse('A query parameter is invalid or not accepted.'), 401: errorResponse('Missing, malformed, expired or invalid bearer token.'),
       },
     },
   },

@@ -2,24 +2,18 @@
 // de-energised sections silent-device triage opened (fleet-health/deenergised-sections.ts, migration 0035), for
 // the board's readers and the map. Not fault incidents: no trip, no fault class, never in /api/incidents. An
 // admin sees every one of the organisation; a user those with a silent indicator in reach, and of their
-// indicators (the point, the one above it, the silent ones) only those in reach.
+// indicators (the point, the one above it, the silent ones) only those in reach. The SQL is store.ts.
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
 import type { AuthEnv } from '../auth/caller.js';
-import { reachCondition } from '../device-records/reach.js';
-import { SqlParams } from '../device-records/sql.js';
 import { acceptOnly, badParameter } from '../errors.js';
 import { integer } from '../incidents/routes.js';
 import { OUTSIDE_REACH_LABEL } from '../../domain/section-reach.js';
+import { namedIndicators, readSections } from './store.js';
 
 export const DEENERGISED_SECTIONS_PATH = '/api/deenergised-sections';
 export const DEENERGISED_STATUSES = ['open', 'closed', 'all'] as const;
-
-interface Row {
-  id: string; PowerLineID: string; powerLineName: string | null; point_imei: string; upstream_imei: string | null; phase: string; label: string;
-  devices: { imei: string; name: string | null; silentSince: string }[]; silent_since: Date; status: string; opened_at: Date; closed_at: Date | null; closed_reason: string | null;
-}
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
@@ -33,22 +27,10 @@ export function deenergisedSectionRoutes({ pool, auth }: { pool: pg.Pool; auth: 
     if (line !== undefined && (line.length === 0 || line.length > 100)) throw badParameter('powerLine', 'must be a power line id (1 to 100 characters).');
     const limit = integer(c.req.query('limit'), 'limit', 100, 1, 500);
     const caller = c.get('caller');
-    const p = new SqlParams();
-    const where = [`s."OrganizationID" = ${p.add(caller.org)}::text`,
-      `exists (select 1 from jsonb_array_elements(s.devices) x join device_information d on d."IMEINumber" = x->>'imei' where ${reachCondition(caller, p)})`];
-    if (status !== 'all') where.push(`s.status = ${p.add(status)}::text`);
-    if (line !== undefined) where.push(`s."PowerLineID" = ${p.add(line)}::text`);
-    const { rows } = await pool.query<Row>(
-      `select s.id, s."PowerLineID", pl.name as "powerLineName", s.point_imei, s.upstream_imei, s.phase, s.label, s.devices, s.silent_since, s.status,
-              s.opened_at, s.closed_at, s.closed_reason
-         from deenergised_sections s join power_lines pl on pl."Id" = s."PowerLineID"
-        where ${where.join(' and ')} order by s.id desc limit ${p.add(limit)}::int`, p.values);
+    const rows = await readSections(pool, caller, { status, line, limit });
     // The indicators named, in reach, with where they stand (the map places the section by them).
     const named = [...new Set(rows.flatMap((r) => [r.point_imei, ...(r.upstream_imei ? [r.upstream_imei] : []), ...r.devices.map((d) => d.imei)]))];
-    const q = new SqlParams();
-    const { rows: namedRows } = await pool.query<{ IMEINumber: string; Real_Name: string | null; Lat: number | null; Long: number | null; in_reach: boolean }>(
-      `select d."IMEINumber", d."Real_Name", d."Lat", d."Long", (${reachCondition(caller, q)}) as in_reach
-         from device_information d where d."IMEINumber" = any(${q.add(named)}::text[])`, q.values);
+    const namedRows = await namedIndicators(pool, caller, named);
     const device = new Map(namedRows.filter((d) => d.in_reach).map((d) => [d.IMEINumber, d]));
     // A label naming an indicator outside reach ("below <it>") gives way, as an incident section's does (domain/section-reach.ts).
     const hidden = [...named.filter((imei) => !device.has(imei)), ...namedRows.filter((d) => !d.in_reach && d.Real_Name).map((d) => d.Real_Name!)];

@@ -4,7 +4,7 @@
 import type { Temporal } from 'temporal-polyfill';
 import { FIRST_SUPPORTED_DAY, isSupportedDay, LAST_SUPPORTED_DAY, parseCalendarDay } from '../../domain/calendar-days.js';
 import { badParameter, unknownParameter } from '../errors.js';
-import { isStorableText } from '../text-input.js';
+import { isStorableText } from '../request.js';
 import { OPERATORS, OPERATORS_OF, type FieldTable, type Operator } from './fields.js';
 
 export const PARAMETERS = ['page', 'limit', 'from', 'to', 'sortBy', 'filterBy', 'after'] as const;

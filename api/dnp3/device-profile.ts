@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
-import { requireIntegrationReader } from '../auth/require-auth.js';
+import { integrationOutput, requireIntegrationReader } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
 import { outstationConfigFor } from '../../dnp3/outstation/outstation.js';
@@ -19,7 +19,7 @@ export const DEVICE_PROFILE_PATH = '/api/dnp3/deviceProfile';
 /** `dnp3Port`: Settings.dnp3.port (DNP3_PORT), the port the profile states. */
 export function deviceProfileRoutes({ pool, auth, dnp3Port }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv>; dnp3Port: number }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  app.get(DEVICE_PROFILE_PATH, auth, requireIntegrationReader, async (c) => {
+  app.get(DEVICE_PROFILE_PATH, integrationOutput, auth, requireIntegrationReader, async (c) => {
     acceptOnly(c.req.queries(), ['bank']);
     const bankText = c.req.query('bank') ?? '0';
     if (!/^\d{1,6}$/.test(bankText)) throw badParameter('bank', 'must be a bank number (0, 1, ...) as listed by GET /api/dnp3/pointMap');

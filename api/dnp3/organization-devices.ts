@@ -6,36 +6,17 @@ import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
 import { batteryOrLineText, ongoingFaultText } from '../../domain/ongoing-fault-codes.js';
-import { requireIntegrationReader } from '../auth/require-auth.js';
+import { integrationOutput, requireIntegrationReader } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
-import { deviceLatestJoin } from '../device-records/latest-record.js';
-import { reachCondition } from '../device-records/reach.js';
-import { SqlParams } from '../device-records/sql.js';
+import { organizationDevices } from './organization-devices-store.js';
 
 export const ORGANIZATION_DEVICES_PATH = '/api/dnp3/dnp3OrganizationDevices';
 
-const query = (where: string) => `
-  select d."IMEINumber", d."Real_Name", d."Lat", d."Long", d."PowerLineID", pl.name as "PowerLineName", d."serialNumber",
-         d."dnp3QueueAddress", s.slot as "dnp3Slot", d."LastCheckInTime", r."ActualOngoingFault", r."BatteryOrLine"
-    from device_information d
-    left join power_lines pl on pl."Id" = d."PowerLineID"
-    left join dnp3_slots s on s."OrganizationID" = d."OrganizationID" and s."IMEINumber" = d."IMEINumber"
-    ${deviceLatestJoin()}
-   where ${where}
-   order by d."IMEINumber"`;
-
-interface Row {
-  IMEINumber: string; Real_Name: string | null; Lat: number | null; Long: number | null; PowerLineID: string | null;
-  PowerLineName: string | null; serialNumber: string | null; dnp3QueueAddress: string | null; dnp3Slot: number | null; LastCheckInTime: Date | null;
-  ActualOngoingFault: number | null; BatteryOrLine: number | null;
-}
-
 export function integrationRoutes({ pool, auth }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  app.get(ORGANIZATION_DEVICES_PATH, auth, requireIntegrationReader, async (c) => {
+  app.get(ORGANIZATION_DEVICES_PATH, integrationOutput, auth, requireIntegrationReader, async (c) => {
     const caller = c.get('caller');
-    const p = new SqlParams();
-    const { rows } = await pool.query<Row>(query(reachCondition(caller, p)), p.values);
+    const rows = await organizationDevices(pool, caller);
     return c.json(rows.map((r) => ({
       IMEINumber: r.IMEINumber,
       Real_Name: r.Real_Name,

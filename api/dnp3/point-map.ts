@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
 import { DEFAULT_DNP3_PORT } from '../../config/settings.js';
-import { requireIntegrationReader } from '../auth/require-auth.js';
+import { integrationOutput, requireIntegrationReader } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
 import { acceptOnly, badParameter } from '../errors.js';
 import { organisationPointMap } from '../../dnp3/data/organisation-map.js';
@@ -21,7 +21,7 @@ export const POINT_MAP_PATH = '/api/dnp3/pointMap';
 /** `dnp3Port`: Settings.dnp3.port (DNP3_PORT), stated by the device profile. */
 export function pointMapRoutes({ pool, auth, dnp3Port = DEFAULT_DNP3_PORT }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv>; dnp3Port?: number }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  app.get(POINT_MAP_PATH, auth, requireIntegrationReader, async (c) => {
+  app.get(POINT_MAP_PATH, integrationOutput, auth, requireIntegrationReader, async (c) => {
     acceptOnly(c.req.queries(), ['format']);
     const format = c.req.query('format');
     if (format !== undefined && format !== 'json' && format !== 'csv') throw badParameter('format', 'must be "json" or "csv"');

@@ -4,7 +4,7 @@
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
-import { requireIntegrationReader } from '../auth/require-auth.js';
+import { integrationOutput, requireIntegrationReader } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
 import { acceptOnly, badParameter } from '../errors.js';
 import { DEFAULT_IEC104_PORT } from '../../config/settings.js';
@@ -19,7 +19,7 @@ export const IEC104_INTEROPERABILITY_PATH = '/api/iec104/interoperability';
 /** `iec104Port`: Settings.iec104Port (IEC104_PORT), the listener's port the list states. */
 export function interoperabilityRoutes({ pool, auth, iec104Port = DEFAULT_IEC104_PORT }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv>; iec104Port?: number }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  app.get(IEC104_INTEROPERABILITY_PATH, auth, requireIntegrationReader, async (c) => {
+  app.get(IEC104_INTEROPERABILITY_PATH, integrationOutput, auth, requireIntegrationReader, async (c) => {
     acceptOnly(c.req.queries(), ['format']);
     const format = c.req.query('format');
     if (format !== undefined && format !== 'json' && format !== 'markdown') throw badParameter('format', 'must be "json" or "markdown"');

@@ -5,7 +5,7 @@
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
-import { requireIntegrationReader } from '../auth/require-auth.js';
+import { integrationOutput, requireIntegrationReader } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
 import { organisationIec104Integration, organisationIec104PointMap } from '../../iec104/organisation-map.js';
@@ -24,7 +24,7 @@ export async function iec104IntegrationOf(pool: pg.Pool, org: string): Promise<I
 
 export function iec104PointMapRoutes({ pool, auth }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  app.get(IEC104_POINT_MAP_PATH, auth, requireIntegrationReader, async (c) => {
+  app.get(IEC104_POINT_MAP_PATH, integrationOutput, auth, requireIntegrationReader, async (c) => {
     acceptOnly(c.req.queries(), ['format']);
     const format = c.req.query('format');
     if (format !== undefined && format !== 'json' && format !== 'csv') throw badParameter('format', 'must be "json" or "csv"');

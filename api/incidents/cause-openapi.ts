@@ -1,13 +1,11 @@
 // The OpenAPI paths of the incident cause routes (cause.ts), merged into the document by api/openapi/document.ts.
 import { CAUSE_HISTORY_PAGE, MAX_CAUSE_RECORDS, MAX_CAUSES, MAX_NOTE_CHARS } from '../../domain/incident-causes.js';
 import { INCIDENT_CAUSE_HISTORY_PATH, INCIDENT_CAUSE_PATH, INCIDENT_CAUSES_PATH } from './cause.js';
+import { AUTH_401, BEARER, errorResponse, json, type Obj } from '../openapi-kit.js';
 
-type Obj = Record<string, unknown>;
-const json = (schema: Obj) => ({ content: { 'application/json': { schema } } });
-const error = (description: string) => ({ description, ...json({ $ref: '#/components/schemas/Error' }) });
-const security = [{ bearerAuth: [] }];
-const AUTH = { 401: error('Missing, malformed, expired or invalid bearer token.') };
-const BODY_ERRORS = { 400: error('The body is invalid; the message and details.problems name every field (an unknown cause names the list).'), 413: error('The body is larger than 8 KiB.'), 415: error('The body is not application/json.') };
+const security = BEARER;
+const AUTH = AUTH_401;
+const BODY_ERRORS = { 400: errorResponse('The body is invalid; the message and details.problems name every field (an unknown cause names the list).'), 413: errorResponse('The body is larger than 8 KiB.'), 415: errorResponse('The body is not application/json.') };
 const CAUSE_ID = { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,39}$' };
 
 export const CAUSE_CHANGE_SCHEMA = {
@@ -36,12 +34,12 @@ export const CAUSE_OPENAPI_PATHS: Record<string, Obj> = {
   [INCIDENT_CAUSES_PATH]: {
     get: {
       operationId: 'incidentCauses', tags: ['incidents'], summary: 'The causes an incident may be given: the organisation\'s list, else the default', security,
-      responses: { 200: { description: 'OK', ...json(LIST) }, 400: error('A query parameter was given (none is accepted).'), ...AUTH },
+      responses: { 200: { description: 'OK', ...json(LIST) }, 400: errorResponse('A query parameter was given (none is accepted).'), ...AUTH },
     },
     put: {
       operationId: 'putIncidentCauses', tags: ['incidents'], summary: 'Replace the organisation\'s list of causes (admin); causes already recorded keep their value', security,
       requestBody: { required: true, ...json({ type: 'object', properties: { causes: { type: 'array', items: CAUSE_ID, minItems: 1, maxItems: MAX_CAUSES, uniqueItems: true } }, required: ['causes'], additionalProperties: false }) },
-      responses: { 200: { description: 'Stored', ...json(LIST) }, ...BODY_ERRORS, ...AUTH, 403: error('The caller is not an admin of the organisation.') },
+      responses: { 200: { description: 'Stored', ...json(LIST) }, ...BODY_ERRORS, ...AUTH, 403: errorResponse('The caller is not an admin of the organisation.') },
     },
   },
   [INCIDENT_CAUSE_PATH.replace(':id', '{id}')]: {
@@ -58,8 +56,8 @@ export const CAUSE_OPENAPI_PATHS: Record<string, Obj> = {
           description: `Recorded: the cause now and the newest ${CAUSE_HISTORY_PAGE.default} records of the history, newest first`,
           ...json({ type: 'object', properties: { ...CAUSE_CHANGE_SCHEMA.properties, id: { type: 'integer', description: 'The incident\'s id.' }, history: { type: 'array', items: CAUSE_CHANGE_SCHEMA }, historyNext: HISTORY_NEXT }, required: [...CAUSE_CHANGE_SCHEMA.required, 'history', 'historyNext'] }),
         },
-        ...BODY_ERRORS, ...AUTH, 404: error('No such incident, or it is outside the caller\'s reach (the same answer).'),
-        409: error(`The incident has ${MAX_CAUSE_RECORDS} cause records, the most kept per incident (details.maxRecords); nothing is recorded.`),
+        ...BODY_ERRORS, ...AUTH, 404: errorResponse('No such incident, or it is outside the caller\'s reach (the same answer).'),
+        409: errorResponse(`The incident has ${MAX_CAUSE_RECORDS} cause records, the most kept per incident (details.maxRecords); nothing is recorded.`),
       },
     },
   },
@@ -74,8 +72,8 @@ export const CAUSE_OPENAPI_PATHS: Record<string, Obj> = {
       ],
       responses: {
         200: { description: 'OK', ...json({ type: 'object', properties: { id: { type: 'integer' }, data: { type: 'array', items: CAUSE_CHANGE_SCHEMA }, limit: { type: 'integer' }, next: HISTORY_NEXT }, required: ['id', 'data', 'limit', 'next'] }) },
-        400: error('A query parameter is unknown, repeated or invalid; the message names it.'), ...AUTH,
-        404: error('No such incident, or it is outside the caller\'s reach (the same answer).'),
+        400: errorResponse('A query parameter is unknown, repeated or invalid; the message names it.'), ...AUTH,
+        404: errorResponse('No such incident, or it is outside the caller\'s reach (the same answer).'),
       },
     },
   },

@@ -9,28 +9,22 @@ import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
 import { CAUSE_HISTORY_PAGE, causeListProblems, DEFAULT_INCIDENT_CAUSES, MAX_CAUSE_RECORDS, readCauseRecord } from '../../domain/incident-causes.js';
 import { withTransaction } from '../../db/transaction.js';
-import type { AuthEnv, Caller } from '../auth/caller.js';
+import type { AuthEnv } from '../auth/caller.js';
 import { requireAdmin } from '../auth/require-auth.js';
-import { SqlParams } from '../device-records/sql.js';
 import { acceptOnly, ApiError } from '../errors.js';
-import { jsonObjectBody, limitJsonBody } from '../json-body.js';
-import { isStorableText } from '../text-input.js';
+import { callerEmail, isStorableText, jsonObjectBody, limitBody } from '../request.js';
 import { causeHistory, causeList } from './cause-store.js';
-import { integer, visible } from './routes.js';
+import { integer } from './routes.js';
+import { causeRecordCount, incidentSeen, recordCause, saveCauseList } from './store.js';
 
 export const INCIDENT_CAUSES_PATH = '/api/incident-causes';
 export const INCIDENT_CAUSE_PATH = '/api/incidents/:id/cause';
 export const INCIDENT_CAUSE_HISTORY_PATH = '/api/incidents/:id/cause-history';
-const limitBody = limitJsonBody(8 * 1024);
+const limitCauseBody = limitBody(8 * 1024);
 const DEFAULT_LABELS = new Map(DEFAULT_INCIDENT_CAUSES.map((c) => [c.id, c.label]));
 
 const invalid = (problems: { field: string; message: string }[]) =>
   new ApiError('INVALID_BODY', `The body is invalid: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, { problems });
-
-async function emailOf(pool: pg.Pool, caller: Caller): Promise<string> {
-  const { rows: [who] } = await pool.query<{ email: string }>('select email from users where id = $1', [caller.userId]);
-  return who?.email ?? `user ${caller.userId}`;
-}
 
 export function incidentCauseRoutes({ pool, auth, now }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv>; now: () => number }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
@@ -41,21 +35,18 @@ export function incidentCauseRoutes({ pool, auth, now }: { pool: pg.Pool; auth: 
     return c.json({ data: list.causes.map((id) => ({ id, label: DEFAULT_LABELS.get(id) ?? null })), configured: list.configured, updatedBy: list.updatedBy, updatedAt: list.updatedAt });
   });
 
-  app.put(INCIDENT_CAUSES_PATH, auth, requireAdmin, limitBody, async (c) => {
+  app.put(INCIDENT_CAUSES_PATH, auth, requireAdmin, limitCauseBody, async (c) => {
     const body = await jsonObjectBody(c);
     const extra = Object.keys(body).filter((k) => k !== 'causes');
     const problems = [...extra.map((k) => `${k} is not a field (causes)`), ...causeListProblems(body.causes)];
     if (problems.length) throw new ApiError('INVALID_BODY', `The body is invalid: ${problems.join('; ')}`, { problems });
     const caller = c.get('caller');
-    await pool.query(
-      `insert into incident_cause_lists ("OrganizationID", causes, updated_by, updated_at) values ($1, $2, $3, $4)
-       on conflict ("OrganizationID") do update set causes = excluded.causes, updated_by = excluded.updated_by, updated_at = excluded.updated_at`,
-      [caller.org, body.causes, await emailOf(pool, caller), new Date(now())]);
+    await saveCauseList(pool, caller.org, body.causes as string[], await callerEmail(pool, caller), new Date(now()));
     const list = await causeList(pool, caller.org);
     return c.json({ data: list.causes.map((id) => ({ id, label: DEFAULT_LABELS.get(id) ?? null })), configured: true, updatedBy: list.updatedBy, updatedAt: list.updatedAt });
   });
 
-  app.post(INCIDENT_CAUSE_PATH, auth, limitBody, async (c) => {
+  app.post(INCIDENT_CAUSE_PATH, auth, limitCauseBody, async (c) => {
     acceptOnly(c.req.queries(), []);
     const id = c.req.param('id');
     const notFound = () => new ApiError('NOT_FOUND', 'No such incident.', { id: id.slice(0, 20) });
@@ -65,18 +56,13 @@ export function incidentCauseRoutes({ pool, auth, now }: { pool: pg.Pool; auth: 
     const read = readCauseRecord(body, (await causeList(pool, caller.org)).causes);
     if ('problems' in read) throw invalid(read.problems);
     if (read.record.note !== null && !isStorableText(read.record.note)) throw invalid([{ field: 'note', message: 'holds a character that cannot be stored' }]);
-    const by = await emailOf(pool, caller);
+    const by = await callerEmail(pool, caller);
     // The incident row is locked while its records are counted and the new one written: two operators at the
     // cap cannot both pass the count.
     const outcome = await withTransaction(pool, async (db) => {
-      const p = new SqlParams();
-      const { rows: [incident] } = await db.query(`select i.id from incidents i where i.id = ${p.add(id)}::bigint and ${visible(caller, p)} for update of i`, p.values);
-      if (!incident) return 'not found' as const;
-      const { rows: [kept] } = await db.query<{ n: number }>('select count(*)::int as n from incident_cause_changes where incident_id = $1', [id]);
-      if (kept!.n >= MAX_CAUSE_RECORDS) return 'full' as const;
-      await db.query(
-        `insert into incident_cause_changes (incident_id, cause, major_event, note, set_by, set_by_user, set_at) values ($1, $2, $3, $4, $5, $6, $7)`,
-        [id, read.record.cause, read.record.majorEvent, read.record.note, by, caller.userId, new Date(now())]);
+      if (!(await incidentSeen(db, caller, id, { lock: true }))) return 'not found' as const;
+      if ((await causeRecordCount(db, id)) >= MAX_CAUSE_RECORDS) return 'full' as const;
+      await recordCause(db, id, { ...read.record, by, userId: caller.userId, at: new Date(now()) });
       return 'recorded' as const;
     });
     if (outcome === 'not found') throw notFound();
@@ -94,9 +80,7 @@ export function incidentCauseRoutes({ pool, auth, now }: { pool: pg.Pool; auth: 
     if (!/^\d{1,15}$/.test(id)) throw notFound();
     const limit = integer(c.req.query('limit'), 'limit', CAUSE_HISTORY_PAGE.default, 1, CAUSE_HISTORY_PAGE.max);
     const before = c.req.query('before') === undefined ? null : integer(c.req.query('before'), 'before', 0, 1, 999_999_999);
-    const p = new SqlParams();
-    const { rowCount } = await pool.query(`select 1 from incidents i where i.id = ${p.add(id)}::bigint and ${visible(c.get('caller'), p)}`, p.values);
-    if (!rowCount) throw notFound();
+    if (!(await incidentSeen(pool, c.get('caller'), id))) throw notFound();
     const page = await causeHistory(pool, id, { limit, before });
     return c.json({ id: Number(id), data: page.data, limit, next: page.next });
   });

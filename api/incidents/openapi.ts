@@ -3,10 +3,8 @@
 import { CAUSE_HISTORY_PAGE } from '../../domain/incident-causes.js';
 import { CAUSE_CHANGE_SCHEMA, HISTORY_NEXT } from './cause-openapi.js';
 import { INCIDENT_PATH, INCIDENT_STATUSES, INCIDENTS_PATH, TOPOLOGY_PATH } from './routes.js';
+import { AUTH_401, errorResponse, json, queryParameter, type Obj } from '../openapi-kit.js';
 
-type Obj = Record<string, unknown>;
-const json = (schema: Obj) => ({ content: { 'application/json': { schema } } });
-const error = (description: string) => ({ description, ...json({ $ref: '#/components/schemas/Error' }) });
 const time = { type: ['string', 'null'], format: 'date-time' };
 // An indicator outside the caller's reach is not named: null IMEI and name (docs/decisions.md#reach-applied-once).
 const end = { type: 'object', properties: { imei: { type: ['string', 'null'] }, name: { type: ['string', 'null'] } }, required: ['imei', 'name'] };
@@ -34,8 +32,7 @@ const incident = {
   required: ['id', 'powerLineId', 'status', 'kind', 'firstTripAt', 'openedAt', 'sections', 'trippedDevices'],
 };
 
-const AUTH = { 401: error('Missing, malformed, expired or invalid bearer token.') };
-const query = (name: string, schema: Obj, description: string) => ({ name, in: 'query', required: false, description, schema });
+const AUTH = AUTH_401;
 
 export const INCIDENT_OPENAPI_PATHS: Record<string, Obj> = {
   [INCIDENTS_PATH]: {
@@ -43,12 +40,12 @@ export const INCIDENT_OPENAPI_PATHS: Record<string, Obj> = {
       operationId: 'incidents', tags: ['incidents'], summary: 'Feeder incidents, newest first (admin: organisation; user: with a tripped device in the user\'s groups)',
       security: [{ bearerAuth: [] }],
       parameters: [
-        query('page', { type: 'string', pattern: '^\\d{1,9}$' }, '0-based page'), query('limit', { type: 'string', pattern: '^\\d{1,3}$' }, '1 to 500 (default 50)'),
-        query('status', { type: 'string', enum: [...INCIDENT_STATUSES] }, 'one status, or active (every one not closed)'), query('powerLine', { type: 'string', maxLength: 100 }, 'a power line id'),
+        queryParameter('page', { type: 'string', pattern: '^\\d{1,9}$' }, '0-based page'), queryParameter('limit', { type: 'string', pattern: '^\\d{1,3}$' }, '1 to 500 (default 50)'),
+        queryParameter('status', { type: 'string', enum: [...INCIDENT_STATUSES] }, 'one status, or active (every one not closed)'), queryParameter('powerLine', { type: 'string', maxLength: 100 }, 'a power line id'),
       ],
       responses: {
         200: { description: 'OK', ...json({ type: 'object', properties: { data: { type: 'array', items: incident }, page: { type: 'integer' }, limit: { type: 'integer' }, total: { type: 'integer' } }, required: ['data', 'page', 'limit', 'total'] }) },
-        400: error('A query parameter is unknown, repeated or invalid; the message names it.'), ...AUTH,
+        400: errorResponse('A query parameter is unknown, repeated or invalid; the message names it.'), ...AUTH,
       },
     },
   },
@@ -71,8 +68,8 @@ export const INCIDENT_OPENAPI_PATHS: Record<string, Obj> = {
             },
           }),
         },
-        400: error('A query parameter was given (none is accepted).'), ...AUTH,
-        404: error('No such incident, or it is outside the caller\'s reach (the same answer).'),
+        400: errorResponse('A query parameter was given (none is accepted).'), ...AUTH,
+        404: errorResponse('No such incident, or it is outside the caller\'s reach (the same answer).'),
       },
     },
   },
@@ -82,7 +79,7 @@ export const INCIDENT_OPENAPI_PATHS: Record<string, Obj> = {
       security: [{ bearerAuth: [] }],
       responses: {
         200: { description: 'OK', ...json({ type: 'object', properties: { data: { type: 'array', items: { type: 'object', properties: { IMEINumber: { type: 'string' }, PowerLineID: { type: ['string', 'null'] }, UpstreamIMEI: { type: ['string', 'null'] }, Phase: { type: 'string', enum: ['A', 'B', 'C', 'ABC'] }, Section: { type: ['string', 'null'] } } } } }, required: ['data'] }) },
-        400: error('A query parameter was given (none is accepted).'), ...AUTH,
+        400: errorResponse('A query parameter was given (none is accepted).'), ...AUTH,
       },
     },
   },

@@ -3,13 +3,10 @@
 import { DISMISS_PATH, DISMISS_REASON_MAX, FINDING_STATES, FINDINGS_PATH } from './routes.js';
 import { FINDING_KINDS } from '../../indicator-audit/findings.js';
 import { VERDICTS } from '../../indicator-audit/evidence.js';
+import { AUTH_401, errorResponse, json, queryParameter, type Obj } from '../openapi-kit.js';
 
-type Obj = Record<string, unknown>;
-const json = (schema: Obj) => ({ content: { 'application/json': { schema } } });
-const error = (description: string) => ({ description, ...json({ $ref: '#/components/schemas/Error' }) });
 const time = { type: ['string', 'null'], format: 'date-time' };
-const AUTH = { 401: error('Missing, malformed, expired or invalid bearer token.') };
-const query = (name: string, schema: Obj, description: string) => ({ name, in: 'query', required: false, description, schema });
+const AUTH = AUTH_401;
 const dismissal = { type: ['object', 'null'], properties: { at: time, by: { type: 'string' }, reason: { type: 'string' } }, required: ['at', 'by', 'reason'] };
 
 const finding = {
@@ -38,12 +35,12 @@ export const INDICATOR_AUDIT_OPENAPI_PATHS: Record<string, Obj> = {
       operationId: 'indicatorFindings', tags: ['incidents'], summary: 'Indicators and topology that incidents contradict, with the incidents as evidence (devices in the caller\'s reach)',
       security: [{ bearerAuth: [] }],
       parameters: [
-        query('state', { type: 'string', enum: [...FINDING_STATES] }, 'open (default), dismissed or all'),
-        query('powerLine', { type: 'string', maxLength: 100 }, 'a power line id'),
+        queryParameter('state', { type: 'string', enum: [...FINDING_STATES] }, 'open (default), dismissed or all'),
+        queryParameter('powerLine', { type: 'string', maxLength: 100 }, 'a power line id'),
       ],
       responses: {
         200: { description: 'OK', ...json({ type: 'object', properties: { data: { type: 'array', items: finding } }, required: ['data'] }) },
-        400: error('A query parameter is unknown, repeated or invalid; the message names it.'), ...AUTH,
+        400: errorResponse('A query parameter is unknown, repeated or invalid; the message names it.'), ...AUTH,
       },
     },
   },
@@ -55,11 +52,11 @@ export const INDICATOR_AUDIT_OPENAPI_PATHS: Record<string, Obj> = {
       requestBody: { required: true, ...json({ type: 'object', properties: { reason: { type: 'string', minLength: 1, maxLength: DISMISS_REASON_MAX } }, required: ['reason'], additionalProperties: false }) },
       responses: {
         200: { description: 'Dismissed', ...json({ type: 'object', properties: { id: { type: 'integer' }, dismissed: dismissal }, required: ['id', 'dismissed'] }) },
-        400: error('The id or the body is invalid (the message names the field).'), ...AUTH,
-        403: error('The caller is not an organisation admin.'),
-        404: error('No open finding of the organisation with this id.'),
-        413: error('The body is over 4096 bytes.'),
-        415: error('The body is not sent as application/json.'),
+        400: errorResponse('The id or the body is invalid (the message names the field).'), ...AUTH,
+        403: errorResponse('The caller is not an organisation admin.'),
+        404: errorResponse('No open finding of the organisation with this id.'),
+        413: errorResponse('The body is over 4096 bytes.'),
+        415: errorResponse('The body is not sent as application/json.'),
       },
     },
   },

@@ -11,7 +11,7 @@ import type { AuthEnv, Caller } from '../auth/caller.js';
 import { keyNameProblem, type IntegrationKeyStore } from '../auth/integration-keys.js';
 import { requireAdmin } from '../auth/require-auth.js';
 import { acceptOnly, ApiError } from '../errors.js';
-import { jsonObjectBody, limitJsonBody } from '../json-body.js';
+import { callerEmail, jsonObjectBody, limitBody } from '../request.js';
 
 export const INTEGRATION_KEYS_PATH = '/api/integration-keys';
 const BODY_LIMIT = 4 * 1024;
@@ -51,12 +51,11 @@ export function integrationKeyRoutes({ keys, pool, auth }: IntegrationKeyRouteOp
     acceptOnly(c.req.queries(), []);
     return c.json({ data: await keys.list(c.get('caller').org) });
   });
-  app.post(INTEGRATION_KEYS_PATH, auth, requireAdmin, limitJsonBody(BODY_LIMIT), async (c) => {
+  app.post(INTEGRATION_KEYS_PATH, auth, requireAdmin, limitBody(BODY_LIMIT), async (c) => {
     const caller = c.get('caller');
     refuseIfMasked(caller);
     const name = nameOf(await jsonObjectBody(c));
-    const { rows: [who] } = await pool.query<{ email: string }>('select email from users where id = $1', [caller.userId]);
-    const { info, key } = await keys.create(caller.org, name, who?.email ?? `user ${caller.userId}`);
+    const { info, key } = await keys.create(caller.org, name, await callerEmail(pool, caller));
     return c.json({ ...info, key }, 201, NO_STORE);
   });
   app.post(`${INTEGRATION_KEYS_PATH}/:id/rotate`, auth, requireAdmin, async (c) => {

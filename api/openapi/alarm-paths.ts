@@ -1,13 +1,11 @@
 // OpenAPI operations of the alarm API (api/alarms/routes.ts), kept beside the document that includes them.
 import { RULE_KIND_IDS } from '../../domain/alarm-kinds.js';
 import { ALARM_DELIVERIES_PATH, ALARM_KINDS_PATH, ALARM_RECIPIENTS_PATH, ALARM_RULES_PATH, ALARM_STATES, ALARMS_PATH } from '../alarms/routes.js';
+import { AUTH_401, BEARER, errorResponse, json, type Obj } from '../openapi-kit.js';
 
-type Obj = Record<string, unknown>;
-const json = (schema: Obj) => ({ content: { 'application/json': { schema } } });
-const error = (description: string) => ({ description, ...json({ $ref: '#/components/schemas/Error' }) });
-const AUTH = { 401: error('Missing, malformed, expired or invalid bearer token.') };
-const ADMIN = { ...AUTH, 403: error('The caller is not an admin of the organisation.') };
-const security = [{ bearerAuth: [] }];
+const AUTH = AUTH_401;
+const ADMIN = { ...AUTH, 403: errorResponse('The caller is not an admin of the organisation.') };
+const security = BEARER;
 const list = (items: Obj) => json({ type: 'object', properties: { data: { type: 'array', items } }, required: ['data'] });
 const idPath = (description: string) => ({ name: 'id', in: 'path', required: true, description, schema: { type: 'string' } });
 const limit = { name: 'limit', in: 'query', required: false, description: '1 to 500 (default 100; deliveries 50).', schema: { type: 'integer', minimum: 1, maximum: 500 } };
@@ -54,51 +52,51 @@ const DELIVERY = {
     lastError: { type: ['string', 'null'] }, suppressed: { type: ['string', 'null'] }, createdAt: { type: 'string' }, deliveredAt: { type: ['string', 'null'] }, deadAt: { type: ['string', 'null'] },
   },
 };
-const BODY_ERRORS = { 400: error('The body is invalid; details.problems names every field.'), 413: error('The body is larger than 16 KiB.'), 415: error('The body is not application/json.') };
+const BODY_ERRORS = { 400: errorResponse('The body is invalid; details.problems names every field.'), 413: errorResponse('The body is larger than 16 KiB.'), 415: errorResponse('The body is not application/json.') };
 
 export function alarmPaths(): Record<string, Obj> {
   return {
-    [ALARM_KINDS_PATH]: { get: { operationId: 'alarmKinds', tags: ['alarms'], summary: 'The alarm kinds rules can name', security, responses: { 200: { description: 'OK', ...list({ type: 'object' }) }, 400: error('A query parameter is not accepted.'), ...AUTH } } },
+    [ALARM_KINDS_PATH]: { get: { operationId: 'alarmKinds', tags: ['alarms'], summary: 'The alarm kinds rules can name', security, responses: { 200: { description: 'OK', ...list({ type: 'object' }) }, 400: errorResponse('A query parameter is not accepted.'), ...AUTH } } },
     [ALARMS_PATH]: {
       get: {
         operationId: 'alarms', tags: ['alarms'], summary: 'Alarms of the devices in the caller\'s reach', security,
         parameters: [{ name: 'state', in: 'query', required: false, schema: { type: 'string', enum: ALARM_STATES } }, limit],
-        responses: { 200: { description: 'Newest first', ...list(ALARM) }, 400: error('A query parameter is invalid or not accepted.'), ...AUTH },
+        responses: { 200: { description: 'Newest first', ...list(ALARM) }, 400: errorResponse('A query parameter is invalid or not accepted.'), ...AUTH },
       },
     },
     [`${ALARMS_PATH}/{id}/acknowledge`]: {
       post: {
         operationId: 'acknowledgeAlarm', tags: ['alarms'], summary: 'Acknowledge an alarm (stops its escalation)', security, parameters: [idPath('Alarm id.')],
-        responses: { 200: { description: 'Acknowledged (again: the first acknowledgement stays)', ...json({ type: 'object' }) }, 400: error('The id is not a number.'), ...AUTH, 404: error('No such alarm in the caller\'s reach.') },
+        responses: { 200: { description: 'Acknowledged (again: the first acknowledgement stays)', ...json({ type: 'object' }) }, 400: errorResponse('The id is not a number.'), ...AUTH, 404: errorResponse('No such alarm in the caller\'s reach.') },
       },
     },
-    [ALARM_RULES_PATH]: { get: { operationId: 'alarmRules', tags: ['alarms'], summary: 'The organisation\'s alarm rules (admin)', security, responses: { 200: { description: 'OK', ...list(RULE) }, 400: error('A query parameter is not accepted.'), ...ADMIN } } },
+    [ALARM_RULES_PATH]: { get: { operationId: 'alarmRules', tags: ['alarms'], summary: 'The organisation\'s alarm rules (admin)', security, responses: { 200: { description: 'OK', ...list(RULE) }, 400: errorResponse('A query parameter is not accepted.'), ...ADMIN } } },
     [`${ALARM_RULES_PATH}/{id}`]: {
       put: {
         operationId: 'putAlarmRule', tags: ['alarms'], summary: 'Create or replace an alarm rule (admin)', security, parameters: [idPath('Rule id.')],
         requestBody: { required: true, ...json(RULE) },
-        responses: { 200: { description: 'Stored', ...json(RULE) }, ...BODY_ERRORS, ...ADMIN, 409: error('The id belongs to another organisation.') },
+        responses: { 200: { description: 'Stored', ...json(RULE) }, ...BODY_ERRORS, ...ADMIN, 409: errorResponse('The id belongs to another organisation.') },
       },
-      delete: { operationId: 'deleteAlarmRule', tags: ['alarms'], summary: 'Delete an alarm rule (admin)', security, parameters: [idPath('Rule id.')], responses: { 204: { description: 'Deleted' }, ...ADMIN, 404: error('No such rule.') } },
+      delete: { operationId: 'deleteAlarmRule', tags: ['alarms'], summary: 'Delete an alarm rule (admin)', security, parameters: [idPath('Rule id.')], responses: { 204: { description: 'Deleted' }, ...ADMIN, 404: errorResponse('No such rule.') } },
     },
-    [ALARM_RECIPIENTS_PATH]: { get: { operationId: 'alarmRecipients', tags: ['alarms'], summary: 'The organisation\'s alarm recipients (admin; secrets never returned)', security, responses: { 200: { description: 'OK', ...list(RECIPIENT) }, 400: error('A query parameter is not accepted.'), ...ADMIN } } },
+    [ALARM_RECIPIENTS_PATH]: { get: { operationId: 'alarmRecipients', tags: ['alarms'], summary: 'The organisation\'s alarm recipients (admin; secrets never returned)', security, responses: { 200: { description: 'OK', ...list(RECIPIENT) }, 400: errorResponse('A query parameter is not accepted.'), ...ADMIN } } },
     [`${ALARM_RECIPIENTS_PATH}/{id}`]: {
       put: {
         operationId: 'putAlarmRecipient', tags: ['alarms'], summary: 'Create or replace an alarm recipient (admin)', security, parameters: [idPath('Recipient id.')],
         requestBody: { required: true, ...json(RECIPIENT) },
-        responses: { 200: { description: 'Stored', ...json(RECIPIENT) }, ...BODY_ERRORS, ...ADMIN, 409: error('The id belongs to another organisation, or no secret key is configured.') },
+        responses: { 200: { description: 'Stored', ...json(RECIPIENT) }, ...BODY_ERRORS, ...ADMIN, 409: errorResponse('The id belongs to another organisation, or no secret key is configured.') },
       },
-      delete: { operationId: 'deleteAlarmRecipient', tags: ['alarms'], summary: 'Delete an alarm recipient no rule names (admin)', security, parameters: [idPath('Recipient id.')], responses: { 204: { description: 'Deleted' }, ...ADMIN, 404: error('No such recipient.'), 409: error('Rules still name it.') } },
+      delete: { operationId: 'deleteAlarmRecipient', tags: ['alarms'], summary: 'Delete an alarm recipient no rule names (admin)', security, parameters: [idPath('Recipient id.')], responses: { 204: { description: 'Deleted' }, ...ADMIN, 404: errorResponse('No such recipient.'), 409: errorResponse('Rules still name it.') } },
     },
     [ALARM_DELIVERIES_PATH]: {
       get: {
         operationId: 'alarmDeliveries', tags: ['alarms'], summary: 'Alarm messages of the organisation (admin; default: the dead ones)', security,
         parameters: [{ name: 'state', in: 'query', required: false, schema: { type: 'string', enum: ['pending', 'dead', 'delivered', 'all'] } }, limit],
-        responses: { 200: { description: 'Newest first', ...list(DELIVERY) }, 400: error('A query parameter is invalid or not accepted.'), ...ADMIN },
+        responses: { 200: { description: 'Newest first', ...list(DELIVERY) }, 400: errorResponse('A query parameter is invalid or not accepted.'), ...ADMIN },
       },
     },
     [`${ALARM_DELIVERIES_PATH}/{id}/retry`]: {
-      post: { operationId: 'retryAlarmDelivery', tags: ['alarms'], summary: 'Send a given-up alarm message again (admin)', security, parameters: [idPath('Alarm message id.')], responses: { 200: { description: 'Due now', ...json({ type: 'object' }) }, 400: error('The id is not a number.'), ...ADMIN, 404: error('No undelivered message with this id.') } },
+      post: { operationId: 'retryAlarmDelivery', tags: ['alarms'], summary: 'Send a given-up alarm message again (admin)', security, parameters: [idPath('Alarm message id.')], responses: { 200: { description: 'Due now', ...json({ type: 'object' }) }, 400: errorResponse('The id is not a number.'), ...ADMIN, 404: errorResponse('No undelivered message with this id.') } },
     },
   };
 }

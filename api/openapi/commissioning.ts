@@ -5,17 +5,14 @@ import { DISCARD_REASONS } from '../../dnp3/diagnostics/reasons.js';
 import { TIMELINE_STEPS } from '../../domain/test-fault.js';
 import { CHANNELS_BY_KIND } from '../../reference-data/integration-settings.js';
 import { ref } from './schemas.js';
+import { closed, errorResponse, json, type Obj } from '../openapi-kit.js';
 
-type Obj = Record<string, unknown>;
-const json = (schema: Obj) => ({ content: { 'application/json': { schema } } });
-const error = (description: string) => ({ description, ...json(ref('Error')) });
 const str = { type: 'string' };
 const iso = { type: 'string', format: 'date-time' };
 const AUTH = {
   401: { description: 'Missing, malformed, expired or invalid bearer token.', headers: { 'WWW-Authenticate': { schema: str } }, ...json(ref('Error')) },
-  403: error('The caller is not an organisation admin.'),
+  403: errorResponse('The caller is not an organisation admin.'),
 };
-const closed = (properties: Obj, required = Object.keys(properties)) => ({ type: 'object', properties, required, additionalProperties: false });
 
 const timelineEntry = closed({
   phase: { enum: ['fault', 'clear'] },
@@ -61,13 +58,13 @@ export const COMMISSIONING_PATHS: Record<string, Obj> = {
       },
       responses: {
         202: { description: 'Started', headers: { Location: { schema: str } }, ...json(testFault) },
-        400: error('The body is not JSON or a field is missing or invalid; the message names it.'),
+        400: errorResponse('The body is not JSON or a field is missing or invalid; the message names it.'),
         ...AUTH,
-        404: error('No such device in the caller\'s organisation.'),
-        409: error('The device reports a fault now, or another test fault of it is still running.'),
-        413: error('The body is larger than 4 KiB.'),
-        415: error('The body is not sent as application/json.'),
-        503: error('This API process has no device queue configured.'),
+        404: errorResponse('No such device in the caller\'s organisation.'),
+        409: errorResponse('The device reports a fault now, or another test fault of it is still running.'),
+        413: errorResponse('The body is larger than 4 KiB.'),
+        415: errorResponse('The body is not sent as application/json.'),
+        503: errorResponse('This API process has no device queue configured.'),
       },
     },
     get: {
@@ -77,7 +74,7 @@ export const COMMISSIONING_PATHS: Record<string, Obj> = {
         { name: 'imei', in: 'query', required: false, schema: { type: 'string', pattern: '^[0-9]{14,16}$' } },
         { name: 'limit', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d{1,3}$' }, description: '1 to 100, default 20' },
       ],
-      responses: { 200: { description: 'OK', ...json(closed({ data: { type: 'array', items: testFault } })) }, 400: error('A query parameter is invalid or not accepted.'), ...AUTH },
+      responses: { 200: { description: 'OK', ...json(closed({ data: { type: 'array', items: testFault } })) }, 400: errorResponse('A query parameter is invalid or not accepted.'), ...AUTH },
     },
   },
   [`${TEST_FAULTS_PATH}/{id}`]: {
@@ -85,7 +82,7 @@ export const COMMISSIONING_PATHS: Record<string, Obj> = {
       operationId: 'getTestFault', tags: ['integration'], summary: 'One test fault with its timeline (admin)',
       security: [{ bearerAuth: [] }],
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^\\d{1,15}$' } }],
-      responses: { 200: { description: 'OK', ...json(testFault) }, 400: error('The id is not a number.'), ...AUTH, 404: error('No such test fault in the caller\'s organisation.') },
+      responses: { 200: { description: 'OK', ...json(testFault) }, 400: errorResponse('The id is not a number.'), ...AUTH, 404: errorResponse('No such test fault in the caller\'s organisation.') },
     },
   },
   [DIAGNOSTICS_PATH]: {
@@ -111,9 +108,9 @@ export const COMMISSIONING_PATHS: Record<string, Obj> = {
             },
           })),
         },
-        400: error('A query parameter was sent; none is accepted.'),
+        400: errorResponse('A query parameter was sent; none is accepted.'),
         ...AUTH,
-        404: error('The organisation has no DNP3 integration.'),
+        404: errorResponse('The organisation has no DNP3 integration.'),
       },
     },
   },

@@ -26,11 +26,9 @@ import { BOARD_OPENAPI_PATHS } from '../board/openapi.js';
 import { DEENERGISED_SECTIONS_OPENAPI } from '../deenergised-sections/openapi.js';
 import { PORTAL_SETTINGS_OPENAPI } from '../portal-settings.js';
 import { COMPONENT_SCHEMAS, ref } from './schemas.js';
+import { errorResponse, json, openApiPath, type Obj } from '../openapi-kit.js';
 
-type Obj = Record<string, unknown>;
 
-const json = (schema: Obj) => ({ content: { 'application/json': { schema } } });
-const errorResponse = (description: string, headers?: Obj) => ({ description, ...(headers ? { headers } : {}), ...json(ref('Error')) });
 
 const AUTH_ERRORS = {
   401: errorResponse('Missing, malformed, expired or invalid bearer token.', { 'WWW-Authenticate': { schema: { type: 'string' } } }),
@@ -55,8 +53,7 @@ function withCommonResponses(paths: Record<string, Obj>): Record<string, Obj> {
   return paths;
 }
 
-/** `/device-information/:imei` -> `/device-information/{imei}` */
-export const openApiPath = (honoPath: string) => honoPath.replace(/:([A-Za-z_]+)/g, '{$1}');
+export { openApiPath };
 
 /** The operations of read endpoints described once (endpoint.ts): the spec's under `prefix`, or another capability's at `/` (prefix ''). */
 function readOperations(codeStrings: CodeStrings, prefix: string, endpoints: readonly ReadEndpoint[] = READ_ENDPOINTS): Record<string, Obj> {

@@ -4,17 +4,14 @@
 import { IEC104_INTEROPERABILITY_PATH } from '../iec104/interoperability.js';
 import { IEC104_POINT_MAP_PATH } from '../iec104/point-map.js';
 import { INTEGRATION_OUTPUT_ERRORS, INTEGRATION_OUTPUT_SECURITY } from './integration-keys.js';
+import { closed, errorResponse, type Obj } from '../openapi-kit.js';
 
-type Obj = Record<string, unknown>;
-const json = (schema: Obj) => ({ content: { 'application/json': { schema } } });
-const error = (description: string) => ({ description, ...json({ $ref: '#/components/schemas/Error' }) });
-const closed = (properties: Obj, required = Object.keys(properties)) => ({ type: 'object', properties, required, additionalProperties: false });
 const int = { type: 'integer' };
 const str = { type: 'string' };
 const orNull = (type: string) => ({ type: [type, 'null'] });
 const ERRORS = {
   ...INTEGRATION_OUTPUT_ERRORS,
-  404: error('The organisation has no enabled IEC 104 integration.'),
+  404: errorResponse('The organisation has no enabled IEC 104 integration.'),
 };
 const status = { enum: ['supported', 'not supported', 'not applicable', 'not used in 104'] };
 
@@ -53,7 +50,7 @@ export const IEC104_COMMISSIONING_OPENAPI: Record<string, Obj> = {
             'text/csv': { schema: str },
           },
         },
-        400: error('A query parameter is invalid or not accepted.'),
+        400: errorResponse('A query parameter is invalid or not accepted.'),
         ...ERRORS,
       },
     },
@@ -72,7 +69,7 @@ export const IEC104_COMMISSIONING_OPENAPI: Record<string, Obj> = {
             'text/markdown': { schema: str },
           },
         },
-        400: error('A query parameter is invalid or not accepted.'),
+        400: errorResponse('A query parameter is invalid or not accepted.'),
         ...ERRORS,
       },
     },

@@ -2,14 +2,11 @@
 import { IEC104_DIAGNOSTICS_PATH } from '../iec104/diagnostics.js';
 import { REFUSAL_REASONS } from '../../iec104/diagnostics/reasons.js';
 import { ref } from './schemas.js';
+import { closed, errorResponse, json, type Obj } from '../openapi-kit.js';
 
-type Obj = Record<string, unknown>;
-const json = (schema: Obj) => ({ content: { 'application/json': { schema } } });
-const error = (description: string) => ({ description, ...json(ref('Error')) });
 const str = { type: 'string' };
 const int = { type: 'integer' };
 const iso = { type: 'string', format: 'date-time' };
-const closed = (properties: Obj, required = Object.keys(properties)) => ({ type: 'object', properties, required, additionalProperties: false });
 
 const integration = closed({
   id: str,
@@ -34,10 +31,10 @@ export const IEC104_DIAGNOSTICS_PATHS: Record<string, Obj> = {
       security: [{ bearerAuth: [] }],
       responses: {
         200: { description: 'OK', ...json(closed({ organizationId: str, integrations: { type: 'array', items: integration } })) },
-        400: error('A query parameter was sent; none is accepted.'),
+        400: errorResponse('A query parameter was sent; none is accepted.'),
         401: { description: 'Missing, malformed, expired or invalid bearer token.', headers: { 'WWW-Authenticate': { schema: str } }, ...json(ref('Error')) },
-        403: error('The caller is not an organisation admin.'),
-        404: error('The organisation has no IEC 104 integration.'),
+        403: errorResponse('The caller is not an organisation admin.'),
+        404: errorResponse('The organisation has no IEC 104 integration.'),
       },
     },
   },

@@ -2,10 +2,8 @@
 // the admin routes that manage them, the security scheme, and the security of the outputs a key may read.
 import { KEY_NAME_MAX } from '../auth/integration-keys.js';
 import { INTEGRATION_KEYS_PATH } from '../integration-keys/routes.js';
+import { BEARER, errorResponse, json, type Obj } from '../openapi-kit.js';
 
-type Obj = Record<string, unknown>;
-const json = (schema: Obj) => ({ content: { 'application/json': { schema } } });
-const error = (description: string, headers?: Obj) => ({ description, ...(headers ? { headers } : {}), ...json({ $ref: '#/components/schemas/Error' }) });
 const str = { type: 'string' };
 const time = { type: 'string', format: 'date-time' };
 const timeOrNull = { type: ['string', 'null'], format: 'date-time' };
@@ -20,9 +18,9 @@ export const INTEGRATION_KEY_SCHEME = {
 export const INTEGRATION_OUTPUT_SECURITY = [{ bearerAuth: [] }, { integrationKey: [] }];
 /** 401 and 403 of those outputs. */
 export const INTEGRATION_OUTPUT_ERRORS = {
-  401: error('Missing, malformed, expired or invalid bearer token; an unknown or revoked integration key (details.reason says which).', { 'WWW-Authenticate': { schema: str } }),
-  403: error('The caller is neither an organisation admin nor an integration key.'),
-  429: error('Too many failed credentials from this client address (the login limit).', { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } }),
+  401: errorResponse('Missing, malformed, expired or invalid bearer token; an unknown or revoked integration key (details.reason says which).', { 'WWW-Authenticate': { schema: str } }),
+  403: errorResponse('The caller is neither an organisation admin nor an integration key.'),
+  429: errorResponse('Too many failed credentials from this client address (the login limit).', { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } }),
 };
 
 const KEY_INFO = {
@@ -40,15 +38,15 @@ const WITH_KEY = {
   properties: { ...KEY_INFO.properties, key: { type: 'string', pattern: '^flk_[0-9a-f]{16}_[0-9a-f]{64}$', description: 'The key, shown this once: only a hash of it is kept.' } },
   required: [...KEY_INFO.required, 'key'],
 };
-const security = [{ bearerAuth: [] }];
+const security = BEARER;
 const ADMIN = {
-  401: error('Missing, malformed, expired or invalid bearer token.', { 'WWW-Authenticate': { schema: str } }),
-  403: error('The caller is not an organisation admin (an integration key cannot manage keys).'),
+  401: errorResponse('Missing, malformed, expired or invalid bearer token.', { 'WWW-Authenticate': { schema: str } }),
+  403: errorResponse('The caller is not an organisation admin (an integration key cannot manage keys).'),
 };
 /** Create and rotate: an admin of a masked organisation is refused (a key reads the class unmasked). */
 const ADMIN_UNMASKED = {
   ...ADMIN,
-  403: error('The caller is not an organisation admin (an integration key cannot manage keys), or the organisation masks fault details (details.reason masked-organisation): the operator issues its keys with `faultline integration-keys`.'),
+  403: errorResponse('The caller is not an organisation admin (an integration key cannot manage keys), or the organisation masks fault details (details.reason masked-organisation): the operator issues its keys with `faultline integration-keys`.'),
 };
 const idPath = { name: 'id', in: 'path', required: true, description: 'The key\'s id, as listed.', schema: { type: 'string', pattern: '^[0-9a-f]{16}$' } };
 
@@ -57,7 +55,7 @@ export const INTEGRATION_KEY_PATHS: Record<string, Obj> = {
     get: {
       operationId: 'integrationKeys', tags: ['integration'], summary: 'The organisation\'s integration keys (admin)',
       description: 'Every key, revoked ones included, with who created it and when it was last used. Never the key or its hash.',
-      security, responses: { 200: { description: 'OK', ...json({ type: 'object', properties: { data: { type: 'array', items: KEY_INFO } }, required: ['data'] }) }, 400: error('A query parameter is not accepted.'), ...ADMIN },
+      security, responses: { 200: { description: 'OK', ...json({ type: 'object', properties: { data: { type: 'array', items: KEY_INFO } }, required: ['data'] }) }, 400: errorResponse('A query parameter is not accepted.'), ...ADMIN },
     },
     post: {
       operationId: 'createIntegrationKey', tags: ['integration'], summary: 'Create an integration key (admin)',
@@ -65,8 +63,8 @@ export const INTEGRATION_KEY_PATHS: Record<string, Obj> = {
       security,
       requestBody: { required: true, ...json({ type: 'object', properties: { name: { type: 'string', minLength: 1, maxLength: KEY_NAME_MAX } }, required: ['name'], additionalProperties: false }) },
       responses: {
-        201: { description: 'Created', ...json(WITH_KEY) }, 400: error('The body is not JSON or "name" is missing or invalid.'),
-        413: error('The body is larger than 4 KiB.'), 415: error('The body is not application/json.'), ...ADMIN_UNMASKED,
+        201: { description: 'Created', ...json(WITH_KEY) }, 400: errorResponse('The body is not JSON or "name" is missing or invalid.'),
+        413: errorResponse('The body is larger than 4 KiB.'), 415: errorResponse('The body is not application/json.'), ...ADMIN_UNMASKED,
       },
     },
   },
@@ -75,7 +73,7 @@ export const INTEGRATION_KEY_PATHS: Record<string, Obj> = {
       operationId: 'rotateIntegrationKey', tags: ['integration'], summary: 'A new secret for an integration key (admin)',
       description: 'The old key stops working at once; the answer holds the new one once. For a change without a gap, create a second key, move the integration to it, then revoke the first. Refused (403) in an organisation that masks fault details.',
       security, parameters: [idPath],
-      responses: { 200: { description: 'Rotated', ...json(WITH_KEY) }, 400: error('The id is not a key id.'), ...ADMIN_UNMASKED, 404: error('No key of the organisation with this id that is not revoked.') },
+      responses: { 200: { description: 'Rotated', ...json(WITH_KEY) }, 400: errorResponse('The id is not a key id.'), ...ADMIN_UNMASKED, 404: errorResponse('No key of the organisation with this id that is not revoked.') },
     },
   },
   [`${INTEGRATION_KEYS_PATH}/{id}`]: {
@@ -83,7 +81,7 @@ export const INTEGRATION_KEY_PATHS: Record<string, Obj> = {
       operationId: 'revokeIntegrationKey', tags: ['integration'], summary: 'Revoke an integration key (admin)',
       description: 'For good: the key is refused from the next request (401, reason revoked-key). It stays listed.',
       security, parameters: [idPath],
-      responses: { 200: { description: 'Revoked', ...json(KEY_INFO) }, 400: error('The id is not a key id.'), ...ADMIN, 404: error('No key of the organisation with this id.') },
+      responses: { 200: { description: 'Revoked', ...json(KEY_INFO) }, 400: errorResponse('The id is not a key id.'), ...ADMIN, 404: errorResponse('No key of the organisation with this id.') },
     },
   },
 };

@@ -120,4 +120,4 @@ export const COMPONENT_SCHEMAS: Record<string, Schema> = {
   ...FLEET_SCHEMAS,
 };
 
-export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+export { ref } from '../openapi-kit.js';

@@ -1,9 +1,9 @@
 // The OpenAPI path of the reliability export (export.ts), merged into the document by api/openapi/document.ts.
 import { EXPORT_COLUMNS } from './export-columns.js';
 import { EXPORT_FORMATS, RELIABILITY_EXPORT_PATH } from './export.js';
+import { errorResponse } from '../openapi-kit.js';
 
 type Obj = Record<string, unknown>;
-const error = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
 const day = (name: string, description: string) => ({ name, in: 'query', required: false, description, schema: { type: 'string', pattern: '^\\d{8}$' } });
 
 export const RELIABILITY_EXPORT_OPENAPI: Record<string, Obj> = {
@@ -24,8 +24,8 @@ export const RELIABILITY_EXPORT_OPENAPI: Record<string, Obj> = {
           description: 'The file (Content-Disposition: attachment)',
           content: { 'text/csv': { schema: { type: 'string' } }, 'application/vnd.apache.parquet': { schema: { type: 'string', format: 'binary' } } },
         },
-        400: error('A query parameter is unknown, repeated or invalid (format, a day, from after to); the message names it.'),
-        401: error('Missing, malformed, expired or invalid bearer token.'),
+        400: errorResponse('A query parameter is unknown, repeated or invalid (format, a day, from after to); the message names it.'),
+        401: errorResponse('Missing, malformed, expired or invalid bearer token.'),
       },
     },
   },

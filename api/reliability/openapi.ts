@@ -2,18 +2,15 @@
 // (which this file must not import: the document imports it).
 import { SECTIONS_PAGE } from '../../reliability/ranking.js';
 import { LAST_INCIDENTS, RELIABILITY_LINES_PATH, RELIABILITY_SECTIONS_PATH } from './routes.js';
+import { errorResponse, json, queryParameter, type Obj } from '../openapi-kit.js';
 
-type Obj = Record<string, unknown>;
-const json = (schema: Obj) => ({ content: { 'application/json': { schema } } });
-const error = (description: string) => ({ description, ...json({ $ref: '#/components/schemas/Error' }) });
-const query = (name: string, schema: Obj, description: string) => ({ name, in: 'query', required: false, description, schema });
 const int = { type: 'integer' };
 const num = (description: string) => ({ type: ['number', 'null'], description });
 const day = { type: 'string', pattern: '^\\d{8}$' };
 
 const PERIOD_PARAMS = [
-  query('from', day, 'First UTC calendar day (YYYYMMDD, inclusive); default 29 days before `to`.'),
-  query('to', day, 'Last UTC calendar day (YYYYMMDD, inclusive); default today (UTC).'),
+  queryParameter('from', day, 'First UTC calendar day (YYYYMMDD, inclusive); default 29 days before `to`.'),
+  queryParameter('to', day, 'Last UTC calendar day (YYYYMMDD, inclusive); default today (UTC).'),
 ];
 const period = { type: 'object', properties: { from: { type: 'string', format: 'date' }, to: { type: 'string', format: 'date' }, days: int, timeZone: { type: 'string', enum: ['UTC'] } }, required: ['from', 'to', 'days', 'timeZone'] };
 const kindCounts = {
@@ -56,8 +53,8 @@ export const RELIABILITY_OPENAPI_PATHS: Record<string, Obj> = {
             },
           }),
         },
-        400: error('A query parameter is unknown, repeated or invalid; the message names it.'),
-        401: error('Missing, malformed, expired or invalid bearer token.'),
+        400: errorResponse('A query parameter is unknown, repeated or invalid; the message names it.'),
+        401: errorResponse('Missing, malformed, expired or invalid bearer token.'),
       },
     },
   },
@@ -66,9 +63,9 @@ export const RELIABILITY_OPENAPI_PATHS: Record<string, Obj> = {
       operationId: 'reliabilitySections', tags: ['reliability'], summary: 'Faulted sections ranked by incidents in a period, of one power line or of every visible one, with the last incidents',
       security: [{ bearerAuth: [] }],
       parameters: [
-        query('powerLine', { type: 'string', maxLength: 100 }, 'A power line id; absent: every line the caller sees.'), ...PERIOD_PARAMS,
-        query('page', { type: 'string', pattern: '^\\d{1,7}$' }, 'The 0-based page of the ranked sections (default 0).'),
-        query('limit', { type: 'string', pattern: '^\\d{1,4}$' }, `Sections per page, 1 to ${SECTIONS_PAGE.max} (default ${SECTIONS_PAGE.default}).`),
+        queryParameter('powerLine', { type: 'string', maxLength: 100 }, 'A power line id; absent: every line the caller sees.'), ...PERIOD_PARAMS,
+        queryParameter('page', { type: 'string', pattern: '^\\d{1,7}$' }, 'The 0-based page of the ranked sections (default 0).'),
+        queryParameter('limit', { type: 'string', pattern: '^\\d{1,4}$' }, `Sections per page, 1 to ${SECTIONS_PAGE.max} (default ${SECTIONS_PAGE.default}).`),
       ],
       responses: {
         200: {
@@ -90,9 +87,9 @@ export const RELIABILITY_OPENAPI_PATHS: Record<string, Obj> = {
             },
           }),
         },
-        400: error('A query parameter is unknown, repeated or invalid; the message names it.'),
-        401: error('Missing, malformed, expired or invalid bearer token.'),
-        404: error('No such power line, or it is outside the caller\'s reach (the same answer).'),
+        400: errorResponse('A query parameter is unknown, repeated or invalid; the message names it.'),
+        401: errorResponse('Missing, malformed, expired or invalid bearer token.'),
+        404: errorResponse('No such power line, or it is outside the caller\'s reach (the same answer).'),
       },
     },
   },

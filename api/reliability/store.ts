@@ -10,7 +10,7 @@ import type { FaultedSection } from '../../domain/faulted-section.js';
 // Section (review L2, docs/decisions.md#reliability-reads-paged-and-bounded); numbered here so that each row
 // keeps a name of its own.
 import { OUTSIDE_REACH_LABEL } from '../../domain/section-reach.js';
-import { visible } from '../incidents/routes.js';
+import { visible } from '../incidents/store.js';
 import { sectionPresenter } from '../incidents/section-reach.js';
 import type { Period } from '../../reliability/period.js';
 import type { KindCounts } from '../../reliability/ranking.js';

@@ -3,11 +3,11 @@
 // synthetic check-ins go to the queue this process is configured with; a process without one answers 503.
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type pg from 'pg';
 import { requireAdmin } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
+import { callerEmail, jsonBody, limitBody, wholeNumberId } from '../request.js';
 import { isImei } from '../../domain/validate-message.js';
 import { listTestFaults, readTestFault, startTestFault, testFaultTargets, TestFaultError, type TestFaultReach } from '../../commissioning/test-faults.js';
 import { reachCondition, type ReachCaller } from '../device-records/reach.js';
@@ -44,27 +44,19 @@ function parseBody(raw: unknown, defaultMs: number): { imei: string; clearAfterM
 /** Test faults of devices in the caller's reach, started since the device joined the organisation. */
 const inReach = (caller: ReachCaller): TestFaultReach => (p) => reachCondition(caller, p, 'd', 't.started_at');
 
-const idOf = (text: string) => {
-  if (!/^\d{1,15}$/.test(text)) throw new ApiError('BAD_PARAMETER', 'Path parameter "id" must be a test fault id (a positive whole number).', { parameter: 'id' });
-  return Number(text);
-};
-
 export function testFaultRoutes({ pool, auth, queue, clearAfterMs }: TestFaultRouteOptions): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   app.post(
     TEST_FAULTS_PATH, auth, requireAdmin,
-    bodyLimit({ maxSize: BODY_LIMIT, onError: () => { throw new ApiError('PAYLOAD_TOO_LARGE', `The body must be at most ${BODY_LIMIT} bytes.`); } }),
+    limitBody(BODY_LIMIT),
     async (c) => {
-      if (!/^application\/(?:[a-z0-9.+-]+\+)?json\s*(?:;.*)?$/i.test(c.req.header('content-type') ?? '')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'The body must be sent as Content-Type: application/json.');
-      let raw: unknown;
-      try { raw = JSON.parse(await c.req.text()); } catch { throw new ApiError('INVALID_BODY', 'The body is not valid JSON.', { field: 'body' }); }
-      const body = parseBody(raw, clearAfterMs);
+      const body = parseBody(await jsonBody(c), clearAfterMs);
       if (!queue) throw new ApiError('UNAVAILABLE', 'This API process has no device queue to send a test fault to (SQS_QUEUE_URL or INBOX_DIR); start it where the bridge\'s queue is configured.');
       const caller = c.get('caller');
       // Who started it, as the timeline shows it: the user's email (their id if the account is gone meanwhile).
-      const { rows: [who] } = await pool.query<{ email: string }>('select email from users where id = $1', [caller.userId]);
+      const startedBy = await callerEmail(pool, caller);
       try {
-        const { id } = await startTestFault(pool, queue, { imei: body.imei, organizationId: caller.org, startedBy: who?.email ?? `user ${caller.userId}`, clearAfterMs: body.clearAfterMs });
+        const { id } = await startTestFault(pool, queue, { imei: body.imei, organizationId: caller.org, startedBy, clearAfterMs: body.clearAfterMs });
         return c.json(await readTestFault(pool, caller.org, id, inReach(caller)), 202, { location: `${TEST_FAULTS_PATH}/${id}` });
       } catch (err) {
         if (err instanceof TestFaultError) throw new ApiError(err.code, err.message, { imei: body.imei });
@@ -75,7 +67,7 @@ export function testFaultRoutes({ pool, auth, queue, clearAfterMs }: TestFaultRo
   app.get(TEST_FAULT_TARGETS_PATH, auth, requireAdmin, async (c) => c.json({ data: await testFaultTargets(pool, c.get('caller').org) }));
   app.get(`${TEST_FAULTS_PATH}/:id`, auth, requireAdmin, async (c) => {
     const caller = c.get('caller');
-    const view = await readTestFault(pool, caller.org, idOf(c.req.param('id')), inReach(caller));
+    const view = await readTestFault(pool, caller.org, wholeNumberId(c.req.param('id'), 'a test fault'), inReach(caller));
     if (!view) throw new ApiError('NOT_FOUND', `Test fault ${c.req.param('id')} was not found.`);
     return c.json(view);
   });

@@ -11,7 +11,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { log } from '../../config/log.js';
 import { createApp } from '../../api/app.js';
-import { UNMASKED_INTEGRATION_PATHS } from '../../api/fault-mask-policy.js';
+import { integrationOutputPaths } from '../../api/auth/require-auth.js';
 import { INTEGRATION_KEYS_PATH } from '../../api/integration-keys/routes.js';
 import { listen, type Listening } from '../../api/server.js';
 import { integrationSecretHash, parseIntegrationKey } from '../../secrets/integration-key.js';
@@ -23,6 +23,8 @@ let api: SeededApi;
 let server: Listening;
 let tried = 0;
 let refused = 0;
+/** The routes that say they are an integration output (their route option), walked from the app. */
+let UNMASKED_INTEGRATION_PATHS: string[] = [];
 const logged: string[] = [];
 const keysSeen: string[] = [];
 
@@ -31,6 +33,7 @@ test.before(async () => {
   await addIec104Integration(api.db, 'north');
   // The client address from a test header, so one suite can fill an address's window without touching the others.
   const app = createApp({ readiness: {}, pool: api.db.pool, jwtSecret: JWT_SECRET, portalDir: null, accountCacheMs: 0, now: () => NOW, clientAddress: (c) => c.req.header('x-test-address') ?? '192.0.2.1' });
+  UNMASKED_INTEGRATION_PATHS = integrationOutputPaths(app);
   server = await listen(app, { port: 0, hostname: '127.0.0.1' });
   // Every line the product logs at info (the refusals among them) is kept for the no-key-material check.
   const info = log.info.bind(log);

@@ -10,7 +10,7 @@ import type { Hono } from 'hono';
 import { gunzipSync } from 'node:zlib';
 import { createApp } from '../../../api/app.js';
 import { UNDOCUMENTED_PREFIXES, openApiPath } from '../../../api/openapi/document.js';
-import { UNMASKED_INTEGRATION_PATHS } from '../../../api/fault-mask-policy.js';
+import { integrationOutputPaths } from '../../../api/auth/require-auth.js';
 import { FAULT_CLASS_KINDS } from '../../../domain/alarm-kinds.js';
 import { FAULT_EVENT_TYPES, isFaultEventType } from '../../../domain/fault-events.js';
 import { TYPE_SHAPED_FIELDS } from '../../../domain/fault-masking.js';
@@ -24,6 +24,8 @@ import { classWordsIn, MASKED_ORG, MASKED_USERS, seedEveryClass, setMasked } fro
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 let db: TestDatabase;
 let app: Hono;
+/** The routes that say they are an integration output (their route option), walked from the app. */
+let UNMASKED_INTEGRATION_PATHS: string[] = [];
 let doc: Obj;
 const tokens: Record<string, string> = {};
 
@@ -121,6 +123,7 @@ test.before(async () => {
   await seedEveryClass(db).catch((err: unknown) => { console.error(err); throw err; });
   // accountCacheMs 0: the organisation's MaskFaultDetails is read on every request, so the walks can switch it.
   app = createApp({ readiness: {}, pool: db.pool, jwtSecret: JWT_SECRET, portalDir: null, accountCacheMs: 0 });
+  UNMASKED_INTEGRATION_PATHS = integrationOutputPaths(app);
   doc = (await (await app.request('/openapi.json')).json()) as Obj;
   tokens.admin = await login(MASKED_USERS.admin);
   tokens.groupUser = await login(MASKED_USERS.groupUser);

@@ -1,0 +1,78 @@
+// The request kit every router reads its request with (docs/decisions.md#a-request-kit-and-write-endpoints): the
+// JSON body (its size limit, its content type, valid JSON, an object), path ids, and who the caller is by
+// e-mail. Each refusal is the 4xx that names it (docs/decisions.md#errors); the wording is written here once.
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { createMiddleware } from 'hono/factory';
+import type pg from 'pg';
+import { ApiError } from './errors.js';
+
+/** application/json and its `+json` kin, with any parameters (charset). */
+const JSON_TYPE = /^application\/(?:[a-z0-9.+-]+\+)?json\s*(?:;.*)?$/i;
+
+/** What a refusal calls the body ("The body", "The login body"). */
+interface Noun { noun?: string }
+
+function unsupported(noun: string): ApiError {
+  return new ApiError('UNSUPPORTED_MEDIA_TYPE', `${noun} must be sent as Content-Type: application/json.`);
+}
+
+/** A middleware refusing a body over `maxSize` bytes with 413, before it is read (declared or streamed). */
+export const limitBody = (maxSize: number, { noun = 'The body' }: Noun = {}): MiddlewareHandler =>
+  bodyLimit({ maxSize, onError: () => { throw new ApiError('PAYLOAD_TOO_LARGE', `${noun} must be at most ${maxSize} bytes.`); } });
+
+/** A middleware refusing any content type but JSON with 415 before anything else is looked at (the login). */
+export const requireJsonType = ({ noun = 'The body' }: Noun = {}): MiddlewareHandler =>
+  createMiddleware(async (c, next) => {
+    if (!JSON_TYPE.test(c.req.header('content-type') ?? '')) throw unsupported(noun);
+    await next();
+  });
+
+type BodyContext = { req: { header(name: string): string | undefined; text(): Promise<string> } };
+
+/**
+ * The body as parsed JSON: 415 for another content type, 400 for text that is not JSON. `optional`: an empty
+ * body (of any type) is `undefined`, for actions whose body only narrows them (the board's acknowledgement).
+ */
+export async function jsonBody(c: BodyContext, { noun = 'The body', optional = false }: Noun & { optional?: boolean } = {}): Promise<unknown> {
+  const text = await c.req.text();
+  if (optional && text.trim() === '') return undefined;
+  if (!JSON_TYPE.test(c.req.header('content-type') ?? '')) throw unsupported(noun);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ApiError('INVALID_BODY', 'The body is not valid JSON.', { field: 'body' });
+  }
+}
+
+/** The body as a JSON object (jsonBody, then 400 for an array, a string, a number or null); optional and empty: `{}`. */
+export async function jsonObjectBody(c: BodyContext, options: Noun & { optional?: boolean } = {}): Promise<Record<string, unknown>> {
+  const raw = await jsonBody(c, options);
+  if (raw === undefined && options.optional) return {};
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ApiError('INVALID_BODY', 'The body must be a JSON object.', { field: 'body' });
+  return raw as Record<string, unknown>;
+}
+
+/** A path's numeric id (a bigint column): 400 naming the parameter and what it is ("an alarm", "a finding"). */
+export function wholeNumberId(text: string, what: string, name = 'id'): number {
+  if (!/^\d{1,15}$/.test(text)) throw new ApiError('BAD_PARAMETER', `Path parameter "${name}" must be ${what} id (a positive whole number).`, { parameter: name });
+  return Number(text);
+}
+
+/**
+ * Who did it, as audit columns and timelines show it: the caller's e-mail (their id once the account is gone).
+ * The caller is `c.get('caller')` (auth/caller.ts); typed by shape so this kit imports nothing of auth/, which uses it.
+ */
+export async function callerEmail(db: Pick<pg.ClientBase, 'query'>, caller: { userId: number | null }): Promise<string> {
+  const { rows: [who] } = await db.query<{ email: string }>('select email from users where id = $1', [caller.userId]);
+  return who?.email ?? `user ${caller.userId}`;
+}
+
+// Text that may travel to Postgres as a parameter: PostgreSQL text cannot hold NUL, and a lone UTF-16
+// surrogate has no UTF-8 form, so either would be a database error (a 500) instead of a 400.
+// (String.prototype.isWellFormed is ES2024; the project compiles against ES2023.)
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export function isStorableText(text: string): boolean {
+  return !text.includes('\u0000') && !LONE_SURROGATE.test(text);
+}
