@@ -16,7 +16,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { maskedParametersProblem, maskFaultClass, maskText, type UnmaskedNames } from '../domain/fault-masking.js';
 import type { AuthEnv } from './auth/caller.js';
-import { matchesEtag } from './device-records/fleet-answer.js';
+import { matchesEtag } from './request.js';
 import { badParameter } from './errors.js';
 
 const gzip = promisify(gzipCallback);

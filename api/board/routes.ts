@@ -8,7 +8,7 @@ import type pg from 'pg';
 import { DEFAULT_CHATTER_SHELVE_MAX_MINUTES } from '../../domain/alarm-states.js';
 import { classOf } from '../alarms/actions.js';
 import type { AuthEnv } from '../auth/caller.js';
-import { matchesEtag } from '../device-records/fleet-answer.js';
+import { matchesEtag } from '../request.js';
 import { acceptOnly } from '../errors.js';
 import { readBoard } from './read.js';
 

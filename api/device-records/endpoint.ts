@@ -193,7 +193,7 @@ export async function pageOf<T>(pool: pg.Pool, p: SqlParams, sql: PageSql, q: Li
  * One page read as arrays (`sql.selectList` the columns `write` reads, in order) and written straight into
  * its JSON text by `write` (row-json.ts): the same body pageOf's answer would serialise to.
  */
-export async function pageJson(pool: pg.Pool, p: SqlParams, sql: PageSql, q: ListQuery, write: RowWriter, ctx: PresentContext): Promise<JsonText> {
+export async function pageJson(pool: pg.Pool, p: SqlParams, sql: PageSql, q: ListQuery, write: RowWriter<PresentContext>, ctx: PresentContext): Promise<JsonText> {
   const r = await pageRows(pool, p, sql, q, true);
   const rows = (r.rows as unknown[][]).map((row) => write(row, ctx));
   return new JsonText(pageText(rows, { page: q.page, limit: q.limit, total: r.total, totalIsEstimate: r.totalIsEstimate, ...r.next }));

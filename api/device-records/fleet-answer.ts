@@ -24,18 +24,3 @@ export class FleetAnswer {
   }
 }
 
-/** Whether an If-None-Match header names `etag` (a list, weak forms and `*` included, RFC 9110 13.1.2). */
-export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.split(',').some((tag) => { const t = tag.trim(); return t === '*' || t === etag || t === `W/${etag}`; });
-}
-
-/** Whether Accept-Encoding takes gzip (and does not refuse it with q=0). */
-export function acceptsGzip(acceptEncoding: string | undefined): boolean {
-  if (!acceptEncoding) return false;
-  return acceptEncoding.split(',').some((part) => {
-    const [coding, ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return (coding === 'gzip' || coding === 'x-gzip') && (q === undefined || Number(q.slice(2)) > 0);
-  });
-}

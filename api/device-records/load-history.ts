@@ -3,7 +3,7 @@
 import { calendarDayRange } from '../../domain/calendar-days.js';
 import { num, type FieldTable } from './fields.js';
 import { pageJson, type ReadEndpoint } from './endpoint.js';
-import { displayTime, presentContext } from './present.js';
+import { displayTime, presentContext, type PresentContext } from './present.js';
 import { plain, rowWriter } from './row-json.js';
 import { deviceInReach, historyConditions } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
@@ -16,7 +16,7 @@ const FILTERABLE: FieldTable = { PeakCurrent: num('c."PeakCurrent"') };
 const DEFAULT_SORT = [{ field: 'PacketTimestamp', order: 'desc' }] as const;
 const TIE_BREAKER = ['c."PacketTimestamp" desc'];
 /** Each row of CURRENTS_COLUMNS as selected, its two timestamps in the caller's zone (row-json.ts). */
-const WRITE = rowWriter(CURRENTS_COLUMNS.map((c, i) => [c, c === 'PacketTimestamp' || c === 'PeakCurrentTimestamp' ? (row, ctx) => displayTime(row[i], ctx) : plain(i)] as const));
+const WRITE = rowWriter<PresentContext>(CURRENTS_COLUMNS.map((c, i) => [c, c === 'PacketTimestamp' || c === 'PeakCurrentTimestamp' ? (row, ctx) => displayTime(row[i], ctx) : plain(i)] as const));
 
 export const loadHistory: ReadEndpoint = {
   path: '/device-information/load-history/:imei',

@@ -58,8 +58,8 @@ export function presentRecord(row: Row, ctx: PresentContext, prefix = ''): Row {
 }
 
 /** The fields of presentRecord, in its order, read from an array row by `at` (row-json.ts). */
-export function recordFields(at: (name: string) => number): (readonly [string, CellValue])[] {
-  const cell = (c: (typeof RECORD_COLUMNS)[number]): CellValue => {
+export function recordFields(at: (name: string) => number): (readonly [string, CellValue<PresentContext>])[] {
+  const cell = (c: (typeof RECORD_COLUMNS)[number]): CellValue<PresentContext> => {
     const i = at(c);
     switch (c) {
       case 'date': case 'CreatedDate': return (row, ctx) => time(row[i], ctx);
@@ -96,11 +96,11 @@ export function presentEventRow(row: Row, ctx: PresentContext): Row {
  * The fields of presentEventRow, in its order (spec 3.4 field by field), read from an array row by `at`;
  * `omit`: fields left out (and not read).
  */
-export function eventFields(at: (name: string) => number, omit: readonly string[] = []): (readonly [string, CellValue])[] {
+export function eventFields(at: (name: string) => number, omit: readonly string[] = []): (readonly [string, CellValue<PresentContext>])[] {
   const [t, p, f, r] = (['EventType', 'PrefaultCurrent', 'FaultCurrent', 'RecoverCurrent'] as const).map(at) as [number, number, number, number];
   const type = (row: readonly unknown[]) => String(row[t] ?? null);
   const num = (row: readonly unknown[], i: number) => (row[i] as number | null | undefined) ?? null;
-  const cell = (c: string): CellValue => {
+  const cell = (c: string): CellValue<PresentContext> => {
     switch (c) {
       case 'EventTimestamp': case 'PacketTimestamp': { const i = at(c); return (row, ctx) => time(row[i], ctx); }
       case 'EventType': return type;
@@ -131,7 +131,7 @@ export function presentDevice(row: Row, ctx: PresentContext): Row {
 }
 
 /** The fields of presentDevice, in its order, read from an array row by `at` (row-json.ts). */
-export function deviceFields(at: (name: string) => number): (readonly [string, CellValue])[] {
+export function deviceFields(at: (name: string) => number): (readonly [string, CellValue<PresentContext>])[] {
   return DEVICE_COLUMNS.map((c) => {
     const i = at(c);
     return [c, c === 'LastCheckInTime' ? (row: readonly unknown[], ctx: PresentContext) => time(row[i], ctx) : plain(i)] as const;
@@ -152,10 +152,10 @@ export function presentStatus(row: Row, ctx: PresentContext): Row {
 }
 
 /** The fields of presentStatus, in its order, read from an array row by `at` (row-json.ts). */
-export function statusFields(at: (name: string) => number): (readonly [string, CellValue])[] {
+export function statusFields(at: (name: string) => number): (readonly [string, CellValue<PresentContext>])[] {
   return STATUS_COLUMNS.map((c) => {
     const i = at(c);
-    const cell: CellValue = c === 'date' ? (row, ctx) => time(row[i], ctx) : c === 'Ongoing_fault' || c === 'ActualOngoingFault' ? (row) => fault(row[i]) : plain(i);
+    const cell: CellValue<PresentContext> = c === 'date' ? (row, ctx) => time(row[i], ctx) : c === 'Ongoing_fault' || c === 'ActualOngoingFault' ? (row) => fault(row[i]) : plain(i);
     return [c, cell] as const;
   });
 }

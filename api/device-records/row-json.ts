@@ -4,13 +4,12 @@
 // the output names in API order, each with the function that reads its value out of the row by the index of
 // its selected column. The text is what JSON.stringify of the presented object gives (test/api/row-json.test.ts).
 // The mask of spec 3.5 still comes after, on the whole answer (api/fault-mask-policy.ts); reach is in the SQL.
-import type { PresentContext } from './present.js';
 
-/** One output field's value, read from a row of selected columns. */
-export type CellValue = (row: readonly unknown[], ctx: PresentContext) => unknown;
+/** One output field's value, read from a row of selected columns; `C`: what the route presents with (present.ts PresentContext). */
+export type CellValue<C> = (row: readonly unknown[], ctx: C) => unknown;
 
 /** Writes one row as a JSON object's text. */
-export type RowWriter = (row: readonly unknown[], ctx: PresentContext) => string;
+export type RowWriter<C> = (row: readonly unknown[], ctx: C) => string;
 
 /** A JSON value's text; undefined is null, as the object presenters' `?? null` made it. */
 export const jsonValue = (v: unknown): string => (v === null || v === undefined ? 'null' : JSON.stringify(v));
@@ -29,13 +28,13 @@ export function columnIndex(selected: readonly string[]): (name: string) => numb
 }
 
 /** The column's value as selected (pg's: number, text, Date as its ISO text, array...). */
-export const plain = (i: number): CellValue => (row) => row[i];
+export const plain = (i: number): CellValue<unknown> => (row) => row[i];
 
 /**
  * The writer of `fields`, in their order.
  * @example rowWriter([['id', plain(0)]])([7], ctx); // '{"id":7}'
  */
-export function rowWriter(fields: readonly (readonly [string, CellValue])[]): RowWriter {
+export function rowWriter<C>(fields: readonly (readonly [string, CellValue<C>])[]): RowWriter<C> {
   const keys = fields.map(([name], i) => `${i === 0 ? '{' : ','}${JSON.stringify(name)}:`);
   const values = fields.map(([, value]) => value);
   if (keys.length === 0) return () => '{}';

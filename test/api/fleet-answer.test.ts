@@ -1,8 +1,9 @@
-// The header rules of a fleet-wide answer (api/device-records/fleet-answer.ts): If-None-Match and Accept-Encoding.
+// The header rules of a fleet-wide answer: If-None-Match and Accept-Encoding (api/request.ts), and its cached forms (api/device-records/fleet-answer.ts).
 import { gunzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { acceptsGzip, FleetAnswer, matchesEtag } from '../../api/device-records/fleet-answer.js';
+import { FleetAnswer } from '../../api/device-records/fleet-answer.js';
+import { acceptsGzip, matchesEtag } from '../../api/request.js';
 
 const test = suite('fleet answer');
 

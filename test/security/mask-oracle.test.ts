@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { Hono } from 'hono';
 import { createApp, createAuth } from '../../api/app.js';
 import type { AuthEnv } from '../../api/auth/caller.js';
-import { matchesEtag } from '../../api/device-records/fleet-answer.js';
+import { matchesEtag } from '../../api/request.js';
 import { renderError } from '../../api/errors.js';
 import { listen, type Listening } from '../../api/server.js';
 import { FAULT_EVENT_TYPES } from '../../domain/fault-events.js';
