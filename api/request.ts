@@ -1,11 +1,11 @@
 // The request kit every router reads its request with (docs/decisions.md#a-request-kit-and-write-endpoints): the
 // JSON body (its size limit, its content type, valid JSON, an object), path ids, and who the caller is by
 // e-mail. Each refusal is the 4xx that names it (docs/decisions.md#errors); the wording is written here once.
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import type pg from 'pg';
-import { ApiError } from './errors.js';
+import { acceptOnly, ApiError, badParameter } from './errors.js';
 
 /** application/json and its `+json` kin, with any parameters (charset). */
 const JSON_TYPE = /^application\/(?:[a-z0-9.+-]+\+)?json\s*(?:;.*)?$/i;
@@ -92,3 +92,26 @@ export function acceptsGzip(acceptEncoding: string | undefined): boolean {
     return (coding === 'gzip' || coding === 'x-gzip') && (q === undefined || Number(q.slice(2)) > 0);
   });
 }
+
+/**
+ * The `format` query parameter of an answer offered in several forms, on a route that takes no other parameter:
+ * one of `formats`, or undefined when not given; anything else is a 400 naming the forms.
+ */
+export function formatParameter<F extends string>(c: Context, formats: readonly F[]): F | undefined {
+  acceptOnly(c.req.queries(), ['format']);
+  const format = c.req.query('format');
+  if (format === undefined) return undefined;
+  if (!(formats as readonly string[]).includes(format)) throw badParameter('format', `must be ${formats.map((f) => `"${f}"`).join(' or ')}`);
+  return format as F;
+}
+
+/** Whether a CSV answer is asked for: `format=csv`, or no format and an Accept header naming text/csv. */
+export const wantsCsv = (c: Context, format: string | undefined): boolean => format === 'csv' || (format === undefined && (c.req.header('accept') ?? '').includes('text/csv'));
+
+/** A name's characters safe in a file name (Content-Disposition): anything outside [A-Za-z0-9_-] becomes `_`. */
+export const fileNamePart = (name: string): string => name.replace(/[^A-Za-z0-9_-]/g, '_');
+
+/** The headers of a CSV answer saved as `fileName` (build it with fileNamePart from what the caller chose). */
+export const csvAttachment = (fileName: string): Record<string, string> => ({
+  'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${fileName}"`,
+});

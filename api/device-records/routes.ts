@@ -10,7 +10,7 @@ import type { AuthEnv } from '../auth/caller.js';
 import { routeMasksItself } from '../fault-mask-policy.js';
 import type { ReadDeps, ReadEndpoint } from './endpoint.js';
 import { FleetAnswer } from './fleet-answer.js';
-import { acceptsGzip, matchesEtag } from '../request.js';
+import { acceptsGzip, csvAttachment, matchesEtag } from '../request.js';
 import { READ_ENDPOINTS } from './endpoints.js';
 import { parseListQuery } from './list-params.js';
 import { JsonText } from './row-json.js';
@@ -33,7 +33,7 @@ export function deviceRecordRoutes({ deps, auth, endpoints = READ_ENDPOINTS }: {
         if (endpoint.shape === 'csv') {
           const stream = (await answer()) as ReadableStream<Uint8Array>;
           routeMasksItself(c);
-          return c.body(stream, 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${endpoint.fileName ?? 'export.csv'}"`, 'cache-control': 'no-store' });
+          return c.body(stream, 200, { ...csvAttachment(endpoint.fileName ?? 'export.csv'), 'cache-control': 'no-store' });
         }
         if (!endpoint.fleetWide) {
           const body = await answer();

@@ -9,12 +9,12 @@ import type pg from 'pg';
 import { DEFAULT_DNP3_PORT } from '../../config/settings.js';
 import { integrationOutput, requireIntegrationReader } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
-import { acceptOnly, badParameter } from '../errors.js';
 import { organisationPointMap } from '../../dnp3/data/organisation-map.js';
 import { pointMapCsv } from '../../dnp3/data/point-map.js';
 import { devicesInReach } from '../device-records/reach.js';
 import { deviceProfileRoutes } from './device-profile.js';
 import { diagnosticsRoutes } from './diagnostics.js';
+import { csvAttachment, fileNamePart, formatParameter, wantsCsv } from '../request.js';
 
 export const POINT_MAP_PATH = '/api/dnp3/pointMap';
 
@@ -22,17 +22,11 @@ export const POINT_MAP_PATH = '/api/dnp3/pointMap';
 export function pointMapRoutes({ pool, auth, dnp3Port = DEFAULT_DNP3_PORT }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv>; dnp3Port?: number }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   app.get(POINT_MAP_PATH, integrationOutput, auth, requireIntegrationReader, async (c) => {
-    acceptOnly(c.req.queries(), ['format']);
-    const format = c.req.query('format');
-    if (format !== undefined && format !== 'json' && format !== 'csv') throw badParameter('format', 'must be "json" or "csv"');
+    const format = formatParameter(c, ['json', 'csv'] as const);
     const org = c.get('caller').org;
-    const { integration, analogOnly, outstationAddress, banks, points } = await organisationPointMap(pool, c.get('caller').org, devicesInReach(c.get('caller')));
-    const wantsCsv = format === 'csv' || (format === undefined && (c.req.header('accept') ?? '').includes('text/csv'));
-    if (wantsCsv) {
-      return c.body(pointMapCsv(points), 200, {
-        'content-type': 'text/csv; charset=utf-8',
-        'content-disposition': `attachment; filename="dnp3-point-map-${org.replace(/[^A-Za-z0-9_-]/g, '_')}.csv"`,
-      });
+    const { integration, analogOnly, outstationAddress, banks, points } = await organisationPointMap(pool, org, devicesInReach(c.get('caller')));
+    if (wantsCsv(c, format)) {
+      return c.body(pointMapCsv(points), 200, csvAttachment(`dnp3-point-map-${fileNamePart(org)}.csv`));
     }
     return c.json({
       organizationId: org,

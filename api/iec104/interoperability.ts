@@ -6,13 +6,13 @@ import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
 import { integrationOutput, requireIntegrationReader } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
-import { acceptOnly, badParameter } from '../errors.js';
 import { DEFAULT_IEC104_PORT } from '../../config/settings.js';
 import { interoperabilityList } from '../../iec104/profile/interoperability.js';
 import { interoperabilityMarkdown } from '../../iec104/profile/markdown.js';
 import { bankCount } from '../../points/banks.js';
 import { maxSlot } from '../../points/store.js';
 import { iec104IntegrationOf } from './point-map.js';
+import { formatParameter } from '../request.js';
 
 export const IEC104_INTEROPERABILITY_PATH = '/api/iec104/interoperability';
 
@@ -20,9 +20,7 @@ export const IEC104_INTEROPERABILITY_PATH = '/api/iec104/interoperability';
 export function interoperabilityRoutes({ pool, auth, iec104Port = DEFAULT_IEC104_PORT }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv>; iec104Port?: number }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   app.get(IEC104_INTEROPERABILITY_PATH, integrationOutput, auth, requireIntegrationReader, async (c) => {
-    acceptOnly(c.req.queries(), ['format']);
-    const format = c.req.query('format');
-    if (format !== undefined && format !== 'json' && format !== 'markdown') throw badParameter('format', 'must be "json" or "markdown"');
+    const format = formatParameter(c, ['json', 'markdown'] as const);
     const i = await iec104IntegrationOf(pool, c.get('caller').org);
     const list = interoperabilityList({
       integrationId: i.id, commonAddress: i.commonAddress, banks: bankCount(await maxSlot(pool, i.organizationId)), timers: i.timers,

@@ -7,11 +7,12 @@ import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
 import { integrationOutput, requireIntegrationReader } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
-import { acceptOnly, ApiError, badParameter } from '../errors.js';
+import { ApiError } from '../errors.js';
 import { organisationIec104Integration, organisationIec104PointMap } from '../../iec104/organisation-map.js';
 import { iec104PointMapCsv } from '../../iec104/data/point-map-rows.js';
 import type { Iec104Integration } from '../../iec104/identity.js';
 import { devicesInReach } from '../device-records/reach.js';
+import { csvAttachment, fileNamePart, formatParameter, wantsCsv } from '../request.js';
 
 export const IEC104_POINT_MAP_PATH = '/api/iec104/pointMap';
 
@@ -25,16 +26,11 @@ export async function iec104IntegrationOf(pool: pg.Pool, org: string): Promise<I
 export function iec104PointMapRoutes({ pool, auth }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   app.get(IEC104_POINT_MAP_PATH, integrationOutput, auth, requireIntegrationReader, async (c) => {
-    acceptOnly(c.req.queries(), ['format']);
-    const format = c.req.query('format');
-    if (format !== undefined && format !== 'json' && format !== 'csv') throw badParameter('format', 'must be "json" or "csv"');
+    const format = formatParameter(c, ['json', 'csv'] as const);
     const caller = c.get('caller');
     const map = await organisationIec104PointMap(pool, await iec104IntegrationOf(pool, caller.org), devicesInReach(caller));
-    if (format === 'csv' || (format === undefined && (c.req.header('accept') ?? '').includes('text/csv'))) {
-      return c.body(iec104PointMapCsv(map.points), 200, {
-        'content-type': 'text/csv; charset=utf-8',
-        'content-disposition': `attachment; filename="iec104-point-map-${map.integrationId.replace(/[^A-Za-z0-9_-]/g, '_')}.csv"`,
-      });
+    if (wantsCsv(c, format)) {
+      return c.body(iec104PointMapCsv(map.points), 200, csvAttachment(`iec104-point-map-${fileNamePart(map.integrationId)}.csv`));
     }
     return c.json({ organizationId: caller.org, ...map });
   });
