@@ -1,6 +1,7 @@
 // The request kit every router reads its request with (docs/decisions.md#a-request-kit-and-write-endpoints): the
-// JSON body (its size limit, its content type, valid JSON, an object), path ids, and who the caller is by
-// e-mail. Each refusal is the 4xx that names it (docs/decisions.md#errors); the wording is written here once.
+// JSON body (its size limit, its content type, valid JSON, an object), path ids, who the caller is by e-mail,
+// If-None-Match and Accept-Encoding, and the form an answer is asked in (`format`, CSV). Each refusal is the 4xx
+// that names it (docs/decisions.md#errors); the wording is written here once.
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
