@@ -1,24 +1,12 @@
 // Facts with one owner, held by reading the whole production tree (docs/architecture.md): a second writer
 // added anywhere later fails here without anyone naming its file.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { productionSources as productionFiles, root } from './production-sources.js';
 
 const test = suite('one owner');
-const root = new URL('../..', import.meta.url).pathname;
-const SKIP = new Set(['node_modules', 'test', 'dist', 'bench']);
-
-function productionFiles(dir = root): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    if (SKIP.has(name) || name.startsWith('.')) continue;
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...productionFiles(path));
-    else if (/\.tsx?$/.test(name)) out.push(relative(root, path));
-  }
-  return out;
-}
 
 /** Files whose text matches `pattern`, apart from `owner`. */
 function othersMatching(pattern: RegExp, owner: string): string[] {

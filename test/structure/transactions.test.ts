@@ -1,26 +1,14 @@
 // Every transaction begins, commits and rolls back in db/transaction.ts alone (withTransaction and its options;
 // docs/decisions.md#plumbing-written-once): a BEGIN, COMMIT or ROLLBACK written anywhere else in production code
 // fails here, shown first on a fixture.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { productionSources as productionFiles, root } from './production-sources.js';
 
 const test = suite('transactions');
-const root = new URL('../..', import.meta.url).pathname;
-const SKIP = new Set(['node_modules', 'test', 'dist', 'bench']);
 const OWNER = 'db/transaction.ts';
-
-function productionFiles(dir = root): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    if (SKIP.has(name) || name.startsWith('.')) continue;
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...productionFiles(path));
-    else if (/\.tsx?$/.test(name)) out.push(relative(root, path));
-  }
-  return out;
-}
 
 /** The transaction statements a source text sends: a string that is one such statement, or one ending a script. */
 export function transactionStatements(text: string): string[] {
