@@ -27,6 +27,8 @@ import { DEENERGISED_SECTIONS_OPENAPI } from '../deenergised-sections/openapi.js
 import { PORTAL_SETTINGS_OPENAPI } from '../portal-settings.js';
 import { COMPONENT_SCHEMAS, ref } from './schemas.js';
 import { errorResponse, json, openApiPath, type Obj } from '../openapi-kit.js';
+import { writeOperations } from '../write-endpoint.js';
+import { WRITE_ENDPOINTS } from './write-endpoints.js';
 
 
 
@@ -99,7 +101,7 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
       description: 'Fault-indicator data service: login, the integration REST endpoint and the read-only device-records interface (spec 4). Errors are {"error": {"code", "message", "details"?}}.',
     },
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
-    paths: withCommonResponses({
+    paths: withCommonResponses(writeOperations(WRITE_ENDPOINTS, {
       '/api/auth/login': {
         post: {
           operationId: 'login', tags: ['auth'], summary: 'Log in and get a bearer token',
@@ -179,7 +181,7 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
       },
       '/metrics': { get: { operationId: 'metrics', tags: ['health'], summary: 'Prometheus metrics', responses: { 200: { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
       '/openapi.json': { get: { operationId: 'openapi', tags: ['health'], summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', ...json({ type: 'object' }) } } } },
-    }),
+    })),
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, integrationKey: INTEGRATION_KEY_SCHEME },
       schemas: COMPONENT_SCHEMAS,
