@@ -4,6 +4,7 @@ import { ALARM_WRITES } from '../alarms/endpoints.js';
 import { INCIDENT_CAUSE_WRITES } from '../incidents/cause-endpoints.js';
 import { INDICATOR_AUDIT_WRITES } from '../indicator-audit/endpoints.js';
 import { INTEGRATION_KEY_WRITES } from '../integration-keys/endpoints.js';
+import { TEST_FAULT_WRITES } from '../test-faults/endpoints.js';
 import type { WriteEndpoint } from '../write-endpoint.js';
 
 export const WRITE_ENDPOINTS: readonly WriteEndpoint[] = [
@@ -11,4 +12,5 @@ export const WRITE_ENDPOINTS: readonly WriteEndpoint[] = [
   ...ALARM_WRITES,
   ...INDICATOR_AUDIT_WRITES,
   ...INCIDENT_CAUSE_WRITES,
+  ...TEST_FAULT_WRITES,
 ];
