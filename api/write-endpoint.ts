@@ -36,7 +36,7 @@ export interface WriteEndpoint<P extends string = string> {
   /** The path parameters, as OpenAPI parameter objects. */
   parameters?: readonly Obj[];
   body?: WriteBody;
-  /** Every answer but the body's 413 and 415, which `body` documents. */
+  /** Every answer but the body's 400, 413 and 415, which `body` documents. */
   responses: Record<number, Obj>;
 }
 
