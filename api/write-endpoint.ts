@@ -19,8 +19,6 @@ export interface WriteBody {
   noun?: string;
   /** The 400 the route answers for a body it refuses. */
   invalid: string;
-  /** false: a wrong content type is answered 400, not 415 (an optional body read as JSON only when sent). */
-  typeChecked?: boolean;
 }
 
 export interface WriteEndpoint<P extends string = string> {
@@ -56,8 +54,11 @@ function operation(e: WriteEndpoint): Obj {
     ...(body ? { requestBody: { required: body.required ?? true, ...json(body.schema) } } : {}),
     responses: {
       ...e.responses,
-      ...(body ? { 400: errorResponse(body.invalid), 413: errorResponse(`${body.noun ?? 'The body'} is larger than ${size(body.limit)}.`) } : {}),
-      ...(body && body.typeChecked !== false ? { 415: errorResponse(`${body.noun ?? 'The body'} is not application/json.`) } : {}),
+      ...(body ? {
+        400: errorResponse(body.invalid),
+        413: errorResponse(`${body.noun ?? 'The body'} is larger than ${size(body.limit)}.`),
+        415: errorResponse(`${body.noun ?? 'The body'} is not application/json.`),
+      } : {}),
     },
   };
 }
