@@ -9,14 +9,11 @@ import { ALARM_CLASSES, type AlarmClass } from '../../domain/alarm-kinds.js';
 import { alarmClassOf, DEFAULT_CHATTER_SHELVE_MAX_MINUTES, shelveMaxMinutes, shelveMinutesProblem } from '../../domain/alarm-states.js';
 import type { AuthEnv, Caller } from '../auth/caller.js';
 import { ApiError, badParameter } from '../errors.js';
-import { callerEmail, jsonObjectBody, limitBody, wholeNumberId } from '../request.js';
+import { callerEmail, jsonObjectBody, wholeNumberId } from '../request.js';
+import { writeRoute } from '../write-endpoint.js';
+import { ACKNOWLEDGE, FEEDER_ACKNOWLEDGE, SHELVE, UNSHELVE } from './endpoints.js';
 import { acknowledgeAlarm, acknowledgeFeeder, alarmInReach, shelveAlarmPoint, unshelveAlarmPoint, type ReachedAlarm } from './store.js';
 
-export const ACKNOWLEDGE_PATH = '/api/alarms/:id/acknowledge';
-export const FEEDER_ACKNOWLEDGE_PATH = '/api/board/feeders/:powerLineId/acknowledge';
-export const SHELVE_PATH = '/api/alarms/:id/shelve';
-export const UNSHELVE_PATH = '/api/alarms/:id/unshelve';
-const BODY_LIMIT = 4096;
 
 /** A class named in a query or body, or null when none is. */
 export function classOf(text: string | undefined, field: string): AlarmClass | null {
@@ -42,7 +39,7 @@ export interface AlarmActionOptions {
 export function alarmActionRoutes({ pool, auth, now, chatterShelveMaxMinutes = DEFAULT_CHATTER_SHELVE_MAX_MINUTES }: AlarmActionOptions): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
 
-  app.post(ACKNOWLEDGE_PATH, auth, async (c) => {
+  writeRoute(app, ACKNOWLEDGE, [auth], async (c) => {
     const caller = c.get('caller');
     const id = wholeNumberId(c.req.param('id'), 'an alarm');
     const updated = await acknowledgeAlarm(pool, caller, id, await callerEmail(pool, caller), new Date(now()));
@@ -52,7 +49,7 @@ export function alarmActionRoutes({ pool, auth, now, chatterShelveMaxMinutes = D
 
   // Acknowledges every unacknowledged, unshelved alarm of a feeder in the caller's reach (of one class with
   // {"class": ...}: the class the board shows), incident alarms included.
-  app.post(FEEDER_ACKNOWLEDGE_PATH, auth, limitBody(BODY_LIMIT), async (c) => {
+  writeRoute(app, FEEDER_ACKNOWLEDGE, [auth], async (c) => {
     const caller = c.get('caller');
     const line = c.req.param('powerLineId');
     if (line.length === 0 || line.length > 100) throw badParameter('powerLineId', 'must be a power line id (1 to 100 characters).');
@@ -69,7 +66,7 @@ export function alarmActionRoutes({ pool, auth, now, chatterShelveMaxMinutes = D
   // Shelves the alarm's point (its device and kind) for `minutes`; maintenance alarms and chattering ones only. An
   // operations alarm shelvable only because it chatters is shelved for at most ALARM_CHATTER_SHELVE_MAX_MINUTES, and
   // the shelving names its row: a new row of the point (a new fault) lifts it (alarms/raise.ts).
-  app.post(SHELVE_PATH, auth, limitBody(BODY_LIMIT), async (c) => {
+  writeRoute(app, SHELVE, [auth], async (c) => {
     const caller = c.get('caller');
     const id = wholeNumberId(c.req.param('id'), 'an alarm');
     const body = await jsonObjectBody(c, { optional: true });
@@ -87,7 +84,7 @@ export function alarmActionRoutes({ pool, auth, now, chatterShelveMaxMinutes = D
     return c.json({ id, IMEINumber: a.IMEINumber, kind: a.kind, until: until.toISOString() });
   });
 
-  app.post(UNSHELVE_PATH, auth, async (c) => {
+  writeRoute(app, UNSHELVE, [auth], async (c) => {
     const caller = c.get('caller');
     const id = wholeNumberId(c.req.param('id'), 'an alarm');
     const a = await reached(pool, caller, id);

@@ -16,16 +16,13 @@ import type { Keyring } from '../../secrets/keyring.js';
 import { requireAdmin } from '../auth/require-auth.js';
 import type { AuthEnv, Caller } from '../auth/caller.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
-import { jsonObjectBody, limitBody, wholeNumberId } from '../request.js';
+import { jsonObjectBody, wholeNumberId } from '../request.js';
+import { writeRoute, type WriteEndpoint } from '../write-endpoint.js';
 import { alarmActionRoutes } from './actions.js';
+import { ALARM_DELIVERIES_PATH, ALARM_KINDS_PATH, ALARM_RECIPIENTS_PATH, ALARM_RULES_PATH, ALARMS_PATH, DELETE_RECIPIENT, DELETE_RULE, PUT_RECIPIENT, PUT_RULE, RETRY_DELIVERY } from './endpoints.js';
 import { ALARM_STATES, deleteOwned, listAlarms, ownedElsewhere, rulesNamingRecipient, type AlarmState } from './store.js';
 
-export const ALARMS_PATH = '/api/alarms';
-export const ALARM_KINDS_PATH = '/api/alarm-kinds';
-export const ALARM_RULES_PATH = '/api/alarm-rules';
-export const ALARM_RECIPIENTS_PATH = '/api/alarm-recipients';
-export const ALARM_DELIVERIES_PATH = '/api/alarm-deliveries';
-const BODY_LIMIT = 16 * 1024;
+export { ALARMS_PATH, ALARM_KINDS_PATH, ALARM_RULES_PATH, ALARM_RECIPIENTS_PATH, ALARM_DELIVERIES_PATH };
 export { ALARM_STATES };
 
 export interface AlarmRouteOptions {
@@ -45,7 +42,6 @@ function limitOf(text: string | undefined): number {
   return Number(t);
 }
 
-const limitAlarmBody = limitBody(BODY_LIMIT);
 
 /** Problems of a body as one 400 naming every field. */
 function invalid(list: ProblemList): ApiError {
@@ -105,7 +101,7 @@ function organisationRoutes(app: Hono<AuthEnv>, { pool, auth, keyring, webhookAl
   });
 
   // Writes: the id may exist only in the caller's organisation (another organisation's id is a 409, not a takeover).
-  app.put(`${ALARM_RECIPIENTS_PATH}/:id`, auth, requireAdmin, limitAlarmBody, async (c) => {
+  writeRoute(app, PUT_RECIPIENT, [auth, requireAdmin], async (c) => {
     const caller = c.get('caller');
     const body = withScope(await jsonObjectBody(c), c.req.param('id'), caller);
     const list = new ProblemList();
@@ -120,7 +116,7 @@ function organisationRoutes(app: Hono<AuthEnv>, { pool, auth, keyring, webhookAl
     return c.json(presentRecipient(stored!));
   });
 
-  app.put(`${ALARM_RULES_PATH}/:id`, auth, requireAdmin, limitAlarmBody, async (c) => {
+  writeRoute(app, PUT_RULE, [auth, requireAdmin], async (c) => {
     const caller = c.get('caller');
     const body = withScope(await jsonObjectBody(c), c.req.param('id'), caller);
     const list = new ProblemList();
@@ -140,8 +136,8 @@ function organisationRoutes(app: Hono<AuthEnv>, { pool, auth, keyring, webhookAl
     return c.json(presentRule(stored!));
   });
 
-  const remove = (path: string, table: 'alarm_rules' | 'alarm_recipients', what: string) =>
-    app.delete(`${path}/:id`, auth, requireAdmin, async (c) => {
+  const remove = (entry: WriteEndpoint<typeof DELETE_RULE.path | typeof DELETE_RECIPIENT.path>, table: 'alarm_rules' | 'alarm_recipients', what: string) =>
+    writeRoute(app, entry, [auth, requireAdmin], async (c) => {
       const caller = c.get('caller');
       const id = c.req.param('id');
       if (table === 'alarm_recipients') {
@@ -151,8 +147,8 @@ function organisationRoutes(app: Hono<AuthEnv>, { pool, auth, keyring, webhookAl
       if (!(await deleteOwned(pool, table, id, caller.org))) throw new ApiError('NOT_FOUND', `No such ${what}.`, { id });
       return c.body(null, 204);
     });
-  remove(ALARM_RULES_PATH, 'alarm_rules', 'alarm rule');
-  remove(ALARM_RECIPIENTS_PATH, 'alarm_recipients', 'alarm recipient');
+  remove(DELETE_RULE, 'alarm_rules', 'alarm rule');
+  remove(DELETE_RECIPIENT, 'alarm_recipients', 'alarm recipient');
 
   app.get(ALARM_DELIVERIES_PATH, auth, requireAdmin, async (c) => {
     acceptOnly(c.req.queries(), ['state', 'limit']);
@@ -164,7 +160,7 @@ function organisationRoutes(app: Hono<AuthEnv>, { pool, auth, keyring, webhookAl
       createdAt: r.created_at.toISOString(), deliveredAt: r.delivered_at?.toISOString() ?? null, deadAt: r.dead_at?.toISOString() ?? null,
     })) });
   });
-  app.post(`${ALARM_DELIVERIES_PATH}/:id/retry`, auth, requireAdmin, async (c) => {
+  writeRoute(app, RETRY_DELIVERY, [auth, requireAdmin], async (c) => {
     const id = wholeNumberId(c.req.param('id'), 'an alarm message');
     if (!(await retryAlarmDelivery(pool, id, c.get('caller').org))) throw new ApiError('NOT_FOUND', 'No undelivered alarm message with this id.', { id });
     return c.json({ id, due: 'now' });

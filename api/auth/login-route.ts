@@ -5,14 +5,16 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { log } from '../../config/log.js';
 import { ApiError } from '../errors.js';
-import { isStorableText, jsonBody, limitBody, requireJsonType } from '../request.js';
+import { isStorableText, jsonBody, requireJsonType } from '../request.js';
+import { writeRoute } from '../write-endpoint.js';
+import { LOGIN, LOGIN_BODY_LIMIT } from './login-endpoint.js';
 import { hashPassword, needsRehash } from '../../secrets/password.js';
 import type { AccountStore } from './accounts.js';
 import type { LoginCheck } from './login-check.js';
 import type { TokenService } from './tokens.js';
 
 /** Emails and passwords are short; anything larger than this is not a login. */
-export const LOGIN_BODY_LIMIT = 4 * 1024;
+export { LOGIN_BODY_LIMIT };
 const MAX_FIELD = 1024;
 
 export interface LoginBody {
@@ -47,10 +49,8 @@ export interface LoginRouteOptions {
 
 export function loginRoutes({ tokens, accounts, check, clientAddress }: LoginRouteOptions): Hono {
   const app = new Hono();
-  app.post(
-    '/api/auth/login',
-    requireJsonType({ noun: 'The login body' }),
-    limitBody(LOGIN_BODY_LIMIT, { noun: 'The login body' }),
+  writeRoute(
+    app, LOGIN, [requireJsonType({ noun: 'The login body' })],
     async (c) => {
       const { email, password } = parseLoginBody(await jsonBody(c, { noun: 'The login body' }));
       const address = clientAddress(c);

@@ -1,15 +1,13 @@
-// The OpenAPI paths of the board's routes (routes.ts), merged into the document by api/openapi/document.ts.
+// The OpenAPI path of the board (routes.ts), merged into the document by api/openapi/document.ts. The board's
+// actions (feeder acknowledgement, shelve, unshelve) are write endpoints: api/alarms/endpoints.ts.
 import { ALARM_CLASSES } from '../../domain/alarm-kinds.js';
-import { SHELVE_MINUTES } from '../../domain/alarm-states.js';
 import { PRIORITIES } from '../../domain/board.js';
-import { FEEDER_ACKNOWLEDGE_PATH, SHELVE_PATH, UNSHELVE_PATH } from '../alarms/actions.js';
 import { BOARD_PATH } from './routes.js';
-import { AUTH_401, BEARER, errorResponse, json, openApiPath, type Obj } from '../openapi-kit.js';
+import { AUTH_401, BEARER, errorResponse, json, type Obj } from '../openapi-kit.js';
 
 const security = BEARER;
 const AUTH = AUTH_401;
 const time = { type: ['string', 'null'], format: 'date-time' };
-const alarmId = { name: 'id', in: 'path', required: true, description: 'Alarm id.', schema: { type: 'string' } };
 const classProp = { type: 'string', enum: ALARM_CLASSES };
 
 const common = {
@@ -53,27 +51,6 @@ export const BOARD_OPENAPI_PATHS: Record<string, Obj> = {
       operationId: 'board', tags: ['board'], summary: 'The control-room board of the caller\'s reach; send If-None-Match to poll (304 when unchanged)', security,
       parameters: [{ name: 'class', in: 'query', required: false, description: 'Only alarms of this class (incidents are operations).', schema: classProp }],
       responses: { 200: { description: 'The board, with an ETag', ...json(BOARD) }, 304: { description: 'Unchanged since the ETag sent' }, 400: errorResponse('A query parameter is invalid or not accepted.'), ...AUTH },
-    },
-  },
-  [openApiPath(FEEDER_ACKNOWLEDGE_PATH)]: {
-    post: {
-      operationId: 'acknowledgeFeeder', tags: ['board'], summary: 'Acknowledge every unacknowledged, unshelved alarm of a feeder in the caller\'s reach (never clears them)', security,
-      parameters: [{ name: 'powerLineId', in: 'path', required: true, schema: { type: 'string' } }],
-      requestBody: { required: false, ...json({ type: 'object', properties: { class: classProp } }) },
-      responses: { 200: { description: 'The ids acknowledged now', ...json({ type: 'object', properties: { powerLineId: { type: 'string' }, acknowledged: { type: 'array', items: { type: 'integer' } }, acknowledgedAt: time } }) }, 400: errorResponse('The body or the power line id is invalid.'), ...AUTH },
-    },
-  },
-  [openApiPath(SHELVE_PATH)]: {
-    post: {
-      operationId: 'shelveAlarm', tags: ['board'], summary: 'Shelve a maintenance or chattering alarm\'s device and kind for a time: hidden from the board until then', security, parameters: [alarmId],
-      requestBody: { required: true, ...json({ type: 'object', properties: { minutes: { type: 'integer', minimum: SHELVE_MINUTES.min, maximum: SHELVE_MINUTES.max } }, required: ['minutes'] }) },
-      responses: { 200: { description: 'Shelved until', ...json({ type: 'object' }) }, 400: errorResponse('The minutes are missing or out of range (a chattering operations alarm: at most ALARM_CHATTER_SHELVE_MAX_MINUTES).'), ...AUTH, 404: errorResponse('No such alarm in the caller\'s reach.'), 409: errorResponse('Neither a maintenance alarm nor a chattering one.') },
-    },
-  },
-  [openApiPath(UNSHELVE_PATH)]: {
-    post: {
-      operationId: 'unshelveAlarm', tags: ['board'], summary: 'End the shelving of an alarm\'s device and kind now', security, parameters: [alarmId],
-      responses: { 200: { description: 'Unshelved (false: it was not shelved)', ...json({ type: 'object' }) }, 400: errorResponse('The alarm id is not a positive whole number.'), ...AUTH, 404: errorResponse('No such alarm in the caller\'s reach.') },
     },
   },
 };

@@ -1,64 +1,17 @@
-// The OpenAPI paths of the incident cause routes (cause.ts), merged into the document by api/openapi/document.ts.
-import { CAUSE_HISTORY_PAGE, MAX_CAUSE_RECORDS, MAX_CAUSES, MAX_NOTE_CHARS } from '../../domain/incident-causes.js';
-import { INCIDENT_CAUSE_HISTORY_PATH, INCIDENT_CAUSE_PATH, INCIDENT_CAUSES_PATH } from './cause.js';
+// The OpenAPI paths of the incident cause routes that read (cause.ts), merged into the document by
+// api/openapi/document.ts. Replacing the list and recording a cause are write endpoints: cause-endpoints.ts.
+import { CAUSE_HISTORY_PAGE } from '../../domain/incident-causes.js';
+import { CAUSE_CHANGE_SCHEMA, CAUSE_LIST, HISTORY_NEXT, ID_PARAMETER, INCIDENT_CAUSE_HISTORY_PATH, INCIDENT_CAUSES_PATH } from './cause-endpoints.js';
 import { AUTH_401, BEARER, errorResponse, json, type Obj } from '../openapi-kit.js';
 
 const security = BEARER;
 const AUTH = AUTH_401;
-const BODY_ERRORS = { 400: errorResponse('The body is invalid; the message and details.problems name every field (an unknown cause names the list).'), 413: errorResponse('The body is larger than 8 KiB.'), 415: errorResponse('The body is not application/json.') };
-const CAUSE_ID = { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,39}$' };
-
-export const CAUSE_CHANGE_SCHEMA = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer', description: 'The record\'s id: newer records have higher ids; the `before` of the next page.' },
-    cause: CAUSE_ID, majorEvent: { type: 'boolean', description: 'The operator\'s flag that the incident belongs to a major event (docs/reliability-export.md#major-events).' },
-    note: { type: ['string', 'null'] }, setBy: { type: 'string', description: 'The e-mail of the user who recorded it.' }, setAt: { type: 'string', format: 'date-time' },
-  },
-  required: ['id', 'cause', 'majorEvent', 'note', 'setBy', 'setAt'],
-};
-/** The cursor of the next (older) page of a cause history, null at its end. */
-export const HISTORY_NEXT = { type: ['integer', 'null'], description: `The \`before\` of the next page of GET ${INCIDENT_CAUSE_HISTORY_PATH.replace(':id', '{id}')}; null: no older record.` };
-const ID_PARAMETER = { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^\\d{1,15}$' } };
-const LIST = {
-  type: 'object',
-  properties: {
-    data: { type: 'array', items: { type: 'object', properties: { id: CAUSE_ID, label: { type: ['string', 'null'], description: 'For the default causes; null for a cause of the organisation\'s own.' } }, required: ['id', 'label'] } },
-    configured: { type: 'boolean', description: 'false: the default list (the organisation stored none).' },
-    updatedBy: { type: ['string', 'null'] }, updatedAt: { type: ['string', 'null'], format: 'date-time' },
-  },
-  required: ['data', 'configured', 'updatedBy', 'updatedAt'],
-};
 
 export const CAUSE_OPENAPI_PATHS: Record<string, Obj> = {
   [INCIDENT_CAUSES_PATH]: {
     get: {
       operationId: 'incidentCauses', tags: ['incidents'], summary: 'The causes an incident may be given: the organisation\'s list, else the default', security,
-      responses: { 200: { description: 'OK', ...json(LIST) }, 400: errorResponse('A query parameter was given (none is accepted).'), ...AUTH },
-    },
-    put: {
-      operationId: 'putIncidentCauses', tags: ['incidents'], summary: 'Replace the organisation\'s list of causes (admin); causes already recorded keep their value', security,
-      requestBody: { required: true, ...json({ type: 'object', properties: { causes: { type: 'array', items: CAUSE_ID, minItems: 1, maxItems: MAX_CAUSES, uniqueItems: true } }, required: ['causes'], additionalProperties: false }) },
-      responses: { 200: { description: 'Stored', ...json(LIST) }, ...BODY_ERRORS, ...AUTH, 403: errorResponse('The caller is not an admin of the organisation.') },
-    },
-  },
-  [INCIDENT_CAUSE_PATH.replace(':id', '{id}')]: {
-    post: {
-      operationId: 'recordIncidentCause', tags: ['incidents'],
-      summary: `Record the cause of an incident in the caller's reach; every record is kept (at most ${MAX_CAUSE_RECORDS} per incident), the newest is the cause`,
-      security, parameters: [ID_PARAMETER],
-      requestBody: {
-        required: true,
-        ...json({ type: 'object', properties: { cause: { ...CAUSE_ID, description: 'One id of GET /api/incident-causes.' }, majorEvent: { type: 'boolean', default: false }, note: { type: ['string', 'null'], maxLength: MAX_NOTE_CHARS } }, required: ['cause'], additionalProperties: false }),
-      },
-      responses: {
-        200: {
-          description: `Recorded: the cause now and the newest ${CAUSE_HISTORY_PAGE.default} records of the history, newest first`,
-          ...json({ type: 'object', properties: { ...CAUSE_CHANGE_SCHEMA.properties, id: { type: 'integer', description: 'The incident\'s id.' }, history: { type: 'array', items: CAUSE_CHANGE_SCHEMA }, historyNext: HISTORY_NEXT }, required: [...CAUSE_CHANGE_SCHEMA.required, 'history', 'historyNext'] }),
-        },
-        ...BODY_ERRORS, ...AUTH, 404: errorResponse('No such incident, or it is outside the caller\'s reach (the same answer).'),
-        409: errorResponse(`The incident has ${MAX_CAUSE_RECORDS} cause records, the most kept per incident (details.maxRecords); nothing is recorded.`),
-      },
+      responses: { 200: { description: 'OK', ...json(CAUSE_LIST) }, 400: errorResponse('A query parameter was given (none is accepted).'), ...AUTH },
     },
   },
   [INCIDENT_CAUSE_HISTORY_PATH.replace(':id', '{id}')]: {

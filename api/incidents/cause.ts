@@ -12,15 +12,14 @@ import { withTransaction } from '../../db/transaction.js';
 import type { AuthEnv } from '../auth/caller.js';
 import { requireAdmin } from '../auth/require-auth.js';
 import { acceptOnly, ApiError } from '../errors.js';
-import { callerEmail, isStorableText, jsonObjectBody, limitBody } from '../request.js';
+import { callerEmail, isStorableText, jsonObjectBody } from '../request.js';
+import { writeRoute } from '../write-endpoint.js';
+import { INCIDENT_CAUSE_HISTORY_PATH, INCIDENT_CAUSE_PATH, INCIDENT_CAUSES_PATH, PUT_CAUSES, RECORD_CAUSE } from './cause-endpoints.js';
 import { causeHistory, causeList } from './cause-store.js';
 import { integer } from './routes.js';
 import { causeRecordCount, incidentSeen, recordCause, saveCauseList } from './store.js';
 
-export const INCIDENT_CAUSES_PATH = '/api/incident-causes';
-export const INCIDENT_CAUSE_PATH = '/api/incidents/:id/cause';
-export const INCIDENT_CAUSE_HISTORY_PATH = '/api/incidents/:id/cause-history';
-const limitCauseBody = limitBody(8 * 1024);
+export { INCIDENT_CAUSES_PATH, INCIDENT_CAUSE_PATH, INCIDENT_CAUSE_HISTORY_PATH };
 const DEFAULT_LABELS = new Map(DEFAULT_INCIDENT_CAUSES.map((c) => [c.id, c.label]));
 
 const invalid = (problems: { field: string; message: string }[]) =>
@@ -35,7 +34,7 @@ export function incidentCauseRoutes({ pool, auth, now }: { pool: pg.Pool; auth: 
     return c.json({ data: list.causes.map((id) => ({ id, label: DEFAULT_LABELS.get(id) ?? null })), configured: list.configured, updatedBy: list.updatedBy, updatedAt: list.updatedAt });
   });
 
-  app.put(INCIDENT_CAUSES_PATH, auth, requireAdmin, limitCauseBody, async (c) => {
+  writeRoute(app, PUT_CAUSES, [auth, requireAdmin], async (c) => {
     const body = await jsonObjectBody(c);
     const extra = Object.keys(body).filter((k) => k !== 'causes');
     const problems = [...extra.map((k) => `${k} is not a field (causes)`), ...causeListProblems(body.causes)];
@@ -46,7 +45,7 @@ export function incidentCauseRoutes({ pool, auth, now }: { pool: pg.Pool; auth: 
     return c.json({ data: list.causes.map((id) => ({ id, label: DEFAULT_LABELS.get(id) ?? null })), configured: true, updatedBy: list.updatedBy, updatedAt: list.updatedAt });
   });
 
-  app.post(INCIDENT_CAUSE_PATH, auth, limitCauseBody, async (c) => {
+  writeRoute(app, RECORD_CAUSE, [auth], async (c) => {
     acceptOnly(c.req.queries(), []);
     const id = c.req.param('id');
     const notFound = () => new ApiError('NOT_FOUND', 'No such incident.', { id: id.slice(0, 20) });

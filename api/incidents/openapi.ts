@@ -1,7 +1,7 @@
 // The OpenAPI paths of the incident routes (routes.ts), merged into the document by api/openapi/document.ts
 // (which this file must not import: the document imports it).
 import { CAUSE_HISTORY_PAGE } from '../../domain/incident-causes.js';
-import { CAUSE_CHANGE_SCHEMA, HISTORY_NEXT } from './cause-openapi.js';
+import { CAUSE_CHANGE_SCHEMA, HISTORY_NEXT } from './cause-endpoints.js';
 import { INCIDENT_PATH, INCIDENT_STATUSES, INCIDENTS_PATH, TOPOLOGY_PATH } from './routes.js';
 import { AUTH_401, errorResponse, json, queryParameter, type Obj } from '../openapi-kit.js';
 

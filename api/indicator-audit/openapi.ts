@@ -1,13 +1,14 @@
-// The OpenAPI paths of the indicator audit routes (routes.ts), merged into the document by
-// api/openapi/document.ts (which this file must not import: the document imports it).
-import { DISMISS_PATH, DISMISS_REASON_MAX, FINDING_STATES, FINDINGS_PATH } from './routes.js';
+// The OpenAPI path of the indicator audit's findings (routes.ts), merged into the document by
+// api/openapi/document.ts (which this file must not import: the document imports it). The dismissal is a
+// write endpoint: endpoints.ts.
+import { FINDING_STATES, FINDINGS_PATH } from './routes.js';
+import { DISMISSAL } from './endpoints.js';
 import { FINDING_KINDS } from '../../indicator-audit/findings.js';
 import { VERDICTS } from '../../indicator-audit/evidence.js';
 import { AUTH_401, errorResponse, json, queryParameter, type Obj } from '../openapi-kit.js';
 
 const time = { type: ['string', 'null'], format: 'date-time' };
 const AUTH = AUTH_401;
-const dismissal = { type: ['object', 'null'], properties: { at: time, by: { type: 'string' }, reason: { type: 'string' } }, required: ['at', 'by', 'reason'] };
 
 const finding = {
   type: 'object',
@@ -17,7 +18,7 @@ const finding = {
     powerLineId: { type: 'string' }, powerLineName: { type: ['string', 'null'] },
     kind: { type: 'string', enum: [...FINDING_KINDS] }, title: { type: 'string', description: '"likely failed or mis-set indicator" or "likely topology or phase label error"' },
     contradictions: { type: 'integer', description: 'contradicting incidents among the recent evidence judged' }, considered: { type: 'integer' },
-    raisedAt: time, updatedAt: time, dismissed: dismissal,
+    raisedAt: time, updatedAt: time, dismissed: DISMISSAL,
     agreement: { type: 'object', description: 'the indicator\'s evidence so far, by verdict', properties: Object.fromEntries(VERDICTS.map((v) => [v, { type: 'integer' }])) },
     evidence: {
       type: 'array', description: 'the contradicting incidents, oldest first',
@@ -41,22 +42,6 @@ export const INDICATOR_AUDIT_OPENAPI_PATHS: Record<string, Obj> = {
       responses: {
         200: { description: 'OK', ...json({ type: 'object', properties: { data: { type: 'array', items: finding } }, required: ['data'] }) },
         400: errorResponse('A query parameter is unknown, repeated or invalid; the message names it.'), ...AUTH,
-      },
-    },
-  },
-  [DISMISS_PATH.replace(':id', '{id}')]: {
-    post: {
-      operationId: 'dismissIndicatorFinding', tags: ['incidents'], summary: 'Dismiss an open finding with a reason (organisation admin); its evidence never raises it again',
-      security: [{ bearerAuth: [] }],
-      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^\\d{1,15}$' } }],
-      requestBody: { required: true, ...json({ type: 'object', properties: { reason: { type: 'string', minLength: 1, maxLength: DISMISS_REASON_MAX } }, required: ['reason'], additionalProperties: false }) },
-      responses: {
-        200: { description: 'Dismissed', ...json({ type: 'object', properties: { id: { type: 'integer' }, dismissed: dismissal }, required: ['id', 'dismissed'] }) },
-        400: errorResponse('The id or the body is invalid (the message names the field).'), ...AUTH,
-        403: errorResponse('The caller is not an organisation admin.'),
-        404: errorResponse('No open finding of the organisation with this id.'),
-        413: errorResponse('The body is over 4096 bytes.'),
-        415: errorResponse('The body is not sent as application/json.'),
       },
     },
   },

@@ -9,7 +9,9 @@ import type pg from 'pg';
 import type { AuthEnv } from '../auth/caller.js';
 import { requireAdmin } from '../auth/index.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
-import { callerEmail, isStorableText, jsonObjectBody, limitBody, wholeNumberId } from '../request.js';
+import { callerEmail, isStorableText, jsonObjectBody, wholeNumberId } from '../request.js';
+import { writeRoute } from '../write-endpoint.js';
+import { DISMISS, DISMISS_REASON_MAX } from './endpoints.js';
 import { FINDING_TITLES, type FindingKind } from '../../indicator-audit/findings.js';
 import { dismissFinding } from '../../indicator-audit/store.js';
 import { readFindings, type Listed } from './store.js';
@@ -17,9 +19,7 @@ import { withTransaction } from '../../db/transaction.js';
 import { log } from '../../config/log.js';
 
 export const FINDINGS_PATH = '/api/indicator-audit/findings';
-export const DISMISS_PATH = '/api/indicator-audit/findings/:id/dismiss';
 export const FINDING_STATES = ['open', 'dismissed', 'all'] as const;
-export const DISMISS_REASON_MAX = 500;
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
@@ -60,7 +60,7 @@ export function indicatorAuditRoutes({ pool, auth, now = () => Date.now() }: { p
     return c.json({ data: rows.map((r) => present(r, masked)) });
   });
 
-  app.post(DISMISS_PATH, auth, requireAdmin, limitBody(4096), async (c) => {
+  writeRoute(app, DISMISS, [auth, requireAdmin], async (c) => {
     const id = String(wholeNumberId(c.req.param('id'), 'a finding'));
     const body = await jsonObjectBody(c);
     const unknown = Object.keys(body).filter((k) => k !== 'reason');

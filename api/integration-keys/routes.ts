@@ -11,10 +11,11 @@ import type { AuthEnv, Caller } from '../auth/caller.js';
 import { keyNameProblem, type IntegrationKeyStore } from '../auth/integration-keys.js';
 import { requireAdmin } from '../auth/require-auth.js';
 import { acceptOnly, ApiError } from '../errors.js';
-import { callerEmail, jsonObjectBody, limitBody } from '../request.js';
+import { callerEmail, jsonObjectBody } from '../request.js';
+import { writeRoute } from '../write-endpoint.js';
+import { CREATE_KEY, INTEGRATION_KEYS_PATH, REVOKE_KEY, ROTATE_KEY } from './endpoints.js';
 
-export const INTEGRATION_KEYS_PATH = '/api/integration-keys';
-const BODY_LIMIT = 4 * 1024;
+export { INTEGRATION_KEYS_PATH };
 const NO_STORE = { 'cache-control': 'no-store' };
 
 export interface IntegrationKeyRouteOptions {
@@ -51,20 +52,20 @@ export function integrationKeyRoutes({ keys, pool, auth }: IntegrationKeyRouteOp
     acceptOnly(c.req.queries(), []);
     return c.json({ data: await keys.list(c.get('caller').org) });
   });
-  app.post(INTEGRATION_KEYS_PATH, auth, requireAdmin, limitBody(BODY_LIMIT), async (c) => {
+  writeRoute(app, CREATE_KEY, [auth, requireAdmin], async (c) => {
     const caller = c.get('caller');
     refuseIfMasked(caller);
     const name = nameOf(await jsonObjectBody(c));
     const { info, key } = await keys.create(caller.org, name, await callerEmail(pool, caller));
     return c.json({ ...info, key }, 201, NO_STORE);
   });
-  app.post(`${INTEGRATION_KEYS_PATH}/:id/rotate`, auth, requireAdmin, async (c) => {
+  writeRoute(app, ROTATE_KEY, [auth, requireAdmin], async (c) => {
     refuseIfMasked(c.get('caller'));
     const rotated = await keys.rotate(c.get('caller').org, idOf(c.req.param('id')));
     if (!rotated) throw new ApiError('NOT_FOUND', 'No key of this organisation with this id that is not revoked.', { id: c.req.param('id') });
     return c.json({ ...rotated.info, key: rotated.key }, 200, NO_STORE);
   });
-  app.delete(`${INTEGRATION_KEYS_PATH}/:id`, auth, requireAdmin, async (c) => {
+  writeRoute(app, REVOKE_KEY, [auth, requireAdmin], async (c) => {
     const revoked = await keys.revoke(c.get('caller').org, idOf(c.req.param('id')));
     if (!revoked) throw new ApiError('NOT_FOUND', 'No key of this organisation with this id.', { id: c.req.param('id') });
     return c.json(revoked);

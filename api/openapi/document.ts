@@ -1,9 +1,8 @@
 // The OpenAPI 3.1 document of every route (docs/decisions.md: served at GET /openapi.json). The read
-// endpoints are described from the same objects that mount them; the few other routes are listed here,
+// endpoints and the write endpoints (write-endpoints.ts) are described from the same objects that mount them;
+// the other reads are listed here or beside their routers,
 // and test/api/openapi.test.ts walks the app's routes to prove each is documented and nothing else is.
 import type { CodeStrings } from '../../domain/code-strings.js';
-import { TOKEN_LIFETIME_S } from '../auth/tokens.js';
-import { LOGIN_BODY_LIMIT } from '../auth/login-route.js';
 import { READ_ENDPOINTS, READ_PREFIXES } from '../device-records/endpoints.js';
 import { COUNT_CAP, type ReadEndpoint } from '../device-records/endpoint.js';
 import { FLEET_ENDPOINTS } from '../fleet/endpoints.js';
@@ -27,6 +26,8 @@ import { DEENERGISED_SECTIONS_OPENAPI } from '../deenergised-sections/openapi.js
 import { PORTAL_SETTINGS_OPENAPI } from '../portal-settings.js';
 import { COMPONENT_SCHEMAS, ref } from './schemas.js';
 import { errorResponse, json, openApiPath, type Obj } from '../openapi-kit.js';
+import { writeOperations } from '../write-endpoint.js';
+import { WRITE_ENDPOINTS } from './write-endpoints.js';
 
 
 
@@ -99,23 +100,7 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
       description: 'Fault-indicator data service: login, the integration REST endpoint and the read-only device-records interface (spec 4). Errors are {"error": {"code", "message", "details"?}}.',
     },
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
-    paths: withCommonResponses({
-      '/api/auth/login': {
-        post: {
-          operationId: 'login', tags: ['auth'], summary: 'Log in and get a bearer token',
-          description: `Organisation users and admins. Same 401 for a wrong email and a wrong password. Rate limited per email and per client address (failed attempts). The token lives ${TOKEN_LIFETIME_S / 3600} hours.`,
-          requestBody: { required: true, ...json(ref('LoginRequest')) },
-          responses: {
-            200: { description: 'Logged in', ...json(ref('LoginResponse')) },
-            400: errorResponse('The body is not JSON or a field is missing or invalid (details.field names it).'),
-            401: errorResponse('Wrong email or password.'),
-            413: errorResponse(`The body is larger than ${LOGIN_BODY_LIMIT} bytes.`),
-            415: errorResponse('The body is not application/json.'),
-            429: errorResponse('Too many failed logins for this email or client address (shared with SOAP logins).', { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } }),
-            503: errorResponse('Too many password checks at once (a login flood); try again after Retry-After.', { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } }),
-          },
-        },
-      },
+    paths: withCommonResponses(writeOperations(WRITE_ENDPOINTS, {
       [ORGANIZATION_DEVICES_PATH]: {
         get: {
           operationId: 'dnp3OrganizationDevices', tags: ['integration'], summary: 'Devices of the caller\'s organisation (admin)',
@@ -179,7 +164,7 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
       },
       '/metrics': { get: { operationId: 'metrics', tags: ['health'], summary: 'Prometheus metrics', responses: { 200: { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
       '/openapi.json': { get: { operationId: 'openapi', tags: ['health'], summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', ...json({ type: 'object' }) } } } },
-    }),
+    })),
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, integrationKey: INTEGRATION_KEY_SCHEME },
       schemas: COMPONENT_SCHEMAS,

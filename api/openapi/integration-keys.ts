@@ -1,12 +1,10 @@
 // The OpenAPI side of integration keys (api/integration-keys/routes.ts; docs/decisions.md#integration-keys-and-the-mask):
-// the admin routes that manage them, the security scheme, and the security of the outputs a key may read.
-import { KEY_NAME_MAX } from '../auth/integration-keys.js';
-import { INTEGRATION_KEYS_PATH } from '../integration-keys/routes.js';
+// the list, the security scheme, and the security of the outputs a key may read. Create, rotate and revoke are
+// described by their entries (api/integration-keys/endpoints.ts).
+import { INTEGRATION_KEYS_PATH, KEY_ADMIN_ERRORS, KEY_INFO } from '../integration-keys/endpoints.js';
 import { BEARER, errorResponse, json, type Obj } from '../openapi-kit.js';
 
 const str = { type: 'string' };
-const time = { type: 'string', format: 'date-time' };
-const timeOrNull = { type: ['string', 'null'], format: 'date-time' };
 
 /** The scheme of a key: `Authorization: Bearer flk_<id>_<secret>`. */
 export const INTEGRATION_KEY_SCHEME = {
@@ -23,65 +21,14 @@ export const INTEGRATION_OUTPUT_ERRORS = {
   429: errorResponse('Too many failed credentials from this client address (the login limit).', { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } }),
 };
 
-const KEY_INFO = {
-  type: 'object',
-  properties: {
-    id: { type: 'string', pattern: '^[0-9a-f]{16}$', description: 'Names the key; the part of the key after flk_.' },
-    name: str, role: { type: 'string', enum: ['integration'] }, createdBy: { type: 'string', description: 'The admin who created it (e-mail), or "operator (command line)" for a key the operator issued.' },
-    createdAt: time, rotatedAt: timeOrNull, lastUsedAt: { ...timeOrNull, description: 'Last request made with the key, to the minute.' }, revokedAt: timeOrNull,
-  },
-  required: ['id', 'name', 'role', 'createdBy', 'createdAt', 'rotatedAt', 'lastUsedAt', 'revokedAt'],
-  additionalProperties: false,
-};
-const WITH_KEY = {
-  ...KEY_INFO,
-  properties: { ...KEY_INFO.properties, key: { type: 'string', pattern: '^flk_[0-9a-f]{16}_[0-9a-f]{64}$', description: 'The key, shown this once: only a hash of it is kept.' } },
-  required: [...KEY_INFO.required, 'key'],
-};
 const security = BEARER;
-const ADMIN = {
-  401: errorResponse('Missing, malformed, expired or invalid bearer token.', { 'WWW-Authenticate': { schema: str } }),
-  403: errorResponse('The caller is not an organisation admin (an integration key cannot manage keys).'),
-};
-/** Create and rotate: an admin of a masked organisation is refused (a key reads the class unmasked). */
-const ADMIN_UNMASKED = {
-  ...ADMIN,
-  403: errorResponse('The caller is not an organisation admin (an integration key cannot manage keys), or the organisation masks fault details (details.reason masked-organisation): the operator issues its keys with `faultline integration-keys`.'),
-};
-const idPath = { name: 'id', in: 'path', required: true, description: 'The key\'s id, as listed.', schema: { type: 'string', pattern: '^[0-9a-f]{16}$' } };
 
 export const INTEGRATION_KEY_PATHS: Record<string, Obj> = {
   [INTEGRATION_KEYS_PATH]: {
     get: {
       operationId: 'integrationKeys', tags: ['integration'], summary: 'The organisation\'s integration keys (admin)',
       description: 'Every key, revoked ones included, with who created it and when it was last used. Never the key or its hash.',
-      security, responses: { 200: { description: 'OK', ...json({ type: 'object', properties: { data: { type: 'array', items: KEY_INFO } }, required: ['data'] }) }, 400: errorResponse('A query parameter is not accepted.'), ...ADMIN },
-    },
-    post: {
-      operationId: 'createIntegrationKey', tags: ['integration'], summary: 'Create an integration key (admin)',
-      description: 'A machine credential for the SCADA integration outputs. The answer holds the key once (Cache-Control: no-store). Refused (403) in an organisation that masks fault details: the key would read them unmasked.',
-      security,
-      requestBody: { required: true, ...json({ type: 'object', properties: { name: { type: 'string', minLength: 1, maxLength: KEY_NAME_MAX } }, required: ['name'], additionalProperties: false }) },
-      responses: {
-        201: { description: 'Created', ...json(WITH_KEY) }, 400: errorResponse('The body is not JSON or "name" is missing or invalid.'),
-        413: errorResponse('The body is larger than 4 KiB.'), 415: errorResponse('The body is not application/json.'), ...ADMIN_UNMASKED,
-      },
-    },
-  },
-  [`${INTEGRATION_KEYS_PATH}/{id}/rotate`]: {
-    post: {
-      operationId: 'rotateIntegrationKey', tags: ['integration'], summary: 'A new secret for an integration key (admin)',
-      description: 'The old key stops working at once; the answer holds the new one once. For a change without a gap, create a second key, move the integration to it, then revoke the first. Refused (403) in an organisation that masks fault details.',
-      security, parameters: [idPath],
-      responses: { 200: { description: 'Rotated', ...json(WITH_KEY) }, 400: errorResponse('The id is not a key id.'), ...ADMIN_UNMASKED, 404: errorResponse('No key of the organisation with this id that is not revoked.') },
-    },
-  },
-  [`${INTEGRATION_KEYS_PATH}/{id}`]: {
-    delete: {
-      operationId: 'revokeIntegrationKey', tags: ['integration'], summary: 'Revoke an integration key (admin)',
-      description: 'For good: the key is refused from the next request (401, reason revoked-key). It stays listed.',
-      security, parameters: [idPath],
-      responses: { 200: { description: 'Revoked', ...json(KEY_INFO) }, 400: errorResponse('The id is not a key id.'), ...ADMIN, 404: errorResponse('No key of the organisation with this id.') },
+      security, responses: { 200: { description: 'OK', ...json({ type: 'object', properties: { data: { type: 'array', items: KEY_INFO } }, required: ['data'] }) }, 400: errorResponse('A query parameter is not accepted.'), ...KEY_ADMIN_ERRORS },
     },
   },
 };

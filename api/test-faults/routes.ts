@@ -7,18 +7,15 @@ import type pg from 'pg';
 import { requireAdmin } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
-import { callerEmail, jsonBody, limitBody, wholeNumberId } from '../request.js';
+import { callerEmail, jsonBody, wholeNumberId } from '../request.js';
+import { writeRoute } from '../write-endpoint.js';
+import { CLEAR_AFTER_BOUNDS, START_TEST_FAULT, TEST_FAULT_TARGETS_PATH, TEST_FAULTS_PATH } from './endpoints.js';
 import { isImei } from '../../domain/validate-message.js';
 import { listTestFaults, readTestFault, startTestFault, testFaultTargets, TestFaultError, type TestFaultReach } from '../../commissioning/test-faults.js';
 import { reachCondition, type ReachCaller } from '../device-records/reach.js';
 import type { TestFaultQueue } from '../../commissioning/queue.js';
 
-export const TEST_FAULTS_PATH = '/api/test-faults';
-/** GET: the integrations a test fault of the caller's organisation reaches (named before one is started). */
-export const TEST_FAULT_TARGETS_PATH = '/api/test-fault-targets';
-const BODY_LIMIT = 4096;
-/** Bounds of clearAfterSeconds: long enough for a master's poll cycle, short enough to stay a test. */
-export const CLEAR_AFTER_BOUNDS = { min: 5, max: 3600 } as const;
+export { CLEAR_AFTER_BOUNDS, TEST_FAULT_TARGETS_PATH, TEST_FAULTS_PATH };
 
 export interface TestFaultRouteOptions {
   pool: pg.Pool;
@@ -46,9 +43,8 @@ const inReach = (caller: ReachCaller): TestFaultReach => (p) => reachCondition(c
 
 export function testFaultRoutes({ pool, auth, queue, clearAfterMs }: TestFaultRouteOptions): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  app.post(
-    TEST_FAULTS_PATH, auth, requireAdmin,
-    limitBody(BODY_LIMIT),
+  writeRoute(
+    app, START_TEST_FAULT, [auth, requireAdmin],
     async (c) => {
       const body = parseBody(await jsonBody(c), clearAfterMs);
       if (!queue) throw new ApiError('UNAVAILABLE', 'This API process has no device queue to send a test fault to (SQS_QUEUE_URL or INBOX_DIR); start it where the bridge\'s queue is configured.');
