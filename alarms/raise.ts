@@ -13,7 +13,7 @@ import type { CheckInAlarms } from './check-in-alarms.js';
 
 interface ClockRow { IMEINumber: string; last_date: Date; intervals: number[]; expected_interval_s: number | null }
 
-async function advanceClocks(client: pg.ClientBase, items: readonly CheckInAlarms[]): Promise<Set<CheckInAlarms>> {
+async function advanceClocks(client: pg.ClientBase, items: readonly CheckInAlarms[], nowMs: number): Promise<Set<CheckInAlarms>> {
   const imeis = [...new Set(items.map((i) => i.IMEINumber))].sort();
   const { rows } = await client.query<ClockRow>(
     'select "IMEINumber", last_date, intervals, expected_interval_s from checkin_clock where "IMEINumber" = any($1) order by 1 for update', [imeis]);
@@ -22,7 +22,7 @@ async function advanceClocks(client: pg.ClientBase, items: readonly CheckInAlarm
   const current = new Set<CheckInAlarms>();
   for (const item of items) {
     const prev = clocks.get(item.IMEINumber) ?? null;
-    const next = advanceClock(prev, Date.parse(item.date));
+    const next = advanceClock(prev, Date.parse(item.date), nowMs);
     if (next !== prev) current.add(item);
     clocks.set(item.IMEINumber, next);
   }
@@ -116,7 +116,7 @@ export async function applyCheckInAlarms(pool: pg.Pool, items: readonly CheckInA
  */
 export async function applyCheckInAlarmsIn(client: pg.ClientBase, items: readonly CheckInAlarms[], nowMs = Date.now()): Promise<void> {
   if (items.length === 0) return;
-  const current = await advanceClocks(client, items);
+  const current = await advanceClocks(client, items, nowMs);
   await endByCheckIn(client, items.filter((i) => current.has(i)), COMMUNICATION_LOST, nowMs);
   await endByCheckIn(client, items.filter((i) => current.has(i) && !i.modelChange), MODEL_CHANGE, nowMs);
   const acting = items.filter((i) => current.has(i) && (i.transition || i.modelChange));

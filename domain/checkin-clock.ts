@@ -27,6 +27,15 @@ export interface ClockLimits {
   ceilingS: number;
 }
 
+/** The offline rule's limits with SILENCE_LAG_BOUND_MINUTES (seconds): what a scan for silent devices is given. */
+export interface SilenceLimits extends ClockLimits {
+  /**
+   * How far behind now silence may be judged while the pipeline is behind (silenceAsOf). 0 or absent: at now,
+   * the wall-clock rule (callers built without settings: tests and tools that set their own now).
+   */
+  lagBoundS?: number;
+}
+
 export function median(values: readonly number[]): number | null {
   if (values.length === 0) return null;
   const s = [...values].sort((a, b) => a - b);
@@ -34,8 +43,16 @@ export function median(values: readonly number[]): number | null {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
-/** The clock after a check-in dated `dateMs`. An older check-in arriving late changes nothing. */
-export function advanceClock(prev: ClockState | null, dateMs: number): ClockState {
+/**
+ * The clock after a check-in dated `dateMs`, handled at `nowMs`. An older check-in arriving late changes nothing.
+ * A check-in dated after `nowMs` (a device clock ahead; parsing lets up to 24 h through) counts as made at
+ * `nowMs`, the latest it can really have been made: dated as sent, it would put the clock up to a day ahead,
+ * so the device would be judged online a day after it fell silent, its next true check-ins would read as late
+ * history (no interval learned, no communication-lost alarm ended), and the silence watermark would read the
+ * whole pipeline as caught up (docs/decisions.md#silence-judged-against-the-pipelines-progress).
+ */
+export function advanceClock(prev: ClockState | null, sentMs: number, nowMs: number): ClockState {
+  const dateMs = Math.min(sentMs, nowMs);
   if (!prev) return { lastMs: dateMs, intervals: [], expectedS: null };
   if (dateMs <= prev.lastMs) return prev;
   const intervals = [...prev.intervals, (dateMs - prev.lastMs) / 1000].slice(-CLOCK_SAMPLES);
@@ -60,6 +77,31 @@ export function expectedPerDay(expectedS: number | null, floorS: number): number
 /** True when a device last seen at `lastMs` is offline at `nowMs`. */
 export function isOffline(lastMs: number, expectedS: number | null, nowMs: number, limits: ClockLimits): boolean {
   return nowMs - lastMs > offlineAfterS(expectedS, limits) * 1000;
+}
+
+/**
+ * The instant silence is judged at (docs/decisions.md#silence-judged-against-the-pipelines-progress): not
+ * the wall clock, but how far the pipeline has caught up, read as the newest check-in it has stored
+ * (`newestMs`, device time; one dated after `nowMs` does not count). While a backlog waits (persist or
+ * Postgres was down, the queue filled), that instant stays where the pipeline stopped, so devices whose
+ * check-ins wait in the backlog are not called silent. It never trails `nowMs` by more than `boundMs`: a fleet
+ * that truly went quiet (a carrier, a broken ingress) is still judged, late by at most the bound. `boundMs` 0:
+ * the wall clock, as before.
+ */
+export function silenceAsOf(nowMs: number, newestMs: number | null, boundMs: number): number {
+  const newest = newestMs !== null && newestMs <= nowMs ? newestMs : -Infinity;
+  return Math.min(nowMs, Math.max(newest, nowMs - boundMs));
+}
+
+/**
+ * `silenceAsOf` as SQL over the stored clocks: `nowParam` (timestamptz) and `boundParam` (seconds) are
+ * placeholders. One aggregate over checkin_clock; the communication-lost scan reads every row each tick anyway.
+ */
+export function silenceAsOfSql(nowParam: string, boundParam: string): string {
+  // `greatest` skips a null (no clock at all, or only clocks ahead of now): then now - bound.
+  return `least(${nowParam}::timestamptz, greatest(
+    (select max(k.last_date) from checkin_clock k where k.last_date <= ${nowParam}::timestamptz),
+    ${nowParam}::timestamptz - ${boundParam}::double precision * interval '1 second'))`;
 }
 
 /**
