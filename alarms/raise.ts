@@ -28,11 +28,12 @@ async function advanceClocks(client: pg.ClientBase, items: readonly CheckInAlarm
   }
   const changed = imeis.filter((i) => clocks.has(i));
   await client.query(
-    `insert into checkin_clock ("IMEINumber", last_date, intervals, expected_interval_s)
-     select i, to_timestamp(l / 1000.0), coalesce((select array_agg(x::double precision) from jsonb_array_elements_text(v) x), '{}'), e
+    `insert into checkin_clock ("IMEINumber", last_date, intervals, expected_interval_s, stored_at)
+     select i, to_timestamp(l / 1000.0), coalesce((select array_agg(x::double precision) from jsonb_array_elements_text(v) x), '{}'), e, $5
        from unnest($1::text[], $2::double precision[], $3::jsonb[], $4::double precision[]) as u(i, l, v, e)
-     on conflict ("IMEINumber") do update set last_date = excluded.last_date, intervals = excluded.intervals, expected_interval_s = excluded.expected_interval_s`,
-    [changed, changed.map((i) => clocks.get(i)!.lastMs), changed.map((i) => JSON.stringify(clocks.get(i)!.intervals)), changed.map((i) => clocks.get(i)!.expectedS)],
+     on conflict ("IMEINumber") do update set last_date = excluded.last_date, intervals = excluded.intervals, expected_interval_s = excluded.expected_interval_s,
+       stored_at = excluded.stored_at`,
+    [changed, changed.map((i) => clocks.get(i)!.lastMs), changed.map((i) => JSON.stringify(clocks.get(i)!.intervals)), changed.map((i) => clocks.get(i)!.expectedS), new Date(nowMs)],
   );
   return current;
 }

@@ -80,28 +80,36 @@ export function isOffline(lastMs: number, expectedS: number | null, nowMs: numbe
 }
 
 /**
- * The instant silence is judged at (docs/decisions.md#silence-judged-against-the-pipelines-progress): not
- * the wall clock, but how far the pipeline has caught up, read as the newest check-in it has stored
- * (`newestMs`, device time; one dated after `nowMs` does not count). While a backlog waits (persist or
- * Postgres was down, the queue filled), that instant stays where the pipeline stopped, so devices whose
- * check-ins wait in the backlog are not called silent. It never trails `nowMs` by more than `boundMs`: a fleet
- * that truly went quiet (a carrier, a broken ingress) is still judged, late by at most the bound. `boundMs` 0:
- * the wall clock, as before.
+ * The instant silence is judged at (docs/decisions.md#silence-judged-against-the-pipelines-progress): not the wall
+ * clock but how far the pipeline has caught up, read from the stored clocks: `newestMs`, the newest check-in
+ * stored (device time; one dated after `nowMs` does not count), and `storedAtMs`, when it was stored (wall time).
+ * - The pipeline moving (that check-in stored within `boundMs`): judged at it. During a backlog (persist or
+ *   Postgres was down, the queue filled, weeks of history replayed) devices whose check-ins still wait are not
+ *   called silent, however old the backlog.
+ * - Nothing newer stored for longer than `boundMs` (a fleet that truly went quiet: a carrier, a broken ingress;
+ *   or the pipeline down): judged at `nowMs - boundMs`, so silence is still found, late by at most the bound.
+ * `boundMs` 0: the wall clock, as before.
  */
-export function silenceAsOf(nowMs: number, newestMs: number | null, boundMs: number): number {
-  const newest = newestMs !== null && newestMs <= nowMs ? newestMs : -Infinity;
-  return Math.min(nowMs, Math.max(newest, nowMs - boundMs));
+export function silenceAsOf(nowMs: number, newest: { dateMs: number; storedAtMs: number } | null, boundMs: number): number {
+  if (boundMs <= 0) return nowMs;
+  const usable = newest !== null && newest.dateMs <= nowMs ? newest : null;
+  if (usable && usable.storedAtMs >= nowMs - boundMs) return Math.min(nowMs, usable.dateMs);
+  return Math.min(nowMs, Math.max(usable?.dateMs ?? -Infinity, nowMs - boundMs));
 }
 
 /**
  * `silenceAsOf` as SQL over the stored clocks: `nowParam` (timestamptz) and `boundParam` (seconds) are
- * placeholders. One aggregate over checkin_clock; the communication-lost scan reads every row each tick anyway.
+ * placeholders. One pass over checkin_clock; the communication-lost scan reads every row each tick anyway.
  */
 export function silenceAsOfSql(nowParam: string, boundParam: string): string {
-  // `greatest` skips a null (no clock at all, or only clocks ahead of now): then now - bound.
-  return `least(${nowParam}::timestamptz, greatest(
-    (select max(k.last_date) from checkin_clock k where k.last_date <= ${nowParam}::timestamptz),
-    ${nowParam}::timestamptz - ${boundParam}::double precision * interval '1 second'))`;
+  const now = `${nowParam}::timestamptz`;
+  const floor = `${now} - ${boundParam}::double precision * interval '1 second'`;
+  // No usable clock at all: the subquery is null, and `greatest` skips it (now - bound).
+  return `(select case when ${boundParam}::double precision <= 0 then ${now}
+                      when n.stored_at >= ${floor} then least(${now}, n.last_date)
+                      else least(${now}, greatest(n.last_date, ${floor})) end
+     from (select null) one left join lateral (
+       select k.last_date, k.stored_at from checkin_clock k where k.last_date <= ${now} order by k.last_date desc limit 1) n on true)`;
 }
 
 /**
