@@ -70,7 +70,8 @@ test.before(async () => {
 test.after(async () => {
   await pipe?.stop().catch(() => {});
   await alarms?.stop('SIGTERM').catch(() => {});
-  reportTally('resilience/backlog-silence', { faultsInjected, messagesSent });
+  const stored = db ? Number((await db.pool.query<{ n: string }>('select count(*) as n from device_records where "IMEINumber" = any($1)', [imeis]).catch(() => ({ rows: [{ n: '0' }] }))).rows[0]!.n) : 0;
+  reportTally('resilience/backlog-silence', { faultsInjected, messagesSent, messagesStored: stored, lost: Math.max(0, messagesSent - stored) });
   await dropQueue(sqs, queueUrl);
   sqs.destroy();
   await db?.drop().catch(() => {});
