@@ -2,7 +2,8 @@
 // check-in interval is learned from its own history: the median of its recent intervals, never below a
 // floor. Two missed intervals make it offline, never later than OFFLINE_AFTER_HOURS (the ceiling; also the
 // rule for a device with too little history). The DNP3 communication-lost point, device-summary's offline
-// count, the portal and the alarm clock all use `offlineAfterS` / `offlineAtSql` below: one rule.
+// count, the portal and the alarm clock all use `offlineAfterS` / `offlineAtSql` below: one rule. The alarm clock
+// and the fleet triage judge it at `silenceAsOf` (the pipeline's progress) rather than at the wall clock.
 
 /** CHECKIN_INTERVAL_FLOOR_MINUTES' default in seconds, for callers built without settings (tests, tools). */
 export const DEFAULT_FLOOR_S = 300;
@@ -44,11 +45,11 @@ export function median(values: readonly number[]): number | null {
 }
 
 /**
- * The clock after a check-in dated `dateMs`, handled at `nowMs`. An older check-in arriving late changes nothing.
+ * The clock after a check-in dated `sentMs`, handled at `nowMs`. An older check-in arriving late changes nothing.
  * A check-in dated after `nowMs` (a device clock ahead; parsing lets up to 24 h through) counts as made at
  * `nowMs`, the latest it can really have been made: dated as sent, it would put the clock up to a day ahead,
  * so the device would be judged online a day after it fell silent, its next true check-ins would read as late
- * history (no interval learned, no communication-lost alarm ended), and the silence watermark would read the
+ * history (no interval learned, no communication-lost alarm ended), and `silenceAsOf` below would read the
  * whole pipeline as caught up (docs/decisions.md#silence-judged-against-the-pipelines-progress).
  */
 export function advanceClock(prev: ClockState | null, sentMs: number, nowMs: number): ClockState {
@@ -81,8 +82,8 @@ export function isOffline(lastMs: number, expectedS: number | null, nowMs: numbe
 
 /**
  * The instant silence is judged at (docs/decisions.md#silence-judged-against-the-pipelines-progress): not the wall
- * clock but how far the pipeline has caught up, read from the stored clocks: `newestMs`, the newest check-in
- * stored (device time; one dated after `nowMs` does not count), and `storedAtMs`, when it was stored (wall time).
+ * clock but how far the pipeline has caught up, read from the stored clocks: `newest.dateMs`, the newest check-in
+ * stored (device time; one dated after `nowMs` does not count), and `newest.storedAtMs`, when it was stored (wall time).
  * - The pipeline moving (that check-in stored within `boundMs`): judged at it. During a backlog (persist or
  *   Postgres was down, the queue filled, weeks of history replayed) devices whose check-ins still wait are not
  *   called silent, however old the backlog.
@@ -104,7 +105,7 @@ export function silenceAsOf(nowMs: number, newest: { dateMs: number; storedAtMs:
 export function silenceAsOfSql(nowParam: string, boundParam: string): string {
   const now = `${nowParam}::timestamptz`;
   const floor = `${now} - ${boundParam}::double precision * interval '1 second'`;
-  // No usable clock at all: the subquery is null, and `greatest` skips it (now - bound).
+  // No usable clock at all: the lateral row is nulls, the second test is null, and `greatest` skips the null (now - bound).
   return `(select case when ${boundParam}::double precision <= 0 then ${now}
                       when n.stored_at >= ${floor} then least(${now}, n.last_date)
                       else least(${now}, greatest(n.last_date, ${floor})) end
