@@ -13,7 +13,7 @@ import type { CheckInAlarms } from './check-in-alarms.js';
 
 interface ClockRow { IMEINumber: string; last_date: Date; intervals: number[]; expected_interval_s: number | null }
 
-async function advanceClocks(client: pg.ClientBase, items: readonly CheckInAlarms[]): Promise<Set<CheckInAlarms>> {
+async function advanceClocks(client: pg.ClientBase, items: readonly CheckInAlarms[], nowMs: number): Promise<Set<CheckInAlarms>> {
   const imeis = [...new Set(items.map((i) => i.IMEINumber))].sort();
   const { rows } = await client.query<ClockRow>(
     'select "IMEINumber", last_date, intervals, expected_interval_s from checkin_clock where "IMEINumber" = any($1) order by 1 for update', [imeis]);
@@ -22,17 +22,18 @@ async function advanceClocks(client: pg.ClientBase, items: readonly CheckInAlarm
   const current = new Set<CheckInAlarms>();
   for (const item of items) {
     const prev = clocks.get(item.IMEINumber) ?? null;
-    const next = advanceClock(prev, Date.parse(item.date));
+    const next = advanceClock(prev, Date.parse(item.date), nowMs);
     if (next !== prev) current.add(item);
     clocks.set(item.IMEINumber, next);
   }
   const changed = imeis.filter((i) => clocks.has(i));
   await client.query(
-    `insert into checkin_clock ("IMEINumber", last_date, intervals, expected_interval_s)
-     select i, to_timestamp(l / 1000.0), coalesce((select array_agg(x::double precision) from jsonb_array_elements_text(v) x), '{}'), e
+    `insert into checkin_clock ("IMEINumber", last_date, intervals, expected_interval_s, stored_at)
+     select i, to_timestamp(l / 1000.0), coalesce((select array_agg(x::double precision) from jsonb_array_elements_text(v) x), '{}'), e, $5
        from unnest($1::text[], $2::double precision[], $3::jsonb[], $4::double precision[]) as u(i, l, v, e)
-     on conflict ("IMEINumber") do update set last_date = excluded.last_date, intervals = excluded.intervals, expected_interval_s = excluded.expected_interval_s`,
-    [changed, changed.map((i) => clocks.get(i)!.lastMs), changed.map((i) => JSON.stringify(clocks.get(i)!.intervals)), changed.map((i) => clocks.get(i)!.expectedS)],
+     on conflict ("IMEINumber") do update set last_date = excluded.last_date, intervals = excluded.intervals, expected_interval_s = excluded.expected_interval_s,
+       stored_at = excluded.stored_at`,
+    [changed, changed.map((i) => clocks.get(i)!.lastMs), changed.map((i) => JSON.stringify(clocks.get(i)!.intervals)), changed.map((i) => clocks.get(i)!.expectedS), new Date(nowMs)],
   );
   return current;
 }
@@ -116,7 +117,7 @@ export async function applyCheckInAlarms(pool: pg.Pool, items: readonly CheckInA
  */
 export async function applyCheckInAlarmsIn(client: pg.ClientBase, items: readonly CheckInAlarms[], nowMs = Date.now()): Promise<void> {
   if (items.length === 0) return;
-  const current = await advanceClocks(client, items);
+  const current = await advanceClocks(client, items, nowMs);
   await endByCheckIn(client, items.filter((i) => current.has(i)), COMMUNICATION_LOST, nowMs);
   await endByCheckIn(client, items.filter((i) => current.has(i) && !i.modelChange), MODEL_CHANGE, nowMs);
   const acting = items.filter((i) => current.has(i) && (i.transition || i.modelChange));

@@ -21,6 +21,8 @@ export interface AlarmWorkerOptions {
   settings: AlarmSettings;
   /** OFFLINE_AFTER_HOURS: the ceiling of the communication-lost clock. */
   offlineAfterHours: number;
+  /** SILENCE_LAG_BOUND_MINUTES in seconds (domain/checkin-clock.ts silenceAsOf); absent: judged at now. */
+  silenceLagBoundS?: number;
   keyring: Keyring | null;
   /** Router and clock period. */
   tickMs?: number;
@@ -73,7 +75,7 @@ export function startAlarmWorker(o: AlarmWorkerOptions, { loop = true } = {}): A
     describe: (row) => ({ recipient: row.recipient_id, alarm: row.alarm_id, kind: row.kind }),
   }, { loop });
 
-  const limits = { floorS: o.settings.checkinFloorS, ceilingS: o.offlineAfterHours * 3600 };
+  const limits = { floorS: o.settings.checkinFloorS, ceilingS: o.offlineAfterHours * 3600, lagBoundS: o.silenceLagBoundS ?? 0 };
   const tickMs = o.tickMs ?? 1_000;
   let lastScan = -Infinity;
   /** Routes what was raised or cleared; the rows it made are sent now, not at the outbox's next poll. */
@@ -110,7 +112,7 @@ export function startAlarmWorker(o: AlarmWorkerOptions, { loop = true } = {}): A
 
 /** With the process's keyring; without one, webhooks with a secret wait, visibly, in the alarm outbox. */
 export function startAlarms({ pool, settings, keyring, fleetSummary }: {
-  pool: pg.Pool; settings: { alarms: AlarmSettings; offlineAfterHours: number }; keyring: Keyring | null; fleetSummary?: FleetSummaryOf;
+  pool: pg.Pool; settings: { alarms: AlarmSettings; offlineAfterHours: number; silenceLagBoundS: number }; keyring: Keyring | null; fleetSummary?: FleetSummaryOf;
 }): AlarmWorker {
-  return startAlarmWorker({ pool, settings: settings.alarms, offlineAfterHours: settings.offlineAfterHours, keyring, fleetSummary });
+  return startAlarmWorker({ pool, settings: settings.alarms, offlineAfterHours: settings.offlineAfterHours, silenceLagBoundS: settings.silenceLagBoundS, keyring, fleetSummary });
 }

@@ -142,7 +142,7 @@ function startWorkers(runtime: Runtime, drain: Drain, wants: (c: Component) => b
     started.push(`incident worker (fault events -> feeder incidents, window ${settings.incidentWindowMs / 1000} s)`);
   }
   if (wants('fleet')) {
-    const fleet = startFleetWorker({ pool, tickMs: settings.fleetTickMs, steps: fleetSteps({ checkinFloorS: settings.alarms.checkinFloorS, offlineAfterHours: settings.offlineAfterHours }) });
+    const fleet = startFleetWorker({ pool, tickMs: settings.fleetTickMs, steps: fleetSteps({ checkinFloorS: settings.alarms.checkinFloorS, offlineAfterHours: settings.offlineAfterHours, silenceLagBoundS: settings.silenceLagBoundS }) });
     drain.onStop('fleet', () => fleet.stop());
     started.push(`fleet worker (device health, every ${settings.fleetTickMs / 60_000} min)`);
   }

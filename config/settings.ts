@@ -60,6 +60,11 @@ export interface Settings {
   notify: NotifySettings;
   /** Without a check-in for this long a device counts as offline / communication lost. */
   offlineAfterHours: number;
+  /**
+   * SILENCE_LAG_BOUND_MINUTES in seconds: silence (the communication-lost scan, the fleet triage) is judged at the
+   * pipeline's progress, never more than this behind now (domain/checkin-clock.ts silenceAsOf); 0: at now.
+   */
+  silenceLagBoundS: number;
   /** How long a test fault stays before its clearing check-in (docs/decisions.md#test-faults). */
   testFaultClearMs: number;
   /** Fault events of one power line within this window form one incident (domain/incident-rules.ts). */
@@ -407,6 +412,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       chunkRecords: number(env, 'NOTIFY_CHUNK_RECORDS', 200, (n) => Number.isInteger(n) && n >= 1 && n <= 10_000),
     },
     offlineAfterHours: number(env, 'OFFLINE_AFTER_HOURS', 26, (n) => n > 0),
+    silenceLagBoundS: number(env, 'SILENCE_LAG_BOUND_MINUTES', 30, (n) => n >= 0 && n <= 24 * 60) * 60,
     testFaultClearMs: timerMs(env, 'TEST_FAULT_CLEAR_SECONDS', 120, (n) => Number.isInteger(n) && n >= 5 && n <= 3600, 1000),
     incidentWindowMs: timerMs(env, 'INCIDENT_WINDOW_SECONDS', 120, (n) => n > 0 && n <= 86_400, 1000),
     fleetTickMs: timerMs(env, 'FLEET_ASSESS_MINUTES', 10, (n) => Number.isInteger(n) && n >= 1 && n <= 1440, 60_000),

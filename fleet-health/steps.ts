@@ -10,12 +10,14 @@ export interface FleetStepSettings {
   checkinFloorS: number;
   /** OFFLINE_AFTER_HOURS: the ceiling of the communication-lost rule that says a device is silent. */
   offlineAfterHours: number;
+  /** SILENCE_LAG_BOUND_MINUTES in seconds: silence judged at the pipeline's progress, at most this behind now; absent: at now. */
+  silenceLagBoundS?: number;
 }
 
 export function fleetSteps(s: FleetStepSettings): FleetStep[] {
   return [
     { name: 'assess', run: (client, now) => assessHealth(client, now, { floorS: s.checkinFloorS }) },
-    { name: 'triage', run: (client, now) => triageSilence(client, now, { floorS: s.checkinFloorS, ceilingS: s.offlineAfterHours * 3600 }) },
+    { name: 'triage', run: (client, now) => triageSilence(client, now, { floorS: s.checkinFloorS, ceilingS: s.offlineAfterHours * 3600, lagBoundS: s.silenceLagBoundS ?? 0 }) },
     { name: 'drift', run: (client, now) => assessDrift(client, now) },
   ];
 }

@@ -6,7 +6,7 @@
 // no device's evidence names another organisation's devices or lines; a device moved between organisations is
 // judged on its days in the one that holds it (read-scope.ts), so its evidence shows none of the old one's.
 import type pg from 'pg';
-import { offlineAtSql, type ClockLimits } from '../domain/checkin-clock.js';
+import { offlineAtSql, silenceAsOfSql, type SilenceLimits } from '../domain/checkin-clock.js';
 import type { Phase } from '../domain/feeder-topology.js';
 import type { FeederNode } from '../fleet/dark-section.js';
 import type { Histogram } from '../fleet/health-day.js';
@@ -18,7 +18,7 @@ export interface TriageResult { silent: number; byLabel: Record<string, number>;
 
 interface SilentRow { imei: string; name: string | null; org: string; line: string | null; lat: number | null; long: number | null; last: Date | null; bol: number | null }
 
-async function readSilent(client: pg.ClientBase, now: Date, limits: ClockLimits): Promise<SilentDevice[]> {
+async function readSilent(client: pg.ClientBase, now: Date, limits: SilenceLimits): Promise<SilentDevice[]> {
   const { rows } = await client.query<SilentRow>(
     `select d."IMEINumber" as imei, d."Real_Name" as name, d."OrganizationID" as org, d."PowerLineID" as line, d."Lat" as lat, d."Long" as long,
             d."LastCheckInTime" as last, l."BatteryOrLine" as bol
@@ -26,9 +26,10 @@ async function readSilent(client: pg.ClientBase, now: Date, limits: ClockLimits)
        left join checkin_clock c on c."IMEINumber" = d."IMEINumber"
        left join device_latest l on l."IMEINumber" = d."IMEINumber"
       where d.deleted_at is null
-        and (d."LastCheckInTime" is null or ${offlineAtSql('d."LastCheckInTime"', 'c.expected_interval_s', '$2', '$3')} < $1::timestamptz)
+        and (d."LastCheckInTime" is null
+             or ${offlineAtSql('d."LastCheckInTime"', 'c.expected_interval_s', '$2', '$3')} < ${silenceAsOfSql('$1', '$4')})
       order by 1`,
-    [now, limits.floorS, limits.ceilingS],
+    [now, limits.floorS, limits.ceilingS, limits.lagBoundS ?? 0],
   );
   const heard = rows.filter((r) => r.last !== null);
   const days = new Map<string, TriageDay[]>();
@@ -109,9 +110,10 @@ async function replaceSilence(client: pg.ClientBase, verdicts: readonly SilenceV
 /**
  * The fleet worker's triage step: labels every silent device, replaces device_silence, opens and closes possible
  * de-energised sections. `limits`: the offline rule's floor and ceiling (CHECKIN_INTERVAL_FLOOR_MINUTES,
- * OFFLINE_AFTER_HOURS), as the incident worker is given them.
+ * OFFLINE_AFTER_HOURS), as the incident worker is given them, and the lag bound: silence is judged at the
+ * pipeline's progress, as the communication-lost scan judges it (docs/decisions.md#silence-judged-against-the-pipelines-progress).
  */
-export async function triageSilence(client: pg.PoolClient, now: Date, limits: ClockLimits): Promise<TriageResult> {
+export async function triageSilence(client: pg.PoolClient, now: Date, limits: SilenceLimits): Promise<TriageResult> {
   const silent = await readSilent(client, now, limits);
   const feeders = await readFeeders(client, silent);
   const lastTrip = await readLastTrips(client, [...feeders.keys()]);

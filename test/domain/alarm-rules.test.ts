@@ -51,10 +51,11 @@ test('escalation steps, storms, digests', () => {
 test('check-in clock: median of recent intervals, floor, ceiling, late check-ins', () => {
   assert.is(median([3, 1, 2]), 2);
   assert.is(median([4, 1, 2, 3]), 2.5);
-  let c = advanceClock(null, 0);
-  for (const t of [900, 1800, 2700].map((s) => s * 1000)) c = advanceClock(c, t);
+  const NOW = 86_400_000;
+  let c = advanceClock(null, 0, NOW);
+  for (const t of [900, 1800, 2700].map((s) => s * 1000)) c = advanceClock(c, t, NOW);
   assert.is(c.expectedS, 900);
-  assert.is(advanceClock(c, 1000), c, 'an older check-in changes nothing');
+  assert.is(advanceClock(c, 1000, NOW), c, 'an older check-in changes nothing');
   const limits = { floorS: 300, ceilingS: 26 * 3600 };
   assert.is(offlineAfterS(null, limits), 26 * 3600, 'too little history: the ceiling');
   assert.is(offlineAfterS(900, limits), 1800, 'two intervals');
