@@ -31,7 +31,7 @@ export interface Channels {
 }
 
 function checkStatus(status: number, what: string): void {
-  if (status < 200 || status >= 300) throw new AlarmSendError('HTTP_STATUS', `${what} answered HTTP ${status}`, status >= 500 || status === 429 || status === 408);
+  if (status < 200 || status >= 300) throw new AlarmSendError('HTTP_STATUS', `${what} answered HTTP ${status}`, { retriable: status >= 500 || status === 429 || status === 408 });
 }
 
 export async function deliverAlarm(row: AlarmOutboxRow, r: StoredRecipient, ch: Channels): Promise<void> {

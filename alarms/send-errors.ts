@@ -1,6 +1,6 @@
 // Why one alarm message was not sent: a code of this table, and whether another attempt can help (the
 // alarm outbox retries until the message's maximum age). Messages name no secret and no payload.
-import { FaultlineError, type CodeMeaning } from '../errors/base.js';
+import { CodedError, type CodeMeaning } from '../errors/code-table.js';
 
 export const ALARM_SEND_ERRORS = {
   HTTP_STATUS: { retriable: true, meaning: 'the webhook or SMS gateway answered with a status other than 2xx (retried only for 5xx, 429 and 408)' },
@@ -13,11 +13,8 @@ export const ALARM_SEND_ERRORS = {
 
 export type AlarmSendErrorCode = keyof typeof ALARM_SEND_ERRORS;
 
-export class AlarmSendError extends FaultlineError<AlarmSendErrorCode> {
-  constructor(code: AlarmSendErrorCode, message: string, retriable: boolean = ALARM_SEND_ERRORS[code].retriable) {
-    super(code, message, { retriable });
-  }
-}
+/** `retriable` is the error's own where the answer decides it (HTTP_STATUS, SMTP_REJECTED), else the table's. */
+export class AlarmSendError extends CodedError(ALARM_SEND_ERRORS) {}
 
 /**
  * nodemailer's failure as ours, the one place its errors are read: a 5xx SMTP answer will not change on a
@@ -25,7 +22,7 @@ export class AlarmSendError extends FaultlineError<AlarmSendErrorCode> {
  */
 export function fromNodemailer(err: unknown): AlarmSendError {
   const e = err as { code?: unknown; responseCode?: unknown };
-  if (typeof e?.responseCode === 'number') return new AlarmSendError('SMTP_REJECTED', `SMTP answered ${e.responseCode}`, e.responseCode < 500);
+  if (typeof e?.responseCode === 'number') return new AlarmSendError('SMTP_REJECTED', `SMTP answered ${e.responseCode}`, { retriable: e.responseCode < 500 });
   if (typeof e?.code === 'string') return new AlarmSendError('SMTP_FAILED', `SMTP ${e.code}`);
   return new AlarmSendError('SEND_FAILED', 'the send failed');
 }

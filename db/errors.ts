@@ -1,7 +1,7 @@
 // Sorting Postgres failures: "away or busy, try again" versus "this data can never go in". The one place pg's
 // errors are read (docs/decisions.md#one-error-base): fromPg turns them into a DatabaseError of our base.
 // SQLSTATE classes: https://www.postgresql.org/docs/current/errcodes-appendix.html
-import { FaultlineError, type CodeMeaning } from '../errors/base.js';
+import { CodedError, type CodeMeaning } from '../errors/code-table.js';
 
 const RETRIABLE_CLASSES = ['08', '53', '57', '58', '40']; // connection, resources, operator intervention, system, rollback
 const RETRIABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
@@ -16,9 +16,9 @@ export const DATABASE_ERRORS = {
 export type DatabaseErrorCode = keyof typeof DATABASE_ERRORS;
 
 /** pg's failure as ours: the same message, pg's error as the cause, its SQLSTATE when it had one. */
-export class DatabaseError extends FaultlineError<DatabaseErrorCode> {
+export class DatabaseError extends CodedError(DATABASE_ERRORS) {
   constructor(code: DatabaseErrorCode, message: string, readonly sqlState: string | undefined, cause: unknown) {
-    super(code, message, { retriable: DATABASE_ERRORS[code].retriable, cause });
+    super(code, message, { cause });
   }
 }
 

@@ -1,7 +1,7 @@
 // Rejection codes shared by the queue pipeline (dead-letter records, `rejected_messages.code`) and the HTTP
 // API error body (`{"error": {"code", "message"}}`, docs/decisions.md#errors). One table so the same code
 // always means the same thing and maps to the same status (as fastify and kafkajs keep their error tables).
-import { FaultlineError } from '../errors/base.js';
+import { CodedError } from '../errors/code-table.js';
 
 /** Code -> HTTP status, whether a retry can help, and the default human message. */
 export const REJECTION_CODES = {
@@ -29,13 +29,13 @@ export function isRejectionCode(value: unknown): value is RejectionCode {
  * @example
  *   throw new RejectionError('INVALID', 'device_data.date: "yesterday" is not an ISO 8601 timestamp');
  */
-export class RejectionError extends FaultlineError<RejectionCode> {
+export class RejectionError extends CodedError(REJECTION_CODES) {
   readonly status: number;
   /** The device's IMEI when it could be read, for keying the dead letter. */
   readonly imei: string | undefined;
 
   constructor(code: RejectionCode, reason?: string, options: { imei?: string; cause?: unknown } = {}) {
-    super(code, reason ?? REJECTION_CODES[code].message, { retriable: REJECTION_CODES[code].retriable, cause: options.cause });
+    super(code, reason, { cause: options.cause });
     this.status = REJECTION_CODES[code].status;
     this.imei = options.imei;
   }

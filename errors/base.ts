@@ -6,12 +6,6 @@
 // one function per library, at the boundary where they meet our rules. This folder is the lowest floor
 // (lint/floors.js), so every capability, the pure rules and the portal can import it. Pure: no I/O.
 
-/** What a capability's code table says of each code: what it means, and whether trying again can help. */
-export interface CodeMeaning {
-  readonly retriable: boolean;
-  readonly meaning: string;
-}
-
 export interface FaultlineErrorOptions {
   /** Whether waiting and trying again can help (a dependency away or busy), not this input's own fault. */
   retriable: boolean;
@@ -20,6 +14,9 @@ export interface FaultlineErrorOptions {
 }
 
 /**
+ * A capability whose code table says whether each code is retriable extends CodedError(table) instead
+ * (errors/code-table.ts); one whose errors are never (or always) retriable extends this with its codes.
+ *
  * @example
  *   export const SECRETS_ERRORS = { NO_SECRET_KEYS: '...', ... } as const;   // the capability's code table
  *   export class SecretsError extends FaultlineError<SecretsErrorCode> { ... }

@@ -5,7 +5,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { FaultlineError, type CodeMeaning } from '../errors/base.js';
+import { CodedError, type CodeMeaning } from '../errors/code-table.js';
 
 /** An answer is a status and a few lines; more than this is not worth reading. */
 const MAX_ANSWER = 1024 * 1024;
@@ -34,11 +34,7 @@ export const HTTP_FAILURES = {
 
 export type HttpFailureCode = keyof typeof HTTP_FAILURES;
 
-export class HttpSendError extends FaultlineError<HttpFailureCode> {
-  constructor(code: HttpFailureCode, message: string) {
-    super(code, message, { retriable: HTTP_FAILURES[code].retriable });
-  }
-}
+export class HttpSendError extends CodedError(HTTP_FAILURES) {}
 
 const TLS_CODES = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|HOSTNAME|ERR_TLS/;
 

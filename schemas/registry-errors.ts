@@ -1,6 +1,6 @@
 // Errors of the schema registry client (schemas/registry.ts). One table, like domain/errors.ts: a code
 // always means the same thing, and `retriable` tells a stage whether waiting and trying again can help.
-import { FaultlineError } from '../errors/base.js';
+import { CodedError } from '../errors/code-table.js';
 
 export const REGISTRY_ERROR_CODES = {
   /** The registry refused a new schema version under the subject's compatibility rule (HTTP 409). */
@@ -30,14 +30,14 @@ export type RegistryErrorCode = keyof typeof REGISTRY_ERROR_CODES;
  *   try { await registry.register('device-events-value', schema); }
  *   catch (err) { if (err instanceof RegistryError && err.code === 'SCHEMA_INCOMPATIBLE') ... }
  */
-export class RegistryError extends FaultlineError<RegistryErrorCode> {
+export class RegistryError extends CodedError(REGISTRY_ERROR_CODES) {
   /** HTTP status of the registry's answer, when there was one. */
   readonly status: number | undefined;
   /** Confluent's numeric `error_code` from the answer body (e.g. 40401, 42201), when there was one. */
   readonly errorCode: number | undefined;
 
   constructor(code: RegistryErrorCode, reason?: string, options: { status?: number; errorCode?: number; cause?: unknown } = {}) {
-    super(code, reason ?? REGISTRY_ERROR_CODES[code].message, { retriable: REGISTRY_ERROR_CODES[code].retriable, cause: options.cause });
+    super(code, reason, { cause: options.cause });
     this.status = options.status;
     this.errorCode = options.errorCode;
   }

@@ -4,7 +4,7 @@ import { SendMessageBatchCommand, type SendMessageBatchRequestEntry, type SQSCli
 import { createSqsClient, type SqsConnectionOptions } from '../stages/bridge/sqs-client.js';
 import { retry } from '../plumbing/retry.js';
 import type { OutgoingMessage, Sink } from './sink.js';
-import { FaultlineError, type CodeMeaning } from '../errors/base.js';
+import { CodedError, type CodeMeaning } from '../errors/code-table.js';
 
 /** Why a send of the simulator's messages failed, and whether the retry policy tries again. */
 export const SQS_SINK_ERRORS = {
@@ -12,11 +12,7 @@ export const SQS_SINK_ERRORS = {
   SQS_SENDS_FAILED: { retriable: true, meaning: 'some sends failed for the server\'s reasons' },
 } as const satisfies Record<string, CodeMeaning>;
 
-export class SqsSinkError extends FaultlineError<keyof typeof SQS_SINK_ERRORS> {
-  constructor(code: keyof typeof SQS_SINK_ERRORS, message: string) {
-    super(code, message, { retriable: SQS_SINK_ERRORS[code].retriable });
-  }
-}
+export class SqsSinkError extends CodedError(SQS_SINK_ERRORS) {}
 
 export interface SqsSinkOptions extends SqsConnectionOptions {
   /** A client to use instead of one built from the connection options; left open by close(). */

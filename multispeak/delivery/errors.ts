@@ -1,6 +1,6 @@
 // Why a delivery attempt failed (a code, retriable or not). Messages never quote the envelope,
 // the credentials or the OMS's answer beyond its faultstring/errorString.
-import { FaultlineError, type CodeMeaning } from '../../errors/base.js';
+import { CodedError, type CodeMeaning } from '../../errors/code-table.js';
 
 /** Code -> what it means and whether another attempt can help (the outbox retries until the row's maximum age). */
 export const DELIVERY_ERRORS = {
@@ -17,8 +17,4 @@ export const DELIVERY_ERRORS = {
 
 export type DeliveryErrorCode = keyof typeof DELIVERY_ERRORS;
 
-export class DeliveryError extends FaultlineError<DeliveryErrorCode> {
-  constructor(code: DeliveryErrorCode, message: string) {
-    super(code, message, { retriable: DELIVERY_ERRORS[code].retriable });
-  }
-}
+export class DeliveryError extends CodedError(DELIVERY_ERRORS) {}

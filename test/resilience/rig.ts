@@ -18,9 +18,11 @@ import { kafkaNames } from '../../stages/runtime/transport/names.js';
 import { CHAIN_INPUT } from '../../stages/shape.js';
 import { createFleet, type FleetMessage } from '../../simulator/index.js';
 import type { TestDatabase } from '../../support/database.js';
-import { brokers } from '../../support/kafka.js';
+import { brokers, testKafkaTransport } from '../../support/kafka.js';
 import { freePort, startFaultline, type FaultlineProcess } from '../../support/process.js';
 import { randomName, waitFor } from '../../support/wait-for.js';
+import type { RawMessage } from '../../schemas/avro/values.js';
+import type { CheckInKey } from '../helpers/device-order.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const run = promisify(execFile);
@@ -283,6 +285,42 @@ export async function consumerLag(namespace = ''): Promise<Record<string, number
 }
 
 // ------------------------------------------------------------------------------------------------ verify
+
+/**
+ * Every check-in on the deployment's fi.raw.v1 (KAFKA_NAMESPACE `namespace`), per partition in offset order: the
+ * order the pipeline promises to keep per device (test/helpers/device-order.ts). Read by a group of its own
+ * from the beginning to the end the topic has now; a body that is not a check-in (a bad message) is left out.
+ */
+export async function rawTopicCheckIns(namespace: string): Promise<CheckInKey[]> {
+  const transport = await testKafkaTransport(6, namespace);
+  const group = randomName('raw-order-reader');
+  const total = (await transport.topicRange(TOPICS.raw, 0)).reduce((n, p) => n + Number(p.end) - Number(p.start), 0);
+  const read: { partition: number; offset: bigint; key: CheckInKey | null }[] = [];
+  const sub = await transport.subscribe<RawMessage>({
+    groupId: group, topic: TOPICS.raw, fromBeginning: true,
+    async eachBatch({ partition, messages }) {
+      for (const m of messages) read.push({ partition, offset: BigInt(m.offset), key: checkInKey(m.value) });
+    },
+  });
+  try {
+    await waitFor(`the ${total} records of ${TOPICS.raw} read`, () => read.length >= total, { timeoutMs: 120_000, intervalMs: 200 });
+  } finally {
+    await sub.stop();
+    await transport.deleteGroup(group).catch(() => {});
+    await transport.close();
+  }
+  read.sort((x, y) => x.partition - y.partition || (x.offset < y.offset ? -1 : x.offset > y.offset ? 1 : 0));
+  return read.flatMap((r) => (r.key ? [r.key] : []));
+}
+
+function checkInKey(raw: RawMessage): CheckInKey | null {
+  try {
+    const date = Date.parse(String((JSON.parse(raw.body) as { device_data?: { date?: unknown } }).device_data?.date));
+    return Number.isNaN(date) ? null : { imei: raw.imei, date };
+  } catch {
+    return null;
+  }
+}
 
 export interface Outcome {
   messagesSent: number;

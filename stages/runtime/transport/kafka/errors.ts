@@ -3,7 +3,7 @@
 // cluster is away or busy" whatever that flag says (kafkajs wraps outages in non-retriable errors such as
 // NumberOfRetriesExceeded, whose cause the runtime looks at too).
 import kafkajs from 'kafkajs';
-import { FaultlineError, type CodeMeaning } from '../../../../errors/base.js';
+import { CodedError, type CodeMeaning } from '../../../../errors/code-table.js';
 
 export const BROKER_ERRORS = {
   BROKER_UNAVAILABLE: { retriable: true, meaning: 'the Kafka cluster is away, busy, or moving a partition (kafkajs says retriable, or it is one of its outage errors)' },
@@ -17,14 +17,10 @@ const OUTAGE_NAMES = new Set([
   'KafkaJSGroupCoordinatorNotFound', 'KafkaJSTimeout', 'KafkaJSLockTimeout', 'KafkaJSStaleTopicMetadataAssignment',
 ]);
 
-export class BrokerError extends FaultlineError<keyof typeof BROKER_ERRORS> {
-  constructor(code: keyof typeof BROKER_ERRORS, message: string, cause: unknown) {
-    super(code, message, { retriable: BROKER_ERRORS[code].retriable, cause });
-  }
-}
+export class BrokerError extends CodedError(BROKER_ERRORS) {}
 
 /** A kafkajs error as a BrokerError (the kafkajs error as its cause); undefined for anything else. */
 export function fromKafkajs(err: unknown): BrokerError | undefined {
   if (!(err instanceof kafkajs.KafkaJSError)) return undefined;
-  return new BrokerError(err.retriable || OUTAGE_NAMES.has(err.name) ? 'BROKER_UNAVAILABLE' : 'BROKER_REFUSED', err.message, err);
+  return new BrokerError(err.retriable || OUTAGE_NAMES.has(err.name) ? 'BROKER_UNAVAILABLE' : 'BROKER_REFUSED', err.message, { cause: err });
 }
