@@ -17,13 +17,13 @@ insert into storage_partition_cut (granularity) values ('month');
 -- Every time partition of every table with its range, read from the catalog (the one source of the bounds;
 -- the printed bound carries its offset, so the cast is exact in any session time zone).
 create function fl_time_partitions() returns table (parent text, partition text, lo timestamptz, hi timestamptz) language sql stable as $$
-  select p.relname::text, c.relname::text, b[1]::timestamptz, b[2]::timestamptz
+  select p.relname::text, c.relname::text, b.bounds[1]::timestamptz, b.bounds[2]::timestamptz
     from storage_partitioned_tables t
     join pg_class p on p.relname = t.table_name and p.relnamespace = 'public'::regnamespace
     join pg_inherits i on i.inhparent = p.oid
     join pg_class c on c.oid = i.inhrelid
-    cross join lateral regexp_match(pg_get_expr(c.relpartbound, c.oid), 'FROM \(''([^'']+)''\) TO \(''([^'']+)''\)') b
-   where b is not null
+    cross join lateral regexp_match(pg_get_expr(c.relpartbound, c.oid), 'FROM \(''([^'']+)''\) TO \(''([^'']+)''\)') as b(bounds)
+   where b.bounds is not null
 $$;
 
 -- A partition is named by its range: <table>_pYYYYMM for a whole month (as before), else <table>_pYYYYMMDD
@@ -66,6 +66,9 @@ declare
   part text;
 begin
   cut := coalesce(cut, (select granularity from storage_partition_cut));
+  if cut not in ('month', 'week', 'day') then
+    raise exception 'fl_ensure_month: cut %: not month, week or day', cut;
+  end if;
   -- Fast path: every table's month already covered in full.
   if not exists (
     select 1 from storage_partitioned_tables t
