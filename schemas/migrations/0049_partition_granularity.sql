@@ -71,9 +71,9 @@ begin
   end if;
   -- Fast path: every table's month already covered in full.
   if not exists (
-    select 1 from storage_partitioned_tables t
+    select 1 from storage_partitioned_tables s
      where coalesce((select sum(extract(epoch from least(p.hi, month_hi) - greatest(p.lo, month_lo)))
-                       from fl_time_partitions() p where p.parent = t.table_name and p.lo < month_hi and p.hi > month_lo), 0)
+                       from fl_time_partitions() p where p.parent = s.table_name and p.lo < month_hi and p.hi > month_lo), 0)
            < extract(epoch from month_hi - month_lo)) then
     return 0;
   end if;
