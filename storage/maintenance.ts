@@ -24,7 +24,7 @@ export async function maintainStorage(pool: pg.Pool, archiveDir: string, now = D
     await failpoint('storage.cut-recorded');
   }
   const made = await ensureMonths(pool, monthsAhead(now, MONTHS_AHEAD), now);
-  if (made) log.info({ component: 'storage', partitions: made }, 'month partitions created ahead');
+  if (made) log.info({ component: 'storage', partitions: made }, 'partitions of the months ahead created');
   const strays = await adoptStrays(pool, now);
   if (strays.length) log.info({ component: 'storage', months: strays }, 'rows moved out of the default partitions');
   const report = await runRetention(pool, { archiveDir, now, progress: (line) => log.info({ component: 'retention' }, line) });
