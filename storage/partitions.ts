@@ -9,7 +9,7 @@
 import type pg from 'pg';
 import { failpoint } from '../config/failpoints.js';
 import { log } from '../config/log.js';
-import type { Granularity } from '../domain/partition-granularity.js';
+import type { Fleet, Granularity } from '../domain/partition-granularity.js';
 import { mayCreateMonth, monthDate, monthOfMs, monthOfTimestamp } from '../domain/storage-months.js';
 import type { ComputedCheckIn } from '../schemas/avro/values.js';
 
@@ -75,6 +75,22 @@ export async function recordPartitionCut(pool: pg.Pool, granularity: Granularity
     update storage_partition_cut set granularity = $1, changed_at = case when granularity = $1 then changed_at else now() end
     returning (select granularity from o) as before`, [granularity]);
   return rows[0]!.before;
+}
+
+/** Days of check-ins measuredFleet averages over. */
+const RATE_DAYS = 7;
+
+/**
+ * The fleet as stored: devices registered and their check-ins a device a day over the last RATE_DAYS days
+ * (a range of the date index, pruned to those days' partitions), for recommendGranularity.
+ */
+export async function measuredFleet(pool: pg.Pool, nowMs: number = Date.now()): Promise<Fleet> {
+  const { rows } = await pool.query<{ devices: number; checkins: number }>(`
+    select (select count(*) from device_information) as devices,
+           (select count(*) from device_records where "date" >= $1 and "date" < $2) as checkins`,
+  [new Date(nowMs - RATE_DAYS * 86_400_000), new Date(nowMs)]);
+  const { devices, checkins } = rows[0]!;
+  return { devices, checkInsPerDevicePerDay: devices === 0 ? 0 : checkins / RATE_DAYS / devices };
 }
 
 export interface TimePartition {

@@ -15,10 +15,10 @@ import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import type { Seam } from '../../../config/failpoints.js';
 import { migrate } from '../../../db/migrate.js';
-import type { Granularity } from '../../../domain/partition-granularity.js';
+import { recommendGranularity, type Granularity } from '../../../domain/partition-granularity.js';
 import { addMonths, monthBounds, monthOfMs } from '../../../domain/storage-months.js';
 import { maintainStorage } from '../../../storage/maintenance.js';
-import { partitionCut, recordPartitionCut, timePartitions } from '../../../storage/partitions.js';
+import { measuredFleet, partitionCut, recordPartitionCut, timePartitions } from '../../../storage/partitions.js';
 import { runRetention } from '../../../storage/retention.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { generateDeviceData, registerDevices, seedOrganization, tableChecksums } from '../../../support/device-data.js';
@@ -173,6 +173,11 @@ test('month -> day -> month on a live database: partitions that exist stay, new 
   await generateDeviceData(db.pool, { prefix: '8700000', devices: 20, count: 1200, months: [M(-2), M(-1), M(0), M(1)] });
   const before = await tableChecksums(db.pool);
   const existing = await partitionNames(db.pool);
+  // What `faultline retention status` recommends from: the devices and their recent rate, measured.
+  const fleet = await measuredFleet(db.pool, NOW);
+  assert.is(fleet.devices, 20);
+  assert.ok(fleet.checkInsPerDevicePerDay > 0 && fleet.checkInsPerDevicePerDay < 96, String(fleet.checkInsPerDevicePerDay));
+  assert.is(recommendGranularity(fleet), 'month');
 
   await maintainStorage(db.pool, dir, NOW, 'day');
   assert.is(await partitionCut(db.pool), 'day');
