@@ -184,9 +184,9 @@ async function startComponents(only: Set<Component> | null, drain: Drain, settin
     const started = await startDatabaseAndDemo(runtime);
     // Partitions ahead, strays out of the default partitions, retention: at start and daily, in every process
     // (one at a time does retention).
-    const storage = startStorageMaintenance({ pool: runtime.pool, archiveDir: settings.archiveDir });
+    const storage = startStorageMaintenance({ pool: runtime.pool, archiveDir: settings.archiveDir, granularity: settings.partitionGranularity });
     drain.onStop('storage maintenance', () => storage.stop());
-    started.push(`storage maintenance (month partitions ahead, retention daily; archive ${settings.archiveDir})`);
+    started.push(`storage maintenance (partitions ahead cut by ${settings.partitionGranularity}, retention daily; archive ${settings.archiveDir})`);
     return { runtime, started };
   });
   const wants = wantedComponents(only, runtime);

@@ -24,6 +24,9 @@ export const SEAMS = {
   'alarms.fleet-digest-queued': 'the router queued the round\'s fleet digests; its transaction is not committed',
   'fleet.between-steps': 'the fleet worker committed a step (assess, triage); the next has not begun',
   'fleet.sections-written': 'triage wrote the de-energised sections it opened and closed; their alarms are not raised or cleared',
+  // A change of partition cut (test/integration/storage/partition-cut.test.ts, docs/decisions.md#partition-granularity).
+  'storage.cut-recorded': 'maintenance recorded a new partition cut; the months ahead are not created at it',
+  'storage.month-created': 'a month\'s missing partitions were created at the recorded cut; the following months are not',
   // Start-up: each component's start can be held, so a signal arrives while it is under way (test/integration/start-signals.test.ts).
   'start.database': 'start: the database and the demo data',
   'start.transport': 'start: the transport',

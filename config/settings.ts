@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_CHATTER_SHELVE_MAX_MINUTES, SHELVE_MINUTES } from '../domain/alarm-states.js';
 import { DEFAULT_LOW_CURRENT_A } from '../domain/ongoing-fault.js';
 import { validateModelMap, type ModelMap } from '../domain/model-replacement.js';
+import { GRANULARITIES, isGranularity, type Granularity } from '../domain/partition-granularity.js';
 import { checkNamespace } from './kafka-namespace.js';
 import { loadMapTiles, type MapTiles } from './map-tiles.js';
 import { parseSplit, type ChainStage } from './pipeline-split.js';
@@ -75,6 +76,8 @@ export interface Settings {
   alarms: AlarmSettings;
   /** Where retention writes archive files (storage/retention.ts). */
   archiveDir: string;
+  /** PARTITION_GRANULARITY (month): how finely months not yet created are cut into partitions (storage/maintenance.ts). */
+  partitionGranularity: Granularity;
   /** The device-message queue the bridge reads and test faults write to: SQS when SQS_QUEUE_URL is set, else the spool inbox. */
   queue: QueueConfig;
   /** INBOX_DIR ($DATA_DIR/inbox): the spool inbox, also when `faultline simulate --to spool` runs beside SQS. */
@@ -264,6 +267,12 @@ export function fixedPorts(s: Pick<Settings, 'httpPort' | 'metricsPort' | 'dnp3'
   return new Map(named.filter((e): e is [number, string] => e[0] !== null && e[0] > 0));
 }
 
+function partitionGranularity(text: string | undefined): Granularity {
+  const value = text?.trim() || 'month';
+  if (!isGranularity(value)) throw new Error(`PARTITION_GRANULARITY: "${value}" is not one of ${GRANULARITIES.join(', ')}`);
+  return value;
+}
+
 function number(env: NodeJS.ProcessEnv, name: string, fallback: number, check: (n: number) => boolean = Number.isFinite): number {
   const text = env[name];
   if (text === undefined || text === '') return fallback;
@@ -418,6 +427,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     fleetTickMs: timerMs(env, 'FLEET_ASSESS_MINUTES', 10, (n) => Number.isInteger(n) && n >= 1 && n <= 1440, 60_000),
     alarms: loadAlarmSettings(env),
     archiveDir: resolve(env.ARCHIVE_DIR || resolve(dataDir, 'archive')),
+    partitionGranularity: partitionGranularity(env.PARTITION_GRANULARITY),
     queue: queue(env, inboxDir),
     inboxDir,
     bridge: bridge(env),

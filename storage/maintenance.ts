@@ -1,20 +1,30 @@
 // The storage work `faultline start` does by itself (docs/decisions.md#storage-lifecycle): at start and then
-// daily, create the coming months' partitions, move rows out of the default partitions, and run retention (raw
-// data's, then fleet health's: health-retention.ts).
+// daily, record the partition cut PARTITION_GRANULARITY asks for, create the coming months' partitions at it,
+// move rows out of the default partitions, and run retention (raw data's, then fleet health's:
+// health-retention.ts). Each step is idempotent, so a run cut short is completed by the next
+// (docs/decisions.md#partition-granularity).
 // Every process may run it; retention's advisory lock lets one do the work, the others skip.
 import type pg from 'pg';
+import { failpoint } from '../config/failpoints.js';
 import { log } from '../config/log.js';
+import type { Granularity } from '../domain/partition-granularity.js';
 import { monthsAhead } from '../domain/storage-months.js';
-import { adoptStrays, ensureMonths, MONTHS_AHEAD } from './partitions.js';
+import { adoptStrays, ensureMonths, MONTHS_AHEAD, recordPartitionCut } from './partitions.js';
 import { runRetention } from './retention.js';
 import { runHealthRetention } from './health-retention.js';
 import { storageMetrics } from './metrics.js';
 
 const DAY_MS = 24 * 3_600_000;
 
-export async function maintainStorage(pool: pg.Pool, archiveDir: string, now = Date.now()): Promise<void> {
+/** One run. `granularity`: the cut of months not yet created; null keeps the one recorded. */
+export async function maintainStorage(pool: pg.Pool, archiveDir: string, now = Date.now(), granularity: Granularity | null = null): Promise<void> {
+  if (granularity !== null) {
+    const before = await recordPartitionCut(pool, granularity);
+    if (before !== granularity) log.info({ component: 'storage', from: before, to: granularity }, 'partition cut changed: months not yet created are cut by the new one, existing partitions stay');
+    await failpoint('storage.cut-recorded');
+  }
   const made = await ensureMonths(pool, monthsAhead(now, MONTHS_AHEAD), now);
-  if (made) log.info({ component: 'storage', partitions: made }, 'month partitions created ahead');
+  if (made) log.info({ component: 'storage', partitions: made }, 'partitions of the months ahead created');
   const strays = await adoptStrays(pool, now);
   if (strays.length) log.info({ component: 'storage', months: strays }, 'rows moved out of the default partitions');
   const report = await runRetention(pool, { archiveDir, now, progress: (line) => log.info({ component: 'retention' }, line) });
@@ -28,11 +38,11 @@ export async function maintainStorage(pool: pg.Pool, archiveDir: string, now = D
   await runHealthRetention(pool, { now, progress: (line) => log.info({ component: 'retention' }, line) });
 }
 
-export function startStorageMaintenance({ pool, archiveDir }: { pool: pg.Pool; archiveDir: string }): { stop(): Promise<void> } {
+export function startStorageMaintenance({ pool, archiveDir, granularity }: { pool: pg.Pool; archiveDir: string; granularity: Granularity }): { stop(): Promise<void> } {
   let running: Promise<void> | null = null;
   const run = () => {
     if (running) return;
-    running = maintainStorage(pool, archiveDir)
+    running = maintainStorage(pool, archiveDir, Date.now(), granularity)
       .catch((err: unknown) => {
         storageMetrics.maintenanceFailures.inc();
         log.warn({ component: 'storage', err: (err as Error).message }, 'storage maintenance failed; tried again in a day');

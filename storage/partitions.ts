@@ -1,15 +1,19 @@
-// The month partitions of the device-data tables (migration 0008, docs/decisions.md#storage-lifecycle).
+// The partitions of the device-data tables (migrations 0008 and 0049, docs/decisions.md#storage-lifecycle,
+// #partition-granularity). A month is cut into one partition, four or one a day (PARTITION_GRANULARITY, the
+// cut recorded in storage_partition_cut); every cut nests in its month, so callers here still deal in months.
 // The service creates them itself: MONTHS_AHEAD in advance (storage/maintenance.ts) and on demand for any
-// month a batch brings (persist). A row whose month has no partition still lands in the table's default
+// month a batch brings (persist). A row whose range has no partition still lands in the table's default
 // partition and is moved out when its month is created (fl_ensure_month), so nothing is refused. Months far
 // from now (domain/storage-months.ts mayCreateMonth) are never created from device data: their rows stay in
 // the default partition (docs/decisions.md#hostile-callers).
 import type pg from 'pg';
+import { failpoint } from '../config/failpoints.js';
 import { log } from '../config/log.js';
-import { mayCreateMonth, monthDate, monthOfTimestamp } from '../domain/storage-months.js';
+import type { Fleet, Granularity } from '../domain/partition-granularity.js';
+import { mayCreateMonth, monthDate, monthOfMs, monthOfTimestamp } from '../domain/storage-months.js';
 import type { ComputedCheckIn } from '../schemas/avro/values.js';
 
-/** Months after the current one that always exist, so ordinary traffic never waits on DDL. */
+/** Months after the current one that always exist (at any cut), so ordinary traffic never waits on DDL. */
 export const MONTHS_AHEAD = 3;
 
 // Months this process knows exist, per pool. A month that retention dropped meanwhile is not forgotten here:
@@ -17,8 +21,9 @@ export const MONTHS_AHEAD = 3;
 const known = new WeakMap<pg.Pool, Set<string>>();
 
 /**
- * Creates the partitions of every month in `months` that this process has not seen and that may be created
- * (mayCreateMonth); returns how many it made. Months outside are left to the default partition.
+ * Creates the missing partitions of every month in `months` that this process has not seen and that may be
+ * created (mayCreateMonth), at the recorded cut, one month per transaction; returns how many it made. Months
+ * outside are left to the default partition.
  */
 export async function ensureMonths(pool: pg.Pool, months: Iterable<string>, nowMs: number = Date.now()): Promise<number> {
   let seen = known.get(pool);
@@ -31,6 +36,7 @@ export async function ensureMonths(pool: pg.Pool, months: Iterable<string>, nowM
     const { rows } = await pool.query<{ made: number }>('select fl_ensure_month($1::date) as made', [monthDate(month)]);
     made += rows[0]!.made;
     seen.add(month);
+    if (rows[0]!.made > 0) await failpoint('storage.month-created');
   }
   return made;
 }
@@ -53,20 +59,58 @@ export async function partitionedTables(pool: pg.Pool | pg.PoolClient): Promise<
   return rows.map((r) => ({ table: r.table_name, timeColumn: r.time_column }));
 }
 
-export interface MonthPartition { table: string; month: string; partition: string; bytes: number }
+/** The cut new months get (storage_partition_cut, migration 0049). */
+export async function partitionCut(pool: pg.Pool): Promise<Granularity> {
+  const { rows } = await pool.query<{ granularity: Granularity }>('select granularity from storage_partition_cut');
+  return rows[0]!.granularity;
+}
 
-/** Every month partition (not the default ones), oldest first. */
-export async function monthPartitions(pool: pg.Pool | pg.PoolClient): Promise<MonthPartition[]> {
-  const { rows } = await pool.query<{ parent: string; partition: string; bytes: string }>(`
-    select p.relname as parent, c.relname as partition, pg_total_relation_size(c.oid) as bytes
-      from storage_partitioned_tables t
-      join pg_class p on p.relname = t.table_name and p.relnamespace = 'public'::regnamespace
-      join pg_inherits i on i.inhparent = p.oid
-      join pg_class c on c.oid = i.inhrelid
-     where c.relname ~ '_p[0-9]{6}$'`);
+/**
+ * Records `granularity` as the cut of months not yet created; returns the one it replaces (the same when
+ * unchanged). Partitions that exist stay as they are (docs/decisions.md#partition-granularity).
+ */
+export async function recordPartitionCut(pool: pg.Pool, granularity: Granularity): Promise<Granularity> {
+  const { rows } = await pool.query<{ before: Granularity }>(`
+    with o as (select granularity from storage_partition_cut)
+    update storage_partition_cut set granularity = $1, changed_at = case when granularity = $1 then changed_at else now() end
+    returning (select granularity from o) as before`, [granularity]);
+  return rows[0]!.before;
+}
+
+/** Days of check-ins measuredFleet averages over. */
+const RATE_DAYS = 7;
+
+/**
+ * The fleet as stored: devices registered and their check-ins a device a day over the last RATE_DAYS days
+ * (a range of the date index, pruned to those days' partitions), for recommendGranularity.
+ */
+export async function measuredFleet(pool: pg.Pool, nowMs: number = Date.now()): Promise<Fleet> {
+  const { rows } = await pool.query<{ devices: number; checkins: number }>(`
+    select (select count(*) from device_information) as devices,
+           (select count(*) from device_records where "date" >= $1 and "date" < $2) as checkins`,
+  [new Date(nowMs - RATE_DAYS * 86_400_000), new Date(nowMs)]);
+  const { devices, checkins } = rows[0]!;
+  return { devices, checkInsPerDevicePerDay: devices === 0 ? 0 : checkins / RATE_DAYS / devices };
+}
+
+export interface TimePartition {
+  table: string;
+  /** `YYYY-MM`: the month the partition lies in (every cut nests in one). */
+  month: string;
+  partition: string;
+  /** Its range, epoch ms: from inclusive, until exclusive. */
+  fromMs: number;
+  untilMs: number;
+  bytes: number;
+}
+
+/** Every time partition (not the default ones), oldest first. */
+export async function timePartitions(pool: pg.Pool | pg.PoolClient): Promise<TimePartition[]> {
+  const { rows } = await pool.query<{ parent: string; partition: string; lo: Date; hi: Date; bytes: string }>(
+    'select parent, partition, lo, hi, pg_total_relation_size(partition::regclass) as bytes from fl_time_partitions()');
   return rows
-    .map((r) => { const d = r.partition.slice(-6); return { table: r.parent, month: `${d.slice(0, 4)}-${d.slice(4)}`, partition: r.partition, bytes: Number(r.bytes) }; })
-    .sort((a, b) => a.month.localeCompare(b.month) || a.table.localeCompare(b.table));
+    .map((r) => ({ table: r.parent, month: monthOfMs(r.lo.getTime()), partition: r.partition, fromMs: r.lo.getTime(), untilMs: r.hi.getTime(), bytes: Number(r.bytes) }))
+    .sort((a, b) => a.fromMs - b.fromMs || a.table.localeCompare(b.table));
 }
 
 /** Months that rows in the default partitions belong to; creating them moves those rows out. */

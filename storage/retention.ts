@@ -1,6 +1,7 @@
 // Retention with archive (docs/decisions.md#storage-lifecycle): each organisation keeps RetentionMonths
 // months (null: everything). A month every organisation has expired goes whole: archived to one file, verified
-// (row count and checksum read back from disk), then its partition is dropped. A month only some organisations
+// (row count and checksum read back from disk), then its partitions are dropped (one, or the month's pieces at
+// a finer cut: docs/decisions.md#partition-granularity). A month only some organisations
 // have expired loses just their rows: archived to a file per organisation, verified, then deleted.
 // One process at a time runs it (a session advisory lock); others skip.
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
@@ -10,15 +11,16 @@ import { FAULT_EVENT_TYPES } from '../domain/fault-events.js';
 import { expired, firstKeptMonth, monthDate } from '../domain/storage-months.js';
 import { exportUnit, unitCondition, type ArchiveUnit } from './archive.js';
 import { verifyArchiveFile } from './archive-file.js';
-import { monthPartitions, partitionedTables } from './partitions.js';
+import { partitionedTables, timePartitions } from './partitions.js';
 import { withTransaction } from '../db/transaction.js';
 
 const RETENTION_LOCK = 0x666c7274; // "flrt"
 
 export interface RetentionStep extends ArchiveUnit {
-  /** drop: the whole partition; delete: one organisation's rows. */
+  /** drop: the month's partitions; delete: one organisation's rows. */
   action: 'drop' | 'delete';
-  partition: string;
+  /** The table's partitions of the month: one at the month cut, its pieces at a finer one. */
+  partitions: string[];
   /** Rows the step removes (counted when planned). */
   rows: number;
 }
@@ -36,24 +38,35 @@ export interface RetentionReport {
   steps: (RetentionStep & { file: string | null; checksum: string | null })[];
 }
 
+/** Rows the partitions hold together. */
+async function countRows(db: pg.Pool | pg.PoolClient, partitions: readonly string[]): Promise<number> {
+  const { rows } = await db.query<{ n: string }>(`select (${partitions.map((p) => `(select count(*) from "${p}")`).join(' + ')}) as n`);
+  return Number(rows[0]!.n);
+}
+
 /** What retention would remove now, oldest month first. */
 export async function planRetention(pool: pg.Pool, now = Date.now()): Promise<RetentionStep[]> {
   const { rows: orgs } = await pool.query<{ id: string; months: number | null }>('select "OrganizationID" as id, "RetentionMonths" as months from organizations order by 1');
   const kept = orgs.map((o) => ({ id: o.id, firstKept: firstKeptMonth(o.months, now) }));
   const columns = new Map((await partitionedTables(pool)).map((t) => [t.table, t.timeColumn]));
+  const months = new Map<string, { table: string; month: string; partitions: string[] }>();
+  for (const p of await timePartitions(pool)) {
+    const key = `${p.table} ${p.month}`;
+    if (!months.has(key)) months.set(key, { table: p.table, month: p.month, partitions: [] });
+    months.get(key)!.partitions.push(p.partition);
+  }
   const steps: RetentionStep[] = [];
-  for (const p of await monthPartitions(pool)) {
-    const timeColumn = columns.get(p.table)!;
-    if (kept.length > 0 && kept.every((o) => expired(p.month, o.firstKept))) {
-      const { rows } = await pool.query<{ n: string }>(`select count(*) as n from "${p.partition}"`);
-      steps.push({ action: 'drop', table: p.table, timeColumn, month: p.month, org: null, partition: p.partition, rows: Number(rows[0]!.n) });
+  for (const { table, month, partitions } of months.values()) {
+    const timeColumn = columns.get(table)!;
+    if (kept.length > 0 && kept.every((o) => expired(month, o.firstKept))) {
+      steps.push({ action: 'drop', table, timeColumn, month, org: null, partitions, rows: await countRows(pool, partitions) });
       continue;
     }
-    for (const o of kept.filter((k) => expired(p.month, k.firstKept))) {
-      const unit: ArchiveUnit = { table: p.table, timeColumn, month: p.month, org: o.id };
+    for (const o of kept.filter((k) => expired(month, k.firstKept))) {
+      const unit: ArchiveUnit = { table, timeColumn, month, org: o.id };
       const where = unitCondition(unit);
-      const { rows } = await pool.query<{ n: string }>(`select count(*) as n from "${p.table}" where ${where.sql}`, where.values);
-      if (Number(rows[0]!.n) > 0) steps.push({ action: 'delete', ...unit, partition: p.partition, rows: Number(rows[0]!.n) });
+      const { rows } = await pool.query<{ n: string }>(`select count(*) as n from "${table}" where ${where.sql}`, where.values);
+      if (Number(rows[0]!.n) > 0) steps.push({ action: 'delete', ...unit, partitions, rows: Number(rows[0]!.n) });
     }
   }
   return steps;
@@ -68,13 +81,13 @@ function archivePath(dir: string, unit: ArchiveUnit): string {
 }
 
 // Counters of migration 0004 that a dropped partition's rows were counted in (a DROP fires no trigger).
-async function uncount(client: pg.PoolClient, step: RetentionStep): Promise<void> {
+async function uncount(client: pg.PoolClient, step: RetentionStep, partition: string): Promise<void> {
   if (step.table === 'device_records') {
     await client.query(`update device_read_counts c set records = c.records - x.n
-      from (select "IMEINumber", count(*) as n from "${step.partition}" group by 1) x where c."IMEINumber" = x."IMEINumber"`);
+      from (select "IMEINumber", count(*) as n from "${partition}" group by 1) x where c."IMEINumber" = x."IMEINumber"`);
   } else if (step.table === 'event_records' || step.table === 'dm1_event_records') {
     await client.query(`update device_read_counts c set critical_events = c.critical_events - x.n
-      from (select "IMEINumber", count(*) as n from "${step.partition}" where "EventType" = any($1::text[]) group by 1) x where c."IMEINumber" = x."IMEINumber"`, [FAULT_EVENT_TYPES]);
+      from (select "IMEINumber", count(*) as n from "${partition}" where "EventType" = any($1::text[]) group by 1) x where c."IMEINumber" = x."IMEINumber"`, [FAULT_EVENT_TYPES]);
   }
 }
 
@@ -83,15 +96,18 @@ async function remove(pool: pg.Pool, step: RetentionStep, archived: { rows: numb
   // Wait briefly for the lock rather than queue every reader behind a drop (the next run tries again).
   await withTransaction(pool, async (client) => {
     const where = unitCondition(step);
+    const partitions = step.partitions.map((p) => `"${p}"`).join(', ');
     if (step.action === 'drop') {
-      await client.query(`lock table "${step.partition}" in access exclusive mode`);
-      const { rows } = await client.query<{ n: string }>(`select count(*) as n from "${step.partition}"`);
-      if (Number(rows[0]!.n) !== archived.rows) throw new Error(`${step.partition}: ${rows[0]!.n} rows now, ${archived.rows} archived; rows arrived meanwhile, the next run archives them`);
-      await uncount(client, step);
-      await client.query(`drop table "${step.partition}"`);
+      await client.query(`lock table ${partitions} in access exclusive mode`);
+      const now = await countRows(client, step.partitions);
+      if (now !== archived.rows) throw new Error(`${step.table} ${step.month}: ${now} rows now, ${archived.rows} archived; rows arrived meanwhile, the next run archives them`);
+      for (const partition of step.partitions) {
+        await uncount(client, step, partition);
+        await client.query(`drop table "${partition}"`);
+      }
     } else {
       // No writer may add rows of this month between the count and the delete.
-      await client.query(`lock table "${step.partition}" in share row exclusive mode`);
+      await client.query(`lock table ${partitions} in share row exclusive mode`);
       const { rowCount } = await client.query(`delete from "${step.table}" where ${where.sql}`, where.values);
       if (rowCount !== archived.rows) throw new Error(`${step.table} ${step.month} of ${step.org}: ${rowCount} rows to delete, ${archived.rows} archived; rows arrived meanwhile, the next run archives them`);
     }
@@ -102,11 +118,13 @@ async function remove(pool: pg.Pool, step: RetentionStep, archived: { rows: numb
   }, { lockTimeoutMs: 10_000 });
 }
 
+const dropped = (step: RetentionStep) => (step.partitions.length === 1 ? `partition ${step.partitions[0]}` : `${step.partitions.length} partitions (${step.partitions[0]} ...)`);
+
 async function runStep(pool: pg.Pool, step: RetentionStep, archiveDir: string, progress: (line: string) => void): Promise<{ file: string | null; checksum: string | null }> {
   const label = `${step.table} ${step.month}${step.org === null ? '' : ` (organisation ${step.org})`}`;
   if (step.rows === 0 && step.action === 'drop') {
     await remove(pool, step, { rows: 0, checksum: '' }, null);
-    progress(`${label}: empty partition dropped`);
+    progress(`${label}: empty ${dropped(step)} dropped`);
     return { file: null, checksum: null };
   }
   const file = archivePath(archiveDir, step);
@@ -131,7 +149,7 @@ async function runStep(pool: pg.Pool, step: RetentionStep, archiveDir: string, p
     rmSync(file, { force: true });
     throw err;
   }
-  progress(`${label}: ${step.action === 'drop' ? `partition ${step.partition} dropped` : `${written.rows.toLocaleString('en')} rows deleted`}`);
+  progress(`${label}: ${step.action === 'drop' ? `${dropped(step)} dropped` : `${written.rows.toLocaleString('en')} rows deleted`}`);
   return { file, checksum: written.checksum };
 }
 

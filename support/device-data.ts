@@ -1,6 +1,7 @@
 // Device data generated inside PostgreSQL, for the storage tests and bench/storage.bench.ts: check-ins with
 // events, DM1 events and currents in the shipped fixtures' proportions (12 check-ins: 9 events, 1 DM1 event,
-// 12 currents rows), spread over whole UTC months, deterministic for the same arguments. Works on the schema
+// 12 currents rows), spread over whole UTC months, deterministic for the same arguments (the events' identities
+// too, whatever the partitions: they are numbered in RecordID order). Works on the schema
 // before and after migration 0008 (plain INSERTs through the tables).
 import type pg from 'pg';
 import { monthBounds } from '../domain/storage-months.js';
@@ -74,12 +75,14 @@ export async function generateDeviceData(pool: pg.Pool, { prefix, devices, first
            (array['PFault','TFault','Current Reset','SOTF','Overcurrent','Fault Like','Fault <50','Heartbeat'])[1 + r."RecordID" % 8],
            40, 400, 10, r."date", r."IMEINumber", r."RecordID", r."date" - interval '10 seconds'
       from device_records r where ${mine} and ${seq} % 4 <> 0
+     order by r."RecordID"
     on conflict do nothing`, range);
   const dm1 = await pool.query(`
     insert into dm1_event_records ("EventID", "EventTimestamp", "EventType", "PhaseAEvent", "PhaseBEvent", "PhaseCEvent",
       "PacketTimestamp", "IMEINumber", "DeviceRecordID", "ReportedEventTimestamp")
     select r."RecordID", r."date" - interval '5 seconds', 'FAULT_INITIAL', 'Fault', 'Normal', 'Normal', r."date", r."IMEINumber", r."RecordID", r."date" - interval '5 seconds'
       from device_records r where ${mine} and (${seq} / $4::int + ${seq} % $4::int) % 12 = 0
+     order by r."RecordID"
     on conflict do nothing`, [...range, devices]);
   const currents = await pool.query(`
     insert into device_currents ("PacketTimestamp", "IMEINumber", "PeakCurrent", "PeakCurrentTimestamp",

@@ -4,7 +4,8 @@
 import { parseArgs } from 'node:util';
 import { COMMANDS } from '../command-table.js';
 import { firstKeptMonth } from '../../domain/storage-months.js';
-import { monthPartitions } from '../../storage/partitions.js';
+import { recommendGranularity } from '../../domain/partition-granularity.js';
+import { measuredFleet, partitionCut, timePartitions } from '../../storage/partitions.js';
 import { runRetention } from '../../storage/retention.js';
 import { openRuntime } from '../runtime.js';
 
@@ -31,7 +32,10 @@ export async function run(args: string[]): Promise<void> {
     } else if (action === 'status') {
       const { rows } = await runtime.pool.query<{ id: string; months: number | null }>('select "OrganizationID" as id, "RetentionMonths" as months from organizations order by 1');
       for (const o of rows) say(`organisation ${o.id}: ${o.months === null ? 'keeps everything' : `keeps ${o.months} months (from ${firstKeptMonth(o.months, Date.now())})`}`);
-      for (const p of await monthPartitions(runtime.pool)) say(`${p.partition}  ${(p.bytes / 1048576).toFixed(1)} MB`);
+      say(`partition cut of months not yet created: ${await partitionCut(runtime.pool)} (PARTITION_GRANULARITY, recorded by the service at start)`);
+      const fleet = await measuredFleet(runtime.pool);
+      say(`recommended for ${fleet.devices} devices at ${fleet.checkInsPerDevicePerDay.toFixed(1)} check-ins a device a day (the last 7 days): ${recommendGranularity(fleet)} (docs/operations.md#sizing)`);
+      for (const p of await timePartitions(runtime.pool)) say(`${p.partition}  ${(p.bytes / 1048576).toFixed(1)} MB`);
     } else {
       throw new Error(`retention: unknown action "${action}" (run [--dry-run] | set <organisation> <months|keep> | status)`);
     }

@@ -32,10 +32,10 @@ import {
 /**
  * The seams of the path (start-up seams are test/cli/start-signals'; the alarm router's,
  * test/integration/alarms/chatter-crash's: this suite's organisation routes no alarm messages; the fleet
- * worker's, test/integration/fleet/crash's).
+ * worker's, test/integration/fleet/crash's; a partition cut's, test/integration/storage/partition-cut's).
  */
-type PathSeam = Exclude<Seam, `start.${string}` | `alarms.${string}` | `fleet.${string}`>;
-const onPath = (s: string) => !s.startsWith('start.') && !s.startsWith('alarms.') && !s.startsWith('fleet.');
+type PathSeam = Exclude<Seam, `start.${string}` | `alarms.${string}` | `fleet.${string}` | `storage.${string}`>;
+const onPath = (s: string) => !s.startsWith('start.') && !s.startsWith('alarms.') && !s.startsWith('fleet.') && !s.startsWith('storage.');
 
 /** One case per seam of the path: what a crash there would lose or repeat without the design. */
 const CASES: Record<PathSeam, string> = {

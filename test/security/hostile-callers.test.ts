@@ -22,7 +22,7 @@ import { loadAlarmSettings, loadSettings } from '../../config/settings.js';
 import { NAMESPACE } from '../../multispeak/versions.js';
 import { localAvroCodec } from '../../stages/runtime/codec.js';
 import { memoryTransport } from '../../stages/runtime/transport/memory.js';
-import { monthPartitions } from '../../storage/partitions.js';
+import { timePartitions } from '../../storage/partitions.js';
 import { fixtureText } from '../../support/checkins.js';
 import { startTestPipeline } from '../../support/pipeline.js';
 import { testKeyring } from '../../support/reference-data.js';
@@ -236,7 +236,7 @@ test('extreme from / to days on every route of the OpenAPI document that takes t
 
 test('device check-ins dated in far months: no partition is made for them, and none is lost', async () => {
   const imei = ((await api.db.pool.query(`select "IMEINumber" from device_information where "OrganizationID" = 'north' and deleted_at is null order by 1 limit 1`)).rows[0] as { IMEINumber: string }).IMEINumber;
-  const before = new Set((await monthPartitions(api.db.pool)).map((p) => p.month));
+  const before = new Set((await timePartitions(api.db.pool)).map((p) => p.month));
   const message = (name: string, date: string, eventAt: string) => {
     const m = JSON.parse(fixtureText('002-permanent-fault.json')) as { device_data: Record<string, unknown>; events: Record<string, unknown>[] };
     m.device_data = { ...m.device_data, IMEINumber: imei, date };
@@ -258,7 +258,7 @@ test('device check-ins dated in far months: no partition is made for them, and n
     await pipe.stop();
     await transport.close();
   }
-  const months = new Set((await monthPartitions(api.db.pool)).map((p) => p.month));
+  const months = new Set((await timePartitions(api.db.pool)).map((p) => p.month));
   for (const m of ['2090-05', '2091-01', '2003-07']) {
     tried++;
     assert.not.ok(months.has(m), `no partition for ${m}`);

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { migrate } from '../../../db/migrate.js';
 import { addMonths, monthOfMs } from '../../../domain/storage-months.js';
 import { persistBatch } from '../../../stages/persist/index.js';
-import { monthPartitions } from '../../../storage/partitions.js';
+import { timePartitions } from '../../../storage/partitions.js';
 import { checkInOf, computed } from '../../../support/checkins.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { deviceDataColumns, generateDeviceData, registerDevices, seedOrganization, tableChecksums } from '../../../support/device-data.js';
@@ -38,7 +38,7 @@ test('every row of every device-data table survives, exactly once, and the month
   const { rows: kind } = await db.pool.query<{ relname: string; relkind: string }>(
     `select relname, relkind from pg_class where relname in ('device_records', 'device_currents', 'event_records', 'dm1_event_records') order by 1`);
   assert.ok(kind.every((k) => k.relkind === 'p'), JSON.stringify(kind));
-  const months = new Set((await monthPartitions(db.pool)).filter((p) => p.table === 'device_records').map((p) => p.month));
+  const months = new Set((await timePartitions(db.pool)).filter((p) => p.table === 'device_records').map((p) => p.month));
   for (const m of MONTHS) assert.ok(months.has(m), m);
   const { rows: strays } = await db.pool.query<{ n: string }>('select count(*) as n from device_records_default');
   assert.is(Number(strays[0]!.n), 0, 'every migrated row is in its month');

@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addMonths, monthOfMs, monthsAhead } from '../../../domain/storage-months.js';
 import { persistBatch } from '../../../stages/persist/index.js';
-import { adoptStrays, MONTHS_AHEAD, monthPartitions, strayMonths } from '../../../storage/partitions.js';
+import { adoptStrays, MONTHS_AHEAD, timePartitions, strayMonths } from '../../../storage/partitions.js';
 import { maintainStorage } from '../../../storage/maintenance.js';
 import { checkInOf, computed } from '../../../support/checkins.js';
 import { createTestDatabase, dumpTables, type TestDatabase } from '../../../support/database.js';
@@ -19,7 +19,7 @@ const TABLES = ['device_currents', 'device_records', 'dm1_event_records', 'event
 const partitionOf = async (sql: string, values: unknown[] = []) => (await db.pool.query<{ p: string }>(`select tableoid::regclass::text as p from ${sql}`, values)).rows.map((r) => r.p);
 
 test('a fresh database has the current month and three ahead for each table, and a default partition each', async () => {
-  const months = await monthPartitions(db.pool);
+  const months = await timePartitions(db.pool);
   for (const month of monthsAhead(Date.now(), MONTHS_AHEAD)) {
     assert.equal(months.filter((m) => m.month === month).map((m) => m.table).sort(), TABLES, month);
   }
@@ -68,13 +68,13 @@ test('a check-in from a month far from now is stored in the default partition; n
   const [out] = await persistBatch(db.pool, [computed(checkIn)]);
   assert.ok(out!.ownsRecord, 'stored, not refused');
   assert.equal(await partitionOf('device_records where "RecordID" = $1', [out!.DeviceRecordID]), ['device_records_default']);
-  assert.not.ok((await monthPartitions(db.pool)).some((m) => m.month === '2003-07'), 'no 2003-07 partition');
+  assert.not.ok((await timePartitions(db.pool)).some((m) => m.month === '2003-07'), 'no 2003-07 partition');
 });
 
 test('maintenance (as `start` runs it) creates months ahead and adopts strays, and runs again harmlessly', async () => {
   const farAhead = Date.parse('2031-01-15T00:00:00Z');
   await maintainStorage(db.pool, '/nonexistent-archive-dir', farAhead);
-  const months = new Set((await monthPartitions(db.pool)).map((m) => m.month));
+  const months = new Set((await timePartitions(db.pool)).map((m) => m.month));
   for (const m of ['2031-01', '2031-02', '2031-03', '2031-04']) assert.ok(months.has(m), m);
   await maintainStorage(db.pool, '/nonexistent-archive-dir', farAhead);
 });

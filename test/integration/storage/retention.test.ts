@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { addMonths, monthOfMs } from '../../../domain/storage-months.js';
 import { verifyArchiveFile } from '../../../storage/archive-file.js';
 import { restoreFile } from '../../../storage/archive.js';
-import { monthPartitions } from '../../../storage/partitions.js';
+import { timePartitions } from '../../../storage/partitions.js';
 import { runRetention } from '../../../storage/retention.js';
 import { maintainStorage } from '../../../storage/maintenance.js';
 import { storageMetrics } from '../../../storage/metrics.js';
@@ -93,7 +93,7 @@ test('when every organisation has expired a month, its partitions are archived w
   assert.equal(report.failed, []);
   assert.is(report.steps.length, 12);
   assert.ok(report.steps.every((s) => s.action === 'drop' && s.org === null));
-  const left = new Set((await monthPartitions(db.pool)).map((p) => p.month));
+  const left = new Set((await timePartitions(db.pool)).map((p) => p.month));
   for (const m of EXPIRED) assert.not.ok(left.has(m), `${m} dropped`);
   assert.is(Number((await db.pool.query(`select sum(records) as n from device_read_counts`)).rows[0].n), await count('device_records'));
   assert.is(Number((await db.pool.query(`select sum(critical_events) as n from device_read_counts`)).rows[0].n),
