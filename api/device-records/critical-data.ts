@@ -11,7 +11,7 @@ import { eventType, fault, num, text, type FieldTable } from './fields.js';
 import { pageJson, type ReadDeps, type ReadEndpoint } from './endpoint.js';
 import type { ListQuery } from './list-params.js';
 import { displayFault, eventFields, presentContext } from './present.js';
-import { columnIndex, plain, rowWriter } from './row-json.js';
+import { columnIndex, plain, rowWriter, type JsonText } from './row-json.js';
 import { movedDevicesCondition, reachCondition } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
 import { counterTotal, countersAnswer } from './totals.js';
@@ -107,24 +107,49 @@ const WRITE = rowWriter([
 const readsCheckIn = (q: ListQuery) => q.filters.some((f) => FILTERABLE[f.field]?.sql.startsWith('r.'));
 
 /**
+ * How a page finds its rows (docs/decisions.md#critical-data-walked-per-device). `by time`: each source's
+ * fault events of the whole organisation in time order (its partial index on EventTimestamp), those out of
+ * reach skipped; it stops at the page when the caller reaches most of the organisation's events (an admin).
+ * `by device`: for each device in reach, that device's fault events in time order (migration 0048's partial
+ * index per IMEI), each walk cut to the page, then merged; bounded by the devices reached and the page, never
+ * by the events of devices out of reach (a group user without DM1 indicators walked every DM1 event of a
+ * week by time for no row). Both answer the same rows in the same order.
+ */
+export type CriticalWalk = 'by time' | 'by device';
+
+/** An admin (or integration key) reaches the organisation: by time; a group user a few groups' devices: by device. */
+export const walkFor = (caller: Caller): CriticalWalk => (caller.role === 'user' ? 'by device' : 'by time');
+
+/**
  * `from <source> join ... where <reach, range, filters>` for each source, built on `p`. The check-in `r` is
  * joined here only when a filter reads it; otherwise after the merge, for the page's rows alone (a week's
- * fault events are thousands of rows, each a lookup in device_records).
+ * fault events are thousands of rows, each a lookup in device_records). `by device`, the source is read in a
+ * LATERAL per device in reach, cut to `top` rows there; the device `d` is the outer one, so the conditions and
+ * the order on its columns are constants inside.
  */
-async function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams, withCursor: boolean): Promise<string[]> {
+async function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams, withCursor: boolean, walk: CriticalWalk, top: string): Promise<string[]> {
   const range = calendarDayRange(q.from, q.to, caller.timeZone);
+  const reach = reachCondition(caller, p);
   const common = ([
-    reachCondition(caller, p),
     ...await movedDevicesCondition(deps.pool, caller, p, 'c."IMEINumber"', 'c."PacketTimestamp"'),
     ...rangeConditions('c."EventTimestamp"', range.fromMs, range.untilMs),
     ...reportedRange('c', range),
     ...filterConditions(q.filters, FILTERABLE, { codeStrings: deps.codeStrings }, p),
   ]);
   const cursor = withCursor ? afterCursor(q, p) : SOURCE_NAMES.map(() => []);
-  return sources(`${p.add(MODEL_CHANGE_EVENT_TYPE)}::text`).map((source, i) => `from ${source}
+  const checkIn = readsCheckIn(q) ? CHECK_IN_JOIN('c') : '';
+  const sourceList = sources(`${p.add(MODEL_CHANGE_EVENT_TYPE)}::text`);
+  if (walk === 'by device') {
+    const inner = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
+    return sourceList.map((source, i) => `from device_information d
+      cross join lateral (select c.* from ${source} ${checkIn}
+        ${whereClause(['c."IMEINumber" = d."IMEINumber"', ...common, ...cursor[i]!])} order by ${inner} limit ${top}) c
+      where ${reach}`);
+  }
+  return sourceList.map((source, i) => `from ${source}
       join device_information d on d."IMEINumber" = c."IMEINumber"
-      ${readsCheckIn(q) ? CHECK_IN_JOIN('c') : ''}
-      ${whereClause([...common, ...cursor[i]!])}`);
+      ${checkIn}
+      ${whereClause([reach, ...common, ...cursor[i]!])}`);
 }
 
 export const criticalData: ReadEndpoint = {
@@ -133,25 +158,28 @@ export const criticalData: ReadEndpoint = {
   description: `Paginated fault events (EventType in ${FAULT_EVENT_TYPES.join(', ')}; standard and DM1 tables) and model-change alerts (EventType "${MODEL_CHANGE_EVENT_TYPE}") of every device in reach, with device name, location and power line; spec 3.4 applied; Ongoing_fault / ActualOngoingFault are those of the check-in that brought the event, masked per spec 3.5. EventType "Fault" filters every fault event type.`,
   params: { accepts: ['page', 'limit', 'from', 'to', 'sortBy', 'filterBy', 'after'], sortable: SORTABLE, filterable: FILTERABLE },
   defaultSort: DEFAULT_SORT, rangeField: 'EventTimestamp', schema: 'CriticalEvent', shape: 'paginated',
-  async run(deps, caller, q) {
-    // Each source is sorted and cut to the first page + offset rows on its own (an index walk that stops
-    // early), then the few survivors are merged: sorting the union of millions of events would not stop.
-    const p = new SqlParams();
-    const parts = await branches(deps, caller, q, p, true);
-    const top = integerLiteral(q.page * q.limit + q.limit); // spelled in, as pageOf does (endpoint.ts)
-    const inner = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
-    const merged = parts.map((fromWhere) => `(select ${COLUMNS} ${fromWhere} order by ${inner} limit ${top})`).join(' union all ');
-    const cp = new SqlParams();
-    const count = countersAnswer(q) ? { count: counterTotal('critical_events', caller) } : { countParts: { parts: await branches(deps, caller, q, cp, false), values: cp.values } };
-    const ctx = presentContext(caller, deps.codeStrings);
-    // The power line and the check-in are read per row of the page in the select list, not joined before
-    // the merged rows are sorted and cut: with the joins there, a deep or dense page (page 20 of a week:
-    // 1,050 merged rows) was planned as a hash join over a month of device_records, 1.5 s instead of a few
-    // probes (bench/results/keyset-plans-300k.txt). The subqueries run once per row the sort hands to the
-    // LIMIT (offset + limit rows; limit rows for a keyset page), each a primary-key probe.
-    const fromWhere = `from (${merged}) u`;
-    const selectList = `u.*, (select pl.name from power_lines pl where pl."Id" = u."PowerLineID") as "PowerLineName",
-      ${CHECK_IN_COLUMNS.map((c) => `(select r."${c}" from device_records r where r."RecordID" = u."DeviceRecordID" and r."date" = u."PacketTimestamp") as "${c}"`).join(', ')}`;
-    return pageJson(deps.pool, p, { selectList, fromWhere, order: orderBy(q.sort, MERGED, DEFAULT_SORT, MERGED_TIE_BREAKER), ...count, keyset: KEYSET }, q, WRITE, ctx);
-  },
+  run: (deps, caller, q) => criticalDataPage(deps, caller, q, walkFor(caller)),
 };
+
+/** One page of critical data found by `walk` (the route's is walkFor's; a test asks both for the same answer). */
+export async function criticalDataPage(deps: ReadDeps, caller: Caller, q: ListQuery, walk: CriticalWalk): Promise<JsonText> {
+  // Each source is sorted and cut to the first page + offset rows on its own (an index walk that stops
+  // early), then the few survivors are merged: sorting the union of millions of events would not stop.
+  const p = new SqlParams();
+  const top = integerLiteral(q.page * q.limit + q.limit); // spelled in, as pageOf does (endpoint.ts)
+  const parts = await branches(deps, caller, q, p, true, walk, top);
+  const inner = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
+  const merged = parts.map((fromWhere) => `(select ${COLUMNS} ${fromWhere} order by ${inner} limit ${top})`).join(' union all ');
+  const cp = new SqlParams();
+  const count = countersAnswer(q) ? { count: counterTotal('critical_events', caller) } : { countParts: { parts: await branches(deps, caller, q, cp, false, 'by time', top), values: cp.values } };
+  const ctx = presentContext(caller, deps.codeStrings);
+  // The power line and the check-in are read per row of the page in the select list, not joined before
+  // the merged rows are sorted and cut: with the joins there, a deep or dense page (page 20 of a week:
+  // 1,050 merged rows) was planned as a hash join over a month of device_records, 1.5 s instead of a few
+  // probes (bench/results/keyset-plans-300k.txt). The subqueries run once per row the sort hands to the
+  // LIMIT (offset + limit rows; limit rows for a keyset page), each a primary-key probe.
+  const fromWhere = `from (${merged}) u`;
+  const selectList = `u.*, (select pl.name from power_lines pl where pl."Id" = u."PowerLineID") as "PowerLineName",
+    ${CHECK_IN_COLUMNS.map((c) => `(select r."${c}" from device_records r where r."RecordID" = u."DeviceRecordID" and r."date" = u."PacketTimestamp") as "${c}"`).join(', ')}`;
+  return pageJson(deps.pool, p, { selectList, fromWhere, order: orderBy(q.sort, MERGED, DEFAULT_SORT, MERGED_TIE_BREAKER), ...count, keyset: KEYSET }, q, WRITE, ctx);
+}
