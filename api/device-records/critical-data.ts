@@ -2,13 +2,14 @@
 // PFault, TFault, SOTF, Fault Like, Fault <50, Overcurrent, FAULT_INITIAL, from both event tables) and the
 // model-change alerts as EventType `Model Change`, joined with device name, place and power line.
 // Each row carries the device's Ongoing_fault / ActualOngoingFault of the check-in that brought it (masked).
+import type pg from 'pg';
 import { integerLiteral } from '../../db/sql-literal.js';
 import { calendarDayRange } from '../../domain/calendar-days.js';
 import { FAULT_EVENT_TYPES, sqlTypeList } from '../../domain/fault-events.js';
 import { MODEL_CHANGE_EVENT_TYPE } from '../../domain/model-change-alert.js';
 import type { Caller } from '../auth/caller.js';
 import { eventType, fault, num, text, type FieldTable } from './fields.js';
-import { pageJson, type ReadDeps, type ReadEndpoint } from './endpoint.js';
+import { pageJson, prepared, type ReadDeps, type ReadEndpoint } from './endpoint.js';
 import type { ListQuery } from './list-params.js';
 import { displayFault, eventFields, presentContext } from './present.js';
 import { columnIndex, plain, rowWriter, type JsonText } from './row-json.js';
@@ -117,8 +118,21 @@ const readsCheckIn = (q: ListQuery) => q.filters.some((f) => FILTERABLE[f.field]
  */
 export type CriticalWalk = 'by time' | 'by device';
 
-/** An admin (or integration key) reaches the organisation: by time; a group user a few groups' devices: by device. */
-export const walkFor = (caller: Caller): CriticalWalk => (caller.role === 'user' ? 'by device' : 'by time');
+/**
+ * Up to this many devices in reach, a group user's page walks by device: one descent of each source's index per
+ * device and month in range, so a few hundred devices cost about what the walk by time costs when it finds the
+ * page at once; beyond, by time (docs/decisions.md#critical-data-walked-per-device).
+ */
+export const DEVICE_WALK_MAX = 200;
+
+/** An admin (or integration key) reaches the organisation: by time; a group user reaching up to DEVICE_WALK_MAX devices: by device. */
+export async function walkFor(pool: pg.Pool, caller: Caller): Promise<CriticalWalk> {
+  if (caller.role !== 'user') return 'by time';
+  const p = new SqlParams();
+  const text = `select count(*)::int as n from (select 1 from device_information d where ${reachCondition(caller, p)} limit ${DEVICE_WALK_MAX + 1}) s`;
+  const { rows } = await pool.query<{ n: number }>(prepared(text, p.values));
+  return rows[0]!.n <= DEVICE_WALK_MAX ? 'by device' : 'by time';
+}
 
 /**
  * `from <source> join ... where <reach, range, filters>` for each source, built on `p`. The check-in `r` is
@@ -158,7 +172,7 @@ export const criticalData: ReadEndpoint = {
   description: `Paginated fault events (EventType in ${FAULT_EVENT_TYPES.join(', ')}; standard and DM1 tables) and model-change alerts (EventType "${MODEL_CHANGE_EVENT_TYPE}") of every device in reach, with device name, location and power line; spec 3.4 applied; Ongoing_fault / ActualOngoingFault are those of the check-in that brought the event, masked per spec 3.5. EventType "Fault" filters every fault event type.`,
   params: { accepts: ['page', 'limit', 'from', 'to', 'sortBy', 'filterBy', 'after'], sortable: SORTABLE, filterable: FILTERABLE },
   defaultSort: DEFAULT_SORT, rangeField: 'EventTimestamp', schema: 'CriticalEvent', shape: 'paginated',
-  run: (deps, caller, q) => criticalDataPage(deps, caller, q, walkFor(caller)),
+  run: async (deps, caller, q) => criticalDataPage(deps, caller, q, await walkFor(deps.pool, caller)),
 };
 
 /** One page of critical data found by `walk` (the route's is walkFor's; a test asks both for the same answer). */

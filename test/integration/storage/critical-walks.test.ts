@@ -101,8 +101,8 @@ test.before(async () => {
       coalesce(u.timezone, o.timezone) as tz from users u join organizations o on o."OrganizationID" = u."OrganizationID" where lower(u.email) = lower($1)`, [USERS[user].email]);
     callers.set(user, { userId: Number(u!.id), org: u!.org, role: u!.role, timeZone: u!.tz ?? 'UTC', maskFaultDetails: false });
   }
-  assert.is(walkFor(callers.get('northEast')!), 'by device', 'a group user walks per device');
-  assert.is(walkFor(callers.get('northAdmin')!), 'by time', 'an admin walks by time');
+  assert.is(await walkFor(db.pool, callers.get('northEast')!), 'by device', 'a group user walks per device');
+  assert.is(await walkFor(db.pool, callers.get('northAdmin')!), 'by time', 'an admin walks by time');
 });
 test.after(async () => { await db?.drop(); });
 
