@@ -18,7 +18,7 @@ import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } fr
 import { counterTotal, countersAnswer } from './totals.js';
 import { reportedRange } from './events.js';
 import { FAULT_SHIFT_MS } from '../../domain/fault-shift.js';
-import { badCursor, cursorOf, type KeyColumn } from './keyset.js';
+import { badCursor, cursorInstantLiteral, cursorOf, type KeyColumn } from './keyset.js';
 
 // Spelled into the SQL text so the planner matches the partial indexes of migration 0004 (sqlTypeList).
 const TYPES_SQL = sqlTypeList(FAULT_EVENT_TYPES);
@@ -49,14 +49,17 @@ const KEYSET: readonly KeyColumn[] = [{ sql: 'u."EventTimestamp"', type: 'timest
  * Source asc, SourceID desc). Source is one constant per source, so each becomes a condition its index
  * (EventTimestamp desc, id desc) starts its walk at: a later source takes the cursor's instant itself, an
  * earlier one only older instants, the cursor's own source the row comparison. The reported instant (the
- * partition key) is at most FAULT_SHIFT_MS after the stored one, which bounds the months read.
+ * partition key) is at most FAULT_SHIFT_MS after the stored one, which bounds the months read. Inside a day
+ * range (a statement planned per request, endpoint.ts) the cursor's instant is spelled in like the range's
+ * bounds: with a placeholder, the generic plan guessed a third of the range and sorted the rest of a week for
+ * an admin's keyset page (docs/decisions.md#critical-data-walked-per-device).
  */
 function afterCursor(q: ListQuery, p: SqlParams): string[][] {
   const cursor = cursorOf(q, KEYSET, DEFAULT_SORT);
   if (cursor === null) return SOURCE_NAMES.map(() => []);
   const cursorSource = cursor[1]!;
   if (!(SOURCE_NAMES as readonly string[]).includes(cursorSource)) throw badCursor();
-  const at = `${p.add(cursor[0])}::timestamptz`;
+  const at = q.from !== null || q.to !== null ? cursorInstantLiteral(cursor[0]!) : `${p.add(cursor[0])}::timestamptz`;
   const id = `${p.add(cursor[2])}::bigint`;
   const reported = `c."ReportedEventTimestamp" < ${at} + ${p.add(FAULT_SHIFT_MS + 1)}::int * interval '1 millisecond'`;
   return SOURCE_NAMES.map((name) => [
