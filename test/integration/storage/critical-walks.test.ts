@@ -68,7 +68,18 @@ async function follow(user: UserName, raw: Raw, what: string, most = 400): Promi
 
 const ymd = (ms: number) => new Date(ms).toISOString().slice(0, 10).replaceAll('-', '');
 
+// Set-up errors printed: uvu drops a suite's hook error (test/helpers/hook-errors.ts wraps uvu's `test` only).
 test.before(async () => {
+  try {
+    await seed();
+  } catch (err) {
+    console.error(`   FAIL  set-up: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+    process.exitCode = 1;
+    throw err;
+  }
+});
+
+async function seed(): Promise<void> {
   db = await createTestDatabase('walks');
   await importDemoData(db.pool);
   await registerDevices(db.pool, { prefix: PREFIX, devices: DEVICES, org: 'north', powerLines: ['north-F12', 'north-F7'], groups: ['north-east', 'north-west'] });
@@ -83,13 +94,18 @@ test.before(async () => {
   const west = rows.find((r) => r.group === 'north-west')!.imei;
   assert.is(east.length, 2);
   const at = new Date(shared);
+  // Each brought by the device's next check-in (its id and instant, as persist links them).
+  const checkIn = async (imei: string) => (await db.pool.query<{ id: string; date: Date }>(
+    `select "RecordID" as id, "date" from device_records where "IMEINumber" = $1 and "date" >= $2 order by "date" limit 1`, [imei, at])).rows[0]!;
   for (const [i, imei] of [...east, west].entries()) {
-    await db.pool.query(`insert into event_records ("EventID", "EventTimestamp", "EventType", "PacketTimestamp", "IMEINumber", "ReportedEventTimestamp")
-      values ($1, $2, 'PFault', $2::timestamptz + interval '10 seconds', $3, $2)`, [9_000_000 + i, at, imei]);
+    const r = await checkIn(imei);
+    await db.pool.query(`insert into event_records ("EventID", "EventTimestamp", "EventType", "PacketTimestamp", "IMEINumber", "DeviceRecordID", "ReportedEventTimestamp")
+      values ($1, $2, 'PFault', $3, $4, $5, $2)`, [9_000_000 + i, at, r.date, imei, r.id]);
   }
   for (const [i, imei] of east.entries()) {
-    await db.pool.query(`insert into dm1_event_records ("EventID", "EventTimestamp", "EventType", "PhaseAEvent", "PhaseBEvent", "PhaseCEvent", "PacketTimestamp", "IMEINumber", "ReportedEventTimestamp")
-      values ($1, $2, 'FAULT_INITIAL', 'Fault', 'Normal', 'Normal', $2::timestamptz + interval '5 seconds', $3, $2)`, [9_100_000 + i, at, imei]);
+    const r = await checkIn(imei);
+    await db.pool.query(`insert into dm1_event_records ("EventID", "EventTimestamp", "EventType", "PhaseAEvent", "PhaseBEvent", "PhaseCEvent", "PacketTimestamp", "IMEINumber", "DeviceRecordID", "ReportedEventTimestamp")
+      values ($1, $2, 'FAULT_INITIAL', 'Fault', 'Normal', 'Normal', $3, $4, $5, $2)`, [9_100_000 + i, at, r.date, imei, r.id]);
   }
   await db.pool.query(`insert into model_change_alerts ("IMEINumber", "oldModel", "newModel", "at") values ($1, 'FCI-3000', 'FCI-3100', $2)`, [east[0], at]);
   await db.pool.query('vacuum analyze');
@@ -103,7 +119,7 @@ test.before(async () => {
   }
   assert.is(await walkFor(db.pool, callers.get('northEast')!), 'by device', 'a group user walks per device');
   assert.is(await walkFor(db.pool, callers.get('northAdmin')!), 'by time', 'an admin walks by time');
-});
+}
 test.after(async () => { await db?.drop(); });
 
 for (const user of CALLERS) {
