@@ -32,6 +32,7 @@ const callers = new Map<UserName, Caller>();
 /** The day of the shared instant (YYYYMMDD) and the week around it. */
 let day: string;
 let week: { from: string; to: string };
+const range = (r: { from: string; to: string }) => parseListQuery(r, criticalData.params);
 let pagesCompared = 0;
 let rowsCompared = 0;
 
@@ -117,8 +118,9 @@ async function seed(): Promise<void> {
       coalesce(u.timezone, o.timezone) as tz from users u join organizations o on o."OrganizationID" = u."OrganizationID" where lower(u.email) = lower($1)`, [USERS[user].email]);
     callers.set(user, { userId: Number(u!.id), org: u!.org, role: u!.role, timeZone: u!.tz ?? 'UTC', maskFaultDetails: false });
   }
-  assert.is(await walkFor(db.pool, callers.get('northEast')!), 'by device', 'a group user walks per device');
-  assert.is(await walkFor(db.pool, callers.get('northAdmin')!), 'by time', 'an admin walks by time');
+  assert.is(await walkFor(db.pool, callers.get('northEast')!, range(week)), 'by device', 'a group user walks a range per device');
+  assert.is(await walkFor(db.pool, callers.get('northEast')!, { from: null, to: null }), 'by time', 'a group user walks the whole history by time');
+  assert.is(await walkFor(db.pool, callers.get('northAdmin')!, range(week)), 'by time', 'an admin walks by time');
 }
 test.after(async () => { await db?.drop(); });
 
