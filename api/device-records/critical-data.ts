@@ -130,17 +130,22 @@ export const DEVICE_WALK_MAX = 200;
 
 /**
  * The walk of `caller`'s page: by device for a group user reaching up to DEVICE_WALK_MAX devices, inside a day
- * range; otherwise by time. Without a range, a device's walk would descend every month's index (a first page cost
- * 1,650 buffers instead of 285 at 40 devices and eight months), and newest-first over all months the walk by time
- * meets the group's events early.
+ * range, in the default order without filters (the forms the portal pages through; the keys of each device's
+ * index carry that order and those conditions); otherwise by time. Without a range, a device's walk would
+ * descend every month's index (a first page cost 1,650 buffers instead of 285 at 40 devices and eight months),
+ * and newest-first over all months the walk by time meets the group's events early.
  */
-export async function walkFor(pool: pg.Pool, caller: Caller, q: Pick<ListQuery, 'from' | 'to'>): Promise<CriticalWalk> {
-  if (caller.role !== 'user' || (q.from === null && q.to === null)) return 'by time';
+export async function walkFor(pool: pg.Pool, caller: Caller, q: Pick<ListQuery, 'from' | 'to' | 'sort' | 'filters'>): Promise<CriticalWalk> {
+  if (caller.role !== 'user' || (q.from === null && q.to === null) || !isDefaultOrder(q) || q.filters.length > 0) return 'by time';
   const p = new SqlParams();
   const text = `select count(*)::int as n from (select 1 from device_information d where ${reachCondition(caller, p)} limit ${DEVICE_WALK_MAX + 1}) s`;
   const { rows } = await pool.query<{ n: number }>(prepared(text, p.values));
   return rows[0]!.n <= DEVICE_WALK_MAX ? 'by device' : 'by time';
 }
+
+/** Whether `q` asks for the default order (no sortBy, or the default spelled out). */
+const isDefaultOrder = (q: Pick<ListQuery, 'sort'>) => q.sort.length === 0
+  || (q.sort.length === DEFAULT_SORT.length && q.sort.every((k, i) => k.field === DEFAULT_SORT[i]!.field && k.order === DEFAULT_SORT[i]!.order));
 
 /**
  * `from <source> join ... where <reach, range, filters>` for each source, built on `p`. The check-in `r` is
@@ -162,11 +167,17 @@ async function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlPara
   const checkIn = readsCheckIn(q) ? CHECK_IN_JOIN('c') : '';
   const sourceList = sources(`${p.add(MODEL_CHANGE_EVENT_TYPE)}::text`);
   if (walk === 'by device') {
-    const inner = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
-    return sourceList.map((source, i) => `from device_information d
-      cross join lateral (select c.* from ${source} ${checkIn}
-        ${whereClause(['c."IMEINumber" = d."IMEINumber"', ...common, ...cursor[i]!])} order by ${inner} limit ${top}) c
-      where ${reach}`);
+    // Each device's keys newest first, an index-only walk of its own index cut to the page (the planner took a
+    // bitmap of the device's whole range when the walk read the rows), the devices' keys cut to the page, and
+    // only then the rows read by their primary key. Default order, no filters (walkFor): the keys carry it.
+    const keys = 'c."SourceID", c."ReportedEventTimestamp", c."EventTimestamp"';
+    const order = 'k."EventTimestamp" desc, k."SourceID" desc';
+    return sourceList.map((source, i) => `from (select k.* from device_information d
+        cross join lateral (select ${keys} from ${source}
+          ${whereClause(['c."IMEINumber" = d."IMEINumber"', ...common, ...cursor[i]!])} order by c."EventTimestamp" desc, c."SourceID" desc limit ${top}) k
+        where ${reach} order by ${order} limit ${top}) k
+      join ${source} on c."SourceID" = k."SourceID" and c."ReportedEventTimestamp" = k."ReportedEventTimestamp"
+      join device_information d on d."IMEINumber" = c."IMEINumber"`);
   }
   return sourceList.map((source, i) => `from ${source}
       join device_information d on d."IMEINumber" = c."IMEINumber"
