@@ -2,22 +2,23 @@
 // PFault, TFault, SOTF, Fault Like, Fault <50, Overcurrent, FAULT_INITIAL, from both event tables) and the
 // model-change alerts as EventType `Model Change`, joined with device name, place and power line.
 // Each row carries the device's Ongoing_fault / ActualOngoingFault of the check-in that brought it (masked).
+import type pg from 'pg';
 import { integerLiteral } from '../../db/sql-literal.js';
 import { calendarDayRange } from '../../domain/calendar-days.js';
 import { FAULT_EVENT_TYPES, sqlTypeList } from '../../domain/fault-events.js';
 import { MODEL_CHANGE_EVENT_TYPE } from '../../domain/model-change-alert.js';
 import type { Caller } from '../auth/caller.js';
 import { eventType, fault, num, text, type FieldTable } from './fields.js';
-import { pageJson, type ReadDeps, type ReadEndpoint } from './endpoint.js';
+import { pageJson, prepared, type ReadDeps, type ReadEndpoint } from './endpoint.js';
 import type { ListQuery } from './list-params.js';
 import { displayFault, eventFields, presentContext } from './present.js';
-import { columnIndex, plain, rowWriter } from './row-json.js';
+import { columnIndex, plain, rowWriter, type JsonText } from './row-json.js';
 import { movedDevicesCondition, reachCondition } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
 import { counterTotal, countersAnswer } from './totals.js';
 import { reportedRange } from './events.js';
 import { FAULT_SHIFT_MS } from '../../domain/fault-shift.js';
-import { badCursor, cursorOf, type KeyColumn } from './keyset.js';
+import { badCursor, cursorInstantLiteral, cursorOf, type KeyColumn } from './keyset.js';
 
 // Spelled into the SQL text so the planner matches the partial indexes of migration 0004 (sqlTypeList).
 const TYPES_SQL = sqlTypeList(FAULT_EVENT_TYPES);
@@ -48,16 +49,19 @@ const KEYSET: readonly KeyColumn[] = [{ sql: 'u."EventTimestamp"', type: 'timest
  * Source asc, SourceID desc). Source is one constant per source, so each becomes a condition its index
  * (EventTimestamp desc, id desc) starts its walk at: a later source takes the cursor's instant itself, an
  * earlier one only older instants, the cursor's own source the row comparison. The reported instant (the
- * partition key) is at most FAULT_SHIFT_MS after the stored one, which bounds the months read.
+ * partition key) is at most FAULT_SHIFT_MS after the stored one, which bounds the months read. Inside a day
+ * range (a statement planned per request, endpoint.ts) the cursor's instant is spelled in like the range's
+ * bounds (the shift too, a constant): with placeholders, the generic plan guessed a third of the range and
+ * sorted the rest of a week for an admin's keyset page (docs/decisions.md#critical-data-walked-per-device).
  */
 function afterCursor(q: ListQuery, p: SqlParams): string[][] {
   const cursor = cursorOf(q, KEYSET, DEFAULT_SORT);
   if (cursor === null) return SOURCE_NAMES.map(() => []);
   const cursorSource = cursor[1]!;
   if (!(SOURCE_NAMES as readonly string[]).includes(cursorSource)) throw badCursor();
-  const at = `${p.add(cursor[0])}::timestamptz`;
+  const at = q.from !== null || q.to !== null ? cursorInstantLiteral(cursor[0]!) : `${p.add(cursor[0])}::timestamptz`;
   const id = `${p.add(cursor[2])}::bigint`;
-  const reported = `c."ReportedEventTimestamp" < ${at} + ${p.add(FAULT_SHIFT_MS + 1)}::int * interval '1 millisecond'`;
+  const reported = `c."ReportedEventTimestamp" < ${at} + ${integerLiteral(FAULT_SHIFT_MS + 1)} * interval '1 millisecond'`;
   return SOURCE_NAMES.map((name) => [
     name === cursorSource ? `(c."EventTimestamp", c."SourceID") < (${at}, ${id})`
       : name > cursorSource ? `c."EventTimestamp" <= ${at}` : `c."EventTimestamp" < ${at}`,
@@ -107,24 +111,78 @@ const WRITE = rowWriter([
 const readsCheckIn = (q: ListQuery) => q.filters.some((f) => FILTERABLE[f.field]?.sql.startsWith('r.'));
 
 /**
+ * How a page finds its rows (docs/decisions.md#critical-data-walked-per-device). `by time`: each source's
+ * fault events of the whole organisation in time order (its partial index on EventTimestamp), those out of
+ * reach skipped; it stops at the page when the caller reaches most of the organisation's events (an admin).
+ * `by device`: for each device in reach, that device's fault events in time order (migration 0048's partial
+ * index per IMEI), each walk cut to the page, then merged; bounded by the devices reached and the page, never
+ * by the events of devices out of reach (a group user without DM1 indicators walked every DM1 event of a
+ * week by time for no row). Both answer the same rows in the same order.
+ */
+export type CriticalWalk = 'by time' | 'by device';
+
+/**
+ * Up to this many devices in reach, a group user's page of a day range walks by device: one descent of each
+ * source's index per device and month in range, so a few hundred devices cost about what the walk by time costs
+ * when it finds the page at once; beyond, by time (docs/decisions.md#critical-data-walked-per-device).
+ */
+export const DEVICE_WALK_MAX = 200;
+
+/**
+ * The walk of `caller`'s page: by device for a group user reaching up to DEVICE_WALK_MAX devices, inside a day
+ * range, in the default order without filters (the forms the portal pages through; the keys of each device's
+ * index carry that order and those conditions); otherwise by time. Without a range, a device's walk would
+ * descend every month's index (a first page cost 1,650 buffers instead of 285 at 40 devices and eight months),
+ * and newest-first over all months the walk by time meets the group's events early.
+ */
+export async function walkFor(pool: pg.Pool, caller: Caller, q: Pick<ListQuery, 'from' | 'to' | 'sort' | 'filters'>): Promise<CriticalWalk> {
+  if (caller.role !== 'user' || (q.from === null && q.to === null) || !isDefaultOrder(q) || q.filters.length > 0) return 'by time';
+  const p = new SqlParams();
+  const text = `select count(*)::int as n from (select 1 from device_information d where ${reachCondition(caller, p)} limit ${DEVICE_WALK_MAX + 1}) s`;
+  const { rows } = await pool.query<{ n: number }>(prepared(text, p.values));
+  return rows[0]!.n <= DEVICE_WALK_MAX ? 'by device' : 'by time';
+}
+
+/** Whether `q` asks for the default order (no sortBy, or the default spelled out). */
+const isDefaultOrder = (q: Pick<ListQuery, 'sort'>) => q.sort.length === 0
+  || (q.sort.length === DEFAULT_SORT.length && q.sort.every((k, i) => k.field === DEFAULT_SORT[i]!.field && k.order === DEFAULT_SORT[i]!.order));
+
+/**
  * `from <source> join ... where <reach, range, filters>` for each source, built on `p`. The check-in `r` is
  * joined here only when a filter reads it; otherwise after the merge, for the page's rows alone (a week's
- * fault events are thousands of rows, each a lookup in device_records).
+ * fault events are thousands of rows, each a lookup in device_records). `by device`, the source is read in a
+ * LATERAL per device in reach, cut to `top` rows there; the device `d` is the outer one, so the conditions and
+ * the order on its columns are constants inside.
  */
-async function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams, withCursor: boolean): Promise<string[]> {
+async function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams, withCursor: boolean, walk: CriticalWalk, top: string): Promise<string[]> {
   const range = calendarDayRange(q.from, q.to, caller.timeZone);
+  const reach = reachCondition(caller, p);
   const common = ([
-    reachCondition(caller, p),
     ...await movedDevicesCondition(deps.pool, caller, p, 'c."IMEINumber"', 'c."PacketTimestamp"'),
     ...rangeConditions('c."EventTimestamp"', range.fromMs, range.untilMs),
     ...reportedRange('c', range),
     ...filterConditions(q.filters, FILTERABLE, { codeStrings: deps.codeStrings }, p),
   ]);
   const cursor = withCursor ? afterCursor(q, p) : SOURCE_NAMES.map(() => []);
-  return sources(`${p.add(MODEL_CHANGE_EVENT_TYPE)}::text`).map((source, i) => `from ${source}
+  const checkIn = readsCheckIn(q) ? CHECK_IN_JOIN('c') : '';
+  const sourceList = sources(`${p.add(MODEL_CHANGE_EVENT_TYPE)}::text`);
+  if (walk === 'by device') {
+    // Each device's keys newest first, an index-only walk of its own index cut to the page (the planner took a
+    // bitmap of the device's whole range when the walk read the rows), the devices' keys cut to the page, and
+    // only then the rows read by their primary key. Default order, no filters (walkFor): the keys carry it.
+    const keys = 'c."SourceID", c."ReportedEventTimestamp", c."EventTimestamp"';
+    const order = 'k."EventTimestamp" desc, k."SourceID" desc';
+    return sourceList.map((source, i) => `from (select k.* from device_information d
+        cross join lateral (select ${keys} from ${source}
+          ${whereClause(['c."IMEINumber" = d."IMEINumber"', ...common, ...cursor[i]!])} order by c."EventTimestamp" desc, c."SourceID" desc limit ${top}) k
+        where ${reach} order by ${order} limit ${top}) k
+      join ${source} on c."SourceID" = k."SourceID" and c."ReportedEventTimestamp" = k."ReportedEventTimestamp"
+      join device_information d on d."IMEINumber" = c."IMEINumber"`);
+  }
+  return sourceList.map((source, i) => `from ${source}
       join device_information d on d."IMEINumber" = c."IMEINumber"
-      ${readsCheckIn(q) ? CHECK_IN_JOIN('c') : ''}
-      ${whereClause([...common, ...cursor[i]!])}`);
+      ${checkIn}
+      ${whereClause([reach, ...common, ...cursor[i]!])}`);
 }
 
 export const criticalData: ReadEndpoint = {
@@ -133,25 +191,28 @@ export const criticalData: ReadEndpoint = {
   description: `Paginated fault events (EventType in ${FAULT_EVENT_TYPES.join(', ')}; standard and DM1 tables) and model-change alerts (EventType "${MODEL_CHANGE_EVENT_TYPE}") of every device in reach, with device name, location and power line; spec 3.4 applied; Ongoing_fault / ActualOngoingFault are those of the check-in that brought the event, masked per spec 3.5. EventType "Fault" filters every fault event type.`,
   params: { accepts: ['page', 'limit', 'from', 'to', 'sortBy', 'filterBy', 'after'], sortable: SORTABLE, filterable: FILTERABLE },
   defaultSort: DEFAULT_SORT, rangeField: 'EventTimestamp', schema: 'CriticalEvent', shape: 'paginated',
-  async run(deps, caller, q) {
-    // Each source is sorted and cut to the first page + offset rows on its own (an index walk that stops
-    // early), then the few survivors are merged: sorting the union of millions of events would not stop.
-    const p = new SqlParams();
-    const parts = await branches(deps, caller, q, p, true);
-    const top = integerLiteral(q.page * q.limit + q.limit); // spelled in, as pageOf does (endpoint.ts)
-    const inner = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
-    const merged = parts.map((fromWhere) => `(select ${COLUMNS} ${fromWhere} order by ${inner} limit ${top})`).join(' union all ');
-    const cp = new SqlParams();
-    const count = countersAnswer(q) ? { count: counterTotal('critical_events', caller) } : { countParts: { parts: await branches(deps, caller, q, cp, false), values: cp.values } };
-    const ctx = presentContext(caller, deps.codeStrings);
-    // The power line and the check-in are read per row of the page in the select list, not joined before
-    // the merged rows are sorted and cut: with the joins there, a deep or dense page (page 20 of a week:
-    // 1,050 merged rows) was planned as a hash join over a month of device_records, 1.5 s instead of a few
-    // probes (bench/results/keyset-plans-300k.txt). The subqueries run once per row the sort hands to the
-    // LIMIT (offset + limit rows; limit rows for a keyset page), each a primary-key probe.
-    const fromWhere = `from (${merged}) u`;
-    const selectList = `u.*, (select pl.name from power_lines pl where pl."Id" = u."PowerLineID") as "PowerLineName",
-      ${CHECK_IN_COLUMNS.map((c) => `(select r."${c}" from device_records r where r."RecordID" = u."DeviceRecordID" and r."date" = u."PacketTimestamp") as "${c}"`).join(', ')}`;
-    return pageJson(deps.pool, p, { selectList, fromWhere, order: orderBy(q.sort, MERGED, DEFAULT_SORT, MERGED_TIE_BREAKER), ...count, keyset: KEYSET }, q, WRITE, ctx);
-  },
+  run: async (deps, caller, q) => criticalDataPage(deps, caller, q, await walkFor(deps.pool, caller, q)),
 };
+
+/** One page of critical data found by `walk` (the route's is walkFor's; a test asks both for the same answer). */
+export async function criticalDataPage(deps: ReadDeps, caller: Caller, q: ListQuery, walk: CriticalWalk): Promise<JsonText> {
+  // Each source is sorted and cut to the first page + offset rows on its own (an index walk that stops
+  // early), then the few survivors are merged: sorting the union of millions of events would not stop.
+  const p = new SqlParams();
+  const top = integerLiteral(q.page * q.limit + q.limit); // spelled in, as pageOf does (endpoint.ts)
+  const parts = await branches(deps, caller, q, p, true, walk, top);
+  const inner = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
+  const merged = parts.map((fromWhere) => `(select ${COLUMNS} ${fromWhere} order by ${inner} limit ${top})`).join(' union all ');
+  const cp = new SqlParams();
+  const count = countersAnswer(q) ? { count: counterTotal('critical_events', caller) } : { countParts: { parts: await branches(deps, caller, q, cp, false, 'by time', top), values: cp.values } };
+  const ctx = presentContext(caller, deps.codeStrings);
+  // The power line and the check-in are read per row of the page in the select list, not joined before
+  // the merged rows are sorted and cut: with the joins there, a deep or dense page (page 20 of a week:
+  // 1,050 merged rows) was planned as a hash join over a month of device_records, 1.5 s instead of a few
+  // probes (bench/results/keyset-plans-300k.txt). The subqueries run once per row the sort hands to the
+  // LIMIT (offset + limit rows; limit rows for a keyset page), each a primary-key probe.
+  const fromWhere = `from (${merged}) u`;
+  const selectList = `u.*, (select pl.name from power_lines pl where pl."Id" = u."PowerLineID") as "PowerLineName",
+    ${CHECK_IN_COLUMNS.map((c) => `(select r."${c}" from device_records r where r."RecordID" = u."DeviceRecordID" and r."date" = u."PacketTimestamp") as "${c}"`).join(', ')}`;
+  return pageJson(deps.pool, p, { selectList, fromWhere, order: orderBy(q.sort, MERGED, DEFAULT_SORT, MERGED_TIE_BREAKER), ...count, keyset: KEYSET }, q, WRITE, ctx);
+}

@@ -63,6 +63,17 @@ export function cursorOf(q: ListQuery, columns: readonly KeyColumn[], defaultSor
   return decodeCursor(q.after, columns);
 }
 
+/**
+ * A cursor's instant spelled into the statement's text, for a statement planned per request (a day range's):
+ * the planner then sees how much of the range lies past the cursor, as it sees the range's bounds
+ * (db/sql-literal.ts); a placeholder's guess made it sort the rest of the range. decodeCursor has held the text
+ * to digits and ISO punctuation (TIMESTAMPTZ_TEXT); checked again here, as the text goes into SQL.
+ */
+export function cursorInstantLiteral(value: string): string {
+  if (!TIMESTAMPTZ_TEXT.test(value)) throw badCursor();
+  return `'${value}'::timestamptz`;
+}
+
 /** The cursor's values as typed placeholders on `p`, in column order. */
 export function cursorParams(cursor: Cursor, columns: readonly KeyColumn[], p: Pick<SqlParams, 'add'>): string[] {
   return columns.map((c, i) => `${p.add(cursor[i])}::${c.type}`);

@@ -16,7 +16,7 @@ import { createTestDatabase, type TestDatabase } from '../../../support/database
 import { generateDeviceData, registerDevices } from '../../../support/device-data.js';
 import { importDemoData } from '../../../support/reference-data.js';
 import { JWT_SECRET, login, NOW, USERS, type UserName } from '../api/seeded-api.js';
-import { BOUND, explain, isBounded, isRead, recording, type Explained, type Sent } from './plan-bounds.js';
+import { BOUND, explain, isBounded, isRead, recording, verdict, type Explained, type Sent } from './plan-bounds.js';
 
 const test = suite('read plans bounded by the answer (real Postgres, two sizes)');
 
@@ -41,17 +41,11 @@ const SCANNING: Record<string, Sent> = {
 
 /**
  * Statements still unbounded, each with what would bound it (docs/decisions.md#reads-bounded-by-the-answer). The
- * test fails when another statement grows with the history; one of these that stays within BOUND is said, not failed
- * (the admin's keyset page of a week, 1,265 -> 2,588, sits at the bound's edge).
- * critical-data for a group user walks the organisation's events of the range in time order and keeps those in
- * reach: where the user's devices have none of a source's events (a group without DM1 indicators) the walk
- * reads the whole range (a week: 941 DM1 events for no row). Reach inside the index path for a group user needs
- * a walk per device in reach (or the per-device-per-day summary), chosen by how many devices the user reaches.
+ * test fails when another statement grows with the history, and when one listed here has become bounded: the
+ * list can only shrink. Empty since critical-data's group user walks per device
+ * (docs/decisions.md#critical-data-walked-per-device).
  */
-const KNOWN_UNBOUNDED = [
-  'northEast a week /device-records/critical-data statement 3',
-  'northAdmin a week, then its keyset page /device-records/critical-data statement 3',
-];
+const KNOWN_UNBOUNDED: readonly string[] = [];
 
 /** The total of a page counted up to COUNT_CAP per part (endpoint.ts cappedTotal): bounded by the cap, not the history. */
 const isCappedCount = (q: Sent) => q.text.startsWith('select (select count(*) from (select 1 ') && q.text.includes(`limit ${COUNT_CAP + 1}) s)`);
@@ -190,10 +184,9 @@ test('every route\'s statements touch buffers bounded by their answer, not by th
     });
   }
   if (process.env.PLAN_BOUNDS_TABLE) console.log(lines.join('\n'));
-  const unexpected = unbounded.filter((k) => !KNOWN_UNBOUNDED.includes(k));
+  const { unexpected, nowBounded } = verdict(unbounded, KNOWN_UNBOUNDED);
   assert.is(unexpected.length, 0, `unbounded:\n${detail.filter((d) => unexpected.some((k) => d.startsWith(k))).join('\n')}`);
-  const nowBounded = KNOWN_UNBOUNDED.filter((k) => !unbounded.includes(k));
-  if (nowBounded.length) console.log(`  bounded at these sizes, though listed in KNOWN_UNBOUNDED: ${nowBounded.join('; ')}`);
+  assert.equal(nowBounded, [], `bounded (or no longer asked) at these sizes, so to be taken out of KNOWN_UNBOUNDED: ${nowBounded.join('; ')}`);
 });
 
 test.run();

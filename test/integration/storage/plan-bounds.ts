@@ -20,6 +20,15 @@ export function isBounded(small: number, large: number): boolean {
   return large <= BOUND.factor * small + BOUND.slack;
 }
 
+/**
+ * What the walk's unbounded statements say against the list of those known unbounded: `unexpected`, unbounded
+ * and not listed (a regression), and `nowBounded`, listed but bounded now (or no longer asked). The test fails on
+ * either, so the list can only shrink.
+ */
+export function verdict(unbounded: readonly string[], known: readonly string[]): { unexpected: string[]; nowBounded: string[] } {
+  return { unexpected: unbounded.filter((k) => !known.includes(k)), nowBounded: known.filter((k) => !unbounded.includes(k)) };
+}
+
 /** `pool` as the app uses it, with every statement it is sent (a text, or a config such as a prepared statement) appended to `sent`. */
 export function recording(pool: pg.Pool, sent: Sent[]): pg.Pool {
   return new Proxy(pool, {
