@@ -13,7 +13,6 @@ import { COMMISSIONING_PATHS } from './commissioning.js';
 import { INTEGRATION_KEY_PATHS, INTEGRATION_KEY_SCHEME, INTEGRATION_OUTPUT_ERRORS, INTEGRATION_OUTPUT_SECURITY } from './integration-keys.js';
 import { IEC104_DIAGNOSTICS_PATHS } from './iec104-diagnostics.js';
 import { queryParameters } from './parameters.js';
-import { alarmPaths } from './alarm-paths.js';
 import { INCIDENT_OPENAPI_PATHS } from '../incidents/openapi.js';
 import { INDICATOR_AUDIT_OPENAPI_PATHS } from '../indicator-audit/openapi.js';
 
@@ -21,12 +20,12 @@ import { CAUSE_OPENAPI_PATHS } from '../incidents/cause-openapi.js';
 import { RELIABILITY_EXPORT_OPENAPI } from '../reliability/export-openapi.js';
 import { RELIABILITY_OPENAPI_PATHS } from '../reliability/openapi.js';
 import { IEC104_COMMISSIONING_OPENAPI } from './iec104-commissioning.js';
-import { BOARD_OPENAPI_PATHS } from '../board/openapi.js';
-import { DEENERGISED_SECTIONS_OPENAPI } from '../deenergised-sections/openapi.js';
 import { PORTAL_SETTINGS_OPENAPI } from '../portal-settings.js';
 import { COMPONENT_SCHEMAS, ref } from './schemas.js';
 import { errorResponse, json, openApiPath, type Obj } from '../openapi-kit.js';
 import { writeOperations } from '../write-endpoint.js';
+import { readRouteOperations } from '../read-route.js';
+import { READ_ROUTES } from './read-routes.js';
 import { WRITE_ENDPOINTS } from './write-endpoints.js';
 
 
@@ -150,9 +149,7 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
       ...RELIABILITY_EXPORT_OPENAPI,
       ...RELIABILITY_OPENAPI_PATHS,
       ...PORTAL_SETTINGS_OPENAPI,
-      ...alarmPaths(),
-      ...BOARD_OPENAPI_PATHS,
-      ...DEENERGISED_SECTIONS_OPENAPI,
+      ...readRouteOperations(READ_ROUTES),
       ...Object.assign({}, ...READ_PREFIXES.map((prefix) => readOperations(codeStrings, prefix))),
       ...readOperations(codeStrings, '', FLEET_ENDPOINTS),
       '/healthz': { get: { operationId: 'healthz', tags: ['health'], summary: 'The process is up', responses: { 200: { description: 'Up', ...json(ref('Health')) } } } },
