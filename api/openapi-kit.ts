@@ -27,3 +27,10 @@ export const queryParameter = (name: string, schema: Obj, description: string) =
 
 /** `/device-information/:imei` -> `/device-information/{imei}` */
 export const openApiPath = (honoPath: string) => honoPath.replace(/:([A-Za-z_]+)/g, '{$1}');
+
+/** Adds `op` as the `method` operation of `honoPath`'s path item in `paths`; an operation described twice is a mistake. */
+export function addOperation(paths: Record<string, Obj>, honoPath: string, method: string, op: Obj): void {
+  const path = openApiPath(honoPath);
+  if (paths[path]?.[method]) throw new Error(`${method.toUpperCase()} ${path} is described twice`);
+  paths[path] = { ...paths[path], [method]: op };
+}

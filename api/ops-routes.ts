@@ -6,11 +6,21 @@
 import { Hono } from 'hono';
 import { registry } from '../config/metrics.js';
 import { notFound, renderError } from './errors.js';
+import { json } from './openapi-kit.js';
+import { getRoute, readRoute, type ReadRoute } from './read-route.js';
+
+/** No credential (read-route.ts registers and describes them from these entries). */
+export const GET_METRICS = readRoute({
+  path: '/metrics', operationId: 'metrics', tag: 'health', summary: 'Prometheus metrics', security: null,
+  responses: { 200: { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } } },
+});
+export const GET_DOCUMENT = readRoute({ path: '/openapi.json', operationId: 'openapi', tag: 'health', summary: 'This document', security: null, responses: { 200: { description: 'OpenAPI 3.1', ...json({ type: 'object' }) } } });
+export const OPS_READS: readonly ReadRoute[] = [GET_METRICS, GET_DOCUMENT];
 
 export function opsRoutes(document: object): Hono {
   const app = new Hono();
-  app.get('/metrics', async (c) => c.body(await registry.metrics(), 200, { 'content-type': registry.contentType }));
-  app.get('/openapi.json', (c) => c.json(document));
+  getRoute(app, GET_METRICS, [], async (c) => c.body(await registry.metrics(), 200, { 'content-type': registry.contentType }));
+  getRoute(app, GET_DOCUMENT, [], (c) => c.json(document));
   return app;
 }
 

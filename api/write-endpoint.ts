@@ -3,7 +3,7 @@
 // method, its path, its body limit) and `writeOperations` writes its OpenAPI from the same entry, so the
 // document cannot drift from the route. The sibling of ReadEndpoint (api/device-records/endpoint.ts).
 import type { Env, Handler, Hono, MiddlewareHandler } from 'hono';
-import { BEARER, errorResponse, json, openApiPath, type Obj } from './openapi-kit.js';
+import { BEARER, addOperation, errorResponse, json, type Obj } from './openapi-kit.js';
 import { limitBody } from './request.js';
 
 export type WriteMethod = 'post' | 'put' | 'patch' | 'delete';
@@ -65,11 +65,7 @@ function operation(e: WriteEndpoint): Obj {
 
 /** The OpenAPI path items of `endpoints`, merged into `paths` beside the operations already there (a GET). */
 export function writeOperations(endpoints: readonly WriteEndpoint[], paths: Record<string, Obj> = {}): Record<string, Obj> {
-  for (const e of endpoints) {
-    const path = openApiPath(e.path);
-    if (paths[path]?.[e.method]) throw new Error(`${e.method.toUpperCase()} ${path} is described twice`);
-    paths[path] = { ...paths[path], [e.method]: operation(e) };
-  }
+  for (const e of endpoints) addOperation(paths, e.path, e.method, operation(e));
   return paths;
 }
 

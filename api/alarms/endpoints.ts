@@ -1,10 +1,12 @@
-// The write endpoints of the alarm API (routes.ts and actions.ts register them from these entries; the OpenAPI
-// document describes them from the same ones, api/write-endpoint.ts): the actions on one alarm or a feeder
+// The endpoints of the alarm API (routes.ts and actions.ts register them from these entries; the OpenAPI
+// document describes them from the same ones, api/read-route.ts and api/write-endpoint.ts): its reads, and: the actions on one alarm or a feeder
 // (every user, alarms in their reach) and the organisation's rules, recipients and given-up messages (admins).
 import { ALARM_CLASSES, RULE_KIND_IDS } from '../../domain/alarm-kinds.js';
 import { SHELVE_MINUTES } from '../../domain/alarm-states.js';
 import { AUTH_401, errorResponse, json, type Obj } from '../openapi-kit.js';
+import { readRoute, type ReadRoute } from '../read-route.js';
 import { writeEndpoint, type WriteEndpoint } from '../write-endpoint.js';
+import { ALARM_STATES } from './store.js';
 
 export const ALARMS_PATH = '/api/alarms';
 export const ALARM_KINDS_PATH = '/api/alarm-kinds';
@@ -109,3 +111,50 @@ export const RETRY_DELIVERY = writeEndpoint({
 });
 
 export const ALARM_WRITES: readonly WriteEndpoint[] = [ACKNOWLEDGE, FEEDER_ACKNOWLEDGE, SHELVE, UNSHELVE, PUT_RULE, DELETE_RULE, PUT_RECIPIENT, DELETE_RECIPIENT, RETRY_DELIVERY];
+
+const list = (items: Obj) => json({ type: 'object', properties: { data: { type: 'array', items } }, required: ['data'] });
+const limit = { name: 'limit', in: 'query', required: false, description: '1 to 500 (default 100; deliveries 50).', schema: { type: 'integer', minimum: 1, maximum: 500 } };
+const NO_QUERY = { 400: errorResponse('A query parameter is not accepted.') };
+const BAD_QUERY = { 400: errorResponse('A query parameter is invalid or not accepted.') };
+
+const ALARM = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' }, kind: { type: 'string' }, label: { type: ['string', 'null'] }, class: { type: ['string', 'null'] }, IMEINumber: { type: 'string' },
+    Real_Name: { type: ['string', 'null'] }, PowerLineID: { type: ['string', 'null'] }, codeText: { type: ['string', 'null'] }, state: { type: 'string', enum: ['active', 'acknowledged', 'cleared'] },
+    raised_at: { type: 'string', format: 'date-time' }, acknowledged_at: { type: ['string', 'null'], format: 'date-time' }, acknowledged_by: { type: ['string', 'null'] },
+    cleared_at: { type: ['string', 'null'], format: 'date-time' },
+  },
+};
+const DELIVERY = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' }, recipient: { type: 'string' }, alarmId: { type: ['integer', 'null'] }, kind: { type: 'string' }, attempts: { type: 'integer' },
+    lastError: { type: ['string', 'null'] }, suppressed: { type: ['string', 'null'] }, createdAt: { type: 'string' }, deliveredAt: { type: ['string', 'null'] }, deadAt: { type: ['string', 'null'] },
+  },
+};
+
+export const GET_ALARM_KINDS = readRoute({
+  path: ALARM_KINDS_PATH, operationId: 'alarmKinds', tag: 'alarms', summary: 'The alarm kinds rules can name',
+  responses: { 200: { description: 'OK', ...list({ type: 'object' }) }, ...NO_QUERY, ...AUTH_401 },
+});
+export const GET_ALARMS = readRoute({
+  path: ALARMS_PATH, operationId: 'alarms', tag: 'alarms', summary: 'Alarms of the devices in the caller\'s reach',
+  parameters: [{ name: 'state', in: 'query', required: false, schema: { type: 'string', enum: ALARM_STATES } }, limit],
+  responses: { 200: { description: 'Newest first', ...list(ALARM) }, ...BAD_QUERY, ...AUTH_401 },
+});
+export const GET_RULES = readRoute({
+  path: ALARM_RULES_PATH, operationId: 'alarmRules', tag: 'alarms', summary: 'The organisation\'s alarm rules (admin)',
+  responses: { 200: { description: 'OK', ...list(RULE) }, ...NO_QUERY, ...ADMIN },
+});
+export const GET_RECIPIENTS = readRoute({
+  path: ALARM_RECIPIENTS_PATH, operationId: 'alarmRecipients', tag: 'alarms', summary: 'The organisation\'s alarm recipients (admin; secrets never returned)',
+  responses: { 200: { description: 'OK', ...list(RECIPIENT) }, ...NO_QUERY, ...ADMIN },
+});
+export const GET_DELIVERIES = readRoute({
+  path: ALARM_DELIVERIES_PATH, operationId: 'alarmDeliveries', tag: 'alarms', summary: 'Alarm messages of the organisation (admin; default: the dead ones)',
+  parameters: [{ name: 'state', in: 'query', required: false, schema: { type: 'string', enum: ['pending', 'dead', 'delivered', 'all'] } }, limit],
+  responses: { 200: { description: 'Newest first', ...list(DELIVERY) }, ...BAD_QUERY, ...ADMIN },
+});
+
+export const ALARM_READS: readonly ReadRoute[] = [GET_ALARM_KINDS, GET_ALARMS, GET_RULES, GET_RECIPIENTS, GET_DELIVERIES];

@@ -17,9 +17,10 @@ import { requireAdmin } from '../auth/require-auth.js';
 import type { AuthEnv, Caller } from '../auth/caller.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
 import { jsonObjectBody, wholeNumberId } from '../request.js';
+import { getRoute } from '../read-route.js';
 import { writeRoute, type WriteEndpoint } from '../write-endpoint.js';
 import { alarmActionRoutes } from './actions.js';
-import { ALARM_DELIVERIES_PATH, ALARM_KINDS_PATH, ALARM_RECIPIENTS_PATH, ALARM_RULES_PATH, ALARMS_PATH, DELETE_RECIPIENT, DELETE_RULE, PUT_RECIPIENT, PUT_RULE, RETRY_DELIVERY } from './endpoints.js';
+import { ALARM_DELIVERIES_PATH, ALARM_KINDS_PATH, ALARM_RECIPIENTS_PATH, ALARM_RULES_PATH, ALARMS_PATH, DELETE_RECIPIENT, DELETE_RULE, GET_ALARM_KINDS, GET_ALARMS, GET_DELIVERIES, GET_RECIPIENTS, GET_RULES, PUT_RECIPIENT, PUT_RULE, RETRY_DELIVERY } from './endpoints.js';
 import { ALARM_STATES, deleteOwned, listAlarms, ownedElsewhere, rulesNamingRecipient, type AlarmState } from './store.js';
 
 export { ALARMS_PATH, ALARM_KINDS_PATH, ALARM_RULES_PATH, ALARM_RECIPIENTS_PATH, ALARM_DELIVERIES_PATH };
@@ -67,12 +68,12 @@ const presentRule = (r: Awaited<ReturnType<typeof readRules>>[number]) => ({
 export function alarmRoutes({ pool, auth, keyring, webhookAllow, now, chatterShelveMaxMinutes }: AlarmRouteOptions): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
 
-  app.get(ALARM_KINDS_PATH, auth, (c) => {
+  getRoute(app, GET_ALARM_KINDS, [auth], (c) => {
     acceptOnly(c.req.queries(), []);
     return c.json({ data: ALARM_KINDS.map((k) => ({ id: k.id, label: k.label, source: k.source })) });
   });
 
-  app.get(ALARMS_PATH, auth, async (c) => {
+  getRoute(app, GET_ALARMS, [auth], async (c) => {
     acceptOnly(c.req.queries(), ['state', 'limit']);
     const state = (c.req.query('state') ?? 'active') as AlarmState;
     if (!ALARM_STATES.includes(state)) throw badParameter('state', `must be one of ${ALARM_STATES.join(', ')}`);
@@ -91,11 +92,11 @@ export function alarmRoutes({ pool, auth, keyring, webhookAllow, now, chatterShe
 
 /** The organisation's alarm rules, recipients and given-up messages: its admins only. */
 function organisationRoutes(app: Hono<AuthEnv>, { pool, auth, keyring, webhookAllow }: Omit<AlarmRouteOptions, 'now' | 'chatterShelveMaxMinutes'>): void {
-  app.get(ALARM_RULES_PATH, auth, requireAdmin, async (c) => {
+  getRoute(app, GET_RULES, [auth, requireAdmin], async (c) => {
     acceptOnly(c.req.queries(), []);
     return c.json({ data: (await readRules(pool, c.get('caller').org)).map(presentRule) });
   });
-  app.get(ALARM_RECIPIENTS_PATH, auth, requireAdmin, async (c) => {
+  getRoute(app, GET_RECIPIENTS, [auth, requireAdmin], async (c) => {
     acceptOnly(c.req.queries(), []);
     return c.json({ data: (await readRecipients(pool, c.get('caller').org)).map(presentRecipient) });
   });
@@ -150,7 +151,7 @@ function organisationRoutes(app: Hono<AuthEnv>, { pool, auth, keyring, webhookAl
   remove(DELETE_RULE, 'alarm_rules', 'alarm rule');
   remove(DELETE_RECIPIENT, 'alarm_recipients', 'alarm recipient');
 
-  app.get(ALARM_DELIVERIES_PATH, auth, requireAdmin, async (c) => {
+  getRoute(app, GET_DELIVERIES, [auth, requireAdmin], async (c) => {
     acceptOnly(c.req.queries(), ['state', 'limit']);
     const state = c.req.query('state') ?? 'dead';
     if (!['pending', 'dead', 'delivered', 'all'].includes(state)) throw badParameter('state', 'must be one of pending, dead, delivered, all');

@@ -10,9 +10,9 @@ import { classOf } from '../alarms/actions.js';
 import type { AuthEnv } from '../auth/caller.js';
 import { matchesEtag } from '../request.js';
 import { acceptOnly } from '../errors.js';
+import { getRoute } from '../read-route.js';
+import { GET_BOARD } from './endpoints.js';
 import { readBoard } from './read.js';
-
-export const BOARD_PATH = '/api/board';
 
 /** `chatterShelveMaxMinutes`: Settings.alarms.chatterShelveMaxMinutes (ALARM_CHATTER_SHELVE_MAX_MINUTES). */
 export function boardRoutes({ pool, auth, now, chatterShelveMaxMinutes = DEFAULT_CHATTER_SHELVE_MAX_MINUTES }: {
@@ -21,7 +21,7 @@ export function boardRoutes({ pool, auth, now, chatterShelveMaxMinutes = DEFAULT
   const app = new Hono<AuthEnv>();
 
   // Polled every few seconds by every open board: an unchanged board is a 304 of a few bytes.
-  app.get(BOARD_PATH, auth, async (c) => {
+  getRoute(app, GET_BOARD, [auth], async (c) => {
     acceptOnly(c.req.queries(), ['class']);
     const body = JSON.stringify(await readBoard(pool, c.get('caller'), now(), classOf(c.req.query('class'), 'class'), chatterShelveMaxMinutes));
     const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;

@@ -10,16 +10,16 @@ import type { AuthEnv } from '../auth/caller.js';
 import { acceptOnly, badParameter } from '../errors.js';
 import { integer } from '../incidents/routes.js';
 import { OUTSIDE_REACH_LABEL } from '../../domain/section-reach.js';
+import { getRoute } from '../read-route.js';
+import { DEENERGISED_STATUSES, GET_DEENERGISED_SECTIONS } from './endpoints.js';
 import { namedIndicators, readSections } from './store.js';
 
-export const DEENERGISED_SECTIONS_PATH = '/api/deenergised-sections';
-export const DEENERGISED_STATUSES = ['open', 'closed', 'all'] as const;
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
 export function deenergisedSectionRoutes({ pool, auth }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  app.get(DEENERGISED_SECTIONS_PATH, auth, async (c) => {
+  getRoute(app, GET_DEENERGISED_SECTIONS, [auth], async (c) => {
     acceptOnly(c.req.queries(), ['status', 'powerLine', 'limit'], { repeatable: false });
     const status = c.req.query('status') ?? 'open';
     if (!(DEENERGISED_STATUSES as readonly string[]).includes(status)) throw badParameter('status', `must be one of ${DEENERGISED_STATUSES.join(', ')}.`);

@@ -13,13 +13,13 @@ import { deviceProfileXml } from '../../dnp3/profile/profile.js';
 import { APP_VERSION } from '../../config/version.js';
 import { organisationPointMap } from '../../dnp3/data/organisation-map.js';
 import { devicesInReach } from '../device-records/reach.js';
-
-export const DEVICE_PROFILE_PATH = '/api/dnp3/deviceProfile';
+import { getRoute } from '../read-route.js';
+import { GET_DEVICE_PROFILE } from './endpoints.js';
 
 /** `dnp3Port`: Settings.dnp3.port (DNP3_PORT), the port the profile states. */
 export function deviceProfileRoutes({ pool, auth, dnp3Port }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv>; dnp3Port: number }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  app.get(DEVICE_PROFILE_PATH, integrationOutput, auth, requireIntegrationReader, async (c) => {
+  getRoute(app, GET_DEVICE_PROFILE, [integrationOutput, auth, requireIntegrationReader], async (c) => {
     acceptOnly(c.req.queries(), ['bank']);
     const bankText = c.req.query('bank') ?? '0';
     if (!/^\d{1,6}$/.test(bankText)) throw badParameter('bank', 'must be a bank number (0, 1, ...) as listed by GET /api/dnp3/pointMap');

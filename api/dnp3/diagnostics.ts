@@ -12,8 +12,8 @@ import { DISCARD_REASONS, isDiscardReason } from '../../dnp3/diagnostics/reasons
 import { integrationFromRow, type Dnp3Integration } from '../../dnp3/identity.js';
 import { readDiagnostics } from '../../integrations/diagnostics-ledger.js';
 import { readIntegrations } from '../../integrations/store.js';
-
-export const DIAGNOSTICS_PATH = '/api/dnp3/diagnostics';
+import { getRoute } from '../read-route.js';
+import { GET_DIAGNOSTICS } from './endpoints.js';
 
 /** What a master must be set to for this integration, one sentence each. */
 export function expectedMasterSettings(i: Dnp3Integration): string[] {
@@ -31,7 +31,7 @@ export function expectedMasterSettings(i: Dnp3Integration): string[] {
 
 export function diagnosticsRoutes({ pool, auth }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  app.get(DIAGNOSTICS_PATH, auth, requireAdmin, async (c) => {
+  getRoute(app, GET_DIAGNOSTICS, [auth, requireAdmin], async (c) => {
     acceptOnly(c.req.queries(), []);
     const org = c.get('caller').org;
     const integrations = (await readIntegrations(pool, { kind: 'dnp3', organizationId: org })).map(integrationFromRow).filter((i): i is Dnp3Integration => i !== undefined);

@@ -9,12 +9,12 @@ import { batteryOrLineText, ongoingFaultText } from '../../domain/ongoing-fault-
 import { integrationOutput, requireIntegrationReader } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
 import { organizationDevices } from './organization-devices-store.js';
-
-export const ORGANIZATION_DEVICES_PATH = '/api/dnp3/dnp3OrganizationDevices';
+import { getRoute } from '../read-route.js';
+import { GET_ORGANIZATION_DEVICES } from './endpoints.js';
 
 export function integrationRoutes({ pool, auth }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  app.get(ORGANIZATION_DEVICES_PATH, integrationOutput, auth, requireIntegrationReader, async (c) => {
+  getRoute(app, GET_ORGANIZATION_DEVICES, [integrationOutput, auth, requireIntegrationReader], async (c) => {
     const caller = c.get('caller');
     const rows = await organizationDevices(pool, caller);
     return c.json(rows.map((r) => ({

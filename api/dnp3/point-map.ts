@@ -15,13 +15,13 @@ import { devicesInReach } from '../device-records/reach.js';
 import { deviceProfileRoutes } from './device-profile.js';
 import { diagnosticsRoutes } from './diagnostics.js';
 import { csvAttachment, fileNamePart, formatParameter, wantsCsv } from '../request.js';
-
-export const POINT_MAP_PATH = '/api/dnp3/pointMap';
+import { getRoute } from '../read-route.js';
+import { GET_POINT_MAP } from './endpoints.js';
 
 /** `dnp3Port`: Settings.dnp3.port (DNP3_PORT), stated by the device profile. */
 export function pointMapRoutes({ pool, auth, dnp3Port = DEFAULT_DNP3_PORT }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv>; dnp3Port?: number }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  app.get(POINT_MAP_PATH, integrationOutput, auth, requireIntegrationReader, async (c) => {
+  getRoute(app, GET_POINT_MAP, [integrationOutput, auth, requireIntegrationReader], async (c) => {
     const format = formatParameter(c, ['json', 'csv'] as const);
     const org = c.get('caller').org;
     const { integration, analogOnly, outstationAddress, banks, points } = await organisationPointMap(pool, org, devicesInReach(c.get('caller')));

@@ -7,11 +7,21 @@
 import { Hono } from 'hono';
 import { Gauge } from 'prom-client';
 import { registry } from '../../config/metrics.js';
+import { json, ref } from '../openapi-kit.js';
+import { getRoute, readRoute, type ReadRoute } from '../read-route.js';
 
 /**
  * A named dependency check; true when reachable. A check may also say what it saw (`detail`, shown under
  * `details` in the answer), e.g. the Kafka partitions that are under-replicated while it is still up.
  */
+/** Liveness and readiness: no credential (read-route.ts registers and describes them from these entries). */
+export const GET_HEALTHZ = readRoute({ path: '/healthz', operationId: 'healthz', tag: 'health', summary: 'The process is up', security: null, responses: { 200: { description: 'Up', ...json(ref('Health')) } } });
+export const GET_READYZ = readRoute({
+  path: '/readyz', operationId: 'readyz', tag: 'health', summary: 'Every dependency answers', security: null,
+  responses: { 200: { description: 'Ready', ...json(ref('Readiness')) }, 503: { description: 'A dependency is down', ...json(ref('Readiness')) } },
+});
+export const HEALTH_READS: readonly ReadRoute[] = [GET_HEALTHZ, GET_READYZ];
+
 export type ReadinessCheck = () => Promise<boolean | { up: boolean; detail: unknown }>;
 
 /**
@@ -92,8 +102,8 @@ export function healthRoutes(checks: Record<string, ReadinessCheck>, { timeoutMs
   };
   const shared = () => (round ??= checkAll().finally(() => { round = null; }));
   scrapeRound = { round: shared, draining };
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
-  app.get('/readyz', async (c) => {
+  getRoute(app, GET_HEALTHZ, [], (c) => c.json({ status: 'ok' }));
+  getRoute(app, GET_READYZ, [], async (c) => {
     if (draining()) return c.json({ status: 'draining', checks: {} }, 503);
     const { reported, details } = await shared();
     const ready = reported.every(([, up]) => up);

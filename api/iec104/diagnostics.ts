@@ -17,8 +17,8 @@ import { bankCount } from '../../points/banks.js';
 import { assignPowerLineSlots } from '../../points/power-lines.js';
 import { assignSlots, maxSlot } from '../../points/store.js';
 import { DEFAULT_CONNECTION_LIMITS } from '../../integrations/master-listener.js';
-
-export const IEC104_DIAGNOSTICS_PATH = '/api/iec104/diagnostics';
+import { getRoute } from '../read-route.js';
+import { GET_IEC104_DIAGNOSTICS } from './endpoints.js';
 
 const seconds = (ms: number) => ms / 1000;
 
@@ -63,7 +63,7 @@ export function integrationDiagnostics(i: Iec104Integration, banks: number, rows
 
 export function iec104DiagnosticsRoutes({ pool, auth }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  app.get(IEC104_DIAGNOSTICS_PATH, auth, requireAdmin, async (c) => {
+  getRoute(app, GET_IEC104_DIAGNOSTICS, [auth, requireAdmin], async (c) => {
     acceptOnly(c.req.queries(), []);
     const org = c.get('caller').org;
     const integrations = (await readIntegrations(pool, { kind: 'iec104', organizationId: org })).map((r) => iec104IntegrationFromRow(r))

@@ -13,13 +13,13 @@ import { bankCount } from '../../points/banks.js';
 import { maxSlot } from '../../points/store.js';
 import { iec104IntegrationOf } from './point-map.js';
 import { formatParameter } from '../request.js';
-
-export const IEC104_INTEROPERABILITY_PATH = '/api/iec104/interoperability';
+import { getRoute } from '../read-route.js';
+import { GET_IEC104_INTEROPERABILITY } from './endpoints.js';
 
 /** `iec104Port`: Settings.iec104Port (IEC104_PORT), the listener's port the list states. */
 export function interoperabilityRoutes({ pool, auth, iec104Port = DEFAULT_IEC104_PORT }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv>; iec104Port?: number }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  app.get(IEC104_INTEROPERABILITY_PATH, integrationOutput, auth, requireIntegrationReader, async (c) => {
+  getRoute(app, GET_IEC104_INTEROPERABILITY, [integrationOutput, auth, requireIntegrationReader], async (c) => {
     const format = formatParameter(c, ['json', 'markdown'] as const);
     const i = await iec104IntegrationOf(pool, c.get('caller').org);
     const list = interoperabilityList({

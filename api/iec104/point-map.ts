@@ -13,8 +13,8 @@ import { iec104PointMapCsv } from '../../iec104/data/point-map-rows.js';
 import type { Iec104Integration } from '../../iec104/identity.js';
 import { devicesInReach } from '../device-records/reach.js';
 import { csvAttachment, fileNamePart, formatParameter, wantsCsv } from '../request.js';
-
-export const IEC104_POINT_MAP_PATH = '/api/iec104/pointMap';
+import { getRoute } from '../read-route.js';
+import { GET_IEC104_POINT_MAP } from './endpoints.js';
 
 /** The caller's organisation's iec104 integration, or the 404 that says there is none. */
 export async function iec104IntegrationOf(pool: pg.Pool, org: string): Promise<Iec104Integration> {
@@ -25,7 +25,7 @@ export async function iec104IntegrationOf(pool: pg.Pool, org: string): Promise<I
 
 export function iec104PointMapRoutes({ pool, auth }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  app.get(IEC104_POINT_MAP_PATH, integrationOutput, auth, requireIntegrationReader, async (c) => {
+  getRoute(app, GET_IEC104_POINT_MAP, [integrationOutput, auth, requireIntegrationReader], async (c) => {
     const format = formatParameter(c, ['json', 'csv'] as const);
     const caller = c.get('caller');
     const map = await organisationIec104PointMap(pool, await iec104IntegrationOf(pool, caller.org), devicesInReach(caller));

@@ -1,8 +1,9 @@
-// The write endpoints of incident causes (cause.ts registers them from these entries; the OpenAPI document
-// describes them from the same ones, api/write-endpoint.ts): an admin replaces the organisation's list of
+// The endpoints of incident causes (cause.ts registers them from these entries; the OpenAPI document describes
+// them from the same ones, api/read-route.ts and api/write-endpoint.ts): the list and a history read, and an admin replaces the organisation's list of
 // causes, an operator records the cause of an incident in reach. The schemas the reads share are here too.
 import { CAUSE_HISTORY_PAGE, MAX_CAUSE_RECORDS, MAX_CAUSES, MAX_NOTE_CHARS } from '../../domain/incident-causes.js';
 import { AUTH_401, errorResponse, json, type Obj } from '../openapi-kit.js';
+import { readRoute, type ReadRoute } from '../read-route.js';
 import { writeEndpoint, type WriteEndpoint } from '../write-endpoint.js';
 
 export const INCIDENT_CAUSES_PATH = '/api/incident-causes';
@@ -63,3 +64,24 @@ export const RECORD_CAUSE = writeEndpoint({
 });
 
 export const INCIDENT_CAUSE_WRITES: readonly WriteEndpoint[] = [PUT_CAUSES, RECORD_CAUSE];
+
+export const GET_CAUSES = readRoute({
+  path: INCIDENT_CAUSES_PATH, operationId: 'incidentCauses', tag: 'incidents', summary: 'The causes an incident may be given: the organisation\'s list, else the default',
+  responses: { 200: { description: 'OK', ...json(CAUSE_LIST) }, 400: errorResponse('A query parameter was given (none is accepted).'), ...AUTH_401 },
+});
+
+export const GET_CAUSE_HISTORY = readRoute({
+  path: INCIDENT_CAUSE_HISTORY_PATH, operationId: 'incidentCauseHistory', tag: 'incidents', summary: 'The causes recorded for an incident in the caller\'s reach, newest first, a page at a time',
+  parameters: [
+    ID_PARAMETER,
+    { name: 'limit', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d{1,3}$' }, description: `1 to ${CAUSE_HISTORY_PAGE.max} (default ${CAUSE_HISTORY_PAGE.default})` },
+    { name: 'before', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d{1,9}$' }, description: 'Records older than this one (the `next` of the page before)' },
+  ],
+  responses: {
+    200: { description: 'OK', ...json({ type: 'object', properties: { id: { type: 'integer' }, data: { type: 'array', items: CAUSE_CHANGE_SCHEMA }, limit: { type: 'integer' }, next: HISTORY_NEXT }, required: ['id', 'data', 'limit', 'next'] }) },
+    400: errorResponse('A query parameter is unknown, repeated or invalid; the message names it.'), ...AUTH_401,
+    404: errorResponse('No such incident, or it is outside the caller\'s reach (the same answer).'),
+  },
+});
+
+export const INCIDENT_CAUSE_READS: readonly ReadRoute[] = [GET_CAUSES, GET_CAUSE_HISTORY];

@@ -13,8 +13,9 @@ import type { AuthEnv } from '../auth/caller.js';
 import { requireAdmin } from '../auth/require-auth.js';
 import { acceptOnly, ApiError } from '../errors.js';
 import { callerEmail, isStorableText, jsonObjectBody } from '../request.js';
+import { getRoute } from '../read-route.js';
 import { writeRoute } from '../write-endpoint.js';
-import { INCIDENT_CAUSE_HISTORY_PATH, INCIDENT_CAUSE_PATH, INCIDENT_CAUSES_PATH, PUT_CAUSES, RECORD_CAUSE } from './cause-endpoints.js';
+import { GET_CAUSE_HISTORY, GET_CAUSES, INCIDENT_CAUSE_HISTORY_PATH, INCIDENT_CAUSE_PATH, INCIDENT_CAUSES_PATH, PUT_CAUSES, RECORD_CAUSE } from './cause-endpoints.js';
 import { causeHistory, causeList } from './cause-store.js';
 import { integer } from './routes.js';
 import { causeRecordCount, incidentSeen, recordCause, saveCauseList } from './store.js';
@@ -28,7 +29,7 @@ const invalid = (problems: { field: string; message: string }[]) =>
 export function incidentCauseRoutes({ pool, auth, now }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv>; now: () => number }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
 
-  app.get(INCIDENT_CAUSES_PATH, auth, async (c) => {
+  getRoute(app, GET_CAUSES, [auth], async (c) => {
     acceptOnly(c.req.queries(), []);
     const list = await causeList(pool, c.get('caller').org);
     return c.json({ data: list.causes.map((id) => ({ id, label: DEFAULT_LABELS.get(id) ?? null })), configured: list.configured, updatedBy: list.updatedBy, updatedAt: list.updatedAt });
@@ -72,7 +73,7 @@ export function incidentCauseRoutes({ pool, auth, now }: { pool: pg.Pool; auth: 
     return c.json({ ...history.data[0]!, id: Number(id), history: history.data, historyNext: history.next });
   });
 
-  app.get(INCIDENT_CAUSE_HISTORY_PATH, auth, async (c) => {
+  getRoute(app, GET_CAUSE_HISTORY, [auth], async (c) => {
     acceptOnly(c.req.queries(), ['limit', 'before'], { repeatable: false });
     const id = c.req.param('id');
     const notFound = () => new ApiError('NOT_FOUND', 'No such incident.', { id: id.slice(0, 20) });

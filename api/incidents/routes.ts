@@ -9,14 +9,12 @@ import type pg from 'pg';
 import type { AuthEnv } from '../auth/caller.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
 import type { FaultedSection } from '../../domain/faulted-section.js';
+import { getRoute } from '../read-route.js';
 import { causeHistory, historyFields } from './cause-store.js';
+import { GET_INCIDENT, GET_INCIDENTS, GET_TOPOLOGY, INCIDENT_STATUSES } from './endpoints.js';
 import { sectionPresenter, type ShowSections } from './section-reach.js';
 import { feederTopology, incidentDevices, incidentTimeline, listIncidents, readIncident, type IncidentRow as Row } from './store.js';
 
-export const INCIDENTS_PATH = '/api/incidents';
-export const INCIDENT_PATH = '/api/incidents/:id';
-export const TOPOLOGY_PATH = '/api/feeder-topology';
-export const INCIDENT_STATUSES = ['open', 'located', 'restored', 'closed', 'active'] as const;
 const LIST_PARAMS = ['page', 'limit', 'status', 'powerLine'];
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
@@ -38,7 +36,7 @@ const present = (r: Row, show: ShowSections) => ({
 export function incidentRoutes({ pool, auth }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
 
-  app.get(INCIDENTS_PATH, auth, async (c) => {
+  getRoute(app, GET_INCIDENTS, [auth], async (c) => {
     acceptOnly(c.req.queries(), LIST_PARAMS, { repeatable: false });
     const page = integer(c.req.query('page'), 'page', 0, 0, 1_000_000);
     const limit = integer(c.req.query('limit'), 'limit', 50, 1, 500);
@@ -52,7 +50,7 @@ export function incidentRoutes({ pool, auth }: { pool: pg.Pool; auth: Middleware
     return c.json({ data: rows.map((r) => present(r, show)), page, limit, total });
   });
 
-  app.get(INCIDENT_PATH, auth, async (c) => {
+  getRoute(app, GET_INCIDENT, [auth], async (c) => {
     acceptOnly(c.req.queries(), []);
     const id = c.req.param('id');
     const notFound = () => new ApiError('NOT_FOUND', 'No such incident.', { id: id.slice(0, 20) });
@@ -82,7 +80,7 @@ export function incidentRoutes({ pool, auth }: { pool: pg.Pool; auth: Middleware
     });
   });
   // The imported feeder topology of the devices in reach: the portal draws it instead of the approximate trace.
-  app.get(TOPOLOGY_PATH, auth, async (c) => {
+  getRoute(app, GET_TOPOLOGY, [auth], async (c) => {
     acceptOnly(c.req.queries(), []);
     const rows = await feederTopology(pool, c.get('caller'));
     return c.json({ data: rows });

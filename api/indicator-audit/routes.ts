@@ -10,16 +10,15 @@ import type { AuthEnv } from '../auth/caller.js';
 import { requireAdmin } from '../auth/index.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
 import { callerEmail, isStorableText, jsonObjectBody, wholeNumberId } from '../request.js';
+import { getRoute } from '../read-route.js';
 import { writeRoute } from '../write-endpoint.js';
-import { DISMISS, DISMISS_REASON_MAX } from './endpoints.js';
+import { DISMISS, DISMISS_REASON_MAX, FINDING_STATES, GET_FINDINGS } from './endpoints.js';
 import { FINDING_TITLES, type FindingKind } from '../../indicator-audit/findings.js';
 import { dismissFinding } from '../../indicator-audit/store.js';
 import { readFindings, type Listed } from './store.js';
 import { withTransaction } from '../../db/transaction.js';
 import { log } from '../../config/log.js';
 
-export const FINDINGS_PATH = '/api/indicator-audit/findings';
-export const FINDING_STATES = ['open', 'dismissed', 'all'] as const;
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
@@ -49,7 +48,7 @@ function present(r: Listed, masked: boolean) {
 export function indicatorAuditRoutes({ pool, auth, now = () => Date.now() }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv>; now?: () => number }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
 
-  app.get(FINDINGS_PATH, auth, async (c) => {
+  getRoute(app, GET_FINDINGS, [auth], async (c) => {
     acceptOnly(c.req.queries(), ['state', 'powerLine'], { repeatable: false });
     const state = c.req.query('state') ?? 'open';
     if (!(FINDING_STATES as readonly string[]).includes(state)) throw badParameter('state', `must be one of ${FINDING_STATES.join(', ')}.`);

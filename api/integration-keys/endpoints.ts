@@ -1,7 +1,10 @@
-// The write endpoints of integration keys (routes.ts registers them from these entries; the OpenAPI document
-// describes them from the same ones, api/write-endpoint.ts). Create, rotate, revoke: an organisation admin.
+// The endpoints of integration keys (routes.ts registers them from these entries; the OpenAPI document
+// describes them from the same ones, api/read-route.ts and api/write-endpoint.ts; docs/decisions.md#integration-keys-and-the-mask).
+// List, create, rotate, revoke: an organisation admin. Also the key's security scheme, and the security and
+// errors of the integration outputs a key may read (api/dnp3/, api/iec104/).
 import { KEY_NAME_MAX } from '../auth/integration-keys.js';
-import { errorResponse, json, type Obj } from '../openapi-kit.js';
+import { BEARER, errorResponse, json, type Obj } from '../openapi-kit.js';
+import { readRoute } from '../read-route.js';
 import { writeEndpoint, type WriteEndpoint } from '../write-endpoint.js';
 
 export const INTEGRATION_KEYS_PATH = '/api/integration-keys' as const;
@@ -63,3 +66,24 @@ export const REVOKE_KEY = writeEndpoint({
 });
 
 export const INTEGRATION_KEY_WRITES: readonly WriteEndpoint[] = [CREATE_KEY, ROTATE_KEY, REVOKE_KEY];
+
+/** The scheme of a key: `Authorization: Bearer flk_<id>_<secret>`. */
+export const INTEGRATION_KEY_SCHEME = {
+  type: 'http', scheme: 'bearer', bearerFormat: 'flk_<id>_<secret>',
+  description: 'An integration key an organisation admin created (POST /api/integration-keys), or, for an organisation that masks fault details, the operator (`faultline integration-keys create`). It reads only the SCADA integration outputs, and reads them unmasked.',
+};
+
+/** The outputs a key may read: a person's login (an admin) or a key. */
+export const INTEGRATION_OUTPUT_SECURITY = [...BEARER, { integrationKey: [] }];
+/** 401 and 403 of those outputs. */
+export const INTEGRATION_OUTPUT_ERRORS = {
+  401: errorResponse('Missing, malformed, expired or invalid bearer token; an unknown or revoked integration key (details.reason says which).', { 'WWW-Authenticate': { schema: str } }),
+  403: errorResponse('The caller is neither an organisation admin nor an integration key.'),
+  429: errorResponse('Too many failed credentials from this client address (the login limit).', { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } }),
+};
+
+export const LIST_KEYS = readRoute({
+  path: INTEGRATION_KEYS_PATH, operationId: 'integrationKeys', tag: 'integration', summary: 'The organisation\'s integration keys (admin)',
+  description: 'Every key, revoked ones included, with who created it and when it was last used. Never the key or its hash.',
+  responses: { 200: { description: 'OK', ...json({ type: 'object', properties: { data: { type: 'array', items: KEY_INFO } }, required: ['data'] }) }, 400: errorResponse('A query parameter is not accepted.'), ...KEY_ADMIN_ERRORS },
+});

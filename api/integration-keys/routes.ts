@@ -12,8 +12,9 @@ import { keyNameProblem, type IntegrationKeyStore } from '../auth/integration-ke
 import { requireAdmin } from '../auth/require-auth.js';
 import { acceptOnly, ApiError } from '../errors.js';
 import { callerEmail, jsonObjectBody } from '../request.js';
+import { getRoute } from '../read-route.js';
 import { writeRoute } from '../write-endpoint.js';
-import { CREATE_KEY, INTEGRATION_KEYS_PATH, REVOKE_KEY, ROTATE_KEY } from './endpoints.js';
+import { CREATE_KEY, INTEGRATION_KEYS_PATH, LIST_KEYS, REVOKE_KEY, ROTATE_KEY } from './endpoints.js';
 
 export { INTEGRATION_KEYS_PATH };
 const NO_STORE = { 'cache-control': 'no-store' };
@@ -48,7 +49,7 @@ const idOf = (text: string): string => {
 
 export function integrationKeyRoutes({ keys, pool, auth }: IntegrationKeyRouteOptions): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  app.get(INTEGRATION_KEYS_PATH, auth, requireAdmin, async (c) => {
+  getRoute(app, LIST_KEYS, [auth, requireAdmin], async (c) => {
     acceptOnly(c.req.queries(), []);
     return c.json({ data: await keys.list(c.get('caller').org) });
   });

@@ -1,35 +1,19 @@
-// The OpenAPI 3.1 document of every route (docs/decisions.md: served at GET /openapi.json). The read
-// endpoints and the write endpoints (write-endpoints.ts) are described from the same objects that mount them;
-// the other reads are listed here or beside their routers,
-// and test/api/openapi.test.ts walks the app's routes to prove each is documented and nothing else is.
+// The OpenAPI 3.1 document of every route (docs/decisions.md: served at GET /openapi.json), made entirely from
+// endpoint tables (docs/decisions.md#read-endpoint-tables): the device-records and fleet pages (ReadEndpoint),
+// the other reads (read-routes.ts) and the writes (write-endpoints.ts) are described from the same entries
+// that register them. test/structure/openapi-paths.test.ts proves every route is an entry and documented.
 import type { CodeStrings } from '../../domain/code-strings.js';
 import { READ_ENDPOINTS, READ_PREFIXES } from '../device-records/endpoints.js';
 import { COUNT_CAP, type ReadEndpoint } from '../device-records/endpoint.js';
 import { FLEET_ENDPOINTS } from '../fleet/endpoints.js';
-import { ORGANIZATION_DEVICES_PATH } from '../dnp3/organization-devices.js';
-import { POINT_MAP_PATH } from '../dnp3/point-map.js';
-import { DEVICE_PROFILE_PATH } from '../dnp3/device-profile.js';
-import { COMMISSIONING_PATHS } from './commissioning.js';
-import { INTEGRATION_KEY_PATHS, INTEGRATION_KEY_SCHEME, INTEGRATION_OUTPUT_ERRORS, INTEGRATION_OUTPUT_SECURITY } from './integration-keys.js';
-import { IEC104_DIAGNOSTICS_PATHS } from './iec104-diagnostics.js';
 import { queryParameters } from './parameters.js';
-import { alarmPaths } from './alarm-paths.js';
-import { INCIDENT_OPENAPI_PATHS } from '../incidents/openapi.js';
-import { INDICATOR_AUDIT_OPENAPI_PATHS } from '../indicator-audit/openapi.js';
-
-import { CAUSE_OPENAPI_PATHS } from '../incidents/cause-openapi.js';
-import { RELIABILITY_EXPORT_OPENAPI } from '../reliability/export-openapi.js';
-import { RELIABILITY_OPENAPI_PATHS } from '../reliability/openapi.js';
-import { IEC104_COMMISSIONING_OPENAPI } from './iec104-commissioning.js';
-import { BOARD_OPENAPI_PATHS } from '../board/openapi.js';
-import { DEENERGISED_SECTIONS_OPENAPI } from '../deenergised-sections/openapi.js';
-import { PORTAL_SETTINGS_OPENAPI } from '../portal-settings.js';
+import { INTEGRATION_KEY_SCHEME } from '../integration-keys/endpoints.js';
 import { COMPONENT_SCHEMAS, ref } from './schemas.js';
-import { errorResponse, json, openApiPath, type Obj } from '../openapi-kit.js';
+import { addOperation, errorResponse, json, openApiPath, type Obj } from '../openapi-kit.js';
 import { writeOperations } from '../write-endpoint.js';
+import { readRouteOperations } from '../read-route.js';
+import { READ_ROUTES, SERVICE_READS } from './read-routes.js';
 import { WRITE_ENDPOINTS } from './write-endpoints.js';
-
-
 
 const AUTH_ERRORS = {
   401: errorResponse('Missing, malformed, expired or invalid bearer token.', { 'WWW-Authenticate': { schema: { type: 'string' } } }),
@@ -73,8 +57,7 @@ function readOperations(codeStrings: CodeStrings, prefix: string, endpoints: rea
     const ok = e.shape === 'csv'
       ? { description: `CSV, one line per item (Content-Disposition: attachment; filename="${e.fileName ?? 'export.csv'}")`, content: { 'text/csv': { schema: { type: 'string' } } } }
       : { description: 'OK', ...json(item) };
-    paths[openApiPath(prefix + e.path)] = {
-      get: {
+    addOperation(paths, prefix + e.path, 'get', {
         operationId: e.operationId ?? `${alias ? 'api_' : ''}${e.path.replace(/\/:imei$/, '').replace(/^\//, '').replace(/[/-]+(.)/g, (_, ch: string) => ch.toUpperCase())}`,
         tags: [e.tag ?? 'device-records'],
         summary: alias ? `${e.summary} (alias of ${READ_PREFIXES[0]}${openApiPath(e.path)})` : e.summary,
@@ -85,8 +68,7 @@ function readOperations(codeStrings: CodeStrings, prefix: string, endpoints: rea
           ...queryParameters(e.params, codeStrings, e.defaultSort, e.rangeField),
         ],
         responses: { 200: ok, ...PARAM_ERROR, ...AUTH_ERRORS, ...(imei ? NOT_FOUND : {}) },
-      },
-    };
+    });
   }
   return paths;
 }
@@ -100,71 +82,11 @@ export function openApiDocument({ codeStrings, serverUrl }: { codeStrings: CodeS
       description: 'Fault-indicator data service: login, the integration REST endpoint and the read-only device-records interface (spec 4). Errors are {"error": {"code", "message", "details"?}}.',
     },
     ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
-    paths: withCommonResponses(writeOperations(WRITE_ENDPOINTS, {
-      [ORGANIZATION_DEVICES_PATH]: {
-        get: {
-          operationId: 'dnp3OrganizationDevices', tags: ['integration'], summary: 'Devices of the caller\'s organisation (admin)',
-          description: 'Every non-deleted device of the organisation with location, power line, DNP3 queue address and slot, and latest status.',
-          security: INTEGRATION_OUTPUT_SECURITY,
-          responses: {
-            200: { description: 'OK', ...json({ type: 'array', items: ref('OrganizationDevice') }) },
-            ...INTEGRATION_OUTPUT_ERRORS,
-          },
-        },
-      },
-      [POINT_MAP_PATH]: {
-        get: {
-          operationId: 'dnp3PointMap', tags: ['integration'], summary: 'DNP3 point map of the caller\'s organisation (admin)',
-          description: 'Every device slot with its binary and analog point indexes, classes and deadbands, so a master can be configured before go-live. JSON by default; CSV with format=csv or Accept: text/csv.',
-          security: INTEGRATION_OUTPUT_SECURITY,
-          parameters: [{ name: 'format', in: 'query', required: false, schema: { type: 'string', enum: ['json', 'csv'] } }],
-          responses: {
-            200: { description: 'OK', content: { 'application/json': { schema: { type: 'object' } }, 'text/csv': { schema: { type: 'string' } } } },
-            400: errorResponse('A query parameter is invalid or not accepted.'),
-            ...INTEGRATION_OUTPUT_ERRORS,
-          },
-        },
-      },
-      [DEVICE_PROFILE_PATH]: {
-        get: {
-          operationId: 'dnp3DeviceProfile', tags: ['integration'], summary: 'DNP3 device profile of one bank of the caller\'s outstation (admin)',
-          description: 'The IEEE 1815 device profile (opendnp3\'s XML device-profile format) generated from the running configuration: link and application settings, TLS, function codes, objects and qualifiers, event classes, time synchronisation, unsolicited behaviour and the point list of the bank.',
-          security: INTEGRATION_OUTPUT_SECURITY,
-          parameters: [{ name: 'bank', in: 'query', required: false, description: 'Bank number as listed by the point map (default 0).', schema: { type: 'string', pattern: '^\\d{1,6}$' } }],
-          responses: {
-            200: { description: 'OK', content: { 'application/xml': { schema: { type: 'string' } } } },
-            400: errorResponse('A query parameter is invalid or not accepted, or the bank does not exist.'),
-            ...INTEGRATION_OUTPUT_ERRORS,
-            404: errorResponse('The organisation has no DNP3 integration.'),
-          },
-        },
-      },
-      ...COMMISSIONING_PATHS,
-      ...INTEGRATION_KEY_PATHS,
-      ...IEC104_COMMISSIONING_OPENAPI,
-      ...IEC104_DIAGNOSTICS_PATHS,
-      ...INCIDENT_OPENAPI_PATHS,
-      ...INDICATOR_AUDIT_OPENAPI_PATHS,
-
-      ...CAUSE_OPENAPI_PATHS,
-      ...RELIABILITY_EXPORT_OPENAPI,
-      ...RELIABILITY_OPENAPI_PATHS,
-      ...PORTAL_SETTINGS_OPENAPI,
-      ...alarmPaths(),
-      ...BOARD_OPENAPI_PATHS,
-      ...DEENERGISED_SECTIONS_OPENAPI,
+    paths: withCommonResponses(writeOperations(WRITE_ENDPOINTS, readRouteOperations(SERVICE_READS, {
+      ...readRouteOperations(READ_ROUTES),
       ...Object.assign({}, ...READ_PREFIXES.map((prefix) => readOperations(codeStrings, prefix))),
       ...readOperations(codeStrings, '', FLEET_ENDPOINTS),
-      '/healthz': { get: { operationId: 'healthz', tags: ['health'], summary: 'The process is up', responses: { 200: { description: 'Up', ...json(ref('Health')) } } } },
-      '/readyz': {
-        get: {
-          operationId: 'readyz', tags: ['health'], summary: 'Every dependency answers',
-          responses: { 200: { description: 'Ready', ...json(ref('Readiness')) }, 503: { description: 'A dependency is down', ...json(ref('Readiness')) } },
-        },
-      },
-      '/metrics': { get: { operationId: 'metrics', tags: ['health'], summary: 'Prometheus metrics', responses: { 200: { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
-      '/openapi.json': { get: { operationId: 'openapi', tags: ['health'], summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1', ...json({ type: 'object' }) } } } },
-    })),
+    }))),
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, integrationKey: INTEGRATION_KEY_SCHEME },
       schemas: COMPONENT_SCHEMAS,

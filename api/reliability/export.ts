@@ -15,12 +15,12 @@ import { dayParameter } from '../device-records/list-params.js';
 import { acceptOnly, badParameter } from '../errors.js';
 import { routeMasksItself } from '../fault-mask-policy.js';
 import { csvCells, EXPORT_COLUMNS, parquetCells, type ExportSource } from './export-columns.js';
+import { getRoute } from '../read-route.js';
+import { EXPORT_FORMATS, GET_EXPORT } from './endpoints.js';
 import { incidentBatches } from './export-store.js';
 import { parquetChunks } from './parquet-stream.js';
 
-export const RELIABILITY_EXPORT_PATH = '/api/reliability/export';
 export { EXPORT_BATCH, exportBatchQuery } from './export-store.js';
-export const EXPORT_FORMATS = ['csv', 'parquet'] as const;
 type Format = (typeof EXPORT_FORMATS)[number];
 const CONTENT_TYPES: Record<Format, string> = { csv: 'text/csv; charset=utf-8', parquet: 'application/vnd.apache.parquet' };
 
@@ -54,7 +54,7 @@ function streamOf(chunks: AsyncGenerator<Uint8Array>, path: string): ReadableStr
 
 export function reliabilityExportRoutes({ pool, auth }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv> }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
-  app.get(RELIABILITY_EXPORT_PATH, auth, (c) => {
+  getRoute(app, GET_EXPORT, [auth], (c) => {
     acceptOnly(c.req.queries(), ['format', 'from', 'to'], { repeatable: false });
     const format = (c.req.query('format') ?? 'csv') as Format;
     if (!EXPORT_FORMATS.includes(format)) throw badParameter('format', `must be one of ${EXPORT_FORMATS.join(', ')}.`);

@@ -14,13 +14,9 @@ import type { AuthEnv, Caller } from '../auth/caller.js';
 import { dayParameter } from '../device-records/list-params.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
 import { integer } from '../incidents/routes.js';
+import { getRoute } from '../read-route.js';
+import { GET_LINES, GET_SECTIONS, LAST_INCIDENTS } from './endpoints.js';
 import { lastIncidents, lineSectionCounts, lineSums, lineVisible, sectionSums, type LineSection, type Sums } from './store.js';
-
-export const RELIABILITY_LINES_PATH = '/api/reliability/lines';
-export const RELIABILITY_SECTIONS_PATH = '/api/reliability/sections';
-/** The line's last incidents listed with its sections. */
-export const LAST_INCIDENTS = 10;
-
 
 /** What every answer says it is (docs/decisions.md#reliability-analytics-issue-43-rel-core). */
 export const NOTE = 'Incidents are fault currents seen by line indicators (incidents of the feeder incident worker), counted on the UTC day of their first trip. '
@@ -46,7 +42,7 @@ const periodJson = (p: Period) => ({ from: p.from, to: p.to, days: p.days, timeZ
 export function reliabilityRoutes({ pool, auth, now = Date.now }: { pool: pg.Pool; auth: MiddlewareHandler<AuthEnv>; now?: () => number }): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
 
-  app.get(RELIABILITY_LINES_PATH, auth, async (c) => {
+  getRoute(app, GET_LINES, [auth], async (c) => {
     acceptOnly(c.req.queries(), ['from', 'to'], { repeatable: false });
     const caller = c.get('caller');
     const current = periodOf(c.req.query('from'), c.req.query('to'), now());
@@ -67,7 +63,7 @@ export function reliabilityRoutes({ pool, auth, now = Date.now }: { pool: pg.Poo
     return c.json({ period: periodJson(current), previousPeriod: periodJson(previous), note: NOTE, data });
   });
 
-  app.get(RELIABILITY_SECTIONS_PATH, auth, async (c) => {
+  getRoute(app, GET_SECTIONS, [auth], async (c) => {
     acceptOnly(c.req.queries(), ['powerLine', 'from', 'to', 'page', 'limit'], { repeatable: false });
     const page = integer(c.req.query('page'), 'page', 0, 0, 1_000_000);
     const limit = integer(c.req.query('limit'), 'limit', SECTIONS_PAGE.default, 1, SECTIONS_PAGE.max);

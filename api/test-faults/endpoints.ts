@@ -1,9 +1,11 @@
-// The write endpoint of test faults (routes.ts registers it from this entry; the OpenAPI document describes it
-// from the same one, api/write-endpoint.ts): an admin starts a test fault for a device. The test fault's
-// schema, which the reads answer too, is here.
+// The endpoints of test faults (routes.ts registers them from these entries; the OpenAPI document describes
+// them from the same ones, api/read-route.ts and api/write-endpoint.ts): an admin lists the integrations a test
+// fault reaches, starts a test fault for a device and reads test faults with their timelines.
 import { TIMELINE_STEPS } from '../../domain/test-fault.js';
 import { closed, errorResponse, json, ref } from '../openapi-kit.js';
+import { readRoute, type ReadRoute } from '../read-route.js';
 import { writeEndpoint, type WriteEndpoint } from '../write-endpoint.js';
+import { CHANNELS_BY_KIND } from '../../reference-data/integration-settings.js';
 
 export const TEST_FAULTS_PATH = '/api/test-faults';
 /** GET: the integrations a test fault of the caller's organisation reaches (named before one is started). */
@@ -62,3 +64,26 @@ export const START_TEST_FAULT = writeEndpoint({
 });
 
 export const TEST_FAULT_WRITES: readonly WriteEndpoint[] = [START_TEST_FAULT];
+
+export const GET_TEST_FAULT_TARGETS = readRoute({
+  path: TEST_FAULT_TARGETS_PATH, operationId: 'listTestFaultTargets', tag: 'integration', summary: 'The integrations a test fault reaches (admin)',
+  description: 'The enabled integrations of the caller\'s organisation: the SCADA masters (dnp3, iec104) and OMS endpoints (multispeak) a test fault\'s check-ins are delivered to. The portal names them before starting a test fault.',
+  responses: { 200: { description: 'OK', ...json(closed({ data: { type: 'array', items: closed({ id: str, kind: { enum: Object.keys(CHANNELS_BY_KIND) }, channel: { enum: ['A', 'B', 'C', 'D', 'E'] } }) } })) }, ...COMMISSIONING_AUTH },
+});
+
+export const GET_TEST_FAULTS = readRoute({
+  path: TEST_FAULTS_PATH, operationId: 'listTestFaults', tag: 'integration', summary: 'Test faults of the caller\'s organisation, newest first (admin)',
+  parameters: [
+    { name: 'imei', in: 'query', required: false, schema: { type: 'string', pattern: '^[0-9]{14,16}$' } },
+    { name: 'limit', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d{1,3}$' }, description: '1 to 100, default 20' },
+  ],
+  responses: { 200: { description: 'OK', ...json(closed({ data: { type: 'array', items: TEST_FAULT } })) }, 400: errorResponse('A query parameter is invalid or not accepted.'), ...COMMISSIONING_AUTH },
+});
+
+export const GET_TEST_FAULT = readRoute({
+  path: `${TEST_FAULTS_PATH}/:id`, operationId: 'getTestFault', tag: 'integration', summary: 'One test fault with its timeline (admin)',
+  parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^\\d{1,15}$' } }],
+  responses: { 200: { description: 'OK', ...json(TEST_FAULT) }, 400: errorResponse('The id is not a number.'), ...COMMISSIONING_AUTH, 404: errorResponse('No such test fault in the caller\'s organisation.') },
+});
+
+export const TEST_FAULT_READS: readonly ReadRoute[] = [GET_TEST_FAULT_TARGETS, GET_TEST_FAULTS, GET_TEST_FAULT];

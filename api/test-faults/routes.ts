@@ -8,8 +8,9 @@ import { requireAdmin } from '../auth/require-auth.js';
 import type { AuthEnv } from '../auth/caller.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
 import { callerEmail, jsonBody, wholeNumberId } from '../request.js';
+import { getRoute } from '../read-route.js';
 import { writeRoute } from '../write-endpoint.js';
-import { CLEAR_AFTER_BOUNDS, START_TEST_FAULT, TEST_FAULT_TARGETS_PATH, TEST_FAULTS_PATH } from './endpoints.js';
+import { CLEAR_AFTER_BOUNDS, GET_TEST_FAULT, GET_TEST_FAULT_TARGETS, GET_TEST_FAULTS, START_TEST_FAULT, TEST_FAULT_TARGETS_PATH, TEST_FAULTS_PATH } from './endpoints.js';
 import { isImei } from '../../domain/validate-message.js';
 import { listTestFaults, readTestFault, startTestFault, testFaultTargets, TestFaultError, type TestFaultReach } from '../../commissioning/test-faults.js';
 import { reachCondition, type ReachCaller } from '../device-records/reach.js';
@@ -60,14 +61,14 @@ export function testFaultRoutes({ pool, auth, queue, clearAfterMs }: TestFaultRo
       }
     },
   );
-  app.get(TEST_FAULT_TARGETS_PATH, auth, requireAdmin, async (c) => c.json({ data: await testFaultTargets(pool, c.get('caller').org) }));
-  app.get(`${TEST_FAULTS_PATH}/:id`, auth, requireAdmin, async (c) => {
+  getRoute(app, GET_TEST_FAULT_TARGETS, [auth, requireAdmin], async (c) => c.json({ data: await testFaultTargets(pool, c.get('caller').org) }));
+  getRoute(app, GET_TEST_FAULT, [auth, requireAdmin], async (c) => {
     const caller = c.get('caller');
     const view = await readTestFault(pool, caller.org, wholeNumberId(c.req.param('id'), 'a test fault'), inReach(caller));
     if (!view) throw new ApiError('NOT_FOUND', `Test fault ${c.req.param('id')} was not found.`);
     return c.json(view);
   });
-  app.get(TEST_FAULTS_PATH, auth, requireAdmin, async (c) => {
+  getRoute(app, GET_TEST_FAULTS, [auth, requireAdmin], async (c) => {
     acceptOnly(c.req.queries(), ['imei', 'limit']);
     const imei = c.req.query('imei') ?? null;
     if (imei !== null && !isImei(imei)) throw badParameter('imei', 'must be 14 to 16 digits');

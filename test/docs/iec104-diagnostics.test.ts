@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { IEC104_DIAGNOSTICS_PATH } from '../../api/iec104/diagnostics.js';
+import { IEC104_DIAGNOSTICS_PATH } from '../../api/iec104/endpoints.js';
 import { REFUSAL_REASONS } from '../../iec104/diagnostics/reasons.js';
 
 const doc = readFileSync(new URL('../../docs/iec104.md', import.meta.url), 'utf8');

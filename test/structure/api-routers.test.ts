@@ -15,6 +15,10 @@ test('the routers are found: every capability\'s routes file, the alarm actions 
     assert.ok(routers.includes(f), `${f} is a router`);
   }
   for (const f of ['api/alarms/store.ts', 'api/request.ts', 'api/fault-mask-policy.ts', 'api/auth/require-auth.ts']) assert.not.ok(routers.includes(f), `${f} is not a router`);
+  // A file that registers only endpoint entries is a router too (api/read-route.ts, api/write-endpoint.ts).
+  assert.ok(isRouter('getRoute(app, GET_BOARD, [auth], async (c) => c.json({}));'));
+  assert.ok(isRouter('writeRoute(app, DISMISS, [auth], async (c) => c.json({}));'));
+  assert.ok(routers.includes('api/portal-settings.ts'), 'a router that registers only a read route');
 });
 
 test('no router holds SQL: the capability\'s store does', () => {

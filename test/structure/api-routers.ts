@@ -10,10 +10,10 @@ export function codeOf(text: string): string {
 
 /**
  * A router registers routes: `app.get(PATH, ...)`, `app.post('/api/...', ...)`, `app.put(`${PATH}/:id`, ...)`,
- * or a write endpoint's entry: `writeRoute(app, ENTRY, ...)` (api/write-endpoint.ts).
+ * or an endpoint entry: `writeRoute(app, ENTRY, ...)` (api/write-endpoint.ts), `getRoute(app, ENTRY, ...)` (api/read-route.ts).
  * The definition of docs/decisions.md#a-request-kit-and-write-endpoints.
  */
-const ROUTE = /\b\w+\.(?:get|post|put|patch|delete|all|on)\(\s*(?:[A-Z_][A-Z0-9_]*\b|['"`]\/|`\$\{)|\bwriteRoute\(\s*\w+\s*,/;
+const ROUTE = /\b\w+\.(?:get|post|put|patch|delete|all|on)\(\s*(?:[A-Z_][A-Z0-9_]*\b|['"`]\/|`\$\{)|\b(?:write|get)Route\(\s*\w+\s*,/;
 
 export const isRouter = (text: string): boolean => ROUTE.test(codeOf(text));
 

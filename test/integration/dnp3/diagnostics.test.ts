@@ -17,7 +17,7 @@ import type { DiscardReason } from '../../../dnp3/diagnostics/reasons.js';
 import { ApiError } from '../../../api/errors.js';
 import type { AuthEnv } from '../../../api/auth/caller.js';
 import { pointMapRoutes } from '../../../api/dnp3/point-map.js';
-import { DIAGNOSTICS_PATH } from '../../../api/dnp3/diagnostics.js';
+import { DIAGNOSTICS_PATH } from '../../../api/dnp3/endpoints.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { importDemoData } from '../../../support/reference-data.js';
 import { waitFor } from '../../../support/wait-for.js';

@@ -8,8 +8,8 @@ import type { TestDatabase } from '../../../support/database.js';
 import { importDemoData } from '../../../support/reference-data.js';
 import { ApiError } from '../../../api/errors.js';
 import type { AuthEnv, Role } from '../../../api/auth/caller.js';
-import { pointMapRoutes, POINT_MAP_PATH } from '../../../api/dnp3/point-map.js';
-import { DEVICE_PROFILE_PATH } from '../../../api/dnp3/device-profile.js';
+import { pointMapRoutes } from '../../../api/dnp3/point-map.js';
+import { DEVICE_PROFILE_PATH, POINT_MAP_PATH } from '../../../api/dnp3/endpoints.js';
 import { convert } from 'xmlbuilder2';
 
 let db: TestDatabase;

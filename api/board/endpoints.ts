@@ -1,12 +1,13 @@
-// The OpenAPI path of the board (routes.ts), merged into the document by api/openapi/document.ts. The board's
-// actions (feeder acknowledgement, shelve, unshelve) are write endpoints: api/alarms/endpoints.ts.
+// The board's read endpoint (routes.ts registers it from this entry; the OpenAPI document describes it from the
+// same one, api/read-route.ts). The board's actions (feeder acknowledgement, shelve, unshelve) are write
+// endpoints: api/alarms/endpoints.ts.
 import { ALARM_CLASSES } from '../../domain/alarm-kinds.js';
 import { PRIORITIES } from '../../domain/board.js';
-import { BOARD_PATH } from './routes.js';
-import { AUTH_401, BEARER, errorResponse, json, type Obj } from '../openapi-kit.js';
+import { AUTH_401, errorResponse, json } from '../openapi-kit.js';
+import { readRoute } from '../read-route.js';
 
-const security = BEARER;
-const AUTH = AUTH_401;
+export const BOARD_PATH = '/api/board';
+
 const time = { type: ['string', 'null'], format: 'date-time' };
 const classProp = { type: 'string', enum: ALARM_CLASSES };
 
@@ -45,12 +46,8 @@ const BOARD = {
   required: ['counts', 'items', 'acknowledged', 'shelved', 'truncated'],
 };
 
-export const BOARD_OPENAPI_PATHS: Record<string, Obj> = {
-  [BOARD_PATH]: {
-    get: {
-      operationId: 'board', tags: ['board'], summary: 'The control-room board of the caller\'s reach; send If-None-Match to poll (304 when unchanged)', security,
-      parameters: [{ name: 'class', in: 'query', required: false, description: 'Only alarms of this class (incidents are operations).', schema: classProp }],
-      responses: { 200: { description: 'The board, with an ETag', ...json(BOARD) }, 304: { description: 'Unchanged since the ETag sent' }, 400: errorResponse('A query parameter is invalid or not accepted.'), ...AUTH },
-    },
-  },
-};
+export const GET_BOARD = readRoute({
+  path: BOARD_PATH, operationId: 'board', tag: 'board', summary: 'The control-room board of the caller\'s reach; send If-None-Match to poll (304 when unchanged)',
+  parameters: [{ name: 'class', in: 'query', required: false, description: 'Only alarms of this class (incidents are operations).', schema: classProp }],
+  responses: { 200: { description: 'The board, with an ETag', ...json(BOARD) }, 304: { description: 'Unchanged since the ETag sent' }, 400: errorResponse('A query parameter is invalid or not accepted.'), ...AUTH_401 },
+});
