@@ -78,18 +78,23 @@ export function wholeNumberId(text: string, what: string, name = 'id'): number {
   return Number(text);
 }
 
-/** The longest text id a path names (a rule, a recipient, a power line): MAX_ID_LENGTH of reference-data/field-reader.ts. */
+/** The longest text id a path or query names (a rule, a recipient, a power line): MAX_ID_LENGTH of reference-data/field-reader.ts. */
 const MAX_TEXT_ID = 100;
 
-/**
- * A path's text id (an alarm rule's, a recipient's, a power line's): 1 to 100 characters Postgres can store, or a
- * 400 naming the parameter. A NUL (`%00`) would otherwise reach the database as a parameter and be a 500.
- */
+/** Whether `text` can be a text id: 1 to 100 characters Postgres can store (a NUL, `%00`, would be a 500 there). */
+const isTextId = (text: string): boolean => text.length > 0 && text.length <= MAX_TEXT_ID && isStorableText(text);
+
+/** A path's text id (an alarm rule's, a recipient's, a power line's), or a 400 naming the parameter. */
 export function textId(text: string, what: string, name = 'id'): string {
-  if (text.length === 0 || text.length > MAX_TEXT_ID || !isStorableText(text)) {
-    throw new ApiError('BAD_PARAMETER', `Path parameter "${name}" must be ${what} id (1 to ${MAX_TEXT_ID} characters of text).`, { parameter: name });
-  }
+  if (!isTextId(text)) throw new ApiError('BAD_PARAMETER', `Path parameter "${name}" must be ${what} id (1 to ${MAX_TEXT_ID} characters of text).`, { parameter: name });
   return text;
+}
+
+/** The `powerLine` query parameter of a list narrowed to one feeder: undefined when not given, else a text id or a 400. */
+export function powerLineParameter(c: Context): string | undefined {
+  const line = c.req.query('powerLine');
+  if (line !== undefined && !isTextId(line)) throw badParameter('powerLine', `must be a power line id (1 to ${MAX_TEXT_ID} characters of text).`);
+  return line;
 }
 
 /**
