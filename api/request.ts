@@ -6,7 +6,11 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import type pg from 'pg';
+import { isStorableText } from '../domain/storable-text.js';
 import { acceptOnly, ApiError, badParameter } from './errors.js';
+
+/** Whether text may travel to Postgres (no NUL, no lone surrogate); its owner is domain/storable-text.ts. */
+export { isStorableText };
 
 /** application/json and its `+json` kin, with any parameters (charset). */
 const JSON_TYPE = /^application\/(?:[a-z0-9.+-]+\+)?json\s*(?:;.*)?$/i;
@@ -22,9 +26,21 @@ function unsupported(noun: string): ApiError {
 export const limitBody = (maxSize: number, { noun = 'The body' }: Noun = {}): MiddlewareHandler =>
   bodyLimit({ maxSize, onError: () => { throw new ApiError('PAYLOAD_TOO_LARGE', `${noun} must be at most ${maxSize} bytes.`); } });
 
-/** A middleware refusing any content type but JSON with 415 before anything else is looked at (the login). */
+/**
+ * 415 for a body sent with a Content-Encoding (gzip, deflate, br): nothing here inflates a request body, so it
+ * would otherwise be read as bytes and refused as "not valid JSON", and no route decompresses what a caller
+ * sends (a zip bomb costs nothing). RFC 9110 15.5.16 names the status.
+ */
+function refuseEncoded(header: (name: string) => string | undefined, noun: string): void {
+  const coding = (header('content-encoding') ?? '').trim().toLowerCase();
+  if (coding === '' || coding === 'identity') return;
+  throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `${noun} must be sent without Content-Encoding (not "${coding.slice(0, 40)}"): the API reads plain JSON.`);
+}
+
+/** A middleware refusing any content type but JSON, or an encoded body, with 415 before anything else is looked at (the login). */
 export const requireJsonType = ({ noun = 'The body' }: Noun = {}): MiddlewareHandler =>
   createMiddleware(async (c, next) => {
+    refuseEncoded((name) => c.req.header(name), noun);
     if (!JSON_TYPE.test(c.req.header('content-type') ?? '')) throw unsupported(noun);
     await next();
   });
@@ -32,10 +48,12 @@ export const requireJsonType = ({ noun = 'The body' }: Noun = {}): MiddlewareHan
 type BodyContext = { req: { header(name: string): string | undefined; text(): Promise<string> } };
 
 /**
- * The body as parsed JSON: 415 for another content type, 400 for text that is not JSON. `optional`: an empty
- * body (of any type) is `undefined`, for actions whose body only narrows them (the board's acknowledgement).
+ * The body as parsed JSON: 415 for another content type or an encoded body, 400 for text that is not JSON.
+ * `optional`: an empty body (of any type) is `undefined`, for actions whose body only narrows them (the board's
+ * acknowledgement).
  */
 export async function jsonBody(c: BodyContext, { noun = 'The body', optional = false }: Noun & { optional?: boolean } = {}): Promise<unknown> {
+  refuseEncoded((name) => c.req.header(name), noun);
   const text = await c.req.text();
   if (optional && text.trim() === '') return undefined;
   if (!JSON_TYPE.test(c.req.header('content-type') ?? '')) throw unsupported(noun);
@@ -60,6 +78,25 @@ export function wholeNumberId(text: string, what: string, name = 'id'): number {
   return Number(text);
 }
 
+/** The longest text id a path or query names (a rule, a recipient, a power line): MAX_ID_LENGTH of reference-data/field-reader.ts. */
+const MAX_TEXT_ID = 100;
+
+/** Whether `text` can be a text id: 1 to 100 characters Postgres can store (a NUL, `%00`, would be a 500 there). */
+const isTextId = (text: string): boolean => text.length > 0 && text.length <= MAX_TEXT_ID && isStorableText(text);
+
+/** A path's text id (an alarm rule's, a recipient's, a power line's), or a 400 naming the parameter. */
+export function textId(text: string, what: string, name = 'id'): string {
+  if (!isTextId(text)) throw new ApiError('BAD_PARAMETER', `Path parameter "${name}" must be ${what} id (1 to ${MAX_TEXT_ID} characters of text).`, { parameter: name });
+  return text;
+}
+
+/** The `powerLine` query parameter of a list narrowed to one feeder: undefined when not given, else a text id or a 400. */
+export function powerLineParameter(c: Context): string | undefined {
+  const line = c.req.query('powerLine');
+  if (line !== undefined && !isTextId(line)) throw badParameter('powerLine', `must be a power line id (1 to ${MAX_TEXT_ID} characters of text).`);
+  return line;
+}
+
 /**
  * Who did it, as audit columns and timelines show it: the caller's e-mail (their id once the account is gone).
  * The caller is `c.get('caller')` (auth/caller.ts); typed by shape so this kit imports nothing of auth/, which uses it.
@@ -67,15 +104,6 @@ export function wholeNumberId(text: string, what: string, name = 'id'): number {
 export async function callerEmail(db: Pick<pg.ClientBase, 'query'>, caller: { userId: number | null }): Promise<string> {
   const { rows: [who] } = await db.query<{ email: string }>('select email from users where id = $1', [caller.userId]);
   return who?.email ?? `user ${caller.userId}`;
-}
-
-// Text that may travel to Postgres as a parameter: PostgreSQL text cannot hold NUL, and a lone UTF-16
-// surrogate has no UTF-8 form, so either would be a database error (a 500) instead of a 400.
-// (String.prototype.isWellFormed is ES2024; the project compiles against ES2023.)
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-export function isStorableText(text: string): boolean {
-  return !text.includes('\u0000') && !LONE_SURROGATE.test(text);
 }
 
 /** Whether an If-None-Match header names `etag` (a list, weak forms and `*` included, RFC 9110 13.1.2). */

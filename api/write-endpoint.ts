@@ -57,7 +57,7 @@ function operation(e: WriteEndpoint): Obj {
       ...(body ? {
         400: errorResponse(body.invalid),
         413: errorResponse(`${body.noun ?? 'The body'} is larger than ${size(body.limit)}.`),
-        415: errorResponse(`${body.noun ?? 'The body'} is not application/json.`),
+        415: errorResponse(`${body.noun ?? 'The body'} is not application/json, or is sent with a Content-Encoding.`),
       } : {}),
     },
   };

@@ -2,6 +2,7 @@
 // of stopping at the first: an operator fixing a 10,000-device file wants the whole list at once.
 import type { Problem } from './errors.js';
 import { isPlaceholder } from '../config/secret-placeholders.js';
+import { isStorableText } from '../domain/storable-text.js';
 
 /** Collected problems (refuse the file) and warnings (import it, but tell the operator). */
 export class ProblemList {
@@ -78,6 +79,8 @@ export class FieldReader {
     const max = rules.max ?? MAX_TEXT_LENGTH;
     if (value.length === 0) { this.list.add(this.at(key), 'must not be empty'); return undefined; }
     if (value.length > max) { this.list.add(this.at(key), `must be at most ${max} characters`); return undefined; }
+    // Before the pattern, whose wording would not say why: a NUL or a lone surrogate cannot be stored (a 500 else).
+    if (!isStorableText(value)) { this.list.add(this.at(key), 'holds a character that cannot be stored (NUL or a lone surrogate)'); return undefined; }
     if (rules.pattern && !rules.pattern.test(value)) {
       this.list.add(this.at(key), `${quoted} must be ${rules.patternText ?? `like ${rules.pattern.source}`}`);
       return undefined;

@@ -9,7 +9,7 @@ import { ALARM_CLASSES, type AlarmClass } from '../../domain/alarm-kinds.js';
 import { alarmClassOf, DEFAULT_CHATTER_SHELVE_MAX_MINUTES, shelveMaxMinutes, shelveMinutesProblem } from '../../domain/alarm-states.js';
 import type { AuthEnv, Caller } from '../auth/caller.js';
 import { ApiError, badParameter } from '../errors.js';
-import { callerEmail, jsonObjectBody, wholeNumberId } from '../request.js';
+import { callerEmail, jsonObjectBody, textId, wholeNumberId } from '../request.js';
 import { writeRoute } from '../write-endpoint.js';
 import { ACKNOWLEDGE, FEEDER_ACKNOWLEDGE, SHELVE, UNSHELVE } from './endpoints.js';
 import { acknowledgeAlarm, acknowledgeFeeder, alarmInReach, shelveAlarmPoint, unshelveAlarmPoint, type ReachedAlarm } from './store.js';
@@ -51,8 +51,7 @@ export function alarmActionRoutes({ pool, auth, now, chatterShelveMaxMinutes = D
   // {"class": ...}: the class the board shows), incident alarms included.
   writeRoute(app, FEEDER_ACKNOWLEDGE, [auth], async (c) => {
     const caller = c.get('caller');
-    const line = c.req.param('powerLineId');
-    if (line.length === 0 || line.length > 100) throw badParameter('powerLineId', 'must be a power line id (1 to 100 characters).');
+    const line = textId(c.req.param('powerLineId'), 'a power line', 'powerLineId');
     const body = await jsonObjectBody(c, { optional: true });
     for (const key of Object.keys(body)) if (key !== 'class') throw new ApiError('INVALID_BODY', `The body field "${key}" is not accepted; only "class".`, { field: key });
     // An empty class is not "every class" in a body (it is in the board's query): acknowledging more than asked is the worse mistake.

@@ -88,7 +88,7 @@ export const PUT_RULE = writeEndpoint({
 export const DELETE_RULE = writeEndpoint({
   method: 'delete', path: '/api/alarm-rules/:id',
   operationId: 'deleteAlarmRule', tag: 'alarms', summary: 'Delete an alarm rule (admin)', parameters: [idPath('Rule id.')],
-  responses: { 204: { description: 'Deleted' }, ...ADMIN, 404: errorResponse('No such rule.') },
+  responses: { 204: { description: 'Deleted' }, 400: errorResponse('The id is not 1 to 100 characters of storable text.'), ...ADMIN, 404: errorResponse('No such rule.') },
 });
 
 export const PUT_RECIPIENT = writeEndpoint({
@@ -101,7 +101,7 @@ export const PUT_RECIPIENT = writeEndpoint({
 export const DELETE_RECIPIENT = writeEndpoint({
   method: 'delete', path: '/api/alarm-recipients/:id',
   operationId: 'deleteAlarmRecipient', tag: 'alarms', summary: 'Delete an alarm recipient no rule names (admin)', parameters: [idPath('Recipient id.')],
-  responses: { 204: { description: 'Deleted' }, ...ADMIN, 404: errorResponse('No such recipient.'), 409: errorResponse('Rules still name it.') },
+  responses: { 204: { description: 'Deleted' }, 400: errorResponse('The id is not 1 to 100 characters of storable text.'), ...ADMIN, 404: errorResponse('No such recipient.'), 409: errorResponse('Rules still name it.') },
 });
 
 export const RETRY_DELIVERY = writeEndpoint({

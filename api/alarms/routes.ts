@@ -16,8 +16,12 @@ import type { Keyring } from '../../secrets/keyring.js';
 import { requireAdmin } from '../auth/require-auth.js';
 import type { AuthEnv, Caller } from '../auth/caller.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
+<<<<<<< HEAD
 import { jsonObjectBody, wholeNumberId } from '../request.js';
 import { getRoute } from '../read-route.js';
+=======
+import { jsonObjectBody, textId, wholeNumberId } from '../request.js';
+>>>>>>> wip/request-attack
 import { writeRoute, type WriteEndpoint } from '../write-endpoint.js';
 import { alarmActionRoutes } from './actions.js';
 import { ALARM_DELIVERIES_PATH, ALARM_KINDS_PATH, ALARM_RECIPIENTS_PATH, ALARM_RULES_PATH, ALARMS_PATH, DELETE_RECIPIENT, DELETE_RULE, GET_ALARM_KINDS, GET_ALARMS, GET_DELIVERIES, GET_RECIPIENTS, GET_RULES, PUT_RECIPIENT, PUT_RULE, RETRY_DELIVERY } from './endpoints.js';
@@ -140,7 +144,7 @@ function organisationRoutes(app: Hono<AuthEnv>, { pool, auth, keyring, webhookAl
   const remove = (entry: WriteEndpoint<typeof DELETE_RULE.path | typeof DELETE_RECIPIENT.path>, table: 'alarm_rules' | 'alarm_recipients', what: string) =>
     writeRoute(app, entry, [auth, requireAdmin], async (c) => {
       const caller = c.get('caller');
-      const id = c.req.param('id');
+      const id = textId(c.req.param('id'), `an ${what}`);
       if (table === 'alarm_recipients') {
         const rules = await rulesNamingRecipient(pool, caller.org, id);
         if (rules.length) throw new ApiError('CONFLICT', `Rules still name this recipient: ${rules.join(', ')}.`, { rules });

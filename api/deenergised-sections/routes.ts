@@ -8,6 +8,7 @@ import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
 import type { AuthEnv } from '../auth/caller.js';
 import { acceptOnly, badParameter } from '../errors.js';
+import { powerLineParameter } from '../request.js';
 import { integer } from '../incidents/routes.js';
 import { OUTSIDE_REACH_LABEL } from '../../domain/section-reach.js';
 import { getRoute } from '../read-route.js';
@@ -23,8 +24,7 @@ export function deenergisedSectionRoutes({ pool, auth }: { pool: pg.Pool; auth: 
     acceptOnly(c.req.queries(), ['status', 'powerLine', 'limit'], { repeatable: false });
     const status = c.req.query('status') ?? 'open';
     if (!(DEENERGISED_STATUSES as readonly string[]).includes(status)) throw badParameter('status', `must be one of ${DEENERGISED_STATUSES.join(', ')}.`);
-    const line = c.req.query('powerLine');
-    if (line !== undefined && (line.length === 0 || line.length > 100)) throw badParameter('powerLine', 'must be a power line id (1 to 100 characters).');
+    const line = powerLineParameter(c);
     const limit = integer(c.req.query('limit'), 'limit', 100, 1, 500);
     const caller = c.get('caller');
     const rows = await readSections(pool, caller, { status, line, limit });

@@ -8,6 +8,7 @@ import type { MiddlewareHandler } from 'hono';
 import type pg from 'pg';
 import type { AuthEnv } from '../auth/caller.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
+import { powerLineParameter } from '../request.js';
 import type { FaultedSection } from '../../domain/faulted-section.js';
 import { getRoute } from '../read-route.js';
 import { causeHistory, historyFields } from './cause-store.js';
@@ -42,8 +43,7 @@ export function incidentRoutes({ pool, auth }: { pool: pg.Pool; auth: Middleware
     const limit = integer(c.req.query('limit'), 'limit', 50, 1, 500);
     const status = c.req.query('status');
     if (status !== undefined && !(INCIDENT_STATUSES as readonly string[]).includes(status)) throw badParameter('status', `must be one of ${INCIDENT_STATUSES.join(', ')}.`);
-    const line = c.req.query('powerLine');
-    if (line !== undefined && (line.length === 0 || line.length > 100)) throw badParameter('powerLine', 'must be a power line id (1 to 100 characters).');
+    const line = powerLineParameter(c);
     const caller = c.get('caller');
     const { rows, total } = await listIncidents(pool, caller, { status, line, limit, offset: page * limit });
     const show = await sectionPresenter(pool, caller, rows.map((r) => r.sections));

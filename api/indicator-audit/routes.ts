@@ -9,8 +9,12 @@ import type pg from 'pg';
 import type { AuthEnv } from '../auth/caller.js';
 import { requireAdmin } from '../auth/index.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
+<<<<<<< HEAD
 import { callerEmail, isStorableText, jsonObjectBody, wholeNumberId } from '../request.js';
 import { getRoute } from '../read-route.js';
+=======
+import { callerEmail, isStorableText, jsonObjectBody, powerLineParameter, wholeNumberId } from '../request.js';
+>>>>>>> wip/request-attack
 import { writeRoute } from '../write-endpoint.js';
 import { DISMISS, DISMISS_REASON_MAX, FINDING_STATES, GET_FINDINGS } from './endpoints.js';
 import { FINDING_TITLES, type FindingKind } from '../../indicator-audit/findings.js';
@@ -52,8 +56,7 @@ export function indicatorAuditRoutes({ pool, auth, now = () => Date.now() }: { p
     acceptOnly(c.req.queries(), ['state', 'powerLine'], { repeatable: false });
     const state = c.req.query('state') ?? 'open';
     if (!(FINDING_STATES as readonly string[]).includes(state)) throw badParameter('state', `must be one of ${FINDING_STATES.join(', ')}.`);
-    const line = c.req.query('powerLine');
-    if (line !== undefined && (line.length === 0 || line.length > 100)) throw badParameter('powerLine', 'must be a power line id (1 to 100 characters).');
+    const line = powerLineParameter(c);
     const masked = c.get('caller').maskFaultDetails;
     const rows = await readFindings(pool, c.get('caller'), { state, line, withEvidence: !masked });
     return c.json({ data: rows.map((r) => present(r, masked)) });

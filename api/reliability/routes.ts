@@ -13,6 +13,7 @@ import { customerIncidentsEstimate, incidentsOf, per100Km, rank, repeats, SECTIO
 import type { AuthEnv, Caller } from '../auth/caller.js';
 import { dayParameter } from '../device-records/list-params.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
+import { powerLineParameter } from '../request.js';
 import { integer } from '../incidents/routes.js';
 import { getRoute } from '../read-route.js';
 import { GET_LINES, GET_SECTIONS, LAST_INCIDENTS } from './endpoints.js';
@@ -70,8 +71,7 @@ export function reliabilityRoutes({ pool, auth, now = Date.now }: { pool: pg.Poo
     const caller = c.get('caller');
     const current = periodOf(c.req.query('from'), c.req.query('to'), now());
     const previous = previousPeriod(current);
-    const line = c.req.query('powerLine') ?? null;
-    if (line !== null && (line.length === 0 || line.length > 100)) throw badParameter('powerLine', 'must be a power line id (1 to 100 characters).');
+    const line = powerLineParameter(c) ?? null;
     if (line !== null && !(await lineVisible(pool, caller, line))) throw new ApiError('NOT_FOUND', 'No such power line.', { powerLine: line.slice(0, 100) });
     const [sections, last] = await Promise.all([sectionSums(pool, caller, current, previous, line), lastIncidents(pool, caller, line, LAST_INCIDENTS)]);
     const data = rank(sections.map((s) => {
