@@ -138,7 +138,7 @@ export const criticalData: ReadEndpoint = {
     // early), then the few survivors are merged: sorting the union of millions of events would not stop.
     const p = new SqlParams();
     const parts = await branches(deps, caller, q, p, true);
-    const top = integerLiteral(q.page * q.limit + q.limit); // spelled in, as pageOf does (endpoint.ts)
+    const top = integerLiteral(q.page * q.limit + q.limit); // spelled in, as pageJson does (endpoint.ts)
     const inner = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
     const merged = parts.map((fromWhere) => `(select ${COLUMNS} ${fromWhere} order by ${inner} limit ${top})`).join(' union all ');
     const cp = new SqlParams();

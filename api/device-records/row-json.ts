@@ -11,6 +11,12 @@ export type CellValue<C> = (row: readonly unknown[], ctx: C) => unknown;
 /** Writes one row as a JSON object's text. */
 export type RowWriter<C> = (row: readonly unknown[], ctx: C) => string;
 
+/** A field whose JSON text the route writes itself from the row (a nested object, or `null`). */
+export interface WrittenCell<C> { text: RowWriter<C> }
+
+/** One output field: its name and how its value is read (or its text written) from the row. */
+export type Field<C> = readonly [string, CellValue<C> | WrittenCell<C>];
+
 /** A JSON value's text; undefined is null, as the object presenters' `?? null` made it. */
 export const jsonValue = (v: unknown): string => (v === null || v === undefined ? 'null' : JSON.stringify(v));
 
@@ -34,13 +40,13 @@ export const plain = (i: number): CellValue<unknown> => (row) => row[i];
  * The writer of `fields`, in their order.
  * @example rowWriter([['id', plain(0)]])([7], ctx); // '{"id":7}'
  */
-export function rowWriter<C>(fields: readonly (readonly [string, CellValue<C>])[]): RowWriter<C> {
+export function rowWriter<C>(fields: readonly Field<C>[]): RowWriter<C> {
   const keys = fields.map(([name], i) => `${i === 0 ? '{' : ','}${JSON.stringify(name)}:`);
-  const values = fields.map(([, value]) => value);
+  const texts = fields.map(([, value]): RowWriter<C> => (typeof value === 'function' ? (row, ctx) => jsonValue(value(row, ctx)) : value.text));
   if (keys.length === 0) return () => '{}';
   return (row, ctx) => {
     let out = '';
-    for (let i = 0; i < keys.length; i++) out += keys[i]! + jsonValue(values[i]!(row, ctx));
+    for (let i = 0; i < keys.length; i++) out += keys[i]! + texts[i]!(row, ctx);
     return `${out}}`;
   };
 }

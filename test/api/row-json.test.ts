@@ -5,6 +5,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseCodeStrings } from '../../domain/code-strings.js';
 import { columnIndex, jsonValue, pageText, plain, rowWriter } from '../../api/device-records/row-json.js';
+import { summaryText } from '../../api/device-records/device-summary.js';
+import { deviceSummaryAnswer } from '../helpers/object-answers.js';
 import {
   DEVICE_COLUMNS, deviceFields, EVENT_COLUMNS, eventFields, presentDevice, presentEventRow, presentRecord, presentStatus, RECORD_COLUMNS, recordFields,
   STATUS_COLUMNS, statusFields, type PresentContext,
@@ -73,6 +75,25 @@ test('devices with their groups and latest status: what JSON.stringify of all-de
 
 test('a column that is not selected fails when the writer is built, not per request', () => {
   assert.throws(() => rowWriter(recordFields(columnIndex(['RecordID']))), /column IMEINumber is not selected/);
+});
+
+test('a field written by the route itself: its text stands as it is (a nested object, or null)', () => {
+  const inner = rowWriter([['b', plain(1)]]);
+  const write = rowWriter([['a', plain(0)], ['nested', { text: (row, ctx) => (row[1] == null ? 'null' : inner(row, ctx)) }], ['c', plain(2)]]);
+  assert.is(write([1, 'x"', true], null), JSON.stringify({ a: 1, nested: { b: 'x"' }, c: true }));
+  assert.is(write([1, null, undefined], null), JSON.stringify({ a: 1, nested: null, c: null }));
+});
+
+test('device-summary: the text written from its array rows is JSON.stringify of the summary the object rows made', () => {
+  // Codes that share a display text (4 and 5 are both Permanent), a null code (never checked in), unknown codes.
+  const codes = [null, 0, 1, 2, 4, 5, 6, 11, 400, 402, 999];
+  for (let seed = 0; seed < 200; seed++) {
+    const rows = codes.filter((_, i) => (seed >> (i % 8)) & 1 || i === seed % codes.length)
+      .map((code, i) => ({ code, n: 1 + ((seed + i * 5) % 17), online: (seed + i) % 3, never: code === null ? 1 + (seed % 4) : 0, low: code === 402 ? 1 + (seed % 2) : 0 }));
+    const hours = seed % 5 === 0 ? 0.5 : 26;
+    assert.is(summaryText(rows.map((r) => [r.code, r.n, r.online, r.never, r.low] as const), hours), JSON.stringify(deviceSummaryAnswer(rows, hours)), `seed ${seed}`);
+  }
+  assert.is(summaryText([], 26), JSON.stringify(deviceSummaryAnswer([], 26)));
 });
 
 test('the page text is JSON.stringify of the page object, with and without next', () => {
