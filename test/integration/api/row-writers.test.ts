@@ -17,7 +17,7 @@ import { maskFaultClass, maskText } from '../../../domain/fault-masking.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { deviceSummaryAnswer, fleetCsv, presentDeviceInformation, presentFleetDevice, presentMapDevice } from '../../helpers/object-answers.js';
 import { MASKED_ORG, setMasked } from '../masking/every-class.js';
-import { fillDatabase, JWT_SECRET, login, NOW, type UserName } from './seeded-api.js';
+import { fillDatabase, JWT_SECRET, login, NOW, USERS as USER_EMAILS, type UserName } from './seeded-api.js';
 
 const test = suite('row writers');
 type Row = Record<string, unknown>;
@@ -117,9 +117,26 @@ async function cases(): Promise<Case[]> {
   ];
 }
 
+/**
+ * Rows the fed fixtures lack: a device that never checked in (no latest record, no assessment; a name with quotes
+ * and non-ASCII), in the group user's groups, and a second drifting setting on each drifting device (the CSV joins them).
+ */
+async function addEdgeRows(): Promise<void> {
+  const linked = await db.pool.query(`
+    with d as (insert into device_information ("IMEINumber", "Real_Name", "OrganizationID", "PowerLineID", "serialNumber")
+               values ('861000000009999', 'Pole "7" — Süd', $1, 'north-F12', 'SN-9999') returning "DeviceID")
+    insert into group_device_links ("DeviceID", "GroupID")
+    select d."DeviceID", ug."GroupID" from d, user_groups ug join users u on u.id = ug.user_id where lower(u.email) = lower($2)`, [MASKED_ORG, USER_EMAILS.northEast.email]);
+  assert.is(linked.rowCount, 1, 'the device is in the group user\'s group');
+  const { rowCount } = await db.pool.query(`insert into device_drift ("IMEINumber", setting, expected, reported, since_day, assessed_at)
+    select "IMEINumber", 'LEDDuration', '30', '60', since_day, assessed_at from device_drift`);
+  assert.ok((rowCount ?? 0) > 0, 'the seeded assessment has drifting devices');
+}
+
 test.before(async () => {
   db = await createTestDatabase('rowwriters');
   await fillDatabase(db);
+  await addEdgeRows();
   // No account cache: the mask switched on below applies to the next request.
   app = createApp({ readiness: {}, pool: watching(db.pool), jwtSecret: JWT_SECRET, now: () => NOW, codeStrings, offlineAfterHours: OFFLINE_AFTER_HOURS, accountCacheMs: 0 });
   for (const user of USERS) tokens[user] = await login(app, user);
