@@ -8,7 +8,8 @@
 //        [--only <text>,...] [--path '<name>=<path>' ...] [--report read-cost]
 //
 // --only measures the rows whose name holds one of the texts; --path adds a row of any GET path (a route the
-// storage bench does not ask, e.g. `--path 'fleet devices=/api/fleet/devices'`); --report names the results
+// storage bench does not ask, e.g. `--path 'fleet devices=/api/fleet/devices'`; `{device}` in it is the device the
+// one-device rows read); --report names the results
 // files, so an A/B run leaves the committed read-cost.md as it is.
 // Requests go through the app in-process (app.request: routing, reach, queries, JSON, compression; not the
 // HTTP socket layer). Postgres CPU is read from /proc: the database's backends. Writes
@@ -64,7 +65,10 @@ async function main(): Promise<void> {
     await loadCheckIns(db.pool, { devices: DEVICES, span: SPAN, first: 0, count: RECORDS });
     const app = readApp(db.pool);
     const callers = await callerTokens(app);
-    const rows = [...await readRows(app, db.pool, { span: SPAN, adminToken: callers.admin }), ...EXTRA_ROWS]
+    const storageRows = await readRows(app, db.pool, { span: SPAN, adminToken: callers.admin });
+    // `{device}` in a --path: the device the storage bench's one-device rows read (in both callers' reach).
+    const device = storageRows.find((r) => r.endpoint === 'events (one device)')!.path.split('/').pop()!;
+    const rows = [...storageRows, ...EXTRA_ROWS.map((r) => ({ ...r, path: r.path.replaceAll('{device}', device) }))]
       .filter((row) => ONLY === null || ONLY.some((text) => row.endpoint.includes(text)));
     session.connect();
     await session.post('Profiler.enable');
