@@ -5,10 +5,15 @@
 // the limit. A CPU profile of the API process over all rows is summarised beside it.
 //
 //   npm run bench:read-cost -- [--records 1000000] [--devices 10000] [--months 24] [--requests 40]
+//        [--only <text>,...] [--path '<name>=<path>' ...] [--report read-cost]
 //
+// --only measures the rows whose name holds one of the texts; --path adds a row of any GET path (a route the
+// storage bench does not ask, e.g. `--path 'fleet devices=/api/fleet/devices'`; `{device}` in it is the device the
+// one-device rows read); --report names the results
+// files, so an A/B run leaves the committed read-cost.md as it is.
 // Requests go through the app in-process (app.request: routing, reach, queries, JSON, compression; not the
 // HTTP socket layer). Postgres CPU is read from /proc: the database's backends. Writes
-// bench/results/read-cost.json and .md.
+// bench/results/<report>.json and .md (default read-cost).
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Session } from 'node:inspector/promises';
@@ -24,7 +29,14 @@ const { values } = parseArgs({
   options: {
     records: { type: 'string', default: '1000000' }, devices: { type: 'string', default: '10000' },
     months: { type: 'string', default: '24' }, requests: { type: 'string', default: '40' },
+    only: { type: 'string' }, path: { type: 'string', multiple: true, default: [] }, report: { type: 'string', default: 'read-cost' },
   },
+});
+const ONLY = values.only?.split(',') ?? null;
+const EXTRA_ROWS = values.path.map((arg) => {
+  const at = arg.indexOf('=');
+  if (at < 1 || !arg.slice(at + 1).startsWith('/')) throw new Error(`--path ${arg}: expected <name>=</path>`);
+  return { endpoint: arg.slice(0, at), path: arg.slice(at + 1) };
 });
 const RECORDS = Number(values.records);
 const DEVICES = Number(values.devices);
@@ -53,7 +65,11 @@ async function main(): Promise<void> {
     await loadCheckIns(db.pool, { devices: DEVICES, span: SPAN, first: 0, count: RECORDS });
     const app = readApp(db.pool);
     const callers = await callerTokens(app);
-    const rows = await readRows(app, db.pool, { span: SPAN, adminToken: callers.admin });
+    const storageRows = await readRows(app, db.pool, { span: SPAN, adminToken: callers.admin });
+    // `{device}` in a --path: the device the storage bench's one-device rows read (in both callers' reach).
+    const device = storageRows.find((r) => r.endpoint === 'events (one device)')!.path.split('/').pop()!;
+    const rows = [...storageRows, ...EXTRA_ROWS.map((r) => ({ ...r, path: r.path.replaceAll('{device}', device) }))]
+      .filter((row) => ONLY === null || ONLY.some((text) => row.endpoint.includes(text)));
     session.connect();
     await session.post('Profiler.enable');
     await session.post('Profiler.start');
@@ -90,8 +106,8 @@ const round = (x: number) => Math.round(x * 10) / 10;
 
 function write(costs: Cost[], s: ReturnType<typeof summarise>): void {
   const m = machineInfo();
-  writeFileSync(new URL('results/read-cost.json', import.meta.url), JSON.stringify({ machine: m, records: RECORDS, devices: DEVICES, months: SPAN.length, requests: REQUESTS, costs }, null, 2) + '\n');
-  writeFileSync(new URL('results/read-cost.md', import.meta.url), [
+  writeFileSync(new URL(`results/${values.report}.json`, import.meta.url), JSON.stringify({ machine: m, records: RECORDS, devices: DEVICES, months: SPAN.length, requests: REQUESTS, costs }, null, 2) + '\n');
+  writeFileSync(new URL(`results/${values.report}.md`, import.meta.url), [
     `# Read cost: CPU per request (${m.date})`, '',
     `\`npm run bench:read-cost -- --records ${RECORDS}\` (bench/read-cost.ts): ${RECORDS.toLocaleString('en')} check-ins over ${DEVICES.toLocaleString('en')} devices and ${SPAN.length} months, the storage bench's rows, ${REQUESTS} requests per row one at a time through the app in-process. Node ${m.node}, ${m.cpu} (${m.cores} cores), commit ${m.commit}; PostgreSQL of infra/.`,
     `"at most": ${CORES} cores divided by the request's CPU (API + Postgres), the ceiling of any rate on this machine with nothing else running; above it, requests queue and the p99 is the queue. The API's figures include the sampling profiler, which runs during the measurement (a few per cent).`, '',

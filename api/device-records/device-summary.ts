@@ -7,6 +7,7 @@ import { CLOCK_JOIN, onlineSql, type ReadEndpoint } from './endpoint.js';
 import { displayFault } from './present.js';
 import { deviceLatestJoin } from './latest-record.js';
 import { reachCondition } from './reach.js';
+import { JsonText, jsonValue } from './row-json.js';
 import { filterConditions, SqlParams, whereClause } from './sql.js';
 
 const FILTERABLE: FieldTable = { PowerLineID: text('d."PowerLineID"'), IMEINumber: text('d."IMEINumber"'), Real_Name: text('d."Real_Name"') };
@@ -25,7 +26,9 @@ export const deviceSummary: ReadEndpoint = {
     const isOnline = onlineSql(deps, p);
     const lowBattery = p.add(ONGOING_FAULT.LOW_BATTERY);
     const conditions = [reachCondition(caller, p), ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p)];
-    const { rows } = await pool.query<{ code: number | null; n: number; online: number; never: number; low: number }>(`
+    // One row per latest code: [code, devices, online, never checked in, low battery], read as arrays.
+    const { rows } = await pool.query<[number | null, number, number, number, number]>({
+      text: `
       select r."ActualOngoingFault" as code, count(*)::int as n,
              count(*) filter (where ${isOnline})::int as online,
              count(*) filter (where d."LastCheckInTime" is null)::int as never,
@@ -33,24 +36,26 @@ export const deviceSummary: ReadEndpoint = {
         from device_information d ${deviceLatestJoin()}
         ${CLOCK_JOIN}
         ${whereClause(conditions)}
-       group by 1`, p.values);
-    const byFault = new Map<string, number>();
-    for (const row of rows) {
-      if (row.code === null) continue;
-      const key = displayFault(row.code)!;
-      byFault.set(key, (byFault.get(key) ?? 0) + row.n);
-    }
-    const sum = (f: (r: (typeof rows)[number]) => number) => rows.reduce((s, r) => s + f(r), 0);
-    const total = sum((r) => r.n);
-    const online = sum((r) => r.online);
-    return {
-      totalDevices: total,
-      online,
-      offline: total - online,
-      neverCheckedIn: sum((r) => r.never),
-      lowBattery: sum((r) => r.low),
-      offlineAfterHours,
-      byActualOngoingFault: [...byFault].sort(([a], [b]) => a.localeCompare(b)).map(([ActualOngoingFault, count]) => ({ ActualOngoingFault, count })),
-    };
+       group by 1`,
+      values: p.values,
+      rowMode: 'array',
+    });
+    return new JsonText(summaryText(rows, offlineAfterHours));
   },
 };
+
+/** The summary's JSON text from its rows, keys in the documented order (schema DeviceSummary). */
+export function summaryText(rows: readonly (readonly [number | null, number, number, number, number])[], offlineAfterHours: number): string {
+  const byFault = new Map<string, number>();
+  const sums = [0, 0, 0, 0];
+  for (const row of rows) {
+    for (let i = 0; i < 4; i++) sums[i]! += row[i + 1] as number;
+    if (row[0] === null) continue;
+    const key = displayFault(row[0])!;
+    byFault.set(key, (byFault.get(key) ?? 0) + row[1]);
+  }
+  const [total, online, never, low] = sums as [number, number, number, number];
+  const buckets = [...byFault].sort(([a], [b]) => a.localeCompare(b)).map(([fault, n]) => `{"ActualOngoingFault":${jsonValue(fault)},"count":${n}}`);
+  return `{"totalDevices":${total},"online":${online},"offline":${total - online},"neverCheckedIn":${never},"lowBattery":${low},`
+    + `"offlineAfterHours":${jsonValue(offlineAfterHours)},"byActualOngoingFault":[${buckets.join(',')}]}`;
+}

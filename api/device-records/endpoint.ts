@@ -11,9 +11,8 @@ import type { ListQuery, ParameterSpec, SortKey } from './list-params.js';
 import type { SqlParams } from './sql.js';
 import type { ShortCache } from './short-cache.js';
 import type { FleetAnswer } from './fleet-answer.js';
-import { cursorName, cursorSelect, nextCursor, type KeyColumn } from './keyset.js';
+import { cursorSelect, nextCursor, type KeyColumn } from './keyset.js';
 import { JsonText, pageText, type RowWriter } from './row-json.js';
-import type { PresentContext } from './present.js';
 
 export interface ReadDeps {
   pool: pg.Pool;
@@ -62,17 +61,6 @@ export interface ReadEndpoint {
   /** The whole fleet at once (map-data): answered from the one-second cache with an ETag (routes.ts). */
   fleetWide?: true;
   run(deps: ReadDeps, caller: Caller, query: ListQuery, imei: string | undefined): Promise<unknown>;
-}
-
-export interface Page<T> {
-  data: T[];
-  page: number;
-  limit: number;
-  total: number;
-  /** true: `total` is the planner's estimate (more than COUNT_CAP rows match); false: counted exactly. */
-  totalIsEstimate: boolean;
-  /** Endpoints that take `after` (keyset.ts): the cursor of the page's last row when the page is full, else null. */
-  next?: string | null;
 }
 
 /**
@@ -140,14 +128,14 @@ export function prepared(text: string, values: unknown[]): pg.QueryConfig {
   return { name, text, values };
 }
 
-/** A page's rows as pg read them (objects or arrays), its total and its `next` (keyset pages). */
-interface PageRows<R> { rows: R[]; total: number; totalIsEstimate: boolean; next?: { next: string | null } }
+/** A page's rows as pg read them (arrays), its total and its `next` (keyset pages). */
+interface PageRows { rows: unknown[][]; total: number; totalIsEstimate: boolean; next?: { next: string | null } }
 
 /**
  * Runs `select <list> <from-where>` for one page and the count statement for the total, in parallel.
  * `fromWhere` uses the placeholders `p` holds now; limit and offset are added after them.
  */
-async function pageRows(pool: pg.Pool, p: SqlParams, sql: PageSql, q: ListQuery, arrays: boolean): Promise<PageRows<unknown>> {
+async function pageRows(pool: pg.Pool, p: SqlParams, sql: PageSql, q: ListQuery): Promise<PageRows> {
   const exact = sql.count;
   const parts = sql.countParts ?? { parts: [sql.fromWhere], values: [...p.values] };
   // Limit and offset are spelled into the text (integers parseListQuery checked): the pool plans generically
@@ -169,32 +157,23 @@ async function pageRows(pool: pg.Pool, p: SqlParams, sql: PageSql, q: ListQuery,
     : `select ${selectList} ${sql.fromWhere} order by ${sql.order} limit ${limit} offset ${offset}`;
   const statement = planOnce ? prepared(page, p.values) : { text: page, values: p.values };
   const [rows, count] = await Promise.all([
-    arrays ? pool.query({ ...statement, rowMode: 'array' }) : pool.query(statement),
+    pool.query<unknown[]>({ ...statement, rowMode: 'array' }),
     exact
       ? pool.query<{ n: string }>(prepared(exact.sql, exact.values)).then((r) => ({ total: Number(r.rows[0]!.n), estimated: false }))
       : cappedTotal(pool, parts, planOnce),
   ]);
-  // The cursor's columns come last in the select list: read by name from objects, from the row's end from arrays.
+  // The cursor's columns come last in the select list: read from the row's end.
   const keys = sql.keyset?.length ?? 0;
-  const cursorValues = arrays
-    ? (row: unknown) => (row as unknown[]).slice(-keys)
-    : (row: unknown) => Array.from({ length: keys }, (_, i) => (row as Record<string, unknown>)[cursorName(i)]);
-  const next = sql.keyset ? { next: nextCursor(rows.rows, q.limit, cursorValues) } : undefined;
+  const next = sql.keyset ? { next: nextCursor(rows.rows, q.limit, (row) => row.slice(-keys)) } : undefined;
   return { rows: rows.rows, total: count.total, totalIsEstimate: count.estimated, ...(next ? { next } : {}) };
-}
-
-/** One page, each row an object pg made, presented by `present` (the endpoints not yet written with rowJson). */
-export async function pageOf<T>(pool: pg.Pool, p: SqlParams, sql: PageSql, q: ListQuery, present: (row: Record<string, unknown>) => T): Promise<Page<T>> {
-  const r = await pageRows(pool, p, sql, q, false);
-  return { data: (r.rows as Record<string, unknown>[]).map(present), page: q.page, limit: q.limit, total: r.total, totalIsEstimate: r.totalIsEstimate, ...r.next };
 }
 
 /**
  * One page read as arrays (`sql.selectList` the columns `write` reads, in order) and written straight into
- * its JSON text by `write` (row-json.ts): the same body pageOf's answer would serialise to.
+ * its JSON text by `write` (row-json.ts): the body JSON.stringify of the page of presented objects would give.
  */
-export async function pageJson(pool: pg.Pool, p: SqlParams, sql: PageSql, q: ListQuery, write: RowWriter<PresentContext>, ctx: PresentContext): Promise<JsonText> {
-  const r = await pageRows(pool, p, sql, q, true);
-  const rows = (r.rows as unknown[][]).map((row) => write(row, ctx));
+export async function pageJson<C>(pool: pg.Pool, p: SqlParams, sql: PageSql, q: ListQuery, write: RowWriter<C>, ctx: C): Promise<JsonText> {
+  const r = await pageRows(pool, p, sql, q);
+  const rows = r.rows.map((row) => write(row, ctx));
   return new JsonText(pageText(rows, { page: q.page, limit: q.limit, total: r.total, totalIsEstimate: r.totalIsEstimate, ...r.next }));
 }

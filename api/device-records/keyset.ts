@@ -79,12 +79,12 @@ export function cursorParams(cursor: Cursor, columns: readonly KeyColumn[], p: P
   return columns.map((c, i) => `${p.add(cursor[i])}::${c.type}`);
 }
 
-/** `select` items reading a row's key values as text, under names pageOf reads them back by. */
+/** `select` items reading a row's key values as text; they come last in a page's select list (endpoint.ts reads them from the row's end). */
 export function cursorSelect(columns: readonly KeyColumn[]): string {
   return columns.map((c, i) => `${c.sql}::text as "${cursorName(i)}"`).join(', ');
 }
 
-export const cursorName = (i: number) => `_cursor${i}`;
+const cursorName = (i: number) => `_cursor${i}`;
 
 /** The `next` of a page: the last row's cursor (its key values read by `keyValues`) when the page is full (more rows may follow), else null. */
 export function nextCursor<R>(rows: readonly R[], limit: number, keyValues: (row: R) => unknown[]): string | null {

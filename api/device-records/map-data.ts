@@ -1,18 +1,34 @@
 // /device-records/map-data: every reachable device with its place and latest status, for the map view
-// (docs/decisions.md). Not paginated: a map shows the whole fleet at once; filterBy narrows it.
+// (docs/decisions.md). Not paginated: a map shows the whole fleet at once; filterBy narrows it. The rows are
+// read as arrays and written straight into the answer's JSON text (row-json.ts), which the one-second cache
+// keeps (routes.ts).
 import { fault, num, text, type FieldTable } from './fields.js';
 import { CLOCK_JOIN, onlineSql, type ReadDeps, type ReadEndpoint } from './endpoint.js';
 import type { Caller } from '../auth/caller.js';
 import type { ListQuery } from './list-params.js';
-import { displayFault, displayTime, presentContext } from './present.js';
+import { displayFault, displayTime, presentContext, type PresentContext } from './present.js';
 import { deviceLatestJoin } from './latest-record.js';
 import { reachCondition } from './reach.js';
+import { JsonText, plain, rowWriter, type CellValue } from './row-json.js';
 import { filterConditions, SqlParams, whereClause } from './sql.js';
 
 const FILTERABLE: FieldTable = {
   IMEINumber: text('d."IMEINumber"'), Real_Name: text('d."Real_Name"'), PowerLineID: text('d."PowerLineID"'),
   ActualOngoingFault: fault('r."ActualOngoingFault"'), BatteryOrLine: num('r."BatteryOrLine"'),
 };
+
+/** Each field of a map device in API order: its name, the SQL that selects it (`online` the onlineSql text), how it is written. */
+const FIELDS: readonly (readonly [string, (online: string) => string, (i: number) => CellValue<PresentContext>])[] = [
+  ['IMEINumber', () => 'd."IMEINumber"', plain], ['Real_Name', () => 'd."Real_Name"', plain],
+  ['Lat', () => 'd."Lat"', plain], ['Long', () => 'd."Long"', plain], ['PowerLineID', () => 'd."PowerLineID"', plain],
+  ['PowerLineName', () => 'pl.name as "PowerLineName"', plain],
+  ['ActualOngoingFault', () => 'r."ActualOngoingFault"', (i) => (row) => displayFault(row[i])],
+  ['BatteryOrLine', () => 'r."BatteryOrLine"', plain],
+  ['LastCheckInTime', () => 'd."LastCheckInTime"', (i) => (row, ctx) => displayTime(row[i], ctx)],
+  // Checked in, but not online by the communication-lost rule (endpoint.ts onlineSql).
+  ['Offline', (online) => `d."LastCheckInTime" is not null and not coalesce(${online}, false) as "Offline"`, (i) => (row) => row[i] === true],
+];
+const WRITE = rowWriter(FIELDS.map(([name, , cell], i) => [name, cell(i)] as const));
 
 export const mapData: ReadEndpoint = {
   path: '/map-data',
@@ -23,27 +39,23 @@ export const mapData: ReadEndpoint = {
   run: compute,
 };
 
-async function compute(deps: ReadDeps, caller: Caller, q: ListQuery): Promise<unknown> {
+async function compute(deps: ReadDeps, caller: Caller, q: ListQuery): Promise<JsonText> {
   const { pool, codeStrings } = deps;
   const p = new SqlParams();
   const online = onlineSql(deps, p);
   const conditions = [reachCondition(caller, p), ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p)];
-  const { rows } = await pool.query(`
-    select d."IMEINumber", d."Real_Name", d."Lat", d."Long", d."PowerLineID", pl.name as "PowerLineName", d."LastCheckInTime",
-           r."ActualOngoingFault", r."BatteryOrLine", d."LastCheckInTime" is not null and not coalesce(${online}, false) as "Offline"
+  const { rows } = await pool.query<unknown[]>({
+    text: `
+    select ${FIELDS.map(([, sql]) => sql(online)).join(', ')}
       from device_information d
       ${CLOCK_JOIN}
       left join power_lines pl on pl."Id" = d."PowerLineID"
       ${deviceLatestJoin()}
       ${whereClause(conditions)}
-     order by d."IMEINumber"`, p.values);
+     order by d."IMEINumber"`,
+    values: p.values,
+    rowMode: 'array',
+  });
   const ctx = presentContext(caller, codeStrings);
-  return {
-    data: rows.map((row: Record<string, unknown>) => ({
-      IMEINumber: row.IMEINumber, Real_Name: row.Real_Name ?? null, Lat: row.Lat ?? null, Long: row.Long ?? null,
-      PowerLineID: row.PowerLineID ?? null, PowerLineName: row.PowerLineName ?? null,
-      ActualOngoingFault: displayFault(row.ActualOngoingFault), BatteryOrLine: row.BatteryOrLine ?? null,
-      LastCheckInTime: displayTime(row.LastCheckInTime, ctx), Offline: row.Offline === true,
-    })),
-  };
+  return new JsonText(`{"data":[${rows.map((row) => WRITE(row, ctx)).join(',')}]}`);
 }

@@ -11,8 +11,23 @@ export type CellValue<C> = (row: readonly unknown[], ctx: C) => unknown;
 /** Writes one row as a JSON object's text. */
 export type RowWriter<C> = (row: readonly unknown[], ctx: C) => string;
 
-/** A JSON value's text; undefined is null, as the object presenters' `?? null` made it. */
-export const jsonValue = (v: unknown): string => (v === null || v === undefined ? 'null' : JSON.stringify(v));
+/** A field whose JSON text the route writes itself from the row (a nested object, or `null`). */
+export interface WrittenCell<C> { text: RowWriter<C> }
+
+/** One output field: its name and how its value is read (or its text written) from the row. */
+export type Field<C> = readonly [string, CellValue<C> | WrittenCell<C>];
+
+/**
+ * A JSON value's text; undefined is null, as the object presenters' `?? null` made it. Numbers and booleans are
+ * spelled without a JSON.stringify call (a finite number's JSON text is its String; NaN and the infinities are
+ * null), which most cells are: a call per cell cost more than the objects it replaced.
+ */
+export function jsonValue(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null';
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  return JSON.stringify(v);
+}
 
 /**
  * The index of each selected column by name, for building a route's fields once; a name not selected
@@ -34,13 +49,13 @@ export const plain = (i: number): CellValue<unknown> => (row) => row[i];
  * The writer of `fields`, in their order.
  * @example rowWriter([['id', plain(0)]])([7], ctx); // '{"id":7}'
  */
-export function rowWriter<C>(fields: readonly (readonly [string, CellValue<C>])[]): RowWriter<C> {
+export function rowWriter<C>(fields: readonly Field<C>[]): RowWriter<C> {
   const keys = fields.map(([name], i) => `${i === 0 ? '{' : ','}${JSON.stringify(name)}:`);
-  const values = fields.map(([, value]) => value);
+  const texts = fields.map(([, value]): RowWriter<C> => (typeof value === 'function' ? (row, ctx) => jsonValue(value(row, ctx)) : value.text));
   if (keys.length === 0) return () => '{}';
   return (row, ctx) => {
     let out = '';
-    for (let i = 0; i < keys.length; i++) out += keys[i]! + jsonValue(values[i]!(row, ctx));
+    for (let i = 0; i < keys.length; i++) out += keys[i]! + texts[i]!(row, ctx);
     return `${out}}`;
   };
 }

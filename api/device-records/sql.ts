@@ -120,7 +120,7 @@ export function orderBy(sort: readonly SortKey[], table: FieldTable, fallback: r
  * `$n` bounds the planner neither prunes the months nor sees how many rows a range holds, so a week of
  * critical-data sorted all its events (40-60 ms at 5M check-ins, growing with the table); with the instants in
  * the text it plans for the months in range and walks the index. Such statements are planned per request,
- * never prepared (pageOf).
+ * never prepared (pageJson).
  */
 export function rangeConditions(column: string, fromMs: number | null, untilMs: number | null): string[] {
   const out: string[] = [];

@@ -25,7 +25,7 @@ const SINCE_MOVE: Record<CountedColumn, string> = {
     + (select count(*) from model_change_alerts x where x."IMEINumber" = d."IMEINumber" and x."at" >= d."OrganizationSince"))`,
 };
 
-/** The count statement (for pageOf) summing `column` over the devices in the caller's reach. */
+/** The count statement (for pageJson) summing `column` over the devices in the caller's reach. */
 export function counterTotal(column: CountedColumn, caller: Caller): { sql: string; values: unknown[] } {
   const p = new SqlParams();
   const sql = `select coalesce(sum(case when d."OrganizationSince" = '-infinity' then c.${column} else ${SINCE_MOVE[column]} end), 0) as n

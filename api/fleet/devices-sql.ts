@@ -9,6 +9,8 @@ import { reachCondition } from '../device-records/reach.js';
 import type { SqlParams} from '../device-records/sql.js';
 import { filterConditions, orderBy, whereClause } from '../device-records/sql.js';
 import type { CodeStrings } from '../../domain/code-strings.js';
+import type { Cell } from '../../plumbing/csv.js';
+import { rowWriter } from '../device-records/row-json.js';
 
 // Online rate as the summary counts it (fleet-health/summary.ts): received up to expected, over expected.
 const rate = (days: number) => `(least(h.received_${days}d, h.expected_${days}d)::double precision / nullif(h.expected_${days}d, 0))`;
@@ -25,12 +27,6 @@ export const FILTERABLE: FieldTable = {
 export const DEFAULT_SORT = [{ field: 'IMEINumber', order: 'asc' }] as const;
 const TIE_BREAKER = ['d."DeviceID"'];
 
-export const SELECT_LIST = `d."IMEINumber", d."Real_Name", d."PowerLineID", d."LastCheckInTime", h.model, h.firmware, h.assessed_at,
-  h.received_7d, h.expected_7d, ${rate(7)} as online_rate_7d, h.received_30d, h.expected_30d, ${rate(30)} as online_rate_30d,
-  h.rssi_median_7d, h.rssi_slope_30d, h.signal, h.battery_status, h.battery_days_left, to_char(h.battery_end_day, 'YYYY-MM-DD') as battery_end_day,
-  s.label as silence_label, s.silent_since,
-  array(select x.setting from device_drift x where x."IMEINumber" = d."IMEINumber" and ${assessmentReadableSql('x')} order by 1) as drift_settings`;
-
 /** `from ... where ...` of the list for `caller` and `q`'s filters, and its ORDER BY. */
 export function deviceListSql(caller: Caller, q: ListQuery, codeStrings: CodeStrings, p: SqlParams): { fromWhere: string; order: string } {
   const conditions = [reachCondition(caller, p), ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p)];
@@ -43,18 +39,35 @@ export function deviceListSql(caller: Caller, q: ListQuery, codeStrings: CodeStr
 
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : null);
 const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+const asIs = (v: unknown) => v ?? null;
 
-/** One row as the list and the CSV give it (the CSV's columns are these keys, in this order). */
-export function presentFleetDevice(r: Record<string, unknown>) {
-  return {
-    IMEINumber: r.IMEINumber as string, Real_Name: (r.Real_Name as string | null) ?? null, PowerLineID: (r.PowerLineID as string | null) ?? null,
-    model: (r.model as string | null) ?? null, firmware: (r.firmware as string | null) ?? null, LastCheckInTime: iso(r.LastCheckInTime),
-    onlineRate7d: numOrNull(r.online_rate_7d), received7d: numOrNull(r.received_7d), expected7d: numOrNull(r.expected_7d),
-    onlineRate30d: numOrNull(r.online_rate_30d), received30d: numOrNull(r.received_30d), expected30d: numOrNull(r.expected_30d),
-    rssiMedian7d: numOrNull(r.rssi_median_7d), rssiSlope30d: numOrNull(r.rssi_slope_30d), signal: (r.signal as string | null) ?? null,
-    batteryStatus: (r.battery_status as string | null) ?? null, batteryDaysLeft: numOrNull(r.battery_days_left), batteryEndDay: (r.battery_end_day as string | null) ?? null,
-    silenceLabel: (r.silence_label as string | null) ?? null, silentSince: iso(r.silent_since),
-    driftSettings: r.drift_settings as string[], assessedAt: iso(r.assessed_at),
-  };
-}
-export type FleetDevice = ReturnType<typeof presentFleetDevice>;
+/**
+ * Each field of a listed device in API order (also the CSV's columns): its name, the SQL that selects it (named
+ * as the column is known in SQL), its value from that column, and its CSV cell when that differs (the drifting
+ * settings joined with "|").
+ */
+const FIELDS: readonly (readonly [string, string, (v: unknown) => unknown, ((v: unknown) => Cell)?])[] = [
+  ['IMEINumber', 'd."IMEINumber"', asIs], ['Real_Name', 'd."Real_Name"', asIs], ['PowerLineID', 'd."PowerLineID"', asIs],
+  ['model', 'h.model', asIs], ['firmware', 'h.firmware', asIs], ['LastCheckInTime', 'd."LastCheckInTime"', iso],
+  ['onlineRate7d', `${rate(7)} as online_rate_7d`, numOrNull], ['received7d', 'h.received_7d', numOrNull], ['expected7d', 'h.expected_7d', numOrNull],
+  ['onlineRate30d', `${rate(30)} as online_rate_30d`, numOrNull], ['received30d', 'h.received_30d', numOrNull], ['expected30d', 'h.expected_30d', numOrNull],
+  ['rssiMedian7d', 'h.rssi_median_7d', numOrNull], ['rssiSlope30d', 'h.rssi_slope_30d', numOrNull], ['signal', 'h.signal', asIs],
+  ['batteryStatus', 'h.battery_status', asIs], ['batteryDaysLeft', 'h.battery_days_left', numOrNull],
+  ['batteryEndDay', `to_char(h.battery_end_day, 'YYYY-MM-DD') as battery_end_day`, asIs],
+  ['silenceLabel', 's.label as silence_label', asIs], ['silentSince', 's.silent_since', iso],
+  ['driftSettings', `array(select x.setting from device_drift x where x."IMEINumber" = d."IMEINumber" and ${assessmentReadableSql('x')} order by 1) as drift_settings`, asIs,
+    (v) => (v as string[]).join('|')],
+  ['assessedAt', 'h.assessed_at', iso],
+];
+
+/** The columns each row is read with (as an array, in FIELDS' order). */
+export const SELECT_LIST = FIELDS.map(([, sql]) => sql).join(', ');
+
+/** One row written as the list's JSON item (row-json.ts). */
+export const writeFleetDevice = rowWriter<unknown>(FIELDS.map(([name, , value], i) => [name, (row: readonly unknown[]) => value(row[i])] as const));
+
+/** The CSV's header row: the list's field names in order. */
+export const CSV_HEADER: Cell[] = FIELDS.map(([name]) => name);
+
+/** One row as the CSV's cells. */
+export const csvCells = (row: readonly unknown[]): Cell[] => FIELDS.map(([, , value, csv], i) => (csv ?? value)(row[i]) as Cell);

@@ -1,10 +1,10 @@
 // GET /api/fleet/devices (paged, bounded OFFSET like /all-devices) and GET /api/fleet/devices.csv (the same
 // list, every page, streamed a batch at a time): devices in reach with their fleet assessment (devices-sql.ts).
-import { toSpreadsheetCsv, type Cell } from '../../plumbing/csv.js';
-import { pageOf, type ReadEndpoint } from '../device-records/endpoint.js';
+import { toSpreadsheetCsv } from '../../plumbing/csv.js';
+import { pageJson, type ReadEndpoint } from '../device-records/endpoint.js';
 import { integerLiteral } from '../../db/sql-literal.js';
 import { SqlParams } from '../device-records/sql.js';
-import { DEFAULT_SORT, deviceListSql, FILTERABLE, presentFleetDevice, SELECT_LIST, SORTABLE } from './devices-sql.js';
+import { CSV_HEADER, csvCells, DEFAULT_SORT, deviceListSql, FILTERABLE, SELECT_LIST, SORTABLE, writeFleetDevice } from './devices-sql.js';
 
 const DESCRIPTION = 'One row per device in reach with its last fleet assessment: online rate over 7 and 30 days (received up to expected, over expected), RSSI median and slope, signal, battery status and days left, firmware and model, silence label and since when, the settings that drift from its group profile. Assessment fields are null for a device not assessed (or moved from another organisation less than 30 days ago: docs/decisions.md#fleet-api-issue-44-fleet-api). Sorting puts nulls last ascending, first descending.';
 
@@ -19,7 +19,7 @@ export const fleetDevices: ReadEndpoint = {
   async run(deps, caller, q) {
     const p = new SqlParams();
     const { fromWhere, order } = deviceListSql(caller, q, deps.codeStrings, p);
-    return pageOf(deps.pool, p, { selectList: SELECT_LIST, fromWhere, order }, q, presentFleetDevice);
+    return pageJson(deps.pool, p, { selectList: SELECT_LIST, fromWhere, order }, q, writeFleetDevice, null);
   },
 };
 
@@ -43,13 +43,12 @@ export const fleetDevicesCsv: ReadEndpoint = {
     async function* chunks(): AsyncGenerator<Uint8Array> {
       let header = true;
       for (let offset = 0; ; offset += CSV_BATCH) {
-        const { rows } = await deps.pool.query(`select ${SELECT_LIST} ${fromWhere} order by ${order} limit ${CSV_BATCH} offset ${integerLiteral(offset)}`, p.values);
-        const items = rows.map(presentFleetDevice);
+        const { rows } = await deps.pool.query<unknown[]>({ text: `select ${SELECT_LIST} ${fromWhere} order by ${order} limit ${CSV_BATCH} offset ${integerLiteral(offset)}`, values: p.values, rowMode: 'array' });
         if (header) {
           header = false;
-          yield encoder.encode(toSpreadsheetCsv([Object.keys(presentFleetDevice({ drift_settings: [] }))]));
+          yield encoder.encode(toSpreadsheetCsv([CSV_HEADER]));
         }
-        if (items.length) yield encoder.encode(toSpreadsheetCsv(items.map((i) => Object.values({ ...i, driftSettings: i.driftSettings.join('|') }) as Cell[])));
+        if (rows.length) yield encoder.encode(toSpreadsheetCsv(rows.map(csvCells)));
         if (rows.length < CSV_BATCH) return;
       }
     }

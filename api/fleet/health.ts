@@ -4,7 +4,7 @@
 // interval the day was written with, else the device's learned one. Days of a device moved from another
 // organisation reach the caller from the move on (fleet-health/read-scope.ts). What the device reported as text
 // (firmware, a drifting setting) is shown cut as its assessment keeps it (fleet/device-health.ts reportedText).
-import { Temporal } from 'temporal-polyfill';
+import type { Temporal } from 'temporal-polyfill';
 import { DEFAULT_FLOOR_S, expectedPerDay } from '../../domain/checkin-clock.js';
 import { histogramMedian, type Histogram } from '../../fleet/health-day.js';
 import { REPORTED_TEXT_MAX, reportedText } from '../../fleet/device-health.js';
@@ -35,14 +35,21 @@ interface DayRow {
 
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : null);
 
-/** The range asked for, as UTC days: `to` default today, `from` default DEFAULT_DAYS - 1 days before `to`. */
-export function stripRange(from: Temporal.PlainDate | null, to: Temporal.PlainDate | null, nowMs: number): { from: Temporal.PlainDate; to: Temporal.PlainDate } {
-  const today = Temporal.PlainDate.from(new Date(nowMs).toISOString().slice(0, 10));
-  const end = to ?? (from ? Temporal.PlainDate.compare(from.add({ days: DEFAULT_DAYS - 1 }), today) < 0 ? from.add({ days: DEFAULT_DAYS - 1 }) : today : today);
-  const start = from ?? end.subtract({ days: DEFAULT_DAYS - 1 });
-  const days = start.until(end, { largestUnit: 'days' }).days + 1;
-  if (days > MAX_DAYS) throw badParameter('from', `and "to" span ${days} days; at most ${MAX_DAYS}.`, { from: start.toString(), to: end.toString() });
-  return { from: start, to: end };
+const DAY_MS = 86_400_000;
+/** A UTC day's midnight and its `YYYY-MM-DD`: every UTC day is 86,400 s long, so the strip's days are plain
+ * arithmetic, with no Temporal object per day on the request path (docs/decisions.md#reads-that-build-nothing-they-throw-away). */
+const midnightOf = (day: Temporal.PlainDate) => Date.parse(`${day.toString()}T00:00:00Z`);
+const dayText = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** The range asked for, as UTC days (`YYYY-MM-DD`, each day of it in `days`): `to` default today, `from` default DEFAULT_DAYS - 1 days before `to`. */
+export function stripRange(from: Temporal.PlainDate | null, to: Temporal.PlainDate | null, nowMs: number): { from: string; to: string; days: string[] } {
+  const today = Math.floor(nowMs / DAY_MS) * DAY_MS;
+  const fromMs = from === null ? null : midnightOf(from);
+  const end = to !== null ? midnightOf(to) : fromMs !== null ? Math.min(fromMs + (DEFAULT_DAYS - 1) * DAY_MS, today) : today;
+  const start = fromMs ?? end - (DEFAULT_DAYS - 1) * DAY_MS;
+  const count = (end - start) / DAY_MS + 1;
+  if (count > MAX_DAYS) throw badParameter('from', `and "to" span ${count} days; at most ${MAX_DAYS}.`, { from: dayText(start), to: dayText(end) });
+  return { from: dayText(start), to: dayText(end), days: Array.from({ length: Math.max(count, 0) }, (_, i) => dayText(start + i * DAY_MS)) };
 }
 
 export const fleetDeviceHealth: ReadEndpoint = {
@@ -66,7 +73,7 @@ export const fleetDeviceHealth: ReadEndpoint = {
                x.connect_time_sum::text, x.connect_time_n, left(x.version, ${REPORTED_TEXT_MAX + 1}) as version, x.temperature_min, x.temperature_max, x.first_at, x.last_at
           from device_health_days x ${device}
          where x."IMEINumber" = $2 and x.day between $3::date and $4::date and ${dayReadableSql('x')} order by x.day`,
-      [reach.deviceId, imei, range.from.toString(), range.to.toString()]),
+      [reach.deviceId, imei, range.from, range.to]),
       deps.pool.query<{ expected_interval_s: number | null }>('select expected_interval_s from checkin_clock where "IMEINumber" = $1', [imei]),
       // Its first day with a check-in (the rollup's key): before it nothing was expected of the device.
       deps.pool.query<{ day: string | null }>('select min(day)::text as day from device_health_days where "IMEINumber" = $1', [imei]),
@@ -83,8 +90,7 @@ export const fleetDeviceHealth: ReadEndpoint = {
     // A moved device's days start at its move day (the caller's organisation's first).
     const firstDay = reach.since === null ? null : reach.since.toISOString().slice(0, 10);
     const entries = [];
-    for (let d = range.from; Temporal.PlainDate.compare(d, range.to) <= 0; d = d.add({ days: 1 })) {
-      const day = d.toString();
+    for (const day of range.days) {
       if (firstDay !== null && day < firstDay) continue;
       const r = byDay.get(day);
       const perDay = firstCheckInDay === null || day < firstCheckInDay || day > today ? null : expectedPerDay(r?.interval_s ?? clockInterval, floor);
@@ -106,7 +112,7 @@ export const fleetDeviceHealth: ReadEndpoint = {
     const s = silence.rows[0] as Record<string, unknown> | undefined;
     const shown = s ? await silenceInReach(deps.pool, caller, { evidence: s.evidence as Record<string, unknown>, groupKey: s.group_key as string | null }) : null;
     return {
-      IMEINumber: imei!, from: range.from.toString(), to: range.to.toString(), days: entries,
+      IMEINumber: imei!, from: range.from, to: range.to, days: entries,
       health: h ? {
         assessedAt: iso(h.assessed_at), historyDays: h.history_days, expected7d: h.expected_7d, received7d: h.received_7d,
         expected30d: h.expected_30d, received30d: h.received_30d, rssiMedian7d: h.rssi_median_7d, rssiSlope30d: h.rssi_slope_30d,

@@ -34,6 +34,18 @@ test(`at most ${MAX_DAYS} days: one more is a 400 naming from`, () => {
   }
 });
 
+test('the strip\'s days are each UTC day from `from` to `to`, as walking them with Temporal gives (none when from is after to)', () => {
+  for (let i = 0; i < 300; i++) {
+    const from = d('2024-01-01').add({ days: (i * 37) % 900 });
+    const to = i % 7 === 0 ? null : from.add({ days: ((i * 13) % 420) - 10 });
+    if (to !== null && from.until(to).days + 1 > MAX_DAYS) continue;
+    const r = stripRange(from, to, NOW);
+    const walked: string[] = [];
+    for (let x = Temporal.PlainDate.from(r.from); Temporal.PlainDate.compare(x, Temporal.PlainDate.from(r.to)) <= 0; x = x.add({ days: 1 })) walked.push(x.toString());
+    assert.equal(r.days, walked, `${from.toString()} .. ${to?.toString() ?? 'default'}`);
+  }
+});
+
 test(`retention keeps whole months: at least ${HEALTH_MIN_MONTHS}, else the organisation's; null keeps everything`, () => {
   assert.is(firstKeptHealthDay(12, NOW), '2023-11-01');
   assert.is(firstKeptHealthDay(36, NOW), '2023-11-01');

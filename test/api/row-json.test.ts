@@ -5,6 +5,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseCodeStrings } from '../../domain/code-strings.js';
 import { columnIndex, jsonValue, pageText, plain, rowWriter } from '../../api/device-records/row-json.js';
+import { summaryText } from '../../api/device-records/device-summary.js';
+import { deviceSummaryAnswer } from '../helpers/object-answers.js';
 import {
   DEVICE_COLUMNS, deviceFields, EVENT_COLUMNS, eventFields, presentDevice, presentEventRow, presentRecord, presentStatus, RECORD_COLUMNS, recordFields,
   STATUS_COLUMNS, statusFields, type PresentContext,
@@ -75,6 +77,25 @@ test('a column that is not selected fails when the writer is built, not per requ
   assert.throws(() => rowWriter(recordFields(columnIndex(['RecordID']))), /column IMEINumber is not selected/);
 });
 
+test('a field written by the route itself: its text stands as it is (a nested object, or null)', () => {
+  const inner = rowWriter([['b', plain(1)]]);
+  const write = rowWriter([['a', plain(0)], ['nested', { text: (row, ctx) => (row[1] == null ? 'null' : inner(row, ctx)) }], ['c', plain(2)]]);
+  assert.is(write([1, 'x"', true], null), JSON.stringify({ a: 1, nested: { b: 'x"' }, c: true }));
+  assert.is(write([1, null, undefined], null), JSON.stringify({ a: 1, nested: null, c: null }));
+});
+
+test('device-summary: the text written from its array rows is JSON.stringify of the summary the object rows made', () => {
+  // Codes that share a display text (4 and 5 are both Permanent), a null code (never checked in), unknown codes.
+  const codes = [null, 0, 1, 2, 4, 5, 6, 11, 400, 402, 999];
+  for (let seed = 0; seed < 200; seed++) {
+    const rows = codes.filter((_, i) => (seed >> (i % 8)) & 1 || i === seed % codes.length)
+      .map((code, i) => ({ code, n: 1 + ((seed + i * 5) % 17), online: (seed + i) % 3, never: code === null ? 1 + (seed % 4) : 0, low: code === 402 ? 1 + (seed % 2) : 0 }));
+    const hours = seed % 5 === 0 ? 0.5 : 26;
+    assert.is(summaryText(rows.map((r) => [r.code, r.n, r.online, r.never, r.low] as const), hours), JSON.stringify(deviceSummaryAnswer(rows, hours)), `seed ${seed}`);
+  }
+  assert.is(summaryText([], 26), JSON.stringify(deviceSummaryAnswer([], 26)));
+});
+
 test('the page text is JSON.stringify of the page object, with and without next', () => {
   const rows = [{ a: 1 }, { b: 'x"' }];
   const written = rows.map((r) => JSON.stringify(r));
@@ -87,7 +108,9 @@ test('the page text is JSON.stringify of the page object, with and without next'
     assert.equal(JSON.parse(pageText([], page)), { data: [], ...page });
   }
   assert.is(jsonValue(undefined), 'null');
-  assert.is(jsonValue(Number.NaN), 'null');
+  for (const v of [0, -0, 1e21, 1.5e-7, -3.25, 2 ** 53 + 2, Number.MAX_VALUE, Number.NaN, Infinity, -Infinity, true, false, 'x"\u2028', [1, null], { a: 1 }, null]) {
+    assert.is(jsonValue(v), JSON.stringify(v), String(v));
+  }
 });
 
 test.run();
