@@ -16,12 +16,8 @@ import type { Keyring } from '../../secrets/keyring.js';
 import { requireAdmin } from '../auth/require-auth.js';
 import type { AuthEnv, Caller } from '../auth/caller.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
-<<<<<<< HEAD
-import { jsonObjectBody, wholeNumberId } from '../request.js';
-import { getRoute } from '../read-route.js';
-=======
 import { jsonObjectBody, textId, wholeNumberId } from '../request.js';
->>>>>>> wip/request-attack
+import { getRoute } from '../read-route.js';
 import { writeRoute, type WriteEndpoint } from '../write-endpoint.js';
 import { alarmActionRoutes } from './actions.js';
 import { ALARM_DELIVERIES_PATH, ALARM_KINDS_PATH, ALARM_RECIPIENTS_PATH, ALARM_RULES_PATH, ALARMS_PATH, DELETE_RECIPIENT, DELETE_RULE, GET_ALARM_KINDS, GET_ALARMS, GET_DELIVERIES, GET_RECIPIENTS, GET_RULES, PUT_RECIPIENT, PUT_RULE, RETRY_DELIVERY } from './endpoints.js';

@@ -191,31 +191,7 @@ export const criticalData: ReadEndpoint = {
   description: `Paginated fault events (EventType in ${FAULT_EVENT_TYPES.join(', ')}; standard and DM1 tables) and model-change alerts (EventType "${MODEL_CHANGE_EVENT_TYPE}") of every device in reach, with device name, location and power line; spec 3.4 applied; Ongoing_fault / ActualOngoingFault are those of the check-in that brought the event, masked per spec 3.5. EventType "Fault" filters every fault event type.`,
   params: { accepts: ['page', 'limit', 'from', 'to', 'sortBy', 'filterBy', 'after'], sortable: SORTABLE, filterable: FILTERABLE },
   defaultSort: DEFAULT_SORT, rangeField: 'EventTimestamp', schema: 'CriticalEvent', shape: 'paginated',
-<<<<<<< HEAD
   run: async (deps, caller, q) => criticalDataPage(deps, caller, q, await walkFor(deps.pool, caller, q)),
-=======
-  async run(deps, caller, q) {
-    // Each source is sorted and cut to the first page + offset rows on its own (an index walk that stops
-    // early), then the few survivors are merged: sorting the union of millions of events would not stop.
-    const p = new SqlParams();
-    const parts = await branches(deps, caller, q, p, true);
-    const top = integerLiteral(q.page * q.limit + q.limit); // spelled in, as pageJson does (endpoint.ts)
-    const inner = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
-    const merged = parts.map((fromWhere) => `(select ${COLUMNS} ${fromWhere} order by ${inner} limit ${top})`).join(' union all ');
-    const cp = new SqlParams();
-    const count = countersAnswer(q) ? { count: counterTotal('critical_events', caller) } : { countParts: { parts: await branches(deps, caller, q, cp, false), values: cp.values } };
-    const ctx = presentContext(caller, deps.codeStrings);
-    // The power line and the check-in are read per row of the page in the select list, not joined before
-    // the merged rows are sorted and cut: with the joins there, a deep or dense page (page 20 of a week:
-    // 1,050 merged rows) was planned as a hash join over a month of device_records, 1.5 s instead of a few
-    // probes (bench/results/keyset-plans-300k.txt). The subqueries run once per row the sort hands to the
-    // LIMIT (offset + limit rows; limit rows for a keyset page), each a primary-key probe.
-    const fromWhere = `from (${merged}) u`;
-    const selectList = `u.*, (select pl.name from power_lines pl where pl."Id" = u."PowerLineID") as "PowerLineName",
-      ${CHECK_IN_COLUMNS.map((c) => `(select r."${c}" from device_records r where r."RecordID" = u."DeviceRecordID" and r."date" = u."PacketTimestamp") as "${c}"`).join(', ')}`;
-    return pageJson(deps.pool, p, { selectList, fromWhere, order: orderBy(q.sort, MERGED, DEFAULT_SORT, MERGED_TIE_BREAKER), ...count, keyset: KEYSET }, q, WRITE, ctx);
-  },
->>>>>>> wip/row-writers
 };
 
 /** One page of critical data found by `walk` (the route's is walkFor's; a test asks both for the same answer). */
@@ -223,7 +199,7 @@ export async function criticalDataPage(deps: ReadDeps, caller: Caller, q: ListQu
   // Each source is sorted and cut to the first page + offset rows on its own (an index walk that stops
   // early), then the few survivors are merged: sorting the union of millions of events would not stop.
   const p = new SqlParams();
-  const top = integerLiteral(q.page * q.limit + q.limit); // spelled in, as pageOf does (endpoint.ts)
+  const top = integerLiteral(q.page * q.limit + q.limit); // spelled in, as pageJson does (endpoint.ts)
   const parts = await branches(deps, caller, q, p, true, walk, top);
   const inner = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
   const merged = parts.map((fromWhere) => `(select ${COLUMNS} ${fromWhere} order by ${inner} limit ${top})`).join(' union all ');

@@ -9,12 +9,8 @@ import type pg from 'pg';
 import type { AuthEnv } from '../auth/caller.js';
 import { requireAdmin } from '../auth/index.js';
 import { acceptOnly, ApiError, badParameter } from '../errors.js';
-<<<<<<< HEAD
-import { callerEmail, isStorableText, jsonObjectBody, wholeNumberId } from '../request.js';
-import { getRoute } from '../read-route.js';
-=======
 import { callerEmail, isStorableText, jsonObjectBody, powerLineParameter, wholeNumberId } from '../request.js';
->>>>>>> wip/request-attack
+import { getRoute } from '../read-route.js';
 import { writeRoute } from '../write-endpoint.js';
 import { DISMISS, DISMISS_REASON_MAX, FINDING_STATES, GET_FINDINGS } from './endpoints.js';
 import { FINDING_TITLES, type FindingKind } from '../../indicator-audit/findings.js';
