@@ -6,7 +6,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import type pg from 'pg';
-import { isStorableText } from '../domain/storable-text.js';
+import { isStorableText, MAX_ID_LENGTH as MAX_TEXT_ID } from '../domain/storable-text.js';
 import { acceptOnly, ApiError, badParameter } from './errors.js';
 
 /** Whether text may travel to Postgres (no NUL, no lone surrogate); its owner is domain/storable-text.ts. */
@@ -77,9 +77,6 @@ export function wholeNumberId(text: string, what: string, name = 'id'): number {
   if (!/^\d{1,15}$/.test(text)) throw new ApiError('BAD_PARAMETER', `Path parameter "${name}" must be ${what} id (a positive whole number).`, { parameter: name });
   return Number(text);
 }
-
-/** The longest text id a path or query names (a rule, a recipient, a power line): MAX_ID_LENGTH of reference-data/field-reader.ts. */
-const MAX_TEXT_ID = 100;
 
 /** Whether `text` can be a text id: 1 to 100 characters Postgres can store (a NUL, `%00`, would be a 500 there). */
 const isTextId = (text: string): boolean => text.length > 0 && text.length <= MAX_TEXT_ID && isStorableText(text);

@@ -8,3 +8,6 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export function isStorableText(text: string): boolean {
   return !text.includes('\u0000') && !LONE_SURROGATE.test(text);
 }
+
+/** The longest id of reference data (a rule, a recipient, a power line): what an import accepts and a path or query may name. */
+export const MAX_ID_LENGTH = 100;

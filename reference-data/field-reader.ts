@@ -2,7 +2,7 @@
 // of stopping at the first: an operator fixing a 10,000-device file wants the whole list at once.
 import type { Problem } from './errors.js';
 import { isPlaceholder } from '../config/secret-placeholders.js';
-import { isStorableText } from '../domain/storable-text.js';
+import { isStorableText, MAX_ID_LENGTH } from '../domain/storable-text.js';
 
 /** Collected problems (refuse the file) and warnings (import it, but tell the operator). */
 export class ProblemList {
@@ -30,7 +30,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 // Identifiers must survive a round trip through URLs, CSV and log lines unchanged.
 const ID_TEXT = /^[^\s\p{Cc}](?:[^\p{Cc}]*[^\s\p{Cc}])?$/u;
-export const MAX_ID_LENGTH = 100;
+export { MAX_ID_LENGTH };
 export const MAX_TEXT_LENGTH = 500;
 /** Names no value: the path says which field of which row. */
 const PLACEHOLDER_REFUSED = "is still a placeholder from the documentation's examples: anyone who read them knows it; set a secret of your own";
