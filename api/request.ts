@@ -78,7 +78,7 @@ export function wholeNumberId(text: string, what: string, name = 'id'): number {
   return Number(text);
 }
 
-/** Whether `text` can be a text id: 1 to 100 characters Postgres can store (a NUL, `%00`, would be a 500 there). */
+/** Whether `text` can be a text id: 1 to MAX_ID_LENGTH characters Postgres can store (a NUL, `%00`, would be a 500 there). */
 const isTextId = (text: string): boolean => text.length > 0 && text.length <= MAX_TEXT_ID && isStorableText(text);
 
 /** A path's text id (an alarm rule's, a recipient's, a power line's), or a 400 naming the parameter. */

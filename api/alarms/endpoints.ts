@@ -3,6 +3,7 @@
 // (every user, alarms in their reach) and the organisation's rules, recipients and given-up messages (admins).
 import { ALARM_CLASSES, RULE_KIND_IDS } from '../../domain/alarm-kinds.js';
 import { SHELVE_MINUTES } from '../../domain/alarm-states.js';
+import { MAX_ID_LENGTH } from '../../domain/storable-text.js';
 import { AUTH_401, errorResponse, json, type Obj } from '../openapi-kit.js';
 import { readRoute, type ReadRoute } from '../read-route.js';
 import { writeEndpoint, type WriteEndpoint } from '../write-endpoint.js';
@@ -50,6 +51,8 @@ export const RECIPIENT = {
   required: ['channel', 'address'],
 };
 const RULE_BODY_INVALID = 'The body is invalid; details.problems names every field.';
+/** A DELETE's path id refused by the request kit's textId (api/request.ts). */
+const TEXT_ID_400 = errorResponse(`The id is not 1 to ${MAX_ID_LENGTH} characters of storable text.`);
 
 export const ACKNOWLEDGE = writeEndpoint({
   method: 'post', path: '/api/alarms/:id/acknowledge',
@@ -88,7 +91,7 @@ export const PUT_RULE = writeEndpoint({
 export const DELETE_RULE = writeEndpoint({
   method: 'delete', path: '/api/alarm-rules/:id',
   operationId: 'deleteAlarmRule', tag: 'alarms', summary: 'Delete an alarm rule (admin)', parameters: [idPath('Rule id.')],
-  responses: { 204: { description: 'Deleted' }, 400: errorResponse('The id is not 1 to 100 characters of storable text.'), ...ADMIN, 404: errorResponse('No such rule.') },
+  responses: { 204: { description: 'Deleted' }, 400: TEXT_ID_400, ...ADMIN, 404: errorResponse('No such rule.') },
 });
 
 export const PUT_RECIPIENT = writeEndpoint({
@@ -101,7 +104,7 @@ export const PUT_RECIPIENT = writeEndpoint({
 export const DELETE_RECIPIENT = writeEndpoint({
   method: 'delete', path: '/api/alarm-recipients/:id',
   operationId: 'deleteAlarmRecipient', tag: 'alarms', summary: 'Delete an alarm recipient no rule names (admin)', parameters: [idPath('Recipient id.')],
-  responses: { 204: { description: 'Deleted' }, 400: errorResponse('The id is not 1 to 100 characters of storable text.'), ...ADMIN, 404: errorResponse('No such recipient.'), 409: errorResponse('Rules still name it.') },
+  responses: { 204: { description: 'Deleted' }, 400: TEXT_ID_400, ...ADMIN, 404: errorResponse('No such recipient.'), 409: errorResponse('Rules still name it.') },
 });
 
 export const RETRY_DELIVERY = writeEndpoint({
