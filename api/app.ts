@@ -22,7 +22,7 @@ import { integrationKeyRoutes } from './integration-keys/routes.js';
 import { socketAddress } from './client-address.js';
 import { loadCodeStrings } from './device-records/code-strings-file.js';
 import { READ_PREFIXES } from './device-records/endpoints.js';
-import type { ReadDeps } from './device-records/endpoint.js';
+import { totalsCache, type ReadDeps } from './device-records/endpoint.js';
 import { deviceRecordRoutes } from './device-records/routes.js';
 import { FLEET_ENDPOINTS } from './fleet/endpoints.js';
 import { renderError, notFound } from './errors.js';
@@ -75,6 +75,8 @@ export interface AppOptions {
   now?: () => number;
   /** How long a token's account (role, organisation, MaskFaultDetails) is reused; 0 reads it on every request. */
   accountCacheMs?: number;
+  /** How long a fleet-wide answer (map-data, device-summary) and a large page total are reused; 0: computed on every request. */
+  readCacheMs?: number;
   /** Alarm routes: the keyring that seals webhook secrets (null: none configured) and the webhook ranges allowed. */
   alarms?: { keyring: Keyring | null; webhookAllow: readonly WebhookAllowance[]; chatterShelveMaxMinutes?: number };
   /** false: /metrics and /openapi.json are not on this app (METRICS_PORT serves them: ops-routes.ts createOpsApp). */
@@ -116,7 +118,7 @@ export function createAuth({
  */
 export function createApp({
   readiness, draining, pool, jwtSecret, codeStrings = loadCodeStrings(), offlineAfterHours = 26, checkinFloorS, loginLimits, hashGate,
-  clientAddress = socketAddress, now = Date.now, accountCacheMs = 5_000, portalDir, opsRoutes: withOps = true, alarms = { keyring: null, webhookAllow: [] }, testFaults = { queue: null, clearAfterMs: 120_000 }, mapTiles = null,
+  clientAddress = socketAddress, now = Date.now, accountCacheMs = 5_000, readCacheMs = 1_000, portalDir, opsRoutes: withOps = true, alarms = { keyring: null, webhookAllow: [] }, testFaults = { queue: null, clearAfterMs: 120_000 }, mapTiles = null,
   dnp3Port = DEFAULT_DNP3_PORT, iec104Port,
 }: AppOptions): Hono {
   const tokens = createTokenService({ secret: jwtSecret, nowS: () => Math.floor(now() / 1000) });
@@ -148,7 +150,7 @@ export function createApp({
   app.route('/', soapRoutes({ pool, accounts, clientAddress, check, now }));
   app.route('/', testFaultRoutes({ pool, auth, ...testFaults }));
   app.route('/', portalSettingsRoutes({ auth, mapTiles }));
-  const readDeps: ReadDeps = { pool, codeStrings, offlineAfterHours, ...(checkinFloorS !== undefined ? { checkinFloorS } : {}), now, shortCache: shortCache({ now }) };
+  const readDeps: ReadDeps = { pool, codeStrings, offlineAfterHours, ...(checkinFloorS !== undefined ? { checkinFloorS } : {}), now, shortCache: shortCache({ now, ttlMs: readCacheMs }), totals: totalsCache({ now, ttlMs: readCacheMs }) };
   const records = deviceRecordRoutes({ deps: readDeps, auth });
   for (const prefix of READ_PREFIXES) app.route(prefix, records);
   app.route('/', deviceRecordRoutes({ deps: readDeps, auth, endpoints: FLEET_ENDPOINTS }));

@@ -16,10 +16,10 @@ import { compareMarkdown, compareRounds, verdict, type RoundPair } from '../supp
 const ROOT = resolve(new URL('..', import.meta.url).pathname);
 const git = (args: string[], cwd = ROOT) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 
-interface Side { label: string; commit: string; dir: string }
+export interface Side { label: string; commit: string; dir: string }
 
 /** The older commit's work tree, created on first use and kept for the next comparison against it. */
-function olderTree(ref: string): Side {
+export function olderTree(ref: string): Side {
   let commit: string;
   try { commit = git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]); } catch { throw new Error(`--compare: "${ref}" is not a commit of this repository`); }
   const dir = join(ROOT, '.bench-compare', commit.slice(0, 12));
@@ -43,7 +43,7 @@ function olderTree(ref: string): Side {
   return { label: `old ${commit.slice(0, 12)}`, commit, dir };
 }
 
-function newerTree(): Side {
+export function newerTree(): Side {
   const commit = git(['rev-parse', 'HEAD']);
   const dirty = git(['status', '--porcelain', '--untracked-files=no']) !== '';
   return { label: `new ${commit.slice(0, 12)}${dirty ? '+changes' : ''}`, commit: `${commit}${dirty ? '+changes' : ''}`, dir: ROOT };

@@ -56,18 +56,21 @@ const LOGINS: Record<Caller, { email: string; password: string }> = {
 
 export interface ReadRow { endpoint: string; path: string; headers?: Record<string, string> }
 
+/** What the rows are asked through: the app in-process (Hono's `request`) or a server over HTTP (storage-compare.ts). */
+export interface Requester { request(path: string, init?: RequestInit): Response | Promise<Response> }
+
 /** The read API both benches ask, on `pool`, with the benches' token secret. */
 export const readApp = (pool: pg.Pool): Hono => createApp({ readiness: {}, pool, jwtSecret: new TextEncoder().encode('bench-secret-bench-secret-bench-secret!!') });
 
 /** A row's request headers for `token`: its own, with the placeholder 'ETAG' replaced by the map's current ETag. */
-export async function rowHeaders(app: Hono, row: ReadRow, token: string): Promise<Record<string, string>> {
+export async function rowHeaders(app: Requester, row: ReadRow, token: string): Promise<Record<string, string>> {
   const headers: Record<string, string> = { authorization: `Bearer ${token}`, ...row.headers };
   if (headers['if-none-match']) headers['if-none-match'] = (await app.request(row.path, { headers: { authorization: headers.authorization! } })).headers.get('etag')!;
   return headers;
 }
 
 /** An access token per caller, from the demo organisation's logins (support/reference-data.ts). */
-export async function callerTokens(app: Hono): Promise<Record<Caller, string>> {
+export async function callerTokens(app: Requester): Promise<Record<Caller, string>> {
   const token = async (c: Caller) => {
     const res = await app.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(LOGINS[c]) });
     return ((await res.json()) as { accessToken: string }).accessToken;
@@ -79,7 +82,7 @@ export async function callerTokens(app: Hono): Promise<Record<Caller, string>> {
  * The rows, for the generated devices over the months `span`: one device in the group
  * user's reach (so both callers ask for the same one) and a week in the middle month.
  */
-export async function readRows(app: Hono, pool: pg.Pool, { span, adminToken }: { span: readonly string[]; adminToken: string }): Promise<ReadRow[]> {
+export async function readRows(app: Requester, pool: pg.Pool, { span, adminToken }: { span: readonly string[]; adminToken: string }): Promise<ReadRow[]> {
   const { rows } = await pool.query<{ imei: string }>(`select d."IMEINumber" as imei from device_information d join group_device_links g on g."DeviceID" = d."DeviceID"
     where g."GroupID" = 'north-east' and d."IMEINumber" like $1 || '%' order by d."IMEINumber" limit 1`, [PREFIX]);
   const device = rows[0]!.imei;

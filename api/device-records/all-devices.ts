@@ -31,7 +31,7 @@ export const allDevices: ReadEndpoint = {
   params: { accepts: ['page', 'limit', 'sortBy', 'filterBy'], sortable: SORTABLE, filterable: FILTERABLE },
   defaultSort: DEFAULT_SORT, schema: 'Device', shape: 'paginated',
   async run(deps, caller, q) {
-    const { pool, codeStrings } = deps;
+    const { codeStrings } = deps;
     const p = new SqlParams();
     const conditions = [reachCondition(caller, p), ...filterConditions(q.filters, FILTERABLE, { codeStrings, online: (pp) => onlineSql(deps, pp) }, p)];
     // The latest-record lookup is needed for the count only when a filter reads it.
@@ -41,6 +41,6 @@ export const allDevices: ReadEndpoint = {
     const count = needsStatus ? undefined : { sql: `select count(*) as n from device_information d ${CLOCK_JOIN} ${where}`, values: [...p.values] };
     const select = `${deviceSelectList()}, ${GROUPS_COLUMN}, ${STATUS_COLUMNS.map((c) => `r."${c}"`).join(', ')}`;
     const ctx = presentContext(caller, codeStrings);
-    return pageJson(pool, p, { selectList: select, fromWhere, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), count }, q, WRITE, ctx);
+    return pageJson(deps, p, { selectList: select, fromWhere, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), count }, q, WRITE, ctx);
   },
 };

@@ -59,7 +59,8 @@ export const dataLog: ReadEndpoint = {
   summary: 'Device records of every device in reach',
   description: 'Paginated device records (spec 2.2) of every device the caller reaches, newest first by default.',
   params: PARAMS, defaultSort: DEFAULT_SORT, rangeField: 'date', schema: 'DeviceRecord', shape: 'paginated',
-  async run({ pool, codeStrings }, caller, q) {
+  async run(deps, caller, q) {
+    const { pool, codeStrings } = deps;
     const p = new SqlParams();
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
     const conditions = [
@@ -72,7 +73,7 @@ export const dataLog: ReadEndpoint = {
     const { fromWhere, countParts } = pageAndCount('from device_records r join device_information d on d."IMEINumber" = r."IMEINumber"', conditions, q, p);
     const count = countersAnswer(q) ? counterTotal('records', caller) : undefined;
     const order = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
-    return pageJson(pool, p, { selectList: recordSelectList('r'), fromWhere, order, count, countParts, deferred: DEFERRED, keyset: KEYSET }, q, WRITE, ctx);
+    return pageJson(deps, p, { selectList: recordSelectList('r'), fromWhere, order, count, countParts, deferred: DEFERRED, keyset: KEYSET }, q, WRITE, ctx);
   },
 };
 
@@ -81,7 +82,8 @@ export const deviceDataLog: ReadEndpoint = {
   summary: 'Device records of one device',
   description: 'Paginated device records of one IMEI in the caller\'s reach (404 otherwise), newest first by default.',
   params: PARAMS, defaultSort: DEFAULT_SORT, rangeField: 'date', schema: 'DeviceRecord', shape: 'paginated',
-  async run({ pool, codeStrings }, caller, q, imei) {
+  async run(deps, caller, q, imei) {
+    const { pool, codeStrings } = deps;
     const reach = await deviceInReach(pool, caller, imei!);
     const p = new SqlParams();
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
@@ -94,6 +96,6 @@ export const deviceDataLog: ReadEndpoint = {
     const ctx = presentContext(caller, codeStrings);
     const { fromWhere, countParts } = pageAndCount('from device_records r', conditions, q, p);
     const order = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
-    return pageJson(pool, p, { selectList: recordSelectList('r'), fromWhere, order, countParts, deferred: DEFERRED, keyset: KEYSET }, q, WRITE, ctx);
+    return pageJson(deps, p, { selectList: recordSelectList('r'), fromWhere, order, countParts, deferred: DEFERRED, keyset: KEYSET }, q, WRITE, ctx);
   },
 };

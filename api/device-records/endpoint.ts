@@ -9,7 +9,7 @@ import type { CodeStrings } from '../../domain/code-strings.js';
 import type { Caller } from '../auth/caller.js';
 import type { ListQuery, ParameterSpec, SortKey } from './list-params.js';
 import type { SqlParams } from './sql.js';
-import type { ShortCache } from './short-cache.js';
+import { shortCache, type ShortCache } from './short-cache.js';
 import type { FleetAnswer } from './fleet-answer.js';
 import { cursorSelect, nextCursor, type KeyColumn } from './keyset.js';
 import { JsonText, pageText, type RowWriter } from './row-json.js';
@@ -24,6 +24,8 @@ export interface ReadDeps {
   now: () => number;
   /** The app's one-second cache for fleet-wide answers, serialized (short-cache.ts, routes.ts). */
   shortCache: ShortCache<FleetAnswer>;
+  /** The app's one-second cache of large page totals (totalsCache). */
+  totals: ShortCache<Total>;
 }
 
 /** Joins each device `d` to its learned check-in clock `c` (domain/checkin-clock.ts), for onlineSql. */
@@ -58,7 +60,7 @@ export interface ReadEndpoint {
   /** csv: `run` answers a text/csv byte stream (attachment `fileName`), masked line by line as it passes. */
   shape: 'paginated' | 'list' | 'object' | 'csv';
   fileName?: string;
-  /** The whole fleet at once (map-data): answered from the one-second cache with an ETag (routes.ts). */
+  /** Over the whole fleet in reach at once (map-data, device-summary, the fleet cards): answered from the one-second cache with an ETag (routes.ts). */
   fleetWide?: true;
   run(deps: ReadDeps, caller: Caller, query: ListQuery, imei: string | undefined): Promise<unknown>;
 }
@@ -93,7 +95,7 @@ export interface PageSql {
  * parts together (one EXPLAIN of their UNION ALL, which uses every value the parts share), and at least what
  * was counted.
  */
-async function cappedTotal(pool: pg.Pool, { parts, values }: { parts: string[]; values: unknown[] }, planOnce: boolean): Promise<{ total: number; estimated: boolean }> {
+async function cappedTotal(pool: pg.Pool, { parts, values }: { parts: string[]; values: unknown[] }, planOnce: boolean): Promise<Total> {
   const text = `select ${parts.map((fw, i) => `(select count(*) from (select 1 ${fw} limit ${COUNT_CAP + 1}) s) as n${i}`).join(', ')}`;
   const { rows } = await pool.query<Record<string, string>>(planOnce ? prepared(text, values) : { text, values });
   const counted = parts.map((_, i) => Number(rows[0]![`n${i}`]));
@@ -128,6 +130,23 @@ export function prepared(text: string, values: unknown[]): pg.QueryConfig {
   return { name, text, values };
 }
 
+export interface Total { total: number; estimated: boolean }
+
+/**
+ * The app's cache of totals of COUNT_CAP rows or more, per statement (text and values: all a total depends on),
+ * for `ttlMs`. Summing the counters of 10,000 devices costs ~4.5 ms of Postgres per request, as much as the page
+ * itself, and a total that large moves every second anyway; a smaller total is counted afresh each time, so a
+ * list short enough to check by eye is never behind (docs/decisions.md#totals-for-a-second).
+ */
+export const totalsCache = ({ ttlMs, now }: { ttlMs: number; now: () => number }): ShortCache<Total> =>
+  shortCache<Total>({ ttlMs, now, keep: (t) => t.total >= COUNT_CAP });
+
+const rememberedTotal = (totals: ShortCache<Total>, statement: { text: string; values: unknown[] }, compute: () => Promise<Total>): Promise<Total> =>
+  totals(JSON.stringify([statement.text, statement.values]), compute);
+
+/** What a page is read with: the pool, and the cache its total may come from. */
+type PageDeps = Pick<ReadDeps, 'pool' | 'totals'>;
+
 /** A page's rows as pg read them (arrays), its total and its `next` (keyset pages). */
 interface PageRows { rows: unknown[][]; total: number; totalIsEstimate: boolean; next?: { next: string | null } }
 
@@ -135,7 +154,7 @@ interface PageRows { rows: unknown[][]; total: number; totalIsEstimate: boolean;
  * Runs `select <list> <from-where>` for one page and the count statement for the total, in parallel.
  * `fromWhere` uses the placeholders `p` holds now; limit and offset are added after them.
  */
-async function pageRows(pool: pg.Pool, p: SqlParams, sql: PageSql, q: ListQuery): Promise<PageRows> {
+async function pageRows({ pool, totals }: PageDeps, p: SqlParams, sql: PageSql, q: ListQuery): Promise<PageRows> {
   const exact = sql.count;
   const parts = sql.countParts ?? { parts: [sql.fromWhere], values: [...p.values] };
   // Limit and offset are spelled into the text (integers parseListQuery checked): the pool plans generically
@@ -159,8 +178,9 @@ async function pageRows(pool: pg.Pool, p: SqlParams, sql: PageSql, q: ListQuery)
   const [rows, count] = await Promise.all([
     pool.query<unknown[]>({ ...statement, rowMode: 'array' }),
     exact
-      ? pool.query<{ n: string }>(prepared(exact.sql, exact.values)).then((r) => ({ total: Number(r.rows[0]!.n), estimated: false }))
-      : cappedTotal(pool, parts, planOnce),
+      ? rememberedTotal(totals, { text: exact.sql, values: exact.values },
+        () => pool.query<{ n: string }>(prepared(exact.sql, exact.values)).then((r) => ({ total: Number(r.rows[0]!.n), estimated: false })))
+      : rememberedTotal(totals, { text: parts.parts.join('\n'), values: parts.values }, () => cappedTotal(pool, parts, planOnce)),
   ]);
   // The cursor's columns come last in the select list: read from the row's end.
   const keys = sql.keyset?.length ?? 0;
@@ -172,8 +192,8 @@ async function pageRows(pool: pg.Pool, p: SqlParams, sql: PageSql, q: ListQuery)
  * One page read as arrays (`sql.selectList` the columns `write` reads, in order) and written straight into
  * its JSON text by `write` (row-json.ts): the body JSON.stringify of the page of presented objects would give.
  */
-export async function pageJson<C>(pool: pg.Pool, p: SqlParams, sql: PageSql, q: ListQuery, write: RowWriter<C>, ctx: C): Promise<JsonText> {
-  const r = await pageRows(pool, p, sql, q);
+export async function pageJson<C>(deps: PageDeps, p: SqlParams, sql: PageSql, q: ListQuery, write: RowWriter<C>, ctx: C): Promise<JsonText> {
+  const r = await pageRows(deps, p, sql, q);
   const rows = r.rows.map((row) => write(row, ctx));
   return new JsonText(pageText(rows, { page: q.page, limit: q.limit, total: r.total, totalIsEstimate: r.totalIsEstimate, ...r.next }));
 }

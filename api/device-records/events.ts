@@ -51,7 +51,8 @@ export const deviceEvents: ReadEndpoint = {
   description: 'Paginated events of one IMEI in the caller\'s reach (404 otherwise), standard and DM1 tables together (EventTable), with the spec 3.4 fields PermanentFaultResetCurrentThreshold and PostEventRef.',
   params: { accepts: ['page', 'limit', 'from', 'to', 'sortBy', 'filterBy'], sortable: SORTABLE, filterable: FILTERABLE },
   defaultSort: DEFAULT_SORT, rangeField: 'EventTimestamp', schema: 'Event', shape: 'paginated',
-  async run({ pool, codeStrings }, caller, q, imei) {
+  async run(deps, caller, q, imei) {
+    const { pool, codeStrings } = deps;
     const reach = await deviceInReach(pool, caller, imei!);
     const p = new SqlParams();
     const sources = tablesOf(`${p.add(imei)}::text`);
@@ -72,6 +73,6 @@ export const deviceEvents: ReadEndpoint = {
     const top = integerLiteral(q.page * q.limit + q.limit);
     const branches = sources.map((source) => `(select ${select} from ${source} ${whereClause(conditions)} order by ${order} limit ${top})`);
     const countParts = { parts: sources.map((source) => `from ${source} ${whereClause(conditions)}`), values: [...p.values] };
-    return pageJson(pool, p, { selectList: select, fromWhere: `from (${branches.join(' union all ')}) ev`, order, countParts }, q, WRITE, ctx);
+    return pageJson(deps, p, { selectList: select, fromWhere: `from (${branches.join(' union all ')}) ev`, order, countParts }, q, WRITE, ctx);
   },
 };

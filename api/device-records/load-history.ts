@@ -24,7 +24,8 @@ export const loadHistory: ReadEndpoint = {
   description: 'Paginated device currents of one IMEI in the caller\'s reach (404 otherwise): peak current and the 24 hourly averages AverageCurrentH0..H23 per check-in.',
   params: { accepts: ['page', 'limit', 'from', 'to', 'sortBy', 'filterBy'], sortable: SORTABLE, filterable: FILTERABLE },
   defaultSort: DEFAULT_SORT, rangeField: 'PacketTimestamp', schema: 'LoadHistory', shape: 'paginated',
-  async run({ pool, codeStrings }, caller, q, imei) {
+  async run(deps, caller, q, imei) {
+    const { pool, codeStrings } = deps;
     const reach = await deviceInReach(pool, caller, imei!);
     const p = new SqlParams();
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
@@ -36,6 +37,6 @@ export const loadHistory: ReadEndpoint = {
     ];
     const ctx = presentContext(caller, codeStrings);
     const select = CURRENTS_COLUMNS.map((c) => `c."${c}"`).join(', ');
-    return pageJson(pool, p, { selectList: select, fromWhere: `from device_currents c ${whereClause(conditions)}`, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER) }, q, WRITE, ctx);
+    return pageJson(deps, p, { selectList: select, fromWhere: `from device_currents c ${whereClause(conditions)}`, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER) }, q, WRITE, ctx);
   },
 };

@@ -7,7 +7,8 @@
 // on the map at most `ttlMs` later.
 export type ShortCache<T> = (key: string, compute: () => Promise<T>) => Promise<T>;
 
-export function shortCache<T>({ ttlMs = 1000, maxEntries = 1000, now = Date.now }: { ttlMs?: number; maxEntries?: number; now?: () => number } = {}): ShortCache<T> {
+/** `keep`: whether a computed value is remembered (default every one); one that is not still answers the callers that waited for it. */
+export function shortCache<T>({ ttlMs = 1000, maxEntries = 1000, now = Date.now, keep = () => true }: { ttlMs?: number; maxEntries?: number; now?: () => number; keep?: (value: T) => boolean } = {}): ShortCache<T> {
   const entries = new Map<string, { at: number; value: Promise<T> }>();
   return (key, compute) => {
     const t = now();
@@ -20,7 +21,8 @@ export function shortCache<T>({ ttlMs = 1000, maxEntries = 1000, now = Date.now 
     const value = compute();
     entries.set(key, { at: t, value });
     // A failed computation is not remembered: the next caller tries again.
-    value.catch(() => { if (entries.get(key)?.value === value) entries.delete(key); });
+    const forget = () => { if (entries.get(key)?.value === value) entries.delete(key); };
+    value.then((v) => { if (!keep(v)) forget(); }, forget);
     return value;
   };
 }

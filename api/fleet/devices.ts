@@ -19,7 +19,7 @@ export const fleetDevices: ReadEndpoint = {
   async run(deps, caller, q) {
     const p = new SqlParams();
     const { fromWhere, order } = deviceListSql(caller, q, deps.codeStrings, p);
-    return pageJson(deps.pool, p, { selectList: SELECT_LIST, fromWhere, order }, q, writeFleetDevice, null);
+    return pageJson(deps, p, { selectList: SELECT_LIST, fromWhere, order }, q, writeFleetDevice, null);
   },
 };
 

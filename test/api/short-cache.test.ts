@@ -30,6 +30,29 @@ test('a failed computation is not remembered', async () => {
   assert.is(await cache('k', compute), 'ok');
 });
 
+test('a value `keep` refuses answers its waiting callers and is computed afresh next time', async () => {
+  const cache = shortCache<number>({ now: () => 0, keep: (n) => n >= 1000 });
+  let calls = 0;
+  const small = async () => { calls++; return 5; };
+  const both = await Promise.all([cache('k', small), cache('k', small)]);
+  assert.equal(both, [5, 5], 'one computation in flight answers both');
+  assert.is(calls, 1);
+  assert.is(await cache('k', small), 5);
+  assert.is(calls, 2, 'not remembered');
+  const large = async () => { calls++; return 5000; };
+  await cache('big', large);
+  await cache('big', large);
+  assert.is(calls, 3, 'remembered');
+});
+
+test('a time to live of 0 computes every time', async () => {
+  const cache = shortCache<number>({ ttlMs: 0, now: () => 0 });
+  let calls = 0;
+  await cache('k', async () => ++calls);
+  await cache('k', async () => ++calls);
+  assert.is(calls, 2);
+});
+
 test('the number of entries stays bounded', async () => {
   let clock = 0;
   const cache = shortCache<number>({ ttlMs: 10, maxEntries: 3, now: () => clock });

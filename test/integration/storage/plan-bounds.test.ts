@@ -81,7 +81,7 @@ function forms(op: Operation): { form: string; query: string }[] {
 /** Every GET route in every form, as each caller, on an app whose pool records what it sends. */
 async function walk(): Promise<Walk> {
   const sent: Sent[] = [];
-  const app: Hono = createApp({ readiness: {}, pool: recording(db.pool, sent), jwtSecret: JWT_SECRET, now: () => NOW, accountCacheMs: 0 });
+  const app: Hono = createApp({ readiness: {}, pool: recording(db.pool, sent), jwtSecret: JWT_SECRET, now: () => NOW, accountCacheMs: 0, readCacheMs: 0 });
   const doc = (await (await app.request('/openapi.json')).json()) as { paths: Record<string, { get?: { parameters?: Operation['parameters'] } }> };
   // /api/device-records/... is an alias of /device-records/... (the same endpoint objects): walked once.
   const ops: Operation[] = Object.entries(doc.paths).filter(([path, o]) => o.get && !(path.startsWith('/api/device-records/') && doc.paths[path.slice(4)]))
