@@ -169,14 +169,17 @@ async function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlPara
   if (walk === 'by device') {
     // Each device's keys newest first, an index-only walk of its own index cut to the page (the planner took a
     // bitmap of the device's whole range when the walk read the rows), the devices' keys cut to the page, and
-    // only then the rows read by their primary key. Default order, no filters (walkFor): the keys carry it.
+    // only then the rows read by their primary key, each in a LATERAL so the probe is pruned to the key's
+    // partition (a join let the planner hash the keys and scan every partition of a day cut:
+    // docs/decisions.md#reads-bounded-at-a-fine-cut; `limit 1`, the key being unique, keeps it a LATERAL).
+    // Default order, no filters (walkFor): the keys carry it.
     const keys = 'c."SourceID", c."ReportedEventTimestamp", c."EventTimestamp"';
     const order = 'k."EventTimestamp" desc, k."SourceID" desc';
     return sourceList.map((source, i) => `from (select k.* from device_information d
         cross join lateral (select ${keys} from ${source}
           ${whereClause(['c."IMEINumber" = d."IMEINumber"', ...common, ...cursor[i]!])} order by c."EventTimestamp" desc, c."SourceID" desc limit ${top}) k
         where ${reach} order by ${order} limit ${top}) k
-      join ${source} on c."SourceID" = k."SourceID" and c."ReportedEventTimestamp" = k."ReportedEventTimestamp"
+      cross join lateral (select c.* from ${source} where c."SourceID" = k."SourceID" and c."ReportedEventTimestamp" = k."ReportedEventTimestamp" limit 1) c
       join device_information d on d."IMEINumber" = c."IMEINumber"`);
   }
   return sourceList.map((source, i) => `from ${source}

@@ -30,8 +30,8 @@ const DEFAULT_SORT = [{ field: 'date', order: 'desc' }] as const;
 // RecordID is the primary key: the unique tie-breaker of every order.
 const TIE_BREAKER = ['r."RecordID" desc'];
 // Page keys first, whole rows second (migration 0007 covers the default order and the reach check). The
-// partition key goes with the id, so each row of the page is looked up in its month's partition only.
-const DEFERRED = { key: 'r."RecordID", r."date"', table: 'device_records r' };
+// partition key goes with the id, so each row of the page is looked up in its own partition only.
+const DEFERRED = { table: 'device_records', alias: 'r', key: ['RecordID', 'date'] } as const;
 // The default order with its tie-breaker, as keyset pages (`after`) read on from it: migration 0007's index.
 const KEYSET: readonly KeyColumn[] = [{ sql: 'r."date"', type: 'timestamptz' }, { sql: 'r."RecordID"', type: 'bigint' }];
 // Each row as spec 2.2 shows it, written from the selected RECORD_COLUMNS (row-json.ts).

@@ -81,10 +81,11 @@ export interface PageSql {
   /** Without `count`: the `from ... where ...` parts whose rows add up to the total, counted up to COUNT_CAP
    * each, with their values; default `fromWhere` with the values of `p`. */
   countParts?: { parts: string[]; values: unknown[] };
-  /** Deferred join: find the page's unique keys first (`key` over `fromWhere`, an index-only walk when an
-   * index covers the order and the conditions), then read only those rows from `table` (whose alias the
-   * select list and order use). Without it, OFFSET fetches every skipped row whole. */
-  deferred?: { key: string; table: string };
+  /** Deferred join: find the page's unique keys first (the `key` columns of `alias` over `fromWhere`, an
+   * index-only walk when an index covers the order and the conditions), then read only those rows from `table`
+   * (as `alias`, which the select list and order use), each by its key. Without it, OFFSET fetches every
+   * skipped row whole. The key holds the partition key, so each row is read in its own partition. */
+  deferred?: { table: string; alias: string; key: readonly string[] };
   /** Endpoints that take `after`: the default order's key columns, read back into the page's `next` (keyset.ts).
    * The endpoint puts the cursor's condition into `fromWhere` itself (and leaves it out of the count). */
   keyset?: readonly KeyColumn[];
@@ -147,6 +148,21 @@ const rememberedTotal = (totals: ShortCache<Total>, statement: { text: string; v
 /** What a page is read with: the pool, and the cache its total may come from. */
 type PageDeps = Pick<ReadDeps, 'pool' | 'totals'>;
 
+/**
+ * The page's keys (`cut`: its limit and offset), then each row read by its key in a LATERAL: a nested loop
+ * whose inner probe sees the key's partition-key value, so it is pruned to that one partition at run time.
+ * `(key) in (select key ...)` let the planner pick the join: at a day cut (~100 partitions) it hashed the keys
+ * and scanned every partition whole (docs/decisions.md#reads-bounded-at-a-fine-cut). `limit 1` (the key is
+ * unique) keeps the subquery from being pulled up into a plain join.
+ */
+function deferredPage(d: NonNullable<PageSql['deferred']>, selectList: string, sql: PageSql, cut: string): string {
+  const keys = d.key.map((c) => `${d.alias}."${c}"`).join(', ');
+  const match = d.key.map((c) => `${d.alias}."${c}" = k."${c}"`).join(' and ');
+  return `select ${selectList} from (select ${keys} ${sql.fromWhere} order by ${sql.order} ${cut}) k
+    cross join lateral (select * from ${d.table} ${d.alias} where ${match} limit 1) ${d.alias}
+    order by ${sql.order}`;
+}
+
 /** A page's rows as pg read them (arrays), its total and its `next` (keyset pages). */
 interface PageRows { rows: unknown[][]; total: number; totalIsEstimate: boolean; next?: { next: string | null } }
 
@@ -166,13 +182,8 @@ async function pageRows({ pool, totals }: PageDeps, p: SqlParams, sql: PageSql, 
   const planOnce = first && q.from === null && q.to === null;
   const limit = integerLiteral(q.limit);
   const offset = integerLiteral(q.page * q.limit);
-  // Deferred keys may be several columns (the partition key beside the id, so each row is found in its
-  // partition only): `(a, b) in (select a, b ...)`.
   const selectList = sql.keyset ? `${sql.selectList}, ${cursorSelect(sql.keyset)}` : sql.selectList;
-  const page = sql.deferred
-    ? `select ${selectList} from ${sql.deferred.table} where (${sql.deferred.key}) in
-         (select ${sql.deferred.key} ${sql.fromWhere} order by ${sql.order} limit ${limit} offset ${offset})
-       order by ${sql.order}`
+  const page = sql.deferred ? deferredPage(sql.deferred, selectList, sql, `limit ${limit} offset ${offset}`)
     : `select ${selectList} ${sql.fromWhere} order by ${sql.order} limit ${limit} offset ${offset}`;
   const statement = planOnce ? prepared(page, p.values) : { text: page, values: p.values };
   const [rows, count] = await Promise.all([
