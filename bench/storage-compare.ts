@@ -33,6 +33,8 @@ import { CALLERS, callerTokens, loadCheckIns, monthsUpTo, prepareReadDatabase, r
 export interface CompareOptions {
   ref: string; sizes: number[]; devices: number; months: number; rate: number; seconds: number; connections: number;
   requests: number; keep: boolean; profile: boolean; report: string;
+  /** Only the rows whose name holds one of these texts (null: every row). */
+  only: readonly string[] | null;
 }
 
 interface RowResult { endpoint: string; caller: string; older: SideFigures; newer: SideFigures; verdict?: RowVerdict; profile?: string }
@@ -145,7 +147,7 @@ async function measureSide(o: CompareOptions, server: Server, database: string, 
     const tokens = await callerTokens(requester);
     const rows = await readRows(requester, pool, { span, adminToken: tokens.admin });
     const postgres = postmasterPid();
-    for (const row of rows) {
+    for (const row of rows.filter((r) => o.only === null || o.only.some((text) => r.endpoint.includes(text)))) {
       for (const caller of CALLERS) {
         const headers = await rowHeaders(requester, row, tokens[caller]);
         const url = new URL(row.path, server.url).toString();

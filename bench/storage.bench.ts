@@ -2,7 +2,7 @@
 // time-partitioned tables grow (docs/decisions.md#storage-lifecycle).
 //
 //   npm run bench:storage -- [--sizes 1000000,5000000,20000000] [--devices 10000] [--months 24] [--rate 200] [--seconds 10]
-//   npm run bench:storage -- --compare <ref> [--sizes ...] [--requests 100] [--keep] [--profile]   (bench/storage-compare.ts)
+//   npm run bench:storage -- --compare <ref> [--sizes ...] [--requests 100] [--keep] [--profile] [--only <text>,...]   (bench/storage-compare.ts)
 //
 // Per size (loaded incrementally into one database, generated inside PostgreSQL with events, DM1 events and
 // currents in the fixtures' proportions, support/device-data.ts): read API p50/p99 at `rate` requests/s
@@ -35,7 +35,7 @@ const { values } = parseArgs({
     months: { type: 'string', default: '24' }, rate: { type: 'string', default: '200' }, seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '20' }, 'persist-batches': { type: 'string', default: '40' }, report: { type: 'string', default: 'storage' },
     // --compare <ref>: the read rows only, this checkout against <ref> on the same rows (bench/storage-compare.ts).
-    compare: { type: 'string' }, requests: { type: 'string', default: '100' }, keep: { type: 'boolean', default: false }, profile: { type: 'boolean', default: false },
+    compare: { type: 'string' }, requests: { type: 'string', default: '100' }, keep: { type: 'boolean', default: false }, profile: { type: 'boolean', default: false }, only: { type: 'string' },
   },
 });
 const SIZES = values.sizes.split(',').map(Number);
@@ -298,6 +298,6 @@ if (values.compare === undefined) await main();
 else {
   await runStorageCompare({
     ref: values.compare, sizes: SIZES, devices: DEVICES, months: MONTHS, rate: RATE, seconds: SECONDS, connections: CONNECTIONS,
-    requests: Number(values.requests), keep: values.keep, profile: values.profile, report: values.report === 'storage' ? 'storage-compare' : values.report,
+    requests: Number(values.requests), keep: values.keep, profile: values.profile, only: values.only?.split(',') ?? null, report: values.report === 'storage' ? 'storage-compare' : values.report,
   });
 }

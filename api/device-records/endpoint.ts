@@ -8,7 +8,7 @@ import { DEFAULT_FLOOR_S, offlineAtSql } from '../../domain/checkin-clock.js';
 import type { CodeStrings } from '../../domain/code-strings.js';
 import type { Caller } from '../auth/caller.js';
 import type { ListQuery, ParameterSpec, SortKey } from './list-params.js';
-import type { SqlParams } from './sql.js';
+import { whereClause, type SqlParams } from './sql.js';
 import { shortCache, type ShortCache } from './short-cache.js';
 import type { FleetAnswer } from './fleet-answer.js';
 import { cursorSelect, nextCursor, type KeyColumn } from './keyset.js';
@@ -84,8 +84,11 @@ export interface PageSql {
   /** Deferred join: find the page's unique keys first (the `key` columns of `alias` over `fromWhere`, an
    * index-only walk when an index covers the order and the conditions), then read only those rows from `table`
    * (as `alias`, which the select list and order use), each by its key. Without it, OFFSET fetches every
-   * skipped row whole. The key holds the partition key, so each row is read in its own partition. */
-  deferred?: { table: string; alias: string; key: readonly string[] };
+   * skipped row whole. The key holds the partition key, so each row is read in its own partition. `within`:
+   * the request's day range on the partition key, spelled in (sql.ts rangeConditions), so the row lookup's
+   * plan holds only the range's partitions: a ranged statement is planned per request, and planning the lookup
+   * over every partition cost more than the page (docs/decisions.md#reads-bounded-at-a-fine-cut). */
+  deferred?: { table: string; alias: string; key: readonly string[]; within?: readonly string[] };
   /** Endpoints that take `after`: the default order's key columns, read back into the page's `next` (keyset.ts).
    * The endpoint puts the cursor's condition into `fromWhere` itself (and leaves it out of the count). */
   keyset?: readonly KeyColumn[];
@@ -159,7 +162,7 @@ function deferredPage(d: NonNullable<PageSql['deferred']>, selectList: string, s
   const keys = d.key.map((c) => `${d.alias}."${c}"`).join(', ');
   const match = d.key.map((c) => `${d.alias}."${c}" = k."${c}"`).join(' and ');
   return `select ${selectList} from (select ${keys} ${sql.fromWhere} order by ${sql.order} ${cut}) k
-    cross join lateral (select * from ${d.table} ${d.alias} where ${match} limit 1) ${d.alias}
+    cross join lateral (select * from ${d.table} ${d.alias} ${whereClause([match, ...d.within ?? []])} limit 1) ${d.alias}
     order by ${sql.order}`;
 }
 

@@ -82,7 +82,7 @@ export const deviceEvents: ReadEndpoint = {
     const keyColumns = [...new Set([...KEY, ...(q.sort.length ? q.sort : DEFAULT_SORT).map((k) => k.field)])].map((c) => `ev."${c}"`).join(', ');
     const branches = sources.map((source) => `(select ${keyColumns} from ${source} ev ${whereClause(conditions)} order by ${order} limit ${top})`);
     const countParts = { parts: sources.map((source) => `from ${source} ev ${whereClause(conditions)}`), values: [...p.values] };
-    const deferred = { table: `(${sources.join(' union all ')})`, alias: 'ev', key: KEY };
+    const deferred = { table: `(${sources.join(' union all ')})`, alias: 'ev', key: KEY, within: [...rangeConditions('ev."EventTimestamp"', range.fromMs, range.untilMs), ...reportedRange('ev', range)] };
     return pageJson(deps, p, { selectList: select, fromWhere: `from (${branches.join(' union all ')}) ev`, order, countParts, deferred }, q, WRITE, ctx);
   },
 };
