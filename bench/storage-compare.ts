@@ -9,8 +9,9 @@
 // three requests to warm, REQUESTS one at a time give the CPU per request of the API process and of PostgreSQL
 // (the whole instance, from /proc: an instance of its own, started with INFRA_PORT_OFFSET/INFRA_STATE_DIR, holds
 // nothing else) and the median alone; then an open loop at RATE gives p50/p99. With `--profile`, every row of this
-// checkout that misses a target is asked again by a server under `--cpu-prof`, and the profile's top owners and
-// functions are written beside the table. Writes bench/results/<report>.json and .md after every size.
+// checkout that misses a target is asked again by a fresh server that profiles itself over those requests only
+// (read-server.ts, SIGUSR2), and the profile's top owners and functions are written beside the table. `--only`
+// measures the rows whose name holds one of its texts. Writes bench/results/<report>.json and .md after every size.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -87,7 +87,7 @@ export interface PageSql {
    * skipped row whole. The key holds the partition key, so each row is read in its own partition. `within`:
    * the request's day range on the partition key, spelled in (sql.ts rangeConditions), so the row lookup's
    * plan holds only the range's partitions: a ranged statement is planned per request, and planning the lookup
-   * over every partition cost more than the page (docs/decisions.md#reads-bounded-at-a-fine-cut). */
+   * over every partition cost more than the page (docs/decisions.md#totals-for-a-second). */
   deferred?: { table: string; alias: string; key: readonly string[]; within?: readonly string[] };
   /** Endpoints that take `after`: the default order's key columns, read back into the page's `next` (keyset.ts).
    * The endpoint puts the cursor's condition into `fromWhere` itself (and leaves it out of the count). */
