@@ -35,14 +35,27 @@ export function startFaultline(args: string[], env: Record<string, string>, { bi
   };
 }
 
-/** A free TCP port on loopback (the OS picks it; the tiny race with another taker is acceptable in tests). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Where freePort looks: below the kernel's ephemeral range (Linux 32768-60999, /proc/sys/net/ipv4/ip_local_port_range)
+ * and below the infra servers' ports (infra/endpoints.ts, 25432 and up, shifted by at most 1000). A port the OS
+ * picks with listen(0) comes from the ephemeral range, where any outgoing connection (a Kafka or Postgres client)
+ * may take it between the pick and the child's listen: a CI run lost production-shape to EADDRINUSE so.
+ */
+const PORTS = { from: 10_000, until: 25_000 } as const;
+
+function tryListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/** A TCP port free on loopback now, for a child process to listen on: outside the range outgoing connections draw from. */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = PORTS.from + Math.floor(Math.random() * (PORTS.until - PORTS.from));
+    if (await tryListen(port)) return port;
+  }
+  throw new Error(`no free port found in ${PORTS.from}-${PORTS.until - 1}`);
 }
