@@ -63,17 +63,19 @@ export const dataLog: ReadEndpoint = {
     const { pool, codeStrings } = deps;
     const p = new SqlParams();
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
+    // The day range on the partition key: the walk's and the row lookup's.
+    const inRange = rangeConditions('r."date"', range.fromMs, range.untilMs);
     const conditions = [
       reachCondition(caller, p),
       ...await movedDevicesCondition(pool, caller, p, 'r."IMEINumber"', 'r."date"'),
-      ...rangeConditions('r."date"', range.fromMs, range.untilMs),
+      ...inRange,
       ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),
     ];
     const ctx = presentContext(caller, codeStrings);
     const { fromWhere, countParts } = pageAndCount('from device_records r join device_information d on d."IMEINumber" = r."IMEINumber"', conditions, q, p);
     const count = countersAnswer(q) ? counterTotal('records', caller) : undefined;
     const order = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
-    const deferred = { ...DEFERRED, within: rangeConditions('r."date"', range.fromMs, range.untilMs) };
+    const deferred = { ...DEFERRED, within: inRange };
     return pageJson(deps, p, { selectList: recordSelectList('r'), fromWhere, order, count, countParts, deferred, keyset: KEYSET }, q, WRITE, ctx);
   },
 };

@@ -59,10 +59,11 @@ export const deviceEvents: ReadEndpoint = {
     const p = new SqlParams();
     const sources = tablesOf(`${p.add(imei)}::text`);
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
+    // The day range, on the stored and on the reported instant (the partition key): the walk's and the row lookup's.
+    const inRange = [...rangeConditions('ev."EventTimestamp"', range.fromMs, range.untilMs), ...reportedRange('ev', range)];
     const conditions = [
       ...historyConditions('ev."PacketTimestamp"', reach),
-      ...rangeConditions('ev."EventTimestamp"', range.fromMs, range.untilMs),
-      ...reportedRange('ev', range),
+      ...inRange,
       ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),
     ];
     const ctx = presentContext(caller, codeStrings);
@@ -82,7 +83,7 @@ export const deviceEvents: ReadEndpoint = {
     const keyColumns = [...new Set([...KEY, ...(q.sort.length ? q.sort : DEFAULT_SORT).map((k) => k.field)])].map((c) => `ev."${c}"`).join(', ');
     const branches = sources.map((source) => `(select ${keyColumns} from ${source} ev ${whereClause(conditions)} order by ${order} limit ${top})`);
     const countParts = { parts: sources.map((source) => `from ${source} ev ${whereClause(conditions)}`), values: [...p.values] };
-    const deferred = { table: `(${sources.join(' union all ')})`, alias: 'ev', key: KEY, within: [...rangeConditions('ev."EventTimestamp"', range.fromMs, range.untilMs), ...reportedRange('ev', range)] };
+    const deferred = { table: `(${sources.join(' union all ')})`, alias: 'ev', key: KEY, within: inRange };
     return pageJson(deps, p, { selectList: select, fromWhere: `from (${branches.join(' union all ')}) ev`, order, countParts, deferred }, q, WRITE, ctx);
   },
 };
