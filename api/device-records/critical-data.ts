@@ -10,7 +10,7 @@ import { MODEL_CHANGE_EVENT_TYPE } from '../../domain/model-change-alert.js';
 import type { Caller } from '../auth/caller.js';
 import { eventType, fault, num, text, type FieldTable } from './fields.js';
 import { pageJson, prepared, type ReadDeps, type ReadEndpoint } from './endpoint.js';
-import type { ListQuery } from './list-params.js';
+import { isDefaultOrder, type ListQuery } from './list-params.js';
 import { displayFault, eventFields, presentContext } from './present.js';
 import { columnIndex, plain, rowWriter, type JsonText } from './row-json.js';
 import { movedDevicesCondition, reachCondition } from './reach.js';
@@ -136,16 +136,13 @@ export const DEVICE_WALK_MAX = 200;
  * and newest-first over all months the walk by time meets the group's events early.
  */
 export async function walkFor(pool: pg.Pool, caller: Caller, q: Pick<ListQuery, 'from' | 'to' | 'sort' | 'filters'>): Promise<CriticalWalk> {
-  if (caller.role !== 'user' || (q.from === null && q.to === null) || !isDefaultOrder(q) || q.filters.length > 0) return 'by time';
+  if (caller.role !== 'user' || (q.from === null && q.to === null) || !isDefaultOrder(q.sort, DEFAULT_SORT) || q.filters.length > 0) return 'by time';
   const p = new SqlParams();
   const text = `select count(*)::int as n from (select 1 from device_information d where ${reachCondition(caller, p)} limit ${DEVICE_WALK_MAX + 1}) s`;
   const { rows } = await pool.query<{ n: number }>(prepared(text, p.values));
   return rows[0]!.n <= DEVICE_WALK_MAX ? 'by device' : 'by time';
 }
 
-/** Whether `q` asks for the default order (no sortBy, or the default spelled out). */
-const isDefaultOrder = (q: Pick<ListQuery, 'sort'>) => q.sort.length === 0
-  || (q.sort.length === DEFAULT_SORT.length && q.sort.every((k, i) => k.field === DEFAULT_SORT[i]!.field && k.order === DEFAULT_SORT[i]!.order));
 
 /**
  * `from <source> join ... where <reach, range, filters>` for each source, built on `p`. The check-in `r` is

@@ -7,9 +7,10 @@ import { presentContext, RECORD_COLUMNS, recordFields, recordSelectList } from '
 import { columnIndex, rowWriter } from './row-json.js';
 import { deviceInReach, historyConditions, movedDevicesCondition, reachCondition } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
-import { counterTotal, countersAnswer } from './totals.js';
-import { cursorOf, cursorParams, type KeyColumn } from './keyset.js';
-import type { ListQuery } from './list-params.js';
+import { counterTotal, countersAnswer, deviceRecordTotal } from './totals.js';
+import { cursorInstantMs, cursorOf, cursorParams, type KeyColumn } from './keyset.js';
+import { isDefaultOrder, type ListQuery } from './list-params.js';
+import { newestWindowCondition, type NewestWindow } from './newest-window.js';
 
 const SORTABLE: FieldTable = {
   date: num('r."date"'), RecordID: num('r."RecordID"'), IMEINumber: text('r."IMEINumber"'), CurrentName: text('r."CurrentName"'),
@@ -38,20 +39,32 @@ const KEYSET: readonly KeyColumn[] = [{ sql: 'r."date"', type: 'timestamptz' }, 
 const WRITE = rowWriter(recordFields(columnIndex(RECORD_COLUMNS)));
 
 /**
- * The rows after `after`'s cursor in the default order (none without `after`), on `p`. The plain bound on
- * date beside the row comparison lets the executor skip the months after the cursor.
+ * The page's own conditions, on `p`: the rows after `after`'s cursor in the default order (the plain bound on
+ * date beside the row comparison lets the executor skip the months after the cursor), and for a list without
+ * a day range in the default order, the newest-first window from the cursor's instant or now on the partition
+ * key (newest-window.ts).
  */
-function afterCursor(q: ListQuery, p: SqlParams): string[] {
+function pageOnly(q: ListQuery, p: SqlParams, nowMs: number): { conditions: string[]; window?: NewestWindow; windowCondition: string[] } {
   const cursor = cursorOf(q, KEYSET, DEFAULT_SORT);
-  if (cursor === null) return [];
-  const [date, id] = cursorParams(cursor, KEYSET, p);
-  return [`r."date" <= ${date}`, `(r."date", r."RecordID") < (${date}, ${id})`];
+  const conditions: string[] = [];
+  if (cursor !== null) {
+    const [date, id] = cursorParams(cursor, KEYSET, p);
+    conditions.push(`r."date" <= ${date}`, `(r."date", r."RecordID") < (${date}, ${id})`);
+  }
+  if (q.from !== null || q.to !== null || !isDefaultOrder(q.sort, DEFAULT_SORT)) return { conditions, windowCondition: [] };
+  const { condition, slot } = newestWindowCondition(p, 'r."date"');
+  const window = { slot, newestMs: cursor === null ? nowMs : cursorInstantMs(cursor[0]!) };
+  return { conditions: [...conditions, condition], window, windowCondition: [condition] };
 }
 
-/** `from` + `where` of the page (with the cursor's conditions) and of its total (without: the total counts the whole list). */
-function pageAndCount(from: string, conditions: string[], q: ListQuery, p: SqlParams): { fromWhere: string; countParts: { parts: string[]; values: unknown[] } } {
+/**
+ * `from` + `where` of the page (with its own conditions: pageOnly) and of its total (without: the total counts
+ * the whole list), and the page's window if it has one.
+ */
+function pageAndCount(from: string, conditions: string[], q: ListQuery, p: SqlParams, nowMs: number) {
   const countParts = { parts: [`${from} ${whereClause(conditions)}`], values: [...p.values] };
-  return { fromWhere: `${from} ${whereClause([...conditions, ...afterCursor(q, p)])}`, countParts };
+  const own = pageOnly(q, p, nowMs);
+  return { fromWhere: `${from} ${whereClause([...conditions, ...own.conditions])}`, countParts, window: own.window, windowCondition: own.windowCondition };
 }
 
 export const dataLog: ReadEndpoint = {
@@ -72,11 +85,11 @@ export const dataLog: ReadEndpoint = {
       ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),
     ];
     const ctx = presentContext(caller, codeStrings);
-    const { fromWhere, countParts } = pageAndCount('from device_records r join device_information d on d."IMEINumber" = r."IMEINumber"', conditions, q, p);
+    const { fromWhere, countParts, window, windowCondition } = pageAndCount('from device_records r join device_information d on d."IMEINumber" = r."IMEINumber"', conditions, q, p, deps.now());
     const count = countersAnswer(q) ? counterTotal('records', caller) : undefined;
     const order = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
-    const deferred = { ...DEFERRED, within: inRange };
-    return pageJson(deps, p, { selectList: recordSelectList('r'), fromWhere, order, count, countParts, deferred, keyset: KEYSET }, q, WRITE, ctx);
+    const deferred = { ...DEFERRED, within: [...inRange, ...windowCondition] };
+    return pageJson(deps, p, { selectList: recordSelectList('r'), fromWhere, order, count, countParts, deferred, keyset: KEYSET, window }, q, WRITE, ctx);
   },
 };
 
@@ -97,10 +110,13 @@ export const deviceDataLog: ReadEndpoint = {
       ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),
     ];
     const ctx = presentContext(caller, codeStrings);
-    const { fromWhere, countParts } = pageAndCount('from device_records r', conditions, q, p);
+    const { fromWhere, countParts, window, windowCondition } = pageAndCount('from device_records r', conditions, q, p, deps.now());
     const order = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
-    // No `within` here: with the range inside the lookup, at the day cut each row's lookup probed every day of
-    // the range (the plan-bound test: 18 -> 72 buffers for a week's keyset page, docs/decisions.md#totals-for-a-second).
-    return pageJson(deps, p, { selectList: recordSelectList('r'), fromWhere, order, countParts, deferred: DEFERRED, keyset: KEYSET }, q, WRITE, ctx);
+    // No day range in the lookup here: with it, at the day cut each row's lookup probed every day of the range
+    // (the plan-bound test: 18 -> 72 buffers for a week's keyset page, docs/decisions.md#totals-for-a-second).
+    // The window's bound is a placeholder, so it only drops the older partitions when the statement starts.
+    const deferred = { ...DEFERRED, within: windowCondition };
+    const total = deviceRecordTotal(q, reach);
+    return pageJson(deps, p, { selectList: recordSelectList('r'), fromWhere, order, countParts, total, deferred, keyset: KEYSET, window }, q, WRITE, ctx);
   },
 };

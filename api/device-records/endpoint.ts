@@ -13,6 +13,7 @@ import { shortCache, type ShortCache } from './short-cache.js';
 import type { FleetAnswer } from './fleet-answer.js';
 import { cursorSelect, nextCursor, type KeyColumn } from './keyset.js';
 import { JsonText, pageText, type RowWriter } from './row-json.js';
+import { spanMemory, spansFrom, windowHoldsPage, windowStart, type NewestWindow } from './newest-window.js';
 
 export interface ReadDeps {
   pool: pg.Pool;
@@ -78,6 +79,8 @@ export interface PageSql {
   order: string;
   /** A whole `select <n> as n ...` statement for an exact total (counters), with its own values. */
   count?: { sql: string; values: unknown[] };
+  /** The exact total, already known (a device's counter, read with its reach: totals.ts deviceRecordTotal): no count statement. */
+  total?: number;
   /** Without `count`: the `from ... where ...` parts whose rows add up to the total, counted up to COUNT_CAP
    * each, with their values; default `fromWhere` with the values of `p`. */
   countParts?: { parts: string[]; values: unknown[] };
@@ -92,6 +95,10 @@ export interface PageSql {
   /** Endpoints that take `after`: the default order's key columns, read back into the page's `next` (keyset.ts).
    * The endpoint puts the cursor's condition into `fromWhere` itself (and leaves it out of the count). */
   keyset?: readonly KeyColumn[];
+  /** Unranged pages in the default order: the page statement holds a lower bound on the partition key (in the
+   * walk and in the row lookup, never in the total), and pageRows widens it until the window holds the page
+   * (newest-window.ts). */
+  window?: NewestWindow;
 }
 
 /**
@@ -166,6 +173,28 @@ function deferredPage(d: NonNullable<PageSql['deferred']>, selectList: string, s
     order by ${sql.order}`;
 }
 
+const spans = spanMemory();
+
+/**
+ * The page statement's rows, through widening windows when it has one: each attempt sets the window's bound
+ * (same text, so the same prepared statement) and the first window that holds the page answers; the span that
+ * did is remembered for the statement's next request.
+ */
+async function pageStatementRows(pool: pg.Pool, statement: pg.QueryConfig, limit: number, window: NewestWindow | undefined): Promise<unknown[][]> {
+  if (!window) return (await pool.query<unknown[]>({ ...statement, rowMode: 'array' })).rows;
+  const values = [...statement.values ?? []];
+  const key = JSON.stringify([statement.text, values.filter((_, i) => i !== window.slot)]);
+  for (const span of spansFrom(spans.firstSpan(key))) {
+    values[window.slot] = windowStart(window.newestMs, span);
+    const { rows } = await pool.query<unknown[]>({ ...statement, values, rowMode: 'array' });
+    if (windowHoldsPage(rows, limit, window.newestMs, span, window.rowTimeMs)) {
+      spans.remember(key, span);
+      return rows;
+    }
+  }
+  throw new Error('unreachable: the last window is the whole history');
+}
+
 /** A page's rows as pg read them (arrays), its total and its `next` (keyset pages). */
 interface PageRows { rows: unknown[][]; total: number; totalIsEstimate: boolean; next?: { next: string | null } }
 
@@ -189,17 +218,18 @@ async function pageRows({ pool, totals }: PageDeps, p: SqlParams, sql: PageSql, 
   const page = sql.deferred ? deferredPage(sql.deferred, selectList, sql, `limit ${limit} offset ${offset}`)
     : `select ${selectList} ${sql.fromWhere} order by ${sql.order} limit ${limit} offset ${offset}`;
   const statement = planOnce ? prepared(page, p.values) : { text: page, values: p.values };
+  const known = sql.total;
   const [rows, count] = await Promise.all([
-    pool.query<unknown[]>({ ...statement, rowMode: 'array' }),
-    exact
+    pageStatementRows(pool, statement, q.limit, sql.window),
+    known !== undefined ? { total: known, estimated: false } : exact
       ? rememberedTotal(totals, { text: exact.sql, values: exact.values },
         () => pool.query<{ n: string }>(prepared(exact.sql, exact.values)).then((r) => ({ total: Number(r.rows[0]!.n), estimated: false })))
       : rememberedTotal(totals, { text: parts.parts.join('\n'), values: parts.values }, () => cappedTotal(pool, parts, planOnce)),
   ]);
   // The cursor's columns come last in the select list: read from the row's end.
   const keys = sql.keyset?.length ?? 0;
-  const next = sql.keyset ? { next: nextCursor(rows.rows, q.limit, (row) => row.slice(-keys)) } : undefined;
-  return { rows: rows.rows, total: count.total, totalIsEstimate: count.estimated, ...(next ? { next } : {}) };
+  const next = sql.keyset ? { next: nextCursor(rows, q.limit, (row) => row.slice(-keys)) } : undefined;
+  return { rows, total: count.total, totalIsEstimate: count.estimated, ...(next ? { next } : {}) };
 }
 
 /**

@@ -4,7 +4,7 @@
 // costs what page 0 costs. Keyset pages follow the endpoint's default order only: a caller's sortBy can sort
 // by nullable and non-unique columns in mixed directions, whose "after" would not walk an index either.
 import { badParameter } from '../errors.js';
-import type { ListQuery, SortKey } from './list-params.js';
+import { isDefaultOrder, type ListQuery, type SortKey } from './list-params.js';
 import type { SqlParams } from './sql.js';
 
 /** One column of the default order with its unique tie-breaker, as the cursor carries it. */
@@ -58,8 +58,7 @@ export function decodeCursor(text: string, columns: readonly KeyColumn[]): Curso
 export function cursorOf(q: ListQuery, columns: readonly KeyColumn[], defaultSort: readonly SortKey[]): Cursor | null {
   if (q.after === null) return null;
   if (q.page !== 0) throw badParameter('after', 'cannot be combined with page: the cursor says where the page starts.');
-  const isDefault = q.sort.length === 0 || (q.sort.length === defaultSort.length && q.sort.every((k, i) => k.field === defaultSort[i]!.field && k.order === defaultSort[i]!.order));
-  if (!isDefault) throw badParameter('after', `reads on in the default order only (${defaultSort.map((k) => `${k.field} ${k.order}`).join(', ')}); leave sortBy out.`);
+  if (!isDefaultOrder(q.sort, defaultSort)) throw badParameter('after', `reads on in the default order only (${defaultSort.map((k) => `${k.field} ${k.order}`).join(', ')}); leave sortBy out.`);
   return decodeCursor(q.after, columns);
 }
 
@@ -72,6 +71,18 @@ export function cursorOf(q: ListQuery, columns: readonly KeyColumn[], defaultSor
 export function cursorInstantLiteral(value: string): string {
   if (!TIMESTAMPTZ_TEXT.test(value)) throw badCursor();
   return `'${value}'::timestamptz`;
+}
+
+/**
+ * A cursor's instant (as Postgres printed it) in epoch milliseconds, the sub-millisecond digits dropped: never
+ * after the instant, so a window that starts from it misses nothing (newest-window.ts).
+ */
+export function cursorInstantMs(value: string): number {
+  const m = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?([+-])(\d\d)(?::(\d\d))?(?::(\d\d))?$/.exec(value);
+  if (!m || !TIMESTAMPTZ_TEXT.test(value)) throw badCursor();
+  const [, date, time, fraction = '', sign, hh, mm = '0', ss = '0'] = m;
+  const local = Date.parse(`${date}T${time}Z`) + Number(fraction.padEnd(3, '0').slice(0, 3));
+  return local - (sign === '-' ? -1 : 1) * (Number(hh) * 3600 + Number(mm) * 60 + Number(ss)) * 1000;
 }
 
 /** The cursor's values as typed placeholders on `p`, in column order. */

@@ -35,6 +35,10 @@ export interface ListQuery {
   after: string | null;
 }
 
+/** Whether `sort` asks for `defaultSort`: no sortBy, or the default spelled out. */
+export const isDefaultOrder = (sort: readonly SortKey[], defaultSort: readonly SortKey[]): boolean => sort.length === 0
+  || (sort.length === defaultSort.length && sort.every((k, i) => k.field === defaultSort[i]!.field && k.order === defaultSort[i]!.order));
+
 /** What one endpoint accepts. */
 export interface ParameterSpec {
   accepts: readonly ParameterName[];

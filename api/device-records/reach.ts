@@ -75,6 +75,9 @@ export interface DeviceReach {
   deviceId: number;
   /** When the device joined the caller's organisation; null when it never moved (its whole history is readable). */
   since: Date | null;
+  /** Its check-ins as migration 0004's counter holds them (0 before the first): the total of its unfiltered,
+   * unranged data-log when `since` is null (totals.ts). */
+  records: number;
 }
 
 /**
@@ -84,11 +87,12 @@ export interface DeviceReach {
 export async function deviceInReach(pool: pg.Pool, caller: ReachCaller, imei: string): Promise<DeviceReach> {
   if (!isPlausibleImei(imei)) throw deviceNotFound(imei);
   const p = new SqlParams();
-  const sql = `select d."DeviceID", nullif(d."OrganizationSince", '-infinity') as since
-                 from device_information d where d."IMEINumber" = ${p.add(imei)}::text and ${reachCondition(caller, p)}`;
-  const { rows } = await pool.query<{ DeviceID: number; since: Date | null }>(sql, p.values);
+  const sql = `select d."DeviceID", nullif(d."OrganizationSince", '-infinity') as since, coalesce(c.records, 0) as records
+                 from device_information d left join device_read_counts c on c."IMEINumber" = d."IMEINumber"
+                where d."IMEINumber" = ${p.add(imei)}::text and ${reachCondition(caller, p)}`;
+  const { rows } = await pool.query<{ DeviceID: number; since: Date | null; records: number }>(sql, p.values);
   if (!rows[0]) throw deviceNotFound(imei);
-  return { deviceId: Number(rows[0].DeviceID), since: rows[0].since };
+  return { deviceId: Number(rows[0].DeviceID), since: rows[0].since, records: Number(rows[0].records) };
 }
 
 /**

@@ -5,6 +5,7 @@
 // earlier organisation's records too; docs/decisions.md#reach-applied-once): rare, and one index range each.
 import type { Caller } from '../auth/caller.js';
 import type { ListQuery } from './list-params.js';
+import type { DeviceReach } from './reach.js';
 import { FAULT_EVENT_TYPES, sqlTypeList } from '../../domain/fault-events.js';
 import { reachCondition } from './reach.js';
 import { SqlParams } from './sql.js';
@@ -32,4 +33,13 @@ export function counterTotal(column: CountedColumn, caller: Caller): { sql: stri
                  from device_information d join device_read_counts c on c."IMEINumber" = d."IMEINumber"
                 where ${reachCondition(caller, p)}`;
   return { sql, values: p.values };
+}
+
+/**
+ * One device's data-log total from its counter, when the counter answers it exactly: no filter or day range, and
+ * its whole history readable (never moved between organisations). Otherwise undefined: the rows are counted.
+ * Counting a device's rows opened every partition of device_records per request (docs/decisions.md#newest-first-windows).
+ */
+export function deviceRecordTotal(q: ListQuery, reach: DeviceReach): number | undefined {
+  return countersAnswer(q) && reach.since === null ? reach.records : undefined;
 }

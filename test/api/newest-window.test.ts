@@ -1,0 +1,77 @@
+// Newest-first windows (api/device-records/newest-window.ts, docs/decisions.md#newest-first-windows): when a
+// window's page is the page over the whole history, which spans are tried, what is remembered; and the cursor's
+// instant a keyset page's window starts from (keyset.ts cursorInstantMs).
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { cursorInstantMs } from '../../api/device-records/keyset.js';
+import { newestWindowCondition, spanMemory, spansFrom, WINDOW_SPANS_MS, windowHoldsPage, windowStart } from '../../api/device-records/newest-window.js';
+import { SqlParams } from '../../api/device-records/sql.js';
+
+const test = suite('newest-first windows');
+const DAY = 86_400_000;
+const NOW = Date.parse('2026-11-29T12:00:00Z');
+const rows = (n: number, atMs: number) => Array.from({ length: n }, () => [new Date(atMs)]);
+const time = (row: unknown[]) => (row[0] as Date).getTime();
+
+test('a full page inside the window is the page, when rows sort by the partition key', () => {
+  assert.ok(windowHoldsPage(rows(50, NOW - 3_600_000), 50, NOW, DAY));
+});
+
+test('a page short of its limit is not: older rows may be missing, unless the window is the whole history', () => {
+  assert.not.ok(windowHoldsPage(rows(49, NOW), 50, NOW, DAY));
+  assert.not.ok(windowHoldsPage([], 50, NOW, DAY));
+  assert.ok(windowHoldsPage(rows(49, NOW), 50, NOW, Infinity));
+  assert.ok(windowHoldsPage([], 50, NOW, Infinity));
+});
+
+test('a full page whose last row sorts before the window\'s start is not: a row outside may sort before it', () => {
+  // An event stored 30 s before its partition key (spec 3.4) inside the window, sorting before the start.
+  const page = [...rows(49, NOW - 60_000), [new Date(NOW - DAY - 20_000)]];
+  assert.not.ok(windowHoldsPage(page, 50, NOW, DAY, time));
+  assert.ok(windowHoldsPage(page, 50, NOW, 16 * DAY, time));
+  // At the start exactly: every row outside sorts strictly before it.
+  assert.ok(windowHoldsPage([...rows(49, NOW), [new Date(NOW - DAY)]], 50, NOW, DAY, time));
+});
+
+test('spans widen to the whole history, starting from the one remembered', () => {
+  assert.equal(spansFrom(WINDOW_SPANS_MS[0]!), [...WINDOW_SPANS_MS]);
+  assert.equal(spansFrom(256 * DAY), [256 * DAY, Infinity]);
+  assert.equal(spansFrom(Infinity), [Infinity]);
+  assert.is(WINDOW_SPANS_MS.at(-1), Infinity);
+  assert.is(windowStart(NOW, DAY), '2026-11-28T12:00:00.000Z');
+  assert.is(windowStart(NOW, Infinity), '-infinity');
+});
+
+test('the memory keeps the last span per statement, forgets the oldest past its bound', () => {
+  const m = spanMemory(2);
+  assert.is(m.firstSpan('a'), DAY);
+  m.remember('a', 256 * DAY);
+  m.remember('b', Infinity);
+  assert.is(m.firstSpan('a'), 256 * DAY);
+  m.remember('a', 16 * DAY); // used again: now the newest
+  m.remember('c', DAY);
+  assert.is(m.firstSpan('b'), DAY, 'b was the oldest: forgotten');
+  assert.is(m.firstSpan('a'), 16 * DAY);
+  assert.is(m.firstSpan('c'), DAY);
+});
+
+test('the bound is a typed placeholder whose slot is its value\'s position', () => {
+  const p = new SqlParams();
+  p.add('863000000000002');
+  const w = newestWindowCondition(p, 'r."date"');
+  assert.is(w.condition, 'r."date" >= $2::timestamptz');
+  assert.is(w.slot, 1);
+  assert.is(p.values.length, 2);
+});
+
+test('a cursor\'s instant: offsets honoured, never after the instant (sub-millisecond digits dropped)', () => {
+  assert.is(cursorInstantMs('2026-11-28 17:38:00.123456+00'), Date.parse('2026-11-28T17:38:00.123Z'));
+  assert.is(cursorInstantMs('2026-11-28 17:38:00+00'), Date.parse('2026-11-28T17:38:00Z'));
+  assert.is(cursorInstantMs('2026-11-28 23:08:00.5+05:30'), Date.parse('2026-11-28T17:38:00.5Z'));
+  assert.is(cursorInstantMs('2026-11-28 14:38:00-03'), Date.parse('2026-11-28T17:38:00Z'));
+  assert.is(cursorInstantMs('1900-01-01 00:53:28+00:53:28'), Date.parse('1900-01-01T00:00:00Z'));
+  assert.throws(() => cursorInstantMs('2026-11-28'));
+  assert.throws(() => cursorInstantMs("2026-11-28 17:38:00+00'; --"));
+});
+
+test.run();
