@@ -33,9 +33,17 @@ export function newestWindowCondition(p: SqlParams, column: string): { condition
   return { condition: `${column} >= ${placeholder}::timestamptz`, slot: p.values.length - 1 };
 }
 
-/** The bound's value for a span: an ISO instant, or '-infinity' for the whole history. */
-export const windowStart = (newestMs: number, spanMs: number): string =>
-  spanMs === Infinity ? '-infinity' : new Date(newestMs - spanMs).toISOString();
+/** 0001-01-01T00:00:00Z: before it, toISOString writes years PostgreSQL does not read (0000, -000001). */
+const YEAR_ONE_MS = -62_135_596_800_000;
+
+/**
+ * The bound's value for a span: an ISO instant, or '-infinity' for the whole history, also when the start would
+ * fall before year 1 (a keyset cursor forged at 0001-01-01: a wider window, the same answer).
+ */
+export function windowStart(newestMs: number, spanMs: number): string {
+  const start = newestMs - spanMs;
+  return spanMs === Infinity || !(start >= YEAR_ONE_MS) ? '-infinity' : new Date(start).toISOString();
+}
 
 /**
  * Whether a page read inside the window [newestMs - spanMs, ...) is the page over the whole history: the window is

@@ -40,6 +40,9 @@ test('spans widen to the whole history, starting from the one remembered', () =>
   assert.is(WINDOW_SPANS_MS.at(-1), Infinity);
   assert.is(windowStart(NOW, DAY), '2026-11-28T12:00:00.000Z');
   assert.is(windowStart(NOW, Infinity), '-infinity');
+  // A window that would start before year 1 (a forged cursor) is the whole history: PostgreSQL reads no year 0.
+  assert.is(windowStart(Date.parse('0001-01-01T00:00:00Z'), DAY), '-infinity');
+  assert.is(windowStart(Date.parse('0001-01-02T00:00:00Z'), DAY), '0001-01-01T00:00:00.000Z');
 });
 
 test('the memory keeps the last span per statement, forgets the oldest past its bound', () => {

@@ -9,6 +9,7 @@ import * as assert from 'uvu/assert';
 import type { Hono } from 'hono';
 import { createApp } from '../../../api/app.js';
 import { COUNT_CAP } from '../../../api/device-records/endpoint.js';
+import { encodeCursor } from '../../../api/device-records/keyset.js';
 import { addMonths, monthOfMs } from '../../../domain/storage-months.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { generateDeviceData, registerDevices } from '../../../support/device-data.js';
@@ -93,6 +94,17 @@ for (const [name, afterNewestMs] of [['a day', DAY / 2], ['100 days', 100 * DAY]
     assert.equal(await rowsOf(c, fleet, 'keyset'), await rowsOf(c, join(fleet, EVERYTHING), 'keyset'));
   });
 }
+
+test('forged cursors at the ends of time: the answer, never a failed statement', async () => {
+  const c = await client(newestMs);
+  for (const path of ['/device-records/data-log', `/device-records/device-information/data-log/${DEVICE}`]) {
+    const first = await c.get(path);
+    // Year 1: a window a day before it would start in year 0, which PostgreSQL does not read.
+    assert.equal((await c.get(join(path, `after=${encodeCursor(['0001-01-01 00:00:00+00', '1'])}`))).data, [], path);
+    // Far ahead: every row is older, so the page is the first page.
+    assert.equal((await c.get(join(path, `after=${encodeCursor(['9999-12-31 23:59:59+00', '9223372036854775807'])}`))).data, first.data, path);
+  }
+});
 
 test('one device\'s data-log total is its counter: exact past COUNT_CAP, with no count statement', async () => {
   const c = await client(newestMs);
