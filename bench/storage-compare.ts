@@ -41,7 +41,7 @@ export interface CompareOptions {
 interface RowResult { endpoint: string; caller: string; older: SideFigures; newer: SideFigures; verdict?: RowVerdict; profile?: string }
 interface SizeResult { records: number; loadSeconds: number | null; migrateSeconds: number; rows: RowResult[] }
 
-const WARM = 3;
+const WARM = 20;
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 const log = (s: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
