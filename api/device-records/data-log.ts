@@ -9,8 +9,8 @@ import { deviceInReach, historyConditions, movedDevicesCondition, reachCondition
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
 import { counterTotal, countersAnswer, deviceRecordTotal } from './totals.js';
 import { cursorInstantMs, cursorOf, cursorParams, type KeyColumn } from './keyset.js';
-import { isDefaultOrder, type ListQuery } from './list-params.js';
-import { newestWindowCondition, type NewestWindow } from './newest-window.js';
+import type { ListQuery } from './list-params.js';
+import { newestWindow, type NewestWindow } from './newest-window.js';
 
 const SORTABLE: FieldTable = {
   date: num('r."date"'), RecordID: num('r."RecordID"'), IMEINumber: text('r."IMEINumber"'), CurrentName: text('r."CurrentName"'),
@@ -51,10 +51,8 @@ function pageOnly(q: ListQuery, p: SqlParams, nowMs: number): { conditions: stri
     const [date, id] = cursorParams(cursor, KEYSET, p);
     conditions.push(`r."date" <= ${date}`, `(r."date", r."RecordID") < (${date}, ${id})`);
   }
-  if (q.from !== null || q.to !== null || !isDefaultOrder(q.sort, DEFAULT_SORT)) return { conditions, windowCondition: [] };
-  const { condition, slot } = newestWindowCondition(p, 'r."date"');
-  const window = { slot, newestMs: cursor === null ? nowMs : cursorInstantMs(cursor[0]!) };
-  return { conditions: [...conditions, condition], window, windowCondition: [condition] };
+  const { condition, window } = newestWindow(q, DEFAULT_SORT, p, 'r."date"', cursor === null ? nowMs : cursorInstantMs(cursor[0]!));
+  return { conditions: [...conditions, ...condition], window, windowCondition: condition };
 }
 
 /**

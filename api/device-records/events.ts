@@ -9,8 +9,7 @@ import { EVENT_COLUMNS, eventFields, presentContext } from './present.js';
 import { columnIndex, rowWriter } from './row-json.js';
 import { deviceInReach, historyConditions } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
-import { isDefaultOrder } from './list-params.js';
-import { newestWindowCondition } from './newest-window.js';
+import { newestWindow } from './newest-window.js';
 
 const SORTABLE: FieldTable = {
   EventTimestamp: num('ev."EventTimestamp"'), EventID: num('ev."EventID"'), EventType: text('ev."EventType"'), PacketTimestamp: num('ev."PacketTimestamp"'),
@@ -90,11 +89,9 @@ export const deviceEvents: ReadEndpoint = {
     // Without a day range, in the default order: the newest-first window on the partition key, for the walk and
     // the row lookup, not the total (newest-window.ts); a page row sorts by EventTimestamp, which may lie up to
     // FAULT_SHIFT_MS before it.
-    const newest = q.from === null && q.to === null && isDefaultOrder(q.sort, DEFAULT_SORT) ? newestWindowCondition(p, 'ev."ReportedEventTimestamp"') : null;
-    const window = newest ? { slot: newest.slot, newestMs: deps.now(), rowTimeMs: EVENT_TIME_MS } : undefined;
-    const walk = [...conditions, ...newest ? [newest.condition] : []];
-    const branches = sources.map((source) => `(select ${keyColumns} from ${source} ev ${whereClause(walk)} order by ${order} limit ${top})`);
-    const deferred = { table: `(${sources.join(' union all ')})`, alias: 'ev', key: KEY, within: [...inRange, ...newest ? [newest.condition] : []] };
+    const { condition, window } = newestWindow(q, DEFAULT_SORT, p, 'ev."ReportedEventTimestamp"', deps.now(), EVENT_TIME_MS);
+    const branches = sources.map((source) => `(select ${keyColumns} from ${source} ev ${whereClause([...conditions, ...condition])} order by ${order} limit ${top})`);
+    const deferred = { table: `(${sources.join(' union all ')})`, alias: 'ev', key: KEY, within: [...inRange, ...condition] };
     return pageJson(deps, p, { selectList: select, fromWhere: `from (${branches.join(' union all ')}) ev`, order, countParts, deferred, window }, q, WRITE, ctx);
   },
 };

@@ -7,8 +7,7 @@ import { displayTime, presentContext, type PresentContext } from './present.js';
 import { plain, rowWriter } from './row-json.js';
 import { deviceInReach, historyConditions } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
-import { isDefaultOrder } from './list-params.js';
-import { newestWindowCondition } from './newest-window.js';
+import { newestWindow } from './newest-window.js';
 
 export const HOURLY_COLUMNS = Array.from({ length: 24 }, (_, h) => `AverageCurrentH${h}`);
 export const CURRENTS_COLUMNS = ['PacketTimestamp', 'IMEINumber', 'PeakCurrent', 'PeakCurrentTimestamp', ...HOURLY_COLUMNS, 'CurrentName'];
@@ -41,9 +40,8 @@ export const loadHistory: ReadEndpoint = {
     const select = CURRENTS_COLUMNS.map((c) => `c."${c}"`).join(', ');
     const countParts = { parts: [`from device_currents c ${whereClause(conditions)}`], values: [...p.values] };
     // Without a day range, in the default order: the newest-first window on the partition key (newest-window.ts).
-    const newest = q.from === null && q.to === null && isDefaultOrder(q.sort, DEFAULT_SORT) ? newestWindowCondition(p, 'c."PacketTimestamp"') : null;
-    const window = newest ? { slot: newest.slot, newestMs: deps.now() } : undefined;
-    const fromWhere = `from device_currents c ${whereClause([...conditions, ...newest ? [newest.condition] : []])}`;
+    const { condition, window } = newestWindow(q, DEFAULT_SORT, p, 'c."PacketTimestamp"', deps.now());
+    const fromWhere = `from device_currents c ${whereClause([...conditions, ...condition])}`;
     return pageJson(deps, p, { selectList: select, fromWhere, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), countParts, window }, q, WRITE, ctx);
   },
 };

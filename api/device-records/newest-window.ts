@@ -4,6 +4,7 @@
 // ("Subplans Removed"): a device's events page spent ~1.3 of its 1.5 ms of Postgres starting up every month of
 // both event tables, and ~0.2 ms with one month's window. The answer is the same page: a window is widened until
 // the page is full inside it and no row outside it could sort before the page's last row.
+import { isDefaultOrder, type ListQuery, type SortKey } from './list-params.js';
 import type { SqlParams } from './sql.js';
 
 const DAY_MS = 86_400_000;
@@ -13,7 +14,7 @@ export const WINDOW_SPANS_MS: readonly number[] = [DAY_MS, 16 * DAY_MS, 256 * DA
 
 /** What pageRows needs to read a page through widening windows (endpoint.ts PageSql.window). */
 export interface NewestWindow {
-  /** Position in the statement's values of the window's lower bound (`$n`, from newestWindow). */
+  /** Position in the statement's values of the window's lower bound (`$n`, from newestWindowCondition). */
   slot: number;
   /** The newest instant a row of the page can sort at: now, or the keyset cursor's instant. Rows dated later
    * (a clock ahead) are inside every window, since the window has no upper bound. */
@@ -31,6 +32,17 @@ export interface NewestWindow {
 export function newestWindowCondition(p: SqlParams, column: string): { condition: string; slot: number } {
   const placeholder = p.add(null);
   return { condition: `${column} >= ${placeholder}::timestamptz`, slot: p.values.length - 1 };
+}
+
+/**
+ * A list's newest-first window, when it has one: no day range and the default order (another order would not
+ * meet the newest rows first). `condition` (empty without a window) goes into the page's walk and row lookup.
+ */
+export function newestWindow(q: Pick<ListQuery, 'from' | 'to' | 'sort'>, defaultSort: readonly SortKey[], p: SqlParams, column: string,
+  newestMs: number, rowTimeMs?: (row: unknown[]) => number): { condition: string[]; window?: NewestWindow } {
+  if (q.from !== null || q.to !== null || !isDefaultOrder(q.sort, defaultSort)) return { condition: [] };
+  const { condition, slot } = newestWindowCondition(p, column);
+  return { condition: [condition], window: { slot, newestMs, ...rowTimeMs ? { rowTimeMs } : {} } };
 }
 
 /** 0001-01-01T00:00:00Z: before it, toISOString writes years PostgreSQL does not read (0000, -000001). */
