@@ -44,13 +44,14 @@ const WRITE = rowWriter(recordFields(columnIndex(RECORD_COLUMNS)));
  * a day range in the default order, the newest-first window from the cursor's instant or now on the partition
  * key (newest-window.ts).
  */
-function pageOnly(q: ListQuery, p: SqlParams, nowMs: number): { conditions: string[]; window?: NewestWindow; windowCondition: string[] } {
+function pageOnly(q: ListQuery, p: SqlParams, nowMs: number | null): { conditions: string[]; window?: NewestWindow; windowCondition: string[] } {
   const cursor = cursorOf(q, KEYSET, DEFAULT_SORT);
   const conditions: string[] = [];
   if (cursor !== null) {
     const [date, id] = cursorParams(cursor, KEYSET, p);
     conditions.push(`r."date" <= ${date}`, `(r."date", r."RecordID") < (${date}, ${id})`);
   }
+  if (nowMs === null) return { conditions, windowCondition: [] };
   const { condition, window } = newestWindow(q, DEFAULT_SORT, p, 'r."date"', cursor === null ? nowMs : cursorInstantMs(cursor[0]!));
   return { conditions: [...conditions, ...condition], window, windowCondition: condition };
 }
@@ -59,7 +60,7 @@ function pageOnly(q: ListQuery, p: SqlParams, nowMs: number): { conditions: stri
  * `from` + `where` of the page (with its own conditions: pageOnly) and of its total (without: the total counts
  * the whole list), and the page's window if it has one.
  */
-function pageAndCount(from: string, conditions: string[], q: ListQuery, p: SqlParams, nowMs: number) {
+function pageAndCount(from: string, conditions: string[], q: ListQuery, p: SqlParams, nowMs: number | null) {
   const countParts = { parts: [`${from} ${whereClause(conditions)}`], values: [...p.values] };
   const own = pageOnly(q, p, nowMs);
   return { fromWhere: `${from} ${whereClause([...conditions, ...own.conditions])}`, countParts, window: own.window, windowCondition: own.windowCondition };
@@ -108,13 +109,13 @@ export const deviceDataLog: ReadEndpoint = {
       ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),
     ];
     const ctx = presentContext(caller, codeStrings);
-    const { fromWhere, countParts, window, windowCondition } = pageAndCount('from device_records r', conditions, q, p, deps.now());
+    // No newest-first window for one device (null): a bound on `date` beside `IMEINumber = $1` made the generic plan
+    // sort the device's whole window instead of walking its index to the page (docs/decisions.md#newest-first-windows).
+    const { fromWhere, countParts } = pageAndCount('from device_records r', conditions, q, p, null);
     const order = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
-    // No day range in the lookup here: with it, at the day cut each row's lookup probed every day of the range
-    // (the plan-bound test: 18 -> 72 buffers for a week's keyset page, docs/decisions.md#totals-for-a-second).
-    // The window's bound is a placeholder, so it only drops the older partitions when the statement starts.
-    const deferred = { ...DEFERRED, within: windowCondition };
+    // No `within` here: with the range inside the lookup, at the day cut each row's lookup probed every day of
+    // the range (the plan-bound test: 18 -> 72 buffers for a week's keyset page, docs/decisions.md#totals-for-a-second).
     const total = deviceRecordTotal(q, reach);
-    return pageJson(deps, p, { selectList: recordSelectList('r'), fromWhere, order, countParts, total, deferred, keyset: KEYSET, window }, q, WRITE, ctx);
+    return pageJson(deps, p, { selectList: recordSelectList('r'), fromWhere, order, countParts, total, deferred: DEFERRED, keyset: KEYSET }, q, WRITE, ctx);
   },
 };

@@ -95,9 +95,9 @@ export interface PageSql {
   /** Endpoints that take `after`: the default order's key columns, read back into the page's `next` (keyset.ts).
    * The endpoint puts the cursor's condition into `fromWhere` itself (and leaves it out of the count). */
   keyset?: readonly KeyColumn[];
-  /** Unranged pages in the default order: the page statement holds a lower bound on the partition key (in the
-   * walk and in the row lookup, never in the total), and pageRows widens it until the window holds the page
-   * (newest-window.ts). */
+  /** The fleet data-log's unranged pages in the default order: the page statement holds a lower bound on the
+   * partition key (in the walk and in the row lookup, never in the total), and pageRows widens it until the window
+   * holds the page (newest-window.ts). */
   window?: NewestWindow;
 }
 
@@ -187,7 +187,7 @@ async function pageStatementRows(pool: pg.Pool, statement: pg.QueryConfig, limit
   for (const span of spansFrom(spans.firstSpan(key))) {
     values[window.slot] = windowStart(window.newestMs, span);
     const { rows } = await pool.query<unknown[]>({ ...statement, values, rowMode: 'array' });
-    if (windowHoldsPage(rows, limit, window.newestMs, span, window.rowTimeMs)) {
+    if (windowHoldsPage(rows, limit, span)) {
       spans.remember(key, span);
       return rows;
     }

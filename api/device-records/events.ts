@@ -9,7 +9,6 @@ import { EVENT_COLUMNS, eventFields, presentContext } from './present.js';
 import { columnIndex, rowWriter } from './row-json.js';
 import { deviceInReach, historyConditions } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
-import { newestWindow } from './newest-window.js';
 
 const SORTABLE: FieldTable = {
   EventTimestamp: num('ev."EventTimestamp"'), EventID: num('ev."EventID"'), EventType: text('ev."EventType"'), PacketTimestamp: num('ev."PacketTimestamp"'),
@@ -24,9 +23,6 @@ const TIE_BREAKER = ['ev."EventTable"', 'ev."Event_Record_ID" desc'];
 const KEY = ['EventTable', 'Event_Record_ID', 'ReportedEventTimestamp'] as const;
 // Each event as presentEventRow shows it, written from the selected EVENT_COLUMNS (row-json.ts).
 const WRITE = rowWriter(eventFields(columnIndex(EVENT_COLUMNS)));
-// A page row's EventTimestamp (selected in EVENT_COLUMNS' order), for the newest-first window's check.
-const EVENT_TIME_AT = EVENT_COLUMNS.indexOf('EventTimestamp');
-const EVENT_TIME_MS = (row: unknown[]) => (row[EVENT_TIME_AT] as Date).getTime();
 
 /** Each table's events of one IMEI as a relation with EVENT_COLUMNS (to be named `ev`); `imei` is the IMEI placeholder. */
 function tablesOf(imei: string): string[] {
@@ -85,13 +81,9 @@ export const deviceEvents: ReadEndpoint = {
     // walk, the generic plan of a day cut (a partition holding few devices' DM1 events) took the EventTimestamp
     // index and filtered the day's events of every device (docs/decisions.md#reads-bounded-at-a-fine-cut).
     const keyColumns = [...new Set([...KEY, ...(q.sort.length ? q.sort : DEFAULT_SORT).map((k) => k.field)])].map((c) => `ev."${c}"`).join(', ');
+    const branches = sources.map((source) => `(select ${keyColumns} from ${source} ev ${whereClause(conditions)} order by ${order} limit ${top})`);
     const countParts = { parts: sources.map((source) => `from ${source} ev ${whereClause(conditions)}`), values: [...p.values] };
-    // Without a day range, in the default order: the newest-first window on the partition key, for the walk and
-    // the row lookup, not the total (newest-window.ts); a page row sorts by EventTimestamp, which may lie up to
-    // FAULT_SHIFT_MS before it.
-    const { condition, window } = newestWindow(q, DEFAULT_SORT, p, 'ev."ReportedEventTimestamp"', deps.now(), EVENT_TIME_MS);
-    const branches = sources.map((source) => `(select ${keyColumns} from ${source} ev ${whereClause([...conditions, ...condition])} order by ${order} limit ${top})`);
-    const deferred = { table: `(${sources.join(' union all ')})`, alias: 'ev', key: KEY, within: [...inRange, ...condition] };
-    return pageJson(deps, p, { selectList: select, fromWhere: `from (${branches.join(' union all ')}) ev`, order, countParts, deferred, window }, q, WRITE, ctx);
+    const deferred = { table: `(${sources.join(' union all ')})`, alias: 'ev', key: KEY, within: inRange };
+    return pageJson(deps, p, { selectList: select, fromWhere: `from (${branches.join(' union all ')}) ev`, order, countParts, deferred }, q, WRITE, ctx);
   },
 };

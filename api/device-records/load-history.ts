@@ -7,7 +7,6 @@ import { displayTime, presentContext, type PresentContext } from './present.js';
 import { plain, rowWriter } from './row-json.js';
 import { deviceInReach, historyConditions } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
-import { newestWindow } from './newest-window.js';
 
 export const HOURLY_COLUMNS = Array.from({ length: 24 }, (_, h) => `AverageCurrentH${h}`);
 export const CURRENTS_COLUMNS = ['PacketTimestamp', 'IMEINumber', 'PeakCurrent', 'PeakCurrentTimestamp', ...HOURLY_COLUMNS, 'CurrentName'];
@@ -38,10 +37,6 @@ export const loadHistory: ReadEndpoint = {
     ];
     const ctx = presentContext(caller, codeStrings);
     const select = CURRENTS_COLUMNS.map((c) => `c."${c}"`).join(', ');
-    const countParts = { parts: [`from device_currents c ${whereClause(conditions)}`], values: [...p.values] };
-    // Without a day range, in the default order: the newest-first window on the partition key (newest-window.ts).
-    const { condition, window } = newestWindow(q, DEFAULT_SORT, p, 'c."PacketTimestamp"', deps.now());
-    const fromWhere = `from device_currents c ${whereClause([...conditions, ...condition])}`;
-    return pageJson(deps, p, { selectList: select, fromWhere, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), countParts, window }, q, WRITE, ctx);
+    return pageJson(deps, p, { selectList: select, fromWhere: `from device_currents c ${whereClause(conditions)}`, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER) }, q, WRITE, ctx);
   },
 };

@@ -1,9 +1,8 @@
-// Unranged pages in the default order (newest first) read the newest stretch of history first and widen only
-// when it does not hold the page (docs/decisions.md#newest-first-windows). The lower bound is a placeholder on the
-// partition key, so the pool's generic plan (db/pool.ts) drops the older partitions when the statement starts
-// ("Subplans Removed"): a device's events page spent ~1.3 of its 1.5 ms of Postgres starting up every month of
-// both event tables, and ~0.2 ms with one month's window. The answer is the same page: a window is widened until
-// the page is full inside it and no row outside it could sort before the page's last row.
+// The fleet data-log's unranged pages in the default order (newest first) read the newest stretch of history first
+// and widen only when it does not hold the page (docs/decisions.md#newest-first-windows). The lower bound is a
+// placeholder on the partition key, so the pool's generic plan (db/pool.ts) drops the older partitions when the
+// statement starts ("Subplans Removed") instead of starting every month's index walk. The answer is the same
+// page: a window is widened until the page is full inside it, and every row outside sorts after the page.
 import { isDefaultOrder, type ListQuery, type SortKey } from './list-params.js';
 import type { SqlParams } from './sql.js';
 
@@ -17,12 +16,9 @@ export interface NewestWindow {
   /** Position in the statement's values of the window's lower bound (`$n`, from newestWindowCondition). */
   slot: number;
   /** The newest instant a row of the page can sort at: now, or the keyset cursor's instant. Rows dated later
-   * (a clock ahead) are inside every window, since the window has no upper bound. */
+   * (a clock ahead) are inside every window, since the window has no upper bound. The list sorts by the
+   * partition key itself, so every row inside a window sorts before every row outside it. */
   newestMs: number;
-  /** A page row's sort instant when that is not the partition key itself (a device's events sort by
-   * EventTimestamp, up to 30 s before the partition key: spec 3.4); without it every row inside the window
-   * sorts before every row outside. */
-  rowTimeMs?: (row: unknown[]) => number;
 }
 
 /**
@@ -39,10 +35,10 @@ export function newestWindowCondition(p: SqlParams, column: string): { condition
  * meet the newest rows first). `condition` (empty without a window) goes into the page's walk and row lookup.
  */
 export function newestWindow(q: Pick<ListQuery, 'from' | 'to' | 'sort'>, defaultSort: readonly SortKey[], p: SqlParams, column: string,
-  newestMs: number, rowTimeMs?: (row: unknown[]) => number): { condition: string[]; window?: NewestWindow } {
+  newestMs: number): { condition: string[]; window?: NewestWindow } {
   if (q.from !== null || q.to !== null || !isDefaultOrder(q.sort, defaultSort)) return { condition: [] };
   const { condition, slot } = newestWindowCondition(p, column);
-  return { condition: [condition], window: { slot, newestMs, ...rowTimeMs ? { rowTimeMs } : {} } };
+  return { condition: [condition], window: { slot, newestMs } };
 }
 
 /** 0001-01-01T00:00:00Z: before it, toISOString writes years PostgreSQL does not read (0000, -000001). */
@@ -58,19 +54,16 @@ export function windowStart(newestMs: number, spanMs: number): string {
 }
 
 /**
- * Whether a page read inside the window [newestMs - spanMs, ...) is the page over the whole history: the window is
- * the whole history, or the page is full and its last row sorts at or after the window's start (so every row left
- * outside sorts after it).
+ * Whether a page read inside a window of `spanMs` is the page over the whole history: the window is the whole
+ * history, or the page is full (every row outside sorts after every row inside, so after the page).
  */
-export function windowHoldsPage(rows: readonly unknown[][], limit: number, newestMs: number, spanMs: number, rowTimeMs?: (row: unknown[]) => number): boolean {
-  if (spanMs === Infinity) return true;
-  if (rows.length < limit || rows.length === 0) return false;
-  return rowTimeMs === undefined || rowTimeMs(rows[rows.length - 1]!) >= newestMs - spanMs;
+export function windowHoldsPage(rows: readonly unknown[][], limit: number, spanMs: number): boolean {
+  return spanMs === Infinity || (rows.length === limit && rows.length > 0);
 }
 
 /**
  * The span each statement (text and values but the window) last needed, so the next request for the same list
- * starts there instead of at a day: a device that checks in twice a week needs a year, every time. Bounded, the
+ * starts there instead of at a day: a group user who reaches a few quiet devices needs a year, every time. Bounded, the
  * oldest forgotten first; a forgotten or wrong span costs attempts, never a different answer.
  */
 export function spanMemory(maxEntries = 10_000) {
