@@ -47,12 +47,14 @@ const WRITE = rowWriter(recordFields(columnIndex(RECORD_COLUMNS)));
 function pageOnly(q: ListQuery, p: SqlParams, nowMs: number | null): { conditions: string[]; window?: NewestWindow; windowCondition: string[] } {
   const cursor = cursorOf(q, KEYSET, DEFAULT_SORT);
   const conditions: string[] = [];
+  const cursorSlots: number[] = [];
   if (cursor !== null) {
     const [date, id] = cursorParams(cursor, KEYSET, p);
+    cursorSlots.push(p.values.length - 2, p.values.length - 1);
     conditions.push(`r."date" <= ${date}`, `(r."date", r."RecordID") < (${date}, ${id})`);
   }
   if (nowMs === null) return { conditions, windowCondition: [] };
-  const { condition, window } = newestWindow(q, DEFAULT_SORT, p, 'r."date"', cursor === null ? nowMs : cursorInstantMs(cursor[0]!));
+  const { condition, window } = newestWindow(q, DEFAULT_SORT, p, 'r."date"', cursor === null ? nowMs : cursorInstantMs(cursor[0]!), cursorSlots);
   return { conditions: [...conditions, ...condition], window, windowCondition: condition };
 }
 

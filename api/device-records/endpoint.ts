@@ -178,17 +178,19 @@ const spans = spanMemory();
 /**
  * The page statement's rows, through widening windows when it has one: each attempt sets the window's bound
  * (same text, so the same prepared statement) and the first window that holds the page answers; the span that
- * did is remembered for the statement's next request.
+ * did is remembered for the statement's next request (a keyset page's: for the chain's next page).
  */
 async function pageStatementRows(pool: pg.Pool, statement: pg.QueryConfig, limit: number, window: NewestWindow | undefined): Promise<unknown[][]> {
   if (!window) return (await pool.query<unknown[]>({ ...statement, rowMode: 'array' })).rows;
   const values = [...statement.values ?? []];
-  const key = JSON.stringify([statement.text, values.filter((_, i) => i !== window.slot)]);
+  const key = JSON.stringify([statement.text, values.filter((_, i) => i !== window.slot && !window.cursorSlots?.includes(i))]);
   for (const span of spansFrom(spans.firstSpan(key))) {
     values[window.slot] = windowStart(window.newestMs, span);
     const { rows } = await pool.query<unknown[]>({ ...statement, values, rowMode: 'array' });
     if (windowHoldsPage(rows, limit, span)) {
-      spans.remember(key, span);
+      // A keyset chain's short page is its end, read in the whole history: it would teach the chain's
+      // next walk to read every page so (docs/decisions.md#newest-first-windows).
+      if (rows.length === limit || !window.cursorSlots?.length) spans.remember(key, span);
       return rows;
     }
   }

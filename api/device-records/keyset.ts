@@ -22,6 +22,26 @@ const PREFIX = 'k1.';
 /** How Postgres prints a timestamptz (ISO DateStyle), so a forged cursor is a 400, not a failed cast. */
 const TIMESTAMPTZ_TEXT = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]) ([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?[+-]\d\d(:[0-5]\d){0,2}$/;
 
+const BIGINT_MIN = -(2n ** 63n);
+const BIGINT_MAX = 2n ** 63n - 1n;
+/** PostgreSQL reads a zone offset of at most 15:59:59. */
+const MAX_OFFSET_HOURS = 15;
+
+/**
+ * Whether an instant of TIMESTAMPTZ_TEXT's shape is one PostgreSQL reads: a day its month has (not 30 February),
+ * year 1 on (no year 0), an offset within MAX_OFFSET_HOURS. Otherwise the cast fails in the statement: a forged
+ * cursor was a 500 instead of a 400.
+ */
+function readableInstant(value: string): boolean {
+  const year = Number(value.slice(0, 4));
+  const month = Number(value.slice(5, 7));
+  const day = Number(value.slice(8, 10));
+  const monthEnd = new Date(0);
+  monthEnd.setUTCFullYear(year, month, 0); // day 0 of the next month: this month's last (no two-digit-year mapping)
+  const offsetHours = Number(/[+-](\d\d)(?::\d\d){0,2}$/.exec(value)![1]);
+  return year >= 1 && day <= monthEnd.getUTCDate() && offsetHours <= MAX_OFFSET_HOURS;
+}
+
 /** The opaque `next` text of a row's key values. */
 export function encodeCursor(values: Cursor): string {
   return PREFIX + Buffer.from(JSON.stringify(values), 'utf8').toString('base64url');
@@ -45,8 +65,8 @@ export function decodeCursor(text: string, columns: readonly KeyColumn[]): Curso
   if (!Array.isArray(values) || values.length !== columns.length || !values.every((v) => typeof v === 'string' && v.length <= 64)) throw bad();
   columns.forEach((c, i) => {
     const v = values[i] as string;
-    if (c.type === 'bigint' && !/^-?\d{1,19}$/.test(v)) throw bad();
-    if (c.type === 'timestamptz' && !TIMESTAMPTZ_TEXT.test(v)) throw bad();
+    if (c.type === 'bigint' && !(/^-?\d{1,19}$/.test(v) && BigInt(v) >= BIGINT_MIN && BigInt(v) <= BIGINT_MAX)) throw bad();
+    if (c.type === 'timestamptz' && !(TIMESTAMPTZ_TEXT.test(v) && readableInstant(v))) throw bad();
   });
   return values as string[];
 }

@@ -3,6 +3,7 @@
 // placeholder on the partition key, so the pool's generic plan (db/pool.ts) drops the older partitions when the
 // statement starts ("Subplans Removed") instead of starting every month's index walk. The answer is the same
 // page: a window is widened until the page is full inside it, and every row outside sorts after the page.
+import { createHash } from 'node:crypto';
 import { isDefaultOrder, type ListQuery, type SortKey } from './list-params.js';
 import type { SqlParams } from './sql.js';
 
@@ -19,6 +20,10 @@ export interface NewestWindow {
    * (a clock ahead) are inside every window, since the window has no upper bound. The list sorts by the
    * partition key itself, so every row inside a window sorts before every row outside it. */
   newestMs: number;
+  /** Positions of a keyset cursor's values, left out of the span memory's key: every page of a chain is the
+   * same statement with the next cursor, about as dense as the page before, so the chain shares one span
+   * (keyed by the cursor, each page of a sparse chain climbed the ladder again). */
+  cursorSlots?: readonly number[];
 }
 
 /**
@@ -35,10 +40,10 @@ export function newestWindowCondition(p: SqlParams, column: string): { condition
  * meet the newest rows first). `condition` (empty without a window) goes into the page's walk and row lookup.
  */
 export function newestWindow(q: Pick<ListQuery, 'from' | 'to' | 'sort'>, defaultSort: readonly SortKey[], p: SqlParams, column: string,
-  newestMs: number): { condition: string[]; window?: NewestWindow } {
+  newestMs: number, cursorSlots: readonly number[] = []): { condition: string[]; window?: NewestWindow } {
   if (q.from !== null || q.to !== null || !isDefaultOrder(q.sort, defaultSort)) return { condition: [] };
   const { condition, slot } = newestWindowCondition(p, column);
-  return { condition: [condition], window: { slot, newestMs } };
+  return { condition: [condition], window: { slot, newestMs, cursorSlots } };
 }
 
 /** 0001-01-01T00:00:00Z: before it, toISOString writes years PostgreSQL does not read (0000, -000001). */
@@ -62,20 +67,25 @@ export function windowHoldsPage(rows: readonly unknown[][], limit: number, spanM
 }
 
 /**
- * The span each statement (text and values but the window) last needed, so the next request for the same list
- * starts there instead of at a day: a group user who reaches a few quiet devices needs a year, every time. Bounded, the
- * oldest forgotten first; a forgotten or wrong span costs attempts, never a different answer.
+ * The span each statement (text and values but the window's and a keyset cursor's) last needed, so the next
+ * request for the same list starts there instead of at a day: a group user who reaches a few quiet devices needs a
+ * year, every time. Bounded, the oldest forgotten first; a forgotten or wrong span costs attempts, never a
+ * different answer. Each statement is held by its digest: a caller sets the key's length (filter values up to the
+ * URL's 16 kB, a statement per keyset or OFFSET page), and 10,000 keys of that size held ~200 MB
+ * (docs/decisions.md#newest-first-windows).
  */
 export function spanMemory(maxEntries = 10_000) {
   const spans = new Map<string, number>();
+  const digest = (key: string) => createHash('sha1').update(key).digest('base64url');
   return {
     firstSpan(key: string): number {
-      return spans.get(key) ?? WINDOW_SPANS_MS[0]!;
+      return spans.get(digest(key)) ?? WINDOW_SPANS_MS[0]!;
     },
     remember(key: string, spanMs: number): void {
-      spans.delete(key);
+      const d = digest(key);
+      spans.delete(d);
       if (spans.size >= maxEntries) spans.delete(spans.keys().next().value!);
-      spans.set(key, spanMs);
+      spans.set(d, spanMs);
     },
   };
 }

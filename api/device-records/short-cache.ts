@@ -14,6 +14,14 @@ export function shortCache<T>({ ttlMs = 1000, maxEntries = 1000, now = Date.now,
     const t = now();
     const hit = entries.get(key);
     if (hit && t - hit.at < ttlMs) return hit.value;
+    // Expired entries go as soon as another answer is computed, not when the cache is full: a map of 10,000
+    // devices is 2.5 MB per caller's view (docs/decisions.md#totals-for-a-second). Entries are in the order
+    // computed (a recomputed key moves to the end), so the expired ones lead.
+    entries.delete(key);
+    for (const [k, e] of entries) {
+      if (t - e.at < ttlMs) break;
+      entries.delete(k);
+    }
     if (entries.size >= maxEntries) {
       for (const [k, e] of entries) if (t - e.at >= ttlMs) entries.delete(k);
       if (entries.size >= maxEntries) entries.clear();

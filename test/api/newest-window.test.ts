@@ -1,6 +1,8 @@
 // Newest-first windows (api/device-records/newest-window.ts, docs/decisions.md#newest-first-windows): when a
 // window's page is the page over the whole history, which spans are tried, what is remembered; and the cursor's
 // instant a keyset page's window starts from (keyset.ts cursorInstantMs).
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cursorInstantMs } from '../../api/device-records/keyset.js';
@@ -43,6 +45,23 @@ test('the memory keeps the last span per statement, forgets the oldest past its 
   assert.is(m.firstSpan('b'), DAY, 'b was the oldest: forgotten');
   assert.is(m.firstSpan('a'), 16 * DAY);
   assert.is(m.firstSpan('c'), DAY);
+});
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+const heapAfterGc = () => { gc(); gc(); return getHeapStatistics().used_heap_size; };
+
+test('the memory holds little per statement, however long its text: 10,000 texts of 20 kB hold under 10 MB, not 200', () => {
+  // A statement's text and values are the key; a caller sets their length (filter values, up to the URL's
+  // 16 kB), and every keyset page and OFFSET page is a statement of its own.
+  const text = (i: number) => `${i} `.padEnd(20_000, 'x');
+  const before = heapAfterGc();
+  const m = spanMemory(10_000);
+  for (let i = 0; i < 10_000; i++) m.remember(text(i), 256 * DAY);
+  const held = heapAfterGc() - before;
+  assert.ok(held < 10_000_000, `${held} bytes held`);
+  assert.is(m.firstSpan(text(9_999)), 256 * DAY, 'still remembered');
+  assert.is(m.firstSpan(text(10_000)), DAY);
 });
 
 test('the bound is a typed placeholder whose slot is its value\'s position', () => {

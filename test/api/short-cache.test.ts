@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { shortCache } from '../../api/device-records/short-cache.js';
@@ -60,6 +62,21 @@ test('the number of entries stays bounded', async () => {
   let recomputed = 0;
   await cache('k0', async () => { recomputed++; return 0; });
   assert.is(recomputed, 1, 'evicted long ago');
+});
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+test('an expired answer is not held: computing another key lets it go (a map of 10,000 devices is 2.5 MB per caller)', async () => {
+  let clock = 0;
+  const cache = shortCache<object>({ ttlMs: 1000, now: () => clock });
+  const held = await (async () => new WeakRef(await cache('user 1', async () => ({ map: 'x'.repeat(1_000_000) }))))();
+  clock = 5_000;
+  await cache('user 2', async () => ({}));
+  // A WeakRef's target lives to the end of the job that made it: collect in a later one.
+  await new Promise((resolve) => setImmediate(resolve));
+  gc();
+  assert.is(held.deref(), undefined, 'the expired answer is still held');
 });
 
 test.run();
