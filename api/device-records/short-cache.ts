@@ -22,10 +22,8 @@ export function shortCache<T>({ ttlMs = 1000, maxEntries = 1000, now = Date.now,
       if (t - e.at < ttlMs) break;
       entries.delete(k);
     }
-    if (entries.size >= maxEntries) {
-      for (const [k, e] of entries) if (t - e.at >= ttlMs) entries.delete(k);
-      if (entries.size >= maxEntries) entries.clear();
-    }
+    // Every entry left is still fresh: past maxEntries, start again.
+    if (entries.size >= maxEntries) entries.clear();
     const value = compute();
     entries.set(key, { at: t, value });
     // A failed computation is not remembered: the next caller tries again.
