@@ -40,8 +40,18 @@ export function startFaultline(args: string[], env: Record<string, string>, { bi
  * and below the infra servers' ports (infra/endpoints.ts, 25432 and up, shifted by at most 1000). A port the OS
  * picks with listen(0) comes from the ephemeral range, where any outgoing connection (a Kafka or Postgres client)
  * may take it between the pick and the child's listen: a CI run lost production-shape to EADDRINUSE so.
+ * FREE_PORTS ("from-until") narrows it: test/run.ts gives its two lanes, which run at the same time, halves of
+ * their own, so a suite in one lane never picks a port a suite in the other is about to listen on.
  */
-const PORTS = { from: 10_000, until: 25_000 } as const;
+export const FREE_PORTS = { from: 10_000, until: 25_000 } as const;
+
+function portRange(): { from: number; until: number } {
+  const given = /^(\d+)-(\d+)$/.exec(process.env.FREE_PORTS ?? '');
+  if (!given) return FREE_PORTS;
+  const [from, until] = [Number(given[1]), Number(given[2])];
+  if (from < FREE_PORTS.from || until > FREE_PORTS.until || from >= until) throw new Error(`FREE_PORTS=${process.env.FREE_PORTS}: not a range inside ${FREE_PORTS.from}-${FREE_PORTS.until}`);
+  return { from, until };
+}
 
 function tryListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -51,11 +61,23 @@ function tryListen(port: number): Promise<boolean> {
   });
 }
 
-/** A TCP port free on loopback now, for a child process to listen on: outside the range outgoing connections draw from. */
+/**
+ * The ports handed out by this process. A port is free only until its child listens, and a suite often picks all
+ * of its ports before any child listens: the same port twice was a second child's EADDRINUSE (production-shape
+ * picks 48, a ~1 % chance per run of a clash). So a port is given once per process.
+ */
+const given = new Set<number>();
+
+/** A TCP port free on loopback now and not given before, for a child process to listen on: outside the range outgoing connections draw from. */
 export async function freePort(): Promise<number> {
+  const { from, until } = portRange();
   for (let attempt = 0; attempt < 200; attempt++) {
-    const port = PORTS.from + Math.floor(Math.random() * (PORTS.until - PORTS.from));
-    if (await tryListen(port)) return port;
+    const port = from + Math.floor(Math.random() * (until - from));
+    if (given.has(port)) continue;
+    if (await tryListen(port)) {
+      given.add(port);
+      return port;
+    }
   }
-  throw new Error(`no free port found in ${PORTS.from}-${PORTS.until - 1}`);
+  throw new Error(`no free port found in ${from}-${until - 1}`);
 }

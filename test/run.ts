@@ -25,12 +25,16 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { infraEnv } from '../infra/endpoints.js';
+import { FREE_PORTS } from '../support/process.js';
 import { outputBlocks, type Block } from './helpers/output-blocks.js';
 import { account, runSuite, type Outcome } from './helpers/run-suite.js';
 import { addTally, emptyTally, tallySummary, type Tally } from './helpers/tally.js';
 import { needsMoreThanNode, PYTHON_SUITES } from './helpers/suite-classes.js';
 
 const root = new URL('..', import.meta.url).pathname;
+/** The two lanes run at the same time; each picks its children's ports from its own half (support/process.ts freePort). */
+const half = Math.floor((FREE_PORTS.from + FREE_PORTS.until) / 2);
+const LANE_PORTS = { local: { FREE_PORTS: `${FREE_PORTS.from}-${half}` }, servers: { FREE_PORTS: `${half}-${FREE_PORTS.until}` } };
 /**
  * Server suites that also run on each TEST_ALSO_ON_NODE runtime: who may act as which organisation's SCADA master
  * must not rest on how one Node version builds a peer's chain (it differed between 20 and 24,
@@ -132,9 +136,9 @@ async function main(): Promise<void> {
     await check('typecheck (tsc --noEmit)', 'npx', ['tsc', '--noEmit', '-p', '.']);
     await check('typecheck portal (tsc --noEmit -p portal)', 'npx', ['tsc', '--noEmit', '-p', 'portal']);
     await check('lint (eslint)', 'npx', ['eslint', '.']);
-    for (const file of local) await suite(file, {});
+    for (const file of local) await suite(file, LANE_PORTS.local);
     for (const node of runtimes) {
-      for (const file of local.filter((f) => !WHOLE_RUN_SUITES.includes(f))) await suite(file, {}, node);
+      for (const file of local.filter((f) => !WHOLE_RUN_SUITES.includes(f))) await suite(file, LANE_PORTS.local, node);
     }
   };
 
@@ -149,9 +153,9 @@ async function main(): Promise<void> {
       failures.push(`infra/up.sh exit ${up.code}: ${servers.length} server suites not run`);
       return;
     }
-    for (const file of servers) await suite(file, infraEnv());
+    for (const file of servers) await suite(file, { ...infraEnv(), ...LANE_PORTS.servers });
     for (const node of runtimes) {
-      for (const file of servers.filter((f) => SERVER_SUITES_ON_EVERY_RUNTIME.includes(f))) await suite(file, infraEnv(), node);
+      for (const file of servers.filter((f) => SERVER_SUITES_ON_EVERY_RUNTIME.includes(f))) await suite(file, { ...infraEnv(), ...LANE_PORTS.servers }, node);
     }
   };
 
