@@ -197,6 +197,12 @@ async function pageStatementRows(pool: pg.Pool, statement: pg.QueryConfig, limit
   throw new Error('unreachable: the last window is the whole history');
 }
 
+/** The total a page without a cursor tells by itself: when it is not full and not past the end (an empty page beyond page 0 may be). */
+export function shortPageTotal(rows: number, q: Pick<ListQuery, 'page' | 'limit' | 'after'>): Total | null {
+  if (q.after !== null || rows >= q.limit || (rows === 0 && q.page > 0)) return null;
+  return { total: q.page * q.limit + rows, estimated: false };
+}
+
 /** A page's rows as pg read them (arrays), its total and its `next` (keyset pages). */
 interface PageRows { rows: unknown[][]; total: number; totalIsEstimate: boolean; next?: { next: string | null } }
 
@@ -220,14 +226,16 @@ async function pageRows({ pool, totals }: PageDeps, p: SqlParams, sql: PageSql, 
   const page = sql.deferred ? deferredPage(sql.deferred, selectList, sql, `limit ${limit} offset ${offset}`)
     : `select ${selectList} ${sql.fromWhere} order by ${sql.order} limit ${limit} offset ${offset}`;
   const statement = planOnce ? prepared(page, p.values) : { text: page, values: p.values };
-  const known = sql.total;
-  const [rows, count] = await Promise.all([
-    pageStatementRows(pool, statement, q.limit, sql.window),
-    known !== undefined ? { total: known, estimated: false } : exact
-      ? rememberedTotal(totals, { text: exact.sql, values: exact.values },
-        () => pool.query<{ n: string }>(prepared(exact.sql, exact.values)).then((r) => ({ total: Number(r.rows[0]!.n), estimated: false })))
-      : rememberedTotal(totals, { text: parts.parts.join('\n'), values: parts.values }, () => cappedTotal(pool, parts, planOnce)),
-  ]);
+  const rowsRead = pageStatementRows(pool, statement, q.limit, sql.window);
+  const counted = (): Promise<Total> | Total => sql.total !== undefined ? { total: sql.total, estimated: false } : exact
+    ? rememberedTotal(totals, { text: exact.sql, values: exact.values },
+      () => pool.query<{ n: string }>(prepared(exact.sql, exact.values)).then((r) => ({ total: Number(r.rows[0]!.n), estimated: false })))
+    : rememberedTotal(totals, { text: parts.parts.join('\n'), values: parts.values }, () => cappedTotal(pool, parts, planOnce));
+  // Without a cursor, a page that is not full tells its total (the rows before it and its own), so the count is
+  // asked only when the page cannot: a device's week of events is most often a short page, and its count cost
+  // as much as the page (docs/decisions.md#a-short-page-is-its-own-total). A keyset page's total is the whole
+  // list's, not what follows the cursor: counted beside it.
+  const [rows, count] = q.after !== null ? await Promise.all([rowsRead, counted()]) : await rowsRead.then(async (read) => [read, shortPageTotal(read.length, q) ?? await counted()] as const);
   // The cursor's columns come last in the select list: read from the row's end.
   const keys = sql.keyset?.length ?? 0;
   const next = sql.keyset ? { next: nextCursor(rows, q.limit, (row) => row.slice(-keys)) } : undefined;

@@ -8,13 +8,13 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Hono } from 'hono';
-import type pg from 'pg';
 import { createApp } from '../../../api/app.js';
 import { encodeCursor } from '../../../api/device-records/keyset.js';
 import { addMonths, monthOfMs } from '../../../domain/storage-months.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { generateDeviceData, registerDevices } from '../../../support/device-data.js';
 import { importDemoData } from '../../../support/reference-data.js';
+import { recordingPool } from '../../helpers/recording-pool.js';
 
 const test = suite('hostile reads (real Postgres)');
 const PREFIX = '8691000';
@@ -42,18 +42,7 @@ test.before(async () => {
   await generateDeviceData(db.pool, { prefix: SPARSE_PREFIX, devices: 1, count: 60, months: [-6, -5, -4, -3, -2, -1].map((n) => addMonths(month, n)) });
   const newestMs = (await db.pool.query<{ at: Date }>('select max("date") as at from device_records where "IMEINumber" = $1', [SPARSE])).rows[0]!.at.getTime();
   // The app's pool, each statement's text noted on its way to PostgreSQL.
-  const pool = new Proxy(db.pool, {
-    get(target, key) {
-      if (key === 'query') {
-        return (config: string | pg.QueryConfig, ...rest: unknown[]) => {
-          ran.push(typeof config === 'string' ? { text: config, values: rest[0] as unknown[] ?? [] } : { text: config.text, values: [...config.values ?? []] });
-          return (target.query as (...a: unknown[]) => unknown)(config, ...rest);
-        };
-      }
-      const value = Reflect.get(target, key) as unknown;
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
+  const pool = recordingPool(db.pool, ({ text, values }) => { ran.push({ text, values }); });
   app = createApp({ readiness: {}, pool, now: () => newestMs + DAY / 2, readCacheMs: 0, jwtSecret: new TextEncoder().encode('hostile-reads-secret-hostile-reads-secret') });
   const login = await app.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@north.example', password: 'north-Admin-Pass-1' }) });
   token = ((await login.json()) as { accessToken: string }).accessToken;

@@ -18,6 +18,7 @@ import { createTestDatabase, type TestDatabase } from '../../../support/database
 import { deviceSummaryAnswer, fleetCsv, presentDeviceInformation, presentFleetDevice, presentMapDevice } from '../../helpers/object-answers.js';
 import { MASKED_ORG, setMasked } from '../masking/every-class.js';
 import { fillDatabase, JWT_SECRET, login, NOW, USERS as USER_EMAILS, type UserName } from './seeded-api.js';
+import { recordingPool } from '../../helpers/recording-pool.js';
 
 const test = suite('row writers');
 type Row = Record<string, unknown>;
@@ -36,21 +37,7 @@ let compared = 0;
 let maskChanged = 0;
 
 /** `pool` as the app uses it, with every statement it sends with `rowMode: 'array'` appended to `reads`. */
-function watching(pool: pg.Pool): pg.Pool {
-  return new Proxy(pool, {
-    get(target, key) {
-      if (key === 'query') {
-        return (config: unknown, values?: unknown[]) => {
-          const c = config as { text?: string; values?: unknown[]; rowMode?: string };
-          if (c && typeof c === 'object' && c.rowMode === 'array') reads.push({ text: c.text!, values: c.values ?? values ?? [] });
-          return (target.query as (c: unknown, v?: unknown[]) => unknown)(config, values);
-        };
-      }
-      const value = Reflect.get(target, key) as unknown;
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-}
+const watching = (pool: pg.Pool): pg.Pool => recordingPool(pool, ({ text, values, rowMode }) => { if (rowMode === 'array') reads.push({ text, values }); });
 
 /** The caller's display context, as the route makes it from the token's zone and the precision header. */
 function contextOf(user: UserName, seconds: boolean): PresentContext {

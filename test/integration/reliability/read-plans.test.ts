@@ -10,6 +10,7 @@ import type { Hono } from 'hono';
 import type pg from 'pg';
 import { createApp } from '../../../api/app.js';
 import { seededApi, JWT_SECRET, login, NOW, type SeededApi } from '../api/seeded-api.js';
+import { recordingPool } from '../../helpers/recording-pool.js';
 
 const test = suite('reliability read plans');
 let api: SeededApi;
@@ -42,20 +43,7 @@ async function plan(q: { text: string; values: unknown[] }): Promise<{ buffers: 
 }
 
 /** The pool as the app uses it, recording each statement it is sent. */
-function recording(pool: pg.Pool): pg.Pool {
-  return new Proxy(pool, {
-    get(target, key) {
-      if (key === 'query') {
-        return (text: unknown, values?: unknown[]) => {
-          if (typeof text === 'string') sent.push({ text, values: values ?? [] });
-          return target.query(text as string, values);
-        };
-      }
-      const value = Reflect.get(target, key) as unknown;
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-}
+const recording = (pool: pg.Pool): pg.Pool => recordingPool(pool, ({ text, values }) => { sent.push({ text, values }); });
 
 const get = (path: string) => app.request(path, { headers: { authorization: `Bearer ${token}` } });
 

@@ -45,10 +45,10 @@ async function ask(user: UserName, raw: Raw, walk: CriticalWalk): Promise<string
 }
 
 /** Both walks' answers to `raw`, held equal; the answer. */
-async function same(user: UserName, raw: Raw, what: string): Promise<{ data: unknown[]; next?: string | null }> {
+async function same(user: UserName, raw: Raw, what: string): Promise<{ data: unknown[]; total: number; next?: string | null }> {
   const [byTime, byDevice] = [await ask(user, raw, 'by time'), await ask(user, raw, 'by device')];
   assert.fixture(byDevice, byTime, `${user} ${what} ${JSON.stringify(raw)}`);
-  const page = JSON.parse(byTime) as { data: unknown[]; next?: string | null };
+  const page = JSON.parse(byTime) as { data: unknown[]; total: number; next?: string | null };
   pagesCompared += 1;
   rowsCompared += page.data.length;
   return page;
@@ -140,6 +140,8 @@ for (const user of CALLERS) {
   test(`${user}: keyset pages followed to the end of a week and of a day, boundaries inside a shared instant`, async () => {
     const w = await follow(user, { limit: '20', ...week }, 'a week');
     assert.ok(w.pages >= 3, `a week is several pages (${w.pages})`);
+    // The total (counted as the walk reads: a group user's keys first, its reach per device) is the rows there are.
+    assert.is((await same(user, { limit: '20', ...week }, 'a week')).total, w.rows, 'the week\'s total is its rows');
     // Two rows a page: the five to six rows of the shared instant span page boundaries.
     const d = await follow(user, { limit: '2', from: day, to: day }, 'a day');
     assert.ok(d.pages >= 5 && d.rows >= 10, `a day is many pages (${d.pages}, ${d.rows} rows)`);

@@ -3,6 +3,7 @@
 // the pool's force_generic_plan: db/pool.ts), and the shared buffers each one touched (hit + read) compared
 // between two table sizes an order of magnitude apart. Buffers, never times: they do not swing with the host.
 import pg from 'pg';
+import { recordingPool } from '../../helpers/recording-pool.js';
 
 /** One statement as the app sent it. */
 export interface Sent { text: string; values: unknown[] }
@@ -30,24 +31,7 @@ export function verdict(unbounded: readonly string[], known: readonly string[]):
 }
 
 /** `pool` as the app uses it, with every statement it is sent (a text, or a config such as a prepared statement) appended to `sent`. */
-export function recording(pool: pg.Pool, sent: Sent[]): pg.Pool {
-  return new Proxy(pool, {
-    get(target, key) {
-      if (key === 'query') {
-        return (config: unknown, values?: unknown[]) => {
-          if (typeof config === 'string') sent.push({ text: config, values: values ?? [] });
-          else if (config && typeof config === 'object' && 'text' in config) {
-            const c = config as { text: string; values?: unknown[] };
-            sent.push({ text: c.text, values: c.values ?? values ?? [] });
-          }
-          return (target.query as (c: unknown, v?: unknown[]) => unknown)(config, values);
-        };
-      }
-      const value = Reflect.get(target, key) as unknown;
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-}
+export const recording = (pool: pg.Pool, sent: Sent[]): pg.Pool => recordingPool(pool, ({ text, values }) => { sent.push({ text, values }); });
 
 /** Statements worth explaining: reads (an EXPLAIN the app sends itself, for an estimate, is not run again). */
 export const isRead = (q: Sent) => /^\s*(select|with)\b/i.test(q.text);

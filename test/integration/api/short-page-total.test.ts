@@ -1,0 +1,74 @@
+// A short page is its own total (api/device-records/endpoint.ts shortPageTotal, docs/decisions.md#a-short-page-is-
+// its-own-total), on real PostgreSQL through the app: a page without a cursor that is not full answers its total
+// with no count statement, and the total is what counting the list gives; a full page, an empty page past the
+// end and a keyset page still count, and theirs are right too.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Hono } from 'hono';
+import { createApp } from '../../../api/app.js';
+import { addMonths, monthOfMs } from '../../../domain/storage-months.js';
+import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
+import { generateDeviceData, registerDevices } from '../../../support/device-data.js';
+import { importDemoData } from '../../../support/reference-data.js';
+import { recordingPool } from '../../helpers/recording-pool.js';
+
+const test = suite('a short page is its own total (real Postgres)');
+const PREFIX = '8692000';
+const DEVICE = `${PREFIX}00000001`;
+const ran: string[] = [];
+let db: TestDatabase;
+let app: Hono;
+let token = '';
+/** The device's events: how many there are, counted directly. */
+let events = 0;
+
+test.before(async () => {
+  db = await createTestDatabase('short_page_total');
+  await importDemoData(db.pool);
+  await registerDevices(db.pool, { prefix: PREFIX, devices: 2, org: 'north', powerLines: ['north-F12', 'north-F7'], groups: ['north-east', 'north-west'] });
+  await generateDeviceData(db.pool, { prefix: PREFIX, devices: 2, count: 240, months: [addMonths(monthOfMs(Date.now()), -1)] });
+  events = Number((await db.pool.query(`select (select count(*) from event_records where "IMEINumber" = $1) + (select count(*) from dm1_event_records where "IMEINumber" = $1) as n`, [DEVICE])).rows[0].n);
+  const pool = recordingPool(db.pool, ({ text }) => { ran.push(text); });
+  app = createApp({ readiness: {}, pool, readCacheMs: 0, jwtSecret: new TextEncoder().encode('short-page-total-secret-short-page-total') });
+  const login = await app.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@north.example', password: 'north-Admin-Pass-1' }) });
+  token = ((await login.json()) as { accessToken: string }).accessToken;
+});
+test.after(async () => { await db?.drop(); });
+
+/** The page's answer and whether a count statement ran for it. */
+async function ask(path: string): Promise<{ rows: number; total: number; estimated: boolean; next?: string | null; counted: boolean }> {
+  ran.length = 0;
+  const res = await app.request(path, { headers: { authorization: `Bearer ${token}` } });
+  assert.is(res.status, 200, path);
+  const body = (await res.json()) as { data: unknown[]; total: number; totalIsEstimate: boolean; next?: string | null };
+  return { rows: body.data.length, total: body.total, estimated: body.totalIsEstimate, next: body.next, counted: ran.some((t) => /select count\(\*\)/.test(t)) };
+}
+
+const eventsOf = `/device-records/device-information/events/${DEVICE}`;
+
+test('a short first page and a short later page: their totals, no count', async () => {
+  assert.ok(events > 20 && events < 200, `the device has a few dozen events (${events})`);
+  const all = await ask(`${eventsOf}?limit=200`);
+  assert.equal([all.rows, all.total, all.estimated, all.counted], [events, events, false, false]);
+  // Pages of events - 1 rows: the second holds the last row alone.
+  const tail = await ask(`${eventsOf}?limit=${events - 1}&page=1`);
+  assert.equal([tail.rows, tail.total, tail.counted], [1, events, false]);
+});
+
+test('a full page and an empty page past the end are counted, and right', async () => {
+  const full = await ask(`${eventsOf}?limit=10`);
+  assert.equal([full.rows, full.total, full.counted], [10, events, true]);
+  const past = await ask(`${eventsOf}?limit=10&page=${Math.ceil(events / 10) + 5}`);
+  assert.equal([past.rows, past.total, past.counted], [0, events, true]);
+});
+
+test('a keyset page, short or not, counts the whole list', async () => {
+  const first = await ask('/device-records/critical-data?limit=10');
+  assert.ok(first.next, 'a next cursor');
+  let page = first;
+  while (page.next) page = await ask(`/device-records/critical-data?limit=10&after=${encodeURIComponent(page.next)}`);
+  assert.ok(page.rows < 10, 'the chain ends on a short page');
+  assert.is(page.total, first.total, 'the short keyset page answers the whole list\'s total, not its own rows');
+});
+
+test.run();
