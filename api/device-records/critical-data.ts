@@ -96,9 +96,28 @@ const COLUMNS = `c."Source", c."SourceID", c."EventID", c."EventTimestamp", c."E
 const CHECK_IN_JOIN = (alias: string) => `left join device_records r on r."RecordID" = ${alias}."DeviceRecordID" and r."date" = ${alias}."PacketTimestamp"`;
 /** What each row shows of the check-in that brought it. */
 const CHECK_IN_COLUMNS = ['Ongoing_fault', 'ActualOngoingFault'] as const;
-/** The page's columns in select order: COLUMNS (as `u.*`), the power line's name, CHECK_IN_COLUMNS. */
-const SELECTED = [...[...COLUMNS.matchAll(/\."([^"]+)"/g)].map((m) => m[1]!), 'PowerLineName', ...CHECK_IN_COLUMNS];
+/** The page's columns in select order: COLUMNS (as `u.*`), the power line's name, the check-in's instant as text, CHECK_IN_COLUMNS. */
+const SELECTED = [...[...COLUMNS.matchAll(/\."([^"]+)"/g)].map((m) => m[1]!), 'PowerLineName', 'CheckInAt', ...CHECK_IN_COLUMNS];
 const at = columnIndex(SELECTED);
+
+/**
+ * Each row's check-in faults, by the check-in's key, one prepared statement for the page. In the page's own
+ * statement (a scalar subquery per column) the lookup was planned over every month of device_records on every
+ * ranged request: 0.9 of a week's 1.8 ms of planning at 27 months. Prepared, its generic plan prunes each probe to
+ * its month when it runs (a LATERAL per key; `limit 1`, the key being unique, keeps it one). The instant goes as
+ * text: a JavaScript Date holds milliseconds, a stored instant may hold microseconds.
+ */
+const CHECK_IN_FILL = `select k.i::int as i, ${CHECK_IN_COLUMNS.map((c) => `r."${c}"`).join(', ')}
+  from unnest($1::bigint[], $2::timestamptz[]) with ordinality k(id, at, i)
+  cross join lateral (select ${CHECK_IN_COLUMNS.map((c) => `r."${c}"`).join(', ')} from device_records r where r."RecordID" = k.id and r."date" = k.at limit 1) r`;
+async function fillCheckIns(pool: pg.Pool, rows: unknown[][]): Promise<void> {
+  const [id, instant] = [at('DeviceRecordID'), at('CheckInAt')];
+  const { rows: found } = await pool.query<Record<string, unknown>>(prepared(CHECK_IN_FILL, [rows.map((r) => r[id]), rows.map((r) => r[instant])]));
+  for (const f of found) {
+    const row = rows[(f.i as number) - 1]!;
+    for (const c of CHECK_IN_COLUMNS) row[at(c)] = f[c];
+  }
+}
 /** Each row: its source, the event as the events list shows it (spec 3.4) without the table and id, the alert's models, the device, the check-in's faults (row-json.ts). */
 const WRITE = rowWriter([
   ['Source', plain(at('Source'))], ['SourceID', plain(at('SourceID'))],
@@ -228,13 +247,13 @@ export async function criticalDataPage(deps: ReadDeps, caller: Caller, q: ListQu
   const cp = new SqlParams();
   const count = countersAnswer(q) ? { count: counterTotal('critical_events', caller) } : { countParts: { parts: await branches(deps, caller, q, cp, 'count', 'by time', top), values: cp.values } };
   const ctx = presentContext(caller, deps.codeStrings);
-  // The power line and the check-in are read per row of the page in the select list, not joined before
-  // the merged rows are sorted and cut: with the joins there, a deep or dense page (page 20 of a week:
-  // 1,050 merged rows) was planned as a hash join over a month of device_records, 1.5 s instead of a few
-  // probes (bench/results/keyset-plans-300k.txt). The subqueries run once per row the sort hands to the
-  // LIMIT (offset + limit rows; limit rows for a keyset page), each a primary-key probe.
+  // The power line and the check-in are read for the page's rows alone, not joined before the merged rows are
+  // sorted and cut: with the joins there, a deep or dense page (page 20 of a week: 1,050 merged rows) was planned
+  // as a hash join over a month of device_records, 1.5 s instead of a few probes
+  // (bench/results/keyset-plans-300k.txt). The power line is a subquery in the select list, run once per row the
+  // sort hands to the LIMIT; the check-in's faults are filled in afterwards (fillCheckIns).
   const fromWhere = `from (${merged}) u`;
   const selectList = `u.*, (select pl.name from power_lines pl where pl."Id" = u."PowerLineID") as "PowerLineName",
-    ${CHECK_IN_COLUMNS.map((c) => `(select r."${c}" from device_records r where r."RecordID" = u."DeviceRecordID" and r."date" = u."PacketTimestamp") as "${c}"`).join(', ')}`;
-  return pageJson(deps, p, { selectList, fromWhere, order: orderBy(q.sort, MERGED, DEFAULT_SORT, MERGED_TIE_BREAKER), ...count, keyset: KEYSET }, q, WRITE, ctx);
+    u."PacketTimestamp"::text as "CheckInAt", ${CHECK_IN_COLUMNS.map((c) => `null::integer as "${c}"`).join(', ')}`;
+  return pageJson(deps, p, { selectList, fromWhere, order: orderBy(q.sort, MERGED, DEFAULT_SORT, MERGED_TIE_BREAKER), ...count, keyset: KEYSET, fill: fillCheckIns }, q, WRITE, ctx);
 }

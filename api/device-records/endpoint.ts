@@ -99,6 +99,10 @@ export interface PageSql {
    * partition key (in the walk and in the row lookup, never in the total), and pageRows widens it until the window
    * holds the page (newest-window.ts). */
   window?: NewestWindow;
+  /** Columns the page statement selects as nulls and a second statement fills in place, once the page's rows are
+   * known (critical-data: the check-in's faults, read by a prepared statement: in a statement planned per
+   * request, a lookup in device_records is planned over every month). */
+  fill?: (pool: pg.Pool, rows: unknown[][]) => Promise<void>;
 }
 
 /**
@@ -236,6 +240,7 @@ async function pageRows({ pool, totals }: PageDeps, p: SqlParams, sql: PageSql, 
   // as much as the page (docs/decisions.md#a-short-page-is-its-own-total). A keyset page's total is the whole
   // list's, not what follows the cursor: counted beside it.
   const [rows, count] = q.after !== null ? await Promise.all([rowsRead, counted()]) : await rowsRead.then(async (read) => [read, shortPageTotal(read.length, q) ?? await counted()] as const);
+  if (sql.fill && rows.length > 0) await sql.fill(pool, rows);
   // The cursor's columns come last in the select list: read from the row's end.
   const keys = sql.keyset?.length ?? 0;
   const next = sql.keyset ? { next: nextCursor(rows, q.limit, (row) => row.slice(-keys)) } : undefined;

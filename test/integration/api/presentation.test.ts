@@ -75,6 +75,20 @@ test('3.4 applies in critical-data too (every fault event, with device informati
   assert.not.ok(types.has('Current Reset'), 'Current Reset is not a fault event');
 });
 
+test('critical-data: each fault event shows the faults of the check-in that brought it, a day range too', async () => {
+  for (const path of ['/device-records/critical-data?limit=500', '/device-records/critical-data?limit=500&from=20261101&to=20261130']) {
+    const rows = (await data(path, 'northAdmin')).filter((r) => r.Source !== 'model_change');
+    assert.ok(rows.length > 5, path);
+    // Every fixture event came in a check-in, whose faults the row shows (filled after the page is read: critical-data.ts fillCheckIns).
+    assert.equal(rows.filter((r) => r.Ongoing_fault === null || r.ActualOngoingFault === null).map((r) => [r.IMEINumber, r.EventType]), [], path);
+    const reset = rows.find((r) => r.EventType === 'PFault' && r.IMEINumber === '861000000000100')!;
+    const [checkIn] = (await data(`/device-records/device-information/data-log/861000000000100?sortBy={"field":"date","order":"asc"}`, 'northAdmin'))
+      .filter((c) => c.date === reset.PacketTimestamp);
+    assert.ok(checkIn, `the check-in of ${String(reset.PacketTimestamp)}`);
+    assert.equal([reset.Ongoing_fault, reset.ActualOngoingFault], [checkIn!.Ongoing_fault, checkIn!.ActualOngoingFault], path);
+  }
+});
+
 test('critical-data shows the model-change alert as EventType Model Change', async () => {
   const rows = await data('/device-records/critical-data?filterBy={"EventType":"Model Change"}', 'northAdmin');
   assert.is(rows.length, 1);
