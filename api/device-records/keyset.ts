@@ -19,8 +19,18 @@ export interface KeyColumn {
 export type Cursor = readonly string[];
 
 const PREFIX = 'k1.';
-/** How Postgres prints a timestamptz (ISO DateStyle), so a forged cursor is a 400, not a failed cast. */
-const TIMESTAMPTZ_TEXT = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]) ([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?[+-]\d\d(:[0-5]\d){0,2}$/;
+/** How Postgres prints a timestamptz (ISO DateStyle), so a forged cursor is a 400, not a failed cast; its parts captured. */
+const TIMESTAMPTZ_TEXT = /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]) ([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(?:\.(\d{1,6}))?([+-])(\d\d)(?::([0-5]\d))?(?::([0-5]\d))?$/;
+
+/** An instant of TIMESTAMPTZ_TEXT's shape, in numbers (the one parse of a cursor's instant); null for another shape. */
+interface InstantText { year: number; month: number; day: number; hour: number; minute: number; second: number; millis: number; offsetSeconds: number }
+function instantText(value: string): InstantText | null {
+  const m = TIMESTAMPTZ_TEXT.exec(value);
+  if (!m) return null;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const offsetSeconds = (m[8] === '-' ? -1 : 1) * (Number(m[9]) * 3600 + Number(m[10] ?? 0) * 60 + Number(m[11] ?? 0));
+  return { year, month, day, hour, minute, second, millis: Number((m[7] ?? '').padEnd(3, '0').slice(0, 3)), offsetSeconds };
+}
 
 const BIGINT_MIN = -(2n ** 63n);
 const BIGINT_MAX = 2n ** 63n - 1n;
@@ -32,14 +42,10 @@ const MAX_OFFSET_HOURS = 15;
  * year 1 on (no year 0), an offset within MAX_OFFSET_HOURS. Otherwise the cast fails in the statement: a forged
  * cursor was a 500 instead of a 400.
  */
-function readableInstant(value: string): boolean {
-  const year = Number(value.slice(0, 4));
-  const month = Number(value.slice(5, 7));
-  const day = Number(value.slice(8, 10));
+function readableInstant(t: InstantText): boolean {
   const monthEnd = new Date(0);
-  monthEnd.setUTCFullYear(year, month, 0); // day 0 of the next month: this month's last (no two-digit-year mapping)
-  const offsetHours = Number(/[+-](\d\d)(?::\d\d){0,2}$/.exec(value)![1]);
-  return year >= 1 && day <= monthEnd.getUTCDate() && offsetHours <= MAX_OFFSET_HOURS;
+  monthEnd.setUTCFullYear(t.year, t.month, 0); // day 0 of the next month: this month's last (no two-digit-year mapping)
+  return t.year >= 1 && t.day <= monthEnd.getUTCDate() && Math.abs(t.offsetSeconds) < (MAX_OFFSET_HOURS + 1) * 3600;
 }
 
 /** The opaque `next` text of a row's key values. */
@@ -66,7 +72,10 @@ export function decodeCursor(text: string, columns: readonly KeyColumn[]): Curso
   columns.forEach((c, i) => {
     const v = values[i] as string;
     if (c.type === 'bigint' && !(/^-?\d{1,19}$/.test(v) && BigInt(v) >= BIGINT_MIN && BigInt(v) <= BIGINT_MAX)) throw bad();
-    if (c.type === 'timestamptz' && !(TIMESTAMPTZ_TEXT.test(v) && readableInstant(v))) throw bad();
+    if (c.type === 'timestamptz') {
+      const t = instantText(v);
+      if (!t || !readableInstant(t)) throw bad();
+    }
   });
   return values as string[];
 }
@@ -98,11 +107,13 @@ export function cursorInstantLiteral(value: string): string {
  * after the instant, so a window that starts from it misses nothing (newest-window.ts).
  */
 export function cursorInstantMs(value: string): number {
-  const m = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?([+-])(\d\d)(?::(\d\d))?(?::(\d\d))?$/.exec(value);
-  if (!m || !TIMESTAMPTZ_TEXT.test(value)) throw badCursor();
-  const [, date, time, fraction = '', sign, hh, mm = '0', ss = '0'] = m;
-  const local = Date.parse(`${date}T${time}Z`) + Number(fraction.padEnd(3, '0').slice(0, 3));
-  return local - (sign === '-' ? -1 : 1) * (Number(hh) * 3600 + Number(mm) * 60 + Number(ss)) * 1000;
+  const t = instantText(value);
+  if (!t) throw badCursor();
+  // Date.UTC maps years 0-99 to 1900-1999; setUTCFullYear does not.
+  const local = new Date(0);
+  local.setUTCFullYear(t.year, t.month - 1, t.day);
+  local.setUTCHours(t.hour, t.minute, t.second, t.millis);
+  return local.getTime() - t.offsetSeconds * 1000;
 }
 
 /** The cursor's values as typed placeholders on `p`, in column order. */

@@ -79,6 +79,7 @@ test('a cursor\'s instant: offsets honoured, never after the instant (sub-millis
   assert.is(cursorInstantMs('2026-11-28 23:08:00.5+05:30'), Date.parse('2026-11-28T17:38:00.5Z'));
   assert.is(cursorInstantMs('2026-11-28 14:38:00-03'), Date.parse('2026-11-28T17:38:00Z'));
   assert.is(cursorInstantMs('1900-01-01 00:53:28+00:53:28'), Date.parse('1900-01-01T00:00:00Z'));
+  assert.is(cursorInstantMs('0050-06-01 00:00:00+00'), Date.parse('0050-06-01T00:00:00Z'), 'a year below 100 stays itself');
   assert.throws(() => cursorInstantMs('2026-11-28'));
   assert.throws(() => cursorInstantMs("2026-11-28 17:38:00+00'; --"));
 });
