@@ -1,7 +1,9 @@
 // A short page is its own total (api/device-records/endpoint.ts shortPageTotal, docs/decisions.md#a-short-page-is-
 // its-own-total), on real PostgreSQL through the app: a page without a cursor that is not full answers its total
 // with no count statement, and the total is what counting the list gives; a full page, an empty page past the
-// end and a keyset page still count, and theirs are right too.
+// end and a keyset page still count, and theirs are right too. And on every paginated route (each caller of
+// pageJson), in each kind of form, as an admin and as a group user: every page of every size is its whole list's
+// slice, with the list's length as its total, whether the page told it or a count did.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Hono } from 'hono';
@@ -19,6 +21,9 @@ const ran: string[] = [];
 let db: TestDatabase;
 let app: Hono;
 let token = '';
+/** The group user east@north.example (north-east: one of the two devices). */
+let groupToken = '';
+const MONTH = addMonths(monthOfMs(Date.now()), -1);
 /** The device's events: how many there are, counted directly. */
 let events = 0;
 
@@ -26,12 +31,14 @@ test.before(async () => {
   db = await createTestDatabase('short_page_total');
   await importDemoData(db.pool);
   await registerDevices(db.pool, { prefix: PREFIX, devices: 2, org: 'north', powerLines: ['north-F12', 'north-F7'], groups: ['north-east', 'north-west'] });
-  await generateDeviceData(db.pool, { prefix: PREFIX, devices: 2, count: 240, months: [addMonths(monthOfMs(Date.now()), -1)] });
+  await generateDeviceData(db.pool, { prefix: PREFIX, devices: 2, count: 240, months: [MONTH] });
   events = Number((await db.pool.query(`select (select count(*) from event_records where "IMEINumber" = $1) + (select count(*) from dm1_event_records where "IMEINumber" = $1) as n`, [DEVICE])).rows[0].n);
   const pool = recordingPool(db.pool, ({ text }) => { ran.push(text); });
   app = createApp({ readiness: {}, pool, readCacheMs: 0, jwtSecret: new TextEncoder().encode('short-page-total-secret-short-page-total') });
   const login = await app.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@north.example', password: 'north-Admin-Pass-1' }) });
   token = ((await login.json()) as { accessToken: string }).accessToken;
+  const east = await app.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'east@north.example', password: 'north-East-Pass-1' }) });
+  groupToken = ((await east.json()) as { accessToken: string }).accessToken;
 });
 test.after(async () => { await db?.drop(); });
 
@@ -69,6 +76,55 @@ test('a keyset page, short or not, counts the whole list', async () => {
   while (page.next) page = await ask(`/device-records/critical-data?limit=10&after=${encodeURIComponent(page.next)}`);
   assert.ok(page.rows < 10, 'the chain ends on a short page');
   assert.is(page.total, first.total, 'the short keyset page answers the whole list\'s total, not its own rows');
+});
+
+/** Every paginated route (each a caller of pageJson), in forms of each kind: unranged, a day range, a filter, another order. */
+function lists(imei: string): string[] {
+  const day = (d: number) => `${MONTH.replace('-', '')}${String(d).padStart(2, '0')}`;
+  const range = `from=${day(8)}&to=${day(21)}`;
+  const device = (route: string) => `/device-records/device-information/${route}/${imei}`;
+  const filter = (field: string, value: string | number, op = 'eq') => `filterBy=${encodeURIComponent(JSON.stringify({ [field]: { [op]: value } }))}`;
+  const sort = (field: string, order = 'asc') => `sortBy=${encodeURIComponent(JSON.stringify({ field, order }))}`;
+  return [
+    '/device-records/data-log', `/device-records/data-log?${range}`, `/device-records/data-log?${filter('IMEINumber', imei)}`, `/device-records/data-log?${sort('rssi')}`,
+    device('data-log'), `${device('data-log')}?${range}`, `${device('data-log')}?${filter('AverageCurrent1m', 120, 'gte')}`, `${device('data-log')}?${sort('date')}`,
+    device('events'), `${device('events')}?${range}`, `${device('events')}?${filter('EventType', 'Fault', 'contains')}`, `${device('events')}?${sort('EventID')}`,
+    device('load-history'), `${device('load-history')}?${range}`, `${device('load-history')}?${sort('PeakCurrent', 'desc')}`,
+    '/device-records/critical-data', `/device-records/critical-data?${range}`, `/device-records/critical-data?${filter('Source', 'event')}`,
+    `/device-records/critical-data?${range}&${sort('EventType')}`,
+    '/device-records/all-devices', `/device-records/all-devices?${filter('PowerLineID', 'north-F7')}`, `/device-records/all-devices?${sort('Real_Name', 'desc')}`,
+    '/api/fleet/devices', `/api/fleet/devices?${sort('LastCheckInTime', 'desc')}`,
+  ];
+}
+
+test('every paginated route, as an admin and as a group user: each page of every size is the whole list\'s slice, its total the list\'s rows', async () => {
+  let pages = 0;
+  const { rows: [east] } = await db.pool.query<{ imei: string }>(`select d."IMEINumber" as imei from device_information d join group_device_links l using ("DeviceID")
+    where d."IMEINumber" like $1 || '%' and l."GroupID" = 'north-east' order by 1 limit 1`, [PREFIX]);
+  for (const [who, bearer, imei] of [['admin', token, DEVICE], ['group', groupToken, east!.imei]] as const) {
+    for (const list of lists(imei)) {
+      const get = async (query: string) => {
+        const path = `${list}${list.includes('?') ? '&' : '?'}${query}`;
+        const res = await app.request(path, { headers: { authorization: `Bearer ${bearer}` } });
+        assert.is(res.status, 200, `${who} ${path}`);
+        pages += 1;
+        return { path, body: (await res.json()) as { data: unknown[]; total: number; totalIsEstimate: boolean } };
+      };
+      // The whole list in one page (MAX_LIMIT): its rows, whatever its total says.
+      const whole = (await get('limit=500')).body.data;
+      const n = whole.length;
+      assert.ok(n > 1 && n < 500, `${who} ${list}: ${n} rows`);
+      for (const limit of new Set([1, 2, 7, n - 1, n, n + 1].filter((l) => l >= 1 && l <= 500))) {
+        const last = Math.ceil(n / limit) - 1;
+        for (const page of new Set([0, 1, 2, last - 1, last, last + 1, last + 3].filter((p) => p >= 0))) {
+          const { path, body } = await get(`limit=${limit}&page=${page}`);
+          assert.equal(body.data, whole.slice(page * limit, page * limit + limit), `${who} ${path}: rows`);
+          assert.equal([body.total, body.totalIsEstimate], [n, false], `${who} ${path}: total`);
+        }
+      }
+    }
+  }
+  assert.ok(pages > 800, `${pages} pages`);
 });
 
 test.run();
