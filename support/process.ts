@@ -46,9 +46,9 @@ export function startFaultline(args: string[], env: Record<string, string>, { bi
 export const FREE_PORTS = { from: 10_000, until: 25_000 } as const;
 
 function portRange(): { from: number; until: number } {
-  const given = /^(\d+)-(\d+)$/.exec(process.env.FREE_PORTS ?? '');
-  if (!given) return FREE_PORTS;
-  const [from, until] = [Number(given[1]), Number(given[2])];
+  const asked = /^(\d+)-(\d+)$/.exec(process.env.FREE_PORTS ?? '');
+  if (!asked) return FREE_PORTS;
+  const [from, until] = [Number(asked[1]), Number(asked[2])];
   if (from < FREE_PORTS.from || until > FREE_PORTS.until || from >= until) throw new Error(`FREE_PORTS=${process.env.FREE_PORTS}: not a range inside ${FREE_PORTS.from}-${FREE_PORTS.until}`);
   return { from, until };
 }

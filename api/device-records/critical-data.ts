@@ -184,17 +184,17 @@ async function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlPara
   const cursor = purpose === 'page' ? afterCursor(q, p) : SOURCE_NAMES.map(() => []);
   const checkIn = readsCheckIn(q) ? CHECK_IN_JOIN('c') : '';
   const sourceList = sources(`${p.add(MODEL_CHANGE_EVENT_TYPE)}::text`);
-  // In the default order without filters each source is read keys first: the walk (by device or by time) reads
-  // only its index's keys, cut to the page, and only then the page's rows, each by its primary key in a LATERAL
-  // so the probe is pruned to the key's partition (a join let the planner hash the keys and scan every partition
-  // of a day cut: docs/decisions.md#reads-bounded-at-a-fine-cut; `limit 1`, the key being unique, keeps it a
-  // LATERAL). Reading whole rows in the walk, a by-device walk was planned as a bitmap of each device's whole
-  // range, and a walk by time fetched every event it stepped over from the heap to learn its device.
-  // A group user's walk by time of a day range in the default order without filters is keys first (below): most
-  // events of the range it steps over may be out of reach. An admin reaches the organisation's events, and newest
-  // first over every month a group meets its own early, so those walks meet the page at once and reading whole
-  // rows costs less than keys, the reach per device and a lookup per row (an admin's week 4.4 against 7.8 ms of
-  // Postgres; a group's first page 4.9 against 6.2 ms a request).
+  // Keys first (keysFirst below): the walk reads only its index's keys, cut to the page, and only then the page's
+  // rows, each by its primary key in a LATERAL so the probe is pruned to the key's partition (a join let the
+  // planner hash the keys and scan every partition of a day cut: docs/decisions.md#reads-bounded-at-a-fine-cut;
+  // `limit 1`, the key being unique, keeps it a LATERAL). Reading whole rows in the walk, a by-device walk was
+  // planned as a bitmap of each device's whole range, and a walk by time fetched every event it stepped over from
+  // the heap to learn its device. Every walk by device is keys first; a walk by time only for a group user's day
+  // range in the default order without filters (`plain`), where most events it steps over may be out of reach
+  // (docs/decisions.md#critical-data-keys-first-by-time). An admin reaches the organisation's events, and newest
+  // first over every month a group meets its own early, so those walks meet the page at once and whole rows cost
+  // less than keys, the reach per device and a lookup per row (an admin's week 4.4 against 7.8 ms of Postgres; a
+  // group's first page 4.9 against 6.2 ms a request).
   const plain = caller.role === 'user' && (q.from !== null || q.to !== null) && isDefaultOrder(q.sort, DEFAULT_SORT) && q.filters.length === 0;
   // The total's rows (endpoint.ts cappedTotal): in the plain form index-only, the reach asked per device as below.
   if (purpose === 'count' && plain) return sourceList.map((source) => `from ${source} ${inReach} ${whereClause(common)}`);
