@@ -1,5 +1,5 @@
-// A short page is its own total (api/device-records/endpoint.ts shortPageTotal, docs/decisions.md#a-short-page-is-
-// its-own-total), on real PostgreSQL through the app: a page without a cursor that is not full answers its total
+// A short page is its own total (api/device-records/endpoint.ts shortPageTotal,
+// docs/decisions.md#a-short-page-is-its-own-total), on real PostgreSQL through the app: a page without a cursor that is not full answers its total
 // with no count statement, and the total is what counting the list gives; a full page, an empty page past the
 // end and a keyset page still count, and theirs are right too. And on every paginated route (each caller of
 // pageJson), in each kind of form, as an admin and as a group user: every page of every size is its whole list's
