@@ -13,7 +13,7 @@ import { pageJson, prepared, type ReadDeps, type ReadEndpoint } from './endpoint
 import { isDefaultOrder, type ListQuery } from './list-params.js';
 import { displayFault, eventFields, presentContext } from './present.js';
 import { columnIndex, plain, rowWriter, type JsonText } from './row-json.js';
-import { movedDevicesCondition, reachCondition } from './reach.js';
+import { movedDevices, movedSinceCondition, reachCondition, type MovedDevices } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
 import { counterTotal, countersAnswer } from './totals.js';
 import { reportedRange } from './events.js';
@@ -170,13 +170,13 @@ export async function walkFor(pool: pg.Pool, caller: Caller, q: Pick<ListQuery, 
  * lookup in device_records). `by device`, the source is read in a LATERAL per device in reach, cut to `top` rows
  * there; the device `d` is the outer one, so the conditions and the order on its columns are constants inside.
  */
-async function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams, purpose: 'page' | 'count', walk: CriticalWalk, top: string): Promise<string[]> {
+function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams, purpose: 'page' | 'count', walk: CriticalWalk, top: string, moved: MovedDevices): string[] {
   const range = calendarDayRange(q.from, q.to, caller.timeZone);
   const reach = reachCondition(caller, p);
   // The event's device in reach, as a LATERAL on its IMEI (keys-first walks by time and their counts).
   const inReach = `cross join lateral (select 1 from device_information d where d."IMEINumber" = c."IMEINumber" and ${reach} limit 1) reached`;
   const common = ([
-    ...await movedDevicesCondition(deps.pool, caller, p, 'c."IMEINumber"', 'c."PacketTimestamp"'),
+    ...movedSinceCondition(moved, p, 'c."IMEINumber"', 'c."PacketTimestamp"'),
     ...rangeConditions('c."EventTimestamp"', range.fromMs, range.untilMs),
     ...reportedRange('c', range),
     ...filterConditions(q.filters, FILTERABLE, { codeStrings: deps.codeStrings }, p),
@@ -241,11 +241,12 @@ export async function criticalDataPage(deps: ReadDeps, caller: Caller, q: ListQu
   // early), then the few survivors are merged: sorting the union of millions of events would not stop.
   const p = new SqlParams();
   const top = integerLiteral(q.page * q.limit + q.limit); // spelled in, as pageJson does (endpoint.ts)
-  const parts = await branches(deps, caller, q, p, 'page', walk, top);
+  const moved = await movedDevices(deps.pool, caller); // one read for the page's statement and the total's
+  const parts = branches(deps, caller, q, p, 'page', walk, top, moved);
   const inner = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
   const merged = parts.map((fromWhere) => `(select ${COLUMNS} ${fromWhere} order by ${inner} limit ${top})`).join(' union all ');
   const cp = new SqlParams();
-  const count = countersAnswer(q) ? { count: counterTotal('critical_events', caller) } : { countParts: { parts: await branches(deps, caller, q, cp, 'count', 'by time', top), values: cp.values } };
+  const count = countersAnswer(q) ? { count: counterTotal('critical_events', caller) } : { countParts: { parts: branches(deps, caller, q, cp, 'count', 'by time', top, moved), values: cp.values } };
   const ctx = presentContext(caller, deps.codeStrings);
   // The power line and the check-in are read for the page's rows alone, not joined before the merged rows are
   // sorted and cut: with the joins there, a deep or dense page (page 20 of a week: 1,050 merged rows) was planned

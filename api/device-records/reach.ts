@@ -42,10 +42,22 @@ export function reachCondition(caller: ReachCaller, p: Pick<SqlParams, 'add'>, d
  * Nothing moved into the organisation: no condition, the statement is as it was.
  */
 export async function movedDevicesCondition(pool: pg.Pool, caller: ReachCaller, p: Pick<SqlParams, 'add'>, imei: string, at: string): Promise<string[]> {
-  const { rows } = await pool.query<{ moved: Record<string, string> | null }>(
+  return movedSinceCondition(await movedDevices(pool, caller), p, imei, at);
+}
+
+/** The caller's organisation's devices moved into it, IMEI to the move's instant; null when none (the usual case). */
+export type MovedDevices = Record<string, string> | null;
+
+/** The organisation's moved devices, read once for a request whose statements all need them (critical-data's page and total). */
+export async function movedDevices(pool: pg.Pool, caller: ReachCaller): Promise<MovedDevices> {
+  const { rows } = await pool.query<{ moved: MovedDevices }>(
     `select jsonb_object_agg("IMEINumber", "OrganizationSince") as moved from device_information
       where "OrganizationID" = $1 and "OrganizationSince" > '-infinity'`, [caller.org]);
-  const moved = rows[0]?.moved;
+  return rows[0]?.moved ?? null;
+}
+
+/** movedDevicesCondition's condition from moved devices already read. */
+export function movedSinceCondition(moved: MovedDevices, p: Pick<SqlParams, 'add'>, imei: string, at: string): string[] {
   if (!moved) return [];
   return [`${at} >= coalesce((${p.add(JSON.stringify(moved))}::jsonb ->> ${imei})::timestamptz, '-infinity')`];
 }
