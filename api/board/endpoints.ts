@@ -48,6 +48,7 @@ const BOARD = {
 
 export const GET_BOARD = readRoute({
   path: BOARD_PATH, operationId: 'board', tag: 'board', summary: 'The control-room board of the caller\'s reach; send If-None-Match to poll (304 when unchanged)',
-  parameters: [{ name: 'class', in: 'query', required: false, description: 'Only alarms of this class (incidents are operations).', schema: classProp }],
+  // An empty `class=` is every class, as no `class` is (a cleared filter in a URL); a body's empty class is a 400 (api/alarms/actions.ts).
+  parameters: [{ name: 'class', in: 'query', required: false, description: 'Only alarms of this class (incidents are operations); empty or absent: every class.', schema: { type: 'string', enum: ['', ...ALARM_CLASSES] } }],
   responses: { 200: { description: 'The board, with an ETag', ...json(BOARD) }, 304: { description: 'Unchanged since the ETag sent' }, 400: errorResponse('A query parameter is invalid or not accepted.'), ...AUTH_401 },
 });
