@@ -27,8 +27,9 @@ import { generateDeviceData, registerDevices } from '../../../support/device-dat
 import { importDemoData } from '../../../support/reference-data.js';
 import { recordingPool } from '../../helpers/recording-pool.js';
 import { JWT_SECRET, login, NOW, USERS, type UserName } from './seeded-api.js';
+import { printHookErrors } from '../../helpers/hook-errors.js';
 
-const test = suite('critical data over day ranges: a hostile group user reads its own reach, totals exact (real Postgres)');
+const test = printHookErrors(suite('critical data over day ranges: a hostile group user reads its own reach, totals exact (real Postgres)'));
 const NORTH = '8693000';
 const SOUTH = '8693001';
 /** North: 2 x 210 devices, so north-east reaches more than DEVICE_WALK_MAX; south: 2 x 20. */
@@ -67,15 +68,7 @@ const MOVED_SINCE = Date.parse('2026-11-01T12:00:00Z');
 const S = 1000;
 const UNREGISTERED = '869300299999999';
 
-test.before(async () => {
-  try {
-    await seed();
-  } catch (err) {
-    console.error(`   FAIL  set-up: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
-    process.exitCode = 1;
-    throw err;
-  }
-});
+test.before(seed);
 
 async function seed(): Promise<void> {
   db = await createTestDatabase('critical_reach');

@@ -18,8 +18,9 @@ import { createTestDatabase, type TestDatabase } from '../../../support/database
 import { generateDeviceData, registerDevices } from '../../../support/device-data.js';
 import { importDemoData } from '../../../support/reference-data.js';
 import { NOW, USERS, type UserName } from '../api/seeded-api.js';
+import { printHookErrors } from '../../helpers/hook-errors.js';
 
-const test = suite('critical data: the per-device walk answers what the walk by time answers (real Postgres)');
+const test = printHookErrors(suite('critical data: the per-device walk answers what the walk by time answers (real Postgres)'));
 
 const PREFIX = '8650000';
 const DEVICES = 24;
@@ -69,16 +70,7 @@ async function follow(user: UserName, raw: Raw, what: string, most = 400): Promi
 
 const ymd = (ms: number) => new Date(ms).toISOString().slice(0, 10).replaceAll('-', '');
 
-// Set-up errors printed: uvu drops a suite's hook error (test/helpers/hook-errors.ts wraps uvu's `test` only).
-test.before(async () => {
-  try {
-    await seed();
-  } catch (err) {
-    console.error(`   FAIL  set-up: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
-    process.exitCode = 1;
-    throw err;
-  }
-});
+test.before(seed);
 
 async function seed(): Promise<void> {
   db = await createTestDatabase('walks');
