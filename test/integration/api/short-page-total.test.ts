@@ -13,6 +13,7 @@ import { createTestDatabase, type TestDatabase } from '../../../support/database
 import { generateDeviceData, registerDevices } from '../../../support/device-data.js';
 import { importDemoData } from '../../../support/reference-data.js';
 import { recordingPool } from '../../helpers/recording-pool.js';
+import { login } from './seeded-api.js';
 
 const test = suite('a short page is its own total (real Postgres)');
 const PREFIX = '8692000';
@@ -35,10 +36,8 @@ test.before(async () => {
   events = Number((await db.pool.query(`select (select count(*) from event_records where "IMEINumber" = $1) + (select count(*) from dm1_event_records where "IMEINumber" = $1) as n`, [DEVICE])).rows[0].n);
   const pool = recordingPool(db.pool, ({ text }) => { ran.push(text); });
   app = createApp({ readiness: {}, pool, readCacheMs: 0, jwtSecret: new TextEncoder().encode('short-page-total-secret-short-page-total') });
-  const login = await app.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@north.example', password: 'north-Admin-Pass-1' }) });
-  token = ((await login.json()) as { accessToken: string }).accessToken;
-  const east = await app.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'east@north.example', password: 'north-East-Pass-1' }) });
-  groupToken = ((await east.json()) as { accessToken: string }).accessToken;
+  token = await login(app, 'northAdmin');
+  groupToken = await login(app, 'northEast');
 });
 test.after(async () => { await db?.drop(); });
 
