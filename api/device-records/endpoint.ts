@@ -1,7 +1,6 @@
 // One read endpoint: its path, what it accepts, what it answers (for the OpenAPI document) and how it runs.
 // routes.ts mounts every endpoint from this description and openapi/ documents it from the same object,
 // so the document cannot drift from the routes.
-import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { integerLiteral } from '../../db/sql-literal.js';
 import { DEFAULT_FLOOR_S, offlineAtSql } from '../../domain/checkin-clock.js';
@@ -9,6 +8,7 @@ import type { CodeStrings } from '../../domain/code-strings.js';
 import type { Caller } from '../auth/caller.js';
 import type { ListQuery, ParameterSpec, SortKey } from './list-params.js';
 import { whereClause, type SqlParams } from './sql.js';
+import { prepared } from './prepared.js';
 import { shortCache, type ShortCache } from './short-cache.js';
 import type { FleetAnswer } from './fleet-answer.js';
 import { cursorSelect, nextCursor, type KeyColumn } from './keyset.js';
@@ -119,30 +119,6 @@ async function cappedTotal(pool: pg.Pool, { parts, values }: { parts: string[]; 
   const plan = await pool.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
     `explain (format json) ${parts.map((fw) => `select 1 ${fw}`).join(' union all ')}`, values);
   return { total: Math.max(floor, Math.round(plan.rows[0]!['QUERY PLAN'][0].Plan['Plan Rows'])), estimated: true };
-}
-
-/**
- * Distinct statement texts this process prepares at most. A text varies with the caller's choices (filters,
- * sort keys, limit), and each connection keeps every statement it prepared until it closes, in the backend's
- * memory; past this many texts a new one runs unprepared (planned per request, same answer), so no caller
- * can grow the backends without bound (docs/decisions.md#hostile-callers). The first texts seen are the
- * common ones: the portal's and the integrations' lists.
- */
-export const MAX_PREPARED_TEXTS = 200;
-const preparedNames = new Set<string>();
-
-/**
- * A prepared statement named by its text: each connection plans a list's SQL once (db/pool.ts keeps generic
- * plans) instead of on every request; the values still change per request. Past MAX_PREPARED_TEXTS distinct
- * texts, a plain (unnamed) query.
- */
-export function prepared(text: string, values: unknown[]): pg.QueryConfig {
-  const name = `fl_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
-  if (!preparedNames.has(name)) {
-    if (preparedNames.size >= MAX_PREPARED_TEXTS) return { text, values };
-    preparedNames.add(name);
-  }
-  return { name, text, values };
 }
 
 export interface Total { total: number; estimated: boolean }

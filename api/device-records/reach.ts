@@ -9,6 +9,7 @@ import type pg from 'pg';
 import { timestamptzLiteral } from '../../db/sql-literal.js';
 import type { Caller } from '../auth/caller.js';
 import { ApiError } from '../errors.js';
+import { prepared } from './prepared.js';
 import { SqlParams } from './sql.js';
 
 /** Who is asking, as reach needs it: a REST token's caller or a SOAP login. */
@@ -102,7 +103,8 @@ export async function deviceInReach(pool: pg.Pool, caller: ReachCaller, imei: st
   const sql = `select d."DeviceID", nullif(d."OrganizationSince", '-infinity') as since, coalesce(c.records, 0) as records
                  from device_information d left join device_read_counts c on c."IMEINumber" = d."IMEINumber"
                 where d."IMEINumber" = ${p.add(imei)}::text and ${reachCondition(caller, p)}`;
-  const { rows } = await pool.query<{ DeviceID: number; since: Date | null; records: number }>(sql, p.values);
+  // Prepared: planning this join took 0.4 ms of Postgres a request, four times its run (one device's lists).
+  const { rows } = await pool.query<{ DeviceID: number; since: Date | null; records: number }>(prepared(sql, p.values));
   if (!rows[0]) throw deviceNotFound(imei);
   return { deviceId: Number(rows[0].DeviceID), since: rows[0].since, records: Number(rows[0].records) };
 }

@@ -2,8 +2,8 @@
 // request runs (how many, which text, which row mode) watches through.
 import type pg from 'pg';
 
-/** One statement as the pool was sent it: a text, or a config (a prepared statement, `rowMode: 'array'`). */
-export interface SentStatement { text: string; values: unknown[]; rowMode?: string }
+/** One statement as the pool was sent it: a text, or a config (a prepared statement's `name`, `rowMode: 'array'`). */
+export interface SentStatement { text: string; values: unknown[]; rowMode?: string; name?: string }
 
 /** `pool`, with `seen` called with each statement before it goes to PostgreSQL. */
 export function recordingPool(pool: pg.Pool, seen: (statement: SentStatement) => void): pg.Pool {
@@ -13,8 +13,8 @@ export function recordingPool(pool: pg.Pool, seen: (statement: SentStatement) =>
         return (config: unknown, values?: unknown[]) => {
           if (typeof config === 'string') seen({ text: config, values: values ?? [] });
           else if (config && typeof config === 'object' && 'text' in config) {
-            const c = config as { text: string; values?: unknown[]; rowMode?: string };
-            seen({ text: c.text, values: [...c.values ?? values ?? []], ...(c.rowMode ? { rowMode: c.rowMode } : {}) });
+            const c = config as { text: string; values?: unknown[]; rowMode?: string; name?: string };
+            seen({ text: c.text, values: [...c.values ?? values ?? []], ...(c.rowMode ? { rowMode: c.rowMode } : {}), ...(c.name ? { name: c.name } : {}) });
           }
           return (target.query as (c: unknown, v?: unknown[]) => unknown)(config, values);
         };

@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { createApp } from '../../api/app.js';
 import { HashGate } from '../../api/auth/hash-gate.js';
 import { clientAddressBehind } from '../../api/client-address.js';
-import { MAX_PREPARED_TEXTS } from '../../api/device-records/endpoint.js';
+import { MAX_PREPARED_TEXTS } from '../../api/device-records/prepared.js';
 import { listen } from '../../api/server.js';
 import { startAlarmWorker } from '../../alarms/start.js';
 import { loadAlarmSettings, loadSettings } from '../../config/settings.js';

@@ -19,6 +19,8 @@ const test = suite('a short page is its own total (real Postgres)');
 const PREFIX = '8692000';
 const DEVICE = `${PREFIX}00000001`;
 const ran: string[] = [];
+/** The names of the prepared statements among `ran` (a statement run unprepared has none). */
+const names = new Map<string, string>();
 let db: TestDatabase;
 let app: Hono;
 let token = '';
@@ -34,7 +36,7 @@ test.before(async () => {
   await registerDevices(db.pool, { prefix: PREFIX, devices: 2, org: 'north', powerLines: ['north-F12', 'north-F7'], groups: ['north-east', 'north-west'] });
   await generateDeviceData(db.pool, { prefix: PREFIX, devices: 2, count: 240, months: [MONTH] });
   events = Number((await db.pool.query(`select (select count(*) from event_records where "IMEINumber" = $1) + (select count(*) from dm1_event_records where "IMEINumber" = $1) as n`, [DEVICE])).rows[0].n);
-  const pool = recordingPool(db.pool, ({ text }) => { ran.push(text); });
+  const pool = recordingPool(db.pool, ({ text, name }) => { ran.push(text); if (name) names.set(text, name); });
   app = createApp({ readiness: {}, pool, readCacheMs: 0, jwtSecret: new TextEncoder().encode('short-page-total-secret-short-page-total') });
   token = await login(app, 'northAdmin');
   groupToken = await login(app, 'northEast');
@@ -59,6 +61,15 @@ test('a short first page and a short later page: their totals, no count', async 
   // Pages of events - 1 rows: the second holds the last row alone.
   const tail = await ask(`${eventsOf}?limit=${events - 1}&page=1`);
   assert.equal([tail.rows, tail.total, tail.counted], [1, events, false]);
+});
+
+test('a device\'s list checks the device is in reach with a prepared statement (planned once a connection, not per request)', async () => {
+  for (const path of [eventsOf, `${eventsOf}?from=20200101`, `/device-records/device-information/load-history/${DEVICE}`]) {
+    await ask(path);
+    const reach = ran.find((t) => t.includes('from device_information d left join device_read_counts'));
+    assert.ok(reach, `${path}: the reach check ran`);
+    assert.ok(names.has(reach), `${path}: the reach check is prepared`);
+  }
 });
 
 test('a full page and an empty page past the end are counted, and right', async () => {
