@@ -25,6 +25,14 @@ test('Accept-Encoding: gzip when offered with a weight above 0', () => {
   for (const h of [undefined, '', 'br', 'identity', 'gzip;q=0', 'gzip; q=0.0']) assert.not.ok(acceptsGzip(h), String(h));
 });
 
+test('the body is the JSON\'s UTF-8 bytes, a name with accents too, and the tag is theirs', () => {
+  const json = '{"data":[{"Real_Name":"Poste Saint-\u00c9tienne \u2192 F12"}]}';
+  const a = new FleetAnswer(json);
+  assert.is(Buffer.from(a.json).toString('utf8'), json);
+  assert.is(a.json.byteLength, Buffer.byteLength(json));
+  assert.is(a.etag, new FleetAnswer(json).etag);
+});
+
 test('the gzip body unpacks to the JSON and is made once', async () => {
   const json = JSON.stringify({ data: Array.from({ length: 1000 }, (_, i) => ({ IMEINumber: String(i), Lat: 41 + i / 1e5 })) });
   const a = new FleetAnswer(json);
