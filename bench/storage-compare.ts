@@ -39,6 +39,8 @@ export interface CompareOptions {
 }
 
 interface RowResult { endpoint: string; caller: string; older: SideFigures; newer: SideFigures; verdict?: RowVerdict; profile?: string }
+/** One side's figures of a row, with how it was asked; a floor row's (read-rows.ts ReadRow) have no open loop. */
+type MeasuredRow = SideFigures & { path: string; headers: Record<string, string>; floor: boolean };
 interface SizeResult { records: number; loadSeconds: number | null; migrateSeconds: number; rows: RowResult[] }
 
 const WARM = 20;
@@ -140,21 +142,32 @@ async function ask(url: string, headers: Record<string, string>): Promise<number
 }
 
 /** Every row and caller of one side: CPU per request and the median alone, then the open loop. */
-async function measureSide(o: CompareOptions, server: Server, database: string, span: readonly string[]): Promise<Map<string, SideFigures & { path: string; headers: Record<string, string> }>> {
+async function measureSide(o: CompareOptions, server: Server, database: string, span: readonly string[]): Promise<Map<string, MeasuredRow>> {
   const requester = httpRequester(server.url);
   const pool = createPool({ connectionString: urlOf(database), max: 1 });
-  const out = new Map<string, SideFigures & { path: string; headers: Record<string, string> }>();
+  const out = new Map<string, MeasuredRow>();
   try {
     const tokens = await callerTokens(requester);
     const rows = await readRows(requester, pool, { span, adminToken: tokens.admin });
     const postgres = postmasterPid();
-    for (const row of rows.filter((r) => o.only === null || o.only.some((text) => r.endpoint.includes(text)))) {
+    const measured = rows.filter((r) => o.only === null || o.only.some((text) => r.endpoint.includes(text)));
+    // Every row warms before any is measured: the code they share (HTTP, routing, the token, pg's protocol) is
+    // compiled by then, so the first row measured does not pay for it (it read 1.5-2x its CPU otherwise).
+    for (const row of measured) {
+      for (const caller of CALLERS) {
+        const headers = await rowHeaders(requester, row, tokens[caller]);
+        const url = new URL(row.path, server.url).toString();
+        for (let i = 0; i < WARM; i++) await ask(url, headers);
+      }
+    }
+    for (const row of measured) {
       for (const caller of CALLERS) {
         const headers = await rowHeaders(requester, row, tokens[caller]);
         const url = new URL(row.path, server.url).toString();
         const status = await ask(url, headers);
-        // A keyset row past the end of a small size's week has no cursor to follow (the page before had no `next`).
-        if (status >= 400) { log(`  ${row.endpoint} as ${caller}: HTTP ${status}, not measured`); continue; }
+        // A keyset row past the end of a small size's week has no cursor to follow (the page before had no `next`);
+        // a floor row is a 404 by design.
+        if (row.floor ? status !== 404 : status >= 400) { log(`  ${row.endpoint} as ${caller}: HTTP ${status}, not measured`); continue; }
         for (let i = 1; i < WARM; i++) await ask(url, headers);
         const api0 = runtimeByPid(server.pid);
         const pg0 = runtimeByPid(postgres);
@@ -166,8 +179,9 @@ async function measureSide(o: CompareOptions, server: Server, database: string, 
         }
         const apiCpuMs = (runtimeDeltaSeconds(api0, runtimeByPid(server.pid)) * 1000) / o.requests;
         const postgresCpuMs = (runtimeDeltaSeconds(pg0, runtimeByPid(postgres)) * 1000) / o.requests;
-        const r = await openLoop({ url, rate: o.rate, seconds: o.seconds, connections: o.connections, headers });
-        const f = { apiCpuMs: round2(apiCpuMs), postgresCpuMs: round2(postgresCpuMs), alone: round1(percentile(times.sort((a, b) => a - b), 50)), p50: r.p50, p99: r.p99, failed: r.non2xx + r.errors, path: row.path, headers };
+        // A floor row has no open loop: its answers are 404s, and it has no latency target.
+        const r = row.floor ? { p50: NaN, p99: NaN, non2xx: 0, errors: 0 } : await openLoop({ url, rate: o.rate, seconds: o.seconds, connections: o.connections, headers });
+        const f = { floor: row.floor === true, apiCpuMs: round2(apiCpuMs), postgresCpuMs: round2(postgresCpuMs), alone: round1(percentile(times.sort((a, b) => a - b), 50)), p50: r.p50, p99: r.p99, failed: r.non2xx + r.errors, path: row.path, headers };
         out.set(`${row.endpoint}|${caller}`, f);
         log(`  ${row.endpoint.padEnd(42)} ${caller.padEnd(5)} CPU API ${f.apiCpuMs} + Postgres ${f.postgresCpuMs} ms; alone ${f.alone} ms; at ${o.rate}/s p50 ${f.p50} p99 ${f.p99}${f.failed ? ` (${f.failed} failed)` : ''}`);
       }
@@ -223,7 +237,8 @@ export async function runStorageCompare(o: CompareOptions): Promise<void> {
       if (!old) continue;
       const [endpoint, caller] = key.split('|') as [string, string];
       const smallestAlone = smallest?.rows.find((r) => r.endpoint === endpoint && r.caller === caller)?.newer.alone ?? null;
-      const strip = ({ path: _p, headers: _h, ...f }: typeof n) => f;
+      const strip = ({ path: _p, headers: _h, floor: _f, ...f }: typeof n) => f;
+      if (n.floor) { rows.push({ endpoint, caller, older: strip(old), newer: strip(n) }); continue; }
       const verdict = judge(endpoint, strip(old), strip(n), { largest: records === sizes.at(-1) && sizes.length > 1, smallestAlone });
       const row: RowResult = { endpoint, caller, older: strip(old), newer: strip(n), verdict };
       if (o.profile && (!verdict.cpuMet || verdict.p99Met === false || verdict.growthMet === false)) {
@@ -249,7 +264,7 @@ function write(o: CompareOptions, older: Side, newer: Side, results: SizeResult[
   const lat = (f: SideFigures) => `${f.alone} / ${f.p50} / ${f.p99}${f.failed ? ` (${f.failed} failed)` : ''}`;
   const lines = [
     `# Reads at scale: ${newer.commit.slice(0, 12)} against ${older.commit.slice(0, 12)} (${m.date})`, '',
-    `\`npm run bench:storage -- --compare ${o.ref} --sizes ${o.sizes.join(',')}\` (bench/storage-compare.ts): ${o.devices.toLocaleString('en')} devices, check-ins over ${o.months} months, the same rows for both sides (loaded once on the older schema; the newer side reads a migrated copy). Per row and caller: CPU per request in ms (API process + PostgreSQL instance), from ${o.requests} requests one at a time after ${WARM} to warm; "alone": their median wall time; p50 / p99: open loop at ${o.rate} requests/s for ${o.seconds} s over ${o.connections} connections. Latencies in ms. Node ${m.node}, ${m.cpu} (${m.cores} cores, ${m.memoryGiB} GiB); ${m.servers}.`, '',
+    `\`npm run bench:storage -- --compare ${o.ref} --sizes ${o.sizes.join(',')}\` (bench/storage-compare.ts): ${o.devices.toLocaleString('en')} devices, check-ins over ${o.months} months, the same rows for both sides (loaded once on the older schema; the newer side reads a migrated copy). Per row and caller: CPU per request in ms (API process + PostgreSQL instance), from ${o.requests} requests one at a time after ${WARM} to warm (and ${WARM} of every row before the first row is measured); "alone": their median wall time; p50 / p99: open loop at ${o.rate} requests/s for ${o.seconds} s over ${o.connections} connections. Latencies in ms. Node ${m.node}, ${m.cpu} (${m.cores} cores, ${m.memoryGiB} GiB); ${m.servers}.`, '',
     'Targets (issue 45; support/read-targets.ts): CPU new/old at most 0.3x for data-log, critical-data and device-summary first and keyset pages, 0.5x for every other row; at the largest size p99 under 50 ms (OFFSET pages deeper than 100 excepted) and "alone" within 1.3x of the smallest size (OFFSET pages excepted).', '',
   ];
   for (const s of results) {
@@ -257,7 +272,13 @@ function write(o: CompareOptions, older: Side, newer: Side, results: SizeResult[
       `${s.loadSeconds === null ? 'Database kept from an earlier run' : `Loaded in ${s.loadSeconds} s`}; the copy migrated to this checkout's schema in ${s.migrateSeconds} s.`, '',
       '| endpoint | caller | CPU old (API + PG) | CPU new (API + PG) | new/old | CPU target | old: alone / p50 / p99 | new: alone / p50 / p99 | p99 < 50 | alone vs smallest |',
       '|---|---|---|---|---|---|---|---|---|---|',
-      ...s.rows.map((r) => `| ${r.endpoint} | ${r.caller} | ${fig(r.older)} | ${fig(r.newer)} | ${r.verdict!.cpuRatio.toFixed(2)}x | ≤ ${r.verdict!.cpuTarget}x ${verdictMark(r.verdict!.cpuMet)} | ${lat(r.older)} | ${lat(r.newer)} | ${verdictMark(r.verdict!.p99Met)} | ${r.verdict!.growth === null ? '' : `${r.verdict!.growth.toFixed(2)}x ${verdictMark(r.verdict!.growthMet)}`} |`), '');
+      ...s.rows.filter((r) => r.verdict).map((r) => `| ${r.endpoint} | ${r.caller} | ${fig(r.older)} | ${fig(r.newer)} | ${r.verdict!.cpuRatio.toFixed(2)}x | ≤ ${r.verdict!.cpuTarget}x ${verdictMark(r.verdict!.cpuMet)} | ${lat(r.older)} | ${lat(r.newer)} | ${verdictMark(r.verdict!.p99Met)} | ${r.verdict!.growth === null ? '' : `${r.verdict!.growth.toFixed(2)}x ${verdictMark(r.verdict!.growthMet)}`} |`), '');
+    const floors = s.rows.filter((r) => !r.verdict);
+    if (floors.length) {
+      lines.push('What any read costs at least here (not judged): a signed-in request answered 404 without a statement, and with one.', '',
+        '| floor | caller | CPU old (API + PG) | CPU new (API + PG) | old alone | new alone |', '|---|---|---|---|---|---|',
+        ...floors.map((r) => `| ${r.endpoint.replace(/^floor: /, '')} | ${r.caller} | ${fig(r.older)} | ${fig(r.newer)} | ${r.older.alone} | ${r.newer.alone} |`), '');
+    }
     for (const r of s.rows.filter((x) => x.profile)) lines.push(`### ${s.records.toLocaleString('en')}: ${r.endpoint} (${r.caller}), the API's profile`, '', r.profile!, '');
   }
   writeFileSync(file('md'), lines.join('\n'));
