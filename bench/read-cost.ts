@@ -68,8 +68,7 @@ async function main(): Promise<void> {
     const storageRows = await readRows(app, db.pool, { span: SPAN, adminToken: callers.admin });
     // `{device}` in a --path: the device the storage bench's one-device rows read (in both callers' reach).
     const device = storageRows.find((r) => r.endpoint === 'events (one device)')!.path.split('/').pop()!;
-    // The floor rows are --compare's (404s).
-    const rows = [...storageRows.filter((r) => !r.floor), ...EXTRA_ROWS.map((r) => ({ ...r, path: r.path.replaceAll('{device}', device) }))]
+    const rows = [...storageRows, ...EXTRA_ROWS.map((r) => ({ ...r, path: r.path.replaceAll('{device}', device) }))]
       .filter((row) => ONLY === null || ONLY.some((text) => row.endpoint.includes(text)));
     session.connect();
     await session.post('Profiler.enable');

@@ -55,9 +55,9 @@ const LOGINS: Record<Caller, { email: string; password: string }> = {
 };
 
 /**
- * A row the bench asks: its name, path and headers. A `floor` row is not one of issue 45's reads but what any
- * read costs at least on this host (answered 404, not judged against a target): what the small rows' ratios
- * are read against (docs/benchmarks.md#reads-at-scale).
+ * A row the bench asks: its name, path and headers. A `floor` row (FLOOR_ROWS) is not one of issue 45's reads
+ * but what any read costs at least on this host (answered 404, not judged against a target): what the small
+ * rows' ratios are read against (docs/benchmarks.md#reads-at-scale).
  */
 export interface ReadRow { endpoint: string; path: string; headers?: Record<string, string>; floor?: true }
 
@@ -120,9 +120,15 @@ export async function readRows(app: Requester, pool: pg.Pool, { span, adminToken
     { endpoint: 'map-data', path: '/device-records/map-data' },
     { endpoint: 'map-data (gzip)', path: '/device-records/map-data', headers: { 'accept-encoding': 'gzip' } },
     { endpoint: 'map-data (poll, If-None-Match)', path: '/device-records/map-data', headers: { 'if-none-match': 'ETAG' } },
-    // Floors: a signed-in request answered without SQL (an IMEI that cannot be one is refused before any), and
-    // one answered by a single indexed statement (an IMEI nobody registered: the reach check finds no device).
-    { endpoint: 'floor: no statement (404, not an IMEI)', path: '/device-records/device-information/events/not-an-imei', floor: true },
-    { endpoint: 'floor: one statement (404, unknown IMEI)', path: `/device-records/device-information/events/${PREFIX}99999999`, floor: true },
   ];
 }
+
+/**
+ * The floor rows (storage-compare.ts asks them after readRows'): a signed-in request answered without SQL (an IMEI
+ * that cannot be one is refused before any), and one answered by a single indexed statement (an IMEI nobody
+ * registered: the reach check finds no device).
+ */
+export const FLOOR_ROWS: readonly ReadRow[] = [
+  { endpoint: 'floor: no statement (404, not an IMEI)', path: '/device-records/device-information/events/not-an-imei', floor: true },
+  { endpoint: 'floor: one statement (404, unknown IMEI)', path: `/device-records/device-information/events/${PREFIX}99999999`, floor: true },
+];

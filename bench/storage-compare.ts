@@ -29,7 +29,7 @@ import { percentile } from '../support/stats.js';
 import { newerTree, olderTree, type Side } from './compare.js';
 import { openLoop } from './open-loop.js';
 import { runtimeByPid, runtimeDeltaSeconds } from './process-cpu.js';
-import { CALLERS, callerTokens, loadCheckIns, monthsUpTo, prepareReadDatabase, readRows, rowHeaders, type Requester } from './read-rows.js';
+import { CALLERS, callerTokens, FLOOR_ROWS, loadCheckIns, monthsUpTo, prepareReadDatabase, readRows, rowHeaders, type Requester } from './read-rows.js';
 
 export interface CompareOptions {
   ref: string; sizes: number[]; devices: number; months: number; rate: number; seconds: number; connections: number;
@@ -148,7 +148,7 @@ async function measureSide(o: CompareOptions, server: Server, database: string, 
   const out = new Map<string, MeasuredRow>();
   try {
     const tokens = await callerTokens(requester);
-    const rows = await readRows(requester, pool, { span, adminToken: tokens.admin });
+    const rows = [...await readRows(requester, pool, { span, adminToken: tokens.admin }), ...FLOOR_ROWS];
     const postgres = postmasterPid();
     const measured = rows.filter((r) => o.only === null || o.only.some((text) => r.endpoint.includes(text)));
     // Every row warms before any is measured: the code they share (HTTP, routing, the token, pg's protocol) is

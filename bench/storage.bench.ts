@@ -90,8 +90,7 @@ async function latencies(db: TestDatabase): Promise<Latency[]> {
   const server = await listen(app, { port: 0, hostname: '127.0.0.1' });
   try {
     const callers = await callerTokens(app);
-    // The floor rows are --compare's (404s, no latency target).
-    const paths = (await readRows(app, db.pool, { span: SPAN, adminToken: callers.admin })).filter((r) => !r.floor);
+    const paths = await readRows(app, db.pool, { span: SPAN, adminToken: callers.admin });
     const out: Latency[] = [];
     for (const row of paths) {
       const { endpoint, path } = row;

@@ -85,8 +85,9 @@ export const deviceEvents: ReadEndpoint = {
     // key doubled its planning (0.47 against 0.20 ms of a week's 0.6 ms at 20M check-ins:
     // docs/decisions.md#small-reads-planned-once). Deeper pages still skip their offset by keys alone.
     const direct = (range.fromMs !== null || range.untilMs !== null) && q.page === 0;
-    const keyColumns = direct ? select : [...new Set([...KEY, ...(q.sort.length ? q.sort : DEFAULT_SORT).map((k) => k.field)])].map((c) => `ev."${c}"`).join(', ');
-    const branches = sources.map((source) => `(select ${keyColumns} from ${source} ev ${whereClause(conditions)} order by ${order} limit ${top})`);
+    // What each branch's walk reads: whole rows, or the key and the columns the order reads.
+    const walked = direct ? select : [...new Set([...KEY, ...(q.sort.length ? q.sort : DEFAULT_SORT).map((k) => k.field)])].map((c) => `ev."${c}"`).join(', ');
+    const branches = sources.map((source) => `(select ${walked} from ${source} ev ${whereClause(conditions)} order by ${order} limit ${top})`);
     const countParts = { parts: sources.map((source) => `from ${source} ev ${whereClause(conditions)}`), values: [...p.values] };
     const deferred = direct ? undefined : { table: `(${sources.join(' union all ')})`, alias: 'ev', key: KEY, within: inRange };
     return pageJson(deps, p, { selectList: select, fromWhere: `from (${branches.join(' union all ')}) ev`, order, countParts, ...(deferred ? { deferred } : {}) }, q, WRITE, ctx);
