@@ -80,7 +80,7 @@ function archivePath(dir: string, unit: ArchiveUnit): string {
   return file;
 }
 
-// Counters of migration 0004 that a dropped partition's rows were counted in (a DROP fires no trigger).
+// Counters of migrations 0004 and 0051 that a dropped partition's rows were counted in (a DROP fires no trigger).
 async function uncount(client: pg.PoolClient, step: RetentionStep, partition: string): Promise<void> {
   if (step.table === 'device_records') {
     await client.query(`update device_read_counts c set records = c.records - x.n
@@ -88,6 +88,14 @@ async function uncount(client: pg.PoolClient, step: RetentionStep, partition: st
   } else if (step.table === 'event_records' || step.table === 'dm1_event_records') {
     await client.query(`update device_read_counts c set critical_events = c.critical_events - x.n
       from (select "IMEINumber", count(*) as n from "${partition}" where "EventType" = any($1::text[]) group by 1) x where c."IMEINumber" = x."IMEINumber"`, [FAULT_EVENT_TYPES]);
+    // Migration 0051's months: the partition's rows by month of the partition key, as its trigger counts them.
+    // Migration 0051's months: the partition's rows by month of the partition key, as its trigger counts them; a
+    // row left with none goes.
+    await client.query(`with x as (select date_trunc('month', "ReportedEventTimestamp" at time zone 'UTC')::date as month, "IMEINumber", count(*) as n
+                                    from "${partition}" where "EventType" = any($1::text[]) group by 1, 2),
+      gone as (delete from critical_event_months c using x where c.source = $2 and c.month = x.month and c."IMEINumber" = x."IMEINumber" and c.events <= x.n)
+      update critical_event_months c set events = c.events - x.n from x
+       where c.source = $2 and c.month = x.month and c."IMEINumber" = x."IMEINumber" and c.events > x.n`, [FAULT_EVENT_TYPES, step.table === 'event_records' ? 'event' : 'dm1_event']);
   }
 }
 

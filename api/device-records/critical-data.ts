@@ -3,8 +3,8 @@
 // model-change alerts as EventType `Model Change`, joined with device name, place and power line.
 // Each row carries the device's Ongoing_fault / ActualOngoingFault of the check-in that brought it (masked).
 import type pg from 'pg';
-import { integerLiteral } from '../../db/sql-literal.js';
-import { calendarDayRange } from '../../domain/calendar-days.js';
+import { integerLiteral, timestamptzLiteral } from '../../db/sql-literal.js';
+import { calendarDayRange, type InstantRange } from '../../domain/calendar-days.js';
 import { FAULT_EVENT_TYPES, sqlTypeList } from '../../domain/fault-events.js';
 import { MODEL_CHANGE_EVENT_TYPE } from '../../domain/model-change-alert.js';
 import type { Caller } from '../auth/caller.js';
@@ -131,45 +131,87 @@ const WRITE = rowWriter([
 const readsCheckIn = (q: ListQuery) => q.filters.some((f) => FILTERABLE[f.field]?.sql.startsWith('r.'));
 
 /**
- * How a page finds its rows (docs/decisions.md#critical-data-walked-per-device). `by time`: each source's
- * fault events of the whole organisation in time order (its partial index on EventTimestamp), those out of
- * reach skipped; it stops at the page when the caller reaches most of the organisation's events (an admin).
+ * How a page finds one source's rows (docs/decisions.md#critical-data-walked-per-device). `by time`: the
+ * source's fault events of the whole organisation in time order (its partial index on EventTimestamp), those out
+ * of reach skipped; it stops at the page when the caller reaches most of the organisation's events (an admin).
  * `by device`: for each device in reach, that device's fault events in time order (migration 0048's partial
- * index per IMEI), each walk cut to the page, then merged; bounded by the devices reached and the page, never
- * by the events of devices out of reach (a group user without DM1 indicators walked every DM1 event of a
- * week by time for no row). Both answer the same rows in the same order.
+ * index per IMEI), each walk cut to the page, then merged; bounded by the devices reached and the page, never by
+ * the events of devices out of reach. `by active device`: the same, over only the devices in reach that had fault
+ * events of the source in the range's months (migration 0051's critical_event_months), for a group too large to
+ * walk every device: a source its devices had no event of costs a look at that table, not the organisation's
+ * week of events (docs/decisions.md#critical-data-sources-a-group-has-not). All answer the same rows in the same order.
  */
-export type CriticalWalk = 'by time' | 'by device';
+export type SourceWalk = 'by time' | 'by device' | 'by active device';
+/** A page's walk of each source, in SOURCE_NAMES order. */
+export type CriticalWalk = readonly SourceWalk[];
+const everySource = (walk: SourceWalk): CriticalWalk => SOURCE_NAMES.map(() => walk);
 
 /**
  * Up to this many devices in reach, a group user's page of a day range walks by device: one descent of each
  * source's index per device and month in range, so a few hundred devices cost about what the walk by time costs
- * when it finds the page at once; beyond, by time (docs/decisions.md#critical-data-walked-per-device).
+ * when it finds the page at once; beyond, by time, or by active device for a source that few of them had
+ * events of (docs/decisions.md#critical-data-walked-per-device).
  */
 export const DEVICE_WALK_MAX = 200;
 
 /**
- * The walk of `caller`'s page: by device for a group user reaching up to DEVICE_WALK_MAX devices, inside a day
- * range, in the default order without filters (the forms the portal pages through; the keys of each device's
- * index carry that order and those conditions); otherwise by time. Without a range, a device's walk would
- * descend every month's index (a first page cost 1,650 buffers instead of 285 at 40 devices and eight months),
- * and newest-first over all months the walk by time meets the group's events early.
+ * A source with more rows than this in critical_event_months over the range's months (a row: a device with events
+ * in a month) is busy enough that its walk by time meets the caller's events early; counting its devices in reach
+ * would cost more than it saves (docs/decisions.md#critical-data-sources-a-group-has-not).
  */
-export async function walkFor(pool: pg.Pool, caller: Caller, q: Pick<ListQuery, 'from' | 'to' | 'sort' | 'filters'>): Promise<CriticalWalk> {
-  if (caller.role !== 'user' || (q.from === null && q.to === null) || !isDefaultOrder(q.sort, DEFAULT_SORT) || q.filters.length > 0) return 'by time';
-  const p = new SqlParams();
-  const text = `select count(*)::int as n from (select 1 from device_information d where ${reachCondition(caller, p)} limit ${DEVICE_WALK_MAX + 1}) s`;
-  const { rows } = await pool.query<{ n: number }>(prepared(text, p.values));
-  return rows[0]!.n <= DEVICE_WALK_MAX ? 'by device' : 'by time';
+export const ACTIVE_ROWS_MAX = 2_000;
+
+/** A group user's day range in the default order without filters: the form the per-device walks serve (the keys of each device's index carry that order and those conditions). */
+const isPlainRange = (caller: Caller, q: Pick<ListQuery, 'from' | 'to' | 'sort' | 'filters'>): boolean =>
+  caller.role === 'user' && (q.from !== null || q.to !== null) && isDefaultOrder(q.sort, DEFAULT_SORT) && q.filters.length === 0;
+
+/**
+ * The months of critical_event_months (alias `m`) that can hold an event of `range`: by the partition key, as
+ * reportedRange reads it (a month is the first day of its UTC month).
+ */
+function activeMonths(m: string, range: InstantRange): string[] {
+  const out: string[] = [];
+  if (range.fromMs !== null) out.push(`${m}.month >= date_trunc('month', ${timestamptzLiteral(range.fromMs)} at time zone 'UTC')`);
+  if (range.untilMs !== null) out.push(`${m}.month < (${timestamptzLiteral(range.untilMs + FAULT_SHIFT_MS)} at time zone 'UTC')`);
+  return out;
 }
 
+/** The rows of critical_event_months (alias `m`) of source `name` with events in `range`'s months. */
+const activeRows = (name: string, range: InstantRange) =>
+  `critical_event_months m ${whereClause([`m.source = '${name}'`, ...activeMonths('m', range), 'm.events > 0'])}`;
+
+/**
+ * The walk of `caller`'s page of each source: every source by device for a group user reaching up to
+ * DEVICE_WALK_MAX devices, inside a day range, in the default order without filters (isPlainRange); for a group
+ * reaching more, by active device a source whose devices in reach with events in the range's months are that few
+ * (and its rows there at most ACTIVE_ROWS_MAX), by time the others; any other page by time. Without a range, a
+ * device's walk would descend every month's index (a first page cost 1,650 buffers instead of 285 at 40 devices
+ * and eight months), and newest-first over all months the walk by time meets the group's events early. One
+ * statement: the sources are looked at only when the reach passes DEVICE_WALK_MAX.
+ */
+export async function walkFor(pool: pg.Pool, caller: Caller, q: Pick<ListQuery, 'from' | 'to' | 'sort' | 'filters'>): Promise<CriticalWalk> {
+  if (!isPlainRange(caller, q)) return everySource('by time');
+  const p = new SqlParams();
+  const reach = reachCondition(caller, p);
+  const range = calendarDayRange(q.from, q.to, caller.timeZone);
+  const seen = SOURCE_NAMES.map((name, i) => `a${i} as materialized (select m."IMEINumber" from ${activeRows(name, range)} limit ${ACTIVE_ROWS_MAX + 1})`);
+  // Per source: its devices in reach among those rows, or null when they pass ACTIVE_ROWS_MAX (CASE runs only the branch it takes).
+  const reached = SOURCE_NAMES.map((_, i) => `case when r.n <= ${DEVICE_WALK_MAX} or (select count(*) from a${i}) > ${ACTIVE_ROWS_MAX} then null
+      else (select count(distinct a."IMEINumber") from a${i} a where exists (select 1 from device_information d where d."IMEINumber" = a."IMEINumber" and ${reach}))::int end as s${i}`);
+  const text = `with r as materialized (select count(*)::int as n from (select 1 from device_information d where ${reach} limit ${DEVICE_WALK_MAX + 1}) s), ${seen.join(', ')}
+    select r.n, ${reached.join(', ')} from r`;
+  const { rows: [row] } = await pool.query<Record<string, number | null>>({ text, values: p.values });
+  if (row!.n! <= DEVICE_WALK_MAX) return everySource('by device');
+  return SOURCE_NAMES.map((_, i) => { const n = row![`s${i}`]; return n !== null && n! <= DEVICE_WALK_MAX ? 'by active device' : 'by time'; });
+}
 
 /**
  * `from <source> join ... where <reach, range, filters>` for each source, built on `p`: for the `page` (with the
  * cursor's conditions), or the rows its total `count`s. The check-in `r` is joined here only when a filter reads
  * it; otherwise after the merge, for the page's rows alone (a week's fault events are thousands of rows, each a
- * lookup in device_records). `by device`, the source is read in a LATERAL per device in reach, cut to `top` rows
- * there; the device `d` is the outer one, so the conditions and the order on its columns are constants inside.
+ * lookup in device_records). Walked per device (`by device`, `by active device`), the source is read in a LATERAL
+ * per device, cut to `top` rows there; the device `d` is the outer one, so the conditions and the order on its
+ * columns are constants inside.
  */
 function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams, purpose: 'page' | 'count', walk: CriticalWalk, top: string, moved: MovedDevices): string[] {
   const range = calendarDayRange(q.from, q.to, caller.timeZone);
@@ -185,6 +227,11 @@ function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams, pu
   const cursor = purpose === 'page' ? afterCursor(q, p) : SOURCE_NAMES.map(() => []);
   const checkIn = readsCheckIn(q) ? CHECK_IN_JOIN('c') : '';
   const sourceList = sources(`${p.add(MODEL_CHANGE_EVENT_TYPE)}::text`);
+  // The devices a per-device walk of source i goes through, as `d`: every device (its reach is asked in the walk's
+  // where), or those with events of the source in the range's months (critical_event_months).
+  const devices = (i: number) => walk[i] === 'by active device'
+    ? `(select distinct m."IMEINumber" from ${activeRows(SOURCE_NAMES[i]!, range)}) m join device_information d on d."IMEINumber" = m."IMEINumber"`
+    : 'device_information d';
   // Keys first (keysFirst below): the walk reads only its index's keys, cut to the page, and only then the page's
   // rows, each by its primary key in a LATERAL so the probe is pruned to the key's partition (a join let the
   // planner hash the keys and scan every partition of a day cut: docs/decisions.md#reads-bounded-at-a-fine-cut;
@@ -196,9 +243,14 @@ function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams, pu
   // first over every month a group meets its own early, so those walks meet the page at once and whole rows cost
   // less than keys, the reach per device and a lookup per row (an admin's week 4.4 against 7.8 ms of Postgres; a
   // group's first page 4.9 against 6.2 ms a request).
-  const plain = caller.role === 'user' && (q.from !== null || q.to !== null) && isDefaultOrder(q.sort, DEFAULT_SORT) && q.filters.length === 0;
-  // The total's rows (endpoint.ts cappedTotal): in the plain form index-only, the reach asked per device as below.
-  if (purpose === 'count' && plain) return sourceList.map((source) => `from ${source} ${inReach} ${whereClause(common)}`);
+  const plain = isPlainRange(caller, q);
+  // The total's rows (endpoint.ts cappedTotal): in the plain form index-only, the reach asked per device as below;
+  // a source walked by active device counted over those devices alone.
+  if (purpose === 'count' && plain) {
+    return sourceList.map((source, i) => walk[i] === 'by active device'
+      ? `from ${devices(i)} cross join lateral (select 1 from ${source} ${whereClause(['c."IMEINumber" = d."IMEINumber"', ...common])}) c where ${reach}`
+      : `from ${source} ${inReach} ${whereClause(common)}`);
+  }
   const keys = 'c."SourceID", c."ReportedEventTimestamp", c."EventTimestamp"';
   const keyOrder = 'c."EventTimestamp" desc, c."SourceID" desc';
   // The range on the partition key in the row lookup too (spelled in, as the walk's): its plan then holds only the
@@ -207,24 +259,26 @@ function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams, pu
   const keysFirst = (source: string, keyWalk: string) => `from (${keyWalk}) k
       cross join lateral (select c.* from ${source} ${whereClause(['c."SourceID" = k."SourceID"', 'c."ReportedEventTimestamp" = k."ReportedEventTimestamp"', ...lookupRange])} limit 1) c
       join device_information d on d."IMEINumber" = c."IMEINumber"`;
-  if (walk === 'by device') {
-    // Each device's keys newest first (migration 0048's index per IMEI), each cut to the page, then cut together.
-    return sourceList.map((source, i) => keysFirst(source, `select k.* from device_information d
+  return sourceList.map((source, i) => {
+    if (purpose === 'page' && walk[i] !== 'by time') {
+      // Each device's keys newest first (migration 0048's index per IMEI), each cut to the page, then cut together.
+      return keysFirst(source, `select k.* from ${devices(i)}
         cross join lateral (select ${keys} from ${source}
           ${whereClause(['c."IMEINumber" = d."IMEINumber"', ...common, ...cursor[i]!])} order by ${keyOrder} limit ${top}) k
-        where ${reach} order by k."EventTimestamp" desc, k."SourceID" desc limit ${top}`));
-  }
-  if (purpose === 'page' && plain) {
-    // By time, index-only on migration 0050's index (it carries the device); whether the device is in reach is
-    // asked once per device, not per event (a LATERAL on the IMEI the planner memoises: a week's 15,634 DM1
-    // events of 834 devices were 15,634 probes of the group links).
-    return sourceList.map((source, i) => keysFirst(source, `select ${keys} from ${source} ${inReach}
-        ${whereClause([...common, ...cursor[i]!])} order by ${keyOrder} limit ${top}`));
-  }
-  return sourceList.map((source, i) => `from ${source}
+        where ${reach} order by k."EventTimestamp" desc, k."SourceID" desc limit ${top}`);
+    }
+    if (purpose === 'page' && plain) {
+      // By time, index-only on migration 0050's index (it carries the device); whether the device is in reach is
+      // asked once per device, not per event (a LATERAL on the IMEI the planner memoises: a week's 15,634 DM1
+      // events of 834 devices were 15,634 probes of the group links).
+      return keysFirst(source, `select ${keys} from ${source} ${inReach}
+        ${whereClause([...common, ...cursor[i]!])} order by ${keyOrder} limit ${top}`);
+    }
+    return `from ${source}
       join device_information d on d."IMEINumber" = c."IMEINumber"
       ${checkIn}
-      ${whereClause([reach, ...common, ...cursor[i]!])}`);
+      ${whereClause([reach, ...common, ...cursor[i]!])}`;
+  });
 }
 
 export const criticalData: ReadEndpoint = {
@@ -236,8 +290,9 @@ export const criticalData: ReadEndpoint = {
   run: async (deps, caller, q) => criticalDataPage(deps, caller, q, await walkFor(deps.pool, caller, q)),
 };
 
-/** One page of critical data found by `walk` (the route's is walkFor's; a test asks both for the same answer). */
-export async function criticalDataPage(deps: ReadDeps, caller: Caller, q: ListQuery, walk: CriticalWalk): Promise<JsonText> {
+/** One page of critical data found by `walk`, one for every source or one each (the route's is walkFor's; tests ask each for the same answer). */
+export async function criticalDataPage(deps: ReadDeps, caller: Caller, q: ListQuery, walkOf: SourceWalk | CriticalWalk): Promise<JsonText> {
+  const walk = typeof walkOf === 'string' ? everySource(walkOf) : walkOf;
   // Each source is sorted and cut to the first page + offset rows on its own (an index walk that stops
   // early), then the few survivors are merged: sorting the union of millions of events would not stop.
   const p = new SqlParams();
@@ -247,7 +302,7 @@ export async function criticalDataPage(deps: ReadDeps, caller: Caller, q: ListQu
   const inner = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
   const merged = parts.map((fromWhere) => `(select ${COLUMNS} ${fromWhere} order by ${inner} limit ${top})`).join(' union all ');
   const cp = new SqlParams();
-  const count = countersAnswer(q) ? { count: counterTotal('critical_events', caller) } : { countParts: { parts: branches(deps, caller, q, cp, 'count', 'by time', top, moved), values: cp.values } };
+  const count = countersAnswer(q) ? { count: counterTotal('critical_events', caller) } : { countParts: { parts: branches(deps, caller, q, cp, 'count', walk, top, moved), values: cp.values } };
   const ctx = presentContext(caller, deps.codeStrings);
   // The power line and the check-in are read for the page's rows alone, not joined before the merged rows are
   // sorted and cut: with the joins there, a deep or dense page (page 20 of a week: 1,050 merged rows) was planned

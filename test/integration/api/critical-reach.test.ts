@@ -16,7 +16,7 @@ import type { Hono } from 'hono';
 import { createApp } from '../../../api/app.js';
 import type { Caller } from '../../../api/auth/caller.js';
 import { loadCodeStrings } from '../../../api/device-records/code-strings-file.js';
-import { criticalData, criticalDataPage, DEVICE_WALK_MAX, walkFor, type CriticalWalk } from '../../../api/device-records/critical-data.js';
+import { criticalData, criticalDataPage, DEVICE_WALK_MAX, walkFor, type SourceWalk } from '../../../api/device-records/critical-data.js';
 import { COUNT_CAP, totalsCache, type ReadDeps } from '../../../api/device-records/endpoint.js';
 import { encodeCursor } from '../../../api/device-records/keyset.js';
 import { MAX_LIMIT, parseListQuery } from '../../../api/device-records/list-params.js';
@@ -25,7 +25,7 @@ import { FAULT_EVENT_TYPES } from '../../../domain/fault-events.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { generateDeviceData, registerDevices } from '../../../support/device-data.js';
 import { importDemoData } from '../../../support/reference-data.js';
-import { recordingPool } from '../../helpers/recording-pool.js';
+import { recordingPool, type SentStatement } from '../../helpers/recording-pool.js';
 import { JWT_SECRET, login, NOW, USERS, type UserName } from './seeded-api.js';
 import { printHookErrors } from '../../helpers/hook-errors.js';
 
@@ -181,8 +181,11 @@ async function seed(): Promise<void> {
     callers.set(user, { userId: Number(u!.id), org: u!.org, role: u!.role, timeZone: u!.tz, maskFaultDetails: false });
   }
   const week = parseListQuery(RANGES[0]!, criticalData.params);
-  assert.is(await walkFor(db.pool, callers.get('northEast')!, week), 'by time', `north-east reaches more than ${DEVICE_WALK_MAX} devices: its page walks by time, keys first`);
-  assert.is(await walkFor(db.pool, callers.get('southEast')!, week), 'by device', 'south-east walks by device');
+  // North-east's devices with standard fault events in the week's months are more than DEVICE_WALK_MAX: by time;
+  // those with DM1 events or model changes fewer: by active device.
+  assert.equal(await walkFor(db.pool, callers.get('northEast')!, week), ['by time', 'by active device', 'by active device'],
+    `north-east reaches more than ${DEVICE_WALK_MAX} devices: its page walks standard events by time, keys first, and the sparse sources per active device`);
+  assert.equal(await walkFor(db.pool, callers.get('southEast')!, week), ['by device', 'by device', 'by device'], 'south-east walks by device');
 }
 test.after(async () => { await db?.drop(); });
 
@@ -210,7 +213,7 @@ async function expected(user: UserName, raw: Raw, after?: { at: string; source: 
 }
 
 /** The total's statement (endpoint.ts cappedTotal over the sources), not walkFor's count of devices. */
-const COUNTED = "(select count(*) from (select 1 from (select 'event'::text";
+const COUNTED = '(select count(*) from (select 1 from ';
 const keyOf = (row: Record<string, unknown>): Key => `${String(row.Source)}/${String(row.SourceID)}`;
 const query = (raw: Raw) => new URLSearchParams(raw).toString();
 
@@ -224,7 +227,7 @@ async function api(user: UserName, raw: Raw): Promise<Page & { counted: boolean 
 }
 
 /** The page by `walk` (criticalDataPage itself, unmasked). */
-async function direct(user: UserName, raw: Raw, walk: CriticalWalk): Promise<Page> {
+async function direct(user: UserName, raw: Raw, walk: SourceWalk): Promise<Page> {
   return JSON.parse((await criticalDataPage(deps, callers.get(user)!, parseListQuery(raw, criticalData.params), walk)).text) as Page;
 }
 
@@ -329,11 +332,11 @@ for (const user of CALLERS) {
   });
 }
 
-test('a group user\'s walk by time (keys first) and by device answer the oracle alike, pages and keyset chains', async () => {
+test('a group user\'s walks by time (keys first), by device and by active device answer the oracle alike, pages and keyset chains', async () => {
   for (const user of ['northEast', 'southEast'] as const) {
     for (const range of RANGES) {
       const all = await expected(user, range);
-      for (const walk of ['by time', 'by device'] as const) {
+      for (const walk of ['by time', 'by device', 'by active device'] as const) {
         for (const limit of [3, 50]) {
           for (const page of pagesOf(all.length, limit).slice(0, 8)) {
             hold(await direct(user, { ...range, limit: String(limit), page: String(page) }, walk), all, all.slice(page * limit, page * limit + limit), limit, `${user} ${walk} ${query(range)} ${limit}/${page}`);
@@ -353,6 +356,36 @@ test('a group user\'s walk by time (keys first) and by device answer the oracle 
       }
     }
   }
+});
+
+interface PlanNode { 'Relation Name'?: string; 'Index Cond'?: string; Filter?: string; 'Actual Rows': number; 'Actual Loops': number; Plans?: PlanNode[] }
+
+test('north-east\'s week walks the DM1 events of its own devices alone, not the organisation\'s (by active device)', async () => {
+  const raw = { ...RANGES[0]!, limit: '50' };
+  const mine = (await expected('northEast', raw)).filter((k) => k.startsWith('dm1_event/')).length;
+  // North-west's DM1 events of the week: a walk by time steps over them.
+  const { rows: [others] } = await db.pool.query<{ n: number }>(`select count(*)::int as n from dm1_event_records e join device_information d using ("IMEINumber")
+    where d."OrganizationID" = 'north' and e."EventTimestamp" >= $1 and e."EventTimestamp" < $2
+      and not exists (select 1 from group_device_links l where l."DeviceID" = d."DeviceID" and l."GroupID" = 'north-east')`, [new Date(WEEK_FROM), new Date(WEEK_UNTIL)]);
+  assert.ok(mine > 0 && others!.n > 0, `north-east has DM1 events in the week (${mine}), and north-west too (${others!.n})`);
+  const sent: SentStatement[] = [];
+  const q = parseListQuery(raw, criticalData.params);
+  await criticalDataPage({ ...deps, pool: recordingPool(db.pool, (st) => { sent.push(st); }) }, callers.get('northEast')!, q, await walkFor(db.pool, callers.get('northEast')!, q));
+  const page = sent.find((st) => st.text.trimStart().startsWith('select u.*'))!;
+  const { rows: [plan] } = await db.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>({ text: `explain (analyze, format json) ${page.text}`, values: page.values });
+  // Rows the DM1 walk read (each page row's lookup by its key apart).
+  let walked = 0;
+  let rounding = 0;
+  const visit = (n: PlanNode) => {
+    const lookup = `${n['Index Cond'] ?? ''} ${n.Filter ?? ''}`.includes('"Event_Record_ID" = ');
+    if (n['Relation Name']?.startsWith('dm1_event_records') && !lookup) {
+      walked += n['Actual Rows'] * n['Actual Loops'];
+      rounding += 0.005 * n['Actual Loops']; // a node's rows are its average per loop, to two decimals
+    }
+    for (const c of n.Plans ?? []) visit(c);
+  };
+  visit(plan!['QUERY PLAN'][0].Plan);
+  assert.ok(walked <= mine + rounding, `the DM1 walk read ${walked.toFixed(2)} rows (± ${rounding.toFixed(2)}) for north-east's ${mine}; north-west has ${others!.n}`);
 });
 
 test('north-east\'s week, read directly: its own device and the moved one from the move on; none of the others', async () => {

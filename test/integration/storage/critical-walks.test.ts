@@ -1,7 +1,7 @@
 // Critical data walked per device (issue 45, docs/decisions.md#critical-data-walked-per-device): the `by device`
-// walk a group user's page takes answers exactly what the `by time` walk (the statement before it, still the
-// admin's) answers: the same rows, in the same order, the same totals and the same keyset cursors, on a seeded
-// history over real partitioned tables. Both walks are asked for every form the per-device walk takes (the
+// and `by active device` walks a group user's page takes answer exactly what the `by time` walk (the statement
+// before them, still the admin's) answers: the same rows, in the same order, the same totals and the same keyset
+// cursors, on a seeded history over real partitioned tables. Every walk is asked for every form the per-device walks take (the
 // default order without filters: walkFor), as a group user and as an admin: first and OFFSET pages, a week, and keyset pages
 // followed to the end through a day whose page boundaries fall inside instants shared by several events
 // (two devices, both event tables and a model-change alert at one instant).
@@ -9,7 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Caller } from '../../../api/auth/caller.js';
 import { loadCodeStrings } from '../../../api/device-records/code-strings-file.js';
-import { criticalData, criticalDataPage, walkFor, type CriticalWalk } from '../../../api/device-records/critical-data.js';
+import { criticalData, criticalDataPage, walkFor, type SourceWalk } from '../../../api/device-records/critical-data.js';
 import { totalsCache, type ReadDeps } from '../../../api/device-records/endpoint.js';
 import { parseListQuery } from '../../../api/device-records/list-params.js';
 import { shortCache } from '../../../api/device-records/short-cache.js';
@@ -40,15 +40,16 @@ let rowsCompared = 0;
 type Raw = Record<string, string>;
 
 /** The page's JSON text by `walk`. */
-async function ask(user: UserName, raw: Raw, walk: CriticalWalk): Promise<string> {
+async function ask(user: UserName, raw: Raw, walk: SourceWalk): Promise<string> {
   const q = parseListQuery(raw, criticalData.params);
   return (await criticalDataPage(deps, callers.get(user)!, q, walk)).text;
 }
 
 /** Both walks' answers to `raw`, held equal; the answer. */
 async function same(user: UserName, raw: Raw, what: string): Promise<{ data: unknown[]; total: number; next?: string | null }> {
-  const [byTime, byDevice] = [await ask(user, raw, 'by time'), await ask(user, raw, 'by device')];
+  const [byTime, byDevice, byActiveDevice] = [await ask(user, raw, 'by time'), await ask(user, raw, 'by device'), await ask(user, raw, 'by active device')];
   assert.fixture(byDevice, byTime, `${user} ${what} ${JSON.stringify(raw)}`);
+  assert.fixture(byActiveDevice, byTime, `${user} ${what} ${JSON.stringify(raw)}, by active device`);
   const page = JSON.parse(byTime) as { data: unknown[]; total: number; next?: string | null };
   pagesCompared += 1;
   rowsCompared += page.data.length;
@@ -110,11 +111,12 @@ async function seed(): Promise<void> {
       coalesce(u.timezone, o.timezone) as tz from users u join organizations o on o."OrganizationID" = u."OrganizationID" where lower(u.email) = lower($1)`, [USERS[user].email]);
     callers.set(user, { userId: Number(u!.id), org: u!.org, role: u!.role, timeZone: u!.tz ?? 'UTC', maskFaultDetails: false });
   }
-  assert.is(await walkFor(db.pool, callers.get('northEast')!, range(week)), 'by device', 'a group user walks a range per device');
-  assert.is(await walkFor(db.pool, callers.get('northEast')!, range({})), 'by time', 'a group user walks the whole history by time');
-  assert.is(await walkFor(db.pool, callers.get('northEast')!, range({ ...week, 'filterBy[Source]': 'event' })), 'by time', 'a filtered range by time');
-  assert.is(await walkFor(db.pool, callers.get('northEast')!, range({ ...week, sortBy: JSON.stringify({ field: 'EventType' }) })), 'by time', 'a sorted range by time');
-  assert.is(await walkFor(db.pool, callers.get('northAdmin')!, range(week)), 'by time', 'an admin walks by time');
+  const every = (walk: SourceWalk) => [walk, walk, walk];
+  assert.equal(await walkFor(db.pool, callers.get('northEast')!, range(week)), every('by device'), 'a group user walks a range per device');
+  assert.equal(await walkFor(db.pool, callers.get('northEast')!, range({})), every('by time'), 'a group user walks the whole history by time');
+  assert.equal(await walkFor(db.pool, callers.get('northEast')!, range({ ...week, 'filterBy[Source]': 'event' })), every('by time'), 'a filtered range by time');
+  assert.equal(await walkFor(db.pool, callers.get('northEast')!, range({ ...week, sortBy: JSON.stringify({ field: 'EventType' }) })), every('by time'), 'a sorted range by time');
+  assert.equal(await walkFor(db.pool, callers.get('northAdmin')!, range(week)), every('by time'), 'an admin walks by time');
 }
 test.after(async () => { await db?.drop(); });
 

@@ -1,6 +1,7 @@
 // Migration 0008 of a live installation on real PostgreSQL: a database at the schema before it, with data in
 // every device-data table, is partitioned without losing or duplicating a row (row counts and checksums of
-// every table before and after), and ingestion resumes at once with the identities going on.
+// every table before and after), and ingestion resumes at once with the identities going on. The migrations after
+// it run too: migration 0051's months of critical events are backfilled from the rows stored, then kept by persist.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { migrate } from '../../../db/migrate.js';
@@ -10,6 +11,7 @@ import { timePartitions } from '../../../storage/partitions.js';
 import { checkInOf, computed } from '../../../support/checkins.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { deviceDataColumns, generateDeviceData, registerDevices, seedOrganization, tableChecksums } from '../../../support/device-data.js';
+import { assertMonthsCounted } from '../../helpers/critical-months.js';
 
 const test = suite('migration 0008 of a live database (real Postgres)');
 let db: TestDatabase;
@@ -42,6 +44,7 @@ test('every row of every device-data table survives, exactly once, and the month
   for (const m of MONTHS) assert.ok(months.has(m), m);
   const { rows: strays } = await db.pool.query<{ n: string }>('select count(*) as n from device_records_default');
   assert.is(Number(strays[0]!.n), 0, 'every migrated row is in its month');
+  await assertMonthsCounted(db.pool, 'the events stored before migration 0051');
 });
 
 test('ingestion resumes: a check-in is stored with the next identity, its redelivery is a no-op, counters go on', async () => {
@@ -57,6 +60,7 @@ test('ingestion resumes: a check-in is stored with the next identity, its redeli
   const counts = await db.pool.query(`select records, (select count(*)::int from device_records where "IMEINumber" = '865000000000001') as stored
       from device_read_counts where "IMEINumber" = '865000000000001'`);
   assert.is(counts.rows[0].records, counts.rows[0].stored);
+  await assertMonthsCounted(db.pool, 'a fault event persisted after migration 0051');
 });
 
 test.run();

@@ -19,6 +19,7 @@ import { storageMetrics } from '../../../storage/metrics.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { generateDeviceData, registerDevices, tableChecksums } from '../../../support/device-data.js';
 import { importDemoData } from '../../../support/reference-data.js';
+import { assertMonthsCounted } from '../../helpers/critical-months.js';
 
 const test = suite('retention with archive (real Postgres)');
 const root = new URL('../../../', import.meta.url).pathname;
@@ -81,6 +82,7 @@ test('one organisation expires months: its rows are archived per table and month
   assert.is(await orgRows('device_records', 'south', EXPIRED[0]!), southBefore);
   // The counters followed the deletes (statement triggers): total equals the rows stored.
   assert.is(Number((await db.pool.query(`select sum(records) as n from device_read_counts`)).rows[0].n), await count('device_records'));
+  await assertMonthsCounted(db.pool, 'after one organisation\'s delete');
   // What the files hold is what the catalogue says.
   const { rows } = await db.pool.query<{ file: string; row_count: number; checksum: string }>('select file, row_count, checksum from storage_archives');
   assert.is(rows.length, 12);
@@ -96,6 +98,7 @@ test('when every organisation has expired a month, its partitions are archived w
   const left = new Set((await timePartitions(db.pool)).map((p) => p.month));
   for (const m of EXPIRED) assert.not.ok(left.has(m), `${m} dropped`);
   assert.is(Number((await db.pool.query(`select sum(records) as n from device_read_counts`)).rows[0].n), await count('device_records'));
+  await assertMonthsCounted(db.pool, 'after the drop');
   assert.is(Number((await db.pool.query(`select sum(critical_events) as n from device_read_counts`)).rows[0].n),
     await count(`(select "EventType" from event_records union all select "EventType" from dm1_event_records) e where "EventType" in ('PFault', 'TFault', 'SOTF', 'Fault Like', 'Fault <50', 'Overcurrent', 'FAULT_INITIAL')`)
       + await count('model_change_alerts'));
@@ -120,6 +123,7 @@ test('archive restore (the command) loads every archived file back: the tables a
   const { stdout } = await faultline('archive', 'restore', ...rows.map((r) => r.file));
   assert.match(stdout, /rows restored/);
   assert.equal(await tableChecksums(db.pool), initial);
+  await assertMonthsCounted(db.pool, 'after the restore');
   // Restoring again adds nothing.
   const twice = await restoreFile(db.pool, rows[0]!.file);
   assert.is(twice.inserted, 0);
