@@ -3,7 +3,7 @@
 // model-change alerts as EventType `Model Change`, joined with device name, place and power line.
 // Each row carries the device's Ongoing_fault / ActualOngoingFault of the check-in that brought it (masked).
 import type pg from 'pg';
-import { integerLiteral, timestamptzLiteral } from '../../db/sql-literal.js';
+import { integerLiteral } from '../../db/sql-literal.js';
 import { calendarDayRange, type InstantRange } from '../../domain/calendar-days.js';
 import { FAULT_EVENT_TYPES, sqlTypeList } from '../../domain/fault-events.js';
 import { MODEL_CHANGE_EVENT_TYPE } from '../../domain/model-change-alert.js';
@@ -136,28 +136,31 @@ const readsCheckIn = (q: ListQuery) => q.filters.some((f) => FILTERABLE[f.field]
  * of reach skipped; it stops at the page when the caller reaches most of the organisation's events (an admin).
  * `by device`: for each device in reach, that device's fault events in time order (migration 0048's partial
  * index per IMEI), each walk cut to the page, then merged; bounded by the devices reached and the page, never by
- * the events of devices out of reach. `by active device`: the same, over only the devices in reach that had fault
- * events of the source in the range's months (migration 0051's critical_event_months), for a group too large to
- * walk every device: a source its devices had no event of costs a look at that table, not the organisation's
- * week of events (docs/decisions.md#critical-data-sources-a-group-has-not). All answer the same rows in the same order.
+ * the events of devices out of reach. `{ active }`: the same over the devices listed, those in reach that had
+ * fault events of the source in the range's months (migration 0051's critical_event_months), for a group too
+ * large to walk every device: a source none of them had events of costs a look at that table, not the
+ * organisation's week of events (docs/decisions.md#critical-data-sources-a-group-has-not). All answer the same
+ * rows in the same order.
  */
-export type SourceWalk = 'by time' | 'by device' | 'by active device';
+export type SourceWalk = 'by time' | 'by device' | { active: readonly string[] };
 /** A page's walk of each source, in SOURCE_NAMES order. */
 export type CriticalWalk = readonly SourceWalk[];
+/** What criticalDataPage is asked to walk: one walk for every source, or one each. */
+export type PageWalk = 'by time' | 'by device' | 'by active device' | CriticalWalk;
 const everySource = (walk: SourceWalk): CriticalWalk => SOURCE_NAMES.map(() => walk);
 
 /**
  * Up to this many devices in reach, a group user's page of a day range walks by device: one descent of each
  * source's index per device and month in range, so a few hundred devices cost about what the walk by time costs
- * when it finds the page at once; beyond, by time, or by active device for a source that few of them had
+ * when it finds the page at once; beyond, by time, or over its active devices a source that few of them had
  * events of (docs/decisions.md#critical-data-walked-per-device).
  */
 export const DEVICE_WALK_MAX = 200;
 
 /**
  * A source with more rows than this in critical_event_months over the range's months (a row: a device with events
- * in a month) is busy enough that its walk by time meets the caller's events early; counting its devices in reach
- * would cost more than it saves (docs/decisions.md#critical-data-sources-a-group-has-not).
+ * in a month) is busy enough that its walk by time meets the caller's events early; looking for its devices in
+ * reach would cost more than it saves (docs/decisions.md#critical-data-sources-a-group-has-not).
  */
 export const ACTIVE_ROWS_MAX = 2_000;
 
@@ -166,50 +169,68 @@ const isPlainRange = (caller: Caller, q: Pick<ListQuery, 'from' | 'to' | 'sort' 
   caller.role === 'user' && (q.from !== null || q.to !== null) && isDefaultOrder(q.sort, DEFAULT_SORT) && q.filters.length === 0;
 
 /**
- * The months of critical_event_months (alias `m`) that can hold an event of `range`: by the partition key, as
- * reportedRange reads it (a month is the first day of its UTC month).
+ * The rows of critical_event_months (alias `m`) of source `name` that can hold an event of `range`: its months by
+ * the partition key, as reportedRange reads it (a month is the first day of its UTC month), the bounds on `p` so
+ * that the statement is prepared once per form. A row is a device that had events there (one whose events all
+ * went since is harmless: its walk finds nothing).
  */
-function activeMonths(m: string, range: InstantRange): string[] {
-  const out: string[] = [];
-  if (range.fromMs !== null) out.push(`${m}.month >= date_trunc('month', ${timestamptzLiteral(range.fromMs)} at time zone 'UTC')`);
-  if (range.untilMs !== null) out.push(`${m}.month < (${timestamptzLiteral(range.untilMs + FAULT_SHIFT_MS)} at time zone 'UTC')`);
-  return out;
+function activeRows(name: string, range: InstantRange, p: SqlParams): string {
+  const months: string[] = [];
+  if (range.fromMs !== null) months.push(`m.month >= date_trunc('month', ${p.add(new Date(range.fromMs).toISOString())}::timestamptz at time zone 'UTC')`);
+  if (range.untilMs !== null) months.push(`m.month < (${p.add(new Date(range.untilMs + FAULT_SHIFT_MS).toISOString())}::timestamptz at time zone 'UTC')`);
+  return `critical_event_months m ${whereClause([`m.source = '${name}'`, ...months])}`;
 }
 
-/** The rows of critical_event_months (alias `m`) of source `name` with events in `range`'s months. */
-const activeRows = (name: string, range: InstantRange) =>
-  `critical_event_months m ${whereClause([`m.source = '${name}'`, ...activeMonths('m', range), 'm.events > 0'])}`;
+/** How far activeDevices looks: the reach counted up to `reach` + 1, a source's rows up to `rows` + 1, its devices in reach up to `devices` + 1. */
+interface ActiveLimits { reach: number; rows: number; devices: number }
+/** activeDevices's limits for a page forced to walk every source over its active devices (tests): no reach gate, every row and device. */
+const EVERY_ACTIVE: ActiveLimits = { reach: -1, rows: Number.MAX_SAFE_INTEGER - 1, devices: Number.MAX_SAFE_INTEGER - 1 };
+
+/**
+ * The devices `caller` reaches, counted up to `limits.reach` + 1, and per source those in reach with rows in
+ * critical_event_months over the range's months, in one statement: null for every source when the reach is at
+ * most `limits.reach` (CASE runs only the branch it takes), and for a source with more than `limits.rows` rows
+ * there or more than `limits.devices` such devices. Each device's reach is asked by IMEI (a LATERAL cut to one
+ * row): as a join, the planner hashed the organisation's devices and group links for 834 IMEIs (5 ms). Prepared:
+ * its text depends on the range's form alone (the months are placeholders).
+ */
+async function activeDevices(pool: pg.Pool, caller: Caller, q: Pick<ListQuery, 'from' | 'to'>, limits: ActiveLimits): Promise<{ reach: number; active: (string[] | null)[] }> {
+  const p = new SqlParams();
+  const reach = reachCondition(caller, p);
+  const range = calendarDayRange(q.from, q.to, caller.timeZone);
+  const cut = (n: number) => `limit ${integerLiteral(n + 1)}`;
+  const rows = SOURCE_NAMES.map((name, i) => `a${i} as materialized (select m."IMEINumber" from ${activeRows(name, range, p)} ${cut(limits.rows)})`);
+  const devices = SOURCE_NAMES.map((_, i) => `case when r.n <= ${integerLiteral(limits.reach)} or (select count(*) from a${i}) > ${integerLiteral(limits.rows)} then null
+      else (select coalesce(array_agg(s."IMEINumber"), '{}') from (select distinct a."IMEINumber" from a${i} a
+              cross join lateral (select 1 from device_information d where d."IMEINumber" = a."IMEINumber" and ${reach} limit 1) x ${cut(limits.devices)}) s) end as s${i}`);
+  const text = `with r as materialized (select count(*)::int as n from (select 1 from device_information d where ${reach} ${cut(limits.reach)}) s), ${rows.join(', ')}
+    select r.n, ${devices.join(', ')} from r`;
+  const { rows: [row] } = await pool.query<Record<string, string[] | number | null>>(prepared(text, p.values));
+  const active = SOURCE_NAMES.map((_, i) => { const list = row![`s${i}`] as string[] | null; return list === null || list.length > limits.devices ? null : list; });
+  return { reach: row!.n as number, active };
+}
 
 /**
  * The walk of `caller`'s page of each source: every source by device for a group user reaching up to
  * DEVICE_WALK_MAX devices, inside a day range, in the default order without filters (isPlainRange); for a group
- * reaching more, by active device a source whose devices in reach with events in the range's months are that few
- * (and its rows there at most ACTIVE_ROWS_MAX), by time the others; any other page by time. Without a range, a
- * device's walk would descend every month's index (a first page cost 1,650 buffers instead of 285 at 40 devices
- * and eight months), and newest-first over all months the walk by time meets the group's events early. One
- * statement: the sources are looked at only when the reach passes DEVICE_WALK_MAX.
+ * reaching more, over its active devices a source with at most ACTIVE_ROWS_MAX rows in critical_event_months over
+ * the range's months and at most DEVICE_WALK_MAX of them in reach, by time the others; any other page by time.
+ * Without a range, a device's walk would descend every month's index (a first page cost 1,650 buffers instead of
+ * 285 at 40 devices and eight months), and newest-first over all months the walk by time meets the group's events
+ * early.
  */
 export async function walkFor(pool: pg.Pool, caller: Caller, q: Pick<ListQuery, 'from' | 'to' | 'sort' | 'filters'>): Promise<CriticalWalk> {
   if (!isPlainRange(caller, q)) return everySource('by time');
-  const p = new SqlParams();
-  const reach = reachCondition(caller, p);
-  const range = calendarDayRange(q.from, q.to, caller.timeZone);
-  const seen = SOURCE_NAMES.map((name, i) => `a${i} as materialized (select m."IMEINumber" from ${activeRows(name, range)} limit ${ACTIVE_ROWS_MAX + 1})`);
-  // Per source: its devices in reach among those rows, or null when they pass ACTIVE_ROWS_MAX (CASE runs only the branch it takes).
-  const reached = SOURCE_NAMES.map((_, i) => `case when r.n <= ${DEVICE_WALK_MAX} or (select count(*) from a${i}) > ${ACTIVE_ROWS_MAX} then null
-      else (select count(distinct a."IMEINumber") from a${i} a where exists (select 1 from device_information d where d."IMEINumber" = a."IMEINumber" and ${reach}))::int end as s${i}`);
-  const text = `with r as materialized (select count(*)::int as n from (select 1 from device_information d where ${reach} limit ${DEVICE_WALK_MAX + 1}) s), ${seen.join(', ')}
-    select r.n, ${reached.join(', ')} from r`;
-  const { rows: [row] } = await pool.query<Record<string, number | null>>({ text, values: p.values });
-  if (row!.n! <= DEVICE_WALK_MAX) return everySource('by device');
-  return SOURCE_NAMES.map((_, i) => { const n = row![`s${i}`]; return n !== null && n! <= DEVICE_WALK_MAX ? 'by active device' : 'by time'; });
+  const { reach, active } = await activeDevices(pool, caller, q, { reach: DEVICE_WALK_MAX, rows: ACTIVE_ROWS_MAX, devices: DEVICE_WALK_MAX });
+  if (reach <= DEVICE_WALK_MAX) return everySource('by device');
+  return active.map((list) => (list === null ? 'by time' : { active: list }));
 }
 
 /**
  * `from <source> join ... where <reach, range, filters>` for each source, built on `p`: for the `page` (with the
  * cursor's conditions), or the rows its total `count`s. The check-in `r` is joined here only when a filter reads
  * it; otherwise after the merge, for the page's rows alone (a week's fault events are thousands of rows, each a
- * lookup in device_records). Walked per device (`by device`, `by active device`), the source is read in a LATERAL
+ * lookup in device_records). Walked per device (`by device`, `{ active }`), the source is read in a LATERAL
  * per device, cut to `top` rows there; the device `d` is the outer one, so the conditions and the order on its
  * columns are constants inside.
  */
@@ -227,11 +248,18 @@ function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams, pu
   const cursor = purpose === 'page' ? afterCursor(q, p) : SOURCE_NAMES.map(() => []);
   const checkIn = readsCheckIn(q) ? CHECK_IN_JOIN('c') : '';
   const sourceList = sources(`${p.add(MODEL_CHANGE_EVENT_TYPE)}::text`);
-  // The devices a per-device walk of source i goes through, as `d`: every device (its reach is asked in the walk's
-  // where), or those with events of the source in the range's months (critical_event_months).
-  const devices = (i: number) => walk[i] === 'by active device'
-    ? `(select distinct m."IMEINumber" from ${activeRows(SOURCE_NAMES[i]!, range)}) m join device_information d on d."IMEINumber" = m."IMEINumber"`
-    : 'device_information d';
+  // The devices a per-device walk of source i goes through, as `d`, with the condition that keeps them in reach:
+  // every device, its reach in the walk's where; or a source's active devices (walkFor), each looked up by IMEI
+  // with its reach asked again (a LATERAL cut to one row, so never a hash of the organisation's devices).
+  const perDevice = (i: number): { from: string; where: string } => {
+    const w = walk[i]!;
+    if (typeof w !== 'object') return { from: 'device_information d', where: `where ${reach}` };
+    return {
+      from: `unnest(${p.add(w.active)}::text[]) m("IMEINumber")
+        cross join lateral (select d.* from device_information d where d."IMEINumber" = m."IMEINumber" and ${reach} limit 1) d`,
+      where: '',
+    };
+  };
   // Keys first (keysFirst below): the walk reads only its index's keys, cut to the page, and only then the page's
   // rows, each by its primary key in a LATERAL so the probe is pruned to the key's partition (a join let the
   // planner hash the keys and scan every partition of a day cut: docs/decisions.md#reads-bounded-at-a-fine-cut;
@@ -245,11 +273,13 @@ function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams, pu
   // group's first page 4.9 against 6.2 ms a request).
   const plain = isPlainRange(caller, q);
   // The total's rows (endpoint.ts cappedTotal): in the plain form index-only, the reach asked per device as below;
-  // a source walked by active device counted over those devices alone.
+  // a source walked over its active devices counted over those devices alone.
   if (purpose === 'count' && plain) {
-    return sourceList.map((source, i) => walk[i] === 'by active device'
-      ? `from ${devices(i)} cross join lateral (select 1 from ${source} ${whereClause(['c."IMEINumber" = d."IMEINumber"', ...common])}) c where ${reach}`
-      : `from ${source} ${inReach} ${whereClause(common)}`);
+    return sourceList.map((source, i) => {
+      if (typeof walk[i] !== 'object') return `from ${source} ${inReach} ${whereClause(common)}`;
+      const { from, where } = perDevice(i);
+      return `from ${from} cross join lateral (select 1 from ${source} ${whereClause(['c."IMEINumber" = d."IMEINumber"', ...common])}) c ${where}`;
+    });
   }
   const keys = 'c."SourceID", c."ReportedEventTimestamp", c."EventTimestamp"';
   const keyOrder = 'c."EventTimestamp" desc, c."SourceID" desc';
@@ -262,10 +292,11 @@ function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams, pu
   return sourceList.map((source, i) => {
     if (purpose === 'page' && walk[i] !== 'by time') {
       // Each device's keys newest first (migration 0048's index per IMEI), each cut to the page, then cut together.
-      return keysFirst(source, `select k.* from ${devices(i)}
+      const { from, where } = perDevice(i);
+      return keysFirst(source, `select k.* from ${from}
         cross join lateral (select ${keys} from ${source}
           ${whereClause(['c."IMEINumber" = d."IMEINumber"', ...common, ...cursor[i]!])} order by ${keyOrder} limit ${top}) k
-        where ${reach} order by k."EventTimestamp" desc, k."SourceID" desc limit ${top}`);
+        ${where} order by k."EventTimestamp" desc, k."SourceID" desc limit ${top}`);
     }
     if (purpose === 'page' && plain) {
       // By time, index-only on migration 0050's index (it carries the device); whether the device is in reach is
@@ -290,9 +321,13 @@ export const criticalData: ReadEndpoint = {
   run: async (deps, caller, q) => criticalDataPage(deps, caller, q, await walkFor(deps.pool, caller, q)),
 };
 
-/** One page of critical data found by `walk`, one for every source or one each (the route's is walkFor's; tests ask each for the same answer). */
-export async function criticalDataPage(deps: ReadDeps, caller: Caller, q: ListQuery, walkOf: SourceWalk | CriticalWalk): Promise<JsonText> {
-  const walk = typeof walkOf === 'string' ? everySource(walkOf) : walkOf;
+/**
+ * One page of critical data found by `walk`: one for every source (`by active device`: each source over every device
+ * in reach it lists, whatever their number), or one each (the route's is walkFor's; tests ask each for the same answer).
+ */
+export async function criticalDataPage(deps: ReadDeps, caller: Caller, q: ListQuery, walkOf: PageWalk): Promise<JsonText> {
+  const walk = walkOf === 'by active device' ? (await activeDevices(deps.pool, caller, q, EVERY_ACTIVE)).active.map((list) => ({ active: list! }))
+    : typeof walkOf === 'string' ? everySource(walkOf) : walkOf;
   // Each source is sorted and cut to the first page + offset rows on its own (an index walk that stops
   // early), then the few survivors are merged: sorting the union of millions of events would not stop.
   const p = new SqlParams();

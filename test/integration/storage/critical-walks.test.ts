@@ -9,7 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Caller } from '../../../api/auth/caller.js';
 import { loadCodeStrings } from '../../../api/device-records/code-strings-file.js';
-import { criticalData, criticalDataPage, walkFor, type SourceWalk } from '../../../api/device-records/critical-data.js';
+import { criticalData, criticalDataPage, walkFor, type PageWalk, type SourceWalk } from '../../../api/device-records/critical-data.js';
 import { totalsCache, type ReadDeps } from '../../../api/device-records/endpoint.js';
 import { parseListQuery } from '../../../api/device-records/list-params.js';
 import { shortCache } from '../../../api/device-records/short-cache.js';
@@ -40,7 +40,7 @@ let rowsCompared = 0;
 type Raw = Record<string, string>;
 
 /** The page's JSON text by `walk`. */
-async function ask(user: UserName, raw: Raw, walk: SourceWalk): Promise<string> {
+async function ask(user: UserName, raw: Raw, walk: PageWalk): Promise<string> {
   const q = parseListQuery(raw, criticalData.params);
   return (await criticalDataPage(deps, callers.get(user)!, q, walk)).text;
 }
