@@ -75,7 +75,7 @@ export interface AppOptions {
   now?: () => number;
   /** How long a token's account (role, organisation, MaskFaultDetails) is reused; 0 reads it on every request. */
   accountCacheMs?: number;
-  /** How long a fleet-wide answer (map-data, device-summary) and a large page total are reused; 0: computed on every request. */
+  /** How long a fleet-wide answer (map-data, device-summary), a large page total and a critical-data walk are reused; 0: computed on every request. */
   readCacheMs?: number;
   /** Alarm routes: the keyring that seals webhook secrets (null: none configured) and the webhook ranges allowed. */
   alarms?: { keyring: Keyring | null; webhookAllow: readonly WebhookAllowance[]; chatterShelveMaxMinutes?: number };
@@ -150,7 +150,7 @@ export function createApp({
   app.route('/', soapRoutes({ pool, accounts, clientAddress, check, now }));
   app.route('/', testFaultRoutes({ pool, auth, ...testFaults }));
   app.route('/', portalSettingsRoutes({ auth, mapTiles }));
-  const readDeps: ReadDeps = { pool, codeStrings, offlineAfterHours, ...(checkinFloorS !== undefined ? { checkinFloorS } : {}), now, shortCache: shortCache({ now, ttlMs: readCacheMs }), totals: totalsCache({ now, ttlMs: readCacheMs }) };
+  const readDeps: ReadDeps = { pool, codeStrings, offlineAfterHours, ...(checkinFloorS !== undefined ? { checkinFloorS } : {}), now, shortCache: shortCache({ now, ttlMs: readCacheMs }), totals: totalsCache({ now, ttlMs: readCacheMs }), walks: shortCache({ now, ttlMs: readCacheMs }) };
   const records = deviceRecordRoutes({ deps: readDeps, auth });
   for (const prefix of READ_PREFIXES) app.route(prefix, records);
   app.route('/', deviceRecordRoutes({ deps: readDeps, auth, endpoints: FLEET_ENDPOINTS }));

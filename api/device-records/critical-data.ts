@@ -20,6 +20,7 @@ import { counterTotal, countersAnswer } from './totals.js';
 import { reportedRange } from './events.js';
 import { FAULT_SHIFT_MS } from '../../domain/fault-shift.js';
 import { badCursor, cursorInstantLiteral, cursorOf, type KeyColumn } from './keyset.js';
+import type { CriticalWalk, SourceWalk } from './critical-walk.js';
 
 // Spelled into the SQL text so the planner matches the partial indexes of migration 0004 (sqlTypeList).
 const TYPES_SQL = sqlTypeList(FAULT_EVENT_TYPES);
@@ -42,6 +43,7 @@ const MERGED_TIE_BREAKER = ['u."Source"', 'u."SourceID" desc'];
 
 /** The `Source` of each relation of sources(), in its order. */
 const SOURCE_NAMES = ['event', 'dm1_event', 'model_change'] as const;
+const everySource = (walk: SourceWalk): CriticalWalk => SOURCE_NAMES.map(() => walk);
 // The default order with its tie-breaker over the merged rows, as keyset pages (`after`) read on from it.
 const KEYSET: readonly KeyColumn[] = [{ sql: 'u."EventTimestamp"', type: 'timestamptz' }, { sql: 'u."Source"', type: 'text' }, { sql: 'u."SourceID"', type: 'bigint' }];
 
@@ -130,24 +132,10 @@ const WRITE = rowWriter([
 /** Whether a filter reads the check-in `r` (FILTERABLE's columns on `r.`). */
 const readsCheckIn = (q: ListQuery) => q.filters.some((f) => FILTERABLE[f.field]?.sql.startsWith('r.'));
 
-/**
- * How a page finds one source's rows (docs/decisions.md#critical-data-walked-per-device). `by time`: the
- * source's fault events of the whole organisation in time order (its partial index on EventTimestamp), those out
- * of reach skipped; it stops at the page when the caller reaches most of the organisation's events (an admin).
- * `by device`: for each device in reach, that device's fault events in time order (migration 0048's partial
- * index per IMEI), each walk cut to the page, then merged; bounded by the devices reached and the page, never by
- * the events of devices out of reach. `{ active }`: the same over the devices listed, those in reach that had
- * fault events of the source in the range's months (migration 0051's critical_event_months), for a group too
- * large to walk every device: a source none of them had events of costs a look at that table, not the
- * organisation's week of events (docs/decisions.md#critical-data-sources-a-group-has-not). All answer the same
- * rows in the same order.
- */
-export type SourceWalk = 'by time' | 'by device' | { active: readonly string[] };
-/** A page's walk of each source, in SOURCE_NAMES order. */
-export type CriticalWalk = readonly SourceWalk[];
+export type { CriticalWalk, SourceWalk } from './critical-walk.js';
+
 /** What criticalDataPage is asked to walk: one walk for every source, or one each. */
 export type PageWalk = 'by time' | 'by device' | 'by active device' | CriticalWalk;
-const everySource = (walk: SourceWalk): CriticalWalk => SOURCE_NAMES.map(() => walk);
 
 /**
  * Up to this many devices in reach, a group user's page of a day range walks by device: one descent of each
@@ -217,13 +205,19 @@ async function activeDevices(pool: pg.Pool, caller: Caller, q: Pick<ListQuery, '
  * the range's months and at most DEVICE_WALK_MAX of them in reach, by time the others; any other page by time.
  * Without a range, a device's walk would descend every month's index (a first page cost 1,650 buffers instead of
  * 285 at 40 devices and eight months), and newest-first over all months the walk by time meets the group's events
- * early.
+ * early. Decided at most once a second per caller and range (`deps.walks`): the look cost 3-4 ms of Postgres, as
+ * much as the page, and a portal pages through a range in quick succession; the rows are read afresh each time, and
+ * a device with its first event of a source in the month shows from the next second on, as a fault on the map does
+ * (docs/decisions.md#critical-data-sources-a-group-has-not).
  */
-export async function walkFor(pool: pg.Pool, caller: Caller, q: Pick<ListQuery, 'from' | 'to' | 'sort' | 'filters'>): Promise<CriticalWalk> {
-  if (!isPlainRange(caller, q)) return everySource('by time');
-  const { reach, active } = await activeDevices(pool, caller, q, { reach: DEVICE_WALK_MAX, rows: ACTIVE_ROWS_MAX, devices: DEVICE_WALK_MAX });
-  if (reach <= DEVICE_WALK_MAX) return everySource('by device');
-  return active.map((list) => (list === null ? 'by time' : { active: list }));
+export function walkFor(deps: Pick<ReadDeps, 'pool' | 'walks'>, caller: Caller, q: Pick<ListQuery, 'from' | 'to' | 'sort' | 'filters'>): Promise<CriticalWalk> {
+  if (!isPlainRange(caller, q)) return Promise.resolve(everySource('by time'));
+  const key = JSON.stringify([caller.userId, caller.org, caller.role, caller.timeZone, q.from, q.to]);
+  return deps.walks(key, async () => {
+    const { reach, active } = await activeDevices(deps.pool, caller, q, { reach: DEVICE_WALK_MAX, rows: ACTIVE_ROWS_MAX, devices: DEVICE_WALK_MAX });
+    if (reach <= DEVICE_WALK_MAX) return everySource('by device');
+    return active.map((list) => (list === null ? 'by time' : { active: list }));
+  });
 }
 
 /**
@@ -318,7 +312,7 @@ export const criticalData: ReadEndpoint = {
   description: `Paginated fault events (EventType in ${FAULT_EVENT_TYPES.join(', ')}; standard and DM1 tables) and model-change alerts (EventType "${MODEL_CHANGE_EVENT_TYPE}") of every device in reach, with device name, location and power line; spec 3.4 applied; Ongoing_fault / ActualOngoingFault are those of the check-in that brought the event, masked per spec 3.5. EventType "Fault" filters every fault event type.`,
   params: { accepts: ['page', 'limit', 'from', 'to', 'sortBy', 'filterBy', 'after'], sortable: SORTABLE, filterable: FILTERABLE },
   defaultSort: DEFAULT_SORT, rangeField: 'EventTimestamp', schema: 'CriticalEvent', shape: 'paginated',
-  run: async (deps, caller, q) => criticalDataPage(deps, caller, q, await walkFor(deps.pool, caller, q)),
+  run: async (deps, caller, q) => criticalDataPage(deps, caller, q, await walkFor(deps, caller, q)),
 };
 
 /**

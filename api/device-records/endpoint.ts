@@ -14,6 +14,7 @@ import type { FleetAnswer } from './fleet-answer.js';
 import { cursorSelect, nextCursor, type KeyColumn } from './keyset.js';
 import { JsonText, pageText, type RowWriter } from './row-json.js';
 import { spanMemory, spansFrom, windowHoldsPage, windowStart, type NewestWindow } from './newest-window.js';
+import type { CriticalWalk } from './critical-walk.js';
 
 export interface ReadDeps {
   pool: pg.Pool;
@@ -27,6 +28,8 @@ export interface ReadDeps {
   shortCache: ShortCache<FleetAnswer>;
   /** The app's one-second cache of large page totals (totalsCache). */
   totals: ShortCache<Total>;
+  /** The app's one-second cache of critical-data walks per caller and range (critical-data.ts walkFor). */
+  walks: ShortCache<CriticalWalk>;
 }
 
 /** Joins each device `d` to its learned check-in clock `c` (domain/checkin-clock.ts), for onlineSql. */

@@ -174,7 +174,7 @@ async function seed(): Promise<void> {
   const pool = recordingPool(db.pool, ({ text }) => { ran.push(text); });
   app = createApp({ readiness: {}, pool, now: () => NOW, readCacheMs: 0, jwtSecret: JWT_SECRET });
   for (const user of CALLERS) tokens[user] = await login(app, user);
-  deps = { pool: db.pool, codeStrings: loadCodeStrings(), offlineAfterHours: 26, now: () => NOW, shortCache: shortCache({ now: () => NOW }), totals: totalsCache({ ttlMs: 0, now: () => NOW }) };
+  deps = { pool: db.pool, codeStrings: loadCodeStrings(), offlineAfterHours: 26, now: () => NOW, shortCache: shortCache({ now: () => NOW }), totals: totalsCache({ ttlMs: 0, now: () => NOW }), walks: shortCache({ ttlMs: 0, now: () => NOW }) };
   for (const user of CALLERS) {
     const { rows: [u] } = await db.pool.query<{ id: string; org: string; role: 'admin' | 'user'; tz: string }>(`select u.id, u."OrganizationID" as org, u.role,
       coalesce(u.timezone, o.timezone) as tz from users u join organizations o using ("OrganizationID") where lower(u.email) = lower($1)`, [USERS[user].email]);
@@ -184,9 +184,9 @@ async function seed(): Promise<void> {
   // North-east's devices with standard fault events in the week's months are more than DEVICE_WALK_MAX: by time;
   // those with DM1 events or model changes fewer: by active device.
   const kind = (walk: readonly SourceWalk[]) => walk.map((w) => (typeof w === 'object' ? 'over its active devices' : w));
-  assert.equal(kind(await walkFor(db.pool, callers.get('northEast')!, week)), ['by time', 'over its active devices', 'over its active devices'],
+  assert.equal(kind(await walkFor(deps, callers.get('northEast')!, week)), ['by time', 'over its active devices', 'over its active devices'],
     `north-east reaches more than ${DEVICE_WALK_MAX} devices: its page walks standard events by time, keys first, and the sparse sources per active device`);
-  assert.equal(await walkFor(db.pool, callers.get('southEast')!, week), ['by device', 'by device', 'by device'], 'south-east walks by device');
+  assert.equal(await walkFor(deps, callers.get('southEast')!, week), ['by device', 'by device', 'by device'], 'south-east walks by device');
 }
 test.after(async () => { await db?.drop(); });
 
@@ -361,6 +361,31 @@ test('a group user\'s walks by time (keys first), by device and by active device
 
 interface PlanNode { 'Relation Name'?: string; 'Index Cond'?: string; Filter?: string; 'Actual Rows': number; 'Actual Loops': number; Plans?: PlanNode[] }
 
+test('a walk reused within its second never widens the reach: a listed device unlinked meanwhile is not read', async () => {
+  const cached = createApp({ readiness: {}, pool: db.pool, now: () => NOW, readCacheMs: 60_000, jwtSecret: JWT_SECRET });
+  const token = await login(cached, 'northEast');
+  const week = RANGES[0]!;
+  const ask = async () => {
+    const res = await cached.request(`/device-records/critical-data?${query({ ...week, limit: String(MAX_LIMIT) })}`, { headers: { authorization: `Bearer ${token}` } });
+    assert.is(res.status, 200);
+    return ((await res.json()) as Page).data;
+  };
+  const eastDm1 = (rows: Record<string, unknown>[]) => rows.filter((r) => r.IMEINumber === devices.east && r.Source === 'dm1_event').length;
+  // The walk (east among the DM1 and model-change lists) is decided now and kept for the minute.
+  const before = await ask();
+  assert.equal(before.map(keyOf), await expected('northEast', week));
+  assert.ok(eastDm1(before) > 0, 'north-east reads east\'s DM1 rows of the week');
+  const link = await db.pool.query<{ DeviceID: string }>(`delete from group_device_links where "GroupID" = 'north-east'
+    and "DeviceID" = (select "DeviceID" from device_information where "IMEINumber" = $1) returning "DeviceID"`, [devices.east]);
+  try {
+    const after = await ask();
+    assert.is(eastDm1(after), 0, 'the rows of the device unlinked are gone at once, though the walk that listed it is reused');
+    assert.equal(after.map(keyOf), await expected('northEast', week));
+  } finally {
+    await db.pool.query(`insert into group_device_links ("DeviceID", "GroupID") values ($1, 'north-east')`, [link.rows[0]!.DeviceID]);
+  }
+});
+
 test('north-east\'s week walks the DM1 events of its own devices alone, not the organisation\'s (by active device)', async () => {
   const raw = { ...RANGES[0]!, limit: '50' };
   const mine = (await expected('northEast', raw)).filter((k) => k.startsWith('dm1_event/')).length;
@@ -371,7 +396,7 @@ test('north-east\'s week walks the DM1 events of its own devices alone, not the 
   assert.ok(mine > 0 && others!.n > 0, `north-east has DM1 events in the week (${mine}), and north-west too (${others!.n})`);
   const sent: SentStatement[] = [];
   const q = parseListQuery(raw, criticalData.params);
-  await criticalDataPage({ ...deps, pool: recordingPool(db.pool, (st) => { sent.push(st); }) }, callers.get('northEast')!, q, await walkFor(db.pool, callers.get('northEast')!, q));
+  await criticalDataPage({ ...deps, pool: recordingPool(db.pool, (st) => { sent.push(st); }) }, callers.get('northEast')!, q, await walkFor(deps, callers.get('northEast')!, q));
   const page = sent.find((st) => st.text.trimStart().startsWith('select u.*'))!;
   const { rows: [plan] } = await db.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>({ text: `explain (analyze, format json) ${page.text}`, values: page.values });
   // Rows the DM1 walk read (each page row's lookup by its key apart).

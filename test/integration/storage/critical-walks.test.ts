@@ -105,18 +105,18 @@ async function seed(): Promise<void> {
   await db.pool.query('vacuum analyze');
   day = ymd(shared);
   week = { from: ymd(shared - 3 * 86_400_000), to: ymd(shared + 3 * 86_400_000) };
-  deps = { pool: db.pool, codeStrings: loadCodeStrings(), offlineAfterHours: 26, now: () => NOW, shortCache: shortCache({ now: () => NOW }), totals: totalsCache({ ttlMs: 0, now: () => NOW }) };
+  deps = { pool: db.pool, codeStrings: loadCodeStrings(), offlineAfterHours: 26, now: () => NOW, shortCache: shortCache({ now: () => NOW }), totals: totalsCache({ ttlMs: 0, now: () => NOW }), walks: shortCache({ ttlMs: 0, now: () => NOW }) };
   for (const user of CALLERS) {
     const { rows: [u] } = await db.pool.query<{ id: string; org: string; role: 'admin' | 'user'; tz: string | null }>(`select u.id, u."OrganizationID" as org, u.role,
       coalesce(u.timezone, o.timezone) as tz from users u join organizations o on o."OrganizationID" = u."OrganizationID" where lower(u.email) = lower($1)`, [USERS[user].email]);
     callers.set(user, { userId: Number(u!.id), org: u!.org, role: u!.role, timeZone: u!.tz ?? 'UTC', maskFaultDetails: false });
   }
   const every = (walk: SourceWalk) => [walk, walk, walk];
-  assert.equal(await walkFor(db.pool, callers.get('northEast')!, range(week)), every('by device'), 'a group user walks a range per device');
-  assert.equal(await walkFor(db.pool, callers.get('northEast')!, range({})), every('by time'), 'a group user walks the whole history by time');
-  assert.equal(await walkFor(db.pool, callers.get('northEast')!, range({ ...week, 'filterBy[Source]': 'event' })), every('by time'), 'a filtered range by time');
-  assert.equal(await walkFor(db.pool, callers.get('northEast')!, range({ ...week, sortBy: JSON.stringify({ field: 'EventType' }) })), every('by time'), 'a sorted range by time');
-  assert.equal(await walkFor(db.pool, callers.get('northAdmin')!, range(week)), every('by time'), 'an admin walks by time');
+  assert.equal(await walkFor(deps, callers.get('northEast')!, range(week)), every('by device'), 'a group user walks a range per device');
+  assert.equal(await walkFor(deps, callers.get('northEast')!, range({})), every('by time'), 'a group user walks the whole history by time');
+  assert.equal(await walkFor(deps, callers.get('northEast')!, range({ ...week, 'filterBy[Source]': 'event' })), every('by time'), 'a filtered range by time');
+  assert.equal(await walkFor(deps, callers.get('northEast')!, range({ ...week, sortBy: JSON.stringify({ field: 'EventType' }) })), every('by time'), 'a sorted range by time');
+  assert.equal(await walkFor(deps, callers.get('northAdmin')!, range(week)), every('by time'), 'an admin walks by time');
 }
 test.after(async () => { await db?.drop(); });
 
