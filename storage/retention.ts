@@ -88,7 +88,6 @@ async function uncount(client: pg.PoolClient, step: RetentionStep, partition: st
   } else if (step.table === 'event_records' || step.table === 'dm1_event_records') {
     await client.query(`update device_read_counts c set critical_events = c.critical_events - x.n
       from (select "IMEINumber", count(*) as n from "${partition}" where "EventType" = any($1::text[]) group by 1) x where c."IMEINumber" = x."IMEINumber"`, [FAULT_EVENT_TYPES]);
-    // Migration 0051's months: the partition's rows by month of the partition key, as its trigger counts them.
     // Migration 0051's months: the partition's rows by month of the partition key, as its trigger counts them; a
     // row left with none goes.
     await client.query(`with x as (select date_trunc('month', "ReportedEventTimestamp" at time zone 'UTC')::date as month, "IMEINumber", count(*) as n
