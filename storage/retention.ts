@@ -94,8 +94,20 @@ async function uncount(client: pg.PoolClient, step: RetentionStep, partition: st
                                     from "${partition}" where "EventType" = any($1::text[]) group by 1, 2),
       gone as (delete from critical_event_months c using x where c.source = $2 and c.month = x.month and c."IMEINumber" = x."IMEINumber" and c.events <= x.n)
       update critical_event_months c set events = c.events - x.n from x
-       where c.source = $2 and c.month = x.month and c."IMEINumber" = x."IMEINumber" and c.events > x.n`, [FAULT_EVENT_TYPES, step.table === 'event_records' ? 'event' : 'dm1_event']);
+       where c.source = $2 and c.month = x.month and c."IMEINumber" = x."IMEINumber" and c.events > x.n`, [FAULT_EVENT_TYPES, MONTHS_SOURCE[step.table]]);
   }
+}
+
+// Migration 0051's source of each event table.
+const MONTHS_SOURCE: Record<string, string> = { event_records: 'event', dm1_event_records: 'dm1_event' };
+
+// Rows of migration 0051's months the step left without an event go: one organisation's delete counts its devices'
+// rows down to 0 through the trigger, and a later drop of the month uncounts only the rows it still holds, so each
+// expired month kept a row per device that had events in it for ever (a wide range's look at the table steps over
+// them, oldest month first).
+async function forgetEmptyMonths(client: pg.PoolClient, step: RetentionStep): Promise<void> {
+  const source = MONTHS_SOURCE[step.table];
+  if (source) await client.query('delete from critical_event_months where source = $1 and month = $2::date and events <= 0', [source, monthDate(step.month)]);
 }
 
 /** Removes the step's rows if they are exactly the `rows` archived; else changes nothing and says why. */
@@ -118,6 +130,7 @@ async function remove(pool: pg.Pool, step: RetentionStep, archived: { rows: numb
       const { rowCount } = await client.query(`delete from "${step.table}" where ${where.sql}`, where.values);
       if (rowCount !== archived.rows) throw new Error(`${step.table} ${step.month} of ${step.org}: ${rowCount} rows to delete, ${archived.rows} archived; rows arrived meanwhile, the next run archives them`);
     }
+    await forgetEmptyMonths(client, step);
     if (file) {
       await client.query(`insert into storage_archives (table_name, month, "OrganizationID", file, row_count, checksum) values ($1, $2::date, $3, $4, $5, $6)`,
         [step.table, monthDate(step.month), step.org, file, archived.rows, archived.checksum]);

@@ -83,6 +83,7 @@ test('one organisation expires months: its rows are archived per table and month
   // The counters followed the deletes (statement triggers): total equals the rows stored.
   assert.is(Number((await db.pool.query(`select sum(records) as n from device_read_counts`)).rows[0].n), await count('device_records'));
   await assertMonthsCounted(db.pool, 'after one organisation\'s delete');
+  assert.is(await count('critical_event_months where events <= 0'), 0, 'no row of migration 0051\'s months is left without events');
   // What the files hold is what the catalogue says.
   const { rows } = await db.pool.query<{ file: string; row_count: number; checksum: string }>('select file, row_count, checksum from storage_archives');
   assert.is(rows.length, 12);
@@ -99,6 +100,8 @@ test('when every organisation has expired a month, its partitions are archived w
   for (const m of EXPIRED) assert.not.ok(left.has(m), `${m} dropped`);
   assert.is(Number((await db.pool.query(`select sum(records) as n from device_read_counts`)).rows[0].n), await count('device_records'));
   await assertMonthsCounted(db.pool, 'after the drop');
+  // North's rows of the expired months, counted down to 0 by its delete above, went with the months too.
+  assert.is(await count(`critical_event_months where source <> 'model_change' and to_char(month, 'YYYY-MM') = any(array['${EXPIRED.join("', '")}'])`), 0, 'the dropped months left no row');
   assert.is(Number((await db.pool.query(`select sum(critical_events) as n from device_read_counts`)).rows[0].n),
     await count(`(select "EventType" from event_records union all select "EventType" from dm1_event_records) e where "EventType" in ('PFault', 'TFault', 'SOTF', 'Fault Like', 'Fault <50', 'Overcurrent', 'FAULT_INITIAL')`)
       + await count('model_change_alerts'));
