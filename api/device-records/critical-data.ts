@@ -20,7 +20,7 @@ import { counterTotal, countersAnswer } from './totals.js';
 import { reportedRange } from './events.js';
 import { FAULT_SHIFT_MS } from '../../domain/fault-shift.js';
 import { badCursor, cursorInstantLiteral, cursorOf, type KeyColumn } from './keyset.js';
-import type { CriticalWalk, SourceWalk } from './critical-walk.js';
+import type { ActiveDevice, CriticalWalk, SourceWalk } from './critical-walk.js';
 
 // Spelled into the SQL text so the planner matches the partial indexes of migration 0004 (sqlTypeList).
 const TYPES_SQL = sqlTypeList(FAULT_EVENT_TYPES);
@@ -132,7 +132,7 @@ const WRITE = rowWriter([
 /** Whether a filter reads the check-in `r` (FILTERABLE's columns on `r.`). */
 const readsCheckIn = (q: ListQuery) => q.filters.some((f) => FILTERABLE[f.field]?.sql.startsWith('r.'));
 
-export type { CriticalWalk, SourceWalk } from './critical-walk.js';
+export type { ActiveDevice, CriticalWalk, SourceWalk } from './critical-walk.js';
 
 /** What criticalDataPage is asked to walk: one walk for every source, or one each. */
 export type PageWalk = 'by time' | 'by device' | 'by active device' | CriticalWalk;
@@ -182,19 +182,25 @@ const EVERY_ACTIVE: ActiveLimits = { reach: -1, rows: Number.MAX_SAFE_INTEGER - 
  * row): as a join, the planner hashed the organisation's devices and group links for 834 IMEIs (5 ms). Prepared:
  * its text depends on the range's form alone (the months are placeholders).
  */
-async function activeDevices(pool: pg.Pool, caller: Caller, q: Pick<ListQuery, 'from' | 'to'>, limits: ActiveLimits): Promise<{ reach: number; active: (string[] | null)[] }> {
+async function activeDevices(pool: pg.Pool, caller: Caller, q: Pick<ListQuery, 'from' | 'to'>, limits: ActiveLimits): Promise<{ reach: number; active: (ActiveDevice[] | null)[] }> {
   const p = new SqlParams();
   const reach = reachCondition(caller, p);
   const range = calendarDayRange(q.from, q.to, caller.timeZone);
   const cut = (n: number) => `limit ${integerLiteral(n + 1)}`;
-  const rows = SOURCE_NAMES.map((name, i) => `a${i} as materialized (select m."IMEINumber" from ${activeRows(name, range, p)} ${cut(limits.rows)})`);
+  const rows = SOURCE_NAMES.map((name, i) => `a${i} as materialized (select m."IMEINumber", m.month from ${activeRows(name, range, p)} ${cut(limits.rows)})`);
+  // Each listed device as [IMEI, first month, last month], the months as text (pg would read a date as a local-time Date).
   const devices = SOURCE_NAMES.map((_, i) => `case when r.n <= ${integerLiteral(limits.reach)} or (select count(*) from a${i}) > ${integerLiteral(limits.rows)} then null
-      else (select coalesce(array_agg(s."IMEINumber"), '{}') from (select distinct a."IMEINumber" from a${i} a
-              cross join lateral (select 1 from device_information d where d."IMEINumber" = a."IMEINumber" and ${reach} limit 1) x ${cut(limits.devices)}) s) end as s${i}`);
+      else (select coalesce(json_agg(json_build_array(s."IMEINumber", s.first, s.last)), '[]') from (
+              select a."IMEINumber", min(a.month)::text as first, max(a.month)::text as last from a${i} a
+               cross join lateral (select 1 from device_information d where d."IMEINumber" = a."IMEINumber" and ${reach} limit 1) x
+               group by a."IMEINumber" ${cut(limits.devices)}) s) end as s${i}`);
   const text = `with r as materialized (select count(*)::int as n from (select 1 from device_information d where ${reach} ${cut(limits.reach)}) s), ${rows.join(', ')}
     select r.n, ${devices.join(', ')} from r`;
-  const { rows: [row] } = await pool.query<Record<string, string[] | number | null>>(prepared(text, p.values));
-  const active = SOURCE_NAMES.map((_, i) => { const list = row![`s${i}`] as string[] | null; return list === null || list.length > limits.devices ? null : list; });
+  const { rows: [row] } = await pool.query<Record<string, [string, string, string][] | number | null>>(prepared(text, p.values));
+  const active = SOURCE_NAMES.map((_, i) => {
+    const list = row![`s${i}`] as [string, string, string][] | null;
+    return list === null || list.length > limits.devices ? null : list.map(([imei, first, last]) => ({ imei, first, last }));
+  });
   return { reach: row!.n as number, active };
 }
 
@@ -242,16 +248,21 @@ function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams, pu
   const cursor = purpose === 'page' ? afterCursor(q, p) : SOURCE_NAMES.map(() => []);
   const checkIn = readsCheckIn(q) ? CHECK_IN_JOIN('c') : '';
   const sourceList = sources(`${p.add(MODEL_CHANGE_EVENT_TYPE)}::text`);
-  // The devices a per-device walk of source i goes through, as `d`, with the condition that keeps them in reach:
-  // every device, its reach in the walk's where; or a source's active devices (walkFor), each looked up by IMEI
-  // with its reach asked again (a LATERAL cut to one row, so never a hash of the organisation's devices).
-  const perDevice = (i: number): { from: string; where: string } => {
+  // The devices a per-device walk of source i goes through, as `d`, with the condition that keeps them in reach and
+  // those on each device's events: every device, its reach in the walk's where; or a source's active devices
+  // (walkFor), each looked up by IMEI with its reach asked again (a LATERAL cut to one row, so never a hash of the
+  // organisation's devices) and walked in its listed months alone, partitions pruned as the walk runs (over the
+  // whole range, a device with events in one month descended every day partition of a range from 2000: 2,628
+  // descents for 12 devices; docs/decisions.md#critical-data-sources-a-group-has-not).
+  const perDevice = (i: number): { from: string; where: string; own: string[] } => {
     const w = walk[i]!;
-    if (typeof w !== 'object') return { from: 'device_information d', where: `where ${reach}` };
+    if (typeof w !== 'object') return { from: 'device_information d', where: `where ${reach}`, own: [] };
+    const column = (k: keyof ActiveDevice, type: string) => `${p.add(w.active.map((d) => d[k]))}::${type}[]`;
     return {
-      from: `unnest(${p.add(w.active)}::text[]) m("IMEINumber")
+      from: `unnest(${column('imei', 'text')}, ${column('first', 'date')}, ${column('last', 'date')}) m("IMEINumber", first, last)
         cross join lateral (select d.* from device_information d where d."IMEINumber" = m."IMEINumber" and ${reach} limit 1) d`,
       where: '',
+      own: [`c."ReportedEventTimestamp" >= m.first::timestamp at time zone 'UTC'`, `c."ReportedEventTimestamp" < (m.last + interval '1 month') at time zone 'UTC'`],
     };
   };
   // Keys first (keysFirst below): the walk reads only its index's keys, cut to the page, and only then the page's
@@ -271,8 +282,10 @@ function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams, pu
   if (purpose === 'count' && plain) {
     return sourceList.map((source, i) => {
       if (typeof walk[i] !== 'object') return `from ${source} ${inReach} ${whereClause(common)}`;
-      const { from, where } = perDevice(i);
-      return `from ${from} cross join lateral (select 1 from ${source} ${whereClause(['c."IMEINumber" = d."IMEINumber"', ...common])}) c ${where}`;
+      // `offset 0` keeps the LATERAL a subquery per device (pulled up into a join, the planner hashed the source's
+      // partitions of the whole range instead of pruning them to the device's months).
+      const { from, where, own } = perDevice(i);
+      return `from ${from} cross join lateral (select 1 from ${source} ${whereClause(['c."IMEINumber" = d."IMEINumber"', ...own, ...common])} offset 0) c ${where}`;
     });
   }
   const keys = 'c."SourceID", c."ReportedEventTimestamp", c."EventTimestamp"';
@@ -286,10 +299,10 @@ function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams, pu
   return sourceList.map((source, i) => {
     if (purpose === 'page' && walk[i] !== 'by time') {
       // Each device's keys newest first (migration 0048's index per IMEI), each cut to the page, then cut together.
-      const { from, where } = perDevice(i);
+      const { from, where, own } = perDevice(i);
       return keysFirst(source, `select k.* from ${from}
         cross join lateral (select ${keys} from ${source}
-          ${whereClause(['c."IMEINumber" = d."IMEINumber"', ...common, ...cursor[i]!])} order by ${keyOrder} limit ${top}) k
+          ${whereClause(['c."IMEINumber" = d."IMEINumber"', ...own, ...common, ...cursor[i]!])} order by ${keyOrder} limit ${top}) k
         ${where} order by k."EventTimestamp" desc, k."SourceID" desc limit ${top}`);
     }
     if (purpose === 'page' && plain) {
