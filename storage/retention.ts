@@ -88,23 +88,21 @@ async function uncount(client: pg.PoolClient, step: RetentionStep, partition: st
   } else if (step.table === 'event_records' || step.table === 'dm1_event_records') {
     await client.query(`update device_read_counts c set critical_events = c.critical_events - x.n
       from (select "IMEINumber", count(*) as n from "${partition}" where "EventType" = any($1::text[]) group by 1) x where c."IMEINumber" = x."IMEINumber"`, [FAULT_EVENT_TYPES]);
-    // Migration 0051's months: the partition's rows by month of the partition key, as its trigger counts them; a
-    // row left with none goes.
-    await client.query(`with x as (select date_trunc('month', "ReportedEventTimestamp" at time zone 'UTC')::date as month, "IMEINumber", count(*) as n
-                                    from "${partition}" where "EventType" = any($1::text[]) group by 1, 2),
-      gone as (delete from critical_event_months c using x where c.source = $2 and c.month = x.month and c."IMEINumber" = x."IMEINumber" and c.events <= x.n)
-      update critical_event_months c set events = c.events - x.n from x
-       where c.source = $2 and c.month = x.month and c."IMEINumber" = x."IMEINumber" and c.events > x.n`, [FAULT_EVENT_TYPES, MONTHS_SOURCE[step.table]]);
+    // Migration 0051's months: the partition's rows by month of the partition key, as its trigger counts them (a row
+    // left with none goes in forgetEmptyMonths, after the step).
+    await client.query(`update critical_event_months c set events = c.events - x.n
+      from (select date_trunc('month', "ReportedEventTimestamp" at time zone 'UTC')::date as month, "IMEINumber", count(*) as n
+              from "${partition}" where "EventType" = any($1::text[]) group by 1, 2) x
+     where c.source = $2 and c.month = x.month and c."IMEINumber" = x."IMEINumber"`, [FAULT_EVENT_TYPES, MONTHS_SOURCE[step.table]]);
   }
 }
 
 // Migration 0051's source of each event table.
 const MONTHS_SOURCE: Record<string, string> = { event_records: 'event', dm1_event_records: 'dm1_event' };
 
-// Rows of migration 0051's months the step left without an event go: one organisation's delete counts its devices'
-// rows down to 0 through the trigger, and a later drop of the month uncounts only the rows it still holds, so each
-// expired month kept a row per device that had events in it for ever (a wide range's look at the table steps over
-// them, oldest month first).
+// Rows of migration 0051's months the step left without an event go, whether a drop uncounted them (uncount) or one
+// organisation's delete counted them down through the trigger: else each expired month kept a row per device that
+// had events in it for ever (a wide range's look at the table steps over them, oldest month first).
 async function forgetEmptyMonths(client: pg.PoolClient, step: RetentionStep): Promise<void> {
   const source = MONTHS_SOURCE[step.table];
   if (source) await client.query('delete from critical_event_months where source = $1 and month = $2::date and events <= 0', [source, monthDate(step.month)]);

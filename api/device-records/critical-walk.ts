@@ -9,9 +9,9 @@
  * index per IMEI), each walk cut to the page, then merged; bounded by the devices reached and the page, never by
  * the events of devices out of reach. `{ active }`: the same over the devices listed, those in reach that had
  * fault events of the source in the range's months (migration 0051's critical_event_months), each walked only in
- * its months from the first to the last listed, for a group too large to walk every device: a source none of them had events of costs a look at that table, not the
- * organisation's week of events (docs/decisions.md#critical-data-sources-a-group-has-not). All answer the same
- * rows in the same order.
+ * its months from the first to the last listed, for a group too large to walk every device: a source none of them
+ * had events of costs a look at that table, not the organisation's week of events
+ * (docs/decisions.md#critical-data-sources-a-group-has-not). All answer the same rows in the same order.
  */
 export type SourceWalk = 'by time' | 'by device' | { active: readonly ActiveDevice[] };
 /** A device listed for a source's walk, with its first and last month of that source's events in the range (`YYYY-MM-DD`, the month's first day, UTC). */
