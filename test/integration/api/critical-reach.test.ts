@@ -25,6 +25,7 @@ import { FAULT_EVENT_TYPES } from '../../../domain/fault-events.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { generateDeviceData, registerDevices } from '../../../support/device-data.js';
 import { importDemoData } from '../../../support/reference-data.js';
+import { dm1WalkNodes } from '../../helpers/dm1-walk.js';
 import { recordingPool, type SentStatement } from '../../helpers/recording-pool.js';
 import { JWT_SECRET, login, NOW, USERS, type UserName } from './seeded-api.js';
 import { printHookErrors } from '../../helpers/hook-errors.js';
@@ -359,8 +360,6 @@ test('a group user\'s walks by time (keys first), by device and by active device
   }
 });
 
-interface PlanNode { 'Relation Name'?: string; 'Index Cond'?: string; Filter?: string; 'Actual Rows': number; 'Actual Loops': number; Plans?: PlanNode[] }
-
 test('a walk reused within its second never widens the reach: a listed device unlinked meanwhile is not read', async () => {
   const cached = createApp({ readiness: {}, pool: db.pool, now: () => NOW, readCacheMs: 60_000, jwtSecret: JWT_SECRET });
   const token = await login(cached, 'northEast');
@@ -398,19 +397,10 @@ test('north-east\'s week walks the DM1 events of its own devices alone, not the 
   const q = parseListQuery(raw, criticalData.params);
   await criticalDataPage({ ...deps, pool: recordingPool(db.pool, (st) => { sent.push(st); }) }, callers.get('northEast')!, q, await walkFor(deps, callers.get('northEast')!, q));
   const page = sent.find((st) => st.text.trimStart().startsWith('select u.*'))!;
-  const { rows: [plan] } = await db.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>({ text: `explain (analyze, format json) ${page.text}`, values: page.values });
-  // Rows the DM1 walk read (each page row's lookup by its key apart).
-  let walked = 0;
-  let rounding = 0;
-  const visit = (n: PlanNode) => {
-    const lookup = `${n['Index Cond'] ?? ''} ${n.Filter ?? ''}`.includes('"Event_Record_ID" = ');
-    if (n['Relation Name']?.startsWith('dm1_event_records') && !lookup) {
-      walked += n['Actual Rows'] * n['Actual Loops'];
-      rounding += 0.005 * n['Actual Loops']; // a node's rows are its average per loop, to two decimals
-    }
-    for (const c of n.Plans ?? []) visit(c);
-  };
-  visit(plan!['QUERY PLAN'][0].Plan);
+  // Rows the DM1 walk read; a node's rows are its average per loop, to two decimals.
+  const nodes = await dm1WalkNodes(db.pool, page);
+  const walked = nodes.reduce((sum, n) => sum + n['Actual Rows'] * n['Actual Loops'], 0);
+  const rounding = nodes.reduce((sum, n) => sum + 0.005 * n['Actual Loops'], 0);
   assert.ok(walked <= mine + rounding, `the DM1 walk read ${walked.toFixed(2)} rows (± ${rounding.toFixed(2)}) for north-east's ${mine}; north-west has ${others!.n}`);
 });
 

@@ -16,6 +16,7 @@ import { shortCache } from '../../../api/device-records/short-cache.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { registerDevices } from '../../../support/device-data.js';
 import { importDemoData } from '../../../support/reference-data.js';
+import { dm1WalkNodes } from '../../helpers/dm1-walk.js';
 import { recordingPool, type SentStatement } from '../../helpers/recording-pool.js';
 import { NOW, USERS } from '../api/seeded-api.js';
 import { printHookErrors } from '../../helpers/hook-errors.js';
@@ -64,20 +65,8 @@ test.before(async () => {
 });
 test.after(async () => { await db?.drop(); });
 
-interface PlanNode { 'Relation Name'?: string; 'Index Cond'?: string; Filter?: string; 'Actual Loops': number; Plans?: PlanNode[] }
-
 /** How many times the statement's plan descended a dm1_event_records partition's index, the row lookups by key apart. */
-async function dm1Descents(st: SentStatement): Promise<number> {
-  const { rows: [plan] } = await db.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>({ text: `explain (analyze, format json) ${st.text}`, values: st.values });
-  let n = 0;
-  const visit = (node: PlanNode) => {
-    const lookup = `${node['Index Cond'] ?? ''} ${node.Filter ?? ''}`.includes('"Event_Record_ID" = ');
-    if (node['Relation Name']?.startsWith('dm1_event_records_') && !lookup) n += node['Actual Loops'];
-    for (const c of node.Plans ?? []) visit(c);
-  };
-  visit(plan!['QUERY PLAN'][0].Plan);
-  return n;
-}
+const dm1Descents = async (st: SentStatement): Promise<number> => (await dm1WalkNodes(db.pool, st)).reduce((sum, n) => sum + n['Actual Loops'], 0);
 
 const RANGES: readonly Record<string, string>[] = [{ from: '20000101' }, { from: '20260401', to: '20261130' }, { to: '29991231' }];
 
