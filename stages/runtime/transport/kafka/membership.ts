@@ -1,6 +1,6 @@
 // Which partitions of its topic a consumer owns, kept in step with the group: kafkajs reports the new
-// assignment on every join; what is gone is revoked and what is new assigned before any batch of those
-// partitions runs (handleBatch awaits `settled()`).
+// assignment on every join; what was owned is revoked and what is assigned is assigned again before any batch
+// of those partitions runs (handleBatch awaits `settled()`).
 import type { Consumer } from 'kafkajs';
 import { backoff } from '../../../../plumbing/retry.js';
 import { kafkaGroupMetrics } from '../kafka-metrics.js';
@@ -30,8 +30,12 @@ export function trackOwnership(
   let membership: Promise<void> = Promise.resolve();
   consumer.on(consumer.events.GROUP_JOIN, (event) => {
     const assigned = new Set(event.payload.memberAssignment[topic] ?? []);
-    const gone = [...owned].filter((p) => !assigned.has(p));
-    const fresh = [...assigned].filter((p) => !owned.has(p));
+    // Every join hands its whole assignment over afresh, the partitions this member kept included: between two
+    // joins it may have been out of the group (fenced after its heartbeats failed, as while the coordinator's
+    // broker is down) while another member processed them, so what it cached of them is stale
+    // (docs/pipeline.md#delivery-guarantees).
+    const gone = [...owned];
+    const fresh = [...assigned];
     owned = assigned;
     metrics.joined(assigned.size);
     for (const partition of fresh) {
