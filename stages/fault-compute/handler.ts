@@ -24,10 +24,26 @@ export function previousRecord(records: readonly RecordSummary[], date: string):
   return best;
 }
 
-export function computeMessage(message: DedupedCheckIn, state: FaultState, rules: FaultRules): { value: ComputedCheckIn; state: FaultState } {
+/**
+ * Whether the held records cannot answer "the previous record" of a check-in dated `date`: some records were
+ * left out (only RECORDS_KEPT are held) and none held is older than it. The stage then reads it from Postgres.
+ */
+export function needsRecordBefore(state: FaultState, date: string): boolean {
+  const oldest = state.records[0];
+  return !state.allRecords && (oldest === undefined || epochMs(date) <= epochMs(oldest.date));
+}
+
+/** What the held state keeps of a computed check-in. */
+export function summaryOf(message: DedupedCheckIn, ActualOngoingFault: number): RecordSummary {
+  const d = message.checkIn.device_data;
+  return { date: d.date, model: d.model, AverageCurrent1m: d.AverageCurrent1m, ActualOngoingFault };
+}
+
+/** `older`: records the held ones left out, read when needsRecordBefore says they cannot tell. */
+export function computeMessage(message: DedupedCheckIn, state: FaultState, rules: FaultRules, older: readonly RecordSummary[] = []): { value: ComputedCheckIn; state: FaultState } {
   const { checkIn } = message;
   const d = checkIn.device_data;
-  const previous = previousRecord(state.records, d.date);
+  const previous = previousRecord([...older, ...state.records], d.date);
   const decision = computeActualOngoingFault({
     reported: d.Ongoing_fault, dm1: checkIn.dm1_device, newEvents: checkIn.events, previous, lowCurrentA: rules.lowCurrentA,
   });
@@ -35,8 +51,9 @@ export function computeMessage(message: DedupedCheckIn, state: FaultState, rules
   const shifts = checkIn.dm1_device ? [] : planFaultShifts(checkIn.events, state.events);
   const moved = new Set(shifts.map((s) => `${s.EventID}@${s.fromTimestamp}`));
 
-  const records = [...state.records.filter((r) => r.date !== d.date), { date: d.date, model: d.model, AverageCurrent1m: d.AverageCurrent1m, ActualOngoingFault: decision.code }]
-    .sort((a, b) => epochMs(a.date) - epochMs(b.date)).slice(-RECORDS_KEPT);
+  const held = [...state.records.filter((r) => r.date !== d.date), summaryOf(message, decision.code)]
+    .sort((a, b) => epochMs(a.date) - epochMs(b.date));
+  const records = held.slice(-RECORDS_KEPT);
   const events = checkIn.dm1_device ? state.events : [
     ...state.events.map((e) => (moved.has(`${e.EventID}@${e.EventTimestamp}`) ? { ...e, shifted: true } : e)),
     ...checkIn.events.map((e) => ({ EventID: e.EventID, EventTimestamp: e.EventTimestamp, EventType: e.EventType, shifted: moved.has(`${e.EventID}@${e.EventTimestamp}`) })),
@@ -51,6 +68,6 @@ export function computeMessage(message: DedupedCheckIn, state: FaultState, rules
       alert: alert ? { oldModel: alert.oldModel, newModel: alert.newModel } : null,
       previousActualOngoingFault: previous?.ActualOngoingFault ?? null,
     },
-    state: { records, events },
+    state: { records, allRecords: state.allRecords && held.length === records.length, events },
   };
 }

@@ -5,8 +5,8 @@ import { CHAIN_INPUT } from '../shape.js';
 import type { DedupedCheckIn } from '../../schemas/avro/values.js';
 import type { Stage, StageResult } from '../runtime/stage.js';
 import { deviceCache } from '../runtime/device-cache.js';
-import { computeMessage, type FaultRules } from './handler.js';
-import { loadFaultState, type FaultState } from './state.js';
+import { computeMessage, needsRecordBefore, summaryOf, type FaultRules } from './handler.js';
+import { loadFaultState, recordBefore, type FaultState, type RecordSummary } from './state.js';
 
 export function faultComputeStage({ pool, rules }: { pool: pg.Pool; rules: FaultRules }): Stage<DedupedCheckIn> {
   const cache = deviceCache<FaultState>((imeis) => loadFaultState(pool, imeis));
@@ -18,12 +18,20 @@ export function faultComputeStage({ pool, rules }: { pool: pg.Pool; rules: Fault
     async onRevoke() { cache.clear(); },
     async handle(batch): Promise<StageResult> {
       const view = await cache.begin(batch.messages.map((m) => m.value.checkIn.device_data.IMEINumber));
-      const produce = batch.messages.map(({ value }) => {
-        const imei = value.checkIn.device_data.IMEINumber;
-        const { value: computed, state } = computeMessage(value, view.get(imei), rules);
+      const produce = [];
+      // This batch's records, not yet in Postgres: a very late check-in's previous may be one of them.
+      const computedHere = new Map<string, RecordSummary[]>();
+      for (const { value } of batch.messages) {
+        const { IMEINumber: imei, date } = value.checkIn.device_data;
+        const held = view.get(imei);
+        const here = computedHere.get(imei) ?? [];
+        // A check-in older than every record held (very late, or replayed): its previous record from Postgres.
+        const older = needsRecordBefore(held, date) ? [...here, ...await recordBefore(pool, imei, date)] : [];
+        const { value: computed, state } = computeMessage(value, held, rules, older);
         view.set(imei, state);
-        return { topic: TOPICS.computed, key: imei, value: computed };
-      });
+        computedHere.set(imei, [...here, summaryOf(value, computed.ActualOngoingFault)]);
+        produce.push({ topic: TOPICS.computed, key: imei, value: computed });
+      }
       return { produce, deadLetters: [], onSent: view.commit };
     },
   };

@@ -1,6 +1,7 @@
 // What fault-compute remembers per device: its recent records (for "the previous record" of spec 6.1 step
 // 4) and its recent standard events that the Fault <50 rule may still pair (spec 3.4). Rebuilt from
-// Postgres on first sight of a device after an assignment.
+// Postgres on first sight of a device after an assignment. A check-in older than every record held is
+// given its previous record from Postgres (recordBefore), so a very late one gets the in-order answer.
 import type pg from 'pg';
 import { SHIFT_TYPES, sqlTypeList } from '../../domain/fault-events.js';
 import type { StoredShiftCandidate } from '../../domain/fault-shift.js';
@@ -15,6 +16,8 @@ export interface RecordSummary {
 export interface FaultState {
   /** Sorted by date, oldest first; bounded. */
   records: RecordSummary[];
+  /** `records` holds every stored record of the device (fewer than RECORDS_KEPT were ever stored). */
+  allRecords: boolean;
   /** Newest last; bounded. */
   events: StoredShiftCandidate[];
 }
@@ -36,17 +39,32 @@ const eventsSql = `
                          order by "Event_Record_ID" desc limit ${EVENTS_KEPT}) e`;
 
 export async function loadFaultState(pool: pg.Pool, imeis: readonly string[]): Promise<Map<string, FaultState>> {
-  const states = new Map<string, FaultState>(imeis.map((imei) => [imei, { records: [], events: [] }]));
+  const states = new Map<string, FaultState>(imeis.map((imei) => [imei, { records: [], allRecords: true, events: [] }]));
   if (imeis.length === 0) return states;
   const [records, events] = await Promise.all([
-    pool.query<{ imei: string; date: Date; model: string | null; AverageCurrent1m: number | null; ActualOngoingFault: number }>(recordsSql, [imeis]),
+    pool.query<RecordRow & { imei: string }>(recordsSql, [imeis]),
     pool.query<{ imei: string; EventID: number; ts: Date; EventType: string; TimestampShifted: boolean }>(eventsSql, [imeis]),
   ]);
   for (const r of records.rows) {
-    states.get(r.imei)!.records.unshift({ date: r.date.toISOString(), model: r.model, AverageCurrent1m: r.AverageCurrent1m, ActualOngoingFault: r.ActualOngoingFault });
+    const state = states.get(r.imei)!;
+    state.records.unshift(recordSummary(r));
+    if (state.records.length === RECORDS_KEPT) state.allRecords = false;
   }
   for (const e of events.rows) {
     states.get(e.imei)!.events.unshift({ EventID: e.EventID, EventTimestamp: e.ts.toISOString(), EventType: e.EventType, shifted: e.TimestampShifted });
   }
   return states;
 }
+
+const recordBeforeSql = `select "date", model, "AverageCurrent1m", "ActualOngoingFault" from device_records
+   where "IMEINumber" = $1 and "date" < $2 order by "date" desc limit 1`;
+
+/** The device's latest stored record dated before `date` (none or one): the previous record of a check-in older than the held ones. */
+export async function recordBefore(pool: pg.Pool, imei: string, date: string): Promise<RecordSummary[]> {
+  const { rows } = await pool.query<RecordRow>(recordBeforeSql, [imei, date]);
+  return rows.map(recordSummary);
+}
+
+interface RecordRow { date: Date; model: string | null; AverageCurrent1m: number | null; ActualOngoingFault: number }
+
+const recordSummary = (r: RecordRow): RecordSummary => ({ date: r.date.toISOString(), model: r.model, AverageCurrent1m: r.AverageCurrent1m, ActualOngoingFault: r.ActualOngoingFault });

@@ -304,7 +304,8 @@ test(`${TOTAL} messages on three brokers through a broker kill, a pipeline kill 
          select p."ActualOngoingFault" from device_records p
           where p."IMEINumber" = r."IMEINumber" and p."date" < r."date" and p."RecordID" < r."RecordID"
           order by p."date" desc limit 1), 0)
-       and not exists (select 1 from outbox o where o."IMEINumber" = r."IMEINumber" and o.kind = 'status' and (o.payload->>'date')::timestamptz = r."date")`, [REGISTERED])).rows;
+       and not exists (select 1 from outbox o where o."IMEINumber" = r."IMEINumber" and o.kind = 'status' and (o.payload->>'date')::timestamptz = r."date")`, [REGISTERED])).rows as { IMEINumber: string; date: Date }[];
+  if (unnotified.length) await explainUnnotified(unnotified[0]!);
   assert.equal(unnotified, [], 'every fault status change made a notification');
 
   // DNP3: the master ends with every registered device's fault state as stored, and was told no fault state
@@ -363,5 +364,16 @@ test(`${TOTAL} messages on three brokers through a broker kill, a pipeline kill 
     assert.is(bad.length, 0, `${name}'s /readyz stayed ready while it ran: ${JSON.stringify(bad.slice(0, 5))}`);
   }
 });
+
+/** A failing "every status change notified": the device's records around it, its status rows and what it is still owed. */
+async function explainUnnotified(r: { IMEINumber: string; date: Date }): Promise<void> {
+  const around = (await db.pool.query(`select "RecordID", "date", "ActualOngoingFault" as aof, "CreatedDate" from device_records
+     where "IMEINumber" = $1 and "date" between $2::timestamptz - interval '6 minutes' and $2::timestamptz + interval '3 minutes' order by "RecordID"`, [r.IMEINumber, r.date])).rows;
+  const status = (await db.pool.query(`select id, payload->>'date' as date, created_at from outbox
+     where "IMEINumber" = $1 and kind = 'status' and (payload->>'date')::timestamptz between $2::timestamptz - interval '6 minutes' and $2::timestamptz + interval '3 minutes' order by id`, [r.IMEINumber, r.date])).rows;
+  const owed = (await db.pool.query(`select "RecordID", message->>'previousActualOngoingFault' as previous, message->>'ActualOngoingFault' as aof, created_at
+     from pending_effects where "IMEINumber" = $1`, [r.IMEINumber])).rows;
+  log(`unnotified ${r.IMEINumber} @ ${r.date.toISOString()}:\n  records ${JSON.stringify(around)}\n  status rows ${JSON.stringify(status)}\n  still owed ${JSON.stringify(owed)}`);
+}
 
 test.run();

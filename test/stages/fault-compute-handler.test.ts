@@ -9,7 +9,7 @@ import { deduped, enriched, ev, MODEL_MAP } from './handler-messages.js';
 
 const RULES = { modelMap: MODEL_MAP, lowCurrentA: 1.0 };
 const record = (date: string, over: Partial<FaultState['records'][number]> = {}) => ({ date, model: 'FCI-3000', AverageCurrent1m: 120, ActualOngoingFault: 0, ...over });
-const state = (over: Partial<FaultState> = {}): FaultState => ({ records: [], events: [], ...over });
+const state = (over: Partial<FaultState> = {}): FaultState => ({ records: [], allRecords: true, events: [], ...over });
 
 const rows: [string, Parameters<typeof enriched>[0], FaultState, (v: ComputedCheckIn) => void][] = [
   ['3.2: no events, device reports NONE -> 0; no previous record -> previousActualOngoingFault null', {}, state(), (v) => {
