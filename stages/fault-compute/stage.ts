@@ -29,7 +29,8 @@ export function faultComputeStage({ pool, rules }: { pool: pg.Pool; rules: Fault
         const older = needsRecordBefore(held, date) ? [...here, ...await recordBefore(pool, imei, date)] : [];
         const { value: computed, state } = computeMessage(value, held, rules, older);
         view.set(imei, state);
-        computedHere.set(imei, [...here, summaryOf(value, computed.ActualOngoingFault)]);
+        here.push(summaryOf(value, computed.ActualOngoingFault));
+        computedHere.set(imei, here);
         produce.push({ topic: TOPICS.computed, key: imei, value: computed });
       }
       return { produce, deadLetters: [], onSent: view.commit };
