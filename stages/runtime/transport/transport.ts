@@ -10,8 +10,8 @@
 //   acknowledges its own origin afterwards (SQS delete, spool file removal) sends through a durable producer:
 //   on Kafka the same, in-process only once the records and all that came of them were committed (memory.ts);
 // - `onAssign` runs before the first batch of a partition, `onRevoke` after its last one, so a stage can
-//   drop and rebuild per-device caches; on Kafka both run for every partition at every join of the group,
-//   kept ones included (a member may have been fenced between two joins: kafka/membership.ts).
+//   drop and rebuild per-device caches; on Kafka also for a partition kept across a lapse of membership (the
+//   member was fenced between two joins and joined under a new id: kafka/membership.ts).
 
 import { FaultlineError } from '../../../errors/base.js';
 

@@ -1,6 +1,6 @@
 // Which partitions of its topic a consumer owns, kept in step with the group: kafkajs reports the new
-// assignment on every join; what was owned is revoked and what is assigned is assigned again before any batch
-// of those partitions runs (handleBatch awaits `settled()`).
+// assignment on every join; what is gone is revoked and what is new assigned before any batch of those
+// partitions runs (handleBatch awaits `settled()`), all of it after a lapse of membership.
 import type { Consumer } from 'kafkajs';
 import { backoff } from '../../../../plumbing/retry.js';
 import { kafkaGroupMetrics } from '../kafka-metrics.js';
@@ -27,15 +27,19 @@ export function trackOwnership(
 ): Ownership {
   const metrics = kafkaGroupMetrics(groupId, topic);
   let owned = new Set<number>();
+  let memberId: string | null = null;
   let membership: Promise<void> = Promise.resolve();
   consumer.on(consumer.events.GROUP_JOIN, (event) => {
     const assigned = new Set(event.payload.memberAssignment[topic] ?? []);
-    // Every join hands its whole assignment over afresh, the partitions this member kept included: between two
-    // joins it may have been out of the group (fenced after its heartbeats failed, as while the coordinator's
-    // broker is down) while another member processed them, so what it cached of them is stale
-    // (docs/pipeline.md#delivery-guarantees).
-    const gone = [...owned];
-    const fresh = [...assigned];
+    // A member that joins under a new member id was out of the group in between (fenced after its heartbeats
+    // failed, as while the coordinator's broker is down, or stalled past the session timeout): another member
+    // may have processed the partitions it had, so it owns all of them anew and what it cached of them goes
+    // (docs/pipeline.md#delivery-guarantees). Under the same id it was a member throughout: a kept partition
+    // was nobody else's, and its cache stays (rebuilt, it would miss what a split persist has not stored yet).
+    const lapsed = memberId !== event.payload.memberId;
+    memberId = event.payload.memberId;
+    const gone = [...owned].filter((p) => lapsed || !assigned.has(p));
+    const fresh = [...assigned].filter((p) => lapsed || !owned.has(p));
     owned = assigned;
     metrics.joined(assigned.size);
     for (const partition of fresh) {
