@@ -3,10 +3,13 @@
 import type { ModelMap } from '../../domain/model-replacement.js';
 import { computeActualOngoingFault } from '../../domain/ongoing-fault.js';
 import { planFaultShifts } from '../../domain/fault-shift.js';
+import { SHIFT_TYPES } from '../../domain/fault-events.js';
 import { modelChangeAlert } from '../../domain/model-change-alert.js';
 import { epochMs } from '../../domain/utc-timestamp.js';
 import type { ComputedCheckIn, DedupedCheckIn } from '../../schemas/avro/values.js';
 import { EVENTS_KEPT, RECORDS_KEPT, type FaultState, type RecordSummary } from './state.js';
+
+const SHIFT_TYPE_SET: ReadonlySet<string> = new Set(SHIFT_TYPES);
 
 export interface FaultRules {
   modelMap: ModelMap;
@@ -56,7 +59,8 @@ export function computeMessage(message: DedupedCheckIn, state: FaultState, rules
   const records = held.slice(-RECORDS_KEPT);
   const events = checkIn.dm1_device ? state.events : [
     ...state.events.map((e) => (moved.has(`${e.EventID}@${e.EventTimestamp}`) ? { ...e, shifted: true } : e)),
-    ...checkIn.events.map((e) => ({ EventID: e.EventID, EventTimestamp: e.EventTimestamp, EventType: e.EventType, shifted: moved.has(`${e.EventID}@${e.EventTimestamp}`) })),
+    // Shift candidates only, as loadFaultState reads them: other events would push them out of the bound.
+    ...checkIn.events.filter((e) => SHIFT_TYPE_SET.has(e.EventType)).map((e) => ({ EventID: e.EventID, EventTimestamp: e.EventTimestamp, EventType: e.EventType, shifted: moved.has(`${e.EventID}@${e.EventTimestamp}`) })),
   ].slice(-EVENTS_KEPT);
 
   return {
