@@ -6,6 +6,7 @@ import { planFaultShifts } from '../../domain/fault-shift.js';
 import { SHIFT_TYPES } from '../../domain/fault-events.js';
 import { modelChangeAlert } from '../../domain/model-change-alert.js';
 import { epochMs } from '../../domain/utc-timestamp.js';
+import { REPROCESS_SOURCE } from '../../plumbing/sources.js';
 import type { ComputedCheckIn, DedupedCheckIn } from '../../schemas/avro/values.js';
 import { EVENTS_KEPT, RECORDS_KEPT, type FaultState, type RecordSummary } from './state.js';
 
@@ -54,7 +55,11 @@ export function computeMessage(message: DedupedCheckIn, state: FaultState, rules
   const shifts = checkIn.dm1_device ? [] : planFaultShifts(checkIn.events, state.events);
   const moved = new Set(shifts.map((s) => `${s.EventID}@${s.fromTimestamp}`));
 
-  const held = [...state.records.filter((r) => r.date !== d.date), summaryOf(message, decision.code)]
+  // A live check-in of a date already held is a resend: it stores no record (persist keeps the first copy's), so
+  // the held record stays. A reprocess rewrites the stored one's derived columns, so it replaces it.
+  const at = epochMs(d.date);
+  const resend = message.source !== REPROCESS_SOURCE && state.records.some((r) => epochMs(r.date) === at);
+  const held = resend ? state.records : [...state.records.filter((r) => epochMs(r.date) !== at), summaryOf(message, decision.code)]
     .sort((a, b) => epochMs(a.date) - epochMs(b.date));
   const records = held.slice(-RECORDS_KEPT);
   const events = checkIn.dm1_device ? state.events : [
