@@ -57,9 +57,9 @@ export function computeMessage(message: DedupedCheckIn, state: FaultState, rules
 
   // A live check-in of a date already held is a resend: it stores no record (persist keeps the first copy's), so
   // the held record stays. A reprocess rewrites the stored one's derived columns, so it replaces it.
-  const at = epochMs(d.date);
-  const resend = message.source !== REPROCESS_SOURCE && state.records.some((r) => epochMs(r.date) === at);
-  const held = resend ? state.records : [...state.records.filter((r) => epochMs(r.date) !== at), summaryOf(message, decision.code)]
+  // (Dates compare as text: enrich writes a message's date as toISOString does a stored one's.)
+  const resend = message.source !== REPROCESS_SOURCE && state.records.some((r) => r.date === d.date);
+  const held = resend ? state.records : [...state.records.filter((r) => r.date !== d.date), summaryOf(message, decision.code)]
     .sort((a, b) => epochMs(a.date) - epochMs(b.date));
   const records = held.slice(-RECORDS_KEPT);
   const events = checkIn.dm1_device ? state.events : [
