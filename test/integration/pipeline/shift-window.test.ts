@@ -68,4 +68,38 @@ test('a Fault <50 followed by a TFault two check-ins later is moved, with or wit
   assert.equal(kept, rebuilt, 'the cache kept: the same');
 });
 
+// The same pair when its TFault comes in a check-in that arrives late: after one later check-in, and after
+// enough later ones that their shift candidates (SOTFs long after the pair) outnumber EVENTS_KEPT.
+const late = createFleet({ devices: 1, seed: 6, eventChance: 0, intervalMs: 15 * 60_000 });
+const [la, lc, ...after] = Array.from({ length: 5 }, () => late.next()) as [FleetMessage, FleetMessage, ...FleetMessage[]];
+la.message.events = [event(100, at(la, -60_000), 'Fault <50')];
+lc.message.events = [event(300, at(la, 3 * 60_000), 'TFault')];
+after.forEach((m, n) => { m.message.events = Array.from({ length: 12 }, (_, i) => event(400 + 20 * n + i, at(m, -5 * 60_000 + i * 1000), 'SOTF')); });
+
+async function runOrder(order: FleetMessage[]): Promise<unknown[]> {
+  const db = await createTestDatabase('shiftlate');
+  const transport = memoryTransport({ codec: localAvroCodec(), partitions: 1 });
+  try {
+    await importReferenceData(db.pool, { ...referenceData, devices: [{ ...referenceData.devices[0]!, IMEINumber: la.imei }] }, { keyring: testKeyring() });
+    const pipe = await startTestPipeline(transport, db.pool);
+    for (const m of order) {
+      await pipe.feed([{ name: `m${m.sequence}`, body: JSON.stringify(m.message) }]);
+      await pipe.drain();
+    }
+    await pipe.stop();
+    return (await faultEvents(db.pool)).filter((e) => (e as { EventType: string }).EventType !== 'SOTF');
+  } finally {
+    await transport.close();
+    await db.drop();
+  }
+}
+
+test('the TFault of a very late check-in moves its Fault <50 as it does one check-in late', async () => {
+  const oneLate = await runOrder([la, after[0]!, lc, ...after.slice(1)]);
+  assert.ok(after.length * 12 > EVENTS_KEPT, 'more shift candidates arrive first than are held');
+  const veryLate = await runOrder([la, ...after, lc]);
+  assert.equal((oneLate as { TimestampShifted: boolean }[])[0]?.TimestampShifted, true, 'one check-in late: moved');
+  assert.equal(veryLate, oneLate, 'very late: the same');
+});
+
 test.run();
