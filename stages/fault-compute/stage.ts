@@ -5,8 +5,8 @@ import { CHAIN_INPUT } from '../shape.js';
 import type { DedupedCheckIn } from '../../schemas/avro/values.js';
 import type { Stage, StageResult } from '../runtime/stage.js';
 import { deviceCache } from '../runtime/device-cache.js';
-import { computeMessage, needsRecordBefore, summaryOf, type FaultRules } from './handler.js';
-import { loadFaultState, recordBefore, type FaultState, type RecordSummary } from './state.js';
+import { candidatesWanted, computeMessage, needsRecordBefore, summaryOf, type FaultRules } from './handler.js';
+import { loadFaultState, recordBefore, shiftCandidatesBetween, type FaultState, type RecordSummary } from './state.js';
 
 export function faultComputeStage({ pool, rules }: { pool: pg.Pool; rules: FaultRules }): Stage<DedupedCheckIn> {
   const cache = deviceCache<FaultState>((imeis) => loadFaultState(pool, imeis));
@@ -26,8 +26,10 @@ export function faultComputeStage({ pool, rules }: { pool: pg.Pool; rules: Fault
         const held = view.get(imei);
         const here = computedHere.get(imei) ?? [];
         // A check-in older than every record held (very late, or replayed): its previous record from Postgres.
-        const older = needsRecordBefore(held, date) ? [...here, ...await recordBefore(pool, imei, date)] : [];
-        const { value: computed, state } = computeMessage(value, held, rules, older);
+        const records = needsRecordBefore(held, date) ? [...here, ...await recordBefore(pool, imei, date)] : [];
+        const window = candidatesWanted(held, value.checkIn);
+        const events = window ? await shiftCandidatesBetween(pool, imei, window) : [];
+        const { value: computed, state } = computeMessage(value, held, rules, { records, events });
         view.set(imei, state);
         here.push(summaryOf(value, computed.ActualOngoingFault));
         computedHere.set(imei, here);

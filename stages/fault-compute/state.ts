@@ -1,7 +1,8 @@
 // What fault-compute remembers per device: its recent records (for "the previous record" of spec 6.1 step
 // 4) and its recent standard events that the Fault <50 rule may still pair (spec 3.4). Rebuilt from
 // Postgres on first sight of a device after an assignment. A check-in older than every record held is
-// given its previous record from Postgres (recordBefore), so a very late one gets the in-order answer.
+// given its previous record from Postgres (recordBefore), and one whose events reach back past the held shift
+// candidates the stored ones around them (shiftCandidatesBetween), so a very late one gets the in-order answer.
 import type pg from 'pg';
 import { SHIFT_TYPES, sqlTypeList } from '../../domain/fault-events.js';
 import type { StoredShiftCandidate } from '../../domain/fault-shift.js';
@@ -20,6 +21,8 @@ export interface FaultState {
   allRecords: boolean;
   /** Newest last; bounded. */
   events: StoredShiftCandidate[];
+  /** `events` holds every stored shift candidate of the device (fewer than EVENTS_KEPT were ever stored). */
+  allEvents: boolean;
 }
 
 export const RECORDS_KEPT = 16;
@@ -39,11 +42,11 @@ const eventsSql = `
                          order by "Event_Record_ID" desc limit ${EVENTS_KEPT}) e`;
 
 export async function loadFaultState(pool: pg.Pool, imeis: readonly string[]): Promise<Map<string, FaultState>> {
-  const states = new Map<string, FaultState>(imeis.map((imei) => [imei, { records: [], allRecords: true, events: [] }]));
+  const states = new Map<string, FaultState>(imeis.map((imei) => [imei, { records: [], allRecords: true, events: [], allEvents: true }]));
   if (imeis.length === 0) return states;
   const [records, events] = await Promise.all([
     pool.query<RecordRow & { imei: string }>(recordsSql, [imeis]),
-    pool.query<{ imei: string; EventID: number; ts: Date; EventType: string; TimestampShifted: boolean }>(eventsSql, [imeis]),
+    pool.query<CandidateRow & { imei: string }>(eventsSql, [imeis]),
   ]);
   for (const r of records.rows) {
     const state = states.get(r.imei)!;
@@ -51,7 +54,9 @@ export async function loadFaultState(pool: pg.Pool, imeis: readonly string[]): P
     if (state.records.length === RECORDS_KEPT) state.allRecords = false;
   }
   for (const e of events.rows) {
-    states.get(e.imei)!.events.unshift({ EventID: e.EventID, EventTimestamp: e.ts.toISOString(), EventType: e.EventType, shifted: e.TimestampShifted });
+    const state = states.get(e.imei)!;
+    state.events.unshift(shiftCandidate(e));
+    if (state.events.length === EVENTS_KEPT) state.allEvents = false;
   }
   return states;
 }
@@ -68,3 +73,17 @@ export async function recordBefore(pool: pg.Pool, imei: string, date: string): P
 interface RecordRow { date: Date; model: string | null; AverageCurrent1m: number | null; ActualOngoingFault: number }
 
 const recordSummary = (r: RecordRow): RecordSummary => ({ date: r.date.toISOString(), model: r.model, AverageCurrent1m: r.AverageCurrent1m, ActualOngoingFault: r.ActualOngoingFault });
+
+const candidatesBetweenSql = `select "EventID", "ReportedEventTimestamp" as ts, "EventType", "TimestampShifted" from event_records
+   where "IMEINumber" = $1 and "EventType" in ${sqlTypeList(SHIFT_TYPES)} and "ReportedEventTimestamp" between $2 and $3
+   order by "Event_Record_ID"`;
+
+/** The device's stored shift candidates reported in [from, until] (ms): those a very late check-in's events may pair with. */
+export async function shiftCandidatesBetween(pool: pg.Pool, imei: string, [from, until]: readonly [number, number]): Promise<StoredShiftCandidate[]> {
+  const { rows } = await pool.query<CandidateRow>(candidatesBetweenSql, [imei, new Date(from), new Date(until)]);
+  return rows.map(shiftCandidate);
+}
+
+interface CandidateRow { EventID: number; ts: Date; EventType: string; TimestampShifted: boolean }
+
+const shiftCandidate = (e: CandidateRow): StoredShiftCandidate => ({ EventID: e.EventID, EventTimestamp: e.ts.toISOString(), EventType: e.EventType, shifted: e.TimestampShifted });

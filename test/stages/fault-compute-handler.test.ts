@@ -2,14 +2,14 @@
 // rule, from the device's held state (its recent records and stored standard events) and one message.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { computeMessage } from '../../stages/fault-compute/handler.js';
+import { candidatesWanted, computeMessage } from '../../stages/fault-compute/handler.js';
 import type { FaultState } from '../../stages/fault-compute/state.js';
 import type { ComputedCheckIn } from '../../schemas/avro/values.js';
 import { deduped, enriched, ev, MODEL_MAP } from './handler-messages.js';
 
 const RULES = { modelMap: MODEL_MAP, lowCurrentA: 1.0 };
 const record = (date: string, over: Partial<FaultState['records'][number]> = {}) => ({ date, model: 'FCI-3000', AverageCurrent1m: 120, ActualOngoingFault: 0, ...over });
-const state = (over: Partial<FaultState> = {}): FaultState => ({ records: [], allRecords: true, events: [], ...over });
+const state = (over: Partial<FaultState> = {}): FaultState => ({ records: [], allRecords: true, events: [], allEvents: true, ...over });
 
 const rows: [string, Parameters<typeof enriched>[0], FaultState, (v: ComputedCheckIn) => void][] = [
   ['3.2: no events, device reports NONE -> 0; no previous record -> previousActualOngoingFault null', {}, state(), (v) => {
@@ -53,6 +53,15 @@ test('the next state holds the record and marks the moved event as shifted', () 
   const { state: next } = computeMessage(deduped(enriched({ events: [ev(200, '13:50:00', 'Fault <50'), ev(201, '13:53:00', 'TFault')] })), state(), RULES);
   assert.equal(next.records.map((r) => [r.date, r.ActualOngoingFault]), [['2026-11-20T14:00:00.000Z', 0]]);
   assert.equal(next.events.map((e) => [e.EventID, e.shifted]), [[200, true], [201, false]]);
+});
+
+test('stored shift candidates are read for a check-in only when the held ones were cut and its window reaches back to them', () => {
+  const held = [{ EventID: 9, EventTimestamp: '2026-11-20T13:50:00.000Z', EventType: 'SOTF', shifted: false }];
+  const tfault = (time: string) => enriched({ events: [ev(1, time, 'TFault')] }).checkIn;
+  assert.is(candidatesWanted(state({ events: held }), tfault('13:52:00')), null, 'every candidate held');
+  assert.is(candidatesWanted(state({ events: held, allEvents: false }), tfault('13:57:00')), null, 'its window starts after the oldest held');
+  assert.is(candidatesWanted(state({ events: held, allEvents: false }), enriched({ events: [ev(1, '13:52:00', 'Overcurrent')] }).checkIn), null, 'no shift-type event');
+  assert.equal(candidatesWanted(state({ events: held, allEvents: false }), tfault('13:52:00')), [Date.parse('2026-11-20T13:46:00Z'), Date.parse('2026-11-20T13:58:00Z')], 'six minutes either side');
 });
 
 test.run();
