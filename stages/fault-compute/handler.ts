@@ -89,12 +89,12 @@ export function computeMessage(message: DedupedCheckIn, state: FaultState, rules
   const held = resend ? state.records : [...state.records.filter((r) => r.date !== d.date), summaryOf(message, decision.code)]
     .sort((a, b) => epochMs(a.date) - epochMs(b.date));
   const records = held.slice(-RECORDS_KEPT);
-  const allEvents = checkIn.dm1_device ? state.events : [
+  const candidatesAfter = checkIn.dm1_device ? state.events : [
     ...state.events.map((e) => (moved.has(candidateKey(e)) ? { ...e, shifted: true } : e)),
     // Shift candidates only, as loadFaultState reads them: other events would push them out of the bound.
     ...checkIn.events.filter((e) => SHIFT_TYPE_SET.has(e.EventType)).map((e) => ({ EventID: e.EventID, EventTimestamp: e.EventTimestamp, EventType: e.EventType, shifted: moved.has(candidateKey(e)) })),
   ];
-  const events = allEvents.slice(-EVENTS_KEPT);
+  const events = candidatesAfter.slice(-EVENTS_KEPT);
 
   return {
     value: {
@@ -105,6 +105,6 @@ export function computeMessage(message: DedupedCheckIn, state: FaultState, rules
       alert: alert ? { oldModel: alert.oldModel, newModel: alert.newModel } : null,
       previousActualOngoingFault: previous?.ActualOngoingFault ?? null,
     },
-    state: { records, allRecords: state.allRecords && held.length === records.length, events, allEvents: state.allEvents && allEvents.length === events.length },
+    state: { records, allRecords: state.allRecords && held.length === records.length, events, allEvents: state.allEvents && candidatesAfter.length === events.length },
   };
 }
