@@ -13,7 +13,8 @@ import type { Transport } from '../stages/runtime/transport/transport.js';
 import { waitFor } from './wait-for.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { resetPipelineTopics, testKafkaTransport } from './kafka.js';
-import { importDemoData } from './reference-data.js';
+import { importDemoData, testKeyring } from './reference-data.js';
+import { importReferenceData } from '../reference-data/index.js';
 
 export interface TestPipeline {
   pipeline: Pipeline;
@@ -93,5 +94,35 @@ export async function walkFixturesInProcess(pool: pg.Pool): Promise<void> {
   } finally {
     await pipe.stop();
     await transport.close();
+  }
+}
+
+/** A step of `runOneByOne`: a queue message fed alone, or 'restart' (the pipeline stopped and started again: its stages are assigned anew). */
+export type OneByOneStep = { name: string; body: string } | 'restart';
+
+/**
+ * A fresh database with `referenceData`, the chained pipeline in process on one partition, and each step alone,
+ * drained before the next (so every message is its own batch); `read` reads the result before the database goes.
+ */
+export async function runOneByOne<T>(prefix: string, referenceData: unknown, steps: readonly OneByOneStep[], read: (pool: pg.Pool) => Promise<T>): Promise<T> {
+  const db = await createTestDatabase(prefix);
+  const transport = memoryTransport({ codec: localAvroCodec(), partitions: 1 });
+  try {
+    await importReferenceData(db.pool, referenceData, { keyring: testKeyring() });
+    let pipe = await startTestPipeline(transport, db.pool);
+    for (const step of steps) {
+      if (step === 'restart') {
+        await pipe.stop();
+        pipe = await startTestPipeline(transport, db.pool);
+        continue;
+      }
+      await pipe.feed([step]);
+      await pipe.drain();
+    }
+    await pipe.stop();
+    return await read(db.pool);
+  } finally {
+    await transport.close();
+    await db.drop();
   }
 }

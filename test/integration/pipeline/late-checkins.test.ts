@@ -5,14 +5,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type pg from 'pg';
-import { localAvroCodec } from '../../../stages/runtime/codec.js';
-import { memoryTransport } from '../../../stages/runtime/transport/memory.js';
-import { importReferenceData } from '../../../reference-data/index.js';
 import { createFleet, type FleetMessage } from '../../../simulator/index.js';
-import { createTestDatabase } from '../../../support/database.js';
-import { startTestPipeline } from '../../../support/pipeline.js';
+import { runOneByOne } from '../../../support/pipeline.js';
 import { RECORDS_KEPT } from '../../../stages/fault-compute/state.js';
-import { testKeyring } from '../../../support/reference-data.js';
 
 const COUNT = RECORDS_KEPT + 8;
 const LATE = 3;
@@ -41,24 +36,8 @@ const delayed = (places: number) => {
   return [...rest.slice(0, LATE + places), messages[LATE]!, ...rest.slice(LATE + places)];
 };
 
-async function run(stream: FleetMessage[]): Promise<Record<string, unknown[]>> {
-  const db = await createTestDatabase('late');
-  const transport = memoryTransport({ codec: localAvroCodec(), partitions: 1 });
-  try {
-    await importReferenceData(db.pool, referenceData, { keyring: testKeyring() });
-    const pipe = await startTestPipeline(transport, db.pool);
-    // One message a batch, drained after each: the late one meets a cache that holds only the newest records.
-    for (const m of stream) {
-      await pipe.feed([{ name: `m${m.sequence}`, body: JSON.stringify(m.message) }]);
-      await pipe.drain();
-    }
-    await pipe.stop();
-    return await stored(db.pool);
-  } finally {
-    await transport.close();
-    await db.drop();
-  }
-}
+// One message a batch: the late one meets a cache that holds only the newest records.
+const run = (stream: FleetMessage[]) => runOneByOne('late', referenceData, stream.map((m) => ({ name: `m${m.sequence}`, body: JSON.stringify(m.message) })), stored);
 
 async function stored(pool: pg.Pool): Promise<Record<string, unknown[]>> {
   const q = async (sql: string) => (await pool.query(sql)).rows.map((r) => JSON.parse(JSON.stringify(r)) as unknown);

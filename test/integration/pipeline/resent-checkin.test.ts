@@ -6,13 +6,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type pg from 'pg';
-import { localAvroCodec } from '../../../stages/runtime/codec.js';
-import { memoryTransport } from '../../../stages/runtime/transport/memory.js';
-import { startTestPipeline, type TestPipeline } from '../../../support/pipeline.js';
-import { importReferenceData } from '../../../reference-data/index.js';
+import { runOneByOne } from '../../../support/pipeline.js';
 import { createFleet, type FleetMessage } from '../../../simulator/index.js';
-import { createTestDatabase } from '../../../support/database.js';
-import { testKeyring } from '../../../support/reference-data.js';
 
 const fleet = createFleet({ devices: 1, seed: 9, eventChance: 0, intervalMs: 15 * 60_000 });
 const [first, next] = [fleet.next(), fleet.next()] as [FleetMessage, FleetMessage];
@@ -37,26 +32,8 @@ const referenceData = {
 };
 
 async function run(restartBeforeNext: boolean): Promise<Stored> {
-  const db = await createTestDatabase('resend');
-  const transport = memoryTransport({ codec: localAvroCodec(), partitions: 1 });
-  try {
-    await importReferenceData(db.pool, referenceData, { keyring: testKeyring() });
-    let pipe: TestPipeline = await startTestPipeline(transport, db.pool);
-    const steps: [string, unknown][] = [['first', first.message], ['resent', resent], ['next', next.message]];
-    for (const [name, body] of steps) {
-      if (name === 'next' && restartBeforeNext) {
-        await pipe.stop();
-        pipe = await startTestPipeline(transport, db.pool);
-      }
-      await pipe.feed([{ name, body: JSON.stringify(body) }]);
-      await pipe.drain();
-    }
-    await pipe.stop();
-    return await stored(db.pool);
-  } finally {
-    await transport.close();
-    await db.drop();
-  }
+  const step = (name: string, body: unknown) => ({ name, body: JSON.stringify(body) });
+  return runOneByOne('resend', referenceData, [step('first', first.message), step('resent', resent), ...(restartBeforeNext ? ['restart' as const] : []), step('next', next.message)], stored);
 }
 
 interface Stored { records: unknown[]; events: unknown[]; status: unknown[] }

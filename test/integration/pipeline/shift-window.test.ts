@@ -6,14 +6,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type pg from 'pg';
-import { localAvroCodec } from '../../../stages/runtime/codec.js';
-import { memoryTransport } from '../../../stages/runtime/transport/memory.js';
-import { startTestPipeline, type TestPipeline } from '../../../support/pipeline.js';
-import { importReferenceData } from '../../../reference-data/index.js';
+import { runOneByOne } from '../../../support/pipeline.js';
 import { createFleet, type FleetMessage } from '../../../simulator/index.js';
-import { createTestDatabase } from '../../../support/database.js';
 import { EVENTS_KEPT } from '../../../stages/fault-compute/state.js';
-import { testKeyring } from '../../../support/reference-data.js';
 
 const fleet = createFleet({ devices: 1, seed: 5, eventChance: 0, intervalMs: 2 * 60_000 });
 const [a, b, c] = [fleet.next(), fleet.next(), fleet.next()] as [FleetMessage, FleetMessage, FleetMessage];
@@ -33,27 +28,9 @@ const referenceData = {
   integrations: [],
 };
 
-async function run(restartBeforeC: boolean): Promise<unknown[]> {
-  const db = await createTestDatabase('shiftwin');
-  const transport = memoryTransport({ codec: localAvroCodec(), partitions: 1 });
-  try {
-    await importReferenceData(db.pool, referenceData, { keyring: testKeyring() });
-    let pipe: TestPipeline = await startTestPipeline(transport, db.pool);
-    for (const m of [a, b, c]) {
-      if (m === c && restartBeforeC) {
-        await pipe.stop();
-        pipe = await startTestPipeline(transport, db.pool);
-      }
-      await pipe.feed([{ name: `m${m.sequence}`, body: JSON.stringify(m.message) }]);
-      await pipe.drain();
-    }
-    await pipe.stop();
-    return await faultEvents(db.pool);
-  } finally {
-    await transport.close();
-    await db.drop();
-  }
-}
+const fed = (m: FleetMessage) => ({ name: `m${m.sequence}`, body: JSON.stringify(m.message) });
+
+const run = (restartBeforeC: boolean) => runOneByOne('shiftwin', referenceData, [fed(a), fed(b), ...(restartBeforeC ? ['restart' as const] : []), fed(c)], faultEvents);
 
 async function faultEvents(pool: pg.Pool): Promise<unknown[]> {
   const { rows } = await pool.query(`select "EventID", "EventType", "EventTimestamp", "TimestampShifted" from event_records
@@ -76,23 +53,8 @@ la.message.events = [event(100, at(la, -60_000), 'Fault <50')];
 lc.message.events = [event(300, at(la, 3 * 60_000), 'TFault')];
 after.forEach((m, n) => { m.message.events = Array.from({ length: 12 }, (_, i) => event(400 + 20 * n + i, at(m, -5 * 60_000 + i * 1000), 'SOTF')); });
 
-async function runOrder(order: FleetMessage[]): Promise<unknown[]> {
-  const db = await createTestDatabase('shiftlate');
-  const transport = memoryTransport({ codec: localAvroCodec(), partitions: 1 });
-  try {
-    await importReferenceData(db.pool, { ...referenceData, devices: [{ ...referenceData.devices[0]!, IMEINumber: la.imei }] }, { keyring: testKeyring() });
-    const pipe = await startTestPipeline(transport, db.pool);
-    for (const m of order) {
-      await pipe.feed([{ name: `m${m.sequence}`, body: JSON.stringify(m.message) }]);
-      await pipe.drain();
-    }
-    await pipe.stop();
-    return (await faultEvents(db.pool)).filter((e) => (e as { EventType: string }).EventType !== 'SOTF');
-  } finally {
-    await transport.close();
-    await db.drop();
-  }
-}
+const runOrder = async (order: FleetMessage[]) => (await runOneByOne('shiftlate', { ...referenceData, devices: [{ ...referenceData.devices[0]!, IMEINumber: la.imei }] }, order.map(fed), faultEvents))
+  .filter((e) => (e as { EventType: string }).EventType !== 'SOTF');
 
 test('the TFault of a very late check-in moves its Fault <50 as it does one check-in late', async () => {
   const oneLate = await runOrder([la, after[0]!, lc, ...after.slice(1)]);
