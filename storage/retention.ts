@@ -80,14 +80,19 @@ function archivePath(dir: string, unit: ArchiveUnit): string {
   return file;
 }
 
-// Counters of migrations 0004 and 0051 that a dropped partition's rows were counted in (a DROP fires no trigger).
+// The counter of device_read_counts (migrations 0004, 0052) that counts every row of a table.
+const COUNTED: Record<string, string> = { device_records: 'records', device_currents: 'currents' };
+
+// Counters of migrations 0004, 0051 and 0052 that a dropped partition's rows were counted in (a DROP fires no trigger).
 async function uncount(client: pg.PoolClient, step: RetentionStep, partition: string): Promise<void> {
-  if (step.table === 'device_records') {
-    await client.query(`update device_read_counts c set records = c.records - x.n
+  const counted = COUNTED[step.table];
+  if (counted) {
+    await client.query(`update device_read_counts c set ${counted} = c.${counted} - x.n
       from (select "IMEINumber", count(*) as n from "${partition}" group by 1) x where c."IMEINumber" = x."IMEINumber"`);
   } else if (step.table === 'event_records' || step.table === 'dm1_event_records') {
-    await client.query(`update device_read_counts c set critical_events = c.critical_events - x.n
-      from (select "IMEINumber", count(*) as n from "${partition}" where "EventType" = any($1::text[]) group by 1) x where c."IMEINumber" = x."IMEINumber"`, [FAULT_EVENT_TYPES]);
+    await client.query(`update device_read_counts c set critical_events = c.critical_events - x.critical, events = c.events - x.n
+      from (select "IMEINumber", count(*) filter (where "EventType" = any($1::text[])) as critical, count(*) as n from "${partition}" group by 1) x
+     where c."IMEINumber" = x."IMEINumber"`, [FAULT_EVENT_TYPES]);
     // Migration 0051's months: the partition's rows by month of the partition key, as its trigger counts them (a row
     // left with none goes in forgetEmptyMonths, after the step).
     await client.query(`update critical_event_months c set events = c.events - x.n

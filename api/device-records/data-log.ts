@@ -7,7 +7,7 @@ import { presentContext, RECORD_COLUMNS, recordFields, recordSelectList } from '
 import { columnIndex, rowWriter } from './row-json.js';
 import { deviceInReach, historyConditions, movedDevicesCondition, reachCondition } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
-import { counterTotal, countersAnswer, deviceRecordTotal } from './totals.js';
+import { counterTotal, countersAnswer, deviceTotal } from './totals.js';
 import { cursorInstantMs, cursorOf, cursorParams, type KeyColumn } from './keyset.js';
 import type { ListQuery } from './list-params.js';
 import { newestWindow, type NewestWindow } from './newest-window.js';
@@ -117,7 +117,7 @@ export const deviceDataLog: ReadEndpoint = {
     const order = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
     // No `within` here: with the range inside the lookup, at the day cut each row's lookup probed every day of
     // the range (the plan-bound test: 18 -> 72 buffers for a week's keyset page, docs/decisions.md#totals-for-a-second).
-    const total = deviceRecordTotal(q, reach);
+    const total = deviceTotal(q, reach, 'records');
     return pageJson(deps, p, { selectList: recordSelectList('r'), fromWhere, order, countParts, total, deferred: DEFERRED, keyset: KEYSET }, q, WRITE, ctx);
   },
 };

@@ -82,7 +82,7 @@ export interface PageSql {
   order: string;
   /** A whole `select <n> as n ...` statement for an exact total (counters), with its own values. */
   count?: { sql: string; values: unknown[] };
-  /** The exact total, already known (a device's counter, read with its reach: totals.ts deviceRecordTotal): no count statement. */
+  /** The exact total, already known (a device's counter, read with its reach: totals.ts deviceTotal): no count statement. */
   total?: number;
   /** Without `count`: the `from ... where ...` parts whose rows add up to the total, counted up to COUNT_CAP
    * each, with their values; default `fromWhere` with the values of `p`. */

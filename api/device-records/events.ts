@@ -9,6 +9,7 @@ import { EVENT_COLUMNS, eventFields, presentContext } from './present.js';
 import { columnIndex, rowWriter } from './row-json.js';
 import { deviceInReach, historyConditions } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
+import { deviceTotal } from './totals.js';
 
 const SORTABLE: FieldTable = {
   EventTimestamp: num('ev."EventTimestamp"'), EventID: num('ev."EventID"'), EventType: text('ev."EventType"'), PacketTimestamp: num('ev."PacketTimestamp"'),
@@ -90,6 +91,8 @@ export const deviceEvents: ReadEndpoint = {
     const branches = sources.map((source) => `(select ${walked} from ${source} ev ${whereClause(conditions)} order by ${order} limit ${top})`);
     const countParts = { parts: sources.map((source) => `from ${source} ev ${whereClause(conditions)}`), values: [...p.values] };
     const deferred = direct ? undefined : { table: `(${sources.join(' union all ')})`, alias: 'ev', key: KEY, within: inRange };
-    return pageJson(deps, p, { selectList: select, fromWhere: `from (${branches.join(' union all ')}) ev`, order, countParts, ...(deferred ? { deferred } : {}) }, q, WRITE, ctx);
+    // Unfiltered and unranged, the device's counter is the total: counting its events descended every month of both tables.
+    const total = deviceTotal(q, reach, 'events');
+    return pageJson(deps, p, { selectList: select, fromWhere: `from (${branches.join(' union all ')}) ev`, order, countParts, total, ...(deferred ? { deferred } : {}) }, q, WRITE, ctx);
   },
 };

@@ -7,6 +7,7 @@ import { displayTime, presentContext, type PresentContext } from './present.js';
 import { plain, rowWriter } from './row-json.js';
 import { deviceInReach, historyConditions } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
+import { deviceTotal } from './totals.js';
 
 export const HOURLY_COLUMNS = Array.from({ length: 24 }, (_, h) => `AverageCurrentH${h}`);
 export const CURRENTS_COLUMNS = ['PacketTimestamp', 'IMEINumber', 'PeakCurrent', 'PeakCurrentTimestamp', ...HOURLY_COLUMNS, 'CurrentName'];
@@ -37,6 +38,7 @@ export const loadHistory: ReadEndpoint = {
     ];
     const ctx = presentContext(caller, codeStrings);
     const select = CURRENTS_COLUMNS.map((c) => `c."${c}"`).join(', ');
-    return pageJson(deps, p, { selectList: select, fromWhere: `from device_currents c ${whereClause(conditions)}`, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER) }, q, WRITE, ctx);
+    const total = deviceTotal(q, reach, 'currents');
+    return pageJson(deps, p, { selectList: select, fromWhere: `from device_currents c ${whereClause(conditions)}`, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), total }, q, WRITE, ctx);
   },
 };

@@ -5,7 +5,7 @@
 // earlier organisation's records too; docs/decisions.md#reach-applied-once): rare, and one index range each.
 import type { Caller } from '../auth/caller.js';
 import type { ListQuery } from './list-params.js';
-import type { DeviceReach } from './reach.js';
+import type { DeviceCounts, DeviceReach } from './reach.js';
 import { FAULT_EVENT_TYPES, sqlTypeList } from '../../domain/fault-events.js';
 import { reachCondition } from './reach.js';
 import { SqlParams } from './sql.js';
@@ -36,10 +36,11 @@ export function counterTotal(column: CountedColumn, caller: Caller): { sql: stri
 }
 
 /**
- * One device's data-log total from its counter, when the counter answers it exactly: no filter or day range, and
- * its whole history readable (never moved between organisations). Otherwise undefined: the rows are counted.
- * Counting a device's rows opened every partition of device_records per request (docs/decisions.md#newest-first-windows).
+ * One device's total of a list (its data-log, events or load history) from its counter, when the counter answers
+ * it exactly: no filter or day range, and its whole history readable (never moved between organisations).
+ * Otherwise undefined: the rows are counted. Counting a device's rows opened every partition per request
+ * (docs/decisions.md#newest-first-windows, #a-devices-lists-total-from-its-counters).
  */
-export function deviceRecordTotal(q: ListQuery, reach: DeviceReach): number | undefined {
-  return countersAnswer(q) && reach.since === null ? reach.records : undefined;
+export function deviceTotal(q: ListQuery, reach: DeviceReach, counted: keyof DeviceCounts): number | undefined {
+  return countersAnswer(q) && reach.since === null ? reach.counts[counted] : undefined;
 }

@@ -73,10 +73,44 @@ test('a device\'s list checks the device is in reach with a prepared statement (
 });
 
 test('a full page and an empty page past the end are counted, and right', async () => {
-  const full = await ask(`${eventsOf}?limit=10`);
+  const everything = `from=20000101&to=${new Date(Date.now() + 86_400_000).toISOString().slice(0, 10).replaceAll('-', '')}`;
+  const full = await ask(`${eventsOf}?${everything}&limit=10`);
   assert.equal([full.rows, full.total, full.counted], [10, events, true]);
-  const past = await ask(`${eventsOf}?limit=10&page=${Math.ceil(events / 10) + 5}`);
+  const past = await ask(`${eventsOf}?${everything}&limit=10&page=${Math.ceil(events / 10) + 5}`);
   assert.equal([past.rows, past.total, past.counted], [0, events, true]);
+});
+
+test('a device\'s unfiltered, unranged events and load history: the total is its counter, no count statement', async () => {
+  const currents = Number((await db.pool.query(`select count(*) as n from device_currents where "IMEINumber" = $1`, [DEVICE])).rows[0].n);
+  assert.ok(currents > 10, `the device has currents (${currents})`);
+  for (const [path, rows] of [[eventsOf, events], [`/device-records/device-information/load-history/${DEVICE}`, currents]] as const) {
+    const full = await ask(`${path}?limit=10`);
+    assert.equal([full.rows, full.total, full.estimated, full.counted], [10, rows, false, false], path);
+    const past = await ask(`${path}?limit=10&page=${Math.ceil(rows / 10) + 5}`);
+    assert.equal([past.rows, past.total, past.counted], [0, rows, false], path);
+  }
+});
+
+test('a device moved into the organisation: its lists count the rows since the move, not its counters', async () => {
+  const moved = `${PREFIX}00000002`;
+  const since = Date.parse(`${MONTH}-15T00:00:00Z`);
+  await db.pool.query(`update device_information set "OrganizationSince" = $2 where "IMEINumber" = $1`, [moved, new Date(since)]);
+  try {
+    const count = async (sql: string) => Number((await db.pool.query(sql, [moved, new Date(since)])).rows[0].n);
+    const lists = [
+      [`/device-records/device-information/events/${moved}`, await count(`select (select count(*) from event_records where "IMEINumber" = $1 and "PacketTimestamp" >= $2)
+        + (select count(*) from dm1_event_records where "IMEINumber" = $1 and "PacketTimestamp" >= $2) as n`)],
+      [`/device-records/device-information/load-history/${moved}`, await count(`select count(*) as n from device_currents where "IMEINumber" = $1 and "PacketTimestamp" >= $2`)],
+      [`/device-records/device-information/data-log/${moved}`, await count(`select count(*) as n from device_records where "IMEINumber" = $1 and "date" >= $2`)],
+    ] as const;
+    for (const [path, rows] of lists) {
+      assert.ok(rows > 10, `${path}: rows since the move (${rows})`);
+      const full = await ask(`${path}?limit=10`);
+      assert.equal([full.rows, full.total, full.counted], [10, rows, true], path);
+    }
+  } finally {
+    await db.pool.query(`update device_information set "OrganizationSince" = '-infinity' where "IMEINumber" = $1`, [moved]);
+  }
 });
 
 test('a keyset page, short or not, counts the whole list', async () => {

@@ -109,8 +109,9 @@ test('migration 0049 on a live database: every row and partition stays, the cut 
   const before = await tableChecksums(db.pool);
   const { rows: names } = await db.pool.query<{ relname: string }>(`select c.relname from pg_inherits i join pg_class c on c.oid = i.inhrelid
      where i.inhparent in ('device_records'::regclass, 'device_currents'::regclass, 'event_records'::regclass, 'dm1_event_records'::regclass) and c.relname !~ '_default$' order by 1`);
-  const { applied } = await migrate(db.pool);
-  assert.ok(applied.includes('0049_partition_granularity'), applied.join(', '));
+  // To 0049 alone: a later migration may change what a table holds (0052 adds device_read_counts' columns).
+  const { applied } = await migrate(db.pool, { upTo: '0049' });
+  assert.equal(applied, ['0049_partition_granularity']);
   assert.equal(await tableChecksums(db.pool), before);
   assert.equal(await partitionNames(db.pool), names.map((r) => r.relname));
   assert.is(await partitionCut(db.pool), 'month');
