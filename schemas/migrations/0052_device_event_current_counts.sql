@@ -48,8 +48,9 @@ end $$;
 
 -- The rows stored before this migration. The tables' share locks first: a writer of events or currents waits for
 -- this migration to commit, so no row is counted twice or missed between the counts below and the triggers taking
--- over (a writer of check-ins alone still runs: it changes `records` only, and the upserts below set the new
--- columns only).
+-- over. (Not only those writers wait: the ALTER above holds device_read_counts in access exclusive mode to the
+-- commit, so every check-in writer's trigger and every read of the counters, a device's lists and the organisation
+-- wide totals, waits for the backfill too: CHANGELOG.md's migration table.)
 lock table event_records, dm1_event_records, device_currents in share mode;
 
 create trigger device_currents_counted_insert after insert on device_currents referencing new table as changed for each statement execute function fl_count_rows();
