@@ -80,10 +80,10 @@ function archivePath(dir: string, unit: ArchiveUnit): string {
   return file;
 }
 
-// The counter of device_read_counts (migrations 0004, 0052) that counts every row of a table.
+// The counter of device_read_counts (migrations 0004, 0053) that counts every row of a table.
 const COUNTED: Record<string, string> = { device_records: 'records', device_currents: 'currents' };
 
-// Counters of migrations 0004, 0051 and 0052 that a dropped partition's rows were counted in (a DROP fires no trigger).
+// Counters of migrations 0004, 0051 and 0053 that a dropped partition's rows were counted in (a DROP fires no trigger).
 async function uncount(client: pg.PoolClient, step: RetentionStep, partition: string): Promise<void> {
   const counted = COUNTED[step.table];
   if (counted) {

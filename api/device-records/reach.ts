@@ -88,7 +88,7 @@ export interface DeviceReach {
   deviceId: number;
   /** When the device joined the caller's organisation; null when it never moved (its whole history is readable). */
   since: Date | null;
-  /** Its rows as the counters of migrations 0004 and 0052 hold them (0 before the first): its check-ins, events (both
+  /** Its rows as the counters of migrations 0004 and 0053 hold them (0 before the first): its check-ins, events (both
    * tables) and currents, the totals of its unfiltered, unranged data-log, events and load history when `since`
    * is null (totals.ts deviceTotal). */
   counts: DeviceCounts;

@@ -1,4 +1,4 @@
-// device_read_counts (migrations 0004 and 0052) against the rows the tables hold, counted again here in SQL of its
+// device_read_counts (migrations 0004 and 0053) against the rows the tables hold, counted again here in SQL of its
 // own: what the triggers, the backfills and retention keep must be what a recount finds, device by device.
 import type pg from 'pg';
 import * as assert from 'uvu/assert';

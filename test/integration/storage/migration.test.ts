@@ -46,7 +46,7 @@ test('every row of every device-data table survives, exactly once, and the month
   const { rows: strays } = await db.pool.query<{ n: string }>('select count(*) as n from device_records_default');
   assert.is(Number(strays[0]!.n), 0, 'every migrated row is in its month');
   await assertMonthsCounted(db.pool, 'the events stored before migration 0051');
-  await assertDevicesCounted(db.pool, 'the rows stored before migration 0052');
+  await assertDevicesCounted(db.pool, 'the rows stored before migration 0053');
 });
 
 test('ingestion resumes: a check-in is stored with the next identity, its redelivery is a no-op, counters go on', async () => {
@@ -63,7 +63,7 @@ test('ingestion resumes: a check-in is stored with the next identity, its redeli
       from device_read_counts where "IMEINumber" = '865000000000001'`);
   assert.is(counts.rows[0].records, counts.rows[0].stored);
   await assertMonthsCounted(db.pool, 'a fault event persisted after migration 0051');
-  await assertDevicesCounted(db.pool, 'a check-in persisted (and redelivered) after migration 0052');
+  await assertDevicesCounted(db.pool, 'a check-in persisted (and redelivered) after migration 0053');
 });
 
 test.run();

@@ -1,6 +1,6 @@
-// Rows moved out of a default partition when their month is made (fl_ensure_month, migrations 0049 and 0053,
+// Rows moved out of a default partition when their month is made (fl_ensure_month, migrations 0049 and 0054,
 // docs/decisions.md#partition-granularity) on real PostgreSQL, while a writer adds another row of that month to
-// the default partition: the move keeps every row, and the per-device counters (migrations 0004, 0052) still count
+// the default partition: the move keeps every row, and the per-device counters (migrations 0004, 0053) still count
 // what the tables hold. The writer's commit is placed between the move's steps by an event trigger that waits on
 // an advisory lock the test holds, so the interleaving is the same on every run.
 import { suite } from 'uvu';

@@ -7,7 +7,7 @@
 -- Kept like `records`: by the statement triggers of 0004 (fl_count_rows) in the writer's own transaction, so a
 -- count is never behind a committed row; a re-delivered row that ON CONFLICT DO NOTHING skips is not in the
 -- transition table, so it is not counted; a dropped partition is uncounted by retention (storage/retention.ts).
-alter table device_read_counts add column events bigint not null default 0, add column currents bigint not null default 0;
+-- The columns came with 0052, committed before this, so the counters stay readable while this one counts.
 
 create or replace function fl_count_rows() returns trigger language plpgsql as $$
 declare
@@ -48,9 +48,8 @@ end $$;
 
 -- The rows stored before this migration. The tables' share locks first: a writer of events or currents waits for
 -- this migration to commit, so no row is counted twice or missed between the counts below and the triggers taking
--- over. (Not only those writers wait: the ALTER above holds device_read_counts in access exclusive mode to the
--- commit, so every check-in writer's trigger and every read of the counters, a device's lists and the organisation
--- wide totals, waits for the backfill too: CHANGELOG.md's migration table.)
+-- over. A check-in writer of a device being counted waits too (its trigger's upsert, on the counter row the
+-- backfill updates); reads of the counters do not.
 lock table event_records, dm1_event_records, device_currents in share mode;
 
 create trigger device_currents_counted_insert after insert on device_currents referencing new table as changed for each statement execute function fl_count_rows();
