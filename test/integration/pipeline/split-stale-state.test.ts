@@ -1,10 +1,11 @@
 // In a split shape (PIPELINE_SPLIT=persist) fault-compute's records reach Postgres only when persist, another
 // segment, has read them from fi.computed.v1. What fault-compute reads from Postgres (its cache after an
-// assignment, loadFaultState; a very late check-in's previous record, recordBefore) then misses the records it
-// computed itself that persist has not stored yet, and a check-in is judged against an older record than the
-// chained pipeline judges it against. Both cases compare with the chained, in-order answer.
-// In-process transport, real Postgres; persist's segment is started only after the upstream one is done, as
-// when persist lags (its process restarting, its database writes slow).
+// assignment, loadFaultState; a very late check-in's previous record, recordBefore) would then miss the records
+// it computed that persist has not stored yet, and a check-in would be judged against an older record than the
+// chained pipeline judges it against. fault-compute therefore waits for persist first
+// (docs/pipeline.md#state-across-a-cut). Each case compares with the chained, in-order answer.
+// In-process transport, real Postgres. persist lags: its segment starts only once fault-compute waits for it
+// (before the wait existed: once everything upstream was done), or it is stopped and started again.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type pg from 'pg';
@@ -20,6 +21,7 @@ import { createTestDatabase } from '../../../support/database.js';
 import { waitFor } from '../../../support/wait-for.js';
 import { RECORDS_KEPT } from '../../../stages/fault-compute/state.js';
 import { testKeyring } from '../../../support/reference-data.js';
+import { registry } from '../../../config/metrics.js';
 
 const COUNT = RECORDS_KEPT + 8;
 const LATE = 3;
@@ -52,44 +54,73 @@ async function segments(transport: Transport, pool: pg.Pool, split: 'persist' | 
   });
 }
 
-async function drain(pipeline: Pipeline): Promise<void> {
-  await waitFor('the segments to drain', async () => {
-    for (const s of pipeline.subscriptions.values()) if ((await s.lag()).some((p) => BigInt(p.end) > BigInt(p.next))) return false;
-    return true;
-  }, { timeoutMs: 30_000, intervalMs: 25 });
+/** Whether every record fed has gone through the segments (each committed its input to the end). */
+async function drained(pipeline: Pipeline): Promise<boolean> {
+  for (const s of pipeline.subscriptions.values()) if ((await s.lag()).some((p) => BigInt(p.end) > BigInt(p.next))) return false;
+  return true;
 }
 
-/**
- * `steps`: the messages to feed one a batch, or 'restart' (the upstream segment stops and starts again: a new
- * assignment). Split: persist's segment starts after the last step; chained: one segment throughout.
- */
-async function run(steps: (FleetMessage | 'restart')[], split: boolean): Promise<Record<string, unknown[]>> {
+async function drain(pipeline: Pipeline): Promise<void> {
+  await waitFor('the segments to drain', () => drained(pipeline), { timeoutMs: 30_000, intervalMs: 25 });
+}
+
+/** Partitions fault-compute holds back until persist stored what it computed (0 where nothing waits). */
+async function waitingForPersist(): Promise<number> {
+  const values = (await registry.getSingleMetric('faultline_stage_waiting_partitions')?.get())?.values ?? [];
+  return values.filter((v) => v.labels.stage === 'fault-compute').reduce((sum, v) => sum + v.value, 0);
+}
+
+interface Rig {
+  pool: pg.Pool;
+  transport: Transport;
+  feed(step: FleetMessage): Promise<void>;
+}
+
+async function withRig<T>(body: (rig: Rig) => Promise<T>): Promise<T> {
   const db = await createTestDatabase('splitstale');
   const transport = memoryTransport({ codec: localAvroCodec(), partitions: 1 });
   const bridge = createBridge({ producer: transport.producer() });
   try {
     await importReferenceData(db.pool, referenceData, { keyring: testKeyring() });
-    let upstream = await segments(transport, db.pool, split ? 'persist' : null, split ? UPSTREAM : undefined);
-    for (const step of steps) {
-      if (step === 'restart') {
-        await upstream.stop();
-        upstream = await segments(transport, db.pool, split ? 'persist' : null, split ? UPSTREAM : undefined);
-        continue;
-      }
-      await bridge.forward([{ messageId: `m${step.sequence}`, body: JSON.stringify(step.message), source: 'spool' }], async () => {});
-      await drain(upstream);
-    }
-    if (split) {
-      const downstream = await segments(transport, db.pool, 'persist', DOWNSTREAM);
-      await drain(downstream);
-      await downstream.stop();
-    }
-    await upstream.stop();
-    return await stored(db.pool);
+    const feed = async (step: FleetMessage) => { await bridge.forward([{ messageId: `m${step.sequence}`, body: JSON.stringify(step.message), source: 'spool' }], async () => {}); };
+    return await body({ pool: db.pool, transport, feed });
   } finally {
     await transport.close();
     await db.drop();
   }
+}
+
+/**
+ * `steps`: the messages to feed one a batch, or 'restart' (the upstream segment stops and starts again: a new
+ * assignment). Split: persist's segment is not running until fault-compute waits for it (then it starts and
+ * catches up), or until the last step; chained: one segment throughout.
+ */
+async function run(steps: (FleetMessage | 'restart')[], split: boolean): Promise<Record<string, unknown[]>> {
+  return withRig(async ({ pool, transport, feed }) => {
+    const upstreamOf = () => segments(transport, pool, split ? 'persist' : null, split ? UPSTREAM : undefined);
+    let upstream = await upstreamOf();
+    let downstream: Pipeline | null = null;
+    for (const step of steps) {
+      if (step === 'restart') {
+        await upstream.stop();
+        upstream = await upstreamOf();
+        continue;
+      }
+      await feed(step);
+      if (split && !downstream) {
+        const waits = await waitFor('the upstream segment to drain or to wait for persist', async () => ((await waitingForPersist()) > 0 ? 'waits' : (await drained(upstream)) && 'drained'));
+        if (waits === 'waits') downstream = await segments(transport, pool, 'persist', DOWNSTREAM);
+      }
+      await drain(upstream);
+    }
+    if (split) {
+      downstream ??= await segments(transport, pool, 'persist', DOWNSTREAM);
+      await drain(downstream);
+      await downstream.stop();
+    }
+    await upstream.stop();
+    return await stored(pool);
+  });
 }
 
 async function stored(pool: pg.Pool): Promise<Record<string, unknown[]>> {
@@ -119,6 +150,43 @@ test(`split, a check-in ${COUNT - LATE - 1} places late while persist lags: the 
   assert.is(judgedRecord(chained)?.ActualOngoingFault, 11, 'chained, one place late: spec 3.2 row 1 against the previous record');
   const split = await run(delayed(COUNT - LATE - 1), true);
   assert.equal(judgedRecord(split), judgedRecord(chained), 'split, very late: the same');
+  for (const table of Object.keys(chained)) assert.equal(split[table], chained[table], table);
+});
+
+test('split, persist down while the upstream segment is reassigned: fault-compute waits, a stop ends the wait, and once persist is back the check-in gets the chained answer', async () => {
+  const upTo = messages.slice(0, LATE + 1);
+  const chained = await run(upTo, false);
+  const split = await withRig(async ({ pool, transport, feed }) => {
+    const upstreamOf = () => segments(transport, pool, 'persist', UPSTREAM);
+    const downstreamOf = () => segments(transport, pool, 'persist', DOWNSTREAM);
+    let downstream = await downstreamOf();
+    let upstream = await upstreamOf();
+    await feed(upTo[0]!);
+    await drain(upstream);
+    await drain(downstream);
+    // persist goes down (its group keeps its committed offset) while fault-compute computes on.
+    await downstream.stop();
+    for (const m of upTo.slice(1, LATE)) {
+      await feed(m);
+      await drain(upstream);
+    }
+    await upstream.stop();
+    upstream = await upstreamOf();
+    await feed(upTo[LATE]!);
+    await waitFor('fault-compute to wait for persist after its assignment', async () => (await waitingForPersist()) > 0);
+    // Stopped while it waits (its partitions revoked): the stop ends the wait, and the batch is not committed.
+    await upstream.stop();
+    assert.is(await waitingForPersist(), 0, 'nothing waits once the segment stopped');
+    upstream = await upstreamOf();
+    await waitFor('fault-compute to wait for persist again', async () => (await waitingForPersist()) > 0);
+    downstream = await downstreamOf();
+    await drain(upstream);
+    await drain(downstream);
+    await downstream.stop();
+    await upstream.stop();
+    return stored(pool);
+  });
+  assert.is(judgedRecord(split)?.ActualOngoingFault, 11, 'persist back: spec 3.2 row 1 against the previous record');
   for (const table of Object.keys(chained)) assert.equal(split[table], chained[table], table);
 });
 
