@@ -22,7 +22,7 @@ export interface FaultComputeOptions {
 
 export function faultComputeStage({ pool, rules, stored }: FaultComputeOptions): Stage<DedupedCheckIn> {
   const cache = deviceCache<FaultState>((imeis) => loadFaultState(pool, imeis));
-  // Split shape (docs/pipeline.md#state-across-a-cut): the cache was rebuilt from Postgres after each clear, so
+  // Split shape (docs/pipeline.md#state-across-a-cut): the cache is rebuilt from Postgres after each clear, so
   // the first batch of each partition after a clear waits until persist stored what was computed before it.
   let clears = 0;
   /** Per input partition: the clear since which persist was found to have stored everything computed before it. */
@@ -31,7 +31,7 @@ export function faultComputeStage({ pool, rules, stored }: FaultComputeOptions):
   /** True when it had to look (so, in this batch, Postgres holds everything computed before it). */
   const untilStored = async (partition: number, controls: BatchControls): Promise<boolean> => {
     let looked = false;
-    // A clear during the wait (a join while this batch began) may mean another member moved the partition on: again.
+    // A clear during the wait (a join while this batch waited) may mean another member moved the partition on: again.
     while (stored && storedSince.get(partition) !== clears) {
       const at = clears;
       await stored(partition, controls);
