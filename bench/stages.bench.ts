@@ -80,7 +80,7 @@ async function onePass(run: number, messages: number, devices: number, profile: 
       const stage = stages[name];
       let first: number | undefined;
       const handle = stage.handle.bind(stage);
-      stage.handle = (batch) => { first ??= performance.now(); return handle(batch); };
+      stage.handle = (batch, controls) => { first ??= performance.now(); return handle(batch, controls); };
       const subscription = await runStage(stage, { transport });
       let count = 0;
       let lastPrint = 0;

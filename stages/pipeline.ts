@@ -11,13 +11,14 @@ import { notifyStage } from './notify/index.js';
 import { persistStage } from './persist/index.js';
 import { rejectedStage } from './rejected/index.js';
 import { chainStages } from './runtime/chain.js';
-import { runStage } from './runtime/runner.js';
+import { groupName, runStage } from './runtime/runner.js';
+import { storedBarrier } from './runtime/stored-barrier.js';
 import type { Stage } from './runtime/stage.js';
 import { withTestSeam } from './runtime/test-seam.js';
 import type { Subscription, Transport } from './runtime/transport/transport.js';
 import { CHAIN, type ChainStage } from '../config/pipeline-split.js';
 import { loadSettings, type NotifySettings } from '../config/settings.js';
-import { segmentLabel, segmentsFor } from './shape.js';
+import { CHAIN_INPUT, segmentLabel, segmentsFor } from './shape.js';
 
 export const STAGE_NAMES = [...CHAIN, 'rejected'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
@@ -41,11 +42,16 @@ export interface PipelineOptions {
  * Every stage, by name. Each reads a different record type (its input topic's schema); the map holds them
  * side by side as `Stage<never>`, which the runner accepts without knowing the type.
  */
-export function buildStages({ transport, pool, modelMap, lowCurrentA, notify = loadSettings({}).notify }: PipelineOptions): Record<StageName, Stage<never>> {
+export function buildStages({ transport, pool, modelMap, lowCurrentA, notify = loadSettings({}).notify, split = [] }: PipelineOptions): Record<StageName, Stage<never>> {
+  // persist in a segment of its own: fault-compute reads from Postgres only what persist has stored
+  // (docs/pipeline.md#state-across-a-cut); chained, persist commits in the batch that computed, and nothing waits.
+  const stored = split.includes('persist')
+    ? storedBarrier({ transport, stage: 'fault-compute', input: CHAIN_INPUT['fault-compute'], group: groupName('persist'), topic: CHAIN_INPUT.persist })
+    : undefined;
   const stages = {
     enrich: enrichStage({ pool, modelMap }),
     dedup: dedupStage({ pool }),
-    'fault-compute': faultComputeStage({ pool, rules: { modelMap, lowCurrentA } }),
+    'fault-compute': faultComputeStage({ pool, rules: { modelMap, lowCurrentA }, ...(stored ? { stored } : {}) }),
     persist: persistStage({ pool }),
     notify: notifyStage({ pool, transport, ...notify }),
     rejected: rejectedStage({ pool }),

@@ -17,13 +17,15 @@
 // back any replay reaches is fi.raw.v1's retention (RAW_RETENTION_DAYS; replay-reach.ts says where it is now).
 import { TOPICS } from '../schemas/avro/topics.js';
 import type { RawMessage } from '../schemas/avro/values.js';
-import { runStage } from './runtime/runner.js';
+import { groupName, LIVE_GROUP_PREFIX, runStage } from './runtime/runner.js';
 import { isReread, REPLAY_SOURCE, REPROCESS_SOURCE } from '../plumbing/sources.js';
 import type { Stage } from './runtime/stage.js';
 import type { Transport } from './runtime/transport/transport.js';
 import type { ChainStage } from '../config/pipeline-split.js';
 import { CHAIN_INPUT, segmentsOf } from './shape.js';
 import { FaultlineError } from '../errors/base.js';
+import { endsOf, recordsBehind, type Behind } from './runtime/catch-up.js';
+import { sleep, waitForGroup } from './runtime/wait-for-group.js';
 
 export type ReplayProgress =
   | { phase: 'reading'; reread: number; total: number }
@@ -91,34 +93,22 @@ export class ReplayError extends FaultlineError<keyof typeof REPLAY_ERRORS> {
   }
 }
 
-const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve) => {
-  const timer = setTimeout(resolve, ms);
-  signal?.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
-});
-
-const behindOf = (lag: { partition: number; next: string }[], targets: Map<number, bigint>) =>
-  lag.reduce((sum, p) => {
-    const end = targets.get(p.partition) ?? 0n;
-    const next = BigInt(p.next);
-    return sum + (end > next ? end - next : 0n);
-  }, 0n);
-
 /** The running pipeline's segments: the group that reads each one's input, and that topic. */
 function liveSegments(split: readonly ChainStage[]): { group: string; topic: string }[] {
   return segmentsOf(split).map(([head]) => ({ group: head!, topic: CHAIN_INPUT[head!] }));
 }
 
 /** Without the live pipeline the copies would wait in fi.raw.v1 with nobody to apply them: refused. */
-export async function requireRunningPipeline(transport: Transport, split: readonly ChainStage[] = [], groupPrefix = 'faultline'): Promise<void> {
+export async function requireRunningPipeline(transport: Transport, split: readonly ChainStage[] = [], groupPrefix = LIVE_GROUP_PREFIX): Promise<void> {
   const idle: string[] = [];
-  for (const { group } of liveSegments(split)) if ((await transport.groupMembers(`${groupPrefix}.${group}`)) === 0) idle.push(`${groupPrefix}.${group}`);
+  for (const { group } of liveSegments(split)) if ((await transport.groupMembers(groupName(group, groupPrefix))) === 0) idle.push(groupName(group, groupPrefix));
   if (idle.length) {
     throw new ReplayError('NO_PIPELINE', `no running pipeline: consumer group${idle.length > 1 ? 's' : ''} ${idle.join(', ')} ha${idle.length > 1 ? 've' : 's'} no member. Start the service (faultline start, with the same PIPELINE_SPLIT) on this Kafka first; nothing was re-read`);
   }
 }
 
 export async function replay(options: ReplayOptions): Promise<ReplayResult> {
-  const { transport, from, to, imeis, dryRun = false, reprocess = false, split = [], onProgress, pollMs = 500, applyTimeoutMs = 600_000, signal, groupPrefix = 'faultline' } = options;
+  const { transport, from, to, imeis, dryRun = false, reprocess = false, split = [], onProgress, pollMs = 500, applyTimeoutMs = 600_000, signal, groupPrefix = LIVE_GROUP_PREFIX } = options;
   const segments = dryRun ? [] : liveSegments(split);
   if (!dryRun) await requireRunningPipeline(transport, split, groupPrefix);
 
@@ -144,7 +134,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
     devices: [...devices].sort(([a], [b]) => a.localeCompare(b)).map(([imei, d]) => ({ imei, ...d })),
   });
   const tally = () => ({
-    total, reread, copiesSkipped, otherDevices, resent: reread - copiesSkipped - otherDevices, applied: 0, group: `${groupPrefix}.${group}`, ...(dryRun ? { preview: preview() } : {}),
+    total, reread, copiesSkipped, otherDevices, resent: reread - copiesSkipped - otherDevices, applied: 0, group: groupName(group, groupPrefix), ...(dryRun ? { preview: preview() } : {}),
   });
   if (total === 0) return { ...tally(), caughtUp: true };
 
@@ -199,23 +189,21 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
     }
   } finally {
     await subscription.stop();
-    await transport.deleteGroup(`${groupPrefix}.${group}`);
+    await transport.deleteGroup(groupName(group, groupPrefix));
   }
   onProgress?.({ phase: 'reading', reread, total });
 
   // Applying: each segment in turn reaches the end its input had once the segment before it caught up.
-  const deadline = Date.now() + applyTimeoutMs;
+  const deadline = AbortSignal.timeout(applyTimeoutMs);
+  const applying = signal ? AbortSignal.any([signal, deadline]) : deadline;
   for (const segment of segments) {
-    const live = `${groupPrefix}.${segment.group}`;
-    const targets = new Map((await transport.groupLag(live, segment.topic)).map((p) => [p.partition, BigInt(p.end)]));
-    for (;;) {
-      const behind = behindOf(await transport.groupLag(live, segment.topic), targets);
-      onProgress?.({ phase: 'applying', segment: live, behind });
-      if (behind === 0n) break;
-      if (signal?.aborted) throw new ReplayError('INTERRUPTED', `interrupted while the pipeline applied the ${tally().resent} re-sent records (its group ${live} was ${behind} records behind); they are applied in the background`, tally());
-      if (Date.now() > deadline) return { ...tally(), caughtUp: false };
-      await sleep(pollMs, signal);
-    }
+    const live = groupName(segment.group, groupPrefix);
+    const targets = endsOf(await transport.groupLag(live, segment.topic), null);
+    const onLook = (behind: Behind[]) => onProgress?.({ phase: 'applying', segment: live, behind: recordsBehind(behind) });
+    const { caughtUp, behind } = await waitForGroup(transport, live, segment.topic, targets, { pollMs, signal: applying, onLook });
+    if (caughtUp) continue;
+    if (signal?.aborted) throw new ReplayError('INTERRUPTED', `interrupted while the pipeline applied the ${tally().resent} re-sent records (its group ${live} was ${recordsBehind(behind)} records behind); they are applied in the background`, tally());
+    return { ...tally(), caughtUp: false };
   }
   return { ...tally(), applied: dryRun ? 0 : tally().resent, caughtUp: true };
 }

@@ -9,12 +9,15 @@ import type { ChainStage } from '../config/pipeline-split.js';
 import { localAvroCodec } from '../stages/runtime/codec.js';
 import { memoryTransport } from '../stages/runtime/transport/memory.js';
 import { fixtureNames, fixtureText } from './checkins.js';
-import type { Transport } from '../stages/runtime/transport/transport.js';
+import type { BatchControls, Transport } from '../stages/runtime/transport/transport.js';
 import { waitFor } from './wait-for.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { resetPipelineTopics, testKafkaTransport } from './kafka.js';
 import { importDemoData, testKeyring } from './reference-data.js';
 import { importReferenceData } from '../reference-data/index.js';
+
+/** The controls of a batch a test or bench hands a stage itself, outside a consumer: it runs, with no group to keep. */
+export const outsideConsumer: BatchControls = { isRunning: () => true, heartbeat: async () => {} };
 
 export interface TestPipeline {
   pipeline: Pipeline;

@@ -21,7 +21,7 @@ export function chainStages(name: string, stages: readonly Stage<never>[]): Stag
     outputs: [...new Set(stages.flatMap((s) => s.outputs))].filter((t) => !internal.has(t)),
     async onAssign(partitions) { for (const s of stages) await s.onAssign?.(partitions); },
     async onRevoke(partitions) { for (const s of stages) await s.onRevoke?.(partitions); },
-    async handle(batch): Promise<StageResult> {
+    async handle(batch, controls): Promise<StageResult> {
       const produce: OutMessage[] = [];
       const deadLetters: StageResult['deadLetters'] = [];
       const sent: (() => void)[] = [];
@@ -30,7 +30,7 @@ export function chainStages(name: string, stages: readonly Stage<never>[]): Stag
         if (current.messages.length === 0) break;
         const stop = metrics[i]!.batchTimer();
         // A failure names the inner stage that threw, so a poison record's dead letter does (runner.ts).
-        const result = await stage.handle(current).catch((err: unknown) => { blame(err, stage.name); throw err; });
+        const result = await stage.handle(current, controls).catch((err: unknown) => { blame(err, stage.name); throw err; });
         stop();
         metrics[i]!.processed(current.messages.length);
         deadLetters.push(...result.deadLetters);

@@ -11,6 +11,11 @@ const recordRetries = new Counter({
 const inFlight = new Gauge({
   name: 'faultline_stage_in_flight_records', help: 'Records a stage holds in a batch it is handling (not yet committed)', labelNames: ['stage'], registers: [registry],
 });
+const waiting = new Gauge({
+  name: 'faultline_stage_waiting_partitions',
+  help: 'Partitions a stage holds back until a later segment stored what it produced (fault-compute in a split shape, docs/pipeline.md#state-across-a-cut)',
+  labelNames: ['stage'], registers: [registry],
+});
 const batchSeconds = new Histogram({
   name: 'faultline_stage_batch_seconds', help: 'Time to handle one batch, including the produce', labelNames: ['stage'], registers: [registry],
   buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
@@ -33,5 +38,7 @@ export function stageMetrics(stage: string) {
     batchTimer: () => batchSeconds.startTimer(labels),
     /** Counts `n` records in flight until the returned function is called. */
     holding: (n: number) => { inFlight.inc(labels, n); return () => inFlight.dec(labels, n); },
+    /** Counts a partition held back until the returned function is called. */
+    waiting: () => { waiting.inc(labels); return () => waiting.dec(labels); },
   };
 }

@@ -21,6 +21,10 @@ import { failpoint } from '../../config/failpoints.js';
 
 export const DEFAULT_MAX_RECORD_ATTEMPTS = 5;
 
+/** The live pipeline's consumer groups are `faultline.<stage>` (a replay reads under a prefix of its own). */
+export const LIVE_GROUP_PREFIX = 'faultline';
+export const groupName = (stage: string, prefix = LIVE_GROUP_PREFIX) => `${prefix}.${stage}`;
+
 export interface RunOptions {
   transport: Transport;
   /** Consumer group prefix; a replay uses its own so the live groups keep their offsets. */
@@ -75,7 +79,7 @@ function undecodable(stageName: string, message: InMessage<Buffer>, error: Error
 }
 
 export async function runStage<In>(stage: Stage<In>, options: RunOptions): Promise<Subscription> {
-  const { transport, groupPrefix = 'faultline', fromTimestamp, maxBatchSize, maxRecordAttempts = DEFAULT_MAX_RECORD_ATTEMPTS } = options;
+  const { transport, groupPrefix = LIVE_GROUP_PREFIX, fromTimestamp, maxBatchSize, maxRecordAttempts = DEFAULT_MAX_RECORD_ATTEMPTS } = options;
   const dependenciesUp = options.dependenciesUp ?? (() => transport.ready());
   await transport.ensureTopics([stage.input, ...stage.outputs, TOPICS.dlq]);
   const producer = transport.producer();
@@ -88,8 +92,8 @@ export async function runStage<In>(stage: Stage<In>, options: RunOptions): Promi
   };
 
   /** Handles `messages` (one partition, in offset order) and sends what came out; throws what the stage threw. */
-  const attempt = async (topic: string, partition: number, messages: InMessage<In>[]) => {
-    const { produce, deadLetters, onSent } = await stage.handle({ topic, partition, messages });
+  const attempt = async (topic: string, partition: number, messages: InMessage<In>[], controls: BatchControls) => {
+    const { produce, deadLetters, onSent } = await stage.handle({ topic, partition, messages }, controls);
     const letters = deadLetters.map((l) => ({ topic: TOPICS.dlq, key: l.imei ?? l.messageId, value: l }));
     await producer.send([...produce, ...letters]);
     onSent?.();
@@ -123,7 +127,7 @@ export async function runStage<In>(stage: Stage<In>, options: RunOptions): Promi
       if (!controls.isRunning()) throw err;
       await controls.heartbeat().catch(() => {});
       try {
-        await attempt(topic, partition, [m]);
+        await attempt(topic, partition, [m], controls);
         return;
       } catch (next) {
         err = next;
@@ -138,7 +142,7 @@ export async function runStage<In>(stage: Stage<In>, options: RunOptions): Promi
       if (part.length === 0) continue;
       if (!controls.isRunning()) throw new Error('stopping while a poison record was being isolated; the batch is delivered again');
       try {
-        await attempt(topic, partition, part);
+        await attempt(topic, partition, part, controls);
       } catch (err) {
         if (classifyFailure(err) === 'outage') throw err;
         if (part.length > 1) await isolate(topic, partition, part, controls);
@@ -148,7 +152,7 @@ export async function runStage<In>(stage: Stage<In>, options: RunOptions): Promi
   };
 
   return transport.subscribe<In>({
-    groupId: `${groupPrefix}.${stage.group ?? stage.name}`,
+    groupId: groupName(stage.group ?? stage.name, groupPrefix),
     topic: stage.input,
     fromBeginning: true,
     ...(fromTimestamp !== undefined ? { fromTimestamp } : {}),
@@ -160,7 +164,7 @@ export async function runStage<In>(stage: Stage<In>, options: RunOptions): Promi
       const stop = metrics.batchTimer();
       const release = metrics.holding(batch.messages.length);
       try {
-        await attempt(batch.topic, batch.partition, batch.messages);
+        await attempt(batch.topic, batch.partition, batch.messages, controls);
       } catch (err) {
         metrics.failed();
         const kind = classifyFailure(err);

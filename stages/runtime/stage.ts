@@ -1,7 +1,7 @@
 // What a stage is: a named consumer of one topic that turns a batch into records to produce and records to
 // dead-letter. The runner (runner.ts) owns everything else: decoding, retry, the dead-letter topic, commit.
 import type { DeadLetter } from '../../schemas/avro/values.js';
-import type { Batch, OutMessage } from './transport/transport.js';
+import type { Batch, BatchControls, OutMessage } from './transport/transport.js';
 
 export interface StageResult {
   produce: OutMessage[];
@@ -27,9 +27,10 @@ export interface Stage<In> {
    * letter with its code. Throw for trouble worth retrying (database or broker away): the runner redelivers the
    * whole batch. Anything else thrown is taken for a poison record: the runner narrows the batch down to it,
    * retries it alone and dead-letters it as PROCESSING_FAILED (runner.ts), so `handle` may be called again
-   * with a part of a batch it already saw.
+   * with a part of a batch it already saw. `controls` are the batch's (transport.ts): a stage that waits
+   * (fault-compute for persist in a split shape) stops waiting when the consumer stops or its group rebalances.
    */
-  handle(batch: Batch<In>): Promise<StageResult>;
+  handle(batch: Batch<In>, controls: BatchControls): Promise<StageResult>;
   /** Per-device caches: dropped on revoke, rebuilt (lazily or eagerly) on assign. */
   onAssign?(partitions: number[]): Promise<void>;
   onRevoke?(partitions: number[]): Promise<void>;

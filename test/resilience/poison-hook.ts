@@ -29,13 +29,13 @@ if (dir) {
     if (mine.length === 0) return stage;
     return {
       ...stage,
-      async handle(batch) {
+      async handle(batch, controls) {
         for (const m of batch.messages) {
           const d = (m.value as { checkIn?: { device_data?: { IMEINumber?: string; date?: string } } }).checkIn?.device_data;
           const fault = d && mine.find((f) => f.imei === d.IMEINumber && Date.parse(f.date) === Date.parse(d.date ?? ''));
           if (fault && fails(fault, dir)) throw new Error(`injected fault (${fault.mode}) in ${stage.name} for ${fault.imei} at ${fault.date}`);
         }
-        return stage.handle(batch);
+        return stage.handle(batch, controls);
       },
     };
   });

@@ -9,6 +9,7 @@ import { runStage } from '../../stages/runtime/runner.js';
 import { memoryTransport } from '../../stages/runtime/transport/memory.js';
 import type { Stage, StageResult } from '../../stages/runtime/stage.js';
 import type { Batch, InMessage } from '../../stages/runtime/transport/transport.js';
+import { outsideConsumer as controls } from '../../support/pipeline.js';
 
 interface Seen { stage: string; values: unknown[]; topic: string; partition: number }
 
@@ -43,7 +44,7 @@ test('records flow stage to stage in memory; only what leaves the chain is produ
   assert.is(chain.input, 'a');
   assert.is(chain.group, 's1');
   assert.equal([...chain.outputs].sort(), ['d', 'dnp3.x']);
-  const result = await chain.handle(batch([1, 2]));
+  const result = await chain.handle(batch([1, 2]), controls);
   assert.equal(log, [
     { stage: 's1', values: [1, 2], topic: 'a', partition: 2 },
     { stage: 's2', values: [10, 20], topic: 'b', partition: 2 },
@@ -55,7 +56,7 @@ test('records flow stage to stage in memory; only what leaves the chain is produ
 test('dead letters of every stage leave the chain, and a stage left with nothing stops it', async () => {
   const log: Seen[] = [];
   const chain = chainStages('s1..s3', [stage('s1', 'a', 'b', { dead: (v) => v === 1 }, log), stage('s2', 'b', 'c', { dead: () => true }, log), stage('s3', 'c', 'd', {}, log)]);
-  const result = await chain.handle(batch([1, 2]));
+  const result = await chain.handle(batch([1, 2]), controls);
   assert.equal(result.deadLetters.map((l) => `${l.stage}:${l.messageId}`), ['s1:m1', 's2:m20']);
   assert.equal(log.map((s) => s.stage), ['s1', 's2'], 's3 had no input');
   assert.equal(result.produce, []);
@@ -64,7 +65,7 @@ test('dead letters of every stage leave the chain, and a stage left with nothing
 test('onSent of every stage runs only when the runner calls the chain\'s, after the send', async () => {
   const sent: string[] = [];
   const chain = chainStages('s1..s2', [stage('s1', 'a', 'b', {}, [], sent), stage('s2', 'b', 'c', {}, [], sent)]);
-  const result = await chain.handle(batch([1]));
+  const result = await chain.handle(batch([1]), controls);
   assert.equal(sent, []);
   result.onSent?.();
   assert.equal(sent, ['s1', 's2']);
@@ -73,7 +74,7 @@ test('onSent of every stage runs only when the runner calls the chain\'s, after 
 test('a stage that fails fails the whole batch, and no stage applies its changes', async () => {
   const sent: string[] = [];
   const chain = chainStages('s1..s2', [stage('s1', 'a', 'b', {}, [], sent), stage('s2', 'b', 'c', { fail: true }, [], sent)]);
-  await chain.handle(batch([1])).then(() => assert.unreachable('must throw'), (err: Error) => assert.is(err.message, 's2 failed'));
+  await chain.handle(batch([1]), controls).then(() => assert.unreachable('must throw'), (err: Error) => assert.is(err.message, 's2 failed'));
   assert.equal(sent, []);
 });
 

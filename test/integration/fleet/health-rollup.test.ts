@@ -31,7 +31,7 @@ const redeliverOn = new Set<string>();
 let redelivered = 0;
 installStageWrapper((stage: Stage<never>) => (stage.name !== 'notify' ? stage : {
   ...stage,
-  async handle(batch) {
+  async handle(batch, controls) {
     for (const m of batch.messages) {
       const d = (m.value as { checkIn: { device_data: DeviceData } }).checkIn.device_data;
       const key = `${d.IMEINumber}@${d.date}`;
@@ -40,7 +40,7 @@ installStageWrapper((stage: Stage<never>) => (stage.name !== 'notify' ? stage : 
         throw new Error('Connection terminated unexpectedly (injected: notify lost the database after persist committed)');
       }
     }
-    return stage.handle(batch);
+    return stage.handle(batch, controls);
   },
 }));
 

@@ -24,6 +24,7 @@ import { createTestDatabase, type TestDatabase } from '../../../support/database
 import { brokers } from '../../../support/kafka.js';
 import { importDemoData } from '../../../support/reference-data.js';
 import { waitFor } from '../../../support/wait-for.js';
+import { outsideConsumer } from '../../../support/pipeline.js';
 import { reportTally } from '../../helpers/tally.js';
 
 const test = suite('notify: what persist owes, once and in order (real Postgres)');
@@ -129,7 +130,7 @@ test('a fault stored before a crash and its clearing stored after: recovery and 
   // The restarted process's recovery and another member's live batch of the clearing, at the same moment.
   const recovering = notifyStage({ pool: db.pool, transport, ...BOUNDS });
   const live = notifyStage({ pool: db.pool, transport, ...BOUNDS });
-  await Promise.all([recovering.onAssign!([0]), live.handle(asInput(clearOut!))]);
+  await Promise.all([recovering.onAssign!([0]), live.handle(asInput(clearOut!), outsideConsumer)]);
 
   const episode = `${IMEI} permanent ${new Date(d.date).toISOString()}`;
   assert.equal(await rows(`select "IMEINumber" || ' ' || kind || ' ' || episode as k from alarms order by id`), [episode], 'one permanent-fault alarm, for the fault');
@@ -141,8 +142,8 @@ test('a fault stored before a crash and its clearing stored after: recovery and 
 
   // Once: the same batch again, and another recovery, change nothing.
   const before = await rows(`select (select count(*) from alarms) || '/' || (select count(*) from alarm_changes) || '/' || (select count(*) from outbox) as k`);
-  await live.handle(asInput(clearOut!));
-  await live.handle(asInput(faultOut!));
+  await live.handle(asInput(clearOut!), outsideConsumer);
+  await live.handle(asInput(faultOut!), outsideConsumer);
   await recovering.onAssign!([0]);
   await recovering.onRevoke!([0]);
   assert.equal(await rows(`select (select count(*) from alarms) || '/' || (select count(*) from alarm_changes) || '/' || (select count(*) from outbox) as k`), before, 'a repeat writes nothing');
@@ -212,10 +213,10 @@ test('a notify transaction that fails (a real database error) and is retried pro
   try {
     const notify = notifyStage({ pool: db.pool, transport, ...BOUNDS });
     // The runner delivers a failed batch again (runtime/runner.ts): the same batch, twice.
-    const first = await notify.handle(asInput(out!)).then(() => 'applied', (err: Error) => err.message);
+    const first = await notify.handle(asInput(out!), outsideConsumer).then(() => 'applied', (err: Error) => err.message);
     assert.match(first, 'injected', 'the injected failure hit notify\'s transaction');
     tally.faultsInjected++;
-    await notify.handle(asInput(out!));
+    await notify.handle(asInput(out!), outsideConsumer);
   } finally {
     await db.pool.query('drop trigger notify_fails_once on checkin_clock; drop function notify_fails_once(); drop sequence notify_fails');
   }
@@ -247,7 +248,7 @@ test('a backlog larger than one produce may carry (max.message.bytes) is deliver
   assert.is((await rows(`select count(*)::text as k from pending_effects where "IMEINumber" = '${imei}'`))[0], String(BACKLOG), 'the backlog is owed');
 
   const notify = notifyStage({ pool: db.pool, transport, ...BOUNDS });
-  const result = await notify.handle(asInput(last!)).then(() => 'applied', (err: Error) => err.message);
+  const result = await notify.handle(asInput(last!), outsideConsumer).then(() => 'applied', (err: Error) => err.message);
   const feed = await feedOf(TOPIC, imei);
   const { lost, duplicated } = countFeed(backlog.map((c) => `${imei}@${c.checkIn.device_data.date}`), feed);
   assert.is(result, 'applied', 'the backlog\'s batch succeeds');
