@@ -129,3 +129,16 @@ export async function runOneByOne<T>(prefix: string, referenceData: unknown, ste
     await db.drop();
   }
 }
+
+/**
+ * What the pipeline decided, as JSON values to compare between two runs of the same messages: each record's
+ * fault columns by date, the model-change alerts and the outbox (the notifications owed).
+ */
+export async function judgedOutcome(pool: pg.Pool): Promise<Record<string, unknown[]>> {
+  const q = async (sql: string) => (await pool.query(sql)).rows.map((r) => JSON.parse(JSON.stringify(r)) as unknown);
+  return {
+    records: await q(`select "date", "ActualOngoingFault", "ReportedOngoingFault" from device_records order by "date"`),
+    alerts: await q(`select "oldModel", "newModel", "at" from model_change_alerts order by "at"`),
+    outbox: await q(`select kind, dedup_key, payload from outbox order by dedup_key`),
+  };
+}

@@ -4,9 +4,8 @@
 // Chained in-process pipeline, real Postgres; the two runs differ only in where the late check-in arrives.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type pg from 'pg';
 import { createFleet, type FleetMessage } from '../../../simulator/index.js';
-import { runOneByOne } from '../../../support/pipeline.js';
+import { judgedOutcome, runOneByOne } from '../../../support/pipeline.js';
 import { RECORDS_KEPT } from '../../../stages/fault-compute/state.js';
 
 const COUNT = RECORDS_KEPT + 8;
@@ -37,16 +36,7 @@ const delayed = (places: number) => {
 };
 
 // One message a batch: the late one meets a cache that holds only the newest records.
-const run = (stream: FleetMessage[]) => runOneByOne('late', referenceData, stream.map((m) => ({ name: `m${m.sequence}`, body: JSON.stringify(m.message) })), stored);
-
-async function stored(pool: pg.Pool): Promise<Record<string, unknown[]>> {
-  const q = async (sql: string) => (await pool.query(sql)).rows.map((r) => JSON.parse(JSON.stringify(r)) as unknown);
-  return {
-    records: await q(`select "date", "ActualOngoingFault", "ReportedOngoingFault" from device_records order by "date"`),
-    alerts: await q(`select "oldModel", "newModel", "at" from model_change_alerts order by "at"`),
-    outbox: await q(`select kind, dedup_key, payload from outbox order by dedup_key`),
-  };
-}
+const run = (stream: FleetMessage[]) => runOneByOne('late', referenceData, stream.map((m) => ({ name: `m${m.sequence}`, body: JSON.stringify(m.message) })), judgedOutcome);
 
 test(`a check-in ${COUNT - LATE - 1} places late gets the answer it gets one place late`, async () => {
   const oneLate = await run(delayed(1));

@@ -19,6 +19,7 @@ import { importReferenceData } from '../../../reference-data/index.js';
 import { createFleet, type FleetMessage } from '../../../simulator/index.js';
 import { createTestDatabase } from '../../../support/database.js';
 import { waitFor } from '../../../support/wait-for.js';
+import { judgedOutcome } from '../../../support/pipeline.js';
 import { RECORDS_KEPT } from '../../../stages/fault-compute/state.js';
 import { testKeyring } from '../../../support/reference-data.js';
 import { registry } from '../../../config/metrics.js';
@@ -119,17 +120,8 @@ async function run(steps: (FleetMessage | 'restart')[], split: boolean): Promise
       await downstream.stop();
     }
     await upstream.stop();
-    return await stored(pool);
+    return await judgedOutcome(pool);
   });
-}
-
-async function stored(pool: pg.Pool): Promise<Record<string, unknown[]>> {
-  const q = async (sql: string) => (await pool.query(sql)).rows.map((r) => JSON.parse(JSON.stringify(r)) as unknown);
-  return {
-    records: await q(`select "date", "ActualOngoingFault", "ReportedOngoingFault" from device_records order by "date"`),
-    alerts: await q(`select "oldModel", "newModel", "at" from model_change_alerts order by "at"`),
-    outbox: await q(`select kind, dedup_key, payload from outbox order by dedup_key`),
-  };
 }
 
 const judgedRecord = (result: Record<string, unknown[]>) => (result.records as { date: string; ActualOngoingFault: number }[]).find((r) => r.date === judgedDate);
@@ -184,7 +176,7 @@ test('split, persist down while the upstream segment is reassigned: fault-comput
     await drain(downstream);
     await downstream.stop();
     await upstream.stop();
-    return stored(pool);
+    return judgedOutcome(pool);
   });
   assert.is(judgedRecord(split)?.ActualOngoingFault, 11, 'persist back: spec 3.2 row 1 against the previous record');
   for (const table of Object.keys(chained)) assert.equal(split[table], chained[table], table);
