@@ -2,8 +2,7 @@
 // own: what the triggers, the backfills and retention keep must be what a recount finds, device by device.
 import type pg from 'pg';
 import * as assert from 'uvu/assert';
-
-const FAULT_TYPES = `('PFault', 'TFault', 'SOTF', 'Fault Like', 'Fault <50', 'Overcurrent', 'FAULT_INITIAL')`;
+import { FAULT_TYPES } from './critical-months.js';
 
 /** Fails `what` unless every device's records, events, currents and critical_events are what its rows count. */
 export async function assertDevicesCounted(pool: pg.Pool, what: string): Promise<void> {
