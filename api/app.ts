@@ -150,7 +150,7 @@ export function createApp({
   app.route('/', soapRoutes({ pool, accounts, clientAddress, check, now }));
   app.route('/', testFaultRoutes({ pool, auth, ...testFaults }));
   app.route('/', portalSettingsRoutes({ auth, mapTiles }));
-  const readDeps: ReadDeps = { pool, codeStrings, offlineAfterHours, ...(checkinFloorS !== undefined ? { checkinFloorS } : {}), now, shortCache: shortCache({ now, ttlMs: readCacheMs }), totals: totalsCache({ now, ttlMs: readCacheMs }), walks: shortCache({ now, ttlMs: readCacheMs }) };
+  const readDeps: ReadDeps = { pool, codeStrings, offlineAfterHours, ...(checkinFloorS !== undefined ? { checkinFloorS } : {}), now, shortCache: shortCache({ now, ttlMs: readCacheMs }), totals: totalsCache({ now, ttlMs: readCacheMs }), walks: shortCache({ now, ttlMs: readCacheMs }), reachSizes: shortCache({ now, ttlMs: 60_000 }) };
   const records = deviceRecordRoutes({ deps: readDeps, auth });
   for (const prefix of READ_PREFIXES) app.route(prefix, records);
   app.route('/', deviceRecordRoutes({ deps: readDeps, auth, endpoints: FLEET_ENDPOINTS }));

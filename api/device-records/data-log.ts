@@ -2,14 +2,15 @@
 // paginated device records (spec 2.2), `from` / `to` on `date`.
 import { calendarDayRange } from '../../domain/calendar-days.js';
 import { fault, num, text, type FieldTable } from './fields.js';
-import { pageJson, type ReadEndpoint } from './endpoint.js';
+import { pageJson, type PageSql, type ReadEndpoint } from './endpoint.js';
+import type { Caller } from '../auth/caller.js';
 import { presentContext, RECORD_COLUMNS, recordFields, recordSelectList } from './present.js';
 import { columnIndex, rowWriter } from './row-json.js';
-import { deviceInReach, historyConditions, movedDevicesCondition, reachCondition } from './reach.js';
+import { deviceInReach, historyConditions, movedDevices, movedSinceCondition, pageReach, PROBE_JOIN, reachCondition, recordReach } from './reach.js';
 import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
 import { counterTotal, countersAnswer, deviceTotal } from './totals.js';
 import { cursorInstantMs, cursorOf, cursorParams, type KeyColumn } from './keyset.js';
-import type { ListQuery } from './list-params.js';
+import { isDefaultOrder, type ListQuery } from './list-params.js';
 import { newestWindow, type NewestWindow } from './newest-window.js';
 
 const SORTABLE: FieldTable = {
@@ -68,6 +69,20 @@ function pageAndCount(from: string, conditions: string[], q: ListQuery, p: SqlPa
   return { fromWhere: `${from} ${whereClause([...conditions, ...own.conditions])}`, countParts, window: own.window, windowCondition: own.windowCondition };
 }
 
+/** The walk's columns: the page's key, and the IMEI a reach set checks (migration 0007's index holds all three). */
+const WALKED = 'r."RecordID", r."date", r."IMEINumber"';
+
+/** The walk with a reach set (reach.ts recordReach): the set checked once, above the walk's merge of the partitions. */
+function setWalk(set: string, walk: ReturnType<typeof pageAndCount>, countParts: PageSql['countParts'], order: string) {
+  return { ...walk, fromWhere: `from (select ${WALKED} ${walk.fromWhere} order by ${order} offset 0) r where ${set}`, countParts };
+}
+
+/** The total's parts with each device probed (endpoint.ts counts at most COUNT_CAP rows): a set there would cost a second hash. */
+function countedByProbes(caller: Caller, listConditions: (on: SqlParams) => string[]): PageSql['countParts'] {
+  const c = new SqlParams();
+  return { parts: [`from device_records r ${PROBE_JOIN} ${whereClause([reachCondition(caller, c), ...listConditions(c)])}`], values: c.values };
+}
+
 export const dataLog: ReadEndpoint = {
   path: '/data-log',
   summary: 'Device records of every device in reach',
@@ -75,20 +90,28 @@ export const dataLog: ReadEndpoint = {
   params: PARAMS, defaultSort: DEFAULT_SORT, rangeField: 'date', schema: 'DeviceRecord', shape: 'paginated',
   async run(deps, caller, q) {
     const { pool, codeStrings } = deps;
-    const p = new SqlParams();
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
     // The day range on the partition key: the walk's and the row lookup's.
     const inRange = rangeConditions('r."date"', range.fromMs, range.untilMs);
-    const conditions = [
-      reachCondition(caller, p),
-      ...await movedDevicesCondition(pool, caller, p, 'r."IMEINumber"', 'r."date"'),
+    const moved = await movedDevices(pool, caller);
+    const listConditions = (on: SqlParams) => [
+      ...movedSinceCondition(moved, on, 'r."IMEINumber"', 'r."date"'),
       ...inRange,
-      ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),
+      ...filterConditions(q.filters, FILTERABLE, { codeStrings }, on),
     ];
     const ctx = presentContext(caller, codeStrings);
-    const { fromWhere, countParts, window, windowCondition } = pageAndCount('from device_records r join device_information d on d."IMEINumber" = r."IMEINumber"', conditions, q, p, deps.now());
-    const count = countersAnswer(q) ? counterTotal('records', caller) : undefined;
     const order = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
+    const count = countersAnswer(q) ? counterTotal('records', caller) : undefined;
+    const p = new SqlParams();
+    // A set of the devices in reach only for the index walk of the default order (another order sorts the whole
+    // window, where each device's probe is memoized anyway), checked once above the walk's merge of the
+    // partitions: inside it, each partition's scan would build its own hash (docs/decisions.md#deep-pages-hash-the-reach).
+    const reach = isDefaultOrder(q.sort, DEFAULT_SORT)
+      ? await pageReach(pool, deps.reachSizes, caller, p, { skipped: q.page * q.limit, limit: q.limit })
+      : recordReach(caller, p, { visited: q.limit, reached: Infinity });
+    const { fromWhere, countParts, window, windowCondition } = reach.form === 'probe'
+      ? pageAndCount(`from device_records r ${PROBE_JOIN}`, [reach.condition, ...listConditions(p)], q, p, deps.now())
+      : setWalk(reach.condition, pageAndCount('from device_records r', listConditions(p), q, p, deps.now()), countedByProbes(caller, listConditions), order);
     const deferred = { ...DEFERRED, within: [...inRange, ...windowCondition] };
     return pageJson(deps, p, { selectList: recordSelectList('r'), fromWhere, order, count, countParts, deferred, keyset: KEYSET, window }, q, WRITE, ctx);
   },

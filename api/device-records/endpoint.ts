@@ -30,6 +30,8 @@ export interface ReadDeps {
   totals: ShortCache<Total>;
   /** The app's one-second cache of critical-data walks per caller and range (critical-data.ts walkFor). */
   walks: ShortCache<CriticalWalk>;
+  /** How many devices each reach holds, for a minute (reach.ts pageReach). */
+  reachSizes: ShortCache<number>;
 }
 
 /** Joins each device `d` to its learned check-in clock `c` (domain/checkin-clock.ts), for onlineSql. */

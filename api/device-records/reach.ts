@@ -10,6 +10,7 @@ import { timestamptzLiteral } from '../../db/sql-literal.js';
 import type { Caller } from '../auth/caller.js';
 import { ApiError } from '../errors.js';
 import { prepared } from './prepared.js';
+import type { ShortCache } from './short-cache.js';
 import { SqlParams } from './sql.js';
 
 /** Who is asking, as reach needs it: a REST token's caller or a SOAP login. */
@@ -32,6 +33,50 @@ export function reachCondition(caller: ReachCaller, p: Pick<SqlParams, 'add'>, d
      where l."DeviceID" = ${d}."DeviceID" and l."GroupID" = any (array(
        select ug."GroupID" from user_groups ug join groups g on g."GroupID" = ug."GroupID" and g.deleted_at is null
         where ug.user_id = ${p.add(caller.userId)}::bigint)))`;
+}
+
+/**
+ * How a walk over record table `r` keeps to the caller's reach. `probe` (with PROBE_JOIN): each record's device looked up by IMEI
+ * (memoized per IMEI), three to five buffers per record visited whose device was not seen yet: cheapest for a page
+ * that stops after a few dozen records. `set`: the devices in reach read once per statement into a hash (a hashed
+ * SubPlan, `is true` keeping the planner from turning it into a join that sorts the window) and each record
+ * checked against it by its IMEI, which the record index holds: an OFFSET page walks every skipped record, and
+ * probing each one's device cost 20-50 ms of Postgres at page 200 (docs/decisions.md#deep-pages-hash-the-reach).
+ */
+export interface RecordReach { form: 'probe' | 'set'; condition: string }
+
+/** What a probe needs in the walk's `from`: each record's device as `d`. */
+export const PROBE_JOIN = 'join device_information d on d."IMEINumber" = r."IMEINumber"';
+
+/**
+ * Hashing the reach costs about a quarter of a probe per device in reach (bench/results/storage-compare-s29-deep.md),
+ * so the set is chosen once a walk visits a quarter as many records as the caller reaches devices.
+ */
+export const SET_FROM_VISITS_PER_DEVICE = 0.25;
+
+/** The reach of a walk over `r` (anything with r."IMEINumber") that visits at least `visited` records when the caller reaches `reached` devices, on `p`. */
+export function recordReach(caller: ReachCaller, p: Pick<SqlParams, 'add'>, { visited, reached }: { visited: number; reached: number }): RecordReach {
+  if (visited < reached * SET_FROM_VISITS_PER_DEVICE) {
+    return { form: 'probe', condition: reachCondition(caller, p) };
+  }
+  return { form: 'set', condition: `(r."IMEINumber" in (select d."IMEINumber" from device_information d where ${reachCondition(caller, p)})) is true` };
+}
+
+/**
+ * The reach of a page's walk over `r` that skips `skipped` records before its `limit`: a first or keyset page
+ * probes without asking anything more; an OFFSET page asks how many devices the caller reaches, counted at most
+ * once a minute per reach (organisation, and user for a group user) in `sizes`. The count only chooses the walk's
+ * form, never what it answers, so a minute-old count costs at most a slower plan.
+ */
+export async function pageReach(pool: Pick<pg.Pool, 'query'>, sizes: ShortCache<number>, caller: ReachCaller, p: Pick<SqlParams, 'add'>, { skipped, limit }: { skipped: number; limit: number }): Promise<RecordReach> {
+  if (skipped === 0) return recordReach(caller, p, { visited: limit, reached: Infinity });
+  const key = JSON.stringify([caller.org, caller.role === 'admin' || caller.role === 'integration' ? null : caller.userId]);
+  const reached = await sizes(key, async () => {
+    const q = new SqlParams();
+    const { rows } = await pool.query<{ n: string }>(prepared(`select count(*) as n from device_information d where ${reachCondition(caller, q)}`, q.values));
+    return Number(rows[0]!.n);
+  });
+  return recordReach(caller, p, { visited: skipped + limit, reached });
 }
 
 /**

@@ -15,12 +15,11 @@ import * as assert from 'uvu/assert';
 import type { Hono } from 'hono';
 import { createApp } from '../../../api/app.js';
 import type { Caller } from '../../../api/auth/caller.js';
-import { loadCodeStrings } from '../../../api/device-records/code-strings-file.js';
 import { criticalData, criticalDataPage, DEVICE_WALK_MAX, walkFor, type PageWalk, type SourceWalk } from '../../../api/device-records/critical-data.js';
-import { COUNT_CAP, totalsCache, type ReadDeps } from '../../../api/device-records/endpoint.js';
+import { COUNT_CAP, type ReadDeps } from '../../../api/device-records/endpoint.js';
+import { readDeps } from '../../helpers/read-deps.js';
 import { encodeCursor } from '../../../api/device-records/keyset.js';
 import { MAX_LIMIT, parseListQuery } from '../../../api/device-records/list-params.js';
-import { shortCache } from '../../../api/device-records/short-cache.js';
 import { FAULT_EVENT_TYPES } from '../../../domain/fault-events.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { generateDeviceData, registerDevices } from '../../../support/device-data.js';
@@ -175,7 +174,7 @@ async function seed(): Promise<void> {
   const pool = recordingPool(db.pool, ({ text }) => { ran.push(text); });
   app = createApp({ readiness: {}, pool, now: () => NOW, readCacheMs: 0, jwtSecret: JWT_SECRET });
   for (const user of CALLERS) tokens[user] = await login(app, user);
-  deps = { pool: db.pool, codeStrings: loadCodeStrings(), offlineAfterHours: 26, now: () => NOW, shortCache: shortCache({ now: () => NOW }), totals: totalsCache({ ttlMs: 0, now: () => NOW }), walks: shortCache({ ttlMs: 0, now: () => NOW }) };
+  deps = readDeps(db.pool, () => NOW);
   for (const user of CALLERS) {
     const { rows: [u] } = await db.pool.query<{ id: string; org: string; role: 'admin' | 'user'; tz: string }>(`select u.id, u."OrganizationID" as org, u.role,
       coalesce(u.timezone, o.timezone) as tz from users u join organizations o using ("OrganizationID") where lower(u.email) = lower($1)`, [USERS[user].email]);

@@ -8,11 +8,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Caller } from '../../../api/auth/caller.js';
-import { loadCodeStrings } from '../../../api/device-records/code-strings-file.js';
 import { criticalData, criticalDataPage, walkFor, type CriticalWalk } from '../../../api/device-records/critical-data.js';
-import { totalsCache, type ReadDeps } from '../../../api/device-records/endpoint.js';
+import type { ReadDeps } from '../../../api/device-records/endpoint.js';
+import { readDeps } from '../../helpers/read-deps.js';
 import { parseListQuery } from '../../../api/device-records/list-params.js';
-import { shortCache } from '../../../api/device-records/short-cache.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { registerDevices } from '../../../support/device-data.js';
 import { importDemoData } from '../../../support/reference-data.js';
@@ -55,7 +54,7 @@ test.before(async () => {
       values ($1, $2, 'FAULT_INITIAL', 'Fault', 'Normal', 'Normal', $3, $4, $5, $2)`, [9_700_000 + k, new Date(at.getTime() - 5_000), at, imei, r!.id]);
   }
   await db.pool.query('vacuum analyze');
-  deps = { pool: db.pool, codeStrings: loadCodeStrings(), offlineAfterHours: 26, now: () => NOW, shortCache: shortCache({ now: () => NOW }), totals: totalsCache({ ttlMs: 0, now: () => NOW }), walks: shortCache({ ttlMs: 0, now: () => NOW }) };
+  deps = readDeps(db.pool, () => NOW);
   const { rows: [u] } = await db.pool.query<{ id: string; org: string; role: 'user'; tz: string }>(`select u.id, u."OrganizationID" as org, u.role,
     coalesce(u.timezone, o.timezone) as tz from users u join organizations o using ("OrganizationID") where lower(u.email) = lower($1)`, [USERS.northEast.email]);
   caller = { userId: Number(u!.id), org: u!.org, role: u!.role, timeZone: u!.tz, maskFaultDetails: false };

@@ -8,11 +8,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Caller } from '../../../api/auth/caller.js';
-import { loadCodeStrings } from '../../../api/device-records/code-strings-file.js';
 import { criticalData, criticalDataPage, walkFor, type PageWalk, type SourceWalk } from '../../../api/device-records/critical-data.js';
-import { totalsCache, type ReadDeps } from '../../../api/device-records/endpoint.js';
+import type { ReadDeps } from '../../../api/device-records/endpoint.js';
+import { readDeps } from '../../helpers/read-deps.js';
 import { parseListQuery } from '../../../api/device-records/list-params.js';
-import { shortCache } from '../../../api/device-records/short-cache.js';
 import { addMonths, monthBounds, monthOfMs } from '../../../domain/storage-months.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { generateDeviceData, registerDevices } from '../../../support/device-data.js';
@@ -105,7 +104,7 @@ async function seed(): Promise<void> {
   await db.pool.query('vacuum analyze');
   day = ymd(shared);
   week = { from: ymd(shared - 3 * 86_400_000), to: ymd(shared + 3 * 86_400_000) };
-  deps = { pool: db.pool, codeStrings: loadCodeStrings(), offlineAfterHours: 26, now: () => NOW, shortCache: shortCache({ now: () => NOW }), totals: totalsCache({ ttlMs: 0, now: () => NOW }), walks: shortCache({ ttlMs: 0, now: () => NOW }) };
+  deps = readDeps(db.pool, () => NOW);
   for (const user of CALLERS) {
     const { rows: [u] } = await db.pool.query<{ id: string; org: string; role: 'admin' | 'user'; tz: string | null }>(`select u.id, u."OrganizationID" as org, u.role,
       coalesce(u.timezone, o.timezone) as tz from users u join organizations o on o."OrganizationID" = u."OrganizationID" where lower(u.email) = lower($1)`, [USERS[user].email]);

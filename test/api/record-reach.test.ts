@@ -1,0 +1,33 @@
+// reach.ts recordReach: which form a walk over records checks reach in, from how many records it visits and how
+// many devices the caller reaches (docs/decisions.md#deep-pages-hash-the-reach). Both forms hold the same rule:
+// the set is reachCondition's devices, so a group user's set still asks for the user's groups.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { recordReach, SET_FROM_VISITS_PER_DEVICE } from '../../api/device-records/reach.js';
+import { SqlParams } from '../../api/device-records/sql.js';
+
+const admin = { userId: 1, org: 'north', role: 'admin' as const };
+const user = { userId: 7, org: 'north', role: 'user' as const };
+
+test('a walk that visits fewer records than a quarter of the devices in reach probes each record\'s device', () => {
+  const r = recordReach(admin, new SqlParams(), { visited: 2_499, reached: 10_000 });
+  assert.is(r.form, 'probe');
+  assert.match(r.condition, /^d\.deleted_at is null and d\."OrganizationID" = \$1::text$/);
+});
+
+test('from a quarter on, one set of the devices in reach, hashed once per statement (`is true` keeps it a filter)', () => {
+  assert.is(SET_FROM_VISITS_PER_DEVICE, 0.25);
+  const p = new SqlParams();
+  const r = recordReach(user, p, { visited: 2_500, reached: 10_000 });
+  assert.is(r.form, 'set');
+  assert.match(r.condition, /^\(r\."IMEINumber" in \(select d\."IMEINumber" from device_information d where d\.deleted_at is null and d\."OrganizationID" = \$1::text and exists \(/);
+  assert.ok(r.condition.endsWith(')) is true'));
+  assert.match(r.condition, /ug\.user_id = \$2::bigint/);
+  assert.equal(p.values, ['north', 7]);
+});
+
+test('a page that visits nothing beyond its own rows of a reach of unknown size probes', () => {
+  assert.is(recordReach(admin, new SqlParams(), { visited: 50, reached: Infinity }).form, 'probe');
+});
+
+test.run();

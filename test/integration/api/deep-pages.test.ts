@@ -1,0 +1,124 @@
+// A data-log OFFSET page checks reach with one hashed set of the devices in reach (api/device-records/reach.ts
+// recordReach, docs/decisions.md#deep-pages-hash-the-reach) where first and keyset pages probe each record's
+// device. The two forms must answer the same rows: every OFFSET page, in order, is the list the keyset chain
+// reads, and that list is exactly the stored records the pure reach rule allows (devices of the caller's
+// organisation, not deleted, in a user's groups, a moved device's records from its move on). The walk must really
+// take the set form on those pages (the statements sent say so), and the set is checked once above the walk of
+// the partitions, never inside each one.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Hono } from 'hono';
+import { createApp } from '../../../api/app.js';
+import { addMonths, monthOfMs } from '../../../domain/storage-months.js';
+import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
+import { generateDeviceData, registerDevices } from '../../../support/device-data.js';
+import { importDemoData } from '../../../support/reference-data.js';
+import { recordingPool, type SentStatement } from '../../helpers/recording-pool.js';
+import { JWT_SECRET, login, NOW, type UserName } from './seeded-api.js';
+
+const test = suite('data-log OFFSET pages: a reach set answers what the probes do');
+
+const PREFIX = '8650000';
+const OTHER_ORG = '8651000';
+const DEVICES = 24;
+const PAGE = 40;
+const SPAN = Array.from({ length: 3 }, (_, i) => addMonths(monthOfMs(NOW), i - 2));
+// Device 3 deleted, device 4 moved into north in the middle month (its records before that are not north's).
+const DELETED = `${PREFIX}00000003`;
+const MOVED = `${PREFIX}00000004`;
+const MOVED_AT = new Date(Date.parse(`${SPAN[1]}-15T00:00:00Z`));
+
+let db: TestDatabase;
+let app: Hono;
+const sent: SentStatement[] = [];
+
+test.before(async () => {
+  db = await createTestDatabase('deep_pages');
+  await importDemoData(db.pool);
+  await registerDevices(db.pool, { prefix: PREFIX, devices: DEVICES, org: 'north', powerLines: ['north-F12', 'north-F7'], groups: ['north-east', 'north-west'] });
+  await registerDevices(db.pool, { prefix: OTHER_ORG, devices: 6, org: 'south', powerLines: ['south-F12', 'south-F7'], groups: ['south-east', 'south-west'] });
+  for (const m of SPAN) await db.pool.query('select fl_ensure_month($1::date)', [`${m}-01`]);
+  await generateDeviceData(db.pool, { prefix: PREFIX, devices: DEVICES, count: 2_000, months: SPAN });
+  await generateDeviceData(db.pool, { prefix: OTHER_ORG, devices: 6, count: 300, months: SPAN });
+  await db.pool.query(`update device_information set deleted_at = now() where "IMEINumber" = $1`, [DELETED]);
+  await db.pool.query(`update device_information set "OrganizationSince" = $2 where "IMEINumber" = $1`, [MOVED, MOVED_AT]);
+  await db.pool.query('vacuum analyze');
+  app = createApp({ readiness: {}, pool: recordingPool(db.pool, (s) => sent.push(s)), jwtSecret: JWT_SECRET, now: () => NOW, accountCacheMs: 0, readCacheMs: 0 });
+});
+test.after(async () => { await db.drop(); });
+
+/** The records the reach rule allows `user`, newest first: north's devices not deleted (north-east's for the group user), the moved one from its move on. */
+async function allowed(user: UserName, range?: { from: Date; until: Date }): Promise<string[]> {
+  const { rows } = await db.pool.query<{ id: string }>(`
+    select r."RecordID"::text as id from device_records r join device_information d using ("IMEINumber")
+     where d."OrganizationID" = 'north' and d.deleted_at is null and r."date" >= d."OrganizationSince"
+       and ($1 = 'northAdmin' or exists (select 1 from group_device_links l where l."DeviceID" = d."DeviceID" and l."GroupID" = 'north-east'))
+       and ($2::timestamptz is null or r."date" >= $2) and ($3::timestamptz is null or r."date" < $3)
+     order by r."date" desc, r."RecordID" desc`, [user, range?.from ?? null, range?.until ?? null]);
+  return rows.map((r) => r.id);
+}
+
+type Page = { data: { RecordID: number }[]; next?: string | null };
+
+async function get(token: string, url: string): Promise<Page> {
+  const res = await app.request(url, { headers: { authorization: `Bearer ${token}` } });
+  assert.is(res.status, 200, `${url}: ${res.status}`);
+  return (await res.json()) as Page;
+}
+
+/** Every page by OFFSET (page 0, 1, ... until a short one), and the statements each page after the first sent. */
+async function byOffset(token: string, query: string): Promise<{ ids: string[]; deepStatements: string[] }> {
+  const ids: string[] = [];
+  const deepStatements: string[] = [];
+  for (let page = 0; ; page++) {
+    sent.length = 0;
+    const { data } = await get(token, `/device-records/data-log?limit=${PAGE}&page=${page}${query}`);
+    if (page > 0) deepStatements.push(...sent.map((s) => s.text));
+    ids.push(...data.map((r) => String(r.RecordID)));
+    if (data.length < PAGE) return { ids, deepStatements };
+  }
+}
+
+/** Every page by keyset cursor (each page's device probed). */
+async function byKeyset(token: string, query: string): Promise<string[]> {
+  const ids: string[] = [];
+  let after: string | null | undefined = null;
+  do {
+    const page: Page = await get(token, `/device-records/data-log?limit=${PAGE}${query}${after ? `&after=${encodeURIComponent(after)}` : ''}`);
+    ids.push(...page.data.map((r) => String(r.RecordID)));
+    after = page.next;
+  } while (after);
+  return ids;
+}
+
+const SET_FORM = /\(r\."IMEINumber" in \(select d\."IMEINumber" from device_information d where [^]*\)\) is true/;
+
+for (const user of ['northAdmin', 'northEast'] as const) {
+  test(`${user}: every OFFSET page, in order, is the keyset chain's list, and both are the records in reach`, async () => {
+    const token = await login(app, user);
+    const expected = await allowed(user);
+    assert.ok(expected.length > 10 * PAGE, `enough records for deep pages (${expected.length})`);
+    const offset = await byOffset(token, '');
+    assert.equal(await byKeyset(token, ''), expected, 'the keyset chain reads the records in reach');
+    assert.equal(offset.ids, expected, 'the OFFSET pages read the same records in the same order');
+    const page = offset.deepStatements.filter((t) => t.includes('limit') && t.includes('offset'));
+    assert.ok(page.length > 0 && page.every((t) => SET_FORM.test(t)), 'the pages after the first walk with the reach set');
+    // Above the walk of the partitions (its own subquery), not in each partition's scan: one hash per statement.
+    assert.ok(page.every((t) => /offset 0\) r where \(r\."IMEINumber" in/.test(t)), 'the set is checked once, above the ordered walk');
+  });
+
+  test(`${user}: a day range's OFFSET pages the same`, async () => {
+    const token = await login(app, user);
+    const from = `${SPAN[1]!.replace('-', '')}10`;
+    const to = `${SPAN[1]!.replace('-', '')}25`;
+    // The demo organisation's zone is UTC-5 or so; the API's days are the caller's: compare the API's own chains.
+    const offset = await byOffset(token, `&from=${from}&to=${to}`);
+    const keyset = await byKeyset(token, `&from=${from}&to=${to}`);
+    assert.ok(keyset.length > 3 * PAGE, `a range with several pages (${keyset.length})`);
+    assert.equal(offset.ids, keyset, 'the OFFSET pages of the range read what its keyset chain reads');
+    const all = new Set(await allowed(user));
+    assert.ok(keyset.every((id) => all.has(id)), 'only records in reach');
+  });
+}
+
+test.run();
