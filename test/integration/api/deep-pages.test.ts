@@ -60,8 +60,8 @@ async function allowed(user: UserName, range?: { from: Date; until: Date }): Pro
 
 type Page = { data: { RecordID: number }[]; next?: string | null };
 
-async function get(token: string, url: string): Promise<Page> {
-  const res = await app.request(url, { headers: { authorization: `Bearer ${token}` } });
+async function get(token: string, url: string, on: Hono = app): Promise<Page> {
+  const res = await on.request(url, { headers: { authorization: `Bearer ${token}` } });
   assert.is(res.status, 200, `${url}: ${res.status}`);
   return (await res.json()) as Page;
 }
@@ -120,5 +120,69 @@ for (const user of ['northAdmin', 'northEast'] as const) {
     assert.ok(keyset.every((id) => all.has(id)), 'only records in reach');
   });
 }
+
+/** A plan node of EXPLAIN (ANALYZE, FORMAT JSON), as far as these checks read it. */
+interface PlanNode { 'Node Type': string; 'Relation Name'?: string; 'Actual Rows': number; 'Actual Loops': number; Plans?: PlanNode[] }
+
+/** The records of device_records (any month) a statement's plan read, and the rows its sorts took in. */
+async function planReads(statement: SentStatement): Promise<{ records: number; sorted: number }> {
+  const { rows: [row] } = await db.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`explain (analyze, format json) ${statement.text}`, statement.values);
+  const out = { records: 0, sorted: 0 };
+  const visit = (n: PlanNode) => {
+    if (n['Relation Name']?.startsWith('device_records')) out.records += n['Actual Rows'] * n['Actual Loops'];
+    if (n['Node Type'] === 'Sort') out.sorted += n['Actual Rows'] * n['Actual Loops'];
+    n.Plans?.forEach(visit);
+  };
+  visit(row!['QUERY PLAN'][0].Plan);
+  return out;
+}
+
+/** The OFFSET page statements (with their values as each attempt sent them) of `url`. */
+async function pageStatements(on: Hono, token: string, url: string): Promise<{ page: Page; statements: SentStatement[] }> {
+  sent.length = 0;
+  const page = await get(token, url, on);
+  return { page, statements: sent.filter((s) => s.text.includes('limit') && s.text.includes('offset')).map((s) => ({ ...s, values: [...s.values] })) };
+}
+
+// A filter on a column the record index does not hold makes the walk read each record's row. Fenced (offset 0)
+// under an ORDER BY, that walk is planned for every row of the window, not for the page: the set form sorted every
+// record of the window, of every organisation, for each window tried (a user who reaches a few devices: the whole
+// fleet's history sorted, spilling to disk, where the probe form starts from the caller's devices).
+test('northEast: a filtered OFFSET page answers the keyset chain\'s list without the set form\'s sort of the window', async () => {
+  const token = await login(app, 'northEast');
+  const filter = '&filterBy[rssi][gte]=-200';
+  const offset = await byOffset(token, filter);
+  assert.equal(offset.ids, await byKeyset(token, filter), 'the filtered OFFSET pages read what the keyset chain reads');
+  assert.equal(offset.ids, await allowed('northEast'), 'and both are the records in reach');
+  const page = offset.deepStatements.filter((t) => t.includes('limit') && t.includes('offset'));
+  assert.ok(page.length > 0 && !page.some((t) => SET_FORM.test(t)), 'a filtered walk probes: the fenced walk would sort the whole window');
+});
+
+// A user who reaches no device (every group deleted; a new user before an admin links a group) counts 0 devices in
+// reach, so every OFFSET page qualified for the set: the walk then read, and with a filter sorted, every record of
+// every organisation, in each of the four windows, to answer nothing.
+test('a user who reaches no device: an OFFSET page is empty and sorts no record', async () => {
+  const fresh = createApp({ readiness: {}, pool: recordingPool(db.pool, (s) => sent.push(s)), jwtSecret: JWT_SECRET, now: () => NOW, accountCacheMs: 0, readCacheMs: 0 });
+  const token = await login(fresh, 'northEast');
+  await db.pool.query(`update groups set deleted_at = now() where "GroupID" = 'north-east'`);
+  try {
+    for (const query of ['&filterBy[rssi][gte]=-200', '&filterBy[CurrentName][contains]=pole', '']) {
+      const { page, statements } = await pageStatements(fresh, token, `/device-records/data-log?limit=${PAGE}&page=1${query}`);
+      assert.equal(page.data, [], `${query}: nothing in reach`);
+      assert.ok(statements.length > 0, `${query}: the page statement was sent`);
+      for (const s of statements) {
+        // Every record is out of reach: none may be sorted (a tiny table may still be walked rather than started
+        // from the caller's no devices; at scale the probe form reads none).
+        const { records, sorted } = await planReads(s);
+        assert.is(sorted, 0, `${query}: the page sorted ${sorted} records of devices out of reach (read ${records}, ${SET_FORM.test(s.text) ? 'set' : 'probe'} form)`);
+      }
+    }
+    // The size the app counted before the groups changed (a minute's cache) only chooses the form, never the answer.
+    const { page } = await pageStatements(app, token, `/device-records/data-log?limit=${PAGE}&page=1`);
+    assert.equal(page.data, [], 'a minute-old size of the reach: still nothing in reach');
+  } finally {
+    await db.pool.query(`update groups set deleted_at = null where "GroupID" = 'north-east'`);
+  }
+});
 
 test.run();
