@@ -185,4 +185,16 @@ test('a user who reaches no device: an OFFSET page is empty and sorts no record'
   }
 });
 
+// South's group user reaches 3 of the fleet's 29 devices: the fenced set walk steps over every other organisation's
+// records to fill a page (at 150k check-ins and 2,000 other devices, a page of a 4-device organisation read 51k
+// buffers for 254 probing), where the probe form lets the planner start from the caller's devices.
+test('southEast, a small share of the fleet: OFFSET pages probe and answer the keyset chain\'s list', async () => {
+  const token = await login(app, 'southEast');
+  const offset = await byOffset(token, '');
+  assert.ok(offset.ids.length > PAGE, `more than a page (${offset.ids.length})`);
+  assert.equal(offset.ids, await byKeyset(token, ''), 'the OFFSET pages read what the keyset chain reads');
+  const page = offset.deepStatements.filter((t) => t.includes('limit') && t.includes('offset'));
+  assert.ok(page.length > 0 && !page.some((t) => SET_FORM.test(t)), 'a small share of the fleet probes');
+});
+
 test.run();
