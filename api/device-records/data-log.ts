@@ -104,10 +104,11 @@ export const dataLog: ReadEndpoint = {
     const count = countersAnswer(q) ? counterTotal('records', caller) : undefined;
     const p = new SqlParams();
     // A set of the devices in reach only for the index walk of the default order (another order sorts the whole
-    // window, where each device's probe is memoized anyway), checked once above the walk's merge of the
-    // partitions: inside it, each partition's scan would build its own hash (docs/decisions.md#deep-pages-hash-the-reach).
+    // window, where each device's probe is memoized anyway) without filters (a filtered walk reads each row: fenced, it
+    // sorted the window) and of a caller who reaches a fair share of the fleet (reach.ts pageReach), checked once above the
+    // walk's merge of the partitions: inside it, each partition's scan would build its own hash.
     const reach = isDefaultOrder(q.sort, DEFAULT_SORT)
-      ? await pageReach(pool, deps.reachSizes, caller, p, { skipped: q.page * q.limit, limit: q.limit })
+      ? await pageReach(pool, deps.reachSizes, caller, p, { skipped: q.page * q.limit, limit: q.limit, filtered: q.filters.length > 0 })
       : recordReach(caller, p, { visited: q.limit, reached: Infinity });
     const { fromWhere, countParts, window, windowCondition } = reach.form === 'probe'
       ? pageAndCount(`from device_records r ${PROBE_JOIN}`, [reach.condition, ...listConditions(p)], q, p, deps.now())

@@ -63,19 +63,34 @@ export function recordReach(caller: ReachCaller, p: Pick<SqlParams, 'add'>, { vi
 }
 
 /**
- * The reach of a page's walk over `r` that skips `skipped` records before its `limit`: a first or keyset page
- * probes without asking anything more; an OFFSET page asks how many devices the caller reaches, counted at most
- * once a minute per reach (organisation, and user for a group user) in `sizes`. The count only chooses the walk's
- * form, never what it answers, so a minute-old count costs at most a slower plan.
+ * The set's walk is fenced above the merge of the partitions, so it walks every organisation's records in the
+ * page's order and the planner cannot start from the caller's devices instead: it pays only when the caller's devices
+ * are a fair share of the fleet's (the walk then meets the caller's records at least this densely, by devices). A
+ * user who reaches a few devices, or none, walked (and, filtered, sorted) the whole fleet's window for each window
+ * tried, where the probe form reads the few devices' records (deep-pages.test.ts).
  */
-export async function pageReach(pool: Pick<pg.Pool, 'query'>, sizes: ShortCache<number>, caller: ReachCaller, p: Pick<SqlParams, 'add'>, { skipped, limit }: { skipped: number; limit: number }): Promise<RecordReach> {
-  if (skipped === 0) return recordReach(caller, p, { visited: limit, reached: Infinity });
-  const key = JSON.stringify([caller.org, caller.role === 'admin' || caller.role === 'integration' ? null : caller.userId]);
-  const reached = await sizes(key, async () => {
-    const q = new SqlParams();
-    const { rows } = await pool.query<{ n: string }>(prepared(`select count(*) as n from device_information d where ${reachCondition(caller, q)}`, q.values));
+export const SET_FROM_SHARE_OF_FLEET = 0.25;
+
+/**
+ * The reach of a page's walk over `r` that skips `skipped` records before its `limit`: a first or keyset page
+ * probes without asking anything more, and so does a `filtered` walk (a condition on a column the record index does
+ * not hold: the fenced walk reads each row, and under the page's ORDER BY it is planned for the whole window, a sort of
+ * every organisation's records in it, not an index walk that stops at the page). An OFFSET page asks how many
+ * devices the caller reaches and the fleet holds, counted at most once a minute per reach (organisation, and user for
+ * a group user) in `sizes`. The counts only choose the walk's form, never what it answers, so a minute-old count
+ * costs at most a slower plan.
+ */
+export async function pageReach(pool: Pick<pg.Pool, 'query'>, sizes: ShortCache<number>, caller: ReachCaller, p: Pick<SqlParams, 'add'>, { skipped, limit, filtered = false }: { skipped: number; limit: number; filtered?: boolean }): Promise<RecordReach> {
+  if (skipped === 0 || filtered) return recordReach(caller, p, { visited: limit, reached: Infinity });
+  const count = async (where: string, values: unknown[]) => {
+    const { rows } = await pool.query<{ n: string }>(prepared(`select count(*) as n from device_information d where ${where}`, values));
     return Number(rows[0]!.n);
-  });
+  };
+  const key = JSON.stringify([caller.org, caller.role === 'admin' || caller.role === 'integration' ? null : caller.userId]);
+  const reached = await sizes(key, () => { const q = new SqlParams(); return count(reachCondition(caller, q), q.values); });
+  // Not a JSON array: never a reach's key.
+  const fleet = await sizes('fleet', () => count('d.deleted_at is null', []));
+  if (reached === 0 || reached < fleet * SET_FROM_SHARE_OF_FLEET) return recordReach(caller, p, { visited: limit, reached: Infinity });
   return recordReach(caller, p, { visited: skipped + limit, reached });
 }
 
