@@ -69,15 +69,7 @@ function pageAndCount(from: string, conditions: string[], q: ListQuery, p: SqlPa
   return { fromWhere: `${from} ${whereClause([...conditions, ...own.conditions])}`, countParts, window: own.window, windowCondition: own.windowCondition };
 }
 
-/** The walk's columns: the page's key, and the IMEI a reach set checks (migration 0007's index holds all three). */
-const WALKED = 'r."RecordID", r."date", r."IMEINumber"';
-
-/** The walk with a reach set (reach.ts recordReach): the set checked once, above the walk's merge of the partitions. */
-function setWalk(set: string, walk: ReturnType<typeof pageAndCount>, countParts: PageSql['countParts'], order: string) {
-  return { ...walk, fromWhere: `from (select ${WALKED} ${walk.fromWhere} order by ${order} offset 0) r where ${set}`, countParts };
-}
-
-/** The total's parts with each device probed (endpoint.ts counts at most COUNT_CAP rows): a set there would cost a second hash. */
+/** The total's parts with each device probed (endpoint.ts counts at most COUNT_CAP rows): the set is the page statement's CTE, and a second one would cost a second hash. */
 function countedByProbes(caller: Caller, listConditions: (on: SqlParams) => string[]): PageSql['countParts'] {
   const c = new SqlParams();
   return { parts: [`from device_records r ${PROBE_JOIN} ${whereClause([reachCondition(caller, c), ...listConditions(c)])}`], values: c.values };
@@ -103,18 +95,15 @@ export const dataLog: ReadEndpoint = {
     const order = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
     const count = countersAnswer(q) ? counterTotal('records', caller) : undefined;
     const p = new SqlParams();
-    // A set of the devices in reach only for the index walk of the default order (another order sorts the whole
-    // window, where each device's probe is memoized anyway) without filters (a filtered walk reads each row: fenced, it
-    // sorted the window) and of a caller who reaches a fair share of the fleet (reach.ts pageReach), checked once above the
-    // walk's merge of the partitions: inside it, each partition's scan would build its own hash.
+    // A set of the devices in reach (reach.ts pageReach) only for the index walk of the default order (another order
+    // sorts the whole window, where each device's probe is memoized anyway).
     const reach = isDefaultOrder(q.sort, DEFAULT_SORT)
       ? await pageReach(pool, deps.reachSizes, caller, p, { skipped: q.page * q.limit, limit: q.limit, filtered: q.filters.length > 0 })
       : recordReach(caller, p, { visited: q.limit, reached: Infinity });
-    const { fromWhere, countParts, window, windowCondition } = reach.form === 'probe'
-      ? pageAndCount(`from device_records r ${PROBE_JOIN}`, [reach.condition, ...listConditions(p)], q, p, deps.now())
-      : setWalk(reach.condition, pageAndCount('from device_records r', listConditions(p), q, p, deps.now()), countedByProbes(caller, listConditions), order);
-    const deferred = { ...DEFERRED, within: [...inRange, ...windowCondition] };
-    return pageJson(deps, p, { selectList: recordSelectList('r'), fromWhere, order, count, countParts, deferred, keyset: KEYSET, window }, q, WRITE, ctx);
+    const walk = pageAndCount(`from device_records r ${reach.form === 'probe' ? PROBE_JOIN : ''}`, [reach.condition, ...listConditions(p)], q, p, deps.now());
+    const countParts = reach.form === 'probe' ? walk.countParts : countedByProbes(caller, listConditions);
+    const deferred = { ...DEFERRED, within: [...inRange, ...walk.windowCondition] };
+    return pageJson(deps, p, { selectList: recordSelectList('r'), fromWhere: walk.fromWhere, order, count, countParts, deferred, keyset: KEYSET, window: walk.window, ...(reach.with ? { with: reach.with } : {}) }, q, WRITE, ctx);
   },
 };
 

@@ -79,6 +79,8 @@ export interface ReadEndpoint {
 export const COUNT_CAP = 1_000;
 
 export interface PageSql {
+  /** A WITH list the page statement begins with (not the total's): a data-log OFFSET page's reach set (reach.ts recordReach). */
+  with?: string;
   selectList: string;
   fromWhere: string;
   order: string;
@@ -208,8 +210,8 @@ async function pageRows({ pool, totals }: PageDeps, p: SqlParams, sql: PageSql, 
   const limit = integerLiteral(q.limit);
   const offset = integerLiteral(q.page * q.limit);
   const selectList = sql.keyset ? `${sql.selectList}, ${cursorSelect(sql.keyset)}` : sql.selectList;
-  const page = sql.deferred ? deferredPage(sql.deferred, selectList, sql, `limit ${limit} offset ${offset}`)
-    : `select ${selectList} ${sql.fromWhere} order by ${sql.order} limit ${limit} offset ${offset}`;
+  const page = (sql.with ? `with ${sql.with} ` : '') + (sql.deferred ? deferredPage(sql.deferred, selectList, sql, `limit ${limit} offset ${offset}`)
+    : `select ${selectList} ${sql.fromWhere} order by ${sql.order} limit ${limit} offset ${offset}`);
   const statement = planOnce ? prepared(page, p.values) : { text: page, values: p.values };
   const rowsRead = pageStatementRows(pool, statement, q.limit, sql.window);
   const counted = (): Promise<Total> | Total => sql.total !== undefined ? { total: sql.total, estimated: false } : exact

@@ -36,14 +36,20 @@ export function reachCondition(caller: ReachCaller, p: Pick<SqlParams, 'add'>, d
 }
 
 /**
- * How a walk over record table `r` keeps to the caller's reach. `probe` (with PROBE_JOIN): each record's device looked up by IMEI
- * (memoized per IMEI), three to five buffers per record visited whose device was not seen yet: cheapest for a page
- * that stops after a few dozen records. `set`: the devices in reach read once per statement into a hash (a hashed
- * SubPlan, `is true` keeping the planner from turning it into a join that sorts the window) and each record
- * checked against it by its IMEI, which the record index holds: an OFFSET page walks every skipped record, and
- * probing each one's device cost 20-50 ms of Postgres at page 200 (docs/decisions.md#deep-pages-hash-the-reach).
+ * How a walk over record table `r` keeps to the caller's reach. `probe` (with PROBE_JOIN): each record's device looked
+ * up by IMEI (memoized per IMEI), three to five buffers per record visited whose device was not seen yet: cheapest for
+ * a page that stops after a few dozen records. `set` (with its `with`, the statement's WITH list): the devices in
+ * reach read once per statement (a materialized CTE, REACH_SET) and each record checked by the IMEI its index entry
+ * holds against a hash of them (a hashed SubPlan; `is true` keeps the planner from turning the test into a join,
+ * which sorts the window). An OFFSET page walks every skipped record, and probing each one's device cost 20-50 ms of
+ * Postgres at page 200 (docs/decisions.md#deep-pages-hash-the-reach). The test stays in the walk of each partition,
+ * under the page's LIMIT, so the planner keeps the index walk that stops at the page; each partition the walk
+ * enters hashes the CTE's rows (not the device table) once.
  */
-export interface RecordReach { form: 'probe' | 'set'; condition: string }
+export interface RecordReach { form: 'probe' | 'set'; condition: string; with?: string }
+
+/** The name of the set form's CTE. */
+export const REACH_SET = 'reach_set';
 
 /** What a probe needs in the walk's `from`: each record's device as `d`. */
 export const PROBE_JOIN = 'join device_information d on d."IMEINumber" = r."IMEINumber"';
@@ -59,23 +65,25 @@ export function recordReach(caller: ReachCaller, p: Pick<SqlParams, 'add'>, { vi
   if (visited < reached * SET_FROM_VISITS_PER_DEVICE) {
     return { form: 'probe', condition: reachCondition(caller, p) };
   }
-  return { form: 'set', condition: `(r."IMEINumber" in (select d."IMEINumber" from device_information d where ${reachCondition(caller, p)})) is true` };
+  return {
+    form: 'set',
+    condition: `(r."IMEINumber" in (select s."IMEINumber" from ${REACH_SET} s)) is true`,
+    with: `${REACH_SET} as materialized (select d."IMEINumber" from device_information d where ${reachCondition(caller, p)})`,
+  };
 }
 
 /**
- * The set's walk is fenced above the merge of the partitions, so it walks every organisation's records in the
- * page's order and the planner cannot start from the caller's devices instead: it pays only when the caller's devices
- * are a fair share of the fleet's (the walk then meets the caller's records at least this densely, by devices). A
- * user who reaches a few devices, or none, walked (and, filtered, sorted) the whole fleet's window for each window
- * tried, where the probe form reads the few devices' records (deep-pages.test.ts).
+ * The set's walk goes through every organisation's records in the page's order and the planner cannot start from the
+ * caller's devices instead: it pays only when the caller's devices are a fair share of the fleet's (the walk then
+ * meets the caller's records at least this densely, by devices). A user who reaches a few devices, or none, walked the
+ * whole fleet's window for each window tried, where the probe form reads the few devices' records (deep-pages.test.ts).
  */
 export const SET_FROM_SHARE_OF_FLEET = 0.25;
 
 /**
  * The reach of a page's walk over `r` that skips `skipped` records before its `limit`: a first or keyset page
  * probes without asking anything more, and so does a `filtered` walk (a condition on a column the record index does
- * not hold: the fenced walk reads each row, and under the page's ORDER BY it is planned for the whole window, a sort of
- * every organisation's records in it, not an index walk that stops at the page). An OFFSET page asks how many
+ * not hold: the walk reads each row anyway, and the probe form lets the planner start from the caller's devices). An OFFSET page asks how many
  * devices the caller reaches and the fleet holds, counted at most once a minute per reach (organisation, and user for
  * a group user) in `sizes`. The counts only choose the walk's form, never what it answers, so a minute-old count
  * costs at most a slower plan.
