@@ -43,6 +43,7 @@ import { iec104DiagnosticsRoutes } from './iec104/diagnostics.js';
 import { portalRoutes } from './portal-static.js';
 import { opsRoutes } from './ops-routes.js';
 import { shortCache } from './device-records/short-cache.js';
+import { UnchangedAnswers } from './device-records/unchanged-answers.js';
 import { alarmRoutes } from './alarms/routes.js';
 import { boardRoutes } from './board/routes.js';
 import { deenergisedSectionRoutes } from './deenergised-sections/routes.js';
@@ -150,7 +151,7 @@ export function createApp({
   app.route('/', soapRoutes({ pool, accounts, clientAddress, check, now }));
   app.route('/', testFaultRoutes({ pool, auth, ...testFaults }));
   app.route('/', portalSettingsRoutes({ auth, mapTiles }));
-  const readDeps: ReadDeps = { pool, codeStrings, offlineAfterHours, ...(checkinFloorS !== undefined ? { checkinFloorS } : {}), now, shortCache: shortCache({ now, ttlMs: readCacheMs }), totals: totalsCache({ now, ttlMs: readCacheMs }), walks: shortCache({ now, ttlMs: readCacheMs }), reachSizes: shortCache({ now, ttlMs: 60_000 }) };
+  const readDeps: ReadDeps = { pool, codeStrings, offlineAfterHours, ...(checkinFloorS !== undefined ? { checkinFloorS } : {}), now, shortCache: shortCache({ now, ttlMs: readCacheMs }), totals: totalsCache({ now, ttlMs: readCacheMs }), walks: shortCache({ now, ttlMs: readCacheMs }), reachSizes: shortCache({ now, ttlMs: 60_000 }), unchanged: new UnchangedAnswers(pool, now) };
   const records = deviceRecordRoutes({ deps: readDeps, auth });
   for (const prefix of READ_PREFIXES) app.route(prefix, records);
   app.route('/', deviceRecordRoutes({ deps: readDeps, auth, endpoints: FLEET_ENDPOINTS }));

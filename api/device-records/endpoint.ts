@@ -11,6 +11,7 @@ import { whereClause, type SqlParams } from './sql.js';
 import { prepared } from './prepared.js';
 import { shortCache, type ShortCache } from './short-cache.js';
 import type { FleetAnswer } from './fleet-answer.js';
+import type { UnchangedAnswers } from './unchanged-answers.js';
 import { cursorSelect, nextCursor, type KeyColumn } from './keyset.js';
 import { JsonText, pageText, type RowWriter } from './row-json.js';
 import { spanMemory, spansFrom, windowHoldsPage, windowStart, type NewestWindow } from './newest-window.js';
@@ -32,6 +33,8 @@ export interface ReadDeps {
   walks: ShortCache<CriticalWalk>;
   /** How many devices each reach holds, for a minute (reach.ts pageReach). */
   reachSizes: ShortCache<number>;
+  /** Fleet answers kept while the database does not change (unchanged-answers.ts). */
+  unchanged: UnchangedAnswers;
 }
 
 /** Joins each device `d` to its learned check-in clock `c` (domain/checkin-clock.ts), for onlineSql. */
@@ -44,8 +47,12 @@ export const CLOCK_JOIN = 'left join checkin_clock c on c."IMEINumber" = d."IMEI
  * `Offline` read it. Needs CLOCK_JOIN.
  */
 export function onlineSql(deps: Pick<ReadDeps, 'now' | 'offlineAfterHours' | 'checkinFloorS'>, p: SqlParams): string {
-  const at = offlineAtSql('d."LastCheckInTime"', 'c.expected_interval_s', p.add(deps.checkinFloorS ?? DEFAULT_FLOOR_S), p.add(deps.offlineAfterHours * 3600));
-  return `(${at} >= ${p.add(new Date(deps.now()))}::timestamptz)`;
+  return `(${offlineInstantSql(deps, p)} >= ${p.add(new Date(deps.now()))}::timestamptz)`;
+}
+
+/** SQL of the instant device `d` goes offline by that rule (null before its first check-in). Needs CLOCK_JOIN. */
+export function offlineInstantSql(deps: Pick<ReadDeps, 'offlineAfterHours' | 'checkinFloorS'>, p: SqlParams): string {
+  return offlineAtSql('d."LastCheckInTime"', 'c.expected_interval_s', p.add(deps.checkinFloorS ?? DEFAULT_FLOOR_S), p.add(deps.offlineAfterHours * 3600));
 }
 
 export interface ReadEndpoint {
@@ -68,6 +75,8 @@ export interface ReadEndpoint {
   fileName?: string;
   /** Over the whole fleet in reach at once (map-data, device-summary, the fleet cards): answered from the one-second cache with an ETag (routes.ts). */
   fleetWide?: true;
+  /** A fleet answer (a JsonText with its validUntilMs) kept past the second while the database does not change (unchanged-answers.ts). */
+  keptWhileUnchanged?: true;
   run(deps: ReadDeps, caller: Caller, query: ListQuery, imei: string | undefined): Promise<unknown>;
 }
 

@@ -42,10 +42,11 @@ export function deviceRecordRoutes({ deps, auth, endpoints = READ_ENDPOINTS }: {
         }
         // The key holds everything the answer depends on, so nobody gets an answer made for someone else.
         const key = JSON.stringify([endpoint.path, caller.userId, caller.org, caller.role, caller.timeZone, caller.displaySeconds, caller.maskFaultDetails, query]);
-        const fleet = await deps.shortCache(key, async () => {
+        const built = async () => {
           const body = await answer();
-          return new FleetAnswer(body instanceof JsonText ? body.text : JSON.stringify(body));
-        });
+          return body instanceof JsonText ? { answer: new FleetAnswer(body.text), validUntilMs: body.validUntilMs ?? -Infinity } : { answer: new FleetAnswer(JSON.stringify(body)), validUntilMs: -Infinity };
+        };
+        const fleet = await deps.shortCache(key, async () => endpoint.keptWhileUnchanged ? deps.unchanged.answer(key, built) : (await built()).answer);
         // private: per caller; no-cache: a client may keep it but asks again (and gets 304 while unchanged).
         const headers = { etag: fleet.etag, vary: 'Accept-Encoding', 'cache-control': 'private, no-cache' };
         if (matchesEtag(c.req.header('if-none-match'), fleet.etag)) return c.body(null, 304, headers);

@@ -66,7 +66,10 @@ export function pageText(rows: readonly string[], page: { page: number; limit: n
   return `{"data":[${rows.join(',')}],"page":${page.page},"limit":${page.limit},"total":${jsonValue(page.total)},"totalIsEstimate":${page.totalIsEstimate}${next}}`;
 }
 
-/** An answer already written as JSON text: routes.ts sends it as it is. */
+/**
+ * An answer already written as JSON text: routes.ts sends it as it is. `validUntilMs`, of a fleet answer kept while
+ * the database does not change (unchanged-answers.ts): the first instant it would read otherwise by itself.
+ */
 export class JsonText {
-  constructor(readonly text: string) {}
+  constructor(readonly text: string, readonly validUntilMs?: number) {}
 }

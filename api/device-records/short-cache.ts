@@ -13,13 +13,15 @@ export function shortCache<T>({ ttlMs = 1000, maxEntries = 1000, now = Date.now,
   return (key, compute) => {
     const t = now();
     const hit = entries.get(key);
-    if (hit && t - hit.at < ttlMs) return hit.value;
+    // Computed at or before now, within ttlMs: a clock set back makes every entry stale, not fresh for as long.
+    const fresh = (at: number) => t >= at && t - at < ttlMs;
+    if (hit && fresh(hit.at)) return hit.value;
     // Expired entries go as soon as another answer is computed, not when the cache is full: a map of 10,000
     // devices is 2.5 MB per caller's view (docs/decisions.md#totals-for-a-second). Entries are in the order
     // computed (a recomputed key moves to the end), so the expired ones lead.
     entries.delete(key);
     for (const [k, e] of entries) {
-      if (t - e.at < ttlMs) break;
+      if (fresh(e.at)) break;
       entries.delete(k);
     }
     // Every entry left is still fresh: past maxEntries, start again.

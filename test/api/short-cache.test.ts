@@ -17,6 +17,17 @@ test('within the window one computation answers every caller with the same key; 
   assert.is(await cache('k', compute), 2, 'expired at the window');
 });
 
+test('a clock set back makes an entry stale, not fresh until the clock catches up', async () => {
+  let clock = 10_000;
+  let runs = 0;
+  const cache = shortCache<number>({ ttlMs: 1000, now: () => clock });
+  const compute = async () => ++runs;
+  assert.is(await cache('k', compute), 1);
+  clock = 5_000;
+  assert.is(await cache('k', compute), 2, 'computed at a later instant than now: computed again');
+  assert.is(await cache('k', compute), 2, 'and fresh from then on');
+});
+
 test('different keys never share an answer', async () => {
   const cache = shortCache<string>({ now: () => 0 });
   assert.is(await cache('user 1', async () => 'one'), 'one');
