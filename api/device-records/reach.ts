@@ -49,13 +49,13 @@ export function reachCondition(caller: ReachCaller, p: Pick<SqlParams, 'add'>, d
 export interface RecordReach { form: 'probe' | 'set'; condition: string; with?: string }
 
 /** The name of the set form's CTE. */
-export const REACH_SET = 'reach_set';
+const REACH_SET = 'reach_set';
 
 /** What a probe needs in the walk's `from`: each record's device as `d`. */
 export const PROBE_JOIN = 'join device_information d on d."IMEINumber" = r."IMEINumber"';
 
 /**
- * Hashing the reach costs about a quarter of a probe per device in reach (bench/results/storage-compare-s29-deep.md),
+ * Hashing the reach costs about a quarter of a probe per device in reach (EXPLAIN at 1M check-ins: docs/decisions.md#deep-pages-hash-the-reach),
  * so the set is chosen once a walk visits a quarter as many records as the caller reaches devices.
  */
 export const SET_FROM_VISITS_PER_DEVICE = 0.25;
@@ -83,10 +83,10 @@ export const SET_FROM_SHARE_OF_FLEET = 0.25;
 /**
  * The reach of a page's walk over `r` that skips `skipped` records before its `limit`: a first or keyset page
  * probes without asking anything more, and so does a `filtered` walk (a condition on a column the record index does
- * not hold: the walk reads each row anyway, and the probe form lets the planner start from the caller's devices). An OFFSET page asks how many
- * devices the caller reaches and the fleet holds, counted at most once a minute per reach (organisation, and user for
- * a group user) in `sizes`. The counts only choose the walk's form, never what it answers, so a minute-old count
- * costs at most a slower plan.
+ * not hold: the walk reads each row anyway, and the probe form lets the planner start from the caller's devices).
+ * An OFFSET page asks how many devices the caller reaches and the fleet holds, counted at most once a minute per
+ * reach (organisation, and user for a group user) in `sizes`. The counts only choose the walk's form, never what it
+ * answers, so a minute-old count costs at most a slower plan.
  */
 export async function pageReach(pool: Pick<pg.Pool, 'query'>, sizes: ShortCache<number>, caller: ReachCaller, p: Pick<SqlParams, 'add'>, { skipped, limit, filtered = false }: { skipped: number; limit: number; filtered?: boolean }): Promise<RecordReach> {
   if (skipped === 0 || filtered) return recordReach(caller, p, { visited: limit, reached: Infinity });
