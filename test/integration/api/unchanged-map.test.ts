@@ -14,6 +14,7 @@ import { createTestDatabase, type TestDatabase } from '../../../support/database
 import { registerDevices } from '../../../support/device-data.js';
 import { importDemoData } from '../../../support/reference-data.js';
 import { recordingPool, type SentStatement } from '../../helpers/recording-pool.js';
+import { throwawayPostgres } from '../../helpers/throwaway-postgres.js';
 import { JWT_SECRET, login, NOW } from './seeded-api.js';
 
 const test = suite('map kept while nothing changed');
@@ -102,6 +103,43 @@ test('a write that commits while the answer is built is never missed by the next
     assert.is(builds, 2, 'nothing written since the second build: kept');
   } finally {
     await other.end();
+  }
+});
+
+test('a server whose transaction ids went back (a restore, a standby promoted without the last write) is not taken for the one the answer was built on', async () => {
+  const server = await throwawayPostgres();
+  // The app's one pool, reconnecting to whichever server answers at its address.
+  let current: pg.Pool | undefined;
+  const connect = () => { current = new pg.Pool({ connectionString: server.url, max: 2 }); current.on('error', () => {}); };
+  const pool = { query: ((...args: Parameters<pg.Pool['query']>) => current!.query(...args)) as pg.Pool['query'] };
+  try {
+    server.start();
+    connect();
+    await pool.query('create table pole (name text)');
+    await current!.end();
+    server.stop();
+    // The backup, or the standby, as of now: it will never see the write below.
+    server.copy('a', 'b');
+    server.start('a');
+    connect();
+    await pool.query(`insert into pole values ('written before the failover')`);
+    const answers = new UnchangedAnswers(pool, () => NOW);
+    const build = async () => {
+      const { rows } = await pool.query<{ names: string[] }>('select coalesce(array_agg(name order by name), \'{}\') as names from pole');
+      return { answer: new FleetAnswer(JSON.stringify(rows[0]!.names)), validUntilMs: Infinity };
+    };
+    const text = (a: FleetAnswer) => Buffer.from(a.json).toString('utf8');
+    assert.is(text(await answers.answer('k', build)), '["written before the failover"]');
+    await current!.end();
+    server.stop();
+    // Failover: the copy takes over at the same address; its first write takes the transaction id of the lost one.
+    server.start('b');
+    connect();
+    await pool.query(`insert into pole values ('written after the failover')`);
+    assert.is(text(await answers.answer('k', build)), '["written after the failover"]', 'the answer of the server gone is not kept');
+  } finally {
+    await (current as pg.Pool | undefined)?.end().catch(() => {});
+    server.remove();
   }
 });
 
