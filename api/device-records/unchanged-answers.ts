@@ -12,14 +12,17 @@ export interface Built { answer: FleetAnswer; validUntilMs: number }
 interface Kept extends Built { snapshot: string; builtAtMs: number }
 
 /**
- * The cluster's snapshot as text, `xmin:xmax:in-progress ids`, and when its server started. Equal twice means no
- * transaction with an id began or ended in between on that server. Transaction ids are only a server's own count:
- * after a crash (a rollback or an asynchronous commit not yet flushed), a restore or a standby promoted without the
- * last transactions, they go back and the same text comes round again over other rows; each of those is a server
- * started anew (a standby's own start), so the start time tells them apart.
+ * The cluster's snapshot as text, `xmin:xmax:in-progress ids`, with when its server started and its last
+ * checkpoint. Equal twice means no transaction with an id began or ended in between on that server. Transaction ids
+ * are only a server's own count: after a crash (a rollback or an asynchronous commit not yet flushed), a restore or a
+ * standby promoted without the last transactions, they go back and the same text comes round again over other rows.
+ * A restore or a promotion is a server started anew (a standby has its own start); a crash the postmaster recovers
+ * from in place keeps its start time but ends its recovery with a checkpoint. A routine checkpoint (every few
+ * minutes) costs one build more.
  */
 async function snapshotNow(pool: Pick<pg.Pool, 'query'>): Promise<string> {
-  const { rows } = await pool.query<{ s: string }>(`select pg_current_snapshot()::text || ' ' || pg_postmaster_start_time()::text as s`);
+  const { rows } = await pool.query<{ s: string }>(
+    `select pg_current_snapshot()::text || ' ' || pg_postmaster_start_time()::text || ' ' || (pg_control_checkpoint()).checkpoint_lsn::text as s`);
   return rows[0]!.s;
 }
 
