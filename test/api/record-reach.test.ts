@@ -15,14 +15,14 @@ test('a walk that visits fewer records than a quarter of the devices in reach pr
   assert.match(r.condition, /^d\.deleted_at is null and d\."OrganizationID" = \$1::text$/);
 });
 
-test('from a quarter on, one set of the devices in reach, hashed once per statement (`is true` keeps it a filter)', () => {
+test('from a quarter on, one set of the devices in reach, read once per statement (a CTE) and hashed (`is true` keeps it a filter)', () => {
   assert.is(SET_FROM_VISITS_PER_DEVICE, 0.25);
   const p = new SqlParams();
   const r = recordReach(user, p, { visited: 2_500, reached: 10_000 });
   assert.is(r.form, 'set');
-  assert.match(r.condition, /^\(r\."IMEINumber" in \(select d\."IMEINumber" from device_information d where d\.deleted_at is null and d\."OrganizationID" = \$1::text and exists \(/);
-  assert.ok(r.condition.endsWith(')) is true'));
-  assert.match(r.condition, /ug\.user_id = \$2::bigint/);
+  assert.is(r.condition, '(r."IMEINumber" in (select s."IMEINumber" from reach_set s)) is true');
+  assert.match(r.with ?? '', /^reach_set as materialized \(select d\."IMEINumber" from device_information d where d\.deleted_at is null and d\."OrganizationID" = \$1::text and exists \(/);
+  assert.match(r.with ?? '', /ug\.user_id = \$2::bigint/);
   assert.equal(p.values, ['north', 7]);
 });
 
