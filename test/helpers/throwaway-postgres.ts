@@ -2,8 +2,7 @@
 // copy or start a server, which the shared infra/ Postgres other suites use must never be. Quiet by construction
 // (autovacuum off), so its transaction ids move only with the suite's own statements.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdtempSync, rmSync, appendFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { appendFileSync, chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -16,17 +15,9 @@ function run(cmd: string, args: string[]): void {
   execFileSync(file!, rest, { stdio: 'ignore' });
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => resolve(port)); });
-  });
-}
-
 export interface ThrowawayPostgres {
   url: string;
-  /** Starts the data directory `name` ('a' the one made; others made by `copy`) on the cluster's port. */
+  /** Starts the data directory `name` ('a' the one made; others made by `copy`) at the cluster's address. */
   start(name?: string): void;
   /** Stops the running one (fast shutdown). */
   stop(): void;
@@ -38,14 +29,24 @@ export interface ThrowawayPostgres {
 export async function throwawayPostgres(): Promise<ThrowawayPostgres> {
   const dir = mkdtempSync(join(tmpdir(), 'fl-pg-'));
   chmodSync(dir, 0o777);
-  const port = await freePort();
+  // The address is a Unix socket in the cluster's own directory, never a TCP port: a port given up between two
+  // servers (a failover at the same address) could be taken meanwhile by another suite's connection on a loaded
+  // machine, and the second server failed to start (CI, session 29).
+  const socketDir = join(dir, 'socket');
+  mkdirSync(socketDir);
+  chmodSync(socketDir, 0o777);
   run('initdb', ['-D', join(dir, 'a'), '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync']);
-  appendFileSync(join(dir, 'a', 'postgresql.conf'), `listen_addresses = '127.0.0.1'\nport = ${port}\nunix_socket_directories = ''\nautovacuum = off\nfsync = off\n`);
+  appendFileSync(join(dir, 'a', 'postgresql.conf'), `listen_addresses = ''\nport = 5432\nunix_socket_directories = '${socketDir}'\nautovacuum = off\nfsync = off\n`);
   let running: string | null = null;
   const stop = () => { if (running) run('pg_ctl', ['-D', join(dir, running), '-w', '-m', 'fast', 'stop']); running = null; };
   return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    start(name = 'a') { run('pg_ctl', ['-D', join(dir, name), '-w', '-l', join(dir, `${name}.log`), 'start']); running = name; },
+    url: `postgres://postgres@${encodeURIComponent(socketDir)}/postgres`,
+    start(name = 'a') {
+      const log = join(dir, `${name}.log`);
+      // A start that fails says why: the server's own log, which the directory's removal would take with it.
+      try { run('pg_ctl', ['-D', join(dir, name), '-w', '-l', log, 'start']); } catch { throw new Error(`server ${name} did not start: ${readFileSync(log, 'utf8').slice(-2000)}`); }
+      running = name;
+    },
     stop,
     copy(from, to) { cpSync(join(dir, from), join(dir, to), { recursive: true }); if (asPg.length) execFileSync('chown', ['-R', 'postgres:postgres', join(dir, to)]); },
     remove() { stop(); rmSync(dir, { recursive: true, force: true }); },
