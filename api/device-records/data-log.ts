@@ -69,7 +69,7 @@ function pageAndCount(from: string, conditions: string[], q: ListQuery, p: SqlPa
   return { fromWhere: `${from} ${whereClause([...conditions, ...own.conditions])}`, countParts, window: own.window, windowCondition: own.windowCondition };
 }
 
-/** The total's parts with each device probed (endpoint.ts counts at most COUNT_CAP rows): the set is the page statement's CTE, and a second one would cost a second hash. */
+/** The total's parts, each device probed in either walk form (endpoint.ts counts at most COUNT_CAP rows): the set is the page statement's CTE, and a second one would cost a second hash. */
 function countedByProbes(caller: Caller, listConditions: (on: SqlParams) => string[]): PageSql['countParts'] {
   const c = new SqlParams();
   return { parts: [`from device_records r ${PROBE_JOIN} ${whereClause([reachCondition(caller, c), ...listConditions(c)])}`], values: c.values };
@@ -101,9 +101,8 @@ export const dataLog: ReadEndpoint = {
       ? await pageReach(pool, deps.reachSizes, caller, p, { skipped: q.page * q.limit, limit: q.limit, filtered: q.filters.length > 0 })
       : recordReach(caller, p, { visited: q.limit, reached: Infinity });
     const walk = pageAndCount(`from device_records r ${reach.form === 'probe' ? PROBE_JOIN : ''}`, [reach.condition, ...listConditions(p)], q, p, deps.now());
-    const countParts = reach.form === 'probe' ? walk.countParts : countedByProbes(caller, listConditions);
     const deferred = { ...DEFERRED, within: [...inRange, ...walk.windowCondition] };
-    return pageJson(deps, p, { selectList: recordSelectList('r'), fromWhere: walk.fromWhere, order, count, countParts, deferred, keyset: KEYSET, window: walk.window, ...(reach.with ? { with: reach.with } : {}) }, q, WRITE, ctx);
+    return pageJson(deps, p, { selectList: recordSelectList('r'), fromWhere: walk.fromWhere, order, count, countParts: countedByProbes(caller, listConditions), deferred, keyset: KEYSET, window: walk.window, ...(reach.with ? { with: reach.with } : {}) }, q, WRITE, ctx);
   },
 };
 

@@ -102,22 +102,10 @@ export async function pageReach(pool: Pick<pg.Pool, 'query'>, sizes: ShortCache<
   return recordReach(caller, p, { visited: skipped + limit, reached });
 }
 
-/**
- * The record lists' form of the `at` condition (data-log, critical-data): the organisation's moved devices
- * (rare) are read first, and each record's instant is compared with its device's move, looked up by IMEI in
- * a jsonb parameter. A condition on the record alone keeps the device join of these lists memoized per IMEI
- * (a deep data-log page joins each device once, not each record); `at >= d."OrganizationSince"` in that
- * join made it one probe per record (4x slower at 300k check-ins, docs/decisions.md#reach-applied-once).
- * Nothing moved into the organisation: no condition, the statement is as it was.
- */
-export async function movedDevicesCondition(pool: pg.Pool, caller: ReachCaller, p: Pick<SqlParams, 'add'>, imei: string, at: string): Promise<string[]> {
-  return movedSinceCondition(await movedDevices(pool, caller), p, imei, at);
-}
-
 /** The caller's organisation's devices moved into it, IMEI to the move's instant; null when none (the usual case). */
 export type MovedDevices = Record<string, string> | null;
 
-/** The organisation's moved devices, read once for a request whose statements all need them (critical-data's page and total). */
+/** The organisation's moved devices, read once for a request whose statements all need them (a page and its total). */
 export async function movedDevices(pool: pg.Pool, caller: ReachCaller): Promise<MovedDevices> {
   const { rows } = await pool.query<{ moved: MovedDevices }>(
     `select jsonb_object_agg("IMEINumber", "OrganizationSince") as moved from device_information
@@ -125,7 +113,14 @@ export async function movedDevices(pool: pg.Pool, caller: ReachCaller): Promise<
   return rows[0]?.moved ?? null;
 }
 
-/** movedDevicesCondition's condition from moved devices already read. */
+/**
+ * The record lists' form of the `at` condition (data-log, critical-data), from `moved` (movedDevices): the
+ * organisation's moved devices (rare) are read first, and each record's instant is compared with its device's move, looked up by IMEI in
+ * a jsonb parameter. A condition on the record alone keeps the device join of these lists memoized per IMEI
+ * (a deep data-log page joins each device once, not each record); `at >= d."OrganizationSince"` in that
+ * join made it one probe per record (4x slower at 300k check-ins, docs/decisions.md#reach-applied-once).
+ * Nothing moved into the organisation: no condition, the statement is as it was.
+ */
 export function movedSinceCondition(moved: MovedDevices, p: Pick<SqlParams, 'add'>, imei: string, at: string): string[] {
   if (!moved) return [];
   return [`${at} >= coalesce((${p.add(JSON.stringify(moved))}::jsonb ->> ${imei})::timestamptz, '-infinity')`];
