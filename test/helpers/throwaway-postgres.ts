@@ -48,7 +48,13 @@ export async function throwawayPostgres(): Promise<ThrowawayPostgres> {
       running = name;
     },
     stop,
-    copy(from, to) { cpSync(join(dir, from), join(dir, to), { recursive: true }); if (asPg.length) execFileSync('chown', ['-R', 'postgres:postgres', join(dir, to)]); },
+    copy(from, to) {
+      cpSync(join(dir, from), join(dir, to), { recursive: true });
+      // postgres refuses a data directory open to others, and Node 24's cpSync makes the copy's top directory with
+      // the umask's mode, 0755, not the source's 0700 (a CI run: "data directory ... has invalid permissions").
+      chmodSync(join(dir, to), 0o700);
+      if (asPg.length) execFileSync('chown', ['-R', 'postgres:postgres', join(dir, to)]);
+    },
     remove() { stop(); rmSync(dir, { recursive: true, force: true }); },
   };
 }
