@@ -55,7 +55,7 @@ function pageOnly(q: ListQuery, p: SqlParams, nowMs: number | null): { condition
     conditions.push(`r."date" <= ${date}`, `(r."date", r."RecordID") < (${date}, ${id})`);
   }
   if (nowMs === null) return { conditions, windowCondition: [] };
-  const { condition, window } = newestWindow(q, DEFAULT_SORT, p, 'r."date"', cursor === null ? nowMs : cursorInstantMs(cursor[0]!), cursorSlots);
+  const { condition, window } = newestWindow(q, DEFAULT_SORT, 'r."date"', cursor === null ? nowMs : cursorInstantMs(cursor[0]!), cursorSlots);
   return { conditions: [...conditions, ...condition], window, windowCondition: condition };
 }
 

@@ -14,7 +14,7 @@ import type { FleetAnswer } from './fleet-answer.js';
 import type { UnchangedAnswers } from './unchanged-answers.js';
 import { cursorSelect, nextCursor, type KeyColumn } from './keyset.js';
 import { JsonText, pageText, type RowWriter } from './row-json.js';
-import { spanMemory, spansFrom, windowHoldsPage, windowStart, type NewestWindow } from './newest-window.js';
+import { spanMemory, spansFrom, WINDOW_START, windowHoldsPage, windowStart, type NewestWindow } from './newest-window.js';
 import type { CriticalWalk } from './critical-walk.js';
 
 export interface ReadDeps {
@@ -169,20 +169,30 @@ function deferredPage(d: NonNullable<PageSql['deferred']>, selectList: string, s
     order by ${sql.order}`;
 }
 
+/**
+ * The page statement, with the window's bound (newest-window.ts windowStart: an ISO instant or -infinity) when it
+ * has one. Prepared once: the bound is a placeholder after the statement's values, one text for every span.
+ * Planned per request: the bound is spelled into the text, so the planner leaves out the months before it.
+ */
+function pageStatement(text: string, values: unknown[], planOnce: boolean, bound?: string): pg.QueryConfig {
+  if (bound === undefined) return planOnce ? prepared(text, values) : { text, values };
+  return planOnce ? prepared(text.replaceAll(WINDOW_START, `$${values.length + 1}::timestamptz`), [...values, bound])
+    : { text: text.replaceAll(WINDOW_START, `'${bound}'::timestamptz`), values };
+}
+
 const spans = spanMemory();
 
 /**
- * The page statement's rows, through widening windows when it has one: each attempt sets the window's bound
- * (same text, so the same prepared statement) and the first window that holds the page answers; the span that
- * did is remembered for the statement's next request (a keyset page's: for the chain's next page).
+ * The page statement's rows, through widening windows when it has one: each attempt sets the window's bound and
+ * the first window that holds the page answers; the span that did is remembered for the statement's next request
+ * (a keyset page's: for the chain's next page).
  */
-async function pageStatementRows(pool: pg.Pool, statement: pg.QueryConfig, limit: number, window: NewestWindow | undefined): Promise<unknown[][]> {
-  if (!window) return (await pool.query<unknown[]>({ ...statement, rowMode: 'array' })).rows;
-  const values = [...statement.values ?? []];
-  const key = JSON.stringify([statement.text, values.filter((_, i) => i !== window.slot && !window.cursorSlots?.includes(i))]);
+async function pageStatementRows(pool: pg.Pool, text: string, values: unknown[], planOnce: boolean, limit: number, window: NewestWindow | undefined): Promise<unknown[][]> {
+  const read = async (statement: pg.QueryConfig) => (await pool.query<unknown[]>({ ...statement, rowMode: 'array' })).rows;
+  if (!window) return read(pageStatement(text, values, planOnce));
+  const key = JSON.stringify([text, values.filter((_, i) => !window.cursorSlots?.includes(i))]);
   for (const span of spansFrom(spans.firstSpan(key))) {
-    values[window.slot] = windowStart(window.newestMs, span);
-    const { rows } = await pool.query<unknown[]>({ ...statement, values, rowMode: 'array' });
+    const rows = await read(pageStatement(text, values, planOnce, windowStart(window.newestMs, span)));
     if (windowHoldsPage(rows, limit, span)) {
       // A keyset chain's short page is its end, read in the whole history: it would teach the chain's
       // next walk to read every page so (docs/decisions.md#newest-first-windows).
@@ -221,8 +231,7 @@ async function pageRows({ pool, totals }: PageDeps, p: SqlParams, sql: PageSql, 
   const selectList = sql.keyset ? `${sql.selectList}, ${cursorSelect(sql.keyset)}` : sql.selectList;
   const page = (sql.with ? `with ${sql.with} ` : '') + (sql.deferred ? deferredPage(sql.deferred, selectList, sql, `limit ${limit} offset ${offset}`)
     : `select ${selectList} ${sql.fromWhere} order by ${sql.order} limit ${limit} offset ${offset}`);
-  const statement = planOnce ? prepared(page, p.values) : { text: page, values: p.values };
-  const rowsRead = pageStatementRows(pool, statement, q.limit, sql.window);
+  const rowsRead = pageStatementRows(pool, page, p.values, planOnce, q.limit, sql.window);
   const counted = (): Promise<Total> | Total => sql.total !== undefined ? { total: sql.total, estimated: false } : exact
     ? rememberedTotal(totals, { text: exact.sql, values: exact.values },
       () => pool.query<{ n: string }>(prepared(exact.sql, exact.values)).then((r) => ({ total: Number(r.rows[0]!.n), estimated: false })))

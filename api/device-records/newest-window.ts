@@ -1,21 +1,24 @@
 // The fleet data-log's unranged pages in the default order (newest first) read the newest stretch of history first
-// and widen only when it does not hold the page (docs/decisions.md#newest-first-windows). The lower bound is a
-// placeholder on the partition key, so the pool's generic plan (db/pool.ts) drops the older partitions when the
-// statement starts ("Subplans Removed") instead of starting every month's index walk. The answer is the same
-// page: a window is widened until the page is full inside it, and every row outside sorts after the page.
+// and widen only when it does not hold the page (docs/decisions.md#newest-first-windows). The answer is the same
+// page: a window is widened until the page is full inside it, and every row outside sorts after the page. The lower
+// bound is on the partition key. In a statement prepared once it is a placeholder, so the pool's generic plan
+// (db/pool.ts) drops the older partitions when the statement starts ("Subplans Removed"); in one planned per request
+// (an OFFSET page) it is spelled into the text, so the planner leaves them out of the plan: planning every month of
+// the walk and of the row lookup was about 5 ms of a deep page at 20M check-ins (endpoint.ts windowedStatement).
 import { createHash } from 'node:crypto';
 import { isDefaultOrder, type ListQuery, type SortKey } from './list-params.js';
-import type { SqlParams } from './sql.js';
 
 const DAY_MS = 86_400_000;
 
 /** The spans tried in turn, newest first; the last is the whole history. */
 export const WINDOW_SPANS_MS: readonly number[] = [DAY_MS, 16 * DAY_MS, 256 * DAY_MS, Infinity];
 
+/** Where the window's lower bound stands in a page statement's text until each attempt sets it (endpoint.ts
+ * windowedStatement): not SQL, so a text that escaped unset fails to parse instead of reading a wrong window. */
+export const WINDOW_START = '$newest_window_start';
+
 /** What pageRows needs to read a page through widening windows (endpoint.ts PageSql.window). */
 export interface NewestWindow {
-  /** Position in the statement's values of the window's lower bound (`$n`, from newestWindowCondition). */
-  slot: number;
   /** The newest instant a row of the page can sort at: now, or the keyset cursor's instant. Rows dated later
    * (a clock ahead) are inside every window, since the window has no upper bound. The list sorts by the
    * partition key itself, so every row inside a window sorts before every row outside it. */
@@ -27,23 +30,14 @@ export interface NewestWindow {
 }
 
 /**
- * The window's lower bound on the partition key `column`, as a placeholder on `p` (its value is set per attempt),
- * for the page statement's walk and its row lookup, never its total. Returns the condition and the slot.
- */
-export function newestWindowCondition(p: SqlParams, column: string): { condition: string; slot: number } {
-  const placeholder = p.add(null);
-  return { condition: `${column} >= ${placeholder}::timestamptz`, slot: p.values.length - 1 };
-}
-
-/**
  * A list's newest-first window, when it has one: no day range and the default order (another order would not
- * meet the newest rows first). `condition` (empty without a window) goes into the page's walk and row lookup.
+ * meet the newest rows first). `condition` (empty without a window) goes into the page's walk and row lookup, never
+ * its total; its bound is WINDOW_START, set per attempt.
  */
-export function newestWindow(q: Pick<ListQuery, 'from' | 'to' | 'sort'>, defaultSort: readonly SortKey[], p: SqlParams, column: string,
+export function newestWindow(q: Pick<ListQuery, 'from' | 'to' | 'sort'>, defaultSort: readonly SortKey[], column: string,
   newestMs: number, cursorSlots: readonly number[] = []): { condition: string[]; window?: NewestWindow } {
   if (q.from !== null || q.to !== null || !isDefaultOrder(q.sort, defaultSort)) return { condition: [] };
-  const { condition, slot } = newestWindowCondition(p, column);
-  return { condition: [condition], window: { slot, newestMs, cursorSlots } };
+  return { condition: [`${column} >= ${WINDOW_START}`], window: { newestMs, cursorSlots } };
 }
 
 /** 0001-01-01T00:00:00Z: before it, toISOString writes years PostgreSQL does not read (0000, -000001). */

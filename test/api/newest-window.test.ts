@@ -6,8 +6,8 @@ import { runInNewContext } from 'node:vm';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cursorInstantMs } from '../../api/device-records/keyset.js';
-import { newestWindowCondition, spanMemory, spansFrom, WINDOW_SPANS_MS, windowHoldsPage, windowStart } from '../../api/device-records/newest-window.js';
-import { SqlParams } from '../../api/device-records/sql.js';
+import { dayParameter, type SortKey } from '../../api/device-records/list-params.js';
+import { newestWindow, spanMemory, spansFrom, WINDOW_SPANS_MS, WINDOW_START, windowHoldsPage, windowStart } from '../../api/device-records/newest-window.js';
 
 const test = suite('newest-first windows');
 const DAY = 86_400_000;
@@ -64,13 +64,14 @@ test('the memory holds little per statement, however long its text: 10,000 texts
   assert.is(m.firstSpan(text(10_000)), DAY);
 });
 
-test('the bound is a typed placeholder whose slot is its value\'s position', () => {
-  const p = new SqlParams();
-  p.add('863000000000002');
-  const w = newestWindowCondition(p, 'r."date"');
-  assert.is(w.condition, 'r."date" >= $2::timestamptz');
-  assert.is(w.slot, 1);
-  assert.is(p.values.length, 2);
+test('the bound stands as WINDOW_START in the condition until each attempt sets it; no day range or another order: no window', () => {
+  const sort: SortKey[] = [{ field: 'date', order: 'desc' }];
+  const q = { from: null, to: null, sort };
+  const w = newestWindow(q, sort, 'r."date"', NOW, [3, 4]);
+  assert.equal(w.condition, [`r."date" >= ${WINDOW_START}`]);
+  assert.equal(w.window, { newestMs: NOW, cursorSlots: [3, 4] });
+  assert.equal(newestWindow({ ...q, from: dayParameter('from', '2026-11-01') }, sort, 'r."date"', NOW), { condition: [] });
+  assert.equal(newestWindow({ ...q, sort: [{ field: 'date', order: 'asc' }] }, sort, 'r."date"', NOW), { condition: [] });
 });
 
 test('a cursor\'s instant: offsets honoured, never after the instant (sub-millisecond digits dropped)', () => {

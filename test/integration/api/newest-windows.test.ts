@@ -14,6 +14,7 @@ import { addMonths, monthOfMs } from '../../../domain/storage-months.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { generateDeviceData, registerDevices } from '../../../support/device-data.js';
 import { importDemoData } from '../../../support/reference-data.js';
+import { recordingPool, type SentStatement } from '../../helpers/recording-pool.js';
 
 const test = suite('newest-first windows (real Postgres)');
 const DAY = 86_400_000;
@@ -28,8 +29,8 @@ interface Client { get(path: string): Promise<Body> }
 
 const LOGINS = { admin: { email: 'admin@north.example', password: 'north-Admin-Pass-1' }, 'group user': { email: 'east@north.example', password: 'north-East-Pass-1' } };
 
-async function client(nowMs: number, who: keyof typeof LOGINS = 'admin'): Promise<Client> {
-  const app: Hono = createApp({ readiness: {}, pool: db.pool, now: () => nowMs, readCacheMs: 0, jwtSecret: new TextEncoder().encode('windows-secret-windows-secret-windows-secret') });
+async function client(nowMs: number, who: keyof typeof LOGINS = 'admin', pool = db.pool): Promise<Client> {
+  const app: Hono = createApp({ readiness: {}, pool, now: () => nowMs, readCacheMs: 0, jwtSecret: new TextEncoder().encode('windows-secret-windows-secret-windows-secret') });
   const login = await app.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(LOGINS[who]) });
   const token = ((await login.json()) as { accessToken: string }).accessToken;
   return {
@@ -103,6 +104,30 @@ for (const [name, afterNewestMs] of [['a day', DAY / 2], ['100 days', 100 * DAY]
     }
   });
 }
+
+test('an OFFSET page is planned for its window\'s months only (its bound in the text); a first page is prepared once, its bound a value', async () => {
+  const sent: SentStatement[] = [];
+  const c = await client(newestMs + DAY / 2, 'admin', recordingPool(db.pool, (st) => sent.push(st)));
+  const pageStatements = () => sent.splice(0).filter((st) => st.text.includes('cross join lateral (select * from device_records'));
+  await c.get('/device-records/data-log?limit=200');
+  const first = pageStatements();
+  assert.ok(first.length > 0 && first.every((st) => st.name !== undefined && /r\."date" >= \$\d+::timestamptz/.test(st.text)), 'the first page: prepared, its bound a placeholder');
+  assert.is(new Set(first.map((st) => st.name)).size, 1, 'one prepared statement for every span tried');
+  await c.get('/device-records/data-log?limit=200&page=1');
+  const deep = pageStatements();
+  assert.ok(deep.length > 0);
+  for (const st of deep) {
+    assert.is(st.name, undefined, 'an OFFSET page is planned per request');
+    const bound = /r\."date" >= '([^']+)'::timestamptz/.exec(st.text)?.[1];
+    assert.ok(bound, 'the bound spelled into the text');
+    // Planned without its values (as the pool plans it: generically), the plan holds no month before the bound.
+    const { rows } = await db.pool.query<{ 'QUERY PLAN': string }>(`explain (generic_plan, costs off) ${st.text}`);
+    const months = [...new Set(rows.map((r) => /device_records_p(\d{6})/.exec(r['QUERY PLAN'])?.[1]).filter((m): m is string => m !== undefined))];
+    const boundMonth = bound === '-infinity' ? '000000' : bound.slice(0, 7).replace('-', '');
+    assert.ok(months.length > 0, 'the plan reads the month partitions');
+    assert.equal(months.filter((m) => m < boundMonth), [], `window from ${bound}: months planned ${months.join(', ')}`);
+  }
+});
 
 test('forged cursors at the ends of time: the answer, never a failed statement', async () => {
   const c = await client(newestMs);
