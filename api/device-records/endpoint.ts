@@ -93,6 +93,9 @@ export interface PageSql {
   selectList: string;
   fromWhere: string;
   order: string;
+  /** The page statement's day range is in the values (sql.ts rangePlaceholders), not its text: a ranged first or
+   * keyset page is prepared like an unranged one. Its `countParts` keep the range in their text. */
+  rangeInValues?: boolean;
   /** A whole `select <n> as n ...` statement for an exact total (counters), with its own values. */
   count?: { sql: string; values: unknown[] };
   /** The exact total, already known (a device's counter, read with its reach: totals.ts deviceTotal): no count statement. */
@@ -223,9 +226,11 @@ async function pageRows({ pool, totals }: PageDeps, p: SqlParams, sql: PageSql, 
   // (db/pool.ts), and a plan for an unknown `limit $n offset $m` assumes a tenth of the rows and hashes or sorts
   // them all (a deep page took 300-500 ms at 1M check-ins instead of 16). The first page, most requests, is a
   // prepared statement; deeper pages and day ranges (their instants are in the text too, sql.ts
-  // rangeConditions) are planned per request, as their texts are many.
+  // rangeConditions) are planned per request, as their texts are many; a page whose range is in the values is
+  // prepared, never its count (its range is in the text: a generic plan counted a week 3-5x slower).
   const first = q.page === 0;
-  const planOnce = first && q.from === null && q.to === null;
+  const unranged = q.from === null && q.to === null;
+  const planOnce = first && (unranged || sql.rangeInValues === true);
   const limit = integerLiteral(q.limit);
   const offset = integerLiteral(q.page * q.limit);
   const selectList = sql.keyset ? `${sql.selectList}, ${cursorSelect(sql.keyset)}` : sql.selectList;
@@ -235,7 +240,7 @@ async function pageRows({ pool, totals }: PageDeps, p: SqlParams, sql: PageSql, 
   const counted = (): Promise<Total> | Total => sql.total !== undefined ? { total: sql.total, estimated: false } : exact
     ? rememberedTotal(totals, { text: exact.sql, values: exact.values },
       () => pool.query<{ n: string }>(prepared(exact.sql, exact.values)).then((r) => ({ total: Number(r.rows[0]!.n), estimated: false })))
-    : rememberedTotal(totals, { text: parts.parts.join('\n'), values: parts.values }, () => cappedTotal(pool, parts, planOnce));
+    : rememberedTotal(totals, { text: parts.parts.join('\n'), values: parts.values }, () => cappedTotal(pool, parts, first && unranged));
   // Without a cursor, a page that is not full tells its total (the rows before it and its own), so the count is
   // asked only when the page cannot: a device's week of events is most often a short page, and its count cost
   // as much as the page (docs/decisions.md#a-short-page-is-its-own-total). A keyset page's total is the whole

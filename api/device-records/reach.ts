@@ -16,6 +16,9 @@ import { SqlParams } from './sql.js';
 /** Who is asking, as reach needs it: a REST token's caller or a SOAP login. */
 export type ReachCaller = Pick<Caller, 'userId' | 'org' | 'role'>;
 
+/** Whether the caller reaches every non-deleted device of its organisation (an admin, an integration key), not a group's. */
+export const reachesWholeOrganisation = (caller: ReachCaller): boolean => caller.role === 'admin' || caller.role === 'integration';
+
 /**
  * The condition on device_information alias `d` that keeps only devices in the caller's reach; with `at`
  * (the SQL of a record's instant: a check-in's date, an event's PacketTimestamp, an alarm's raised_at), only
@@ -24,7 +27,7 @@ export type ReachCaller = Pick<Caller, 'userId' | 'org' | 'role'>;
 export function reachCondition(caller: ReachCaller, p: Pick<SqlParams, 'add'>, d = 'd', at?: string): string {
   const since = at === undefined ? '' : ` and ${at} >= ${d}."OrganizationSince"`;
   const base = `${d}.deleted_at is null and ${d}."OrganizationID" = ${p.add(caller.org)}::text${since}`;
-  if (caller.role === 'admin' || caller.role === 'integration') return base;
+  if (reachesWholeOrganisation(caller)) return base;
   // The user's live groups are computed once per statement (an InitPlan), so each device costs one probe of
   // group_device_links' primary key: lists walk thousands of rows (a deep data-log page 56 ms to ~40 ms at
   // 1M check-ins, docs/decisions.md#storage-lifecycle).
@@ -94,7 +97,7 @@ export async function pageReach(pool: Pick<pg.Pool, 'query'>, sizes: ShortCache<
     const { rows } = await pool.query<{ n: string }>(prepared(`select count(*) as n from device_information d where ${where}`, values));
     return Number(rows[0]!.n);
   };
-  const key = JSON.stringify([caller.org, caller.role === 'admin' || caller.role === 'integration' ? null : caller.userId]);
+  const key = JSON.stringify([caller.org, reachesWholeOrganisation(caller) ? null : caller.userId]);
   const reached = await sizes(key, () => { const q = new SqlParams(); return count(reachCondition(caller, q), q.values); });
   // Not a JSON array: never a reach's key.
   const fleet = await sizes('fleet', () => count('d.deleted_at is null', []));

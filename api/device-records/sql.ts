@@ -129,6 +129,19 @@ export function rangeConditions(column: string, fromMs: number | null, untilMs: 
   return out;
 }
 
+/**
+ * The same bounds as placeholders on `p`, for the one list whose generic plan does not depend on them: the fleet
+ * data-log in its default order, unfiltered, walks the index that leads with the partition key to the page whatever
+ * the range, and the executor drops the months outside it when it starts. Its ranged first and keyset pages are
+ * then prepared like its unranged ones (docs/decisions.md#a-weeks-fleet-pages-prepared).
+ */
+export function rangePlaceholders(column: string, fromMs: number | null, untilMs: number | null, p: Pick<SqlParams, 'add'>): string[] {
+  const out: string[] = [];
+  if (fromMs !== null) out.push(`${column} >= ${p.add(new Date(fromMs).toISOString())}::timestamptz`);
+  if (untilMs !== null) out.push(`${column} < ${p.add(new Date(untilMs).toISOString())}::timestamptz`);
+  return out;
+}
+
 export function whereClause(conditions: readonly string[]): string {
   return conditions.length ? `where ${conditions.join(' and ')}` : '';
 }

@@ -129,6 +129,39 @@ test('an OFFSET page is planned for its window\'s months only (its bound in the 
   }
 });
 
+test('an admin\'s day range: first and keyset pages of the fleet data-log (default order, unfiltered) are one prepared statement whatever the days; its total, its OFFSET pages and a filtered range keep the range in their text', async () => {
+  const sent: SentStatement[] = [];
+  const c = await client(newestMs, 'admin', recordingPool(db.pool, (st) => sent.push(st)));
+  const statements = (marker: string) => sent.filter((st) => st.text.includes(marker));
+  const pages = () => statements('cross join lateral (select * from device_records');
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10).replaceAll('-', '');
+  const literal = /'\d{4}-\d\d-\d\dT[^']*'::timestamptz/;
+  const names = new Set<string | undefined>();
+  for (const [from, to] of [[newestMs - 6 * DAY, newestMs], [newestMs - 20 * DAY, newestMs - 14 * DAY]] as const) {
+    sent.length = 0;
+    const body = await c.get(`/device-records/data-log?limit=40&from=${day(from)}&to=${day(to)}`);
+    assert.ok(body.next, 'a full page: a keyset page follows');
+    await c.get(`/device-records/data-log?limit=40&from=${day(from)}&to=${day(to)}&after=${encodeURIComponent(body.next)}`);
+    for (const st of pages()) {
+      names.add(st.name);
+      assert.not.ok(literal.test(st.text), 'the range is in the values');
+      assert.ok(st.values.some((v) => typeof v === 'string' && /^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(v)), 'the range\'s instants are values');
+    }
+    for (const st of statements('count(')) assert.ok(st.name === undefined && literal.test(st.text), 'the total: the range in its text, planned per request');
+  }
+  assert.is(names.size, 2, `a first page and a keyset page, prepared, the same two for both weeks: ${[...names].join(', ')}`);
+  assert.not.ok(names.has(undefined));
+  for (const query of ['page=1', `filterBy=${encodeURIComponent(JSON.stringify({ IMEINumber: { eq: DEVICE } }))}`]) {
+    sent.length = 0;
+    await c.get(`/device-records/data-log?limit=40&from=${day(newestMs - 6 * DAY)}&to=${day(newestMs)}&${query}`);
+    assert.ok(pages().length > 0 && pages().every((st) => st.name === undefined && literal.test(st.text)), `${query}: planned per request with its range`);
+  }
+  // A group user's week: its reach probes group links, a join whose generic plan changes with the tables' sizes.
+  sent.length = 0;
+  await (await client(newestMs, 'group user', recordingPool(db.pool, (st) => sent.push(st)))).get(`/device-records/data-log?limit=40&from=${day(newestMs - 6 * DAY)}&to=${day(newestMs)}`);
+  assert.ok(pages().length > 0 && pages().every((st) => st.name === undefined && literal.test(st.text)), 'a group user\'s week: planned per request with its range');
+});
+
 test('forged cursors at the ends of time: the answer, never a failed statement', async () => {
   const c = await client(newestMs);
   for (const path of ['/device-records/data-log', `/device-records/device-information/data-log/${DEVICE}`]) {
