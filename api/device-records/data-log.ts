@@ -6,8 +6,8 @@ import { pageJson, type PageSql, type ReadEndpoint } from './endpoint.js';
 import type { Caller } from '../auth/caller.js';
 import { presentContext, RECORD_COLUMNS, recordFields, recordSelectList } from './present.js';
 import { columnIndex, rowWriter } from './row-json.js';
-import { deviceInReach, historyConditions, movedDevices, movedSinceCondition, pageReach, PROBE_JOIN, reachCondition, reachesWholeOrganisation, recordReach } from './reach.js';
-import { filterConditions, orderBy, rangeConditions, rangePlaceholders, SqlParams, whereClause } from './sql.js';
+import { deviceInReach, historyConditions, lateralReach, movedDevices, movedSinceCondition, pageReach, PROBE_JOIN, reachCondition, recordReach } from './reach.js';
+import { filterConditions, orderBy, rangeConditions, rangeMarkers, SqlParams, whereClause } from './sql.js';
 import { counterTotal, countersAnswer, deviceTotal } from './totals.js';
 import { cursorInstantMs, cursorOf, cursorParams, type KeyColumn } from './keyset.js';
 import { isDefaultOrder, type ListQuery } from './list-params.js';
@@ -86,11 +86,11 @@ export const dataLog: ReadEndpoint = {
     // The day range on the partition key: spelled into the text, so the planner keeps only its months, where the
     // statement is planned per request anyway or its plan depends on the range (a filter, another order); as
     // values where the page is prepared (docs/decisions.md#a-weeks-fleet-pages-prepared).
-    const rangeInValues = q.page === 0 && q.filters.length === 0 && isDefaultOrder(q.sort, DEFAULT_SORT) && reachesWholeOrganisation(caller);
-    const rangeOn = (on: SqlParams) => rangeInValues ? rangePlaceholders('r."date"', range.fromMs, range.untilMs, on)
-      : rangeConditions('r."date"', range.fromMs, range.untilMs);
+    const rangeInValues = q.page === 0 && q.filters.length === 0 && isDefaultOrder(q.sort, DEFAULT_SORT) && (q.from !== null || q.to !== null);
+    const spelled = rangeConditions('r."date"', range.fromMs, range.untilMs);
+    const marked = rangeInValues ? rangeMarkers('r."date"', range.fromMs, range.untilMs) : undefined;
     const moved = await movedDevices(pool, caller);
-    const listConditions = (on: SqlParams, inRange = rangeOn(on)) => [
+    const listConditions = (on: SqlParams, inRange: string[]) => [
       ...movedSinceCondition(moved, on, 'r."IMEINumber"', 'r."date"'),
       ...inRange,
       ...filterConditions(q.filters, FILTERABLE, { codeStrings }, on),
@@ -100,17 +100,18 @@ export const dataLog: ReadEndpoint = {
     const count = countersAnswer(q) ? counterTotal('records', caller) : undefined;
     const p = new SqlParams();
     // A set of the devices in reach (reach.ts pageReach) only for the index walk of the default order (another order
-    // sorts the whole window, where each device's probe is memoized anyway).
-    const reach = isDefaultOrder(q.sort, DEFAULT_SORT)
+    // sorts the whole window, where each device's probe is memoized anyway); a lateral probe where the range is in
+    // the values, whose generic plan must not depend on how many rows the range holds.
+    const reach = rangeInValues ? lateralReach(caller, p) : isDefaultOrder(q.sort, DEFAULT_SORT)
       ? await pageReach(pool, deps.reachSizes, caller, p, { skipped: q.page * q.limit, limit: q.limit, filtered: q.filters.length > 0 })
       : recordReach(caller, p, { visited: q.limit, reached: Infinity });
-    // The walk's and the row lookup's range: the same conditions (and values) in both.
-    const inRange = rangeOn(p);
-    const walk = pageAndCount(`from device_records r ${reach.form === 'probe' ? PROBE_JOIN : ''}`, [reach.condition, ...listConditions(p, inRange)], q, p, deps.now());
+    // The walk's and the row lookup's range.
+    const inRange = marked?.conditions ?? spelled;
+    const walk = pageAndCount(`from device_records r ${reach.join}`, [...reach.conditions, ...listConditions(p, inRange)], q, p, deps.now());
     const deferred = { ...DEFERRED, within: [...inRange, ...walk.windowCondition] };
     // The total's range stays in its text: counting a week with the range as values took 3-5x as long.
-    const counted = countedByProbes(caller, (on) => listConditions(on, rangeConditions('r."date"', range.fromMs, range.untilMs)));
-    return pageJson(deps, p, { selectList: recordSelectList('r'), fromWhere: walk.fromWhere, order, count, countParts: counted, deferred, keyset: KEYSET, window: walk.window, rangeInValues, ...(reach.with ? { with: reach.with } : {}) }, q, WRITE, ctx);
+    const counted = countedByProbes(caller, (on) => listConditions(on, spelled));
+    return pageJson(deps, p, { selectList: recordSelectList('r'), fromWhere: walk.fromWhere, order, count, countParts: counted, deferred, keyset: KEYSET, window: walk.window, ...(marked ? { range: marked.instants } : {}), ...(reach.with ? { with: reach.with } : {}) }, q, WRITE, ctx);
   },
 };
 

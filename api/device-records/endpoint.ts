@@ -93,9 +93,10 @@ export interface PageSql {
   selectList: string;
   fromWhere: string;
   order: string;
-  /** The page statement's day range is in the values (sql.ts rangePlaceholders), not its text: a ranged first or
-   * keyset page is prepared like an unranged one. Its `countParts` keep the range in their text. */
-  rangeInValues?: boolean;
+  /** The page statement's day range as markers its text holds (sql.ts rangeMarkers), set when it is sent: a ranged
+   * first or keyset page is then prepared like an unranged one (pageStatement). Its `countParts` keep the range in
+   * their text. */
+  range?: Instants;
   /** A whole `select <n> as n ...` statement for an exact total (counters), with its own values. */
   count?: { sql: string; values: unknown[] };
   /** The exact total, already known (a device's counter, read with its reach: totals.ts deviceTotal): no count statement. */
@@ -173,14 +174,29 @@ function deferredPage(d: NonNullable<PageSql['deferred']>, selectList: string, s
 }
 
 /**
- * The page statement, with the window's bound (newest-window.ts windowStart: an ISO instant or -infinity) when it
- * has one. Prepared once: the bound is a placeholder after the statement's values, one text for every span.
- * Planned per request: the bound is spelled into the text, so the planner leaves out the months before it.
+ * Instants a page statement's text holds as markers (`$name`, not SQL, so a text that escaped unset fails to parse)
+ * until it is sent: the newest-first window's bound (newest-window.ts WINDOW_START, per attempt) and a day range's
+ * (sql.ts rangeMarkers). Each is an instant `toISOString` wrote or `-infinity`, never a caller's text.
  */
-function pageStatement(text: string, values: unknown[], planOnce: boolean, bound?: string): pg.QueryConfig {
-  if (bound === undefined) return planOnce ? prepared(text, values) : { text, values };
-  return planOnce ? prepared(text.replaceAll(WINDOW_START, `$${values.length + 1}::timestamptz`), [...values, bound])
-    : { text: text.replaceAll(WINDOW_START, `'${bound}'::timestamptz`), values };
+export type Instants = Readonly<Record<string, string>>;
+
+/** `text` with each marker of `instants` replaced by what `as` makes of its value (a replacer: `$` in it is never a pattern). */
+const filled = (text: string, instants: Instants, as: (value: string) => string): string =>
+  Object.entries(instants).reduce((t, [marker, value]) => t.replaceAll(marker, () => as(value)), text);
+
+/**
+ * The page statement with its instants set. Prepared once: each a placeholder after the statement's values, one
+ * text for every value, the months outside removed when it starts. Planned per request, and past the prepared
+ * texts' cap (prepared.ts), where a generic plan of placeholders would plan every month on every request: spelled
+ * into the text, so the planner leaves out the months outside them.
+ */
+function pageStatement(text: string, values: unknown[], planOnce: boolean, instants: Instants): pg.QueryConfig {
+  if (planOnce) {
+    const all = [...values];
+    const statement = prepared(filled(text, instants, (value) => { all.push(value); return `$${all.length}::timestamptz`; }), all);
+    if (statement.name !== undefined || Object.keys(instants).length === 0) return statement;
+  }
+  return { text: filled(text, instants, (value) => `'${value}'::timestamptz`), values };
 }
 
 const spans = spanMemory();
@@ -190,12 +206,12 @@ const spans = spanMemory();
  * the first window that holds the page answers; the span that did is remembered for the statement's next request
  * (a keyset page's: for the chain's next page).
  */
-async function pageStatementRows(pool: pg.Pool, text: string, values: unknown[], planOnce: boolean, limit: number, window: NewestWindow | undefined): Promise<unknown[][]> {
+async function pageStatementRows(pool: pg.Pool, text: string, values: unknown[], planOnce: boolean, limit: number, instants: Instants, window: NewestWindow | undefined): Promise<unknown[][]> {
   const read = async (statement: pg.QueryConfig) => (await pool.query<unknown[]>({ ...statement, rowMode: 'array' })).rows;
-  if (!window) return read(pageStatement(text, values, planOnce));
-  const key = JSON.stringify([text, values.filter((_, i) => !window.cursorSlots?.includes(i))]);
+  if (!window) return read(pageStatement(text, values, planOnce, instants));
+  const key = JSON.stringify([text, values.filter((_, i) => !window.cursorSlots?.includes(i)), instants]);
   for (const span of spansFrom(spans.firstSpan(key))) {
-    const rows = await read(pageStatement(text, values, planOnce, windowStart(window.newestMs, span)));
+    const rows = await read(pageStatement(text, values, planOnce, { ...instants, [WINDOW_START]: windowStart(window.newestMs, span) }));
     if (windowHoldsPage(rows, limit, span)) {
       // A keyset chain's short page is its end, read in the whole history: it would teach the chain's
       // next walk to read every page so (docs/decisions.md#newest-first-windows).
@@ -230,13 +246,13 @@ async function pageRows({ pool, totals }: PageDeps, p: SqlParams, sql: PageSql, 
   // prepared, never its count (its range is in the text: a generic plan counted a week 3-5x slower).
   const first = q.page === 0;
   const unranged = q.from === null && q.to === null;
-  const planOnce = first && (unranged || sql.rangeInValues === true);
+  const planOnce = first && (unranged || sql.range !== undefined);
   const limit = integerLiteral(q.limit);
   const offset = integerLiteral(q.page * q.limit);
   const selectList = sql.keyset ? `${sql.selectList}, ${cursorSelect(sql.keyset)}` : sql.selectList;
   const page = (sql.with ? `with ${sql.with} ` : '') + (sql.deferred ? deferredPage(sql.deferred, selectList, sql, `limit ${limit} offset ${offset}`)
     : `select ${selectList} ${sql.fromWhere} order by ${sql.order} limit ${limit} offset ${offset}`);
-  const rowsRead = pageStatementRows(pool, page, p.values, planOnce, q.limit, sql.window);
+  const rowsRead = pageStatementRows(pool, page, p.values, planOnce, q.limit, sql.range ?? {}, sql.window);
   const counted = (): Promise<Total> | Total => sql.total !== undefined ? { total: sql.total, estimated: false } : exact
     ? rememberedTotal(totals, { text: exact.sql, values: exact.values },
       () => pool.query<{ n: string }>(prepared(exact.sql, exact.values)).then((r) => ({ total: Number(r.rows[0]!.n), estimated: false })))

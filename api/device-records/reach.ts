@@ -39,17 +39,19 @@ export function reachCondition(caller: ReachCaller, p: Pick<SqlParams, 'add'>, d
 }
 
 /**
- * How a walk over record table `r` keeps to the caller's reach. `probe` (with PROBE_JOIN): each record's device looked
- * up by IMEI (memoized per IMEI), three to five buffers per record visited whose device was not seen yet: cheapest for
- * a page that stops after a few dozen records. `set` (with its `with`, the statement's WITH list): the devices in
- * reach read once per statement (a materialized CTE, REACH_SET) and each record checked by the IMEI its index entry
- * holds against a hash of them (a hashed SubPlan; `is true` keeps the planner from turning the test into a join,
- * which sorts the window). An OFFSET page walks every skipped record, and probing each one's device cost 20-50 ms of
- * Postgres at page 200 (docs/decisions.md#deep-pages-hash-the-reach). The test stays in the walk of each partition,
- * under the page's LIMIT, so the planner keeps the index walk that stops at the page; each partition the walk
- * enters hashes the CTE's rows (not the device table) once.
+ * How a walk over record table `r` keeps to the caller's reach: `join` goes into the walk's `from`, `conditions` into
+ * its `where`. `probe` (PROBE_JOIN): each record's device looked up by IMEI (memoized per IMEI), three to five
+ * buffers per record visited whose device was not seen yet: cheapest for a page that stops after a few dozen records.
+ * `set` (with its `with`, the statement's WITH list): the devices in reach read once per statement (a materialized
+ * CTE, REACH_SET) and each record checked by the IMEI its index entry holds against a hash of them (a hashed SubPlan;
+ * `is true` keeps the planner from turning the test into a join, which sorts the window). An OFFSET page walks every
+ * skipped record, and probing each one's device cost 20-50 ms of Postgres at page 200
+ * (docs/decisions.md#deep-pages-hash-the-reach). The test stays in the walk of each partition, under the page's
+ * LIMIT, so the planner keeps the index walk that stops at the page; each partition the walk enters hashes the CTE's
+ * rows (not the device table) once. `lateral` (lateralReach): a probe the planner cannot turn into a hash of the
+ * devices, for a prepared statement whose values change how many rows the planner expects.
  */
-export interface RecordReach { form: 'probe' | 'set'; condition: string; with?: string }
+export interface RecordReach { form: 'probe' | 'set' | 'lateral'; join: string; conditions: string[]; with?: string }
 
 /** The name of the set form's CTE. */
 const REACH_SET = 'reach_set';
@@ -66,12 +68,29 @@ export const SET_FROM_VISITS_PER_DEVICE = 0.25;
 /** The reach of a walk over `r` (anything with r."IMEINumber") that visits at least `visited` records when the caller reaches `reached` devices, on `p`. */
 export function recordReach(caller: ReachCaller, p: Pick<SqlParams, 'add'>, { visited, reached }: { visited: number; reached: number }): RecordReach {
   if (visited < reached * SET_FROM_VISITS_PER_DEVICE) {
-    return { form: 'probe', condition: reachCondition(caller, p) };
+    return { form: 'probe', join: PROBE_JOIN, conditions: [reachCondition(caller, p)] };
   }
   return {
     form: 'set',
-    condition: `(r."IMEINumber" in (select s."IMEINumber" from ${REACH_SET} s)) is true`,
+    join: '',
+    conditions: [`(r."IMEINumber" in (select s."IMEINumber" from ${REACH_SET} s)) is true`],
     with: `${REACH_SET} as materialized (select d."IMEINumber" from device_information d where ${reachCondition(caller, p)})`,
+  };
+}
+
+/**
+ * The probe as a LATERAL subquery: a lookup parameterised by each record's IMEI (memoized per IMEI), which the planner
+ * can run only as such, never as a join that hashes the devices. A generic plan of the plain probe's join hashed the
+ * devices when the tables were small and probed them when large (a group user's week with its range as values: the
+ * plan-bound test's 75 -> 181 buffers), so a prepared statement whose values change how many rows the planner
+ * expects takes this form (docs/decisions.md#a-weeks-fleet-pages-prepared). `limit 1` keeps the subquery from
+ * being pulled up into a plain join.
+ */
+export function lateralReach(caller: ReachCaller, p: Pick<SqlParams, 'add'>): RecordReach {
+  return {
+    form: 'lateral',
+    join: `cross join lateral (select 1 from device_information d where d."IMEINumber" = r."IMEINumber" and ${reachCondition(caller, p)} limit 1) reach`,
+    conditions: [],
   };
 }
 

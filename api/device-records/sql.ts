@@ -130,16 +130,18 @@ export function rangeConditions(column: string, fromMs: number | null, untilMs: 
 }
 
 /**
- * The same bounds as placeholders on `p`, for the one list whose generic plan does not depend on them: the fleet
- * data-log in its default order, unfiltered, walks the index that leads with the partition key to the page whatever
- * the range, and the executor drops the months outside it when it starts. Its ranged first and keyset pages are
- * then prepared like its unranged ones (docs/decisions.md#a-weeks-fleet-pages-prepared).
+ * The same bounds as markers in the text (`$range_from`, `$range_until`) with their instants, for the one list whose
+ * generic plan does not depend on them: the fleet data-log in its default order, unfiltered, walks the index that
+ * leads with the partition key to the page whatever the range. The page statement sets them when it is sent
+ * (endpoint.ts pageStatement): placeholders where it is prepared, like its unranged pages, literals where it is not
+ * (docs/decisions.md#a-weeks-fleet-pages-prepared).
  */
-export function rangePlaceholders(column: string, fromMs: number | null, untilMs: number | null, p: Pick<SqlParams, 'add'>): string[] {
-  const out: string[] = [];
-  if (fromMs !== null) out.push(`${column} >= ${p.add(new Date(fromMs).toISOString())}::timestamptz`);
-  if (untilMs !== null) out.push(`${column} < ${p.add(new Date(untilMs).toISOString())}::timestamptz`);
-  return out;
+export function rangeMarkers(column: string, fromMs: number | null, untilMs: number | null): { conditions: string[]; instants: Record<string, string> } {
+  const conditions: string[] = [];
+  const instants: Record<string, string> = {};
+  if (fromMs !== null) { conditions.push(`${column} >= $range_from`); instants.$range_from = new Date(fromMs).toISOString(); }
+  if (untilMs !== null) { conditions.push(`${column} < $range_until`); instants.$range_until = new Date(untilMs).toISOString(); }
+  return { conditions, instants };
 }
 
 export function whereClause(conditions: readonly string[]): string {

@@ -9,6 +9,7 @@ import * as assert from 'uvu/assert';
 import type { Hono } from 'hono';
 import { createApp } from '../../../api/app.js';
 import { COUNT_CAP } from '../../../api/device-records/endpoint.js';
+import { MAX_PREPARED_TEXTS } from '../../../api/device-records/prepared.js';
 import { encodeCursor } from '../../../api/device-records/keyset.js';
 import { addMonths, monthOfMs } from '../../../domain/storage-months.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
@@ -129,9 +130,9 @@ test('an OFFSET page is planned for its window\'s months only (its bound in the 
   }
 });
 
-test('an admin\'s day range: first and keyset pages of the fleet data-log (default order, unfiltered) are one prepared statement whatever the days; its total, its OFFSET pages and a filtered range keep the range in their text', async () => {
+for (const who of ['admin', 'group user'] as const) test(`${who}: a day range's first and keyset pages of the fleet data-log (default order, unfiltered) are one prepared statement whatever the days, probing reach laterally; its total, its OFFSET pages and a filtered range keep the range in their text`, async () => {
   const sent: SentStatement[] = [];
-  const c = await client(newestMs, 'admin', recordingPool(db.pool, (st) => sent.push(st)));
+  const c = await client(newestMs, who, recordingPool(db.pool, (st) => sent.push(st)));
   const statements = (marker: string) => sent.filter((st) => st.text.includes(marker));
   const pages = () => statements('cross join lateral (select * from device_records');
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10).replaceAll('-', '');
@@ -146,6 +147,7 @@ test('an admin\'s day range: first and keyset pages of the fleet data-log (defau
       names.add(st.name);
       assert.not.ok(literal.test(st.text), 'the range is in the values');
       assert.ok(st.values.some((v) => typeof v === 'string' && /^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(v)), 'the range\'s instants are values');
+      assert.ok(st.text.includes('cross join lateral (select 1 from device_information d where d."IMEINumber" = r."IMEINumber"'), 'reach probed laterally');
     }
     for (const st of statements('count(')) assert.ok(st.name === undefined && literal.test(st.text), 'the total: the range in its text, planned per request');
   }
@@ -156,10 +158,6 @@ test('an admin\'s day range: first and keyset pages of the fleet data-log (defau
     await c.get(`/device-records/data-log?limit=40&from=${day(newestMs - 6 * DAY)}&to=${day(newestMs)}&${query}`);
     assert.ok(pages().length > 0 && pages().every((st) => st.name === undefined && literal.test(st.text)), `${query}: planned per request with its range`);
   }
-  // A group user's week: its reach probes group links, a join whose generic plan changes with the tables' sizes.
-  sent.length = 0;
-  await (await client(newestMs, 'group user', recordingPool(db.pool, (st) => sent.push(st)))).get(`/device-records/data-log?limit=40&from=${day(newestMs - 6 * DAY)}&to=${day(newestMs)}`);
-  assert.ok(pages().length > 0 && pages().every((st) => st.name === undefined && literal.test(st.text)), 'a group user\'s week: planned per request with its range');
 });
 
 test('forged cursors at the ends of time: the answer, never a failed statement', async () => {
@@ -179,6 +177,26 @@ test('one device\'s data-log total is its counter: exact past COUNT_CAP, with no
   assert.ok(Number(rows[0]!.n) > COUNT_CAP, `the device holds more than COUNT_CAP check-ins: ${rows[0]!.n}`);
   const body = await c.get(`/device-records/device-information/data-log/${DEVICE}`) as Body & { total: number; totalIsEstimate: boolean };
   assert.equal([body.total, body.totalIsEstimate], [Number(rows[0]!.n), false]);
+});
+
+// Last in this file: it fills the process's prepared texts.
+test('past MAX_PREPARED_TEXTS, a first page\'s instants (its range, its window) are spelled into its text, so it is planned for their months only (hostile review: a tenant filling the cap left a week planned over every month)', async () => {
+  const sent: SentStatement[] = [];
+  const c = await client(newestMs, 'admin', recordingPool(db.pool, (st) => sent.push(st)));
+  // One tenant fills the cap: a first-page text per limit.
+  for (let limit = 1; limit <= MAX_PREPARED_TEXTS + 5; limit++) await c.get(`/device-records/data-log?limit=${limit}`);
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10).replaceAll('-', '');
+  for (const path of [`/device-records/data-log?limit=251&from=${day(newestMs - 6 * DAY)}&to=${day(newestMs)}`, '/device-records/data-log?limit=252']) {
+    sent.length = 0;
+    await c.get(path);
+    const pages = sent.filter((st) => st.text.includes('cross join lateral (select * from device_records'));
+    assert.ok(pages.length > 0, path);
+    for (const st of pages) {
+      assert.is(st.name, undefined, `${path}: past the cap, unprepared`);
+      assert.not.match(st.text, /\$\d+::timestamptz/, `${path}: no instant left a placeholder`);
+      assert.match(st.text, /'(\d{4}-\d\d-\d\dT[^']*|-infinity)'::timestamptz/, `${path}: its instants in the text`);
+    }
+  }
 });
 
 test.run();
