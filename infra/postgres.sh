@@ -83,6 +83,9 @@ unix_socket_directories = ''
 fsync = off
 synchronous_commit = off
 full_page_writes = off
+# Two suites at a time (test/run.ts: a PostgreSQL-only suite beside a server suite whose processes each hold a
+# pool), and the storage bench's servers: more than the default 100 connections at a peak.
+max_connections = 300
 CONF
   if ((EUID == 0)); then chown postgres:postgres "$DATA/faultline.conf"; fi
   # A postmaster.pid left by a kill -9 can name a pid now used by another process, and postgres would

@@ -19,7 +19,8 @@
 //
 // Two lanes at once, one per core of the CI machine (docs/decisions.md#ci-time-two-lanes): the server suites one
 // after another (they share the servers, and the cluster suite stops and starts brokers), and beside them the
-// checks (typecheck, lint) and every suite that needs no servers, also one after another. Each suite's output
+// checks (typecheck, lint) and every suite that needs no servers, also one after another, then the few server
+// suites that need only PostgreSQL (POSTGRES_ONLY_SUITES). Each suite's output
 // reaches the console whole (test/helpers/output-blocks.ts); the counts are summed whatever the order.
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -42,6 +43,18 @@ const LANE_PORTS = { local: { FREE_PORTS: `${FREE_PORTS.from}-${half}` }, server
  * on every runtime.
  */
 const SERVER_SUITES_ON_EVERY_RUNTIME = ['test/security/dnp3-attacks.test.ts', 'test/security/iec104-attacks.test.ts', ...PYTHON_SUITES];
+/**
+ * Server suites that need only the PostgreSQL of infra/up.sh (databases of their own, the app in process, a browser)
+ * and share nothing else with the other server suites: the checks' lane runs them once its own suites are done and
+ * the servers are up. The server lane was the long one (about 58 of a 60-minute CI run, the other lane idle after
+ * about 17); these four are about 11 of its minutes (docs/decisions.md#ci-time-two-lanes).
+ */
+const POSTGRES_ONLY_SUITES = [
+  'test/integration/masking/portal-walk.test.ts',
+  'test/integration/portal/portal.test.ts',
+  'test/integration/api/critical-reach.test.ts',
+  'test/integration/storage/plan-bounds.test.ts',
+];
 /** Suites that run the whole command themselves (slow): once per `npm test`, not inside the run they start. */
 const WHOLE_RUN_SUITES = ['test/structure/stands-alone.test.ts'];
 /** Suites left out of the stands-alone copy's run (that run is of the same HEAD): the packed release's install. */
@@ -129,6 +142,10 @@ async function main(): Promise<void> {
     .filter((f) => !(inner && OUTER_RUN_ONLY_SUITES.includes(f)));
   const local = all.filter((f) => !needsMoreThanNode(f));
   const servers = noInfra ? [] : all.filter(needsMoreThanNode);
+  const postgresOnly = servers.filter((f) => POSTGRES_ONLY_SUITES.includes(f));
+  // Whether infra/up.sh brought the servers up (settled by the server lane; false when there are none to run).
+  let serversUp: (up: boolean) => void = () => {};
+  const serversReady = new Promise<boolean>((resolve) => { serversUp = resolve; });
   const runtimes = otherRuntimes();
   console.log(`\n== suites run on node ${process.version}${servers.length > 0 ? ': the server suites in one lane, the checks and the rest in another' : ''}`);
 
@@ -140,20 +157,22 @@ async function main(): Promise<void> {
     for (const node of runtimes) {
       for (const file of local.filter((f) => !WHOLE_RUN_SUITES.includes(f))) await suite(file, LANE_PORTS.local, node);
     }
+    if (postgresOnly.length > 0 && await serversReady) for (const file of postgresOnly) await suite(file, { ...infraEnv(), ...LANE_PORTS.local });
   };
 
   const serverSuites = async () => {
-    if (servers.length === 0) return;
+    if (servers.length === 0) { serversUp(false); return; }
     const block = blocks.open();
     block.write('\n== infra/up.sh (real Kafka, schema registry, SQS server, PostgreSQL)\n');
     const up = await run(block, 'bash', ['infra/up.sh']);
     block.close();
+    serversUp(up.code === 0);
     if (up.code !== 0) {
       totals.failed += servers.length;
       failures.push(`infra/up.sh exit ${up.code}: ${servers.length} server suites not run`);
       return;
     }
-    for (const file of servers) await suite(file, { ...infraEnv(), ...LANE_PORTS.servers });
+    for (const file of servers.filter((f) => !postgresOnly.includes(f))) await suite(file, { ...infraEnv(), ...LANE_PORTS.servers });
     for (const node of runtimes) {
       for (const file of servers.filter((f) => SERVER_SUITES_ON_EVERY_RUNTIME.includes(f))) await suite(file, { ...infraEnv(), ...LANE_PORTS.servers }, node);
     }
