@@ -70,7 +70,7 @@ test('the bound stands as WINDOW_START in the condition until each attempt sets 
   const w = newestWindow(q, sort, 'r."date"', NOW, [3, 4]);
   assert.equal(w.condition, [`r."date" >= ${WINDOW_START}`]);
   assert.equal(w.window, { newestMs: NOW, cursorSlots: [3, 4] });
-  assert.equal(newestWindow({ ...q, from: dayParameter('from', '2026-11-01') }, sort, 'r."date"', NOW), { condition: [] });
+  assert.equal(newestWindow({ ...q, from: dayParameter('from', '20261101') }, sort, 'r."date"', NOW), { condition: [] });
   assert.equal(newestWindow({ ...q, sort: [{ field: 'date', order: 'asc' }] }, sort, 'r."date"', NOW), { condition: [] });
 });
 
