@@ -192,6 +192,8 @@ const filled = (text: string, instants: Instants, as: (value: string) => string)
  */
 function pageStatement(text: string, values: unknown[], planOnce: boolean, instants: Instants): pg.QueryConfig {
   if (planOnce) {
+    // A placeholder per occurrence (the walk's and the row lookup's): a value the text never names would be a
+    // parameter PostgreSQL cannot type.
     const all = [...values];
     const statement = prepared(filled(text, instants, (value) => { all.push(value); return `$${all.length}::timestamptz`; }), all);
     if (statement.name !== undefined || Object.keys(instants).length === 0) return statement;
