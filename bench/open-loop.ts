@@ -39,6 +39,23 @@ export interface OpenLoopOptions {
   headers: Record<string, string>;
 }
 
+/**
+ * One GET over `agent`, answered when its last byte is read: the body is neither decoded nor decompressed, so the
+ * time is the server's and the wire's. Node's fetch (undici) is not used for timing: reading a 2.5 MB map through it
+ * took 46 ms where this took 8 (and a gzip answer 37 ms against 1.4, fetch inflating it), so a bench timing a large
+ * answer with fetch timed its own client (docs/benchmarks.md#reads-at-scale).
+ */
+export function getOnce(agent: http.Agent, url: string | URL, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent, headers }, (res) => {
+      res.on('data', () => {});
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
+
 export async function openLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
   // fifo: every connection takes its turn, as 20 clients would. With Node's default lifo a few sockets
   // carry the load and the rest idle past the server's keep-alive timeout, then race its close (ECONNRESET).

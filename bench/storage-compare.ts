@@ -14,6 +14,7 @@
 // measures the rows whose name holds one of its texts. Writes bench/results/<report>.json and .md after every size.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -27,7 +28,7 @@ import { machineInfo } from '../support/machine.js';
 import { judge, type RowVerdict, type SideFigures } from '../support/read-targets.js';
 import { percentile } from '../support/stats.js';
 import { newerTree, olderTree, type Side } from './compare.js';
-import { openLoop } from './open-loop.js';
+import { getOnce, openLoop } from './open-loop.js';
 import { runtimeByPid, runtimeDeltaSeconds } from './process-cpu.js';
 import { CALLERS, callerTokens, FLOOR_ROWS, loadCheckIns, monthsUpTo, prepareReadDatabase, readRows, rowHeaders, type Requester } from './read-rows.js';
 
@@ -135,11 +136,9 @@ function postmasterPid(): number {
   return Number(readFileSync(join(infraStateDir(), 'run', 'postgres.pid'), 'utf8').trim());
 }
 
-async function ask(url: string, headers: Record<string, string>): Promise<number> {
-  const res = await fetch(url, { headers });
-  await res.arrayBuffer();
-  return res.status;
-}
+/** The agent of the one-at-a-time requests (kept alive, as the open loop's and a browser's are). */
+const oneAtATime = new http.Agent({ keepAlive: true, maxSockets: 1 });
+const ask = (url: string, headers: Record<string, string>): Promise<number> => getOnce(oneAtATime, url, headers);
 
 /** Every row and caller of one side: CPU per request and the median alone, then the open loop. */
 async function measureSide(o: CompareOptions, server: Server, database: string, span: readonly string[]): Promise<Map<string, MeasuredRow>> {

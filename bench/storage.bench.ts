@@ -14,6 +14,7 @@
 // twin adds about that of the first size. Writes bench/results/storage.json and .md after every size.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import http from 'node:http';
 import { parseArgs } from 'node:util';
 import type pg from 'pg';
 import { listen } from '../api/server.js';
@@ -25,7 +26,7 @@ import { checkInOf, computed } from '../support/checkins.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { addMissingColumns, generateDeviceData, seedOrganization } from '../support/device-data.js';
 import { machineInfo } from '../support/machine.js';
-import type { OpenLoopResult } from './open-loop.js';
+import { getOnce, type OpenLoopResult } from './open-loop.js';
 import { runStorageCompare } from './storage-compare.js';
 import { CALLERS, callerTokens, loadCheckIns, monthsUpTo, prepareReadDatabase, PREFIX, readApp, readRows, registerGeneratedDevices, rowHeaders } from './read-rows.js';
 
@@ -117,11 +118,13 @@ const SEQUENTIAL = 21;
  */
 async function serviceTime(url: string, headers: Record<string, string>): Promise<number> {
   const times: number[] = [];
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   for (let i = 0; i <= SEQUENTIAL; i++) {
     const t0 = process.hrtime.bigint();
-    await (await fetch(url, { headers })).arrayBuffer();
+    await getOnce(agent, url, headers);
     if (i > 0) times.push(ms(t0));
   }
+  agent.destroy();
   return Math.round(median(times) * 10) / 10;
 }
 
