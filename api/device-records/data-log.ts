@@ -7,7 +7,7 @@ import type { Caller } from '../auth/caller.js';
 import { presentContext, RECORD_COLUMNS, recordFields, recordSelectList } from './present.js';
 import { columnIndex, rowWriter } from './row-json.js';
 import { deviceInReach, historyConditions, lateralReach, movedDevices, movedSinceCondition, pageReach, PROBE_JOIN, reachCondition, recordReach } from './reach.js';
-import { filterConditions, orderBy, rangeConditions, rangeMarkers, SqlParams, whereClause } from './sql.js';
+import { filterConditions, orderBy, rangeConditions, rangedFirstPage, rangeMarkers, SqlParams, whereClause } from './sql.js';
 import { counterTotal, countersAnswer, deviceTotal } from './totals.js';
 import { cursorInstantMs, cursorOf, cursorParams, type KeyColumn } from './keyset.js';
 import { isDefaultOrder, type ListQuery } from './list-params.js';
@@ -86,7 +86,7 @@ export const dataLog: ReadEndpoint = {
     // The day range on the partition key: spelled into the text, so the planner keeps only its months, where the
     // statement is planned per request anyway or its plan depends on the range (a filter, another order); as
     // values where the page is prepared (docs/decisions.md#a-weeks-fleet-pages-prepared).
-    const rangeInValues = q.page === 0 && q.filters.length === 0 && isDefaultOrder(q.sort, DEFAULT_SORT) && (q.from !== null || q.to !== null);
+    const rangeInValues = rangedFirstPage(q, DEFAULT_SORT);
     const spelled = rangeConditions('r."date"', range.fromMs, range.untilMs);
     const marked = rangeInValues ? rangeMarkers('r."date"', range.fromMs, range.untilMs) : undefined;
     const moved = await movedDevices(pool, caller);
