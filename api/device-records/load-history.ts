@@ -33,14 +33,14 @@ export const loadHistory: ReadEndpoint = {
     const p = new SqlParams();
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
     const spelled = rangeConditions(AT, range.fromMs, range.untilMs);
-    // A day range's first page is prepared, its instants values and its months in the text (sql.ts monthsHolding).
     const device = { column: 'c."IMEINumber"', value: `${p.add(imei)}::text` };
     // A day range's first page is prepared, its instants values (sql.ts deviceRangeMarkers).
     const marked = rangedFirstPage(q, DEFAULT_SORT) && range.fromMs !== null && range.untilMs !== null
       ? deviceRangeMarkers(device, AT, range.fromMs, range.untilMs) : undefined;
-    const history = [`${device.column} = ${device.value}`, ...historyConditions(AT, reach)];
+    // The device's rows, from its move into the organisation on.
+    const ofDevice = [`${device.column} = ${device.value}`, ...historyConditions(AT, reach)];
     const filters = filterConditions(q.filters, FILTERABLE, { codeStrings }, p);
-    const where = (inRange: readonly string[]) => `from device_currents c ${whereClause([...history, ...inRange, ...filters])}`;
+    const where = (inRange: readonly string[]) => `from device_currents c ${whereClause([...ofDevice, ...inRange, ...filters])}`;
     const fromWhere = where(marked?.conditions ?? spelled);
     // The total's range stays in its text, as the data-log's does: a generic count of a range counts slower.
     const countParts = { parts: [where(spelled)], values: [...p.values] };
