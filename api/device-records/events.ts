@@ -8,7 +8,7 @@ import { pageJson, type ReadEndpoint } from './endpoint.js';
 import { EVENT_COLUMNS, eventFields, presentContext } from './present.js';
 import { columnIndex, rowWriter } from './row-json.js';
 import { deviceInReach, historyConditions } from './reach.js';
-import { filterConditions, monthsHolding, orderBy, rangeConditions, rangedFirstPage, rangeMarkers, SqlParams, whereClause } from './sql.js';
+import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
 import { deviceTotal } from './totals.js';
 
 const SORTABLE: FieldTable = {
@@ -48,23 +48,6 @@ export function reportedRange(alias: string, range: InstantRange): string[] {
   return rangeConditions(`${alias}."ReportedEventTimestamp"`, range.fromMs, range.untilMs === null ? null : range.untilMs + FAULT_SHIFT_MS);
 }
 
-/**
- * A day range's first page, prepared (docs/decisions.md#one-devices-range-prepared): each table's walk takes its rows
- * before `until` newest first, in the months holding the reported instants (sql.ts monthsHolding), and the merged
- * rows keep those from `from` on (`kept`): the rows in range are the head of each walk, so the page is too. The
- * instants are markers (sql.ts rangeMarkers). One bound in the walk, not two: with both as placeholders on the
- * column the planner judged the range narrow, and the plan fetched and sorted the device's month where the index
- * (IMEINumber, EventTimestamp desc) walks to the page (its descending instant leaves the row form load-history's
- * uses no bound to walk to).
- */
-function preparedRange(fromMs: number, untilMs: number): { walk: string[]; kept: string[]; instants: Record<string, string> } {
-  return {
-    walk: [...monthsHolding('ev."ReportedEventTimestamp"', fromMs, untilMs + FAULT_SHIFT_MS), ...rangeMarkers('ev."EventTimestamp"', null, untilMs).conditions],
-    kept: rangeMarkers('ev."EventTimestamp"', fromMs, null).conditions,
-    instants: rangeMarkers('ev."EventTimestamp"', fromMs, untilMs).instants,
-  };
-}
-
 export const deviceEvents: ReadEndpoint = {
   path: '/device-information/events/:imei',
   summary: 'Events of one device',
@@ -79,10 +62,11 @@ export const deviceEvents: ReadEndpoint = {
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
     // The day range, on the stored and on the reported instant (the partition key): the walk's and the row lookup's.
     const inRange = [...rangeConditions('ev."EventTimestamp"', range.fromMs, range.untilMs), ...reportedRange('ev', range)];
-    const marked = rangedFirstPage(q, DEFAULT_SORT) && range.fromMs !== null && range.untilMs !== null ? preparedRange(range.fromMs, range.untilMs) : undefined;
-    const history = historyConditions('ev."PacketTimestamp"', reach);
-    const filters = filterConditions(q.filters, FILTERABLE, { codeStrings }, p);
-    const conditions = [...history, ...marked?.walk ?? inRange, ...filters];
+    const conditions = [
+      ...historyConditions('ev."PacketTimestamp"', reach),
+      ...inRange,
+      ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),
+    ];
     const ctx = presentContext(caller, codeStrings);
     const select = EVENT_COLUMNS.map((c) => `ev."${c}"`).join(', ');
     const order = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
@@ -97,20 +81,18 @@ export const deviceEvents: ReadEndpoint = {
     // without filters the key walk is index-only on migration 0042's covering index. Reading whole rows in the
     // walk, the generic plan of a day cut (a partition holding few devices' DM1 events) took the EventTimestamp
     // index and filtered the day's events of every device (docs/decisions.md#reads-bounded-at-a-fine-cut).
-    // A day range's first page reads whole rows at once: its statement holds the range's months in its text (all of
-    // the range where it is planned per request, preparedRange where it is prepared), so the planner takes the
-    // device's index for what it is, and reading keys first then the rows by key doubled its planning (0.47 against
-    // 0.20 ms of a week's 0.6 ms at 20M check-ins: docs/decisions.md#small-reads-planned-once). Deeper pages still
-    // skip their offset by keys alone.
+    // A day range's first page reads whole rows at once: its statement is planned per request with the range in
+    // its text, so the planner takes the device's index for what it is, and reading keys first then the rows by
+    // key doubled its planning (0.47 against 0.20 ms of a week's 0.6 ms at 20M check-ins:
+    // docs/decisions.md#small-reads-planned-once). Deeper pages still skip their offset by keys alone.
     const direct = (range.fromMs !== null || range.untilMs !== null) && q.page === 0;
     // What each branch's walk reads: whole rows, or the key and the columns the order reads.
     const walked = direct ? select : [...new Set([...KEY, ...(q.sort.length ? q.sort : DEFAULT_SORT).map((k) => k.field)])].map((c) => `ev."${c}"`).join(', ');
     const branches = sources.map((source) => `(select ${walked} from ${source} ev ${whereClause(conditions)} order by ${order} limit ${top})`);
-    // The total's range stays in its text, as the data-log's does: a generic count of a range counts slower.
-    const countParts = { parts: sources.map((source) => `from ${source} ev ${whereClause([...history, ...inRange, ...filters])}`), values: [...p.values] };
+    const countParts = { parts: sources.map((source) => `from ${source} ev ${whereClause(conditions)}`), values: [...p.values] };
     const deferred = direct ? undefined : { table: `(${sources.join(' union all ')})`, alias: 'ev', key: KEY, within: inRange };
     // Unfiltered and unranged, the device's counter is the total: counting its events descended every month of both tables.
     const total = deviceTotal(q, reach, 'events');
-    return pageJson(deps, p, { selectList: select, fromWhere: `from (${branches.join(' union all ')}) ev ${whereClause(marked?.kept ?? [])}`, order, countParts, total, ...(deferred ? { deferred } : {}), ...(marked ? { range: marked.instants } : {}) }, q, WRITE, ctx);
+    return pageJson(deps, p, { selectList: select, fromWhere: `from (${branches.join(' union all ')}) ev`, order, countParts, total, ...(deferred ? { deferred } : {}) }, q, WRITE, ctx);
   },
 };

@@ -5,7 +5,6 @@ import type { CodeStrings } from '../../domain/code-strings.js';
 import { FAULT_EVENT_TYPES } from '../../domain/fault-events.js';
 import { MASKED_FAULT } from '../../domain/fault-masking.js';
 import { ONGOING_FAULT_TEXT } from '../../domain/ongoing-fault-codes.js';
-import { monthBounds, monthOfMs } from '../../domain/storage-months.js';
 import { badParameter } from '../errors.js';
 import type { FieldDef, FieldTable } from './fields.js';
 import { isDefaultOrder, type Filter, type FilterScalar, type ListQuery, type SortKey } from './list-params.js';
@@ -143,28 +142,6 @@ export function rangeMarkers(column: string, fromMs: number | null, untilMs: num
   if (fromMs !== null) { conditions.push(`${column} >= $range_from`); instants.$range_from = new Date(fromMs).toISOString(); }
   if (untilMs !== null) { conditions.push(`${column} < $range_until`); instants.$range_until = new Date(untilMs).toISOString(); }
   return { conditions, instants };
-}
-
-/**
- * One device's day range [fromMs, untilMs) on `column` for a prepared first page (docs/decisions.md#one-devices-range-prepared):
- * the instants as markers (rangeMarkers) in row comparisons led by the device, `(device, column) >= (<imei>, $range_from)`,
- * which its index (device, column) walks as bounds, and the whole months holding the range spelled in (`column` the partition key).
- * The months prune the plan made once to their partitions, the default one (it may hold any instant) among those
- * left out, so the months are in order and the plan walks the device's index across them newest first. The row form
- * keeps the planner from judging the instants a narrow range (it does, placeholders on the column itself): judged
- * narrow, the plan fetched and sorted the device's whole range rather than walk the index to the page.
- */
-export function deviceRangeMarkers(device: { column: string; value: string }, column: string, fromMs: number, untilMs: number): { conditions: string[]; instants: Record<string, string> } {
-  const row = `(${device.column}, ${column})`;
-  return {
-    conditions: [...monthsHolding(column, fromMs, untilMs), `${row} >= (${device.value}, $range_from)`, `${row} < (${device.value}, $range_until)`],
-    instants: rangeMarkers(column, fromMs, untilMs).instants,
-  };
-}
-
-/** `column` within the whole months holding [fromMs, untilMs), spelled in (rangeConditions). */
-export function monthsHolding(column: string, fromMs: number, untilMs: number): string[] {
-  return rangeConditions(column, monthBounds(monthOfMs(fromMs)).fromMs, monthBounds(monthOfMs(untilMs - 1)).untilMs);
 }
 
 /**

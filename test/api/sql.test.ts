@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { eventType, fault, num, text, type FieldTable } from '../../api/device-records/fields.js';
-import { deviceRangeMarkers, filterConditions, monthsHolding, orderBy, rangedFirstPage, SqlParams } from '../../api/device-records/sql.js';
+import { filterConditions, orderBy, rangedFirstPage, SqlParams } from '../../api/device-records/sql.js';
 import type { Filter } from '../../api/device-records/list-params.js';
 import { parseCodeStrings } from '../../domain/code-strings.js';
 import { Temporal } from 'temporal-polyfill';
@@ -63,23 +63,6 @@ test('State / FaultType strings come from the configured lists', () => {
 test('ORDER BY: the caller\'s keys or the default, then the unique tie-breaker', () => {
   assert.is(orderBy([{ field: 'name', order: 'asc' }], table, [{ field: 'level', order: 'desc' }], ['r."id" desc']), 'd."Real_Name" asc, r."id" desc');
   assert.is(orderBy([], table, [{ field: 'level', order: 'desc' }], ['r."id" desc']), 'r."level" desc, r."id" desc');
-});
-
-test('monthsHolding: the whole months holding a range, its end exclusive', () => {
-  const at = (iso: string) => Date.parse(iso);
-  assert.equal(monthsHolding('c."t"', at('2026-09-26T10:00:00Z'), at('2026-10-03T00:00:00Z')),
-    [`c."t" >= '2026-09-01T00:00:00.000Z'::timestamptz`, `c."t" < '2026-11-01T00:00:00.000Z'::timestamptz`]);
-  // A range ending on a month's first instant holds none of that month.
-  assert.equal(monthsHolding('c."t"', at('2026-09-30T00:00:00Z'), at('2026-10-01T00:00:00Z')),
-    [`c."t" >= '2026-09-01T00:00:00.000Z'::timestamptz`, `c."t" < '2026-10-01T00:00:00.000Z'::timestamptz`]);
-  assert.equal(monthsHolding('c."t"', at('2026-12-31T23:00:00Z'), at('2027-01-01T00:00:00.001Z'))[1], `c."t" < '2027-02-01T00:00:00.000Z'::timestamptz`);
-});
-
-test('deviceRangeMarkers: the instants as markers in row comparisons led by the device, the months spelled in', () => {
-  const m = deviceRangeMarkers({ column: 'c."IMEINumber"', value: '$1::text' }, 'c."t"', Date.parse('2026-09-26T10:00:00Z'), Date.parse('2026-10-03T10:00:00Z'));
-  assert.equal(m.conditions, [`c."t" >= '2026-09-01T00:00:00.000Z'::timestamptz`, `c."t" < '2026-11-01T00:00:00.000Z'::timestamptz`,
-    '(c."IMEINumber", c."t") >= ($1::text, $range_from)', '(c."IMEINumber", c."t") < ($1::text, $range_until)']);
-  assert.equal(m.instants, { $range_from: '2026-09-26T10:00:00.000Z', $range_until: '2026-10-03T10:00:00.000Z' });
 });
 
 test('rangedFirstPage: a range\'s first page in the default order, unfiltered', () => {
