@@ -47,13 +47,14 @@ const SERVER_SUITES_ON_EVERY_RUNTIME = ['test/security/dnp3-attacks.test.ts', 't
  * Server suites that need only the PostgreSQL of infra/up.sh (databases of their own, the app in process, a browser)
  * and share nothing else with the other server suites: the checks' lane runs them once its own suites are done and
  * the servers are up. The server lane was the long one (about 58 of a 60-minute CI run, the other lane idle after
- * about 17); these four are about 11 of its minutes (docs/decisions.md#ci-time-two-lanes).
+ * about 17); the first four were about 11 of its minutes (docs/decisions.md#ci-time-two-lanes).
  */
 const POSTGRES_ONLY_SUITES = [
   'test/integration/masking/portal-walk.test.ts',
   'test/integration/portal/portal.test.ts',
   'test/integration/api/critical-reach.test.ts',
   'test/integration/storage/plan-bounds.test.ts',
+  'test/integration/api/device-range-plans.test.ts',
 ];
 /** Suites that run the whole command themselves (slow): once per `npm test`, not inside the run they start. */
 const WHOLE_RUN_SUITES = ['test/structure/stands-alone.test.ts'];
