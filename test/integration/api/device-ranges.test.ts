@@ -7,8 +7,6 @@
 // back: device-range-plans.test.ts.)
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Hono } from 'hono';
-import { createApp } from '../../../api/app.js';
 import { formatDisplayTime } from '../../../domain/display-time.js';
 import { FAULT_SHIFT_MS } from '../../../domain/fault-shift.js';
 import { addMonths, monthBounds, monthOfMs } from '../../../domain/storage-months.js';
@@ -16,6 +14,7 @@ import { createTestDatabase, type TestDatabase } from '../../../support/database
 import { generateDeviceData, registerDevices } from '../../../support/device-data.js';
 import { importDemoData } from '../../../support/reference-data.js';
 import { printHookErrors } from '../../helpers/hook-errors.js';
+import { zonedCaller, type DemoCaller } from '../../helpers/zoned-caller.js';
 
 const test = printHookErrors(suite('one device\'s day ranges (real Postgres)'));
 const DAY = 86_400_000;
@@ -26,22 +25,7 @@ let device = '';
 let monthEndMs = 0;
 
 type Body = { data: Record<string, unknown>[]; total?: number };
-const LOGINS = {
-  admin: { email: 'admin@north.example', password: 'north-Admin-Pass-1' },
-  'group user': { email: 'east@north.example', password: 'north-East-Pass-1' },
-  'south admin': { email: 'admin@south.example', password: 'south-Admin-Pass-1' },
-};
-
-async function client(who: keyof typeof LOGINS, tz: string) {
-  await db.pool.query('update users set timezone = $1 where email = $2', [tz, LOGINS[who].email]);
-  const app: Hono = createApp({ readiness: {}, pool: db.pool, now: () => monthEndMs + 40 * DAY, readCacheMs: 0, jwtSecret: new TextEncoder().encode('device-ranges-secret-device-ranges-secret') });
-  const login = await app.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(LOGINS[who]) });
-  const token = ((await login.json()) as { accessToken: string }).accessToken;
-  return async (path: string): Promise<{ status: number; body: Body }> => {
-    const res = await app.request(path, { headers: { authorization: `Bearer ${token}` } });
-    return { status: res.status, body: (await res.json()) as Body };
-  };
-}
+const client = (who: DemoCaller, tz: string) => zonedCaller<Body>(db.pool, who, tz, { now: () => monthEndMs + 40 * DAY });
 
 test.before(async () => {
   db = await createTestDatabase('device_ranges');

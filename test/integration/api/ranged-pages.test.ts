@@ -6,14 +6,13 @@
 // forged cursors answer 200 or 400, never 500, and no marker reaches PostgreSQL. (Written by a hostile review.)
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Hono } from 'hono';
-import { createApp } from '../../../api/app.js';
 import { encodeCursor } from '../../../api/device-records/keyset.js';
 import { addMonths, monthOfMs } from '../../../domain/storage-months.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { generateDeviceData, registerDevices } from '../../../support/device-data.js';
 import { importDemoData } from '../../../support/reference-data.js';
 import { recordingPool, type SentStatement } from '../../helpers/recording-pool.js';
+import { zonedCaller, type DemoCaller } from '../../helpers/zoned-caller.js';
 
 const test = suite('fleet data-log day ranges (real Postgres)');
 const DAY = 86_400_000;
@@ -24,22 +23,7 @@ let newestMs = 0;
 const sent: SentStatement[] = [];
 
 type Body = { data: Record<string, unknown>[]; next?: string | null; total?: number };
-const LOGINS = {
-  admin: { email: 'admin@north.example', password: 'north-Admin-Pass-1' },
-  'group user': { email: 'east@north.example', password: 'north-East-Pass-1' },
-  'south admin': { email: 'admin@south.example', password: 'south-Admin-Pass-1' },
-};
-
-async function client(who: keyof typeof LOGINS, tz: string) {
-  await db.pool.query('update users set timezone = $1 where email = $2', [tz, LOGINS[who].email]);
-  const app: Hono = createApp({ readiness: {}, pool: recordingPool(db.pool, (st) => sent.push(st)), now: () => newestMs, readCacheMs: 0, jwtSecret: new TextEncoder().encode('ranged-pages-secret-ranged-pages-secret') });
-  const login = await app.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(LOGINS[who]) });
-  const token = ((await login.json()) as { accessToken: string }).accessToken;
-  return async (path: string): Promise<{ status: number; body: Body }> => {
-    const res = await app.request(path, { headers: { authorization: `Bearer ${token}` } });
-    return { status: res.status, body: (await res.json()) as Body };
-  };
-}
+const client = (who: DemoCaller, tz: string) => zonedCaller<Body>(db.pool, who, tz, { now: () => newestMs, appPool: recordingPool(db.pool, (st) => sent.push(st)) });
 
 test.before(async () => {
   db = await createTestDatabase('ranged_pages');
@@ -58,7 +42,7 @@ test.before(async () => {
 test.after(async () => { await db?.drop(); });
 
 /** Ground truth: the caller's rows in [from's start, the day after to's start) of `tz`, newest first. */
-async function expected(who: keyof typeof LOGINS, tz: string, from: string | null, to: string | null): Promise<string[]> {
+async function expected(who: DemoCaller, tz: string, from: string | null, to: string | null): Promise<string[]> {
   const reach = who === 'admin' ? `d."OrganizationID" = 'north'`
     : who === 'south admin' ? `d."OrganizationID" = 'south'`
       : `d."OrganizationID" = 'north' and exists (select 1 from group_device_links l join user_groups ug on ug."GroupID" = l."GroupID" join groups g on g."GroupID" = ug."GroupID" and g.deleted_at is null join users u on u.id = ug.user_id where l."DeviceID" = d."DeviceID" and u.email = 'east@north.example')`;
