@@ -8,14 +8,13 @@
 // no scan bound beside the months' literals, and events were appended and sorted. Written by that review.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Hono } from 'hono';
-import { createApp } from '../../../api/app.js';
 import { addMonths, monthOfMs } from '../../../domain/storage-months.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { generateDeviceData, registerDevices } from '../../../support/device-data.js';
 import { importDemoData } from '../../../support/reference-data.js';
 import { printHookErrors } from '../../helpers/hook-errors.js';
 import { recordingPool, type SentStatement } from '../../helpers/recording-pool.js';
+import { zonedCaller } from '../../helpers/zoned-caller.js';
 import { BOUND, explain } from '../storage/plan-bounds.js';
 
 const test = printHookErrors(suite('one device\'s day range reads its page, not its months (real Postgres, 2,000 devices)'));
@@ -48,10 +47,8 @@ test.before(async () => {
   // Moved into north after its busy weeks.
   await db.pool.query(`update device_information set "OrganizationSince" = '2026-10-20T00:00:00Z' where "IMEINumber" = $1`, [MOVED]);
   await db.pool.query('vacuum analyze');
-  const app: Hono = createApp({ readiness: {}, pool: recordingPool(db.pool, (st) => sent.push(st)), now: () => NOW, readCacheMs: 0, jwtSecret: new TextEncoder().encode('device-ranges-secret-device-ranges-secret') });
-  const login = await app.request('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@north.example', password: 'north-Admin-Pass-1' }) });
-  const token = ((await login.json()) as { accessToken: string }).accessToken;
-  get = async (path) => { const res = await app.request(path, { headers: { authorization: `Bearer ${token}` } }); return { status: res.status, body: await res.json() as { data: unknown[]; total: number } }; };
+  // The demo admin's own zone (its days are Chicago's: the CASES' months follow from it).
+  get = await zonedCaller(db.pool, 'admin', 'America/Chicago', { now: () => NOW, appPool: recordingPool(db.pool, (st) => sent.push(st)) });
 });
 test.after(async () => { await db?.drop(); });
 
