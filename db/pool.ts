@@ -18,11 +18,19 @@ export function createPool({ connectionString, max = 10, applicationName = 'faul
   // Generic plans: prepared (named) statements keep one plan per connection: the read API's lists over the
   // month partitions took 20-50 ms to plan and 2-7 ms to run (docs/decisions.md#storage-lifecycle); partitions
   // are still pruned at run time. Unnamed statements with parameters are planned each time, but generically
-  // too, without their values: a value that changes the plan (a limit, an offset) belongs in the SQL text.
-  // No parallel workers: faultline's statements are many, small and concurrent; starting a gather's workers
-  // cost more than it saved (a week of critical-data) and takes the cores other requests and stages need.
-  const options = '-c plan_cache_mode=force_generic_plan -c max_parallel_workers_per_gather=0';
-  const pool = new pg.Pool({ connectionString, max, application_name: applicationName, connectionTimeoutMillis: 10_000, options });
+  // too, without their values: a value that changes the plan (a limit, an offset) belongs in the SQL text, or in a
+  // statement sent to the pool's plannedPerRequest sibling.
+  return connectionPool({ connectionString, max, application_name: applicationName }, 'force_generic_plan');
+}
+
+/**
+ * A pool whose connections use `planCacheMode`. No parallel workers: faultline's statements are many, small and
+ * concurrent; starting a gather's workers cost more than it saved (a week of critical-data) and takes the cores
+ * other requests and stages need.
+ */
+function connectionPool(config: pg.PoolConfig, planCacheMode: 'force_generic_plan' | 'force_custom_plan'): pg.Pool {
+  const options = `-c plan_cache_mode=${planCacheMode} -c max_parallel_workers_per_gather=0`;
+  const pool = new pg.Pool({ connectionTimeoutMillis: 10_000, ...config, options });
   // An idle client losing its connection (database restart) must not crash the process; the next
   // checkout reconnects.
   pool.on('error', () => {});
@@ -40,6 +48,32 @@ export function createPool({ connectionString, max = 10, applicationName = 'faul
   return pool;
 }
 
+/** A pool may name its plannedPerRequest sibling itself: a test's recording pool does, to record what goes there too. */
+export const PLANNED_PER_REQUEST = Symbol('plannedPerRequest');
+const siblings = new WeakMap<pg.Pool, pg.Pool>();
+const PLANNED_PER_REQUEST_MAX = 4;
+
+/**
+ * The sibling of `pool` for statements planned per request with their values (docs/decisions.md
+ * #statements-planned-per-request): the same database, `plan_cache_mode=force_custom_plan`, a few connections. A
+ * statement prepared by name there is parsed once per connection and planned on each request with its values as
+ * constants: the months outside a range pruned, the planner's choice made for the device and range asked. The
+ * same text unnamed on `pool` is parsed on every request, and prepared there it would get one generic plan.
+ * Made on first use; closePool(pool) closes it.
+ */
+export function plannedPerRequest(pool: pg.Pool): pg.Pool {
+  const own = (pool as unknown as Record<symbol, pg.Pool | undefined>)[PLANNED_PER_REQUEST];
+  if (own) return own;
+  let sibling = siblings.get(pool);
+  if (!sibling) {
+    // Its idle connections never hold the process open: a caller that ends only `pool` still exits.
+    const { connectionString, application_name: name, host, port, user, password, database } = pool.options as pg.PoolConfig;
+    sibling = connectionPool({ connectionString, host, port, user, password, database, application_name: name, max: PLANNED_PER_REQUEST_MAX, allowExitOnIdle: true }, 'force_custom_plan');
+    siblings.set(pool, sibling);
+  }
+  return sibling;
+}
+
 /** Per pool, each open connection's end (closePool). */
 const connectionsEnded = new WeakMap<pg.Pool, Set<Promise<void>>>();
 const CLOSE_WAIT_MS = 5_000;
@@ -50,6 +84,9 @@ const CLOSE_WAIT_MS = 5_000;
  * client logged "terminating connection due to administrator command" at the end of a clean drain.
  */
 export async function closePool(pool: pg.Pool): Promise<void> {
+  const sibling = siblings.get(pool);
+  siblings.delete(pool);
+  if (sibling) await closePool(sibling);
   await pool.end();
   let timer: NodeJS.Timeout | undefined;
   const bound = new Promise<void>((resolve) => { timer = setTimeout(resolve, CLOSE_WAIT_MS); });

@@ -111,7 +111,7 @@ export const dataLog: ReadEndpoint = {
     const deferred = { ...DEFERRED, within: [...inRange, ...walk.windowCondition] };
     // The total's range stays in its text: counting a week with the range as values took 3-5x as long.
     const counted = countedByProbes(caller, (on) => listConditions(on, spelled));
-    return pageJson(deps, p, { selectList: recordSelectList('r'), fromWhere: walk.fromWhere, order, count, countParts: counted, deferred, keyset: KEYSET, window: walk.window, ...(marked ? { range: marked.instants } : {}), ...(reach.with ? { with: reach.with } : {}) }, q, WRITE, ctx);
+    return pageJson(deps, p, { selectList: recordSelectList('r'), fromWhere: walk.fromWhere, order, count, countParts: counted, deferred, keyset: KEYSET, window: walk.window, ...(marked ? { range: marked.instants, rangeInGenericPlan: true } : {}), ...(reach.with ? { with: reach.with } : {}) }, q, WRITE, ctx);
   },
 };
 

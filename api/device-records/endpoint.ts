@@ -8,7 +8,8 @@ import type { CodeStrings } from '../../domain/code-strings.js';
 import type { Caller } from '../auth/caller.js';
 import type { ListQuery, ParameterSpec, SortKey } from './list-params.js';
 import { whereClause, type SqlParams } from './sql.js';
-import { prepared } from './prepared.js';
+import { prepared, preparedPerRequest } from './prepared.js';
+import { plannedPerRequest } from '../../db/pool.js';
 import { shortCache, type ShortCache } from './short-cache.js';
 import type { FleetAnswer } from './fleet-answer.js';
 import type { UnchangedAnswers } from './unchanged-answers.js';
@@ -93,10 +94,12 @@ export interface PageSql {
   selectList: string;
   fromWhere: string;
   order: string;
-  /** The page statement's day range as markers its text holds (sql.ts rangeMarkers), set when it is sent: a ranged
-   * first or keyset page is then prepared like an unranged one (pageStatement). Its `countParts` keep the range in
-   * their text. */
+  /** The day range as markers the page statement's text (and `countParts`, if they name them) holds (sql.ts
+   * rangeMarkers), set when it is sent (pageStatement). */
   range?: Instants;
+  /** The page's generic plan does not depend on its range (sql.ts rangedFirstPage): a ranged first or keyset page is
+   * prepared like an unranged one. Otherwise a ranged first page is planned per request with its range's values. */
+  rangeInGenericPlan?: true;
   /** A whole `select <n> as n ...` statement for an exact total (counters), with its own values. */
   count?: { sql: string; values: unknown[] };
   /** The exact total, already known (a device's counter, read with its reach: totals.ts deviceTotal): no count statement. */
@@ -130,15 +133,16 @@ export interface PageSql {
  * parts together (one EXPLAIN of their UNION ALL, which uses every value the parts share), and at least what
  * was counted.
  */
-async function cappedTotal(pool: pg.Pool, { parts, values }: { parts: string[]; values: unknown[] }, planOnce: boolean): Promise<Total> {
+async function cappedTotal(pool: pg.Pool, { parts, values }: { parts: string[]; values: unknown[] }, plan: Planning, instants: Instants): Promise<Total> {
   const text = `select ${parts.map((fw, i) => `(select count(*) from (select 1 ${fw} limit ${COUNT_CAP + 1}) s) as n${i}`).join(', ')}`;
-  const { rows } = await pool.query<Record<string, string>>(planOnce ? prepared(text, values) : { text, values });
+  const count = statement(pool, text, values, plan, instants);
+  const { rows } = await count.pool.query<Record<string, string>>(count.config);
   const counted = parts.map((_, i) => Number(rows[0]![`n${i}`]));
   const floor = counted.reduce((a, b) => a + b, 0);
   if (counted.every((n) => n <= COUNT_CAP)) return { total: floor, estimated: false };
-  const plan = await pool.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
-    `explain (format json) ${parts.map((fw) => `select 1 ${fw}`).join(' union all ')}`, values);
-  return { total: Math.max(floor, Math.round(plan.rows[0]!['QUERY PLAN'][0].Plan['Plan Rows'])), estimated: true };
+  const estimate = await pool.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
+    filled(`explain (format json) ${parts.map((fw) => `select 1 ${fw}`).join(' union all ')}`, instants, instantLiteral), values);
+  return { total: Math.max(floor, Math.round(estimate.rows[0]!['QUERY PLAN'][0].Plan['Plan Rows'])), estimated: true };
 }
 
 export interface Total { total: number; estimated: boolean }
@@ -184,21 +188,37 @@ export type Instants = Readonly<Record<string, string>>;
 const filled = (text: string, instants: Instants, as: (value: string) => string): string =>
   Object.entries(instants).reduce((t, [marker, value]) => t.replaceAll(marker, () => as(value)), text);
 
+/** An instant as a SQL literal (`toISOString` wrote it, or it is `-infinity`: sql.ts rangeMarkers, newest-window.ts). */
+const instantLiteral = (value: string) => `'${value}'::timestamptz`;
+
 /**
- * The page statement with its instants set. Prepared once: each a placeholder after the statement's values, one
- * text for every value, the months outside removed when it starts. Planned per request, and past the prepared
- * texts' cap (prepared.ts), where a generic plan of placeholders would plan every month on every request: spelled
- * into the text, so the planner leaves out the months outside them.
+ * How a statement is planned (docs/decisions.md#statements-planned-per-request): `once` per connection, a generic
+ * plan of a prepared statement, for texts whose best plan does not depend on their values; `per request` with its
+ * values, prepared by name on the pool's plannedPerRequest sibling (db/pool.ts), for those whose does (a day range,
+ * a device); `spelled`, an unnamed text with its instants written in, for texts that vary with the request anyway
+ * (an OFFSET), which would use up the prepared names.
  */
-function pageStatement(text: string, values: unknown[], planOnce: boolean, instants: Instants): pg.QueryConfig {
-  if (planOnce) {
+export type Planning = 'once' | 'per request' | 'spelled';
+
+/**
+ * The statement with its instants set, and the pool to send it to. Prepared (`once`, `per request`): each instant a
+ * placeholder after the statement's values, one text for every value. Spelled, and past the prepared texts' cap
+ * (prepared.ts), where a generic plan of placeholders would plan every month on every request: written into the
+ * text, so the planner leaves out the months outside them.
+ */
+function statement(pool: pg.Pool, text: string, values: unknown[], plan: Planning, instants: Instants): { pool: pg.Pool; config: pg.QueryConfig } {
+  // Only the instants the text names: a count's parts may leave the page's range out.
+  const named = Object.keys(instants).some((marker) => text.includes(marker));
+  if (plan === 'once' || (plan === 'per request' && named)) {
     // A placeholder per occurrence (the walk's and the row lookup's): a value the text never names would be a
     // parameter PostgreSQL cannot type.
     const all = [...values];
-    const statement = prepared(filled(text, instants, (value) => { all.push(value); return `$${all.length}::timestamptz`; }), all);
-    if (statement.name !== undefined || Object.keys(instants).length === 0) return statement;
+    const withPlaceholders = filled(text, instants, (value) => { all.push(value); return `$${all.length}::timestamptz`; });
+    const config = plan === 'once' ? prepared(withPlaceholders, all) : preparedPerRequest(withPlaceholders, all);
+    if (config.name !== undefined) return { pool: plan === 'once' ? pool : plannedPerRequest(pool), config };
+    if (!named) return { pool, config };
   }
-  return { text: filled(text, instants, (value) => `'${value}'::timestamptz`), values };
+  return { pool, config: { text: filled(text, instants, instantLiteral), values } };
 }
 
 const spans = spanMemory();
@@ -208,12 +228,15 @@ const spans = spanMemory();
  * the first window that holds the page answers; the span that did is remembered for the statement's next request
  * (a keyset page's: for the chain's next page).
  */
-async function pageStatementRows(pool: pg.Pool, text: string, values: unknown[], planOnce: boolean, limit: number, instants: Instants, window: NewestWindow | undefined): Promise<unknown[][]> {
-  const read = async (statement: pg.QueryConfig) => (await pool.query<unknown[]>({ ...statement, rowMode: 'array' })).rows;
-  if (!window) return read(pageStatement(text, values, planOnce, instants));
+async function pageStatementRows(pool: pg.Pool, text: string, values: unknown[], plan: Planning, limit: number, instants: Instants, window: NewestWindow | undefined): Promise<unknown[][]> {
+  const read = async (all: Instants) => {
+    const page = statement(pool, text, values, plan, all);
+    return (await page.pool.query<unknown[]>({ ...page.config, rowMode: 'array' })).rows;
+  };
+  if (!window) return read(instants);
   const key = JSON.stringify([text, values.filter((_, i) => !window.cursorSlots?.includes(i)), instants]);
   for (const span of spansFrom(spans.firstSpan(key))) {
-    const rows = await read(pageStatement(text, values, planOnce, { ...instants, [WINDOW_START]: windowStart(window.newestMs, span) }));
+    const rows = await read({ ...instants, [WINDOW_START]: windowStart(window.newestMs, span) });
     if (windowHoldsPage(rows, limit, span)) {
       // A keyset chain's short page is its end, read in the whole history: it would teach the chain's
       // next walk to read every page so (docs/decisions.md#newest-first-windows).
@@ -242,23 +265,25 @@ async function pageRows({ pool, totals }: PageDeps, p: SqlParams, sql: PageSql, 
   const parts = sql.countParts ?? { parts: [sql.fromWhere], values: [...p.values] };
   // Limit and offset are spelled into the text (integers parseListQuery checked): the pool plans generically
   // (db/pool.ts), and a plan for an unknown `limit $n offset $m` assumes a tenth of the rows and hashes or sorts
-  // them all (a deep page took 300-500 ms at 1M check-ins instead of 16). The first page, most requests, is a
-  // prepared statement; deeper pages and day ranges (their instants are in the text too, sql.ts
-  // rangeConditions) are planned per request, as their texts are many; a page whose range is in the values is
-  // prepared, never its count (its range is in the text: a generic plan counted a week 3-5x slower).
+  // them all (a deep page took 300-500 ms at 1M check-ins instead of 16). The first page, most requests, is
+  // prepared: planned once, or per request with its range's values where the best plan depends on them; deeper
+  // pages are spelled, as their texts are many. A total is planned once when unranged (a generic plan counted a
+  // week 3-5x slower), per request with its range otherwise.
   const first = q.page === 0;
   const unranged = q.from === null && q.to === null;
-  const planOnce = first && (unranged || sql.range !== undefined);
+  const plan: Planning = first && (unranged || sql.rangeInGenericPlan) ? 'once' : first ? 'per request' : 'spelled';
+  const instants = sql.range ?? {};
   const limit = integerLiteral(q.limit);
   const offset = integerLiteral(q.page * q.limit);
   const selectList = sql.keyset ? `${sql.selectList}, ${cursorSelect(sql.keyset)}` : sql.selectList;
   const page = (sql.with ? `with ${sql.with} ` : '') + (sql.deferred ? deferredPage(sql.deferred, selectList, sql, `limit ${limit} offset ${offset}`)
     : `select ${selectList} ${sql.fromWhere} order by ${sql.order} limit ${limit} offset ${offset}`);
-  const rowsRead = pageStatementRows(pool, page, p.values, planOnce, q.limit, sql.range ?? {}, sql.window);
+  const rowsRead = pageStatementRows(pool, page, p.values, plan, q.limit, instants, sql.window);
   const counted = (): Promise<Total> | Total => sql.total !== undefined ? { total: sql.total, estimated: false } : exact
     ? rememberedTotal(totals, { text: exact.sql, values: exact.values },
       () => pool.query<{ n: string }>(prepared(exact.sql, exact.values)).then((r) => ({ total: Number(r.rows[0]!.n), estimated: false })))
-    : rememberedTotal(totals, { text: parts.parts.join('\n'), values: parts.values }, () => cappedTotal(pool, parts, first && unranged));
+    : rememberedTotal(totals, { text: filled(parts.parts.join('\n'), instants, instantLiteral), values: parts.values },
+      () => cappedTotal(pool, parts, unranged ? 'once' : 'per request', instants));
   // Without a cursor, a page that is not full tells its total (the rows before it and its own), so the count is
   // asked only when the page cannot: a device's week of events is most often a short page, and its count cost
   // as much as the page (docs/decisions.md#a-short-page-is-its-own-total). A keyset page's total is the whole

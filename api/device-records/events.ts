@@ -8,7 +8,7 @@ import { pageJson, type ReadEndpoint } from './endpoint.js';
 import { EVENT_COLUMNS, eventFields, presentContext } from './present.js';
 import { columnIndex, rowWriter } from './row-json.js';
 import { deviceInReach, historyConditions } from './reach.js';
-import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
+import { filterConditions, orderBy, rangeConditions, rangeMarkers, SqlParams, whereClause } from './sql.js';
 import { deviceTotal } from './totals.js';
 
 const SORTABLE: FieldTable = {
@@ -45,8 +45,11 @@ function tablesOf(imei: string): string[] {
  * reported in [from, until + FAULT_SHIFT_MS).
  */
 export function reportedRange(alias: string, range: InstantRange): string[] {
-  return rangeConditions(`${alias}."ReportedEventTimestamp"`, range.fromMs, range.untilMs === null ? null : range.untilMs + FAULT_SHIFT_MS);
+  const reported = reportedBounds(range);
+  return rangeConditions(`${alias}."ReportedEventTimestamp"`, reported.fromMs, reported.untilMs);
 }
+
+const reportedBounds = (range: InstantRange): InstantRange => ({ fromMs: range.fromMs, untilMs: range.untilMs === null ? null : range.untilMs + FAULT_SHIFT_MS });
 
 export const deviceEvents: ReadEndpoint = {
   path: '/device-information/events/:imei',
@@ -61,7 +64,10 @@ export const deviceEvents: ReadEndpoint = {
     const sources = tablesOf(`${p.add(imei)}::text`);
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
     // The day range, on the stored and on the reported instant (the partition key): the walk's and the row lookup's.
-    const inRange = [...rangeConditions('ev."EventTimestamp"', range.fromMs, range.untilMs), ...reportedRange('ev', range)];
+    const stored = rangeMarkers('ev."EventTimestamp"', range.fromMs, range.untilMs);
+    const { fromMs, untilMs } = reportedBounds(range);
+    const reported = rangeMarkers('ev."ReportedEventTimestamp"', fromMs, untilMs, '$reported');
+    const inRange = [...stored.conditions, ...reported.conditions];
     const conditions = [
       ...historyConditions('ev."PacketTimestamp"', reach),
       ...inRange,
@@ -93,6 +99,7 @@ export const deviceEvents: ReadEndpoint = {
     const deferred = direct ? undefined : { table: `(${sources.join(' union all ')})`, alias: 'ev', key: KEY, within: inRange };
     // Unfiltered and unranged, the device's counter is the total: counting its events descended every month of both tables.
     const total = deviceTotal(q, reach, 'events');
-    return pageJson(deps, p, { selectList: select, fromWhere: `from (${branches.join(' union all ')}) ev`, order, countParts, total, ...(deferred ? { deferred } : {}) }, q, WRITE, ctx);
+    const instants = { ...stored.instants, ...reported.instants };
+    return pageJson(deps, p, { selectList: select, fromWhere: `from (${branches.join(' union all ')}) ev`, order, countParts, total, range: instants, ...(deferred ? { deferred } : {}) }, q, WRITE, ctx);
   },
 };

@@ -6,7 +6,7 @@ import { pageJson, type ReadEndpoint } from './endpoint.js';
 import { displayTime, presentContext, type PresentContext } from './present.js';
 import { plain, rowWriter } from './row-json.js';
 import { deviceInReach, historyConditions } from './reach.js';
-import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
+import { filterConditions, orderBy, rangeMarkers, SqlParams, whereClause } from './sql.js';
 import { deviceTotal } from './totals.js';
 
 export const HOURLY_COLUMNS = Array.from({ length: 24 }, (_, h) => `AverageCurrentH${h}`);
@@ -30,15 +30,16 @@ export const loadHistory: ReadEndpoint = {
     const reach = await deviceInReach(pool, caller, imei!);
     const p = new SqlParams();
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
+    const inRange = rangeMarkers('c."PacketTimestamp"', range.fromMs, range.untilMs);
     const conditions = [
       `c."IMEINumber" = ${p.add(imei)}::text`,
       ...historyConditions('c."PacketTimestamp"', reach),
-      ...rangeConditions('c."PacketTimestamp"', range.fromMs, range.untilMs),
+      ...inRange.conditions,
       ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),
     ];
     const ctx = presentContext(caller, codeStrings);
     const select = CURRENTS_COLUMNS.map((c) => `c."${c}"`).join(', ');
     const total = deviceTotal(q, reach, 'currents');
-    return pageJson(deps, p, { selectList: select, fromWhere: `from device_currents c ${whereClause(conditions)}`, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), total }, q, WRITE, ctx);
+    return pageJson(deps, p, { selectList: select, fromWhere: `from device_currents c ${whereClause(conditions)}`, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), total, range: inRange.instants }, q, WRITE, ctx);
   },
 };

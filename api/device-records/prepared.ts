@@ -11,18 +11,28 @@ import type pg from 'pg';
  * common ones: the portal's and the integrations' lists.
  */
 export const MAX_PREPARED_TEXTS = 200;
-const preparedNames = new Set<string>();
+
+/** Statements named by their text, up to MAX_PREPARED_TEXTS of them; past it, a plain (unnamed) query. */
+function namedByText(): (text: string, values: unknown[]) => pg.QueryConfig {
+  const names = new Set<string>();
+  return (text, values) => {
+    const name = `fl_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    if (!names.has(name)) {
+      if (names.size >= MAX_PREPARED_TEXTS) return { text, values };
+      names.add(name);
+    }
+    return { name, text, values };
+  };
+}
 
 /**
  * A prepared statement named by its text: each connection plans a list's SQL once (db/pool.ts keeps generic
- * plans) instead of on every request; the values still change per request. Past MAX_PREPARED_TEXTS distinct
- * texts, a plain (unnamed) query.
+ * plans) instead of on every request; the values still change per request.
  */
-export function prepared(text: string, values: unknown[]): pg.QueryConfig {
-  const name = `fl_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
-  if (!preparedNames.has(name)) {
-    if (preparedNames.size >= MAX_PREPARED_TEXTS) return { text, values };
-    preparedNames.add(name);
-  }
-  return { name, text, values };
-}
+export const prepared = namedByText();
+
+/**
+ * The same for a statement sent to the pool's plannedPerRequest sibling (db/pool.ts): parsed once per connection,
+ * planned on each request with its values. Its own MAX_PREPARED_TEXTS, so neither kind crowds out the other.
+ */
+export const preparedPerRequest = namedByText();

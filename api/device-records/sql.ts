@@ -136,11 +136,11 @@ export function rangeConditions(column: string, fromMs: number | null, untilMs: 
  * (endpoint.ts pageStatement): placeholders where it is prepared, like its unranged pages, literals where it is not
  * (docs/decisions.md#a-weeks-fleet-pages-prepared).
  */
-export function rangeMarkers(column: string, fromMs: number | null, untilMs: number | null): { conditions: string[]; instants: Record<string, string> } {
+export function rangeMarkers(column: string, fromMs: number | null, untilMs: number | null, prefix = '$range'): { conditions: string[]; instants: Record<string, string> } {
   const conditions: string[] = [];
   const instants: Record<string, string> = {};
-  if (fromMs !== null) { conditions.push(`${column} >= $range_from`); instants.$range_from = new Date(fromMs).toISOString(); }
-  if (untilMs !== null) { conditions.push(`${column} < $range_until`); instants.$range_until = new Date(untilMs).toISOString(); }
+  if (fromMs !== null) { conditions.push(`${column} >= ${prefix}_from`); instants[`${prefix}_from`] = new Date(fromMs).toISOString(); }
+  if (untilMs !== null) { conditions.push(`${column} < ${prefix}_until`); instants[`${prefix}_until`] = new Date(untilMs).toISOString(); }
   return { conditions, instants };
 }
 

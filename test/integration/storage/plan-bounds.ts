@@ -1,12 +1,12 @@
 // The plan-bound checker (issue 45 point 1, docs/decisions.md#reads-bounded-by-the-answer): the statements a
 // route really sends, recorded on the app's pool, explained as production plans them (a prepared statement under
-// the pool's force_generic_plan: db/pool.ts), and the shared buffers each one touched (hit + read) compared
+// the pool's force_generic_plan, or its plannedPerRequest sibling's force_custom_plan: db/pool.ts), and the shared buffers each one touched (hit + read) compared
 // between two table sizes an order of magnitude apart. Buffers, never times: they do not swing with the host.
 import pg from 'pg';
 import { recordingPool } from '../../helpers/recording-pool.js';
 
-/** One statement as the app sent it. */
-export interface Sent { text: string; values: unknown[] }
+/** One statement as the app sent it; `plannedPerRequest` when it went to the pool that plans each request with its values. */
+export interface Sent { text: string; values: unknown[]; plannedPerRequest?: true }
 
 /**
  * How much a statement's buffers may grow from the small size to the large one (ten times the check-ins) and
@@ -31,7 +31,7 @@ export function verdict(unbounded: readonly string[], known: readonly string[]):
 }
 
 /** `pool` as the app uses it, with every statement it is sent (a text, or a config such as a prepared statement) appended to `sent`. */
-export const recording = (pool: pg.Pool, sent: Sent[]): pg.Pool => recordingPool(pool, ({ text, values }) => { sent.push({ text, values }); });
+export const recording = (pool: pg.Pool, sent: Sent[]): pg.Pool => recordingPool(pool, ({ text, values, plannedPerRequest }) => { sent.push({ text, values, ...(plannedPerRequest ? { plannedPerRequest } : {}) }); });
 
 /** Statements worth explaining: reads (an EXPLAIN the app sends itself, for an estimate, is not run again). */
 export const isRead = (q: Sent) => /^\s*(select|with)\b/i.test(q.text);
@@ -63,12 +63,14 @@ let planNumber = 0;
 
 /**
  * `q` prepared on one connection of `pool` and run under EXPLAIN (ANALYZE, BUFFERS): the plan the app's
- * prepared statements and parameterised queries get (generic, db/pool.ts), and the shared buffers it touched.
+ * prepared statements and parameterised queries get (generic, db/pool.ts; with its values where it was planned per
+ * request), and the shared buffers it touched.
  */
 export async function explain(pool: pg.Pool, q: Sent): Promise<Explained> {
   const client = await pool.connect();
   const name = `fl_plan_check_${++planNumber}`;
   try {
+    if (q.plannedPerRequest) await client.query('set plan_cache_mode = force_custom_plan');
     await client.query(`prepare ${name} as ${q.text}`);
     const args = q.values.length ? `(${q.values.map(literal).join(', ')})` : '';
     const { rows: [row] } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`explain (analyze, buffers, format json) execute ${name}${args}`);
@@ -82,6 +84,7 @@ export async function explain(pool: pg.Pool, q: Sent): Promise<Explained> {
     return { buffers: top['Shared Hit Blocks'] + top['Shared Read Blocks'], scans };
   } finally {
     await client.query(`deallocate ${name}`).catch(() => {});
+    await client.query('reset plan_cache_mode').catch(() => {});
     client.release();
   }
 }
