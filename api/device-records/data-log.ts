@@ -7,7 +7,7 @@ import type { Caller } from '../auth/caller.js';
 import { presentContext, RECORD_COLUMNS, recordFields, recordSelectList } from './present.js';
 import { columnIndex, rowWriter } from './row-json.js';
 import { deviceInReach, historyConditions, lateralReach, movedDevices, movedSinceCondition, pageReach, PROBE_JOIN, reachCondition, recordReach } from './reach.js';
-import { filterConditions, orderBy, rangeConditions, rangedFirstPage, rangeMarkers, SqlParams, whereClause } from './sql.js';
+import { filterConditions, orderBy, rangedFirstPage, rangeMarkers, SqlParams, whereClause } from './sql.js';
 import { counterTotal, countersAnswer, deviceTotal } from './totals.js';
 import { cursorInstantMs, cursorOf, cursorParams, type KeyColumn } from './keyset.js';
 import { isDefaultOrder, type ListQuery } from './list-params.js';
@@ -83,12 +83,11 @@ export const dataLog: ReadEndpoint = {
   async run(deps, caller, q) {
     const { pool, codeStrings } = deps;
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
-    // The day range on the partition key: spelled into the text, so the planner keeps only its months, where the
-    // statement is planned per request anyway or its plan depends on the range (a filter, another order); as
-    // values where the page is prepared (docs/decisions.md#a-weeks-fleet-pages-prepared).
+    // The day range on the partition key, as markers (endpoint.ts pageStatement sets them): a generic plan's values
+    // where the page's plan does not depend on the range (docs/decisions.md#a-weeks-fleet-pages-prepared), the
+    // values of a plan made per request where it does (a filter, another order), spelled into deeper pages' texts.
     const rangeInValues = rangedFirstPage(q, DEFAULT_SORT);
-    const spelled = rangeConditions('r."date"', range.fromMs, range.untilMs);
-    const marked = rangeInValues ? rangeMarkers('r."date"', range.fromMs, range.untilMs) : undefined;
+    const marked = rangeMarkers('r."date"', range.fromMs, range.untilMs);
     const moved = await movedDevices(pool, caller);
     const listConditions = (on: SqlParams, inRange: string[]) => [
       ...movedSinceCondition(moved, on, 'r."IMEINumber"', 'r."date"'),
@@ -106,12 +105,12 @@ export const dataLog: ReadEndpoint = {
       ? await pageReach(pool, deps.reachSizes, caller, p, { skipped: q.page * q.limit, limit: q.limit, filtered: q.filters.length > 0 })
       : recordReach(caller, p, { visited: q.limit, reached: Infinity });
     // The walk's and the row lookup's range.
-    const inRange = marked?.conditions ?? spelled;
+    const inRange = marked.conditions;
     const walk = pageAndCount(`from device_records r ${reach.join}`, [...reach.conditions, ...listConditions(p, inRange)], q, p, deps.now());
     const deferred = { ...DEFERRED, within: [...inRange, ...walk.windowCondition] };
-    // The total's range stays in its text: counting a week with the range as values took 3-5x as long.
-    const counted = countedByProbes(caller, (on) => listConditions(on, spelled));
-    return pageJson(deps, p, { selectList: recordSelectList('r'), fromWhere: walk.fromWhere, order, count, countParts: counted, deferred, keyset: KEYSET, window: walk.window, ...(marked ? { range: marked.instants, rangeInGenericPlan: true } : {}), ...(reach.with ? { with: reach.with } : {}) }, q, WRITE, ctx);
+    // The total is planned per request with its range (endpoint.ts): a generic plan counted a week 3-5x as long.
+    const counted = countedByProbes(caller, (on) => listConditions(on, inRange));
+    return pageJson(deps, p, { selectList: recordSelectList('r'), fromWhere: walk.fromWhere, order, count, countParts: counted, deferred, keyset: KEYSET, window: walk.window, range: marked.instants, ...(rangeInValues ? { rangeInGenericPlan: true } : {}), ...(reach.with ? { with: reach.with } : {}) }, q, WRITE, ctx);
   },
 };
 
@@ -125,10 +124,11 @@ export const deviceDataLog: ReadEndpoint = {
     const reach = await deviceInReach(pool, caller, imei!);
     const p = new SqlParams();
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
+    const inRange = rangeMarkers('r."date"', range.fromMs, range.untilMs);
     const conditions = [
       `r."IMEINumber" = ${p.add(imei)}::text`,
       ...historyConditions('r."date"', reach),
-      ...rangeConditions('r."date"', range.fromMs, range.untilMs),
+      ...inRange.conditions,
       ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),
     ];
     const ctx = presentContext(caller, codeStrings);
@@ -139,6 +139,6 @@ export const deviceDataLog: ReadEndpoint = {
     // No `within` here: with the range inside the lookup, at the day cut each row's lookup probed every day of
     // the range (the plan-bound test: 18 -> 72 buffers for a week's keyset page, docs/decisions.md#totals-for-a-second).
     const total = deviceTotal(q, reach, 'records');
-    return pageJson(deps, p, { selectList: recordSelectList('r'), fromWhere, order, countParts, total, deferred: DEFERRED, keyset: KEYSET }, q, WRITE, ctx);
+    return pageJson(deps, p, { selectList: recordSelectList('r'), fromWhere, order, countParts, total, deferred: DEFERRED, keyset: KEYSET, range: inRange.instants }, q, WRITE, ctx);
   },
 };

@@ -206,7 +206,7 @@ export type Planning = 'once' | 'per request' | 'spelled';
  * (prepared.ts), where a generic plan of placeholders would plan every month on every request: written into the
  * text, so the planner leaves out the months outside them.
  */
-function statement(pool: pg.Pool, text: string, values: unknown[], plan: Planning, instants: Instants): { pool: pg.Pool; config: pg.QueryConfig } {
+export function statement(pool: pg.Pool, text: string, values: unknown[], plan: Planning, instants: Instants): { pool: pg.Pool; config: pg.QueryConfig } {
   // Only the instants the text names: a count's parts may leave the page's range out.
   const named = Object.keys(instants).some((marker) => text.includes(marker));
   if (plan === 'once' || (plan === 'per request' && named)) {

@@ -130,7 +130,7 @@ test('an OFFSET page is planned for its window\'s months only (its bound in the 
   }
 });
 
-for (const who of ['admin', 'group user'] as const) test(`${who}: a day range's first and keyset pages of the fleet data-log (default order, unfiltered) are one prepared statement whatever the days, probing reach laterally; its total, its OFFSET pages and a filtered range keep the range in their text`, async () => {
+for (const who of ['admin', 'group user'] as const) test(`${who}: a day range's first and keyset pages of the fleet data-log (default order, unfiltered) are one prepared statement whatever the days, probing reach laterally; its total and a filtered range's first page are prepared on the pool that plans each request with its values; its OFFSET pages keep the range in their text`, async () => {
   const sent: SentStatement[] = [];
   const c = await client(newestMs, who, recordingPool(db.pool, (st) => sent.push(st)));
   const statements = (marker: string) => sent.filter((st) => st.text.includes(marker));
@@ -138,6 +138,7 @@ for (const who of ['admin', 'group user'] as const) test(`${who}: a day range's 
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10).replaceAll('-', '');
   const literal = /'\d{4}-\d\d-\d\dT[^']*'::timestamptz/;
   const names = new Set<string | undefined>();
+  const countNames = new Set<string | undefined>();
   for (const [from, to] of [[newestMs - 6 * DAY, newestMs], [newestMs - 20 * DAY, newestMs - 14 * DAY]] as const) {
     sent.length = 0;
     const body = await c.get(`/device-records/data-log?limit=40&from=${day(from)}&to=${day(to)}`);
@@ -149,15 +150,22 @@ for (const who of ['admin', 'group user'] as const) test(`${who}: a day range's 
       assert.ok(st.values.some((v) => typeof v === 'string' && /^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(v)), 'the range\'s instants are values');
       assert.ok(st.text.includes('cross join lateral (select 1 from device_information d where d."IMEINumber" = r."IMEINumber"'), 'reach probed laterally');
     }
-    for (const st of statements('count(')) assert.ok(st.name === undefined && literal.test(st.text), 'the total: the range in its text, planned per request');
+    for (const st of statements('count(')) {
+      assert.ok(st.plannedPerRequest && !literal.test(st.text), 'the total: planned per request with its range as values');
+      countNames.add(st.name);
+    }
   }
   assert.is(names.size, 2, `a first page and a keyset page, prepared, the same two for both weeks: ${[...names].join(', ')}`);
   assert.not.ok(names.has(undefined));
-  for (const query of ['page=1', `filterBy=${encodeURIComponent(JSON.stringify({ IMEINumber: { eq: DEVICE } }))}`]) {
-    sent.length = 0;
-    await c.get(`/device-records/data-log?limit=40&from=${day(newestMs - 6 * DAY)}&to=${day(newestMs)}&${query}`);
-    assert.ok(pages().length > 0 && pages().every((st) => st.name === undefined && literal.test(st.text)), `${query}: planned per request with its range`);
-  }
+  assert.is(countNames.size, 1, `one total statement for both weeks: ${[...countNames].join(', ')}`);
+  assert.not.ok(countNames.has(undefined));
+  const week = `/device-records/data-log?limit=40&from=${day(newestMs - 6 * DAY)}&to=${day(newestMs)}`;
+  sent.length = 0;
+  await c.get(`${week}&page=1`);
+  assert.ok(pages().length > 0 && pages().every((st) => st.name === undefined && !st.plannedPerRequest && literal.test(st.text)), 'an OFFSET page: its range in its text');
+  sent.length = 0;
+  await c.get(`${week}&filterBy=${encodeURIComponent(JSON.stringify({ IMEINumber: { eq: DEVICE } }))}`);
+  assert.ok(pages().length > 0 && pages().every((st) => st.name !== undefined && st.plannedPerRequest && !literal.test(st.text)), 'a filtered range: prepared, planned per request with its range as values');
 });
 
 test('forged cursors at the ends of time: the answer, never a failed statement', async () => {
