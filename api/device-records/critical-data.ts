@@ -15,9 +15,9 @@ import { isDefaultOrder, type ListQuery } from './list-params.js';
 import { displayFault, eventFields, presentContext } from './present.js';
 import { columnIndex, plain, rowWriter, type JsonText } from './row-json.js';
 import { movedDevices, movedSinceCondition, reachCondition, type MovedDevices } from './reach.js';
-import { filterConditions, orderBy, rangeConditions, SqlParams, whereClause } from './sql.js';
+import { filterConditions, orderBy, SqlParams, whereClause } from './sql.js';
 import { counterTotal, countersAnswer } from './totals.js';
-import { reportedRange } from './events.js';
+import { eventRange } from './events.js';
 import { FAULT_SHIFT_MS } from '../../domain/fault-shift.js';
 import { badCursor, cursorInstantLiteral, cursorOf, type KeyColumn } from './keyset.js';
 import type { ActiveDevice, CriticalWalk, SourceWalk } from './critical-walk.js';
@@ -158,7 +158,7 @@ const isPlainRange = (caller: Caller, q: Pick<ListQuery, 'from' | 'to' | 'sort' 
 
 /**
  * The rows of critical_event_months (alias `m`) of source `name` that can hold an event of `range`: its months by
- * the partition key, as reportedRange reads it (a month is the first day of its UTC month), the bounds on `p` so
+ * the partition key, as eventRange reads it (a month is the first day of its UTC month), the bounds on `p` so
  * that the statement is prepared once per form. A row is a device that had events there (one whose events all
  * went since is harmless: its walk finds nothing).
  */
@@ -235,14 +235,14 @@ export function walkFor(deps: Pick<ReadDeps, 'pool' | 'walks'>, caller: Caller, 
  * columns are constants inside.
  */
 function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams, purpose: 'page' | 'count', walk: CriticalWalk, top: string, moved: MovedDevices): string[] {
-  const range = calendarDayRange(q.from, q.to, caller.timeZone);
+  const inRange = eventRange('c', calendarDayRange(q.from, q.to, caller.timeZone));
   const reach = reachCondition(caller, p);
   // The event's device in reach, as a LATERAL on its IMEI (keys-first walks by time and their counts).
   const inReach = `cross join lateral (select 1 from device_information d where d."IMEINumber" = c."IMEINumber" and ${reach} limit 1) reached`;
   const common = ([
     ...movedSinceCondition(moved, p, 'c."IMEINumber"', 'c."PacketTimestamp"'),
-    ...rangeConditions('c."EventTimestamp"', range.fromMs, range.untilMs),
-    ...reportedRange('c', range),
+    ...inRange.stored,
+    ...inRange.reported,
     ...filterConditions(q.filters, FILTERABLE, { codeStrings: deps.codeStrings }, p),
   ]);
   const cursor = purpose === 'page' ? afterCursor(q, p) : SOURCE_NAMES.map(() => []);
@@ -290,9 +290,9 @@ function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams, pu
   }
   const keys = 'c."SourceID", c."ReportedEventTimestamp", c."EventTimestamp"';
   const keyOrder = 'c."EventTimestamp" desc, c."SourceID" desc';
-  // The range on the partition key in the row lookup too (spelled in, as the walk's): its plan then holds only the
-  // range's partitions, not every month's (planning those cost 11 ms for a week at 24 months).
-  const lookupRange = reportedRange('c', range);
+  // The range on the partition key in the row lookup too (set as the walk's): its plan then holds only the range's
+  // partitions, not every month's (planning those cost 11 ms for a week at 24 months).
+  const lookupRange = inRange.reported;
   const keysFirst = (source: string, keyWalk: string) => `from (${keyWalk}) k
       cross join lateral (select c.* from ${source} ${whereClause(['c."SourceID" = k."SourceID"', 'c."ReportedEventTimestamp" = k."ReportedEventTimestamp"', ...lookupRange])} limit 1) c
       join device_information d on d."IMEINumber" = c."IMEINumber"`;
@@ -354,5 +354,5 @@ export async function criticalDataPage(deps: ReadDeps, caller: Caller, q: ListQu
   const fromWhere = `from (${merged}) u`;
   const selectList = `u.*, (select pl.name from power_lines pl where pl."Id" = u."PowerLineID") as "PowerLineName",
     u."PacketTimestamp"::text as "CheckInAt", ${CHECK_IN_COLUMNS.map((c) => `null::integer as "${c}"`).join(', ')}`;
-  return pageJson(deps, p, { selectList, fromWhere, order: orderBy(q.sort, MERGED, DEFAULT_SORT, MERGED_TIE_BREAKER), ...count, keyset: KEYSET, fill: fillCheckIns }, q, WRITE, ctx);
+  return pageJson(deps, p, { selectList, fromWhere, order: orderBy(q.sort, MERGED, DEFAULT_SORT, MERGED_TIE_BREAKER), ...count, keyset: KEYSET, fill: fillCheckIns, range: eventRange('c', calendarDayRange(q.from, q.to, caller.timeZone)).instants }, q, WRITE, ctx);
 }

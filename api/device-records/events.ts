@@ -8,7 +8,7 @@ import { pageJson, type ReadEndpoint } from './endpoint.js';
 import { EVENT_COLUMNS, eventFields, presentContext } from './present.js';
 import { columnIndex, rowWriter } from './row-json.js';
 import { deviceInReach, historyConditions } from './reach.js';
-import { filterConditions, orderBy, rangeConditions, rangeMarkers, SqlParams, whereClause } from './sql.js';
+import { filterConditions, orderBy, rangeMarkers, SqlParams, whereClause } from './sql.js';
 import { deviceTotal } from './totals.js';
 
 const SORTABLE: FieldTable = {
@@ -40,16 +40,16 @@ function tablesOf(imei: string): string[] {
 }
 
 /**
- * The same range on the partition key, ReportedEventTimestamp, so only the months in range are read. A stored
- * EventTimestamp is the reported one, or FAULT_SHIFT_MS before it (spec 3.4): an event in [from, until) was
- * reported in [from, until + FAULT_SHIFT_MS).
+ * An event table's day range as markers (sql.ts rangeMarkers): `stored` on EventTimestamp, and `reported`, the same
+ * range on the partition key, ReportedEventTimestamp, so only the months in range are read. A stored EventTimestamp
+ * is the reported one, or FAULT_SHIFT_MS before it (spec 3.4): an event in [from, until) was reported in
+ * [from, until + FAULT_SHIFT_MS). `instants`: both's.
  */
-export function reportedRange(alias: string, range: InstantRange): string[] {
-  const reported = reportedBounds(range);
-  return rangeConditions(`${alias}."ReportedEventTimestamp"`, reported.fromMs, reported.untilMs);
+export function eventRange(alias: string, range: InstantRange): { stored: string[]; reported: string[]; instants: Record<string, string> } {
+  const stored = rangeMarkers(`${alias}."EventTimestamp"`, range.fromMs, range.untilMs);
+  const reported = rangeMarkers(`${alias}."ReportedEventTimestamp"`, range.fromMs, range.untilMs === null ? null : range.untilMs + FAULT_SHIFT_MS, '$reported');
+  return { stored: stored.conditions, reported: reported.conditions, instants: { ...stored.instants, ...reported.instants } };
 }
-
-const reportedBounds = (range: InstantRange): InstantRange => ({ fromMs: range.fromMs, untilMs: range.untilMs === null ? null : range.untilMs + FAULT_SHIFT_MS });
 
 export const deviceEvents: ReadEndpoint = {
   path: '/device-information/events/:imei',
@@ -64,13 +64,11 @@ export const deviceEvents: ReadEndpoint = {
     const sources = tablesOf(`${p.add(imei)}::text`);
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
     // The day range, on the stored and on the reported instant (the partition key): the walk's and the row lookup's.
-    const stored = rangeMarkers('ev."EventTimestamp"', range.fromMs, range.untilMs);
-    const { fromMs, untilMs } = reportedBounds(range);
-    const reported = rangeMarkers('ev."ReportedEventTimestamp"', fromMs, untilMs, '$reported');
-    const inRange = [...stored.conditions, ...reported.conditions];
+    const inRange = eventRange('ev', range);
+    const within = [...inRange.stored, ...inRange.reported];
     const conditions = [
       ...historyConditions('ev."PacketTimestamp"', reach),
-      ...inRange,
+      ...within,
       ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),
     ];
     const ctx = presentContext(caller, codeStrings);
@@ -96,10 +94,9 @@ export const deviceEvents: ReadEndpoint = {
     const walked = direct ? select : [...new Set([...KEY, ...(q.sort.length ? q.sort : DEFAULT_SORT).map((k) => k.field)])].map((c) => `ev."${c}"`).join(', ');
     const branches = sources.map((source) => `(select ${walked} from ${source} ev ${whereClause(conditions)} order by ${order} limit ${top})`);
     const countParts = { parts: sources.map((source) => `from ${source} ev ${whereClause(conditions)}`), values: [...p.values] };
-    const deferred = direct ? undefined : { table: `(${sources.join(' union all ')})`, alias: 'ev', key: KEY, within: inRange };
+    const deferred = direct ? undefined : { table: `(${sources.join(' union all ')})`, alias: 'ev', key: KEY, within };
     // Unfiltered and unranged, the device's counter is the total: counting its events descended every month of both tables.
     const total = deviceTotal(q, reach, 'events');
-    const instants = { ...stored.instants, ...reported.instants };
-    return pageJson(deps, p, { selectList: select, fromWhere: `from (${branches.join(' union all ')}) ev`, order, countParts, total, range: instants, ...(deferred ? { deferred } : {}) }, q, WRITE, ctx);
+    return pageJson(deps, p, { selectList: select, fromWhere: `from (${branches.join(' union all ')}) ev`, order, countParts, total, range: inRange.instants, ...(deferred ? { deferred } : {}) }, q, WRITE, ctx);
   },
 };
