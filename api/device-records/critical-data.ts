@@ -9,7 +9,7 @@ import { FAULT_EVENT_TYPES, sqlTypeList } from '../../domain/fault-events.js';
 import { MODEL_CHANGE_EVENT_TYPE } from '../../domain/model-change-alert.js';
 import type { Caller } from '../auth/caller.js';
 import { eventType, fault, num, text, type FieldTable } from './fields.js';
-import { pageJson, type ReadDeps, type ReadEndpoint } from './endpoint.js';
+import { PAGE_CUT, pageJson, type ReadDeps, type ReadEndpoint } from './endpoint.js';
 import { prepared } from './prepared.js';
 import { isDefaultOrder, type ListQuery } from './list-params.js';
 import { displayFault, eventFields, presentContext } from './present.js';
@@ -338,7 +338,7 @@ export async function criticalDataPage(deps: ReadDeps, caller: Caller, q: ListQu
   // Each source is sorted and cut to the first page + offset rows on its own (an index walk that stops
   // early), then the few survivors are merged: sorting the union of millions of events would not stop.
   const p = new SqlParams();
-  const top = integerLiteral(q.page * q.limit + q.limit); // spelled in, as pageJson does (endpoint.ts)
+  const top = PAGE_CUT.top; // set as pageJson sets the page's limit and offset (endpoint.ts statement)
   const moved = await movedDevices(deps.pool, caller); // one read for the page's statement and the total's
   const parts = branches(deps, caller, q, p, 'page', walk, top, moved);
   const inner = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);

@@ -96,7 +96,7 @@ export interface PageSql {
   order: string;
   /** The day range as markers the page statement's text (and `countParts`, if they name them) holds (sql.ts
    * rangeMarkers), set when it is sent (pageStatement). */
-  range?: Instants;
+  range?: Markers;
   /** The page's generic plan does not depend on its range (sql.ts rangedFirstPage): a ranged first or keyset page is
    * prepared like an unranged one. Otherwise a ranged first page is planned per request with its range's values. */
   rangeInGenericPlan?: true;
@@ -133,7 +133,7 @@ export interface PageSql {
  * parts together (one EXPLAIN of their UNION ALL, which uses every value the parts share), and at least what
  * was counted.
  */
-async function cappedTotal(pool: pg.Pool, { parts, values }: { parts: string[]; values: unknown[] }, plan: Planning, instants: Instants): Promise<Total> {
+async function cappedTotal(pool: pg.Pool, { parts, values }: { parts: string[]; values: unknown[] }, plan: Planning, instants: Markers): Promise<Total> {
   const text = `select ${parts.map((fw, i) => `(select count(*) from (select 1 ${fw} limit ${COUNT_CAP + 1}) s) as n${i}`).join(', ')}`;
   const count = statement(pool, text, values, plan, instants);
   const { rows } = await count.pool.query<Record<string, string>>(count.config);
@@ -141,7 +141,7 @@ async function cappedTotal(pool: pg.Pool, { parts, values }: { parts: string[]; 
   const floor = counted.reduce((a, b) => a + b, 0);
   if (counted.every((n) => n <= COUNT_CAP)) return { total: floor, estimated: false };
   const estimate = await pool.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
-    filled(`explain (format json) ${parts.map((fw) => `select 1 ${fw}`).join(' union all ')}`, instants, instantLiteral), values);
+    filled(`explain (format json) ${parts.map((fw) => `select 1 ${fw}`).join(' union all ')}`, instants, literal), values);
   return { total: Math.max(floor, Math.round(estimate.rows[0]!['QUERY PLAN'][0].Plan['Plan Rows'])), estimated: true };
 }
 
@@ -178,47 +178,55 @@ function deferredPage(d: NonNullable<PageSql['deferred']>, selectList: string, s
 }
 
 /**
- * Instants a page statement's text holds as markers (`$name`, not SQL, so a text that escaped unset fails to parse)
- * until it is sent: the newest-first window's bound (newest-window.ts WINDOW_START, per attempt) and a day range's
- * (sql.ts rangeMarkers). Each is an instant `toISOString` wrote or `-infinity`, never a caller's text.
+ * Values a statement's text holds as markers (`$name`, not SQL, so a text that escaped unset fails to parse) until it
+ * is sent (statement): instants, the newest-first window's bound (newest-window.ts WINDOW_START, per attempt) and a
+ * day range's (sql.ts rangeMarkers), each one `toISOString` wrote or `-infinity`, never a caller's text; and integers,
+ * a page's cut (PAGE_CUT: its limit, offset and their sum).
  */
-export type Instants = Readonly<Record<string, string>>;
+export type Markers = Readonly<Record<string, string | number>>;
 
-/** `text` with each marker of `instants` replaced by what `as` makes of its value (a replacer: `$` in it is never a pattern). */
-const filled = (text: string, instants: Instants, as: (value: string) => string): string =>
-  Object.entries(instants).reduce((t, [marker, value]) => t.replaceAll(marker, () => as(value)), text);
+/** A page's cut as markers: `limit`, `offset`, and `top`, the rows up to the page's end, which an endpoint cuts each of its sources to (events, critical-data). */
+export const PAGE_CUT = { limit: '$page_limit', offset: '$page_offset', top: '$page_top' } as const;
 
-/** An instant as a SQL literal (`toISOString` wrote it, or it is `-infinity`: sql.ts rangeMarkers, newest-window.ts). */
-const instantLiteral = (value: string) => `'${value}'::timestamptz`;
+/** `text` with each marker of `markers` replaced by what `as` makes of its value (a replacer: `$` in it is never a pattern). */
+const filled = (text: string, markers: Markers, as: (value: string | number) => string): string =>
+  Object.entries(markers).reduce((t, [marker, value]) => t.replaceAll(marker, () => as(value)), text);
+
+/** A marker's value as a SQL literal: an integer, or an instant (`toISOString` wrote it, or it is `-infinity`). */
+const literal = (value: string | number) => (typeof value === 'number' ? integerLiteral(value) : `'${value}'::timestamptz`);
 
 /**
  * How a statement is planned (docs/decisions.md#statements-planned-per-request): `once` per connection, a generic
- * plan of a prepared statement, for texts whose best plan does not depend on their values; `per request` with its
- * values, prepared by name on the pool's plannedPerRequest sibling (db/pool.ts), for those whose does (a day range,
- * a device); `spelled`, an unnamed text with its instants written in, for texts that vary with the request anyway
- * (an OFFSET), which would use up the prepared names.
+ * plan of a prepared statement, for texts whose best plan does not depend on their values (an unranged first page,
+ * an unranged total); `per request`, prepared by name on the pool's plannedPerRequest sibling (db/pool.ts) and
+ * planned with its values, for those whose does (a day range, a deep page).
  */
-export type Planning = 'once' | 'per request' | 'spelled';
+export type Planning = 'once' | 'per request';
 
 /**
- * The statement with its instants set, and the pool to send it to. Prepared (`once`, `per request`): each instant a
- * placeholder after the statement's values, one text for every value. Spelled, and past the prepared texts' cap
- * (prepared.ts), where a generic plan of placeholders would plan every month on every request: written into the
- * text, so the planner leaves out the months outside them.
+ * The statement with its markers set, and the pool to send it to. Planned once: each instant a placeholder after the
+ * statement's values, one text for every value, and each integer spelled in (a generic plan for an unknown limit
+ * assumes a tenth of the rows and hashes or sorts them all). Planned per request: every marker a placeholder, so one
+ * text serves every range and every page. Past the prepared texts' cap (prepared.ts), or per request with no marker
+ * in its text: an unnamed text with every marker written in, so the planner leaves out the months outside a range.
  */
-export function statement(pool: pg.Pool, text: string, values: unknown[], plan: Planning, instants: Instants): { pool: pg.Pool; config: pg.QueryConfig } {
-  // Only the instants the text names: a count's parts may leave the page's range out.
-  const named = Object.keys(instants).some((marker) => text.includes(marker));
-  if (plan === 'once' || (plan === 'per request' && named)) {
+export function statement(pool: pg.Pool, text: string, values: unknown[], plan: Planning, markers: Markers): { pool: pg.Pool; config: pg.QueryConfig } {
+  // Only the markers the text names: a count's parts may leave the page's range out.
+  const named = Object.keys(markers).some((marker) => text.includes(marker));
+  if (plan === 'once' || named) {
     // A placeholder per occurrence (the walk's and the row lookup's): a value the text never names would be a
     // parameter PostgreSQL cannot type.
     const all = [...values];
-    const withPlaceholders = filled(text, instants, (value) => { all.push(value); return `$${all.length}::timestamptz`; });
+    const withPlaceholders = filled(text, markers, (value) => {
+      if (plan === 'once' && typeof value === 'number') return literal(value);
+      all.push(value);
+      return `$${all.length}::${typeof value === 'number' ? 'bigint' : 'timestamptz'}`;
+    });
     const config = plan === 'once' ? prepared(withPlaceholders, all) : preparedPerRequest(withPlaceholders, all);
     if (config.name !== undefined) return { pool: plan === 'once' ? pool : plannedPerRequest(pool), config };
     if (!named) return { pool, config };
   }
-  return { pool, config: { text: filled(text, instants, instantLiteral), values } };
+  return { pool, config: { text: filled(text, markers, literal), values } };
 }
 
 const spans = spanMemory();
@@ -228,8 +236,8 @@ const spans = spanMemory();
  * the first window that holds the page answers; the span that did is remembered for the statement's next request
  * (a keyset page's: for the chain's next page).
  */
-async function pageStatementRows(pool: pg.Pool, text: string, values: unknown[], plan: Planning, limit: number, instants: Instants, window: NewestWindow | undefined): Promise<unknown[][]> {
-  const read = async (all: Instants) => {
+async function pageStatementRows(pool: pg.Pool, text: string, values: unknown[], plan: Planning, limit: number, instants: Markers, window: NewestWindow | undefined): Promise<unknown[][]> {
+  const read = async (all: Markers) => {
     const page = statement(pool, text, values, plan, all);
     return (await page.pool.query<unknown[]>({ ...page.config, rowMode: 'array' })).rows;
   };
@@ -263,26 +271,25 @@ interface PageRows { rows: unknown[][]; total: number; totalIsEstimate: boolean;
 async function pageRows({ pool, totals }: PageDeps, p: SqlParams, sql: PageSql, q: ListQuery): Promise<PageRows> {
   const exact = sql.count;
   const parts = sql.countParts ?? { parts: [sql.fromWhere], values: [...p.values] };
-  // Limit and offset are spelled into the text (integers parseListQuery checked): the pool plans generically
-  // (db/pool.ts), and a plan for an unknown `limit $n offset $m` assumes a tenth of the rows and hashes or sorts
-  // them all (a deep page took 300-500 ms at 1M check-ins instead of 16). The first page, most requests, is
-  // prepared: planned once, or per request with its range's values where the best plan depends on them; deeper
-  // pages are spelled, as their texts are many. A total is planned once when unranged (a generic plan counted a
-  // week 3-5x slower), per request with its range otherwise.
+  // The first page, most requests, is planned once where its best plan does not depend on its values (unranged, or
+  // a range the generic plan serves: sql.rangeInGenericPlan); every other page per request with its range and its
+  // cut as values (statement): a generic plan for an unknown `limit $n offset $m` assumes a tenth of the rows and
+  // hashes or sorts them all (a deep page took 300-500 ms at 1M check-ins instead of 16). A total is planned once
+  // when unranged, per request with its range otherwise (a generic plan counted a week 3-5x slower).
   const first = q.page === 0;
   const unranged = q.from === null && q.to === null;
-  const plan: Planning = first && (unranged || sql.rangeInGenericPlan) ? 'once' : first ? 'per request' : 'spelled';
+  const plan: Planning = first && (unranged || sql.rangeInGenericPlan) ? 'once' : 'per request';
   const instants = sql.range ?? {};
-  const limit = integerLiteral(q.limit);
-  const offset = integerLiteral(q.page * q.limit);
+  const markers: Markers = { ...instants, [PAGE_CUT.limit]: q.limit, [PAGE_CUT.offset]: q.page * q.limit, [PAGE_CUT.top]: q.page * q.limit + q.limit };
+  const cut = `limit ${PAGE_CUT.limit} offset ${PAGE_CUT.offset}`;
   const selectList = sql.keyset ? `${sql.selectList}, ${cursorSelect(sql.keyset)}` : sql.selectList;
-  const page = (sql.with ? `with ${sql.with} ` : '') + (sql.deferred ? deferredPage(sql.deferred, selectList, sql, `limit ${limit} offset ${offset}`)
-    : `select ${selectList} ${sql.fromWhere} order by ${sql.order} limit ${limit} offset ${offset}`);
-  const rowsRead = pageStatementRows(pool, page, p.values, plan, q.limit, instants, sql.window);
+  const page = (sql.with ? `with ${sql.with} ` : '') + (sql.deferred ? deferredPage(sql.deferred, selectList, sql, cut)
+    : `select ${selectList} ${sql.fromWhere} order by ${sql.order} ${cut}`);
+  const rowsRead = pageStatementRows(pool, page, p.values, plan, q.limit, markers, sql.window);
   const counted = (): Promise<Total> | Total => sql.total !== undefined ? { total: sql.total, estimated: false } : exact
     ? rememberedTotal(totals, { text: exact.sql, values: exact.values },
       () => pool.query<{ n: string }>(prepared(exact.sql, exact.values)).then((r) => ({ total: Number(r.rows[0]!.n), estimated: false })))
-    : rememberedTotal(totals, { text: filled(parts.parts.join('\n'), instants, instantLiteral), values: parts.values },
+    : rememberedTotal(totals, { text: filled(parts.parts.join('\n'), instants, literal), values: parts.values },
       () => cappedTotal(pool, parts, unranged ? 'once' : 'per request', instants));
   // Without a cursor, a page that is not full tells its total (the rows before it and its own), so the count is
   // asked only when the page cannot: a device's week of events is most often a short page, and its count cost

@@ -1,10 +1,9 @@
 // /device-records/device-information/events/<imei>: the device's events of both tables (spec 2.3: standard
 // and DM1), one shape with `EventTable` saying which, spec 3.4 applied; `from` / `to` on EventTimestamp.
-import { integerLiteral } from '../../db/sql-literal.js';
 import { calendarDayRange, type InstantRange } from '../../domain/calendar-days.js';
 import { FAULT_SHIFT_MS } from '../../domain/fault-shift.js';
 import { eventType, num, text, type FieldTable } from './fields.js';
-import { pageJson, type ReadEndpoint } from './endpoint.js';
+import { PAGE_CUT, pageJson, type ReadEndpoint } from './endpoint.js';
 import { EVENT_COLUMNS, eventFields, presentContext } from './present.js';
 import { columnIndex, rowWriter } from './row-json.js';
 import { deviceInReach, historyConditions } from './reach.js';
@@ -78,7 +77,7 @@ export const deviceEvents: ReadEndpoint = {
     // critical-data does): in a branch EventTable is a constant, so the default order is the index's
     // (IMEINumber, EventTimestamp desc, Event_Record_ID desc) and the walk stops at the page; sorting the
     // union of both tables read the device's whole history per request (docs/decisions.md#reads-bounded-by-the-answer).
-    const top = integerLiteral(q.page * q.limit + q.limit);
+    const top = PAGE_CUT.top;
     // Keys first, whole rows second (pageJson's deferred join). Each branch walks its table's keys (primary key:
     // table, id, partition key) with the columns the order reads, cut to offset + limit; the merged keys are cut
     // to the page; only then the page's rows are read, each by its key in its own partition. In the default order

@@ -16,6 +16,7 @@ import { createTestDatabase, type TestDatabase } from '../../../support/database
 import { generateDeviceData, registerDevices } from '../../../support/device-data.js';
 import { importDemoData } from '../../../support/reference-data.js';
 import { recordingPool, type SentStatement } from '../../helpers/recording-pool.js';
+import { explain } from '../storage/plan-bounds.js';
 
 const test = suite('newest-first windows (real Postgres)');
 const DAY = 86_400_000;
@@ -106,7 +107,7 @@ for (const [name, afterNewestMs] of [['a day', DAY / 2], ['100 days', 100 * DAY]
   });
 }
 
-test('an OFFSET page is planned for its window\'s months only (its bound in the text); a first page is prepared once, its bound a value', async () => {
+test('an OFFSET page is planned for its window\'s months only (planned per request with its bound); a first page is prepared once, its bound a value', async () => {
   const sent: SentStatement[] = [];
   const c = await client(newestMs + DAY / 2, 'admin', recordingPool(db.pool, (st) => sent.push(st)));
   const pageStatements = () => sent.splice(0).filter((st) => st.text.includes('cross join lateral (select * from device_records'));
@@ -118,19 +119,20 @@ test('an OFFSET page is planned for its window\'s months only (its bound in the 
   const deep = pageStatements();
   assert.ok(deep.length > 0);
   for (const st of deep) {
-    assert.is(st.name, undefined, 'an OFFSET page is planned per request');
-    const bound = /r\."date" >= '([^']+)'::timestamptz/.exec(st.text)?.[1];
-    assert.ok(bound, 'the bound spelled into the text');
-    // Planned without its values (as the pool plans it: generically), the plan holds no month before the bound.
-    const { rows } = await db.pool.query<{ 'QUERY PLAN': string }>(`explain (generic_plan, costs off) ${st.text}`);
-    const months = [...new Set(rows.map((r) => /device_records_p(\d{6})/.exec(r['QUERY PLAN'])?.[1]).filter((m): m is string => m !== undefined))];
+    assert.ok(st.name !== undefined && st.plannedPerRequest, 'an OFFSET page is prepared and planned per request');
+    const slot = /r\."date" >= \$(\d+)::timestamptz/.exec(st.text)?.[1];
+    assert.ok(slot, 'the bound a placeholder');
+    const bound = String(st.values[Number(slot) - 1]);
+    // Planned with its values (as the pool it went to plans it: db/pool.ts), the plan holds no month before the bound.
+    const { scans } = await explain(db.pool, { text: st.text, values: st.values, plannedPerRequest: true });
+    const months = [...new Set(scans.map((scan) => /device_records_p(\d{6})/.exec(scan)?.[1]).filter((m): m is string => m !== undefined))];
     const boundMonth = bound === '-infinity' ? '000000' : bound.slice(0, 7).replace('-', '');
     assert.ok(months.length > 0, 'the plan reads the month partitions');
     assert.equal(months.filter((m) => m < boundMonth), [], `window from ${bound}: months planned ${months.join(', ')}`);
   }
 });
 
-for (const who of ['admin', 'group user'] as const) test(`${who}: a day range's first and keyset pages of the fleet data-log (default order, unfiltered) are one prepared statement whatever the days, probing reach laterally; its total and a filtered range's first page are prepared on the pool that plans each request with its values; its OFFSET pages keep the range in their text`, async () => {
+for (const who of ['admin', 'group user'] as const) test(`${who}: a day range's first and keyset pages of the fleet data-log (default order, unfiltered) are one prepared statement whatever the days, probing reach laterally; its total, its OFFSET pages and a filtered range's first page are prepared on the pool that plans each request with its values`, async () => {
   const sent: SentStatement[] = [];
   const c = await client(newestMs, who, recordingPool(db.pool, (st) => sent.push(st)));
   const statements = (marker: string) => sent.filter((st) => st.text.includes(marker));
@@ -162,7 +164,7 @@ for (const who of ['admin', 'group user'] as const) test(`${who}: a day range's 
   const week = `/device-records/data-log?limit=40&from=${day(newestMs - 6 * DAY)}&to=${day(newestMs)}`;
   sent.length = 0;
   await c.get(`${week}&page=1`);
-  assert.ok(pages().length > 0 && pages().every((st) => st.name === undefined && !st.plannedPerRequest && literal.test(st.text)), 'an OFFSET page: its range in its text');
+  assert.ok(pages().length > 0 && pages().every((st) => st.name !== undefined && st.plannedPerRequest && !literal.test(st.text)), 'an OFFSET page: prepared, planned per request with its range and its offset as values');
   sent.length = 0;
   await c.get(`${week}&filterBy=${encodeURIComponent(JSON.stringify({ IMEINumber: { eq: DEVICE } }))}`);
   assert.ok(pages().length > 0 && pages().every((st) => st.name !== undefined && st.plannedPerRequest && !literal.test(st.text)), 'a filtered range: prepared, planned per request with its range as values');
