@@ -72,6 +72,15 @@ const CODE_OF_STATUS = new Map<number, ApiErrorCode>([
   [413, 'PAYLOAD_TOO_LARGE'], [415, 'UNSUPPORTED_MEDIA_TYPE'], [429, 'RATE_LIMITED'],
 ]);
 
+/**
+ * No database connection within connectionTimeoutMillis (db/pool.ts): none came free in the pool (pg-pool), or a new
+ * one did not open (pg). The database is busy or away, the request is not wrong: a 503 the caller may retry, not a 500
+ * (a hostile review queued one tenant's ranges behind another's slow ones). Neither error has a code; its message is
+ * the one mark.
+ */
+const NO_CONNECTION_IN_TIME = new Set(['timeout exceeded when trying to connect', 'Connection terminated due to connection timeout']);
+const isPoolCheckoutTimeout = (err: Error) => NO_CONNECTION_IN_TIME.has(err.message);
+
 export function renderError(err: Error, c: Context): Response {
   if (err instanceof ApiError) {
     for (const [name, value] of Object.entries(err.headers ?? {})) c.header(name, value);
@@ -79,6 +88,10 @@ export function renderError(err: Error, c: Context): Response {
   }
   if (err instanceof HTTPException && CODE_OF_STATUS.has(err.status)) {
     return renderError(new ApiError(CODE_OF_STATUS.get(err.status)!, err.message || 'The request was refused.'), c);
+  }
+  if (isPoolCheckoutTimeout(err)) {
+    log.warn({ path: c.req.path }, 'no database connection within the pool\'s wait: answered 503');
+    return renderError(new ApiError('UNAVAILABLE', 'The service is busy; try again shortly.', { retryAfterSeconds: 1 }, { 'Retry-After': '1' }), c);
   }
   log.error({ err: { name: err.name, message: err.message }, path: c.req.path }, 'unhandled API error');
   return c.json({ error: { code: 'INTERNAL', message: 'An internal error occurred; it has been logged.' } }, 500);

@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import type pg from 'pg';
 import { createApp } from '../api/app.js';
 import { listen } from '../api/server.js';
-import { createPool } from '../db/pool.js';
+import { closePool, createPool } from '../db/pool.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { importDemoData } from '../support/reference-data.js';
 import { machineInfo } from '../support/machine.js';
@@ -142,7 +142,7 @@ async function main(): Promise<void> {
     if (failed.length) throw new Error(`requests failed: ${failed.map((r) => r.endpoint).join(', ')}`);
   } finally {
     if (values.keep || values.database) {
-      await db.pool.end();
+      await closePool(db.pool);
       console.log(`database kept: npm run bench:api -- --database ${db.url}`);
     } else {
       await db.drop();
@@ -153,7 +153,7 @@ async function main(): Promise<void> {
 /** A database loaded by an earlier `--keep` run: used as it is, never dropped. */
 function existingDatabase(url: string): TestDatabase {
   const pool = createPool({ connectionString: url, max: 8 });
-  return { url, pool, drop: () => pool.end() };
+  return { url, pool, drop: () => closePool(pool) };
 }
 
 main().catch((err: unknown) => {

@@ -51,11 +51,12 @@ function connectionPool(config: pg.PoolConfig, planCacheMode: 'force_generic_pla
 /** A pool may name its plannedPerRequest sibling itself: a test's recording pool does, to record what goes there too. */
 export const PLANNED_PER_REQUEST = Symbol('plannedPerRequest');
 const siblings = new WeakMap<pg.Pool, pg.Pool>();
-const PLANNED_PER_REQUEST_MAX = 4;
 
 /**
  * The sibling of `pool` for statements planned per request with their values (docs/decisions.md
- * #statements-planned-per-request): the same database, `plan_cache_mode=force_custom_plan`, a few connections. A
+ * #statements-planned-per-request): the same database and settings (TLS, timeouts), as many connections (they
+ * carried these statements before: fewer let one caller's slow ranges queue everybody else's), and
+ * `plan_cache_mode=force_custom_plan`. A
  * statement prepared by name there is parsed once per connection and planned on each request with its values as
  * constants: the months outside a range pruned, the planner's choice made for the device and range asked. The
  * same text unnamed on `pool` is parsed on every request, and prepared there it would get one generic plan.
@@ -67,8 +68,7 @@ export function plannedPerRequest(pool: pg.Pool): pg.Pool {
   let sibling = siblings.get(pool);
   if (!sibling) {
     // Its idle connections never hold the process open: a caller that ends only `pool` still exits.
-    const { connectionString, application_name: name, host, port, user, password, database } = pool.options as pg.PoolConfig;
-    sibling = connectionPool({ connectionString, host, port, user, password, database, application_name: name, max: PLANNED_PER_REQUEST_MAX, allowExitOnIdle: true }, 'force_custom_plan');
+    sibling = connectionPool({ ...(pool.options as pg.PoolConfig), allowExitOnIdle: true }, 'force_custom_plan');
     siblings.set(pool, sibling);
   }
   return sibling;

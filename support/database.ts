@@ -3,7 +3,7 @@
 import pg from 'pg';
 import { infraEnv } from '../infra/endpoints.js';
 import { migrate } from '../db/migrate.js';
-import { createPool } from '../db/pool.js';
+import { closePool, createPool } from '../db/pool.js';
 import { randomName } from './wait-for.js';
 
 export interface TestDatabase {
@@ -35,7 +35,7 @@ async function migrated(name: string, poolMax: number, upTo?: string): Promise<T
     url: url.toString(),
     pool,
     async drop() {
-      await pool.end();
+      await closePool(pool);
       const c = new pg.Client({ connectionString: serverUrl() });
       await c.connect();
       await c.query(`drop database if exists ${name} with (force)`);

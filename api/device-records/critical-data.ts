@@ -19,7 +19,7 @@ import { filterConditions, orderBy, SqlParams, whereClause } from './sql.js';
 import { counterTotal, countersAnswer } from './totals.js';
 import { eventRange } from './events.js';
 import { FAULT_SHIFT_MS } from '../../domain/fault-shift.js';
-import { badCursor, cursorInstantLiteral, cursorOf, type KeyColumn } from './keyset.js';
+import { badCursor, cursorInstant, cursorOf, type KeyColumn } from './keyset.js';
 import type { ActiveDevice, CriticalWalk, SourceWalk } from './critical-walk.js';
 
 // Spelled into the SQL text so the planner matches the partial indexes of migration 0004 (sqlTypeList).
@@ -43,6 +43,9 @@ const MERGED_TIE_BREAKER = ['u."Source"', 'u."SourceID" desc'];
 
 /** The `Source` of each relation of sources(), in its order. */
 const SOURCE_NAMES = ['event', 'dm1_event', 'model_change'] as const;
+/** A ranged keyset page's cursor instant, as a marker (afterCursor). */
+const CURSOR_AT = '$cursor_at';
+const isRanged = (q: Pick<ListQuery, 'from' | 'to'>) => q.from !== null || q.to !== null;
 const everySource = (walk: SourceWalk): CriticalWalk => SOURCE_NAMES.map(() => walk);
 // The default order with its tie-breaker over the merged rows, as keyset pages (`after`) read on from it.
 const KEYSET: readonly KeyColumn[] = [{ sql: 'u."EventTimestamp"', type: 'timestamptz' }, { sql: 'u."Source"', type: 'text' }, { sql: 'u."SourceID"', type: 'bigint' }];
@@ -53,16 +56,16 @@ const KEYSET: readonly KeyColumn[] = [{ sql: 'u."EventTimestamp"', type: 'timest
  * (EventTimestamp desc, id desc) starts its walk at: a later source takes the cursor's instant itself, an
  * earlier one only older instants, the cursor's own source the row comparison. The reported instant (the
  * partition key) is at most FAULT_SHIFT_MS after the stored one, which bounds the months read. Inside a day
- * range (a statement planned per request, endpoint.ts) the cursor's instant is spelled in like the range's
- * bounds (the shift too, a constant): with placeholders, the generic plan guessed a third of the range and
- * sorted the rest of a week for an admin's keyset page (docs/decisions.md#critical-data-walked-per-device).
+ * range (a statement planned per request, endpoint.ts) the cursor's instant is a marker like the range's bounds
+ * (CURSOR_AT; the shift a constant): in a generic plan, its placeholder was guessed a third of the range and the
+ * rest of a week sorted for an admin's keyset page (docs/decisions.md#critical-data-walked-per-device).
  */
 function afterCursor(q: ListQuery, p: SqlParams): string[][] {
   const cursor = cursorOf(q, KEYSET, DEFAULT_SORT);
   if (cursor === null) return SOURCE_NAMES.map(() => []);
   const cursorSource = cursor[1]!;
   if (!(SOURCE_NAMES as readonly string[]).includes(cursorSource)) throw badCursor();
-  const at = q.from !== null || q.to !== null ? cursorInstantLiteral(cursor[0]!) : `${p.add(cursor[0])}::timestamptz`;
+  const at = isRanged(q) ? CURSOR_AT : `${p.add(cursor[0])}::timestamptz`;
   const id = `${p.add(cursor[2])}::bigint`;
   const reported = `c."ReportedEventTimestamp" < ${at} + ${integerLiteral(FAULT_SHIFT_MS + 1)} * interval '1 millisecond'`;
   return SOURCE_NAMES.map((name) => [
@@ -154,7 +157,7 @@ export const ACTIVE_ROWS_MAX = 2_000;
 
 /** A group user's day range in the default order without filters: the form the per-device walks serve (the keys of each device's index carry that order and those conditions). */
 const isPlainRange = (caller: Caller, q: Pick<ListQuery, 'from' | 'to' | 'sort' | 'filters'>): boolean =>
-  caller.role === 'user' && (q.from !== null || q.to !== null) && isDefaultOrder(q.sort, DEFAULT_SORT) && q.filters.length === 0;
+  caller.role === 'user' && isRanged(q) && isDefaultOrder(q.sort, DEFAULT_SORT) && q.filters.length === 0;
 
 /**
  * The rows of critical_event_months (alias `m`) of source `name` that can hold an event of `range`: its months by
@@ -328,6 +331,13 @@ export const criticalData: ReadEndpoint = {
   run: async (deps, caller, q) => criticalDataPage(deps, caller, q, await walkFor(deps, caller, q)),
 };
 
+/** The markers a page's statements hold: the day range's (eventRange) and, on a ranged keyset page, the cursor's instant (afterCursor). */
+function pageMarkers(caller: Caller, q: ListQuery): Record<string, string> {
+  const markers = eventRange('c', calendarDayRange(q.from, q.to, caller.timeZone)).instants;
+  const cursor = isRanged(q) ? cursorOf(q, KEYSET, DEFAULT_SORT) : null;
+  return cursor ? { ...markers, [CURSOR_AT]: cursorInstant(cursor[0]!) } : markers;
+}
+
 /**
  * One page of critical data found by `walk`: one for every source (`by active device`: each source over every device
  * in reach it lists, whatever their number), or one each (the route's is walkFor's; tests ask each for the same answer).
@@ -354,5 +364,5 @@ export async function criticalDataPage(deps: ReadDeps, caller: Caller, q: ListQu
   const fromWhere = `from (${merged}) u`;
   const selectList = `u.*, (select pl.name from power_lines pl where pl."Id" = u."PowerLineID") as "PowerLineName",
     u."PacketTimestamp"::text as "CheckInAt", ${CHECK_IN_COLUMNS.map((c) => `null::integer as "${c}"`).join(', ')}`;
-  return pageJson(deps, p, { selectList, fromWhere, order: orderBy(q.sort, MERGED, DEFAULT_SORT, MERGED_TIE_BREAKER), ...count, keyset: KEYSET, fill: fillCheckIns, range: eventRange('c', calendarDayRange(q.from, q.to, caller.timeZone)).instants }, q, WRITE, ctx);
+  return pageJson(deps, p, { selectList, fromWhere, order: orderBy(q.sort, MERGED, DEFAULT_SORT, MERGED_TIE_BREAKER), ...count, keyset: KEYSET, fill: fillCheckIns, range: pageMarkers(caller, q) }, q, WRITE, ctx);
 }

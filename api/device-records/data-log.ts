@@ -83,7 +83,7 @@ export const dataLog: ReadEndpoint = {
   async run(deps, caller, q) {
     const { pool, codeStrings } = deps;
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
-    // The day range on the partition key, as markers (endpoint.ts pageStatement sets them): a generic plan's values
+    // The day range on the partition key, as markers (endpoint.ts statement sets them): a generic plan's values
     // where the page's plan does not depend on the range (docs/decisions.md#a-weeks-fleet-pages-prepared), the
     // values of a plan made per request where it does (a filter, another order), spelled into deeper pages' texts.
     const rangeInValues = rangedFirstPage(q, DEFAULT_SORT);

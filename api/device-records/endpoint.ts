@@ -95,7 +95,7 @@ export interface PageSql {
   fromWhere: string;
   order: string;
   /** The day range as markers the page statement's text (and `countParts`, if they name them) holds (sql.ts
-   * rangeMarkers), set when it is sent (pageStatement). */
+   * rangeMarkers), set when it is sent (statement). */
   range?: Markers;
   /** The page's generic plan does not depend on its range (sql.ts rangedFirstPage): a ranged first or keyset page is
    * prepared like an unranged one. Otherwise a ranged first page is planned per request with its range's values. */
@@ -111,9 +111,9 @@ export interface PageSql {
    * index-only walk when an index covers the order and the conditions), then read only those rows from `table`
    * (as `alias`, which the select list and order use), each by its key. Without it, OFFSET fetches every
    * skipped row whole. The key holds the partition key, so each row is read in its own partition. `within`:
-   * the request's day range on the partition key, spelled in (sql.ts rangeConditions), so the row lookup's
-   * plan holds only the range's partitions: a ranged statement is planned per request, and planning the lookup
-   * over every partition cost more than the page (docs/decisions.md#totals-for-a-second). */
+   * the request's day range on the partition key (sql.ts rangeMarkers), so the row lookup's plan made per request
+   * holds only the range's partitions: planning the lookup over every partition cost more than the page
+   * (docs/decisions.md#totals-for-a-second). */
   deferred?: { table: string; alias: string; key: readonly string[]; within?: readonly string[] };
   /** Endpoints that take `after`: the default order's key columns, read back into the page's `next` (keyset.ts).
    * The endpoint puts the cursor's condition into `fromWhere` itself (and leaves it out of the count). */

@@ -92,14 +92,14 @@ export function cursorOf(q: ListQuery, columns: readonly KeyColumn[], defaultSor
 }
 
 /**
- * A cursor's instant spelled into the statement's text, for a statement planned per request (a day range's):
- * the planner then sees how much of the range lies past the cursor, as it sees the range's bounds
- * (db/sql-literal.ts); a placeholder's guess made it sort the rest of the range. decodeCursor has held the text
- * to digits and ISO punctuation (TIMESTAMPTZ_TEXT); checked again here, as the text goes into SQL.
+ * A cursor's instant as a marker's value (endpoint.ts Markers), for a statement planned per request (a day range's):
+ * the planner then sees how much of the range lies past the cursor, as it sees the range's bounds; a generic plan's
+ * guess made it sort the rest of the range. Past the prepared texts' cap the marker is spelled into the text, so
+ * decodeCursor has held it to digits and ISO punctuation (TIMESTAMPTZ_TEXT); checked again here.
  */
-export function cursorInstantLiteral(value: string): string {
+export function cursorInstant(value: string): string {
   if (!TIMESTAMPTZ_TEXT.test(value)) throw badCursor();
-  return `'${value}'::timestamptz`;
+  return value;
 }
 
 /**

@@ -3,8 +3,8 @@
 // page: a window is widened until the page is full inside it, and every row outside sorts after the page. The lower
 // bound is on the partition key. In a statement prepared once it is a placeholder, so the pool's generic plan
 // (db/pool.ts) drops the older partitions when the statement starts ("Subplans Removed"); in one planned per request
-// (an OFFSET page) it is spelled into the text, so the planner leaves them out of the plan: planning every month of
-// the walk and of the row lookup was about 5 ms of a deep page at 20M check-ins (endpoint.ts pageStatement).
+// (an OFFSET page) it is a value the plan is made with, so the planner leaves them out of the plan: planning every
+// month of the walk and of the row lookup was about 5 ms of a deep page at 20M check-ins (endpoint.ts statement).
 import { createHash } from 'node:crypto';
 import { isDefaultOrder, type ListQuery, type SortKey } from './list-params.js';
 
@@ -14,7 +14,7 @@ const DAY_MS = 86_400_000;
 export const WINDOW_SPANS_MS: readonly number[] = [DAY_MS, 16 * DAY_MS, 256 * DAY_MS, Infinity];
 
 /** Where the window's lower bound stands in a page statement's text until each attempt sets it (endpoint.ts
- * pageStatement): not SQL, so a text that escaped unset fails to parse instead of reading a wrong window. */
+ * statement): not SQL, so a text that escaped unset fails to parse instead of reading a wrong window. */
 export const WINDOW_START = '$newest_window_start';
 
 /** What pageRows needs to read a page through widening windows (endpoint.ts PageSql.window). */

@@ -1,6 +1,5 @@
 // Building a statement from a validated ListQuery: the SQL text is assembled only from whitelisted
 // constants (fields.ts, the endpoint's own query); every value a caller sent is a $n parameter.
-import { timestamptzLiteral } from '../../db/sql-literal.js';
 import type { CodeStrings } from '../../domain/code-strings.js';
 import { FAULT_EVENT_TYPES } from '../../domain/fault-events.js';
 import { MASKED_FAULT } from '../../domain/fault-masking.js';
@@ -116,25 +115,12 @@ export function orderBy(sort: readonly SortKey[], table: FieldTable, fallback: r
 }
 
 /**
- * `col >= '<from>' and col < '<until>'` for the optional bounds, spelled into the text (db/sql-literal.ts). The pool plans generically (db/pool.ts): with
- * `$n` bounds the planner neither prunes the months nor sees how many rows a range holds, so a week of
- * critical-data sorted all its events (40-60 ms at 5M check-ins, growing with the table); with the instants in
- * the text it plans for the months in range and walks the index. Such statements are planned per request,
- * never prepared (pageJson).
- */
-export function rangeConditions(column: string, fromMs: number | null, untilMs: number | null): string[] {
-  const out: string[] = [];
-  if (fromMs !== null) out.push(`${column} >= ${timestamptzLiteral(fromMs)}`);
-  if (untilMs !== null) out.push(`${column} < ${timestamptzLiteral(untilMs)}`);
-  return out;
-}
-
-/**
- * The same bounds as markers in the text (`$range_from`, `$range_until`) with their instants, for the one list whose
- * generic plan does not depend on them: the fleet data-log in its default order, unfiltered, walks the index that
- * leads with the partition key to the page whatever the range. The page statement sets them when it is sent
- * (endpoint.ts pageStatement): placeholders where it is prepared, like its unranged pages, literals where it is not
- * (docs/decisions.md#a-weeks-fleet-pages-prepared).
+ * `col >= $range_from and col < $range_until` for the optional bounds: markers (`prefix` names them) with their
+ * instants, which the statement sets when it is sent (endpoint.ts statement): values of a plan made per request,
+ * where the planner prunes the months outside them and sees how many rows the range holds (with a generic plan's
+ * `$n` bounds, a week of critical-data sorted all its events: 40-60 ms at 5M check-ins); values of the generic plan
+ * for the one list whose plan does not depend on them (rangedFirstPage); spelled in past the prepared texts' cap
+ * (docs/decisions.md#statements-planned-per-request).
  */
 export function rangeMarkers(column: string, fromMs: number | null, untilMs: number | null, prefix = '$range'): { conditions: string[]; instants: Record<string, string> } {
   const conditions: string[] = [];

@@ -3,7 +3,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { integerLiteral, timestamptzLiteral } from '../../db/sql-literal.js';
-import { rangeConditions } from '../../api/device-records/sql.js';
 
 const test = suite('sql literals');
 
@@ -17,12 +16,6 @@ test('an instant is re-printed in UTC, whatever form it came in', () => {
 test('an integer is its digits, a fraction cut', () => {
   assert.is(integerLiteral(10_050), '10050');
   assert.is(integerLiteral(49.9), '49');
-});
-
-test('a day range is two spelled bounds, either optional', () => {
-  assert.equal(rangeConditions('r."date"', 0, 86_400_000), [
-    `r."date" >= '1970-01-01T00:00:00.000Z'::timestamptz`, `r."date" < '1970-01-02T00:00:00.000Z'::timestamptz`]);
-  assert.equal(rangeConditions('r."date"', null, null), []);
 });
 
 test.run();

@@ -38,6 +38,8 @@ const SOUTH_DEVICES = 40;
 const MONTHS = ['2026-10', '2026-11'];
 const CALLERS: readonly UserName[] = ['northEast', 'northAdmin', 'southEast', 'southAdmin'];
 const ran: string[] = [];
+/** The statements of the last `api` call, as sent (which pool, which name). */
+const sentByApi: SentStatement[] = [];
 let db: TestDatabase;
 let app: Hono;
 let deps: ReadDeps;
@@ -171,7 +173,7 @@ async function seed(): Promise<void> {
   await db.pool.query(`insert into user_groups (user_id, "GroupID") select id, 'north-west' from users where email = 'east@south.example'`);
   await db.pool.query('vacuum analyze');
 
-  const pool = recordingPool(db.pool, ({ text }) => { ran.push(text); });
+  const pool = recordingPool(db.pool, (st) => { ran.push(st.text); sentByApi.push(st); });
   app = createApp({ readiness: {}, pool, now: () => NOW, readCacheMs: 0, jwtSecret: JWT_SECRET });
   for (const user of CALLERS) tokens[user] = await login(app, user);
   deps = readDeps(db.pool, () => NOW);
@@ -221,6 +223,7 @@ const query = (raw: Raw) => new URLSearchParams(raw).toString();
 /** The API's answer, and whether a count statement ran for it. */
 async function api(user: UserName, raw: Raw): Promise<Page & { counted: boolean }> {
   ran.length = 0;
+  sentByApi.length = 0;
   const res = await app.request(`/device-records/critical-data?${query(raw)}`, { headers: { authorization: `Bearer ${tokens[user]}` } });
   const body = await res.text();
   assert.is(res.status, 200, `${user} ${query(raw)}: ${body.slice(0, 300)}`);
@@ -419,6 +422,25 @@ test('north-east\'s week, read directly: its own device and the moved one from t
   assert.ok(admin.length > rows.length + 40, `north-east ${rows.length} of north's ${admin.length} rows in the week`);
   assert.is(admin.filter((r) => r.IMEINumber === UNREGISTERED).length, 0, 'an unregistered IMEI: no one\'s');
   assert.is((await chain('southAdmin', RANGES[0]!)).filter((r) => r.IMEINumber === devices.moved).length, 0, 'south reads nothing of the device it lost');
+});
+
+test('a day range\'s keyset chain is one statement planned per request with its cursor as a value, not a text per page (a name per cursor would fill the prepared texts)', async () => {
+  const pageStatement = () => sentByApi.find((st) => st.text.trimStart().startsWith('select u.*'))!;
+  const literal = /'\d{4}-\d\d-\d\d[ T][^']*'::timestamptz/;
+  for (const user of ['northAdmin', 'northEast'] as const) {
+    const names = new Set<string | undefined>();
+    let raw: Raw = { ...RANGES[0]!, limit: '5' };
+    for (let page = 0; page < 4; page++) {
+      const answer = await api(user, raw);
+      const st = pageStatement();
+      assert.ok(st.plannedPerRequest && !literal.test(st.text), `${user} page ${page}: planned per request, no instant in its text`);
+      if (page > 0) names.add(st.name);
+      assert.ok(answer.next, `${user}: the week holds more than ${page + 1} pages of 5`);
+      raw = { ...RANGES[0]!, limit: '5', after: answer.next! };
+    }
+    assert.is(names.size, 1, `${user}: one keyset statement for every cursor: ${[...names].join(', ')}`);
+    assert.not.ok(names.has(undefined));
+  }
 });
 
 test('the pages asked', () => {

@@ -61,7 +61,7 @@ test('a cursor matching the pattern but naming no instant or id: a 400 naming af
     { path: '/device-records/data-log', cursor: (at, id) => [at, id] },
     { path: `/device-records/device-information/data-log/${DEVICE}`, cursor: (at, id) => [at, id] },
     { path: '/device-records/critical-data', cursor: (at, id) => [at, 'event', id] },
-    // A day range: critical-data spells the cursor's instant into the text (keyset.ts cursorInstantLiteral).
+    // A day range: critical-data holds the cursor's instant as a marker, spelled in past the prepared texts' cap (keyset.ts cursorInstant).
     { path: '/device-records/critical-data?from=20000101&to=21001231', cursor: (at, id) => [at, 'event', id] },
     { path: '/device-records/data-log?from=20000101&to=21001231', cursor: (at, id) => [at, id] },
   ];
