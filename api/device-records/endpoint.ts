@@ -94,8 +94,8 @@ export interface PageSql {
   selectList: string;
   fromWhere: string;
   order: string;
-  /** The day range as markers the page statement's text (and `countParts`, if they name them) holds (sql.ts
-   * rangeMarkers), set when it is sent (statement). */
+  /** The markers the page statement's text (and `countParts`, if they name them) holds besides the page's cut, set
+   * when it is sent (statement): the day range's (sql.ts rangeMarkers) and a ranged keyset page's cursor instant. */
   range?: Markers;
   /** The page's generic plan does not depend on its range (sql.ts rangedFirstPage): a ranged first or keyset page is
    * prepared like an unranged one. Otherwise a ranged first page is planned per request with its range's values. */
@@ -180,8 +180,8 @@ function deferredPage(d: NonNullable<PageSql['deferred']>, selectList: string, s
 /**
  * Values a statement's text holds as markers (`$name`, not SQL, so a text that escaped unset fails to parse) until it
  * is sent (statement): instants, the newest-first window's bound (newest-window.ts WINDOW_START, per attempt) and a
- * day range's (sql.ts rangeMarkers), each one `toISOString` wrote or `-infinity`, never a caller's text; and integers,
- * a page's cut (PAGE_CUT: its limit, offset and their sum).
+ * day range's (sql.ts rangeMarkers), each one `toISOString` wrote or `-infinity`, and a keyset cursor's, held to ISO
+ * text (keyset.ts cursorInstant); and integers, a page's cut (PAGE_CUT: its limit, offset and their sum).
  */
 export type Markers = Readonly<Record<string, string | number>>;
 
@@ -236,15 +236,15 @@ const spans = spanMemory();
  * the first window that holds the page answers; the span that did is remembered for the statement's next request
  * (a keyset page's: for the chain's next page).
  */
-async function pageStatementRows(pool: pg.Pool, text: string, values: unknown[], plan: Planning, limit: number, instants: Markers, window: NewestWindow | undefined): Promise<unknown[][]> {
+async function pageStatementRows(pool: pg.Pool, text: string, values: unknown[], plan: Planning, limit: number, markers: Markers, window: NewestWindow | undefined): Promise<unknown[][]> {
   const read = async (all: Markers) => {
     const page = statement(pool, text, values, plan, all);
     return (await page.pool.query<unknown[]>({ ...page.config, rowMode: 'array' })).rows;
   };
-  if (!window) return read(instants);
-  const key = JSON.stringify([text, values.filter((_, i) => !window.cursorSlots?.includes(i)), instants]);
+  if (!window) return read(markers);
+  const key = JSON.stringify([text, values.filter((_, i) => !window.cursorSlots?.includes(i)), markers]);
   for (const span of spansFrom(spans.firstSpan(key))) {
-    const rows = await read({ ...instants, [WINDOW_START]: windowStart(window.newestMs, span) });
+    const rows = await read({ ...markers, [WINDOW_START]: windowStart(window.newestMs, span) });
     if (windowHoldsPage(rows, limit, span)) {
       // A keyset chain's short page is its end, read in the whole history: it would teach the chain's
       // next walk to read every page so (docs/decisions.md#newest-first-windows).
