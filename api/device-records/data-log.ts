@@ -85,7 +85,7 @@ export const dataLog: ReadEndpoint = {
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
     // The day range on the partition key, as markers (endpoint.ts statement sets them): a generic plan's values
     // where the page's plan does not depend on the range (docs/decisions.md#a-weeks-fleet-pages-prepared), the
-    // values of a plan made per request where it does (a filter, another order), spelled into deeper pages' texts.
+    // values of a plan made per request where it does (a filter, another order, a deeper page).
     const rangeInValues = rangedFirstPage(q, DEFAULT_SORT);
     const marked = rangeMarkers('r."date"', range.fromMs, range.untilMs);
     const moved = await movedDevices(pool, caller);
