@@ -79,7 +79,7 @@ const CODE_OF_STATUS = new Map<number, ApiErrorCode>([
  * the one mark.
  */
 const NO_CONNECTION_IN_TIME = new Set(['timeout exceeded when trying to connect', 'Connection terminated due to connection timeout']);
-const isPoolCheckoutTimeout = (err: Error) => NO_CONNECTION_IN_TIME.has(err.message);
+const noConnectionInTime = (err: Error) => NO_CONNECTION_IN_TIME.has(err.message);
 
 export function renderError(err: Error, c: Context): Response {
   if (err instanceof ApiError) {
@@ -89,7 +89,7 @@ export function renderError(err: Error, c: Context): Response {
   if (err instanceof HTTPException && CODE_OF_STATUS.has(err.status)) {
     return renderError(new ApiError(CODE_OF_STATUS.get(err.status)!, err.message || 'The request was refused.'), c);
   }
-  if (isPoolCheckoutTimeout(err)) {
+  if (noConnectionInTime(err)) {
     log.warn({ path: c.req.path }, 'no database connection within the pool\'s wait: answered 503');
     return renderError(new ApiError('UNAVAILABLE', 'The service is busy; try again shortly.', { retryAfterSeconds: 1 }, { 'Retry-After': '1' }), c);
   }

@@ -17,7 +17,7 @@ import { columnIndex, plain, rowWriter, type JsonText } from './row-json.js';
 import { movedDevices, movedSinceCondition, reachCondition, type MovedDevices } from './reach.js';
 import { filterConditions, orderBy, SqlParams, whereClause } from './sql.js';
 import { counterTotal, countersAnswer } from './totals.js';
-import { eventRange } from './events.js';
+import { eventRange, type EventRange } from './events.js';
 import { FAULT_SHIFT_MS } from '../../domain/fault-shift.js';
 import { badCursor, cursorInstant, cursorOf, type KeyColumn } from './keyset.js';
 import type { ActiveDevice, CriticalWalk, SourceWalk } from './critical-walk.js';
@@ -234,11 +234,11 @@ export function walkFor(deps: Pick<ReadDeps, 'pool' | 'walks'>, caller: Caller, 
  * cursor's conditions), or the rows its total `count`s. The check-in `r` is joined here only when a filter reads
  * it; otherwise after the merge, for the page's rows alone (a week's fault events are thousands of rows, each a
  * lookup in device_records). Walked per device (`by device`, `{ active }`), the source is read in a LATERAL
- * per device, cut to `top` rows there; the device `d` is the outer one, so the conditions and the order on its
- * columns are constants inside.
+ * per device, cut to the page's end there (PAGE_CUT.top); the device `d` is the outer one, so the conditions and
+ * the order on its columns are constants inside. `inRange`: the day range's markers (eventRange).
  */
-function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams, purpose: 'page' | 'count', walk: CriticalWalk, top: string, moved: MovedDevices): string[] {
-  const inRange = eventRange('c', calendarDayRange(q.from, q.to, caller.timeZone));
+function branches(deps: ReadDeps, caller: Caller, q: ListQuery, p: SqlParams, purpose: 'page' | 'count', walk: CriticalWalk, inRange: EventRange, moved: MovedDevices): string[] {
+  const top = PAGE_CUT.top;
   const reach = reachCondition(caller, p);
   // The event's device in reach, as a LATERAL on its IMEI (keys-first walks by time and their counts).
   const inReach = `cross join lateral (select 1 from device_information d where d."IMEINumber" = c."IMEINumber" and ${reach} limit 1) reached`;
@@ -331,11 +331,10 @@ export const criticalData: ReadEndpoint = {
   run: async (deps, caller, q) => criticalDataPage(deps, caller, q, await walkFor(deps, caller, q)),
 };
 
-/** The markers a page's statements hold: the day range's (eventRange) and, on a ranged keyset page, the cursor's instant (afterCursor). */
-function pageMarkers(caller: Caller, q: ListQuery): Record<string, string> {
-  const markers = eventRange('c', calendarDayRange(q.from, q.to, caller.timeZone)).instants;
+/** The markers a page's statements hold: the day range's and, on a ranged keyset page, the cursor's instant (afterCursor). */
+function pageMarkers(q: ListQuery, inRange: EventRange): Record<string, string> {
   const cursor = isRanged(q) ? cursorOf(q, KEYSET, DEFAULT_SORT) : null;
-  return cursor ? { ...markers, [CURSOR_AT]: cursorInstant(cursor[0]!) } : markers;
+  return cursor ? { ...inRange.instants, [CURSOR_AT]: cursorInstant(cursor[0]!) } : inRange.instants;
 }
 
 /**
@@ -348,13 +347,14 @@ export async function criticalDataPage(deps: ReadDeps, caller: Caller, q: ListQu
   // Each source is sorted and cut to the first page + offset rows on its own (an index walk that stops
   // early), then the few survivors are merged: sorting the union of millions of events would not stop.
   const p = new SqlParams();
-  const top = PAGE_CUT.top; // set as pageJson sets the page's limit and offset (endpoint.ts statement)
+  const inRange = eventRange('c', calendarDayRange(q.from, q.to, caller.timeZone));
   const moved = await movedDevices(deps.pool, caller); // one read for the page's statement and the total's
-  const parts = branches(deps, caller, q, p, 'page', walk, top, moved);
+  const parts = branches(deps, caller, q, p, 'page', walk, inRange, moved);
   const inner = orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER);
-  const merged = parts.map((fromWhere) => `(select ${COLUMNS} ${fromWhere} order by ${inner} limit ${top})`).join(' union all ');
+  // PAGE_CUT.top: set as pageJson sets the page's limit and offset (endpoint.ts statement).
+  const merged = parts.map((fromWhere) => `(select ${COLUMNS} ${fromWhere} order by ${inner} limit ${PAGE_CUT.top})`).join(' union all ');
   const cp = new SqlParams();
-  const count = countersAnswer(q) ? { count: counterTotal('critical_events', caller) } : { countParts: { parts: branches(deps, caller, q, cp, 'count', walk, top, moved), values: cp.values } };
+  const count = countersAnswer(q) ? { count: counterTotal('critical_events', caller) } : { countParts: { parts: branches(deps, caller, q, cp, 'count', walk, inRange, moved), values: cp.values } };
   const ctx = presentContext(caller, deps.codeStrings);
   // The power line and the check-in are read for the page's rows alone, not joined before the merged rows are
   // sorted and cut: with the joins there, a deep or dense page (page 20 of a week: 1,050 merged rows) was planned
@@ -364,5 +364,5 @@ export async function criticalDataPage(deps: ReadDeps, caller: Caller, q: ListQu
   const fromWhere = `from (${merged}) u`;
   const selectList = `u.*, (select pl.name from power_lines pl where pl."Id" = u."PowerLineID") as "PowerLineName",
     u."PacketTimestamp"::text as "CheckInAt", ${CHECK_IN_COLUMNS.map((c) => `null::integer as "${c}"`).join(', ')}`;
-  return pageJson(deps, p, { selectList, fromWhere, order: orderBy(q.sort, MERGED, DEFAULT_SORT, MERGED_TIE_BREAKER), ...count, keyset: KEYSET, fill: fillCheckIns, range: pageMarkers(caller, q) }, q, WRITE, ctx);
+  return pageJson(deps, p, { selectList, fromWhere, order: orderBy(q.sort, MERGED, DEFAULT_SORT, MERGED_TIE_BREAKER), ...count, keyset: KEYSET, fill: fillCheckIns, range: pageMarkers(q, inRange) }, q, WRITE, ctx);
 }

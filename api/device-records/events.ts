@@ -38,13 +38,16 @@ function tablesOf(imei: string): string[] {
   ];
 }
 
+/** An event table's day range as conditions holding markers, and the markers' instants (eventRange). */
+export interface EventRange { stored: string[]; reported: string[]; instants: Record<string, string> }
+
 /**
  * An event table's day range as markers (sql.ts rangeMarkers): `stored` on EventTimestamp, and `reported`, the same
  * range on the partition key, ReportedEventTimestamp, so only the months in range are read. A stored EventTimestamp
  * is the reported one, or FAULT_SHIFT_MS before it (spec 3.4): an event in [from, until) was reported in
  * [from, until + FAULT_SHIFT_MS). `instants`: both's.
  */
-export function eventRange(alias: string, range: InstantRange): { stored: string[]; reported: string[]; instants: Record<string, string> } {
+export function eventRange(alias: string, range: InstantRange): EventRange {
   const stored = rangeMarkers(`${alias}."EventTimestamp"`, range.fromMs, range.untilMs);
   const reported = rangeMarkers(`${alias}."ReportedEventTimestamp"`, range.fromMs, range.untilMs === null ? null : range.untilMs + FAULT_SHIFT_MS, '$reported');
   return { stored: stored.conditions, reported: reported.conditions, instants: { ...stored.instants, ...reported.instants } };

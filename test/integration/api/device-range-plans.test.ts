@@ -62,8 +62,8 @@ async function pageBuffers(path: string): Promise<{ buffers: number; withValues:
   const r = await get(path);
   assert.is(r.status, 200, path);
   const page = sent.find((st) => st.rowMode === 'array' && /event_records|device_currents/.test(st.text))!;
-  const e = await explain(db.pool, { text: page.text, values: page.values, ...(page.plannedPerRequest ? { plannedPerRequest: page.plannedPerRequest } : {}) });
-  const withValues = await explain(db.pool, { text: page.text, values: page.values, plannedPerRequest: true });
+  const e = await explain(db.pool, page);
+  const withValues = await explain(db.pool, { ...page, plannedPerRequest: true });
   return { buffers: e.buffers, withValues: withValues.buffers, rows: JSON.stringify([r.body.data, r.body.total]), scans: e.scans };
 }
 
@@ -80,8 +80,8 @@ test('the first page of a range, as sent, reads within BOUND of its statement pl
   for (const [label, path] of CASES) {
     const noOp = encodeURIComponent(JSON.stringify(path.includes('/events/') ? { EventID: { gte: -1 } } : { PeakCurrent: { gte: -1 } }));
     const first = await pageBuffers(path);
-    const spelled = await pageBuffers(`${path}&filterBy=${noOp}`);
-    assert.is(first.rows, spelled.rows, `${label}: same answer`);
+    const filtered = await pageBuffers(`${path}&filterBy=${noOp}`);
+    assert.is(first.rows, filtered.rows, `${label}: same answer`);
     const line = `${label}: first page ${first.buffers} buffers (${first.scans.join(', ')}), planned with its values ${first.withValues}`;
     console.log(`  ${line}`);
     if (first.buffers > BOUND.factor * first.withValues + BOUND.slack) out.push(line);
