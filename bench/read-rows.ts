@@ -129,6 +129,6 @@ export async function readRows(app: Requester, pool: pg.Pool, { span, adminToken
  * registered: the reach check finds no device).
  */
 export const FLOOR_ROWS: readonly ReadRow[] = [
-  { endpoint: 'floor: no statement (404, not an IMEI)', path: '/device-records/device-information/events/not-an-imei', floor: true },
+  { endpoint: 'floor: no statement (404, not an IMEI)', path: '/device-records/device-information/events/not.an.imei', floor: true },
   { endpoint: 'floor: one statement (404, unknown IMEI)', path: `/device-records/device-information/events/${PREFIX}99999999`, floor: true },
 ];
