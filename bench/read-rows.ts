@@ -7,6 +7,7 @@ import { createApp } from '../api/app.js';
 import { addMonths, monthBounds, monthOfMs } from '../domain/storage-months.js';
 import { generateDeviceData, registerDevices } from '../support/device-data.js';
 import { importDemoData } from '../support/reference-data.js';
+import { IMPLAUSIBLE_IMEI } from '../support/read-targets.js';
 
 /** The generated devices' IMEI prefix. */
 export const PREFIX = '8630000';
@@ -129,6 +130,6 @@ export async function readRows(app: Requester, pool: pg.Pool, { span, adminToken
  * registered: the reach check finds no device).
  */
 export const FLOOR_ROWS: readonly ReadRow[] = [
-  { endpoint: 'floor: no statement (404, not an IMEI)', path: '/device-records/device-information/events/not.an.imei', floor: true },
+  { endpoint: 'floor: no statement (404, not an IMEI)', path: `/device-records/device-information/events/${IMPLAUSIBLE_IMEI}`, floor: true },
   { endpoint: 'floor: one statement (404, unknown IMEI)', path: `/device-records/device-information/events/${PREFIX}99999999`, floor: true },
 ];

@@ -2,6 +2,12 @@
 // row, judged from one size's A/B figures and, with two sizes, from the largest against the smallest
 // (docs/benchmarks.md#reads-at-scale).
 
+/**
+ * The IMEI of the storage bench's floor row without a statement (bench/read-rows.ts FLOOR_ROWS): one the API refuses
+ * before any query (api/device-records/reach.ts isPlausibleImei). A plausible one ran the reach statement.
+ */
+export const IMPLAUSIBLE_IMEI = 'not.an.imei';
+
 /** A row's figures on one side at one size: CPU per request in each process, the median alone, the open loop's p50/p99. */
 export interface SideFigures { apiCpuMs: number; postgresCpuMs: number; alone: number; p50: number; p99: number; failed: number }
 
