@@ -47,6 +47,11 @@ type MeasuredRow = AskedFigures & { path: string; headers: Record<string, string
 interface SizeResult { records: number; loadSeconds: number | null; migrateSeconds: number; rows: RowResult[] }
 
 const WARM = 20;
+/**
+ * Requests a fresh server answers before its profile starts (profileRow): after only WARM, V8 was still compiling the
+ * route, a fifth of the profile's busy time ("(dispatch)"; 3.5 % after 1,000).
+ */
+const PROFILE_WARM = 500;
 /** Seconds of a row's open loop asked before the measured ones and set apart (measureSide). */
 const FIRST_SECONDS = 3;
 const round1 = (x: number) => Math.round(x * 10) / 10;
@@ -205,7 +210,7 @@ async function profileRow(o: CompareOptions, side: Side, database: string, path:
   try {
     const server = await startServer(side, database, { READ_SERVER_PROFILE: file });
     const url = new URL(path, server.url).toString();
-    for (let i = 0; i < WARM; i++) await ask(url, headers);
+    for (let i = 0; i < PROFILE_WARM; i++) await ask(url, headers);
     process.kill(server.pid, 'SIGUSR2');
     await server.line('{"profiling"');
     for (let i = 0; i < o.requests; i++) await ask(url, headers);
