@@ -54,6 +54,8 @@ const WARM = 20;
 const PROFILE_WARM = 500;
 /** Seconds of a row's open loop asked before the measured ones and set apart (measureSide). */
 const FIRST_SECONDS = 3;
+/** The p99 of those seconds, as the log and the report show it beside the measured one. */
+const firstSecondsText = (p99: number | undefined) => (p99 === undefined ? '' : ` (first ${FIRST_SECONDS} s: p99 ${p99})`);
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 const log = (s: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
@@ -196,7 +198,7 @@ async function measureSide(o: CompareOptions, server: Server, database: string, 
         const r = row.floor ? { p50: NaN, p99: NaN, non2xx: 0, errors: 0 } : await openLoop({ url, rate: o.rate, seconds: o.seconds, connections: o.connections, headers });
         const f = { ...(first ? { firstP99: first.p99 } : {}), floor: row.floor === true, apiCpuMs: round2(apiCpuMs), postgresCpuMs: round2(postgresCpuMs), alone: round1(percentile(times.sort((a, b) => a - b), 50)), p50: r.p50, p99: r.p99, failed: r.non2xx + r.errors, path: row.path, headers };
         out.set(`${row.endpoint}|${caller}`, f);
-        log(`  ${row.endpoint.padEnd(42)} ${caller.padEnd(5)} CPU API ${f.apiCpuMs} + Postgres ${f.postgresCpuMs} ms; alone ${f.alone} ms; at ${o.rate}/s p50 ${f.p50} p99 ${f.p99}${first ? ` (first ${FIRST_SECONDS} s: p99 ${first.p99})` : ''}${f.failed ? ` (${f.failed} failed)` : ''}`);
+        log(`  ${row.endpoint.padEnd(42)} ${caller.padEnd(5)} CPU API ${f.apiCpuMs} + Postgres ${f.postgresCpuMs} ms; alone ${f.alone} ms; at ${o.rate}/s p50 ${f.p50} p99 ${f.p99}${firstSecondsText(f.firstP99)}${f.failed ? ` (${f.failed} failed)` : ''}`);
       }
     }
   } finally { await pool.end(); }
@@ -274,7 +276,7 @@ function write(o: CompareOptions, older: Side, newer: Side, results: SizeResult[
   const file = (ext: string) => new URL(`results/${o.report}.${ext}`, import.meta.url);
   writeFileSync(file('json'), JSON.stringify({ machine: m, older: older.commit, newer: newer.commit, options: o, sizes: results }, null, 2) + '\n');
   const fig = (f: SideFigures) => `${f.apiCpuMs} + ${f.postgresCpuMs}`;
-  const lat = (f: AskedFigures) => `${f.alone} / ${f.p50} / ${f.p99}${f.firstP99 === undefined ? '' : ` (first ${FIRST_SECONDS} s: ${f.firstP99})`}${f.failed ? ` (${f.failed} failed)` : ''}`;
+  const lat = (f: AskedFigures) => `${f.alone} / ${f.p50} / ${f.p99}${firstSecondsText(f.firstP99)}${f.failed ? ` (${f.failed} failed)` : ''}`;
   const lines = [
     `# Reads at scale: ${newer.commit.slice(0, 12)} against ${older.commit.slice(0, 12)} (${m.date})`, '',
     `\`npm run bench:storage -- --compare ${o.ref} --sizes ${o.sizes.join(',')}\` (bench/storage-compare.ts): ${o.devices.toLocaleString('en')} devices, check-ins over ${o.months} months, the same rows for both sides (loaded once on the older schema; the newer side reads a migrated copy). Per row and caller: CPU per request in ms (API process + PostgreSQL instance), from ${o.requests} requests one at a time after ${WARM} to warm (and ${WARM} of every row before the first row is measured); "alone": their median wall time; p50 / p99: open loop at ${o.rate} requests/s for ${o.seconds} s over ${o.connections} connections, after ${FIRST_SECONDS} s at that rate set apart (they open the connections and prepare the row's statements on each; their p99 in brackets, not judged). Latencies in ms. Node ${m.node}, ${m.cpu} (${m.cores} cores, ${m.memoryGiB} GiB); ${m.servers}.`, '',

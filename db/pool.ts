@@ -57,8 +57,9 @@ const siblings = new WeakMap<pg.Pool, pg.Pool>();
  * #statements-planned-per-request): the same database and settings (TLS, timeouts), as many connections (they
  * carried these statements before: fewer let one caller's slow ranges queue everybody else's), and
  * `plan_cache_mode=force_custom_plan`. A statement prepared by name there is parsed once per connection and planned
- * on each request with its values as constants: the months outside a range pruned, the planner's choice made for the device and range asked. The
- * same text unnamed on `pool` is parsed on every request, and prepared there it would get one generic plan.
+ * on each request with its values as constants: the months outside a range pruned, the planner's choice made for the
+ * device and range asked. The same text unnamed on `pool` is parsed on every request, and prepared there it would get
+ * one generic plan.
  * Made on first use; closePool(pool) closes it.
  */
 export function plannedPerRequest(pool: pg.Pool): pg.Pool {
