@@ -7,6 +7,7 @@ import { PAGE_CUT, pageJson, type ReadEndpoint } from './endpoint.js';
 import { EVENT_COLUMNS, eventFields, presentContext } from './present.js';
 import { columnIndex, rowWriter } from './row-json.js';
 import { deviceInReach, historyConditions } from './reach.js';
+import { isDefaultOrder } from './list-params.js';
 import { filterConditions, orderBy, rangeMarkers, SqlParams, whereClause } from './sql.js';
 import { deviceTotal } from './totals.js';
 
@@ -81,17 +82,14 @@ export const deviceEvents: ReadEndpoint = {
     // (IMEINumber, EventTimestamp desc, Event_Record_ID desc) and the walk stops at the page; sorting the
     // union of both tables read the device's whole history per request (docs/decisions.md#reads-bounded-by-the-answer).
     const top = PAGE_CUT.top;
-    // Keys first, whole rows second (pageJson's deferred join). Each branch walks its table's keys (primary key:
-    // table, id, partition key) with the columns the order reads, cut to offset + limit; the merged keys are cut
-    // to the page; only then the page's rows are read, each by its key in its own partition. In the default order
-    // without filters the key walk is index-only on migration 0042's covering index. Reading whole rows in the
-    // walk, the generic plan of a day cut (a partition holding few devices' DM1 events) took the EventTimestamp
-    // index and filtered the day's events of every device (docs/decisions.md#reads-bounded-at-a-fine-cut).
-    // A day range's first page reads whole rows at once: its statement is planned per request with the range's
-    // values (endpoint.ts statement), so the planner takes the device's index for what it is, and reading keys first then the rows by
-    // key doubled its planning (0.47 against 0.20 ms of a week's 0.6 ms at 20M check-ins:
-    // docs/decisions.md#small-reads-planned-once). Deeper pages still skip their offset by keys alone.
-    const direct = (range.fromMs !== null || range.untilMs !== null) && q.page === 0;
+    // A first page reads whole rows at once in the device's index order (migration 0055 carries every column the
+    // list presents and filters on, so each branch's walk is index-only and stops at the page), or with a day
+    // range (planned per request with the range's values, so the planner takes the device's index for what it is:
+    // docs/decisions.md#small-reads-planned-once). Reading keys first and each page row by key after put every
+    // partition of both tables in the plan twice (docs/decisions.md#a-devices-events-read-whole). Deeper pages,
+    // and a first page in another order (which sorts the device's events), find the page's keys first and read
+    // the rows by key after (pageJson's deferred join): they skip their offset, or sort, by keys alone.
+    const direct = q.page === 0 && (range.fromMs !== null || range.untilMs !== null || isDefaultOrder(q.sort, DEFAULT_SORT));
     // What each branch's walk reads: whole rows, or the key and the columns the order reads.
     const walked = direct ? select : [...new Set([...KEY, ...(q.sort.length ? q.sort : DEFAULT_SORT).map((k) => k.field)])].map((c) => `ev."${c}"`).join(', ');
     const branches = sources.map((source) => `(select ${walked} from ${source} ev ${whereClause(conditions)} order by ${order} limit ${top})`);
