@@ -55,6 +55,20 @@ const POSTGRES_ONLY_SUITES = [
   'test/integration/api/critical-reach.test.ts',
   'test/integration/storage/plan-bounds.test.ts',
   'test/integration/api/device-range-plans.test.ts',
+  // Session 34: the server lane was again the long one (about 46 minutes of suites against 23). Each of these passed
+  // with only PostgreSQL running (no Kafka, registry or SQS server), about 6 minutes together.
+  'test/integration/api/schemathesis.test.ts',
+  'test/integration/storage/partition-cut.test.ts',
+  'test/integration/portal/incidents.test.ts',
+  'test/integration/portal/fleet.test.ts',
+  'test/security/hostile-callers.test.ts',
+  'test/integration/portal/board.test.ts',
+  'test/integration/portal/map-10k.test.ts',
+  'test/integration/storage/critical-active-months.test.ts',
+  'test/integration/api/newest-windows.test.ts',
+  'test/integration/portal/map-tiles.test.ts',
+  'test/integration/reliability/export.test.ts',
+  'test/integration/portal/reliability.test.ts',
 ];
 /** Suites that run the whole command themselves (slow): once per `npm test`, not inside the run they start. */
 const WHOLE_RUN_SUITES = ['test/structure/stands-alone.test.ts'];
@@ -179,7 +193,11 @@ async function main(): Promise<void> {
     }
   };
 
-  await Promise.all([checksAndLocalSuites(), serverSuites()]);
+  // How long each lane took, so the next suite goes where there is room (docs/decisions.md#ci-time-two-lanes).
+  const started = Date.now();
+  const timed = async (lane: string, work: () => Promise<void>) => { await work(); return `${lane} ${((Date.now() - started) / 60_000).toFixed(1)} min`; };
+  const lanes = await Promise.all([timed('checks and the rest', checksAndLocalSuites), timed('server suites', serverSuites)]);
+  console.log(`\n== lanes: ${lanes.join(', ')}`);
 
   if (tally || notCounted.length) console.log(`\n${tallySummary(tally, notCounted).join('\n')}`);
   if (failures.length) console.log(`\nFailed:\n  ${failures.join('\n  ')}`);
