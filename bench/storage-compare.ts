@@ -239,16 +239,21 @@ export async function runStorageCompare(o: CompareOptions): Promise<void> {
     const copy = `${base.name}_new`.slice(0, 63);
     await withAdmin(async (c) => { await c.query(`drop database if exists ${copy} with (force)`); await c.query(`create database ${copy} template ${base.name} strategy file_copy`); });
     const pool = createPool({ connectionString: urlOf(copy), max: 1 });
-    const t0 = performance.now();
-    const applied = await migrate(pool, {}).catch(async (e: unknown) => { await pool.end(); throw e; });
-    const migrateSeconds = Math.round((performance.now() - t0) / 100) / 10;
-    // The migrations' back-fills leave autovacuum work behind, which it would do while the newer side is measured, in
-    // the instance whose CPU is counted. The older side reads a database settled long ago; this one is settled first,
-    // apart, as autovacuum would settle it within minutes of an upgrade.
-    const t1 = performance.now();
-    await pool.query('vacuum analyze').finally(() => pool.end());
-    const vacuumSeconds = Math.round((performance.now() - t1) / 100) / 10;
-    log(`${records.toLocaleString('en')}: migrated a copy to ${(await migrationFiles()).at(-1)!.slice(0, 4)} in ${migrateSeconds} s (${applied.applied.length} migrations), vacuumed and analysed in ${vacuumSeconds} s; ${newer.label}`);
+    const secondsSince = (t: number) => round1((performance.now() - t) / 1000);
+    const { applied, migrateSeconds, vacuumSeconds } = await (async () => {
+      try {
+        const t0 = performance.now();
+        const { applied } = await migrate(pool, {});
+        const migrateSeconds = secondsSince(t0);
+        // The migrations' back-fills leave autovacuum work behind, which it would do while the newer side is measured,
+        // in the instance whose CPU is counted. The older side reads a database settled long ago; this one is settled
+        // first, apart, as autovacuum would settle it within minutes of an upgrade.
+        const t1 = performance.now();
+        await pool.query('vacuum analyze');
+        return { applied, migrateSeconds, vacuumSeconds: secondsSince(t1) };
+      } finally { await pool.end(); }
+    })();
+    log(`${records.toLocaleString('en')}: migrated a copy to ${(await migrationFiles()).at(-1)!.slice(0, 4)} in ${migrateSeconds} s (${applied.length} migrations), vacuumed and analysed in ${vacuumSeconds} s; ${newer.label}`);
     server = await startServer(newer, copy);
     const newerRows = await measureSide(o, server, copy, span).finally(() => server.stop());
     const smallest = results[0];
