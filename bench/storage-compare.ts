@@ -47,10 +47,7 @@ type MeasuredRow = AskedFigures & { path: string; headers: Record<string, string
 interface SizeResult { records: number; loadSeconds: number | null; migrateSeconds: number; rows: RowResult[] }
 
 const WARM = 20;
-/**
- * Requests a fresh server answers before its profile starts (profileRow): after only WARM, V8 was still compiling the
- * route, a fifth of the profile's busy time ("(dispatch)"; 3.5 % after 1,000).
- */
+/** Requests a fresh server answers before its profile starts (profileRow), so the profile holds warm code. */
 const PROFILE_WARM = 500;
 /** Seconds of a row's open loop asked before the measured ones and set apart (measureSide). */
 const FIRST_SECONDS = 3;

@@ -29,4 +29,19 @@ test('self time per owner, shares of the busy samples only', () => {
   assert.is(s.byFunction.get('query pg:1'), 6);
 });
 
+test('the profiler\'s own stop (a native dispatch under node:inspector) is not busy time of the process', () => {
+  const s = summarise({
+    nodes: [
+      { id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1 }, children: [2, 4] },
+      { id: 2, callFrame: { functionName: 'post', url: 'node:inspector', lineNumber: 111 }, children: [3] },
+      { id: 3, callFrame: { functionName: 'dispatch', url: '', lineNumber: -1 } },
+      { id: 4, callFrame: { functionName: 'query', url: `file://${root}node_modules/pg/lib/client.js`, lineNumber: 0 } },
+    ],
+    samples: [3, 4, 3],
+    timeDeltas: [5000, 2000, 5000],
+  });
+  assert.equal([s.totalMs, s.busyMs], [12, 2]);
+  assert.equal([...s.byOwner], [['pg', 2]]);
+});
+
 test.run();
