@@ -102,6 +102,21 @@ async function uncount(client: pg.PoolClient, step: RetentionStep, partition: st
   }
 }
 
+/**
+ * A dropped partition's rows in migration 0056's device_currents_newest go with it (a DROP fires no trigger): removed
+ * before the drop, and the devices they thinned filled again from their older rows after it, as the table's delete
+ * trigger does (fl_currents_newest_refill). Returns what to run once the partition is gone.
+ */
+async function forgetNewest(client: pg.PoolClient, step: RetentionStep, partition: string): Promise<() => Promise<void>> {
+  if (step.table !== 'device_currents') return async () => {};
+  const { rows } = await client.query<{ devices: string[] | null }>(`with gone as (
+      delete from device_currents_newest k using "${partition}" p
+       where k."IMEINumber" = p."IMEINumber" and k."PacketTimestamp" = p."PacketTimestamp" returning k."IMEINumber")
+    select array_agg(distinct "IMEINumber") as devices from gone`);
+  const devices = rows[0]!.devices;
+  return async () => { if (devices) await client.query('select fl_currents_newest_refill($1::text[])', [devices]); };
+}
+
 // Migration 0051's source of each event table.
 const MONTHS_SOURCE: Record<string, string> = { event_records: 'event', dm1_event_records: 'dm1_event' };
 
@@ -125,7 +140,9 @@ async function remove(pool: pg.Pool, step: RetentionStep, archived: { rows: numb
       if (now !== archived.rows) throw new Error(`${step.table} ${step.month}: ${now} rows now, ${archived.rows} archived; rows arrived meanwhile, the next run archives them`);
       for (const partition of step.partitions) {
         await uncount(client, step, partition);
+        const refill = await forgetNewest(client, step, partition);
         await client.query(`drop table "${partition}"`);
+        await refill();
       }
     } else {
       // No writer may add rows of this month between the count and the delete.

@@ -6,6 +6,7 @@ import { pageJson, type ReadEndpoint } from './endpoint.js';
 import { displayTime, presentContext, type PresentContext } from './present.js';
 import { plain, rowWriter } from './row-json.js';
 import { deviceInReach, historyConditions } from './reach.js';
+import { isDefaultOrder } from './list-params.js';
 import { filterConditions, orderBy, rangeMarkers, SqlParams, whereClause } from './sql.js';
 import { deviceTotal } from './totals.js';
 
@@ -16,6 +17,11 @@ const SORTABLE: FieldTable = { PacketTimestamp: num('c."PacketTimestamp"'), Peak
 const FILTERABLE: FieldTable = { PeakCurrent: num('c."PeakCurrent"') };
 const DEFAULT_SORT = [{ field: 'PacketTimestamp', order: 'desc' }] as const;
 const TIE_BREAKER = ['c."PacketTimestamp" desc'];
+/**
+ * Each device's newest currents that device_currents_newest always holds (all of them when it has fewer): migration
+ * 0056's fl_currents_newest_kept(), which test/integration/storage/newest-currents.test.ts holds this to.
+ */
+export const NEWEST_CURRENTS_KEPT = 100;
 /** Each row of CURRENTS_COLUMNS as selected, its two timestamps in the caller's zone (row-json.ts). */
 const WRITE = rowWriter<PresentContext>(CURRENTS_COLUMNS.map((c, i) => [c, c === 'PacketTimestamp' || c === 'PeakCurrentTimestamp' ? (row, ctx) => displayTime(row[i], ctx) : plain(i)] as const));
 
@@ -40,6 +46,11 @@ export const loadHistory: ReadEndpoint = {
     const ctx = presentContext(caller, codeStrings);
     const select = CURRENTS_COLUMNS.map((c) => `c."${c}"`).join(', ');
     const total = deviceTotal(q, reach, 'currents');
-    return pageJson(deps, p, { selectList: select, fromWhere: `from device_currents c ${whereClause(conditions)}`, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), total, range: inRange.instants }, q, WRITE, ctx);
+    // A page of the device's newest rows, unranged, unfiltered and in the default order, of a device that never
+    // moved, is read from the rows the pipeline keeps (migration 0056): one index range, where device_currents
+    // descends every partition's index (docs/decisions.md#a-devices-newest-currents-kept).
+    const newest = reach.since === null && range.fromMs === null && range.untilMs === null && q.filters.length === 0 && isDefaultOrder(q.sort, DEFAULT_SORT) && (q.page + 1) * q.limit <= NEWEST_CURRENTS_KEPT;
+    const table = newest ? 'device_currents_newest' : 'device_currents';
+    return pageJson(deps, p, { selectList: select, fromWhere: `from ${table} c ${whereClause(conditions)}`, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), total, range: inRange.instants }, q, WRITE, ctx);
   },
 };

@@ -24,6 +24,7 @@ import { measuredFleet, partitionCut, recordPartitionCut, timePartitions } from 
 import { runRetention } from '../../../storage/retention.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { generateDeviceData, registerDevices, seedOrganization, tableChecksums } from '../../../support/device-data.js';
+import { assertNewestCurrentsKept } from '../../helpers/newest-currents.js';
 import { importDemoData } from '../../../support/reference-data.js';
 import { emptyTally, reportTally, type Tally } from '../../helpers/tally.js';
 import { JWT_SECRET, login, type UserName } from '../api/seeded-api.js';
@@ -166,6 +167,7 @@ test('a month partly covered (two day partitions exist) has only its gaps filled
   await assertContiguous(db.pool, M(-10), M(-9));
   assert.is(await defaultRows(db.pool, months), 0, 'every stray row of the two months moved into its new partition');
   assert.equal(await tableChecksums(db.pool), before, 'nothing lost, nothing doubled, counters unchanged');
+  await assertNewestCurrentsKept(db.pool, 'after the strays moved in');
 });
 
 test('month -> day -> month on a live database: partitions that exist stay, new months take the new cut, no gap, no row moved or lost', async () => {

@@ -21,6 +21,7 @@ import { generateDeviceData, registerDevices, tableChecksums } from '../../../su
 import { importDemoData } from '../../../support/reference-data.js';
 import { assertMonthsCounted } from '../../helpers/critical-months.js';
 import { assertDevicesCounted } from '../../helpers/device-counts.js';
+import { assertNewestCurrentsKept } from '../../helpers/newest-currents.js';
 
 const test = suite('retention with archive (real Postgres)');
 const root = new URL('../../../', import.meta.url).pathname;
@@ -85,6 +86,7 @@ test('one organisation expires months: its rows are archived per table and month
   assert.is(Number((await db.pool.query(`select sum(records) as n from device_read_counts`)).rows[0].n), await count('device_records'));
   await assertMonthsCounted(db.pool, 'after one organisation\'s delete');
   await assertDevicesCounted(db.pool, 'after one organisation\'s delete');
+  await assertNewestCurrentsKept(db.pool, 'after one organisation\'s delete');
   assert.is(await count('critical_event_months where events <= 0'), 0, 'no row of migration 0051\'s months is left without events');
   // What the files hold is what the catalogue says.
   const { rows } = await db.pool.query<{ file: string; row_count: number; checksum: string }>('select file, row_count, checksum from storage_archives');
@@ -103,6 +105,7 @@ test('when every organisation has expired a month, its partitions are archived w
   assert.is(Number((await db.pool.query(`select sum(records) as n from device_read_counts`)).rows[0].n), await count('device_records'));
   await assertMonthsCounted(db.pool, 'after the drop');
   await assertDevicesCounted(db.pool, 'after the drop');
+  await assertNewestCurrentsKept(db.pool, 'after the drop');
   // North's rows of the expired months, counted down to 0 by its delete above, went with the months too.
   assert.is(await count(`critical_event_months where source <> 'model_change' and to_char(month, 'YYYY-MM') = any(array['${EXPIRED.join("', '")}'])`), 0, 'the dropped months left no row');
   assert.is(Number((await db.pool.query(`select sum(critical_events) as n from device_read_counts`)).rows[0].n),
@@ -131,6 +134,7 @@ test('archive restore (the command) loads every archived file back: the tables a
   assert.equal(await tableChecksums(db.pool), initial);
   await assertMonthsCounted(db.pool, 'after the restore');
   await assertDevicesCounted(db.pool, 'after the restore');
+  await assertNewestCurrentsKept(db.pool, 'after the restore');
   // Restoring again adds nothing.
   const twice = await restoreFile(db.pool, rows[0]!.file);
   assert.is(twice.inserted, 0);
