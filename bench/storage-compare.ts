@@ -25,7 +25,7 @@ import { infraStateDir } from '../infra/endpoints.js';
 import { summarise, table, type Profile } from '../support/cpu-profile.js';
 import { serverUrl } from '../support/database.js';
 import { machineInfo } from '../support/machine.js';
-import { judge, type RowVerdict, type SideFigures } from '../support/read-targets.js';
+import { answerItems, judge, type RowVerdict, type SideFigures } from '../support/read-targets.js';
 import { percentile } from '../support/stats.js';
 import { newerTree, olderTree, type Side } from './compare.js';
 import { getOnce, openLoop } from './open-loop.js';
@@ -148,6 +148,13 @@ function postmasterPid(): number {
 const oneAtATime = new http.Agent({ keepAlive: true, maxSockets: 1 });
 const ask = (url: string, headers: Record<string, string>): Promise<number> => getOnce(oneAtATime, url, headers);
 
+/** One request's status and the rows its answer holds (read-targets.ts answerItems). */
+async function answerOf(url: string, headers: Record<string, string>): Promise<{ status: number; items: number | null }> {
+  const res = await fetch(url, { headers });
+  const body: unknown = res.status === 200 ? await res.json() : (await res.arrayBuffer(), null);
+  return { status: res.status, items: answerItems(body) };
+}
+
 /** Every row and caller of one side: CPU per request and the median alone, then the open loop. */
 async function measureSide(o: CompareOptions, server: Server, database: string, span: readonly string[]): Promise<Map<string, MeasuredRow>> {
   const requester = httpRequester(server.url);
@@ -171,7 +178,7 @@ async function measureSide(o: CompareOptions, server: Server, database: string, 
       for (const caller of CALLERS) {
         const headers = await rowHeaders(requester, row, tokens[caller]);
         const url = new URL(row.path, server.url).toString();
-        const status = await ask(url, headers);
+        const { status, items } = await answerOf(url, headers);
         // A keyset row past the end of a small size's week has no cursor to follow (the page before had no `next`);
         // a floor row is a 404 by design.
         if (row.floor ? status !== 404 : status >= 400) { log(`  ${row.endpoint} as ${caller}: HTTP ${status}, not measured`); continue; }
@@ -193,7 +200,7 @@ async function measureSide(o: CompareOptions, server: Server, database: string, 
         // measured one, never judged (docs/benchmarks.md#reads-at-scale).
         const first = row.floor ? null : await openLoop({ url, rate: o.rate, seconds: FIRST_SECONDS, connections: o.connections, headers });
         const r = row.floor ? { p50: NaN, p99: NaN, non2xx: 0, errors: 0 } : await openLoop({ url, rate: o.rate, seconds: o.seconds, connections: o.connections, headers });
-        const f = { ...(first ? { firstP99: first.p99 } : {}), floor: row.floor === true, apiCpuMs: round2(apiCpuMs), postgresCpuMs: round2(postgresCpuMs), alone: round1(percentile(times.sort((a, b) => a - b), 50)), p50: r.p50, p99: r.p99, failed: r.non2xx + r.errors, path: row.path, headers };
+        const f = { ...(first ? { firstP99: first.p99 } : {}), floor: row.floor === true, items, apiCpuMs: round2(apiCpuMs), postgresCpuMs: round2(postgresCpuMs), alone: round1(percentile(times.sort((a, b) => a - b), 50)), p50: r.p50, p99: r.p99, failed: r.non2xx + r.errors, path: row.path, headers };
         out.set(`${row.endpoint}|${caller}`, f);
         log(`  ${row.endpoint.padEnd(42)} ${caller.padEnd(5)} CPU API ${f.apiCpuMs} + Postgres ${f.postgresCpuMs} ms; alone ${f.alone} ms; at ${o.rate}/s p50 ${f.p50} p99 ${f.p99}${firstSecondsText(f.firstP99)}${f.failed ? ` (${f.failed} failed)` : ''}`);
       }
@@ -259,10 +266,10 @@ export async function runStorageCompare(o: CompareOptions): Promise<void> {
       const old = olderRows.get(key);
       if (!old) continue;
       const [endpoint, caller] = key.split('|') as [string, string];
-      const smallestAlone = smallest?.rows.find((r) => r.endpoint === endpoint && r.caller === caller)?.newer.alone ?? null;
+      const smallestNewer = smallest?.rows.find((r) => r.endpoint === endpoint && r.caller === caller)?.newer ?? null;
       const strip = ({ path: _p, headers: _h, floor: _f, ...f }: typeof n) => f;
       if (n.floor) { rows.push({ endpoint, caller, older: strip(old), newer: strip(n) }); continue; }
-      const verdict = judge(endpoint, strip(old), strip(n), { largest: records === sizes.at(-1) && sizes.length > 1, smallestAlone });
+      const verdict = judge(endpoint, strip(old), strip(n), { largest: records === sizes.at(-1) && sizes.length > 1, smallest: smallestNewer });
       const row: RowResult = { endpoint, caller, older: strip(old), newer: strip(n), verdict };
       if (o.profile && (!verdict.cpuMet || verdict.p99Met === false || verdict.growthMet === false)) {
         log(`  profiling ${endpoint} (${caller})`);
@@ -278,6 +285,8 @@ export async function runStorageCompare(o: CompareOptions): Promise<void> {
 }
 
 const verdictMark = (met: boolean | null) => (met === null ? '' : met ? 'met' : '**missed**');
+const growthCell = (v: RowVerdict) => (v.answerGrew ? `answer ${v.answerGrew[0]} -> ${v.answerGrew[1]} rows: not judged`
+  : v.growth === null ? '' : `${v.growth.toFixed(2)}x ${verdictMark(v.growthMet)}`);
 
 function write(o: CompareOptions, older: Side, newer: Side, results: SizeResult[]): void {
   const m = machineInfo();
@@ -288,14 +297,14 @@ function write(o: CompareOptions, older: Side, newer: Side, results: SizeResult[
   const lines = [
     `# Reads at scale: ${newer.commit.slice(0, 12)} against ${older.commit.slice(0, 12)} (${m.date})`, '',
     `\`npm run bench:storage -- --compare ${o.ref} --sizes ${o.sizes.join(',')}\` (bench/storage-compare.ts): ${o.devices.toLocaleString('en')} devices, check-ins over ${o.months} months, the same rows for both sides (loaded once on the older schema; the newer side reads a migrated copy). Per row and caller: CPU per request in ms (API process + PostgreSQL instance), from ${o.requests} requests one at a time after ${WARM} to warm (and ${WARM} of every row before the first row is measured); "alone": their median wall time; p50 / p99: open loop at ${o.rate} requests/s for ${o.seconds} s over ${o.connections} connections, after ${FIRST_SECONDS} s at that rate set apart (they open the connections and prepare the row's statements on each; their p99 in brackets, not judged). Latencies in ms. Node ${m.node}, ${m.cpu} (${m.cores} cores, ${m.memoryGiB} GiB); ${m.servers}.`, '',
-    'Targets (issue 45; support/read-targets.ts): CPU new/old at most 0.3x for data-log, critical-data and device-summary first and keyset pages, 0.5x for every other row; at the largest size p99 under 50 ms (OFFSET pages deeper than 100 excepted) and "alone" within 1.3x of the smallest size (OFFSET pages excepted).', '',
+    'Targets (issue 45; support/read-targets.ts): CPU new/old at most 0.3x for data-log, critical-data and device-summary first and keyset pages, 0.5x for every other row; at the largest size p99 under 50 ms (OFFSET pages deeper than 100 excepted) and "alone" within 1.3x of the smallest size (OFFSET pages excepted, and rows whose answer holds more rows at the larger size: the same answer over more history is what growth measures).', '',
   ];
   for (const s of results) {
     lines.push(`## ${s.records.toLocaleString('en')} check-ins`, '',
       `${s.loadSeconds === null ? 'Database kept from an earlier run' : `Loaded in ${s.loadSeconds} s`}; the copy migrated to this checkout's schema in ${s.migrateSeconds} s.`, '',
       '| endpoint | caller | CPU old (API + PG) | CPU new (API + PG) | new/old | CPU target | old: alone / p50 / p99 | new: alone / p50 / p99 | p99 < 50 | alone vs smallest |',
       '|---|---|---|---|---|---|---|---|---|---|',
-      ...s.rows.filter((r) => r.verdict).map((r) => `| ${r.endpoint} | ${r.caller} | ${fig(r.older)} | ${fig(r.newer)} | ${r.verdict!.cpuRatio.toFixed(2)}x | ≤ ${r.verdict!.cpuTarget}x ${verdictMark(r.verdict!.cpuMet)} | ${lat(r.older)} | ${lat(r.newer)} | ${verdictMark(r.verdict!.p99Met)} | ${r.verdict!.growth === null ? '' : `${r.verdict!.growth.toFixed(2)}x ${verdictMark(r.verdict!.growthMet)}`} |`), '');
+      ...s.rows.filter((r) => r.verdict).map((r) => `| ${r.endpoint} | ${r.caller} | ${fig(r.older)} | ${fig(r.newer)} | ${r.verdict!.cpuRatio.toFixed(2)}x | ≤ ${r.verdict!.cpuTarget}x ${verdictMark(r.verdict!.cpuMet)} | ${lat(r.older)} | ${lat(r.newer)} | ${verdictMark(r.verdict!.p99Met)} | ${growthCell(r.verdict!)} |`), '');
     const floors = s.rows.filter((r) => !r.verdict);
     if (floors.length) {
       lines.push('What any read costs at least here (not judged): a signed-in request answered 404 without a statement, and with one.', '',

@@ -8,8 +8,11 @@
  */
 export const IMPLAUSIBLE_IMEI = 'not.an.imei';
 
-/** A row's figures on one side at one size: CPU per request in each process, the median alone, the open loop's p50/p99. */
-export interface SideFigures { apiCpuMs: number; postgresCpuMs: number; alone: number; p50: number; p99: number; failed: number }
+/**
+ * A row's figures on one side at one size: CPU per request in each process, the median alone, the open loop's p50/p99;
+ * `items`, the rows its answer holds (`data` of a page, the entries of a list; null for an object or a 304).
+ */
+export interface SideFigures { apiCpuMs: number; postgresCpuMs: number; alone: number; p50: number; p99: number; failed: number; items?: number | null }
 
 /** OFFSET pages: bounded by their offset, not by the page, so they keep their cost at any size. */
 export const isOffsetPage = (endpoint: string): boolean => / page \d+$/.test(endpoint);
@@ -33,16 +36,30 @@ export const GROWTH_TARGET = 1.3;
 
 export const cpuOf = (f: SideFigures): number => f.apiCpuMs + f.postgresCpuMs;
 
-export interface RowVerdict { cpuRatio: number; cpuTarget: number; cpuMet: boolean; p99Met: boolean | null; growth: number | null; growthMet: boolean | null }
+/** The rows an answer's JSON body holds (SideFigures `items`): a page's `data`, a list's entries; null for anything else. */
+export function answerItems(body: unknown): number | null {
+  if (Array.isArray(body)) return body.length;
+  const data = body !== null && typeof body === 'object' ? (body as { data?: unknown }).data : undefined;
+  return Array.isArray(data) ? data.length : null;
+}
+
+/** `answerGrew`: the rows of the answer at the smallest and the largest size, when they differ (growth is then not judged). */
+export interface RowVerdict { cpuRatio: number; cpuTarget: number; cpuMet: boolean; p99Met: boolean | null; growth: number | null; growthMet: boolean | null; answerGrew: [number, number] | null }
 
 /**
  * One row's verdict. `p99` is judged only at the largest size (`largest`), growth only there and only with a
- * smallest-size figure (`smallestAlone`); null where a target does not apply.
+ * smallest-size figure (`smallest`); null where a target does not apply. Growth is the cost of the same answer over
+ * more history: a row whose answer holds more rows at the larger size (a device's week holds a check-in at 1M and
+ * seventeen at 20M, the bench's histories being denser, not longer) is reported with both counts, not judged
+ * (docs/benchmarks.md#reads-at-scale).
  */
-export function judge(endpoint: string, older: SideFigures, newer: SideFigures, { largest, smallestAlone }: { largest: boolean; smallestAlone: number | null }): RowVerdict {
+export function judge(endpoint: string, older: SideFigures, newer: SideFigures, { largest, smallest }: { largest: boolean; smallest: SideFigures | null }): RowVerdict {
   const cpuRatio = cpuOf(newer) / cpuOf(older);
   const cpuTarget = cpuRatioTarget(endpoint);
   const p99Met = largest && !isDeepOffsetPage(endpoint) ? newer.p99 < P99_TARGET_MS && newer.failed === 0 : null;
-  const growth = largest && smallestAlone !== null && !isOffsetPage(endpoint) ? newer.alone / smallestAlone : null;
-  return { cpuRatio, cpuTarget, cpuMet: cpuRatio <= cpuTarget, p99Met, growth, growthMet: growth === null ? null : growth <= GROWTH_TARGET };
+  const judged = largest && smallest !== null && !isOffsetPage(endpoint);
+  const [before, after] = [smallest?.items ?? null, newer.items ?? null];
+  const answerGrew = judged && before !== null && after !== null && before !== after ? [before, after] as [number, number] : null;
+  const growth = judged && answerGrew === null ? newer.alone / smallest.alone : null;
+  return { cpuRatio, cpuTarget, cpuMet: cpuRatio <= cpuTarget, p99Met, growth, growthMet: growth === null ? null : growth <= GROWTH_TARGET, answerGrew };
 }

@@ -22,18 +22,25 @@ test('OFFSET pages: every one is excepted from growth, only those deeper than 10
 });
 
 test('a row that misses fails its verdict; one that meets passes', () => {
-  const met = judge('data-log first page', side(10, 10, 100), side(3, 4, 20), { largest: true, smallestAlone: 3.5 });
+  const met = judge('data-log first page', side(10, 10, 100), side(3, 4, 20), { largest: true, smallest: side(0, 3.5, 0) });
   assert.equal([met.cpuMet, met.p99Met, met.growthMet], [true, true, true]);
-  const missed = judge('data-log first page', side(10, 10, 100), side(3.5, 6, 60), { largest: true, smallestAlone: 4 });
+  const missed = judge('data-log first page', side(10, 10, 100), side(3.5, 6, 60), { largest: true, smallest: side(0, 4, 0) });
   assert.equal([missed.cpuMet, missed.p99Met, missed.growthMet], [false, false, false]);
-  assert.is(judge('data-log first page', side(10, 10, 10), side(1, 1, 10, 3), { largest: true, smallestAlone: 1 }).p99Met, false, 'a failed request misses');
+  assert.is(judge('data-log first page', side(10, 10, 10), side(1, 1, 10, 3), { largest: true, smallest: side(0, 1, 0) }).p99Met, false, 'a failed request misses');
 });
 
 test('latency and growth are judged only at the largest size, and not for deep OFFSET pages', () => {
-  const small = judge('events (one device)', side(4, 4, 100), side(1, 1, 100), { largest: false, smallestAlone: null });
+  const small = judge('events (one device)', side(4, 4, 100), side(1, 1, 100), { largest: false, smallest: null });
   assert.equal([small.p99Met, small.growth], [null, null]);
-  const deep = judge('data-log page 200', side(30, 30, 9000), side(25, 30, 9000), { largest: true, smallestAlone: 10 });
+  const deep = judge('data-log page 200', side(30, 30, 9000), side(25, 30, 9000), { largest: true, smallest: side(0, 10, 0) });
   assert.equal([deep.p99Met, deep.growth, deep.cpuMet], [null, null, false]);
+});
+
+test('growth is judged on the same answer: a row whose answer holds more rows at the larger size is reported, not judged', () => {
+  const denser = judge('events (one device, 7 days)', side(4, 4, 10), { ...side(2, 3.5, 10), items: 17 }, { largest: true, smallest: { ...side(1, 1.7, 5), items: 1 } });
+  assert.equal([denser.growth, denser.growthMet, denser.answerGrew], [null, null, [1, 17]]);
+  const same = judge('events (one device)', side(4, 4, 10), { ...side(2, 3.5, 10), items: 50 }, { largest: true, smallest: { ...side(1, 1.7, 5), items: 50 } });
+  assert.equal([same.growthMet, same.answerGrew], [false, null]);
 });
 
 test.run();

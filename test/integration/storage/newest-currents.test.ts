@@ -127,9 +127,10 @@ test('two writers of one device at once: the second waits for the first, and wha
     // Newer than the oldest row kept before the first writer's trim, older than what it keeps after it.
     const late = (await db.pool.query<{ at: Date }>('select min("PacketTimestamp") + interval \'1 minute\' as at from device_currents_newest where "IMEINumber" = $1', [device])).rows[0]!.at.getTime();
     await second.query('begin');
+    const secondPid = (await second.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
     const written = currents(device, [late], second);
     await waitFor('the second writer waiting for the first', async () =>
-      Number((await db.pool.query(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and pid = $1`, [second.processID])).rows[0].n) === 1 || null);
+      Number((await db.pool.query(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and pid = $1`, [secondPid])).rows[0].n) === 1 || null);
     await first.query('commit');
     await written;
     await second.query('commit');
