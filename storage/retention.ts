@@ -103,19 +103,26 @@ async function uncount(client: pg.PoolClient, step: RetentionStep, partition: st
 }
 
 /**
- * A dropped partition's rows in migration 0056's device_currents_newest go with it (a DROP fires no trigger): removed
- * before the drop, and the devices they thinned filled again from their older rows after it, as the table's delete
- * trigger does (fl_currents_newest_refill). Returns what to run once the partition is gone.
+ * A dropped partition's rows in the newest rows kept per device (migrations 0056 and 0057) go with it (a DROP fires no
+ * trigger): removed before the drop, and the devices they thinned filled again after it, as the tables' delete
+ * triggers do. Returns what to run once the partition is gone.
  */
 async function forgetNewest(client: pg.PoolClient, step: RetentionStep, partition: string): Promise<() => Promise<void>> {
-  if (step.table !== 'device_currents') return async () => {};
+  const kept = NEWEST_KEPT[step.table];
+  if (!kept) return async () => {};
   const { rows } = await client.query<{ devices: string[] | null }>(`with gone as (
-      delete from device_currents_newest k using "${partition}" p
-       where k."IMEINumber" = p."IMEINumber" and k."PacketTimestamp" = p."PacketTimestamp" returning k."IMEINumber")
+      delete from ${kept.table} k using "${partition}" p where ${kept.match} returning k."IMEINumber")
     select array_agg(distinct "IMEINumber") as devices from gone`);
   const devices = rows[0]!.devices;
-  return async () => { if (devices) await client.query('select fl_currents_newest_refill($1::text[])', [devices]); };
+  return async () => { if (devices) await client.query(`select ${kept.refill}($1::text[])`, [devices]); };
 }
+
+// Each partitioned table's newest rows kept per device: the table, how a kept row `k` matches a row `p` of a partition, and the fill.
+const NEWEST_KEPT: Record<string, { table: string; match: string; refill: string }> = {
+  device_currents: { table: 'device_currents_newest', match: 'k."IMEINumber" = p."IMEINumber" and k."PacketTimestamp" = p."PacketTimestamp"', refill: 'fl_currents_newest_refill' },
+  event_records: { table: 'device_events_newest', match: `k."EventTable" = 'standard' and k."Event_Record_ID" = p."Event_Record_ID"`, refill: 'fl_events_newest_refill' },
+  dm1_event_records: { table: 'device_events_newest', match: `k."EventTable" = 'dm1' and k."Event_Record_ID" = p."Event_Record_ID"`, refill: 'fl_events_newest_refill' },
+};
 
 // Migration 0051's source of each event table.
 const MONTHS_SOURCE: Record<string, string> = { event_records: 'event', dm1_event_records: 'dm1_event' };

@@ -39,6 +39,12 @@ function tablesOf(imei: string): string[] {
   ];
 }
 
+/**
+ * Each device's newest events that device_events_newest always holds (all of them when it has fewer): migration
+ * 0057's fl_events_newest_kept(), which test/integration/storage/newest-events.test.ts holds this to.
+ */
+export const NEWEST_EVENTS_KEPT = 100;
+
 /** An event table's day range as conditions holding markers, and the markers' instants (eventRange). */
 export interface EventRange { stored: string[]; reported: string[]; instants: Record<string, string> }
 
@@ -64,7 +70,8 @@ export const deviceEvents: ReadEndpoint = {
     const { pool, codeStrings } = deps;
     const reach = await deviceInReach(pool, caller, imei!);
     const p = new SqlParams();
-    const sources = tablesOf(`${p.add(imei)}::text`);
+    const imeiAt = p.add(imei);
+    const sources = tablesOf(`${imeiAt}::text`);
     const range = calendarDayRange(q.from, q.to, caller.timeZone);
     // The day range, on the stored and on the reported instant (the partition key): the walk's and the row lookup's.
     const inRange = eventRange('ev', range);
@@ -97,6 +104,12 @@ export const deviceEvents: ReadEndpoint = {
     const deferred = direct ? undefined : { table: `(${sources.join(' union all ')})`, alias: 'ev', key: KEY, within };
     // Unfiltered and unranged, the device's counter is the total: counting its events descended every month of both tables.
     const total = deviceTotal(q, reach, 'events');
+    // A page within the device's newest events, in the default order, where the counter is the total (unranged,
+    // unfiltered, a device that never moved), is read from the rows the pipeline keeps of both tables together
+    // (migration 0057): one index range, where each table's walk enters every month (docs/decisions.md#a-devices-newest-rows-kept).
+    if (total !== undefined && isDefaultOrder(q.sort, DEFAULT_SORT) && (q.page + 1) * q.limit <= NEWEST_EVENTS_KEPT) {
+      return pageJson(deps, p, { selectList: select, fromWhere: `from device_events_newest ev where ev."IMEINumber" = ${imeiAt}::text`, order, total }, q, WRITE, ctx);
+    }
     return pageJson(deps, p, { selectList: select, fromWhere: `from (${branches.join(' union all ')}) ev`, order, countParts, total, range: inRange.instants, ...(deferred ? { deferred } : {}) }, q, WRITE, ctx);
   },
 };

@@ -46,10 +46,10 @@ export const loadHistory: ReadEndpoint = {
     const ctx = presentContext(caller, codeStrings);
     const select = CURRENTS_COLUMNS.map((c) => `c."${c}"`).join(', ');
     const total = deviceTotal(q, reach, 'currents');
-    // A page of the device's newest rows, unranged, unfiltered and in the default order, of a device that never
-    // moved, is read from the rows the pipeline keeps (migration 0056): one index range, where device_currents
-    // descends every partition's index (docs/decisions.md#a-devices-newest-currents-kept).
-    const newest = reach.since === null && range.fromMs === null && range.untilMs === null && q.filters.length === 0 && isDefaultOrder(q.sort, DEFAULT_SORT) && (q.page + 1) * q.limit <= NEWEST_CURRENTS_KEPT;
+    // A page within the device's newest rows, in the default order, where the counter is the total (unranged,
+    // unfiltered, a device that never moved), is read from the rows the pipeline keeps (migration 0056): one index
+    // range, where device_currents descends every partition's index (docs/decisions.md#a-devices-newest-rows-kept).
+    const newest = total !== undefined && isDefaultOrder(q.sort, DEFAULT_SORT) && (q.page + 1) * q.limit <= NEWEST_CURRENTS_KEPT;
     const table = newest ? 'device_currents_newest' : 'device_currents';
     return pageJson(deps, p, { selectList: select, fromWhere: `from ${table} c ${whereClause(conditions)}`, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), total, range: inRange.instants }, q, WRITE, ctx);
   },

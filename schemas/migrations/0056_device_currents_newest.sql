@@ -1,4 +1,4 @@
--- A device's newest currents kept by the pipeline (issue 45, docs/decisions.md#a-devices-newest-currents-kept): a
+-- A device's newest currents kept by the pipeline (issue 45, docs/decisions.md#a-devices-newest-rows-kept): a
 -- device's load history, unranged and in its default order, walked every partition of device_currents (a Merge
 -- Append descends each month's index, so its Postgres work grew with the months stored, and with a day cut by 30x).
 -- device_currents_newest holds each device's newest rows, at least the newest fl_currents_newest_kept() of them (all

@@ -1,8 +1,8 @@
-// A device's newest currents kept by the pipeline (migration 0056, docs/decisions.md#a-devices-newest-currents-kept)
+// A device's newest currents kept by the pipeline (migration 0056, docs/decisions.md#a-devices-newest-rows-kept)
 // on real PostgreSQL: the back-fill of an upgrade, then every way rows come and go (newer rows one at a time past the
 // trim, late rows older and newer than those kept, batches over many devices, deletes of the newest rows, a stray
 // moved out of the default partition, two writers of one device at once); after each, every device's kept rows are
-// its newest (test/helpers/newest-currents.ts). Through the app, a device's load history read from them answers what
+// its newest (test/helpers/newest-rows.ts). Through the app, a device's load history read from them answers what
 // the partitioned table answers. Retention's drops and restores are checked in retention.test.ts.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -17,7 +17,7 @@ import { createTestDatabase, type TestDatabase } from '../../../support/database
 import { registerDevices } from '../../../support/device-data.js';
 import { importDemoData } from '../../../support/reference-data.js';
 import { waitFor } from '../../../support/wait-for.js';
-import { assertNewestCurrentsKept } from '../../helpers/newest-currents.js';
+import { assertNewestCurrentsKept } from '../../helpers/newest-rows.js';
 import { login } from '../api/seeded-api.js';
 
 const test = suite('a device\'s newest currents kept (real Postgres)');

@@ -24,7 +24,7 @@ import { measuredFleet, partitionCut, recordPartitionCut, timePartitions } from 
 import { runRetention } from '../../../storage/retention.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { generateDeviceData, registerDevices, seedOrganization, tableChecksums } from '../../../support/device-data.js';
-import { assertNewestCurrentsKept } from '../../helpers/newest-currents.js';
+import { assertNewestCurrentsKept, assertNewestEventsKept } from '../../helpers/newest-rows.js';
 import { importDemoData } from '../../../support/reference-data.js';
 import { emptyTally, reportTally, type Tally } from '../../helpers/tally.js';
 import { JWT_SECRET, login, type UserName } from '../api/seeded-api.js';
@@ -168,6 +168,7 @@ test('a month partly covered (two day partitions exist) has only its gaps filled
   assert.is(await defaultRows(db.pool, months), 0, 'every stray row of the two months moved into its new partition');
   assert.equal(await tableChecksums(db.pool), before, 'nothing lost, nothing doubled, counters unchanged');
   await assertNewestCurrentsKept(db.pool, 'after the strays moved in');
+  await assertNewestEventsKept(db.pool, 'after the strays moved in');
 });
 
 test('month -> day -> month on a live database: partitions that exist stay, new months take the new cut, no gap, no row moved or lost', async () => {

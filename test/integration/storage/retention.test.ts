@@ -21,7 +21,7 @@ import { generateDeviceData, registerDevices, tableChecksums } from '../../../su
 import { importDemoData } from '../../../support/reference-data.js';
 import { assertMonthsCounted } from '../../helpers/critical-months.js';
 import { assertDevicesCounted } from '../../helpers/device-counts.js';
-import { assertNewestCurrentsKept } from '../../helpers/newest-currents.js';
+import { assertNewestCurrentsKept, assertNewestEventsKept } from '../../helpers/newest-rows.js';
 
 const test = suite('retention with archive (real Postgres)');
 const root = new URL('../../../', import.meta.url).pathname;
@@ -87,6 +87,7 @@ test('one organisation expires months: its rows are archived per table and month
   await assertMonthsCounted(db.pool, 'after one organisation\'s delete');
   await assertDevicesCounted(db.pool, 'after one organisation\'s delete');
   await assertNewestCurrentsKept(db.pool, 'after one organisation\'s delete');
+  await assertNewestEventsKept(db.pool, 'after one organisation\'s delete');
   assert.is(await count('critical_event_months where events <= 0'), 0, 'no row of migration 0051\'s months is left without events');
   // What the files hold is what the catalogue says.
   const { rows } = await db.pool.query<{ file: string; row_count: number; checksum: string }>('select file, row_count, checksum from storage_archives');
@@ -106,6 +107,7 @@ test('when every organisation has expired a month, its partitions are archived w
   await assertMonthsCounted(db.pool, 'after the drop');
   await assertDevicesCounted(db.pool, 'after the drop');
   await assertNewestCurrentsKept(db.pool, 'after the drop');
+  await assertNewestEventsKept(db.pool, 'after the drop');
   // North's rows of the expired months, counted down to 0 by its delete above, went with the months too.
   assert.is(await count(`critical_event_months where source <> 'model_change' and to_char(month, 'YYYY-MM') = any(array['${EXPIRED.join("', '")}'])`), 0, 'the dropped months left no row');
   assert.is(Number((await db.pool.query(`select sum(critical_events) as n from device_read_counts`)).rows[0].n),
@@ -135,6 +137,7 @@ test('archive restore (the command) loads every archived file back: the tables a
   await assertMonthsCounted(db.pool, 'after the restore');
   await assertDevicesCounted(db.pool, 'after the restore');
   await assertNewestCurrentsKept(db.pool, 'after the restore');
+  await assertNewestEventsKept(db.pool, 'after the restore');
   // Restoring again adds nothing.
   const twice = await restoreFile(db.pool, rows[0]!.file);
   assert.is(twice.inserted, 0);
