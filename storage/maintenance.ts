@@ -1,7 +1,7 @@
 // The storage work `faultline start` does by itself (docs/decisions.md#storage-lifecycle): at start and then
 // daily, record the partition cut PARTITION_GRANULARITY asks for, create the coming months' partitions at it,
-// move rows out of the default partitions, and run retention (raw data's, then fleet health's:
-// health-retention.ts). Each step is idempotent, so a run cut short is completed by the next
+// move rows out of the default partitions, run retention (raw data's, then fleet health's:
+// health-retention.ts), and repair the newest rows kept per device after a drop they missed (newest-rows.ts). Each step is idempotent, so a run cut short is completed by the next
 // (docs/decisions.md#partition-granularity).
 // Every process may run it; retention's advisory lock lets one do the work, the others skip.
 import type pg from 'pg';
@@ -9,6 +9,7 @@ import { failpoint } from '../config/failpoints.js';
 import { log } from '../config/log.js';
 import type { Granularity } from '../domain/partition-granularity.js';
 import { monthsAhead } from '../domain/storage-months.js';
+import { sweepNewest, TABLES_WITH_NEWEST } from './newest-rows.js';
 import { adoptStrays, ensureMonths, MONTHS_AHEAD, recordPartitionCut } from './partitions.js';
 import { runRetention } from './retention.js';
 import { runHealthRetention } from './health-retention.js';
@@ -33,6 +34,12 @@ export async function maintainStorage(pool: pg.Pool, archiveDir: string, now = D
     log.warn({ component: 'retention', failed: report.failed }, 'retention steps left for the next run');
   } else if (!report.skipped) {
     storageMetrics.retentionLastSuccess.set(Date.now() / 1000);
+  }
+  // A month a previous release's retention dropped (during an upgrade, or after a rollback) left its rows among the
+  // newest kept per device: they go here (storage/newest-rows.ts).
+  for (const table of TABLES_WITH_NEWEST) {
+    const swept = await sweepNewest(pool, table);
+    if (swept) log.warn({ component: 'storage', table, rows: swept }, 'newest rows kept of a month dropped without them removed');
   }
   // Fleet health outlives raw data (at least 36 months): its own cut, after the raw months'.
   await runHealthRetention(pool, { now, progress: (line) => log.info({ component: 'retention' }, line) });

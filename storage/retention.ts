@@ -11,6 +11,7 @@ import { FAULT_EVENT_TYPES } from '../domain/fault-events.js';
 import { expired, firstKeptMonth, monthDate } from '../domain/storage-months.js';
 import { exportUnit, unitCondition, type ArchiveUnit } from './archive.js';
 import { verifyArchiveFile } from './archive-file.js';
+import { fillNewest, forgetNewest } from './newest-rows.js';
 import { partitionedTables, timePartitions } from './partitions.js';
 import { withTransaction } from '../db/transaction.js';
 
@@ -102,28 +103,6 @@ async function uncount(client: pg.PoolClient, step: RetentionStep, partition: st
   }
 }
 
-/**
- * A dropped partition's rows in the newest rows kept per device (migrations 0056 and 0057) go with it (a DROP fires no
- * trigger): removed before the drop, and the devices they thinned filled again after it, as the tables' delete
- * triggers do. Returns what to run once the partition is gone.
- */
-async function forgetNewest(client: pg.PoolClient, step: RetentionStep, partition: string): Promise<() => Promise<void>> {
-  const kept = NEWEST_KEPT[step.table];
-  if (!kept) return async () => {};
-  const { rows } = await client.query<{ devices: string[] | null }>(`with gone as (
-      delete from ${kept.table} k using "${partition}" p where ${kept.match} returning k."IMEINumber")
-    select array_agg(distinct "IMEINumber") as devices from gone`);
-  const devices = rows[0]!.devices;
-  return async () => { if (devices) await client.query(`select ${kept.refill}($1::text[])`, [devices]); };
-}
-
-// Each partitioned table's newest rows kept per device: the table, how a kept row `k` matches a row `p` of a partition, and the fill.
-const NEWEST_KEPT: Record<string, { table: string; match: string; refill: string }> = {
-  device_currents: { table: 'device_currents_newest', match: 'k."IMEINumber" = p."IMEINumber" and k."PacketTimestamp" = p."PacketTimestamp"', refill: 'fl_currents_newest_refill' },
-  event_records: { table: 'device_events_newest', match: `k."EventTable" = 'standard' and k."Event_Record_ID" = p."Event_Record_ID"`, refill: 'fl_events_newest_refill' },
-  dm1_event_records: { table: 'device_events_newest', match: `k."EventTable" = 'dm1' and k."Event_Record_ID" = p."Event_Record_ID"`, refill: 'fl_events_newest_refill' },
-};
-
 // Migration 0051's source of each event table.
 const MONTHS_SOURCE: Record<string, string> = { event_records: 'event', dm1_event_records: 'dm1_event' };
 
@@ -145,12 +124,13 @@ async function remove(pool: pg.Pool, step: RetentionStep, archived: { rows: numb
       await client.query(`lock table ${partitions} in access exclusive mode`);
       const now = await countRows(client, step.partitions);
       if (now !== archived.rows) throw new Error(`${step.table} ${step.month}: ${now} rows now, ${archived.rows} archived; rows arrived meanwhile, the next run archives them`);
+      const thinned: string[] = [];
       for (const partition of step.partitions) {
         await uncount(client, step, partition);
-        const refill = await forgetNewest(client, step, partition);
+        thinned.push(...await forgetNewest(client, step.table, partition));
         await client.query(`drop table "${partition}"`);
-        await refill();
       }
+      await fillNewest(client, step.table, thinned);
     } else {
       // No writer may add rows of this month between the count and the delete.
       await client.query(`lock table ${partitions} in share row exclusive mode`);

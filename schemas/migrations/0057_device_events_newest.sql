@@ -77,6 +77,7 @@ declare
   kept constant integer := fl_events_newest_kept();
   source constant text := case tg_table_name when 'event_records' then 'standard' else 'dm1' end;
   thinned text[];
+  over text[];
 begin
   if tg_op = 'UPDATE' then
     perform 1 from device_read_counts c where c."IMEINumber" in (select "IMEINumber" from added) order by c."IMEINumber" for update;
@@ -90,37 +91,45 @@ begin
     if thinned is not null then perform fl_events_newest_refill(thinned); end if;
   end if;
   if tg_op in ('INSERT', 'UPDATE') then
-    -- A row goes in when the device has fewer than `kept` here, or when it sorts before the last one kept.
+    -- A row goes in when its device has fewer than `kept` here (all of its events are), or when it sorts before the last
+    -- kept: both read once per device of the statement (`l`).
     if source = 'standard' then
+      with l as (
+        select d."IMEINumber", s.n, t."EventTimestamp", t."EventTable", t."Event_Record_ID" from (select distinct "IMEINumber" from added) d
+          cross join lateral (select count(*) as n from device_events_newest k where k."IMEINumber" = d."IMEINumber") s
+          left join lateral (select k."EventTimestamp", k."EventTable", k."Event_Record_ID" from device_events_newest k where k."IMEINumber" = d."IMEINumber"
+                              order by k."EventTimestamp", k."EventTable" desc, k."Event_Record_ID" limit 1) t on true)
       insert into device_events_newest
         select 'standard', a."Event_Record_ID", a."EventID", a."EventTimestamp", a."EventType", a."PrefaultCurrent", a."FaultCurrent", a."RecoverCurrent",
                null, null, null, a."PacketTimestamp", a."IMEINumber", a."DeviceRecordID", a."ReportedEventTimestamp"
-          from added a
-          cross join lateral (select count(*) as n from device_events_newest k where k."IMEINumber" = a."IMEINumber") s
-          left join lateral (select k."EventTimestamp", k."EventTable", k."Event_Record_ID" from device_events_newest k where k."IMEINumber" = a."IMEINumber"
-                              order by k."EventTimestamp", k."EventTable" desc, k."Event_Record_ID" limit 1) l on true
-         where s.n < kept or a."EventTimestamp" > l."EventTimestamp"
+          from added a join l on l."IMEINumber" = a."IMEINumber"
+         where l.n < kept or a."EventTimestamp" > l."EventTimestamp"
             or (a."EventTimestamp" = l."EventTimestamp" and ('standard' < l."EventTable" or ('standard' = l."EventTable" and a."Event_Record_ID" > l."Event_Record_ID")))
       on conflict do nothing;
     else
+      with l as (
+        select d."IMEINumber", s.n, t."EventTimestamp", t."EventTable", t."Event_Record_ID" from (select distinct "IMEINumber" from added) d
+          cross join lateral (select count(*) as n from device_events_newest k where k."IMEINumber" = d."IMEINumber") s
+          left join lateral (select k."EventTimestamp", k."EventTable", k."Event_Record_ID" from device_events_newest k where k."IMEINumber" = d."IMEINumber"
+                              order by k."EventTimestamp", k."EventTable" desc, k."Event_Record_ID" limit 1) t on true)
       insert into device_events_newest
         select 'dm1', a."Event_Record_ID", a."EventID", a."EventTimestamp", a."EventType", null, null, null,
                a."PhaseAEvent", a."PhaseBEvent", a."PhaseCEvent", a."PacketTimestamp", a."IMEINumber", a."DeviceRecordID", a."ReportedEventTimestamp"
-          from added a
-          cross join lateral (select count(*) as n from device_events_newest k where k."IMEINumber" = a."IMEINumber") s
-          left join lateral (select k."EventTimestamp", k."EventTable", k."Event_Record_ID" from device_events_newest k where k."IMEINumber" = a."IMEINumber"
-                              order by k."EventTimestamp", k."EventTable" desc, k."Event_Record_ID" limit 1) l on true
-         where s.n < kept or a."EventTimestamp" > l."EventTimestamp"
+          from added a join l on l."IMEINumber" = a."IMEINumber"
+         where l.n < kept or a."EventTimestamp" > l."EventTimestamp"
             or (a."EventTimestamp" = l."EventTimestamp" and ('dm1' < l."EventTable" or ('dm1' = l."EventTable" and a."Event_Record_ID" > l."Event_Record_ID")))
       on conflict do nothing;
     end if;
     -- Past kept + slack, the rows after the first `kept` go.
-    delete from device_events_newest k
-     using (select x."EventTable", x."Event_Record_ID" from (select distinct "IMEINumber" from added) d
-              cross join lateral (select y."EventTable", y."Event_Record_ID" from device_events_newest y where y."IMEINumber" = d."IMEINumber"
-                                   order by y."EventTimestamp" desc, y."EventTable", y."Event_Record_ID" desc offset kept) x
-             where exists (select 1 from device_events_newest z where z."IMEINumber" = d."IMEINumber" offset kept + fl_events_newest_slack())) t
-     where k."EventTable" = t."EventTable" and k."Event_Record_ID" = t."Event_Record_ID";
+    select array_agg(d."IMEINumber") into over from (select distinct "IMEINumber" from added) d
+     where exists (select 1 from device_events_newest z where z."IMEINumber" = d."IMEINumber" offset kept + fl_events_newest_slack());
+    if over is not null then
+      delete from device_events_newest k
+       using unnest(over) d("IMEINumber")
+       cross join lateral (select y."EventTable", y."Event_Record_ID" from device_events_newest y where y."IMEINumber" = d."IMEINumber"
+                            order by y."EventTimestamp" desc, y."EventTable", y."Event_Record_ID" desc offset kept) x
+       where k."EventTable" = x."EventTable" and k."Event_Record_ID" = x."Event_Record_ID";
+    end if;
   end if;
   return null;
 end $$;

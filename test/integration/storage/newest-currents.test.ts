@@ -6,12 +6,16 @@
 // the partitioned table answers. Retention's drops and restores are checked in retention.test.ts.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import type { Hono } from 'hono';
 import { createApp } from '../../../api/app.js';
 import { NEWEST_CURRENTS_KEPT } from '../../../api/device-records/load-history.js';
 import { addMonths, monthBounds, monthDate, monthOfMs } from '../../../domain/storage-months.js';
 import { migrate } from '../../../db/migrate.js';
+import { maintainStorage } from '../../../storage/maintenance.js';
 import { timePartitions } from '../../../storage/partitions.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { registerDevices } from '../../../support/device-data.js';
@@ -141,6 +145,30 @@ test('two writers of one device at once: the second waits for the first, and wha
     await second.end();
   }
   await assertNewestCurrentsKept(db.pool, 'after two writers of one device');
+});
+
+test('an update (nothing updates currents today) is a delete and an insert: values and instants kept as updated', async () => {
+  await db.pool.query(`update device_currents set "PeakCurrent" = -1 where "IMEINumber" = $1`, [imei(3)]);
+  const newest = (await db.pool.query<{ at: Date }>('select max("PacketTimestamp") as at from device_currents where "IMEINumber" = $1', [imei(3)])).rows[0]!.at;
+  await db.pool.query(`update device_currents set "PacketTimestamp" = "PacketTimestamp" - interval '9000 hours' where "IMEINumber" = $1 and "PacketTimestamp" = $2`, [imei(3), newest]);
+  await assertNewestCurrentsKept(db.pool, 'after updates of a device\'s currents');
+});
+
+test('a month dropped without its kept rows removed (a previous release\'s retention) is repaired by the storage maintenance', async () => {
+  const month = addMonths(monthOfMs(NOW), -14);
+  await db.pool.query('select fl_ensure_month($1::date)', [monthDate(month)]);
+  await currents(imei(7), hoursBack(monthBounds(month).fromMs + 48 * HOUR, 10, 1));
+  await currents(imei(7), [NOW]);
+  // As that retention dropped a month: its rows uncounted, the partitions dropped.
+  for (const p of (await timePartitions(db.pool)).filter((x) => x.month === month)) await db.pool.query(`drop table "${p.partition}"`);
+  await db.pool.query(`update device_read_counts set currents = 1 where "IMEINumber" = $1`, [imei(7)]);
+  assert.is(await keptOf(imei(7)), 11, 'the dropped month\'s rows are still kept');
+  const archiveDir = mkdtempSync(join(tmpdir(), 'faultline-newest-'));
+  try {
+    await maintainStorage(db.pool, archiveDir, NOW);
+  } finally { rmSync(archiveDir, { recursive: true, force: true }); }
+  await assertNewestCurrentsKept(db.pool, 'after the maintenance');
+  assert.is(await keptOf(imei(7)), 1);
 });
 
 test('through the app: a device\'s first pages read from the rows kept answer what device_currents answers', async () => {

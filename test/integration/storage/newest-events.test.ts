@@ -8,12 +8,16 @@
 // restores are checked in retention.test.ts.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import type { Hono } from 'hono';
 import { createApp } from '../../../api/app.js';
 import { NEWEST_EVENTS_KEPT } from '../../../api/device-records/events.js';
 import { addMonths, monthBounds, monthDate, monthOfMs } from '../../../domain/storage-months.js';
 import { migrate } from '../../../db/migrate.js';
+import { maintainStorage } from '../../../storage/maintenance.js';
 import { timePartitions } from '../../../storage/partitions.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { generateDeviceData, registerDevices } from '../../../support/device-data.js';
@@ -147,6 +151,26 @@ test('two writers of one device at once (an insert, and a move that nothing coun
     await second.end();
   }
   await assertNewestEventsKept(db.pool, 'after two writers of one device');
+});
+
+test('a month dropped without its kept events removed (a previous release\'s retention) is repaired by the storage maintenance', async () => {
+  const month = addMonths(monthOfMs(NOW), -14);
+  await db.pool.query('select fl_ensure_month($1::date)', [monthDate(month)]);
+  const device = imei(6);
+  await db.pool.query(`delete from event_records where "IMEINumber" = $1`, [device]);
+  await db.pool.query(`delete from dm1_event_records where "IMEINumber" = $1`, [device]);
+  await events(device, 'event_records', hoursBack(monthBounds(month).fromMs + 48 * HOUR, 10, 1));
+  await events(device, 'dm1_event_records', [NOW]);
+  // As that retention dropped a month: its rows uncounted, the partitions dropped.
+  for (const p of (await timePartitions(db.pool)).filter((x) => x.month === month)) await db.pool.query(`drop table "${p.partition}"`);
+  await db.pool.query(`update device_read_counts set events = 1, critical_events = 1 where "IMEINumber" = $1`, [device]);
+  assert.is(await keptOf(device), 11, 'the dropped month\'s events are still kept');
+  const archiveDir = mkdtempSync(join(tmpdir(), 'faultline-newest-'));
+  try {
+    await maintainStorage(db.pool, archiveDir, NOW);
+  } finally { rmSync(archiveDir, { recursive: true, force: true }); }
+  await assertNewestEventsKept(db.pool, 'after the maintenance');
+  assert.is(await keptOf(device), 1);
 });
 
 test('through the app: a device\'s first pages read from the events kept answer what the event tables answer', async () => {
