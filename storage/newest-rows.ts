@@ -5,13 +5,16 @@
 // release's retention, still running beside this one's migrations during an upgrade or after a rollback).
 import type pg from 'pg';
 
-/** A partitioned table's newest rows kept per device: the table, how a kept row `k` matches a row `p` of the partitioned one, its time column there, and the fill. */
-interface Kept { table: string; match: string; time: string; refill: string }
+/**
+ * A partitioned table's newest rows kept per device: the table, which of its rows `k` came from the partitioned one,
+ * how such a row matches a row `p` of it, its partition key, and the fill.
+ */
+interface Kept { table: string; own: string; match: string; time: string; refill: string }
 
 const NEWEST_KEPT: Record<string, Kept> = {
-  device_currents: { table: 'device_currents_newest', match: 'k."IMEINumber" = p."IMEINumber" and k."PacketTimestamp" = p."PacketTimestamp"', time: 'PacketTimestamp', refill: 'fl_currents_newest_refill' },
-  event_records: { table: 'device_events_newest', match: `k."EventTable" = 'standard' and k."Event_Record_ID" = p."Event_Record_ID"`, time: 'ReportedEventTimestamp', refill: 'fl_events_newest_refill' },
-  dm1_event_records: { table: 'device_events_newest', match: `k."EventTable" = 'dm1' and k."Event_Record_ID" = p."Event_Record_ID"`, time: 'ReportedEventTimestamp', refill: 'fl_events_newest_refill' },
+  device_currents: { table: 'device_currents_newest', own: 'true', match: 'k."IMEINumber" = p."IMEINumber" and k."PacketTimestamp" = p."PacketTimestamp"', time: 'PacketTimestamp', refill: 'fl_currents_newest_refill' },
+  event_records: { table: 'device_events_newest', own: `k."EventTable" = 'standard'`, match: `k."IMEINumber" = p."IMEINumber" and k."EventTimestamp" = p."EventTimestamp" and k."EventTable" = 'standard' and k."Event_Record_ID" = p."Event_Record_ID"`, time: 'ReportedEventTimestamp', refill: 'fl_events_newest_refill' },
+  dm1_event_records: { table: 'device_events_newest', own: `k."EventTable" = 'dm1'`, match: `k."IMEINumber" = p."IMEINumber" and k."EventTimestamp" = p."EventTimestamp" and k."EventTable" = 'dm1' and k."Event_Record_ID" = p."Event_Record_ID"`, time: 'ReportedEventTimestamp', refill: 'fl_events_newest_refill' },
 };
 
 /**
@@ -42,7 +45,7 @@ export async function sweepNewest(pool: pg.Pool, table: string): Promise<number>
   const kept = NEWEST_KEPT[table]!;
   const { rows } = await pool.query<{ n: number; devices: string[] | null }>(`with gone as (
       delete from ${kept.table} k
-       where k."${kept.time}" < (select coalesce(min(t.lo), '-infinity') from fl_time_partitions() t where t.parent = $1)
+       where ${kept.own} and k."${kept.time}" < (select coalesce(min(t.lo), '-infinity') from fl_time_partitions() t where t.parent = $1)
          and not exists (select 1 from ${table} p where ${kept.match} and p."${kept.time}" = k."${kept.time}")
       returning k."IMEINumber")
     select count(*)::int as n, array_agg(distinct "IMEINumber") as devices from gone`, [table]);

@@ -27,9 +27,13 @@ create function fl_currents_newest_slack() returns integer language sql immutabl
 create table device_currents_newest (like device_currents including defaults);
 alter table device_currents_newest add primary key ("IMEINumber", "PacketTimestamp");
 
+-- `set enable_seqscan = off` on these functions: PL/pgSQL keeps a statement's plan for the session, and a plan made
+-- while this table was empty or small (a fresh install, analysed empty) read it whole per device of every batch as it
+-- grew, 0.4 ms a device (bench/persist-cost.ts: four times persist's Postgres CPU per check-in); each statement here
+-- has an index path, which the planner now takes whatever it believes of the table's size.
 -- Devices whose rows here are fewer than `kept` while device_currents holds older ones: filled again with their
 -- newest `kept` (those already here conflict and stay).
-create function fl_currents_newest_refill(devices text[]) returns void language plpgsql as $$
+create function fl_currents_newest_refill(devices text[]) returns void language plpgsql set enable_seqscan = off as $$
 declare
   kept constant integer := fl_currents_newest_kept();
 begin
@@ -46,7 +50,7 @@ end $$;
 -- updates currents today) as both, the old rows first. The per-device facts (rows kept, the oldest) are read once
 -- per device of the statement, and the trim walks only the devices past kept + slack (a join over the whole table,
 -- planned for the few hundred devices a batch brings, read it whole and ran the cut per row: the review's finding).
-create function fl_currents_newest_apply() returns trigger language plpgsql as $$
+create function fl_currents_newest_apply() returns trigger language plpgsql set enable_seqscan = off as $$
 declare
   kept constant integer := fl_currents_newest_kept();
   thinned text[];

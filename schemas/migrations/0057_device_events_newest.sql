@@ -40,10 +40,11 @@ create table device_events_newest (
   "PacketTimestamp"        timestamptz not null,
   "IMEINumber"             text not null,
   "DeviceRecordID"         bigint not null,
-  "ReportedEventTimestamp" timestamptz not null,
-  primary key ("EventTable", "Event_Record_ID")
+  "ReportedEventTimestamp" timestamptz not null
 );
-create index device_events_newest_order on device_events_newest ("IMEINumber", "EventTimestamp" desc, "EventTable", "Event_Record_ID" desc);
+-- Its one index, in the list's order: unique (an event is one row of one table), so a row already kept conflicts; a
+-- kept row is found by it (device, instant, table, id) when its event is deleted or moved.
+create unique index device_events_newest_order on device_events_newest ("IMEINumber", "EventTimestamp" desc, "EventTable", "Event_Record_ID" desc);
 
 -- Each device's rows of both tables as device_events_newest holds them, newest first, up to `kept`.
 create function fl_events_newest_of(device text, kept integer) returns setof device_events_newest language sql stable as $$
@@ -58,9 +59,10 @@ create function fl_events_newest_of(device text, kept integer) returns setof dev
   order by 4 desc, 1, 2 desc limit kept
 $$;
 
+-- `set enable_seqscan = off` on these functions, as on 0056's: a plan kept from when this table was small read it whole.
 -- Devices with fewer than `kept` rows here: filled again with their newest `kept` (those already here conflict and
 -- stay; a device whose rows are all here gains nothing).
-create function fl_events_newest_refill(devices text[]) returns void language plpgsql as $$
+create function fl_events_newest_refill(devices text[]) returns void language plpgsql set enable_seqscan = off as $$
 declare
   kept constant integer := fl_events_newest_kept();
 begin
@@ -72,7 +74,7 @@ begin
   on conflict do nothing;
 end $$;
 
-create function fl_events_newest_apply() returns trigger language plpgsql as $$
+create function fl_events_newest_apply() returns trigger language plpgsql set enable_seqscan = off as $$
 declare
   kept constant integer := fl_events_newest_kept();
   source constant text := case tg_table_name when 'event_records' then 'standard' else 'dm1' end;
@@ -85,7 +87,7 @@ begin
   if tg_op in ('DELETE', 'UPDATE') then
     with gone as (
       delete from device_events_newest k using removed r
-       where k."EventTable" = source and k."Event_Record_ID" = r."Event_Record_ID"
+       where k."IMEINumber" = r."IMEINumber" and k."EventTimestamp" = r."EventTimestamp" and k."EventTable" = source and k."Event_Record_ID" = r."Event_Record_ID"
       returning k."IMEINumber")
     select array_agg(distinct "IMEINumber") into thinned from gone;
     if thinned is not null then perform fl_events_newest_refill(thinned); end if;
@@ -126,9 +128,9 @@ begin
     if over is not null then
       delete from device_events_newest k
        using unnest(over) d("IMEINumber")
-       cross join lateral (select y."EventTable", y."Event_Record_ID" from device_events_newest y where y."IMEINumber" = d."IMEINumber"
+       cross join lateral (select y."EventTimestamp", y."EventTable", y."Event_Record_ID" from device_events_newest y where y."IMEINumber" = d."IMEINumber"
                             order by y."EventTimestamp" desc, y."EventTable", y."Event_Record_ID" desc offset kept) x
-       where k."EventTable" = x."EventTable" and k."Event_Record_ID" = x."Event_Record_ID";
+       where k."IMEINumber" = d."IMEINumber" and k."EventTimestamp" = x."EventTimestamp" and k."EventTable" = x."EventTable" and k."Event_Record_ID" = x."Event_Record_ID";
     end if;
   end if;
   return null;
