@@ -39,7 +39,7 @@ export async function maintainStorage(pool: pg.Pool, archiveDir: string, now = D
   // newest kept per device: they go here (storage/newest-rows.ts).
   for (const table of TABLES_WITH_NEWEST) {
     const swept = await sweepNewest(pool, table);
-    if (swept) log.warn({ component: 'storage', table, rows: swept }, 'newest rows kept of a month dropped without them removed');
+    if (swept) log.warn({ component: 'storage', table, devices: swept }, 'newest rows kept of a month dropped without them removed');
   }
   // Fleet health outlives raw data (at least 36 months): its own cut, after the raw months'.
   await runHealthRetention(pool, { now, progress: (line) => log.info({ component: 'retention' }, line) });

@@ -41,7 +41,7 @@ function tablesOf(imei: string): string[] {
 
 /**
  * Each device's newest events that device_events_newest always holds (all of them when it has fewer): migration
- * 0057's fl_events_newest_kept(), which test/integration/storage/newest-events.test.ts holds this to.
+ * 0058's fl_events_newest_kept(), which test/integration/storage/newest-events.test.ts holds this to.
  */
 export const NEWEST_EVENTS_KEPT = 100;
 
@@ -106,7 +106,7 @@ export const deviceEvents: ReadEndpoint = {
     const total = deviceTotal(q, reach, 'events');
     // A page within the device's newest events, in the default order, where the counter is the total (unranged,
     // unfiltered, a device that never moved), is read from the rows the pipeline keeps of both tables together
-    // (migration 0057): one index range, where each table's walk enters every month (docs/decisions.md#a-devices-newest-rows-kept).
+    // (migration 0058): one index range, where each table's walk enters every month (docs/decisions.md#a-devices-newest-rows-kept).
     if (total !== undefined && isDefaultOrder(q.sort, DEFAULT_SORT) && (q.page + 1) * q.limit <= NEWEST_EVENTS_KEPT) {
       return pageJson(deps, p, { selectList: select, fromWhere: `from device_events_newest ev where ev."IMEINumber" = ${imeiAt}::text`, order, total }, q, WRITE, ctx);
     }

@@ -19,7 +19,7 @@ const DEFAULT_SORT = [{ field: 'PacketTimestamp', order: 'desc' }] as const;
 const TIE_BREAKER = ['c."PacketTimestamp" desc'];
 /**
  * Each device's newest currents that device_currents_newest always holds (all of them when it has fewer): migration
- * 0056's fl_currents_newest_kept(), which test/integration/storage/newest-currents.test.ts holds this to.
+ * 0057's fl_currents_newest_kept(), which test/integration/storage/newest-currents.test.ts holds this to.
  */
 export const NEWEST_CURRENTS_KEPT = 100;
 /** Each row of CURRENTS_COLUMNS as selected, its two timestamps in the caller's zone (row-json.ts). */
@@ -47,7 +47,7 @@ export const loadHistory: ReadEndpoint = {
     const select = CURRENTS_COLUMNS.map((c) => `c."${c}"`).join(', ');
     const total = deviceTotal(q, reach, 'currents');
     // A page within the device's newest rows, in the default order, where the counter is the total (unranged,
-    // unfiltered, a device that never moved), is read from the rows the pipeline keeps (migration 0056): one index
+    // unfiltered, a device that never moved), is read from the rows the pipeline keeps (migration 0057): one index
     // range, where device_currents descends every partition's index (docs/decisions.md#a-devices-newest-rows-kept).
     const newest = total !== undefined && isDefaultOrder(q.sort, DEFAULT_SORT) && (q.page + 1) * q.limit <= NEWEST_CURRENTS_KEPT;
     const table = newest ? 'device_currents_newest' : 'device_currents';

@@ -1,4 +1,4 @@
-// The newest rows kept per device (migrations 0056 and 0057) against the tables they are kept from, checked here in SQL
+// The newest rows kept per device (migrations 0057 and 0058) against the tables they are kept from, checked here in SQL
 // of its own: what the triggers, the back-fills and retention keep must be each device's newest rows, as many as promised.
 import type pg from 'pg';
 import * as assert from 'uvu/assert';
@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
  * device_currents, at least least(its rows, kept) and at most kept + slack of them.
  */
 export async function assertNewestCurrentsKept(pool: pg.Pool, what: string): Promise<void> {
-  const { rows } = await pool.query<{ kept: string | null; newest: string | null; short: string[] | null; long: string[] | null; devices: number }>(`
+  const { rows } = await pool.query<{ kept: string | null; newest: string | null; short: string[] | null; long: string[] | null; miscounted: string[] | null; devices: number }>(`
     with sizes as (select "IMEINumber", count(*) as n from device_currents_newest group by 1),
     totals as (select "IMEINumber", count(*) as n from device_currents group by 1),
     ranked as (select b, b."IMEINumber", b."PacketTimestamp", row_number() over (partition by b."IMEINumber" order by b."PacketTimestamp" desc) as r from device_currents b)
@@ -17,11 +17,13 @@ export async function assertNewestCurrentsKept(pool: pg.Pool, what: string): Pro
            (select array_agg(t."IMEINumber") from totals t left join sizes s using ("IMEINumber")
              where coalesce(s.n, 0) < least(t.n, fl_currents_newest_kept())) as short,
            (select array_agg("IMEINumber") from sizes where n > fl_currents_newest_kept() + fl_currents_newest_slack()) as long,
+           (select array_agg(c."IMEINumber") from device_read_counts c full join sizes s using ("IMEINumber") where coalesce(c.currents_kept, -1) <> coalesce(s.n, 0)) as miscounted,
            (select count(*)::int from totals) as devices`);
   const r = rows[0]!;
   assert.ok(r.devices > 0, `${what}: devices with currents to check`);
   assert.equal(r.short, null, `${what}: devices with fewer newest rows kept than promised`);
   assert.equal(r.long, null, `${what}: devices with more newest rows kept than kept + slack`);
+  assert.equal(r.miscounted, null, `${what}: devices whose device_read_counts.currents_kept is not their rows kept`);
   assert.is(r.kept, r.newest, `${what}: device_currents_newest holds each device's newest rows of device_currents`);
 }
 
@@ -39,7 +41,7 @@ const BOTH_EVENT_TABLES = `
  * tables in the events list's order, at least least(its rows, kept) and at most kept + slack of them.
  */
 export async function assertNewestEventsKept(pool: pg.Pool, what: string): Promise<void> {
-  const { rows } = await pool.query<{ kept: string | null; newest: string | null; short: string[] | null; long: string[] | null; devices: number }>(`
+  const { rows } = await pool.query<{ kept: string | null; newest: string | null; short: string[] | null; long: string[] | null; miscounted: string[] | null; devices: number }>(`
     with base as (${BOTH_EVENT_TABLES}),
     sizes as (select "IMEINumber", count(*) as n from device_events_newest group by 1),
     totals as (select "IMEINumber", count(*) as n from base group by 1),
@@ -50,10 +52,12 @@ export async function assertNewestEventsKept(pool: pg.Pool, what: string): Promi
            (select array_agg(t."IMEINumber") from totals t left join sizes s using ("IMEINumber")
              where coalesce(s.n, 0) < least(t.n, fl_events_newest_kept())) as short,
            (select array_agg("IMEINumber") from sizes where n > fl_events_newest_kept() + fl_events_newest_slack()) as long,
+           (select array_agg(c."IMEINumber") from device_read_counts c full join sizes s using ("IMEINumber") where coalesce(c.events_kept, -1) <> coalesce(s.n, 0)) as miscounted,
            (select count(*)::int from totals) as devices`);
   const r = rows[0]!;
   assert.ok(r.devices > 0, `${what}: devices with events to check`);
   assert.equal(r.short, null, `${what}: devices with fewer newest events kept than promised`);
   assert.equal(r.long, null, `${what}: devices with more newest events kept than kept + slack`);
+  assert.equal(r.miscounted, null, `${what}: devices whose device_read_counts.events_kept is not their events kept`);
   assert.is(r.kept, r.newest, `${what}: device_events_newest holds each device's newest events of both tables`);
 }

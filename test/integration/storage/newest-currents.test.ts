@@ -1,4 +1,4 @@
-// A device's newest currents kept by the pipeline (migration 0056, docs/decisions.md#a-devices-newest-rows-kept)
+// A device's newest currents kept by the pipeline (migration 0057, docs/decisions.md#a-devices-newest-rows-kept)
 // on real PostgreSQL: the back-fill of an upgrade, then every way rows come and go (newer rows one at a time past the
 // trim, late rows older and newer than those kept, batches over many devices, deletes of the newest rows, a stray
 // moved out of the default partition, two writers of one device at once); after each, every device's kept rows are

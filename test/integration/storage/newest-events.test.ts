@@ -1,4 +1,4 @@
-// A device's newest events kept by the pipeline (migration 0057, docs/decisions.md#a-devices-newest-rows-kept) on
+// A device's newest events kept by the pipeline (migration 0058, docs/decisions.md#a-devices-newest-rows-kept) on
 // real PostgreSQL: the back-fill of an upgrade, then every way events come and go (newer events of either table one
 // at a time past the trim, a standard and a DM1 event at the same instant, late events older and newer than those
 // kept, batches over many devices, persist's move of a Fault <50 (an UPDATE of EventTimestamp) among, out of and
@@ -52,7 +52,7 @@ const hoursBack = (from: number, n: number, step = 1) => Array.from({ length: n 
 const keptOf = async (device: string) => Number((await db.pool.query<{ n: string }>('select count(*) as n from device_events_newest where "IMEINumber" = $1', [device])).rows[0]!.n);
 
 test.before(async () => {
-  db = await createTestDatabase('newest_events', { upTo: '0056' });
+  db = await createTestDatabase('newest_events', { upTo: '0057' });
   await importDemoData(db.pool);
   await registerDevices(db.pool, { prefix: PREFIX, devices: 6, org: 'north', powerLines: ['north-F12', 'north-F7'], groups: ['north-east', 'north-west'] });
   // Before the upgrade: six devices with 100-200 events each (of both tables), and one more event table row or two for the few.

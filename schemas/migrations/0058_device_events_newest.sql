@@ -1,5 +1,5 @@
 -- A device's newest events kept by the pipeline (issue 45, docs/decisions.md#a-devices-newest-rows-kept), as
--- migration 0056 keeps its newest currents: a device's events list, unranged and in its default order, walked both
+-- migration 0057 keeps its newest currents: a device's events list, unranged and in its default order, walked both
 -- event tables' partitions (a walk per table entering every month). device_events_newest holds each device's newest
 -- rows of the two tables together, in the list's order (EventTimestamp desc, EventTable, Event_Record_ID desc) and in
 -- the list's shape (EventTable saying which table; the other table's columns null): at least
@@ -7,15 +7,17 @@
 -- API reads it only for pages inside that guarantee (api/device-records/events.ts).
 --
 -- The invariant, after every statement: a device's rows here are the newest n of its rows in event_records and
--- dm1_event_records together, n >= least(its rows, kept). Kept by statement triggers in the writer's transaction:
--- - insert (persist, an archive restore, a stray moved back): a row goes in when the device has fewer than `kept`
---   here (so this holds all of its rows) or when it sorts before the last kept; past kept + slack, the rows after the
---   first `kept` are trimmed.
--- - delete (an organisation's month expired, a stray moved out of the default partition): the same rows go; a device
---   left with fewer than `kept` here is filled again with its newest `kept` from both tables.
+-- dm1_event_records together, n >= least(its rows, kept), and device_read_counts.events_kept (0056) is n. Kept by
+-- statement triggers in the writer's transaction, reading of a device only its counter row (its events of both
+-- tables, counted by 0053's trigger first, and n) and its last row kept, as 0057 does:
+-- - insert (persist, an archive restore, a stray moved back): a row goes in when the rows kept and the statement's
+--   rows are all of the device's, or when it sorts before the last kept; past kept + slack, back to `kept`.
+-- - delete (an organisation's month expired, a stray moved out of the default partition): the same rows go.
 -- - update (persist moves a Fault <50's EventTimestamp: spec 3.4): the old rows go as a delete, then the new ones
---   come as an insert, after the fill, so a row moved among or past the kept ones is where the order puts it.
--- - a dropped partition fires no trigger: retention removes its rows here and fills again (storage/retention.ts).
+--   come as an insert, so a row moved among or past the kept ones is where the order puts it.
+-- - then a device left with fewer than least(its rows, kept) is filled again from both tables: only then are they
+--   read, every partition of both (fl_events_newest_refill).
+-- - a dropped partition fires no trigger: retention removes its rows here and fills again (storage/newest-rows.ts).
 -- Two writers of one device are serialised on its counter row of device_read_counts: an insert's or a delete's
 -- counting trigger (0053's fl_count_rows) fires first (`..._counted_...` sorts before `..._newest_...`) and its
 -- upsert locks the row to commit; an update, which nothing counts, locks the rows itself, in IMEI order.
@@ -59,79 +61,104 @@ create function fl_events_newest_of(device text, kept integer) returns setof dev
   order by 4 desc, 1, 2 desc limit kept
 $$;
 
--- `set enable_seqscan = off` on these functions, as on 0056's: a plan kept from when this table was small read it whole.
--- Devices with fewer than `kept` rows here: filled again with their newest `kept` (those already here conflict and
--- stay; a device whose rows are all here gains nothing).
+-- `set enable_seqscan = off` on these functions, as on 0057's: a plan kept from when this table was small read it whole.
+
+-- Of `devices`, those with fewer rows kept than least(their events, kept) get their newest `kept` (those already here
+-- conflict and stay); the others cost a look at their counter rows.
 create function fl_events_newest_refill(devices text[]) returns void language plpgsql set enable_seqscan = off as $$
 declare
   kept constant integer := fl_events_newest_kept();
+  needy text[];
 begin
-  insert into device_events_newest
-    select x.* from (select distinct unnest(devices) as "IMEINumber") d
-      cross join lateral (select count(*) as n from device_events_newest k where k."IMEINumber" = d."IMEINumber") s
-      cross join lateral fl_events_newest_of(d."IMEINumber", kept) x
-     where s.n < kept
-  on conflict do nothing;
+  select array_agg(c."IMEINumber" order by c."IMEINumber") into needy from device_read_counts c
+   where c."IMEINumber" = any(devices) and c.events_kept < least(c.events, kept);
+  if needy is null then return; end if;
+  with ins as (
+    insert into device_events_newest
+      select x.* from unnest(needy) d("IMEINumber") cross join lateral fl_events_newest_of(d."IMEINumber", kept) x
+    on conflict do nothing
+    returning "IMEINumber")
+  update device_read_counts c set events_kept = c.events_kept + x.n
+    from (select "IMEINumber", count(*) as n from ins group by 1) x where c."IMEINumber" = x."IMEINumber";
 end $$;
 
+-- The triggers' one function, for both tables: an insert's rows come in as `added`, a delete's go as `removed`, an
+-- update's as both, the old rows first.
 create function fl_events_newest_apply() returns trigger language plpgsql set enable_seqscan = off as $$
 declare
   kept constant integer := fl_events_newest_kept();
   source constant text := case tg_table_name when 'event_records' then 'standard' else 'dm1' end;
-  thinned text[];
+  touched text[];
   over text[];
 begin
   if tg_op = 'UPDATE' then
-    perform 1 from device_read_counts c where c."IMEINumber" in (select "IMEINumber" from added) order by c."IMEINumber" for update;
+    perform 1 from device_read_counts c where c."IMEINumber" in (select "IMEINumber" from added) order by c."IMEINumber" for no key update;
   end if;
   if tg_op in ('DELETE', 'UPDATE') then
     with gone as (
       delete from device_events_newest k using removed r
        where k."IMEINumber" = r."IMEINumber" and k."EventTimestamp" = r."EventTimestamp" and k."EventTable" = source and k."Event_Record_ID" = r."Event_Record_ID"
       returning k."IMEINumber")
-    select array_agg(distinct "IMEINumber") into thinned from gone;
-    if thinned is not null then perform fl_events_newest_refill(thinned); end if;
+    update device_read_counts c set events_kept = c.events_kept - x.n
+      from (select "IMEINumber", count(*) as n from gone group by 1) x where c."IMEINumber" = x."IMEINumber";
+    select array_agg(distinct "IMEINumber") into touched from removed;
   end if;
   if tg_op in ('INSERT', 'UPDATE') then
-    -- A row goes in when its device has fewer than `kept` here (all of its events are), or when it sorts before the last
-    -- kept: both read once per device of the statement (`l`).
+    -- A row goes in when the rows kept and the statement's rows are all of the device's (`whole`), or when it sorts
+    -- before the last kept. The two branches differ only in the table's own columns.
     if source = 'standard' then
-      with l as (
-        select d."IMEINumber", s.n, t."EventTimestamp", t."EventTable", t."Event_Record_ID" from (select distinct "IMEINumber" from added) d
-          cross join lateral (select count(*) as n from device_events_newest k where k."IMEINumber" = d."IMEINumber") s
+      with facts as (
+        select d."IMEINumber", c.events_kept + d.n = c.events as whole, t."EventTimestamp", t."EventTable", t."Event_Record_ID"
+          from (select "IMEINumber", count(*) as n from added group by 1) d
+          join device_read_counts c on c."IMEINumber" = d."IMEINumber"
           left join lateral (select k."EventTimestamp", k."EventTable", k."Event_Record_ID" from device_events_newest k where k."IMEINumber" = d."IMEINumber"
-                              order by k."EventTimestamp", k."EventTable" desc, k."Event_Record_ID" limit 1) t on true)
-      insert into device_events_newest
-        select 'standard', a."Event_Record_ID", a."EventID", a."EventTimestamp", a."EventType", a."PrefaultCurrent", a."FaultCurrent", a."RecoverCurrent",
-               null, null, null, a."PacketTimestamp", a."IMEINumber", a."DeviceRecordID", a."ReportedEventTimestamp"
-          from added a join l on l."IMEINumber" = a."IMEINumber"
-         where l.n < kept or a."EventTimestamp" > l."EventTimestamp"
-            or (a."EventTimestamp" = l."EventTimestamp" and ('standard' < l."EventTable" or ('standard' = l."EventTable" and a."Event_Record_ID" > l."Event_Record_ID")))
-      on conflict do nothing;
+                              order by k."EventTimestamp", k."EventTable" desc, k."Event_Record_ID" limit 1) t on true),
+      ins as (
+        insert into device_events_newest
+          select 'standard', a."Event_Record_ID", a."EventID", a."EventTimestamp", a."EventType", a."PrefaultCurrent", a."FaultCurrent", a."RecoverCurrent",
+                 null, null, null, a."PacketTimestamp", a."IMEINumber", a."DeviceRecordID", a."ReportedEventTimestamp"
+            from added a join facts f on f."IMEINumber" = a."IMEINumber"
+           where f.whole or a."EventTimestamp" > f."EventTimestamp"
+              or (a."EventTimestamp" = f."EventTimestamp" and ('standard' < f."EventTable" or ('standard' = f."EventTable" and a."Event_Record_ID" > f."Event_Record_ID")))
+        on conflict do nothing
+        returning "IMEINumber")
+      update device_read_counts c set events_kept = c.events_kept + x.n
+        from (select "IMEINumber", count(*) as n from ins group by 1) x where c."IMEINumber" = x."IMEINumber";
     else
-      with l as (
-        select d."IMEINumber", s.n, t."EventTimestamp", t."EventTable", t."Event_Record_ID" from (select distinct "IMEINumber" from added) d
-          cross join lateral (select count(*) as n from device_events_newest k where k."IMEINumber" = d."IMEINumber") s
+      with facts as (
+        select d."IMEINumber", c.events_kept + d.n = c.events as whole, t."EventTimestamp", t."EventTable", t."Event_Record_ID"
+          from (select "IMEINumber", count(*) as n from added group by 1) d
+          join device_read_counts c on c."IMEINumber" = d."IMEINumber"
           left join lateral (select k."EventTimestamp", k."EventTable", k."Event_Record_ID" from device_events_newest k where k."IMEINumber" = d."IMEINumber"
-                              order by k."EventTimestamp", k."EventTable" desc, k."Event_Record_ID" limit 1) t on true)
-      insert into device_events_newest
-        select 'dm1', a."Event_Record_ID", a."EventID", a."EventTimestamp", a."EventType", null, null, null,
-               a."PhaseAEvent", a."PhaseBEvent", a."PhaseCEvent", a."PacketTimestamp", a."IMEINumber", a."DeviceRecordID", a."ReportedEventTimestamp"
-          from added a join l on l."IMEINumber" = a."IMEINumber"
-         where l.n < kept or a."EventTimestamp" > l."EventTimestamp"
-            or (a."EventTimestamp" = l."EventTimestamp" and ('dm1' < l."EventTable" or ('dm1' = l."EventTable" and a."Event_Record_ID" > l."Event_Record_ID")))
-      on conflict do nothing;
+                              order by k."EventTimestamp", k."EventTable" desc, k."Event_Record_ID" limit 1) t on true),
+      ins as (
+        insert into device_events_newest
+          select 'dm1', a."Event_Record_ID", a."EventID", a."EventTimestamp", a."EventType", null, null, null,
+                 a."PhaseAEvent", a."PhaseBEvent", a."PhaseCEvent", a."PacketTimestamp", a."IMEINumber", a."DeviceRecordID", a."ReportedEventTimestamp"
+            from added a join facts f on f."IMEINumber" = a."IMEINumber"
+           where f.whole or a."EventTimestamp" > f."EventTimestamp"
+              or (a."EventTimestamp" = f."EventTimestamp" and ('dm1' < f."EventTable" or ('dm1' = f."EventTable" and a."Event_Record_ID" > f."Event_Record_ID")))
+        on conflict do nothing
+        returning "IMEINumber")
+      update device_read_counts c set events_kept = c.events_kept + x.n
+        from (select "IMEINumber", count(*) as n from ins group by 1) x where c."IMEINumber" = x."IMEINumber";
     end if;
-    -- Past kept + slack, the rows after the first `kept` go.
-    select array_agg(d."IMEINumber") into over from (select distinct "IMEINumber" from added) d
-     where exists (select 1 from device_events_newest z where z."IMEINumber" = d."IMEINumber" offset kept + fl_events_newest_slack());
-    if over is not null then
+    touched := array(select distinct unnest(touched || array(select "IMEINumber" from added)));
+  end if;
+  perform fl_events_newest_refill(touched);
+  -- Past kept + slack, back to the first `kept`.
+  select array_agg(c."IMEINumber" order by c."IMEINumber") into over from device_read_counts c
+   where c."IMEINumber" = any(touched) and c.events_kept > kept + fl_events_newest_slack();
+  if over is not null then
+    with gone as (
       delete from device_events_newest k
        using unnest(over) d("IMEINumber")
        cross join lateral (select y."EventTimestamp", y."EventTable", y."Event_Record_ID" from device_events_newest y where y."IMEINumber" = d."IMEINumber"
                             order by y."EventTimestamp" desc, y."EventTable", y."Event_Record_ID" desc offset kept) x
-       where k."IMEINumber" = d."IMEINumber" and k."EventTimestamp" = x."EventTimestamp" and k."EventTable" = x."EventTable" and k."Event_Record_ID" = x."Event_Record_ID";
-    end if;
+       where k."IMEINumber" = d."IMEINumber" and k."EventTimestamp" = x."EventTimestamp" and k."EventTable" = x."EventTable" and k."Event_Record_ID" = x."Event_Record_ID"
+      returning k."IMEINumber")
+    update device_read_counts c set events_kept = c.events_kept - x.n
+      from (select "IMEINumber", count(*) as n from gone group by 1) x where c."IMEINumber" = x."IMEINumber";
   end if;
   return null;
 end $$;
@@ -141,9 +168,11 @@ create function fl_events_newest_truncate() returns trigger language plpgsql as 
 declare
   thinned text[];
 begin
-  with gone as (delete from device_events_newest where "EventTable" = case tg_table_name when 'event_records' then 'standard' else 'dm1' end returning "IMEINumber")
-  select array_agg(distinct "IMEINumber") into thinned from gone;
-  if thinned is not null then perform fl_events_newest_refill(thinned); end if;
+  with gone as (delete from device_events_newest where "EventTable" = case tg_table_name when 'event_records' then 'standard' else 'dm1' end returning "IMEINumber"),
+  n as (select "IMEINumber", count(*) as n from gone group by 1),
+  counted as (update device_read_counts c set events_kept = c.events_kept - n.n from n where c."IMEINumber" = n."IMEINumber" returning c."IMEINumber")
+  select array_agg("IMEINumber") into thinned from counted;
+  perform fl_events_newest_refill(thinned);
   return null;
 end $$;
 
@@ -162,4 +191,6 @@ create trigger dm1_event_records_newest_truncate after truncate on dm1_event_rec
 insert into device_events_newest
   select x.* from (select "IMEINumber" from event_records union select "IMEINumber" from dm1_event_records) d
     cross join lateral fl_events_newest_of(d."IMEINumber", fl_events_newest_kept()) x;
+update device_read_counts c set events_kept = x.n
+  from (select "IMEINumber", count(*) as n from device_events_newest group by 1) x where c."IMEINumber" = x."IMEINumber";
 analyze device_events_newest;
