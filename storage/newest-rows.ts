@@ -45,14 +45,17 @@ export async function fillNewest(client: pg.PoolClient | pg.Pool, table: string,
 }
 
 /**
- * Kept rows older than `table`'s oldest partition whose row is gone (a month dropped without forgetNewest) go, and their
- * devices are filled again, in one transaction holding those devices' counter rows (as every writer of them does), so
- * neither a crash nor a concurrent writer sees them thinned. Reads the kept table once. Returns the devices swept.
+ * Kept rows whose time no partition of `table` covers (a month dropped without forgetNewest, or a default partition's
+ * stray) and whose row is gone go, and their devices are filled again, in one transaction holding those devices'
+ * counter rows (as every writer of them does), so neither a crash nor a concurrent writer sees them thinned. Reads the
+ * kept table once, and `table` only for the kept rows in the gaps between its partitions (strays, by their key).
+ * Returns the devices swept.
  */
 export async function sweepNewest(pool: pg.Pool, table: string): Promise<number> {
   const kept = NEWEST_KEPT[table]!;
   const stale = `from ${kept.table} k
-       where ${kept.own} and k."${kept.time}" < (select coalesce(min(t.lo), '-infinity') from fl_time_partitions() t where t.parent = $1)
+       where ${kept.own}
+         and exists (select 1 from fl_partition_gaps($1) g where k."${kept.time}" >= g.lo and k."${kept.time}" < g.hi)
          and not exists (select 1 from ${table} p where ${kept.match} and p."${kept.time}" = k."${kept.time}")`;
   return withTransaction(pool, async (client) => {
     const { rows: devices } = await client.query<{ IMEINumber: string }>(`select distinct k."IMEINumber" ${stale}`, [table]);

@@ -153,6 +153,36 @@ test('two writers of one device at once (an insert, and a move that nothing coun
   await assertNewestEventsKept(db.pool, 'after two writers of one device');
 });
 
+test('moving a kept event reads no partition while the device needs no fill: it does not wait for a retention drop holding an old month', async () => {
+  const month = addMonths(monthOfMs(NOW), -20);
+  await db.pool.query('select fl_ensure_month($1::date)', [monthDate(month)]);
+  const partition = (await timePartitions(db.pool)).find((x) => x.month === month && x.table === 'event_records')!.partition;
+  const device = imei(5);
+  const kept = (await db.pool.query<{ id: string; reported: Date }>(`select "Event_Record_ID" as id, "ReportedEventTimestamp" as reported from device_events_newest
+     where "IMEINumber" = $1 and "EventTable" = 'standard' order by "EventTimestamp" desc limit 1`, [device])).rows[0]!;
+  const retention = new pg.Client({ connectionString: db.url });
+  const persist = new pg.Client({ connectionString: db.url });
+  await retention.connect();
+  await persist.connect();
+  try {
+    // Retention's drop holds the old month's partition (it then waits for the counter rows a writer holds).
+    await retention.query('begin');
+    await retention.query(`lock table "${partition}" in access exclusive mode`);
+    await persist.query('begin');
+    await persist.query(`set local lock_timeout = '3s'`);
+    await events(device, 'event_records', [NOW + 4000 * HOUR], persist);
+    // As persist's move names it: by its partition key too, so only its partition is planned.
+    await persist.query(`update event_records set "EventTimestamp" = "EventTimestamp" - interval '1 minute' where "Event_Record_ID" = $1 and "ReportedEventTimestamp" = $2`, [kept.id, kept.reported]);
+    await persist.query('commit');
+  } finally {
+    await persist.query('rollback').catch(() => {});
+    await retention.query('rollback').catch(() => {});
+    await persist.end();
+    await retention.end();
+  }
+  await assertNewestEventsKept(db.pool, 'after a move beside a drop');
+});
+
 test('a month dropped without its kept events removed (a previous release\'s retention) is repaired by the storage maintenance', async () => {
   const month = addMonths(monthOfMs(NOW), -14);
   await db.pool.query('select fl_ensure_month($1::date)', [monthDate(month)]);
