@@ -10,12 +10,12 @@ import { withTransaction } from '../db/transaction.js';
  * A partitioned table's newest rows kept per device: the table, which of its rows `k` came from the partitioned one,
  * how such a row matches a row `p` of it, its partition key, and the fill.
  */
-interface Kept { table: string; own: string; match: string; time: string; refill: string; counted: string }
+interface Kept { table: string; own: string; match: string; time: string; refill: string; counted: string; total: string }
 
 const NEWEST_KEPT: Record<string, Kept> = {
-  device_currents: { table: 'device_currents_newest', own: 'true', match: 'k."IMEINumber" = p."IMEINumber" and k."PacketTimestamp" = p."PacketTimestamp"', time: 'PacketTimestamp', refill: 'fl_currents_newest_refill', counted: 'currents_kept' },
-  event_records: { table: 'device_events_newest', own: `k."EventTable" = 'standard'`, match: `k."IMEINumber" = p."IMEINumber" and k."EventTimestamp" = p."EventTimestamp" and k."EventTable" = 'standard' and k."Event_Record_ID" = p."Event_Record_ID"`, time: 'ReportedEventTimestamp', refill: 'fl_events_newest_refill', counted: 'events_kept' },
-  dm1_event_records: { table: 'device_events_newest', own: `k."EventTable" = 'dm1'`, match: `k."IMEINumber" = p."IMEINumber" and k."EventTimestamp" = p."EventTimestamp" and k."EventTable" = 'dm1' and k."Event_Record_ID" = p."Event_Record_ID"`, time: 'ReportedEventTimestamp', refill: 'fl_events_newest_refill', counted: 'events_kept' },
+  device_currents: { table: 'device_currents_newest', own: 'true', match: 'k."IMEINumber" = p."IMEINumber" and k."PacketTimestamp" = p."PacketTimestamp"', time: 'PacketTimestamp', refill: 'fl_currents_newest_refill', counted: 'currents_kept', total: 'currents' },
+  event_records: { table: 'device_events_newest', own: `k."EventTable" = 'standard'`, match: `k."IMEINumber" = p."IMEINumber" and k."EventTimestamp" = p."EventTimestamp" and k."EventTable" = 'standard' and k."Event_Record_ID" = p."Event_Record_ID"`, time: 'ReportedEventTimestamp', refill: 'fl_events_newest_refill', counted: 'events_kept', total: 'events' },
+  dm1_event_records: { table: 'device_events_newest', own: `k."EventTable" = 'dm1'`, match: `k."IMEINumber" = p."IMEINumber" and k."EventTimestamp" = p."EventTimestamp" and k."EventTable" = 'dm1' and k."Event_Record_ID" = p."Event_Record_ID"`, time: 'ReportedEventTimestamp', refill: 'fl_events_newest_refill', counted: 'events_kept', total: 'events' },
 };
 
 /** `gone`'s kept rows (a CTE returning their IMEIs) counted down on their devices' counter rows, which the statement returns. */
@@ -45,17 +45,20 @@ export async function fillNewest(client: pg.PoolClient | pg.Pool, table: string,
 }
 
 /**
- * Kept rows whose time no partition of `table` covers (a month dropped without forgetNewest, or a default partition's
- * stray) and whose row is gone go, and their devices are filled again, in one transaction holding those devices'
- * counter rows (as every writer of them does), so neither a crash nor a concurrent writer sees them thinned. Reads the
- * kept table once, and `table` only for the kept rows in the gaps between its partitions (strays, by their key).
+ * Kept rows whose row is gone go, and their devices are filled again: those whose time no partition of `table` covers
+ * (a month dropped without forgetNewest, or a default partition's stray), and those of a device that keeps more rows
+ * than it has (the month made again since, by a restore or a stray: its kept rows are no longer in a gap). One
+ * transaction holding those devices' counter rows (as every writer of them does), so neither a crash nor a concurrent
+ * writer sees them thinned. Reads the kept table once, and `table` only for those rows, each by its key. Not found:
+ * a month dropped and made again whose device keeps no more rows than it has (docs/decisions.md#a-devices-newest-rows-kept).
  * Returns the devices swept.
  */
 export async function sweepNewest(pool: pg.Pool, table: string): Promise<number> {
   const kept = NEWEST_KEPT[table]!;
   const stale = `from ${kept.table} k
        where ${kept.own}
-         and exists (select 1 from fl_partition_gaps($1) g where k."${kept.time}" >= g.lo and k."${kept.time}" < g.hi)
+         and (exists (select 1 from fl_partition_gaps($1) g where k."${kept.time}" >= g.lo and k."${kept.time}" < g.hi)
+              or k."IMEINumber" in (select c."IMEINumber" from device_read_counts c where c.${kept.counted} > c.${kept.total}))
          and not exists (select 1 from ${table} p where ${kept.match} and p."${kept.time}" = k."${kept.time}")`;
   return withTransaction(pool, async (client) => {
     const { rows: devices } = await client.query<{ IMEINumber: string }>(`select distinct k."IMEINumber" ${stale}`, [table]);

@@ -120,6 +120,12 @@ async function remove(pool: pg.Pool, step: RetentionStep, archived: { rows: numb
   await withTransaction(pool, async (client) => {
     const where = unitCondition(step);
     const partitions = step.partitions.map((p) => `"${p}"`).join(', ');
+    // The step's devices' counter rows first, in IMEI order, as every writer of them takes them (its first statement's
+    // counting trigger) before anything it reads of the month: a batch holding a device's row while it fills the device's
+    // newest rows from every partition (storage/newest-rows.ts) waited for this step's lock on the month while this step
+    // waited for that row (the review's deadlock). A row written meanwhile is caught by the counts below.
+    await client.query(`select 1 from device_read_counts c where c."IMEINumber" in (select "IMEINumber" from "${step.table}" where ${where.sql})
+      order by c."IMEINumber" for no key update`, where.values);
     if (step.action === 'drop') {
       await client.query(`lock table ${partitions} in access exclusive mode`);
       const now = await countRows(client, step.partitions);

@@ -18,6 +18,7 @@ import { NEWEST_EVENTS_KEPT } from '../../../api/device-records/events.js';
 import { addMonths, monthBounds, monthDate, monthOfMs } from '../../../domain/storage-months.js';
 import { migrate } from '../../../db/migrate.js';
 import { maintainStorage } from '../../../storage/maintenance.js';
+import { runRetention } from '../../../storage/retention.js';
 import { timePartitions } from '../../../storage/partitions.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { generateDeviceData, registerDevices } from '../../../support/device-data.js';
@@ -220,6 +221,41 @@ test('through the app: a device\'s first pages read from the events kept answer 
       assert.equal(kept, whole, `${device} ${page || 'first page'}`);
     }
   }
+});
+
+test('a batch whose move needs a fill, beside retention dropping a month of the device: both complete, no deadlock', async () => {
+  const month = addMonths(monthOfMs(NOW), -20);
+  const device = imei(5);
+  await events(device, 'event_records', [monthBounds(month).fromMs + 24 * HOUR]);
+  // Only the event table's month expires (the others' are empty: gone first), so the drop is the step that meets the batch.
+  for (const p of (await timePartitions(db.pool)).filter((x) => x.month <= month && x.table !== 'event_records')) await db.pool.query(`drop table "${p.partition}"`);
+  await db.pool.query('update organizations set "RetentionMonths" = 12');
+  const persist = new pg.Client({ connectionString: db.url });
+  await persist.connect();
+  const archiveDir = mkdtempSync(join(tmpdir(), 'faultline-newest-'));
+  try {
+    // A persist batch: its events trim the device back to exactly `kept` (and hold its counter row to commit).
+    await persist.query('begin');
+    const kept = Number((await persist.query<{ n: string }>('select events_kept as n from device_read_counts where "IMEINumber" = $1', [device])).rows[0]!.n);
+    await events(device, 'event_records', hoursBack(NOW + 6000 * HOUR, 126 - kept + NEWEST_EVENTS_KEPT, 1), persist);
+    // Retention's drop of the month starts and waits for the device's counter row.
+    const retention = runRetention(db.pool, { archiveDir, now: NOW });
+    await waitFor('retention waiting for a lock', async () =>
+      Number((await db.pool.query(`select count(*) as n from pg_locks where not granted and pid <> $1`, [(await persist.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid])).rows[0].n) > 0 || null);
+    // The batch moves its oldest kept event past every one kept: the device needs a fill, from every partition.
+    const oldest = (await persist.query<{ id: string; reported: Date }>(`select "Event_Record_ID" as id, "ReportedEventTimestamp" as reported from device_events_newest
+       where "IMEINumber" = $1 order by "EventTimestamp", "EventTable" desc, "Event_Record_ID" limit 1`, [device])).rows[0]!;
+    await persist.query(`update event_records set "EventTimestamp" = "EventTimestamp" - interval '30 seconds' where "Event_Record_ID" = $1 and "ReportedEventTimestamp" = $2`, [oldest.id, oldest.reported]);
+    await persist.query('commit');
+    const report = await retention;
+    assert.equal(report.failed, [], 'every retention step done');
+    assert.ok(report.steps.some((st) => st.table === 'event_records' && st.month === month && st.action === 'drop'), 'the month dropped');
+  } finally {
+    await persist.query('rollback').catch(() => {});
+    await persist.end();
+    rmSync(archiveDir, { recursive: true, force: true });
+  }
+  await assertNewestEventsKept(db.pool, 'after the batch and the drop');
 });
 
 test.run();
