@@ -1,8 +1,8 @@
 // The storage work `faultline start` does by itself (docs/decisions.md#storage-lifecycle): at start and then
 // daily, record the partition cut PARTITION_GRANULARITY asks for, create the coming months' partitions at it,
-// move rows out of the default partitions, run retention (raw data's, then fleet health's:
-// health-retention.ts), and repair the newest rows kept per device after a drop they missed (newest-rows.ts). Each step is idempotent, so a run cut short is completed by the next
-// (docs/decisions.md#partition-granularity).
+// move rows out of the default partitions, run retention (raw data's, then fleet health's: health-retention.ts),
+// and repair the newest rows kept per device after a drop they missed (newest-rows.ts). Each step is idempotent,
+// so a run cut short is completed by the next (docs/decisions.md#partition-granularity).
 // Every process may run it; retention's advisory lock lets one do the work, the others skip.
 import type pg from 'pg';
 import { failpoint } from '../config/failpoints.js';
