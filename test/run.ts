@@ -20,7 +20,7 @@
 // Two lanes at once, one per core of the CI machine (docs/decisions.md#ci-time-two-lanes): the server suites one
 // after another (they share the servers, and the cluster suite stops and starts brokers), and beside them the
 // checks (typecheck, lint) and every suite that needs no servers, also one after another, then the few server
-// suites that need only PostgreSQL (POSTGRES_ONLY_SUITES). Each suite's output
+// suites that need only PostgreSQL (POSTGRES_ONLY_SUITES), once no suite will restart it (POSTGRES_RESTARTERS). Each suite's output
 // reaches the console whole (test/helpers/output-blocks.ts); the counts are summed whatever the order.
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -70,6 +70,12 @@ const POSTGRES_ONLY_SUITES = [
   'test/integration/reliability/export.test.ts',
   'test/integration/portal/reliability.test.ts',
 ];
+/**
+ * Server suites that restart the shared PostgreSQL (infra/postgres.sh restart): the server lane runs them first, and the
+ * other lane's POSTGRES_ONLY_SUITES wait until they are done. hostile-callers.test.ts, moved to that lane in session 34,
+ * ran into faults.test.ts's restart in session 35 (every request of its last test refused).
+ */
+const POSTGRES_RESTARTERS = ['test/resilience/faults.test.ts'];
 /** Suites that run the whole command themselves (slow): once per `npm test`, not inside the run they start. */
 const WHOLE_RUN_SUITES = ['test/structure/stands-alone.test.ts'];
 /** Suites left out of the stands-alone copy's run (that run is of the same HEAD): the packed release's install. */
@@ -161,6 +167,9 @@ async function main(): Promise<void> {
   // Whether infra/up.sh brought the servers up (settled by the server lane; false when there are none to run).
   let serversUp: (up: boolean) => void = () => {};
   const serversReady = new Promise<boolean>((resolve) => { serversUp = resolve; });
+  // Settled once no suite will restart the shared PostgreSQL any more (POSTGRES_RESTARTERS done, or none to run).
+  let restartsOver: () => void = () => {};
+  const restartsDone = new Promise<void>((resolve) => { restartsOver = resolve; });
   const runtimes = otherRuntimes();
   console.log(`\n== suites run on node ${process.version}${servers.length > 0 ? ': the server suites in one lane, the checks and the rest in another' : ''}`);
 
@@ -172,22 +181,30 @@ async function main(): Promise<void> {
     for (const node of runtimes) {
       for (const file of local.filter((f) => !WHOLE_RUN_SUITES.includes(f))) await suite(file, LANE_PORTS.local, node);
     }
-    if (postgresOnly.length > 0 && await serversReady) for (const file of postgresOnly) await suite(file, { ...infraEnv(), ...LANE_PORTS.local });
+    if (postgresOnly.length > 0 && await serversReady) {
+      await restartsDone;
+      for (const file of postgresOnly) await suite(file, { ...infraEnv(), ...LANE_PORTS.local });
+    }
   };
 
   const serverSuites = async () => {
-    if (servers.length === 0) { serversUp(false); return; }
+    if (servers.length === 0) { serversUp(false); restartsOver(); return; }
     const block = blocks.open();
     block.write('\n== infra/up.sh (real Kafka, schema registry, SQS server, PostgreSQL)\n');
     const up = await run(block, 'bash', ['infra/up.sh']);
     block.close();
     serversUp(up.code === 0);
     if (up.code !== 0) {
+      restartsOver();
       totals.failed += servers.length;
       failures.push(`infra/up.sh exit ${up.code}: ${servers.length} server suites not run`);
       return;
     }
-    for (const file of servers.filter((f) => !postgresOnly.includes(f))) await suite(file, { ...infraEnv(), ...LANE_PORTS.servers });
+    const own = servers.filter((f) => !postgresOnly.includes(f));
+    const restarters = own.filter((f) => POSTGRES_RESTARTERS.includes(f));
+    for (const file of restarters) await suite(file, { ...infraEnv(), ...LANE_PORTS.servers });
+    restartsOver();
+    for (const file of own.filter((f) => !restarters.includes(f))) await suite(file, { ...infraEnv(), ...LANE_PORTS.servers });
     for (const node of runtimes) {
       for (const file of servers.filter((f) => SERVER_SUITES_ON_EVERY_RUNTIME.includes(f))) await suite(file, { ...infraEnv(), ...LANE_PORTS.servers }, node);
     }
