@@ -1,7 +1,12 @@
 // The newest rows kept per device (migrations 0057 and 0058) against the tables they are kept from, checked here in SQL
 // of its own: what the triggers, the back-fills and retention keep must be each device's newest rows, as many as promised.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type pg from 'pg';
 import * as assert from 'uvu/assert';
+import { maintainStorage } from '../../storage/maintenance.js';
+import { waitFor } from '../../support/wait-for.js';
 
 /**
  * Fails `what` unless every device's rows in device_currents_newest are, column for column, its newest rows in
@@ -61,3 +66,18 @@ export async function assertNewestEventsKept(pool: pg.Pool, what: string): Promi
   assert.equal(r.miscounted, null, `${what}: devices whose device_read_counts.events_kept is not their events kept`);
   assert.is(r.kept, r.newest, `${what}: device_events_newest holds each device's newest events of both tables`);
 }
+
+/** One run of the storage maintenance as `faultline start` runs it daily, its archive in a folder of its own. */
+export async function maintainOnce(pool: pg.Pool, now: number): Promise<void> {
+  const archiveDir = mkdtempSync(join(tmpdir(), 'faultline-newest-'));
+  try {
+    await maintainStorage(pool, archiveDir, now);
+  } finally { rmSync(archiveDir, { recursive: true, force: true }); }
+}
+
+/** The backend of `client`, for waitingOnLock (asked before the client sends what will wait). */
+export const backendPid = async (client: pg.Client): Promise<number> => (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+
+/** Resolves once backend `pid` waits for a lock (a second writer behind the first). */
+export const waitingOnLock = (pool: pg.Pool, pid: number, what: string): Promise<true> => waitFor(what, async () =>
+  Number((await pool.query<{ n: string }>(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and pid = $1`, [pid])).rows[0]!.n) === 1 || null);

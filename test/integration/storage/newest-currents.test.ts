@@ -6,22 +6,17 @@
 // the partitioned table answers. Retention's drops and restores are checked in retention.test.ts.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import type { Hono } from 'hono';
 import { createApp } from '../../../api/app.js';
 import { NEWEST_CURRENTS_KEPT } from '../../../api/device-records/load-history.js';
 import { addMonths, monthBounds, monthDate, monthOfMs } from '../../../domain/storage-months.js';
 import { migrate } from '../../../db/migrate.js';
-import { maintainStorage } from '../../../storage/maintenance.js';
 import { timePartitions } from '../../../storage/partitions.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { registerDevices } from '../../../support/device-data.js';
 import { importDemoData } from '../../../support/reference-data.js';
-import { waitFor } from '../../../support/wait-for.js';
-import { assertNewestCurrentsKept } from '../../helpers/newest-rows.js';
+import { assertNewestCurrentsKept, backendPid, maintainOnce, waitingOnLock } from '../../helpers/newest-rows.js';
 import { login } from '../api/seeded-api.js';
 
 const test = suite('a device\'s newest currents kept (real Postgres)');
@@ -131,10 +126,9 @@ test('two writers of one device at once: the second waits for the first, and wha
     // Newer than the oldest row kept before the first writer's trim, older than what it keeps after it.
     const late = (await db.pool.query<{ at: Date }>('select min("PacketTimestamp") + interval \'1 minute\' as at from device_currents_newest where "IMEINumber" = $1', [device])).rows[0]!.at.getTime();
     await second.query('begin');
-    const secondPid = (await second.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    const secondPid = await backendPid(second);
     const written = currents(device, [late], second);
-    await waitFor('the second writer waiting for the first', async () =>
-      Number((await db.pool.query(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and pid = $1`, [secondPid])).rows[0].n) === 1 || null);
+    await waitingOnLock(db.pool, secondPid, 'the second writer waiting for the first');
     await first.query('commit');
     await written;
     await second.query('commit');
@@ -163,10 +157,7 @@ test('a month dropped without its kept rows removed (a previous release\'s reten
   for (const p of (await timePartitions(db.pool)).filter((x) => x.month === month)) await db.pool.query(`drop table "${p.partition}"`);
   await db.pool.query(`update device_read_counts set currents = 1 where "IMEINumber" = $1`, [imei(7)]);
   assert.is(await keptOf(imei(7)), 11, 'the dropped month\'s rows are still kept');
-  const archiveDir = mkdtempSync(join(tmpdir(), 'faultline-newest-'));
-  try {
-    await maintainStorage(db.pool, archiveDir, NOW);
-  } finally { rmSync(archiveDir, { recursive: true, force: true }); }
+  await maintainOnce(db.pool, NOW);
   await assertNewestCurrentsKept(db.pool, 'after the maintenance');
   assert.is(await keptOf(imei(7)), 1);
 });

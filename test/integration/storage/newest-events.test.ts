@@ -17,14 +17,13 @@ import { createApp } from '../../../api/app.js';
 import { NEWEST_EVENTS_KEPT } from '../../../api/device-records/events.js';
 import { addMonths, monthBounds, monthDate, monthOfMs } from '../../../domain/storage-months.js';
 import { migrate } from '../../../db/migrate.js';
-import { maintainStorage } from '../../../storage/maintenance.js';
 import { runRetention } from '../../../storage/retention.js';
 import { timePartitions } from '../../../storage/partitions.js';
 import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
 import { generateDeviceData, registerDevices } from '../../../support/device-data.js';
 import { importDemoData } from '../../../support/reference-data.js';
 import { waitFor } from '../../../support/wait-for.js';
-import { assertNewestEventsKept } from '../../helpers/newest-rows.js';
+import { assertNewestEventsKept, backendPid, maintainOnce, waitingOnLock } from '../../helpers/newest-rows.js';
 import { login } from '../api/seeded-api.js';
 
 const test = suite('a device\'s newest events kept (real Postgres)');
@@ -138,10 +137,9 @@ test('two writers of one device at once (an insert, and a move that nothing coun
     await events(device, 'event_records', [NOW + 3000 * HOUR], first);
     const newest = (await db.pool.query<{ id: string }>(`select "Event_Record_ID" as id from event_records where "IMEINumber" = $1 order by "EventTimestamp" desc limit 1`, [device])).rows[0]!;
     await second.query('begin');
-    const secondPid = (await second.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    const secondPid = await backendPid(second);
     const moved = second.query(`update event_records set "EventTimestamp" = "EventTimestamp" - interval '1 minute' where "Event_Record_ID" = $1`, [newest.id]);
-    await waitFor('the second writer waiting for the first', async () =>
-      Number((await db.pool.query(`select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and pid = $1`, [secondPid])).rows[0].n) === 1 || null);
+    await waitingOnLock(db.pool, secondPid, 'the second writer waiting for the first');
     await first.query('commit');
     await moved;
     await second.query('commit');
@@ -198,10 +196,7 @@ test('a month dropped without its kept events removed (a previous release\'s ret
   for (const p of (await timePartitions(db.pool)).filter((x) => x.month === month)) await db.pool.query(`drop table "${p.partition}"`);
   await db.pool.query(`update device_read_counts set events = 2, critical_events = 2 where "IMEINumber" = $1`, [device]);
   assert.is(await keptOf(device), 12, 'the dropped month\'s events are still kept');
-  const archiveDir = mkdtempSync(join(tmpdir(), 'faultline-newest-'));
-  try {
-    await maintainStorage(db.pool, archiveDir, NOW);
-  } finally { rmSync(archiveDir, { recursive: true, force: true }); }
+  await maintainOnce(db.pool, NOW);
   await assertNewestEventsKept(db.pool, 'after the maintenance');
   assert.is(await keptOf(device), 2);
 });
