@@ -4,7 +4,7 @@ import { calendarDayRange } from '../../domain/calendar-days.js';
 import { fault, num, text, type FieldTable } from './fields.js';
 import { pageJson, type PageSql, type ReadEndpoint } from './endpoint.js';
 import type { Caller } from '../auth/caller.js';
-import { presentContext, RECORD_COLUMNS, recordFields, recordSelectList } from './present.js';
+import { packedRecordSelect, presentContext, RECORD_COLUMNS, recordFields } from './present.js';
 import { columnIndex, rowWriter } from './row-json.js';
 import { deviceInReach, historyConditions, lateralReach, movedDevices, movedSinceCondition, pageReach, PROBE_JOIN, reachCondition, recordReach } from './reach.js';
 import { filterConditions, orderBy, rangedFirstPage, rangeMarkers, SqlParams, whereClause } from './sql.js';
@@ -38,6 +38,8 @@ const DEFERRED = { table: 'device_records', alias: 'r', key: ['RecordID', 'date'
 const KEYSET: readonly KeyColumn[] = [{ sql: 'r."date"', type: 'timestamptz' }, { sql: 'r."RecordID"', type: 'bigint' }];
 // Each row as spec 2.2 shows it, written from the selected RECORD_COLUMNS (row-json.ts).
 const WRITE = rowWriter(recordFields(columnIndex(RECORD_COLUMNS)));
+// RECORD_COLUMNS of the page's rows `r`, their numbers packed (packed-numbers.ts).
+const SELECT = packedRecordSelect('r');
 
 /**
  * The page's own conditions, on `p`: the rows after `after`'s cursor in the default order (the plain bound on
@@ -110,7 +112,7 @@ export const dataLog: ReadEndpoint = {
     const deferred = { ...DEFERRED, within: [...inRange, ...walk.windowCondition] };
     // The total is planned per request with its range (endpoint.ts): a generic plan counted a week 3-5x as long.
     const counted = countedByProbes(caller, (on) => listConditions(on, inRange));
-    return pageJson(deps, p, { selectList: recordSelectList('r'), fromWhere: walk.fromWhere, order, count, countParts: counted, deferred, keyset: KEYSET, window: walk.window, range: marked.instants, ...(rangeInValues ? { rangeInGenericPlan: true } : {}), ...(reach.with ? { with: reach.with } : {}) }, q, WRITE, ctx);
+    return pageJson(deps, p, { selectList: SELECT.selectList, unpack: SELECT.unpack, fromWhere: walk.fromWhere, order, count, countParts: counted, deferred, keyset: KEYSET, window: walk.window, range: marked.instants, ...(rangeInValues ? { rangeInGenericPlan: true } : {}), ...(reach.with ? { with: reach.with } : {}) }, q, WRITE, ctx);
   },
 };
 
@@ -139,6 +141,6 @@ export const deviceDataLog: ReadEndpoint = {
     // No `within` here: with the range inside the lookup, at the day cut each row's lookup probed every day of
     // the range (the plan-bound test: 18 -> 72 buffers for a week's keyset page, docs/decisions.md#totals-for-a-second).
     const total = deviceTotal(q, reach, 'records');
-    return pageJson(deps, p, { selectList: recordSelectList('r'), fromWhere, order, countParts, total, deferred: DEFERRED, keyset: KEYSET, range: inRange.instants }, q, WRITE, ctx);
+    return pageJson(deps, p, { selectList: SELECT.selectList, unpack: SELECT.unpack, fromWhere, order, countParts, total, deferred: DEFERRED, keyset: KEYSET, range: inRange.instants }, q, WRITE, ctx);
   },
 };

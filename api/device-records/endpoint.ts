@@ -126,6 +126,8 @@ export interface PageSql {
    * known (critical-data: the check-in's faults, read by a prepared statement: in a statement planned per
    * request, a lookup in device_records is planned over every month). */
   fill?: (pool: pg.Pool, rows: unknown[][]) => Promise<void>;
+  /** A `selectList` with its numbers packed (packed-numbers.ts): each row read is set back to the plain list's shape. */
+  unpack?: (row: readonly unknown[]) => unknown[];
 }
 
 /**
@@ -236,10 +238,11 @@ const spans = spanMemory();
  * the first window that holds the page answers; the span that did is remembered for the statement's next request
  * (a keyset page's: for the chain's next page).
  */
-async function pageStatementRows(pool: pg.Pool, text: string, values: unknown[], plan: Planning, limit: number, markers: Markers, window: NewestWindow | undefined): Promise<unknown[][]> {
+async function pageStatementRows(pool: pg.Pool, text: string, values: unknown[], plan: Planning, limit: number, markers: Markers, window: NewestWindow | undefined, unpack: PageSql['unpack']): Promise<unknown[][]> {
   const read = async (all: Markers) => {
     const page = statement(pool, text, values, plan, all);
-    return (await page.pool.query<unknown[]>({ ...page.config, rowMode: 'array' })).rows;
+    const { rows } = await page.pool.query<unknown[]>({ ...page.config, rowMode: 'array' });
+    return unpack ? rows.map(unpack) : rows;
   };
   if (!window) return read(markers);
   const key = JSON.stringify([text, values.filter((_, i) => !window.cursorSlots?.includes(i)), markers]);
@@ -285,7 +288,7 @@ async function pageRows({ pool, totals }: PageDeps, p: SqlParams, sql: PageSql, 
   const selectList = sql.keyset ? `${sql.selectList}, ${cursorSelect(sql.keyset)}` : sql.selectList;
   const page = (sql.with ? `with ${sql.with} ` : '') + (sql.deferred ? deferredPage(sql.deferred, selectList, sql, cut)
     : `select ${selectList} ${sql.fromWhere} order by ${sql.order} ${cut}`);
-  const rowsRead = pageStatementRows(pool, page, p.values, plan, q.limit, markers, sql.window);
+  const rowsRead = pageStatementRows(pool, page, p.values, plan, q.limit, markers, sql.window, sql.unpack);
   const counted = (): Promise<Total> | Total => sql.total !== undefined ? { total: sql.total, estimated: false } : exact
     ? rememberedTotal(totals, { text: exact.sql, values: exact.values },
       () => pool.query<{ n: string }>(prepared(exact.sql, exact.values)).then((r) => ({ total: Number(r.rows[0]!.n), estimated: false })))

@@ -4,6 +4,7 @@ import { calendarDayRange } from '../../domain/calendar-days.js';
 import { num, type FieldTable } from './fields.js';
 import { pageJson, type ReadEndpoint } from './endpoint.js';
 import { displayTime, presentContext, type PresentContext } from './present.js';
+import { packedSelect } from './packed-numbers.js';
 import { plain, rowWriter } from './row-json.js';
 import { deviceInReach, historyConditions } from './reach.js';
 import { isDefaultOrder } from './list-params.js';
@@ -12,6 +13,10 @@ import { deviceTotal } from './totals.js';
 
 export const HOURLY_COLUMNS = Array.from({ length: 24 }, (_, h) => `AverageCurrentH${h}`);
 export const CURRENTS_COLUMNS = ['PacketTimestamp', 'IMEINumber', 'PeakCurrent', 'PeakCurrentTimestamp', ...HOURLY_COLUMNS, 'CurrentName'];
+/** The double precision columns of CURRENTS_COLUMNS, read packed (packed-numbers.ts; the schema's types: test/integration/api/packed-numbers.test.ts). */
+export const CURRENTS_FLOAT8_COLUMNS: readonly string[] = ['PeakCurrent', ...HOURLY_COLUMNS];
+/** CURRENTS_COLUMNS of `c`, its numbers packed. */
+const SELECT = packedSelect(CURRENTS_COLUMNS.map((c) => ({ sql: `c."${c}"`, float8: CURRENTS_FLOAT8_COLUMNS.includes(c) })));
 
 const SORTABLE: FieldTable = { PacketTimestamp: num('c."PacketTimestamp"'), PeakCurrent: num('c."PeakCurrent"') };
 const FILTERABLE: FieldTable = { PeakCurrent: num('c."PeakCurrent"') };
@@ -44,13 +49,12 @@ export const loadHistory: ReadEndpoint = {
       ...filterConditions(q.filters, FILTERABLE, { codeStrings }, p),
     ];
     const ctx = presentContext(caller, codeStrings);
-    const select = CURRENTS_COLUMNS.map((c) => `c."${c}"`).join(', ');
     const total = deviceTotal(q, reach, 'currents');
     // A page within the device's newest rows, in the default order, where the counter is the total (unranged,
     // unfiltered, a device that never moved), is read from the rows the pipeline keeps (migration 0057): one index
     // range, where device_currents descends every partition's index (docs/decisions.md#a-devices-newest-rows-kept).
     const newest = total !== undefined && isDefaultOrder(q.sort, DEFAULT_SORT) && (q.page + 1) * q.limit <= NEWEST_CURRENTS_KEPT;
     const table = newest ? 'device_currents_newest' : 'device_currents';
-    return pageJson(deps, p, { selectList: select, fromWhere: `from ${table} c ${whereClause(conditions)}`, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), total, range: inRange.instants }, q, WRITE, ctx);
+    return pageJson(deps, p, { selectList: SELECT.selectList, unpack: SELECT.unpack, fromWhere: `from ${table} c ${whereClause(conditions)}`, order: orderBy(q.sort, SORTABLE, DEFAULT_SORT, TIE_BREAKER), total, range: inRange.instants }, q, WRITE, ctx);
   },
 };

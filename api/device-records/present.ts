@@ -10,6 +10,7 @@ import {
 } from '../../domain/event-presentation.js';
 import { ongoingFaultText } from '../../domain/ongoing-fault-codes.js';
 import type { Caller } from '../auth/caller.js';
+import { packedSelect, type PackedSelect } from './packed-numbers.js';
 import { plain, type CellValue } from './row-json.js';
 
 export interface PresentContext {
@@ -43,6 +44,17 @@ export const RECORD_COLUMNS = [
 /** `r."RecordID", r."IMEINumber", ...` for a select list. */
 export const recordSelectList = (alias: string, prefix = '') =>
   RECORD_COLUMNS.map((c) => `${alias}."${c}" as "${prefix}${c}"`).join(', ');
+
+/** The double precision columns of RECORD_COLUMNS (the schema's types: test/integration/api/packed-numbers.test.ts). */
+export const RECORD_FLOAT8_COLUMNS: readonly string[] = [
+  'rssi', 'current_status', 'master', 'LEDDuration', 'LEDTimer', 'BatteryMCU', 'BatteryLED', 'State', 'FaultType', 'BatteryOrLine', 'FastMode',
+  'Calibrated', 'AverageCurrent1m', 'PrefaultCurrent', 'AverageCurrent1h', 'PeakCurrent24h', 'Permfault_Reset_Hours', 'SOTF', 'Block_Reset',
+  'channel', 'gps_long', 'gps_lat', 'ConnectTime', 'Temperature', 'CurrentLat', 'CurrentLong',
+];
+
+/** RECORD_COLUMNS of `alias` for a page read as arrays, its numbers packed (packed-numbers.ts): unpacked, the rows of recordSelectList. */
+export const packedRecordSelect = (alias: string): PackedSelect =>
+  packedSelect(RECORD_COLUMNS.map((c) => ({ sql: `${alias}."${c}"`, float8: RECORD_FLOAT8_COLUMNS.includes(c) })));
 
 /** One device record (spec 2.2) as the API shows it. */
 export function presentRecord(row: Row, ctx: PresentContext, prefix = ''): Row {
