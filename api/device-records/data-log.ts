@@ -4,7 +4,7 @@ import { calendarDayRange } from '../../domain/calendar-days.js';
 import { fault, num, text, type FieldTable } from './fields.js';
 import { pageJson, type PageSql, type ReadEndpoint } from './endpoint.js';
 import type { Caller } from '../auth/caller.js';
-import { packedRecordSelect, presentContext, RECORD_COLUMNS, recordFields } from './present.js';
+import { packedRecordFields, packedRecordSelect, presentContext, RECORD_COLUMNS } from './present.js';
 import { columnIndex, rowWriter } from './row-json.js';
 import { deviceInReach, historyConditions, lateralReach, movedDevices, movedSinceCondition, pageReach, PROBE_JOIN, reachCondition, recordReach } from './reach.js';
 import { filterConditions, orderBy, rangedFirstPage, rangeMarkers, SqlParams, whereClause } from './sql.js';
@@ -36,10 +36,10 @@ const TIE_BREAKER = ['r."RecordID" desc'];
 const DEFERRED = { table: 'device_records', alias: 'r', key: ['RecordID', 'date'] } as const;
 // The default order with its tie-breaker, as keyset pages (`after`) read on from it: migration 0007's index.
 const KEYSET: readonly KeyColumn[] = [{ sql: 'r."date"', type: 'timestamptz' }, { sql: 'r."RecordID"', type: 'bigint' }];
-// Each row as spec 2.2 shows it, written from the selected RECORD_COLUMNS (row-json.ts).
-const WRITE = rowWriter(recordFields(columnIndex(RECORD_COLUMNS)));
-// RECORD_COLUMNS of the page's rows `r`, their numbers packed (packed-numbers.ts).
+// RECORD_COLUMNS of the page's rows `r`, their numbers packed (packed-numbers.ts), and each row as spec 2.2 shows
+// it, written from them (row-json.ts).
 const SELECT = packedRecordSelect('r');
+const WRITE = rowWriter(packedRecordFields(columnIndex(RECORD_COLUMNS)));
 
 /**
  * The page's own conditions, on `p`: the rows after `after`'s cursor in the default order (the plain bound on

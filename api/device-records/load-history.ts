@@ -4,7 +4,7 @@ import { calendarDayRange } from '../../domain/calendar-days.js';
 import { num, type FieldTable } from './fields.js';
 import { pageJson, type ReadEndpoint } from './endpoint.js';
 import { displayTime, presentContext, type PresentContext } from './present.js';
-import { packedSelect } from './packed-numbers.js';
+import { numberText, packedSelect } from './packed-numbers.js';
 import { plain, rowWriter } from './row-json.js';
 import { deviceInReach, historyConditions } from './reach.js';
 import { isDefaultOrder } from './list-params.js';
@@ -27,8 +27,9 @@ const TIE_BREAKER = ['c."PacketTimestamp" desc'];
  * 0057's fl_currents_newest_kept(), which test/integration/storage/newest-currents.test.ts holds this to.
  */
 export const NEWEST_CURRENTS_KEPT = 100;
-/** Each row of CURRENTS_COLUMNS as selected, its two timestamps in the caller's zone (row-json.ts). */
-const WRITE = rowWriter<PresentContext>(CURRENTS_COLUMNS.map((c, i) => [c, c === 'PacketTimestamp' || c === 'PeakCurrentTimestamp' ? (row, ctx) => displayTime(row[i], ctx) : plain(i)] as const));
+/** Each row of CURRENTS_COLUMNS as unpacked, its two timestamps in the caller's zone, its numbers as Postgres wrote them (row-json.ts). */
+const WRITE = rowWriter<PresentContext>(CURRENTS_COLUMNS.map((c, i) => [c,
+  c === 'PacketTimestamp' || c === 'PeakCurrentTimestamp' ? (row, ctx) => displayTime(row[i], ctx) : CURRENTS_FLOAT8_COLUMNS.includes(c) ? numberText(i) : plain(i)] as const));
 
 export const loadHistory: ReadEndpoint = {
   path: '/device-information/load-history/:imei',

@@ -10,8 +10,8 @@ import {
 } from '../../domain/event-presentation.js';
 import { ongoingFaultText } from '../../domain/ongoing-fault-codes.js';
 import type { Caller } from '../auth/caller.js';
-import { packedSelect, type PackedSelect } from './packed-numbers.js';
-import { plain, type CellValue } from './row-json.js';
+import { numberText, packedSelect, type PackedSelect } from './packed-numbers.js';
+import { plain, type CellValue, type Field } from './row-json.js';
 
 export interface PresentContext {
   timeZone: string;
@@ -45,16 +45,19 @@ export const RECORD_COLUMNS = [
 export const recordSelectList = (alias: string, prefix = '') =>
   RECORD_COLUMNS.map((c) => `${alias}."${c}" as "${prefix}${c}"`).join(', ');
 
-/** The double precision columns of RECORD_COLUMNS (the schema's types: test/integration/api/packed-numbers.test.ts). */
-export const RECORD_FLOAT8_COLUMNS: readonly string[] = [
-  'rssi', 'current_status', 'master', 'LEDDuration', 'LEDTimer', 'BatteryMCU', 'BatteryLED', 'State', 'FaultType', 'BatteryOrLine', 'FastMode',
+/**
+ * The double precision columns of RECORD_COLUMNS shown as they are stored (State and FaultType, double precision too, are
+ * shown through the code lists): a page reads them packed (packed-numbers.ts; their types: test/integration/api/packed-numbers.test.ts).
+ */
+export const RECORD_NUMBER_COLUMNS: readonly string[] = [
+  'rssi', 'current_status', 'master', 'LEDDuration', 'LEDTimer', 'BatteryMCU', 'BatteryLED', 'BatteryOrLine', 'FastMode',
   'Calibrated', 'AverageCurrent1m', 'PrefaultCurrent', 'AverageCurrent1h', 'PeakCurrent24h', 'Permfault_Reset_Hours', 'SOTF', 'Block_Reset',
   'channel', 'gps_long', 'gps_lat', 'ConnectTime', 'Temperature', 'CurrentLat', 'CurrentLong',
 ];
 
-/** RECORD_COLUMNS of `alias` for a page read as arrays, its numbers packed (packed-numbers.ts): unpacked, the rows of recordSelectList. */
+/** RECORD_COLUMNS of `alias` for a page read as arrays, RECORD_NUMBER_COLUMNS packed (packed-numbers.ts): write its rows with packedRecordFields. */
 export const packedRecordSelect = (alias: string): PackedSelect =>
-  packedSelect(RECORD_COLUMNS.map((c) => ({ sql: `${alias}."${c}"`, float8: RECORD_FLOAT8_COLUMNS.includes(c) })));
+  packedSelect(RECORD_COLUMNS.map((c) => ({ sql: `${alias}."${c}"`, float8: RECORD_NUMBER_COLUMNS.includes(c) })));
 
 /** One device record (spec 2.2) as the API shows it. */
 export function presentRecord(row: Row, ctx: PresentContext, prefix = ''): Row {
@@ -82,6 +85,11 @@ export function recordFields(at: (name: string) => number): (readonly [string, C
     }
   };
   return RECORD_COLUMNS.map((c) => [c, cell(c)] as const);
+}
+
+/** recordFields of a row read with packedRecordSelect: RECORD_NUMBER_COLUMNS written as Postgres sent them. */
+export function packedRecordFields(at: (name: string) => number): Field<PresentContext>[] {
+  return recordFields(at).map(([c, cell]) => [c, RECORD_NUMBER_COLUMNS.includes(c) ? numberText(at(c)) : cell] as const);
 }
 
 /** Event columns shared by both event tables (spec 2.3), with the table each came from. */

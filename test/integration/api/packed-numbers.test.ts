@@ -1,45 +1,84 @@
-// The pages that read their numbers packed (api/device-records/packed-numbers.ts) read the rows the plain select
-// list reads: every column packed is double precision in the schema (another type would be cast, or refused, in
-// the array), and every float8 value, the awkward ones too, comes back as the number pg's own parser makes of it.
+// The pages that read their numbers packed (api/device-records/packed-numbers.ts) write what they wrote from the
+// plain select list: every column packed is double precision in the schema (another type would be cast, or refused,
+// in the array); every float8 value, the awkward ones and 20,000 random ones over 600 orders of magnitude, is
+// written as jsonValue (row-json.ts) wrote the number pg's parser made of the plain column; and the data-log and
+// load-history pages of a database fed through the stages, with awkward numbers stored, are the object presenters'
+// text of the same rows.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CURRENTS_COLUMNS, CURRENTS_FLOAT8_COLUMNS } from '../../../api/device-records/load-history.js';
-import { packedSelect } from '../../../api/device-records/packed-numbers.js';
-import { RECORD_COLUMNS, RECORD_FLOAT8_COLUMNS } from '../../../api/device-records/present.js';
+import { packedSelect, unpackNumbers, type SelectItem } from '../../../api/device-records/packed-numbers.js';
+import { RECORD_COLUMNS, RECORD_NUMBER_COLUMNS } from '../../../api/device-records/present.js';
 import { jsonValue } from '../../../api/device-records/row-json.js';
-import { createTestDatabase, type TestDatabase } from '../../../support/database.js';
+import { displayTime, presentContext, presentRecord, type PresentContext } from '../../../api/device-records/present.js';
+import { loadCodeStrings } from '../../../api/device-records/code-strings-file.js';
+import type { TestDatabase } from '../../../support/database.js';
+import { seededApi, type SeededApi } from './seeded-api.js';
 
 const test = suite('packed numbers');
+let api: SeededApi;
 let db: TestDatabase;
-test.before(async () => { db = await createTestDatabase('packed'); });
-test.after(async () => { await db.drop(); });
+test.before(async () => { api = await seededApi(); db = api.db; });
+test.after(async () => { await api.close(); });
 
-test('the columns read packed are the double precision columns of the tables they are read from', async () => {
-  const types = async (table: string) => new Map((await db.pool.query<{ name: string; type: string }>(
-    `select column_name as name, data_type as type from information_schema.columns where table_schema = 'public' and table_name = $1`, [table])).rows.map((r) => [r.name, r.type]));
-  for (const [table, columns, float8] of [['device_currents', CURRENTS_COLUMNS, CURRENTS_FLOAT8_COLUMNS], ['device_records', RECORD_COLUMNS, RECORD_FLOAT8_COLUMNS]] as const) {
-    const of = await types(table);
-    const doubles = columns.filter((c) => of.get(c) === 'double precision');
-    assert.equal([...float8].sort(), [...doubles].sort(), `${table}: the packed columns are its double precision columns`);
+test('the columns read packed are double precision columns of the tables they are read from', async () => {
+  for (const [table, columns, packed] of [['device_currents', CURRENTS_COLUMNS, CURRENTS_FLOAT8_COLUMNS], ['device_records', RECORD_COLUMNS, RECORD_NUMBER_COLUMNS]] as [string, readonly string[], readonly string[]][]) {
+    const { rows } = await db.pool.query<{ name: string }>(
+      `select column_name as name from information_schema.columns where table_schema = 'public' and table_name = $1 and data_type = 'double precision'`, [table]);
+    const doubles = new Set(rows.map((r) => r.name));
+    for (const c of packed) assert.ok(doubles.has(c) && columns.includes(c), `${table}.${c} is a selected double precision column`);
   }
+  assert.equal([...CURRENTS_FLOAT8_COLUMNS].sort(), CURRENTS_COLUMNS.filter((c) => c !== 'PacketTimestamp' && c !== 'PeakCurrentTimestamp' && c !== 'IMEINumber' && c !== 'CurrentName').sort());
 });
 
-test('every float8 value comes back as pg parses it, byte for byte in the JSON written from it', async () => {
+test('every float8 value is written as the writer wrote the number pg parsed', async () => {
   const awkward = ['0', '-0', '0.1', '1e-05', '5e-324', '1.7976931348623157e+308', '123456789.123456', '-2.5', '1e+15', '1e+21', 'NaN', 'Infinity', '-Infinity'];
   const values = [...awkward.map((v) => `'${v}'::float8`), 'null::float8', '1::float8 / 3'];
-  const items = [{ sql: `'text, with {braces}' as t` }, ...values.map((sql) => ({ sql, float8: true })), { sql: `42::bigint as n` }];
-  const plainRows = (await db.pool.query<unknown[]>({ text: `select ${items.map((i) => i.sql).join(', ')}`, rowMode: 'array' })).rows;
+  const items: SelectItem[] = [{ sql: `'text, with {braces}'` }, ...values.map((sql) => ({ sql, float8: true })), { sql: '42::bigint' }];
   const s = packedSelect(items);
-  assert.ok(s.selectList.includes('array['), 'the statement packs the numbers');
-  const packedRows = (await db.pool.query<unknown[]>({ text: `select ${s.selectList}, 'cursor' as k`, rowMode: 'array' })).rows.map(s.unpack);
-  const plain = plainRows[0]!;
-  const packed = packedRows[0]!;
+  const plain = (await db.pool.query<unknown[]>({ text: `select ${items.map((i) => i.sql).join(', ')}`, rowMode: 'array' })).rows[0]!;
+  const packed = s.unpack((await db.pool.query<unknown[]>({ text: `select ${s.selectList}, 'cursor'`, rowMode: 'array' })).rows[0]!);
   assert.is(packed.length, plain.length + 1);
   assert.is(packed.at(-1), 'cursor');
-  plain.forEach((v, i) => {
-    assert.ok(Object.is(v, packed[i]) || (Number.isNaN(v) && Number.isNaN(packed[i])), `column ${i}: ${String(v)} vs ${String(packed[i])}`);
-    assert.is(jsonValue(packed[i]), jsonValue(v));
-  });
+  items.forEach((item, i) => assert.is(item.float8 ? packed[i] : jsonValue(packed[i]), jsonValue(plain[i]), `column ${i}`));
+});
+
+test('20,000 random doubles over 600 orders of magnitude, whole numbers among them', async () => {
+  const { rows } = await db.pool.query<unknown[]>({ rowMode: 'array', text: `
+    select array_agg(x order by i)::text, array_agg(x order by i) from (
+      select i, case when i % 5 = 0 then round((random() - 0.5) * 1e6)::float8 else (random() - 0.5) * 10 ^ (random() * 600 - 300) end as x
+        from generate_series(1, 20000) i) s` });
+  const [text, parsed] = rows[0] as [string, number[]];
+  const written = unpackNumbers(text);
+  assert.is(written.length, 20_000);
+  const wrong = parsed.map((n, i) => [jsonValue(n), written[i]]).filter(([a, b]) => a !== b);
+  assert.equal(wrong.slice(0, 5), [], `${wrong.length} of 20,000 written otherwise`);
+});
+
+test('data-log and load-history pages, awkward numbers stored, are the object presenters\' text of the same rows', async () => {
+  const { rows: [device] } = await db.pool.query<{ imei: string }>(`select r."IMEINumber" as imei from device_records r join device_currents c using ("IMEINumber")
+     join device_information d using ("IMEINumber") where d."OrganizationID" = 'north' group by 1 order by count(*) desc limit 1`);
+  const imei = device!.imei;
+  const awkward = `"rssi" = '-0', "AverageCurrent1m" = 'NaN', "Temperature" = '1e-05', "gps_lat" = '-Infinity', "BatteryMCU" = null, "PeakCurrent24h" = '1e+300'`;
+  assert.is((await db.pool.query(`update device_records set ${awkward} where "IMEINumber" = $1`, [imei])).rowCount! > 0, true);
+  await db.pool.query(`update device_currents set "PeakCurrent" = 'NaN', "AverageCurrentH0" = '-0', "AverageCurrentH1" = '1.5e-07', "AverageCurrentH2" = null, "AverageCurrentH23" = 'Infinity' where "IMEINumber" = $1`, [imei]);
+  const claims = JSON.parse(Buffer.from(api.tokens.northAdmin.split('.')[1]!, 'base64url').toString('utf8')) as { tz: string };
+  const ctx: PresentContext = presentContext({ timeZone: claims.tz } as Parameters<typeof presentContext>[0], loadCodeStrings());
+  const sent = async (path: string) => { const res = await api.get(path, 'northAdmin'); assert.is(res.status, 200, path); return res.text(); };
+  const records = (await db.pool.query<Record<string, unknown>>(`select * from device_records where "IMEINumber" = $1 order by "date" desc, "RecordID" desc limit 50`, [imei])).rows;
+  const currents = (await db.pool.query<Record<string, unknown>>(`select * from device_currents where "IMEINumber" = $1 order by "PacketTimestamp" desc limit 50`, [imei])).rows;
+  const presentCurrents = (row: Record<string, unknown>) => Object.fromEntries(CURRENTS_COLUMNS.map((c) => [c, c.endsWith('Timestamp') ? displayTime(row[c], ctx) : row[c] ?? null]));
+  const expected = { records: records.map((r) => JSON.stringify(presentRecord(r, ctx))), currents: currents.map((r) => JSON.stringify(presentCurrents(r))) };
+  assert.ok(records.length > 1 && currents.length > 1, 'the device has rows of each');
+  for (const [path, rows] of [[`/device-records/device-information/data-log/${imei}`, expected.records], [`/device-records/device-information/data-log/${imei}?from=20200101`, expected.records],
+    [`/device-records/device-information/load-history/${imei}`, expected.currents], [`/device-records/device-information/load-history/${imei}?from=20200101`, expected.currents]] as const) {
+    const body = await sent(path);
+    assert.ok(body.startsWith(`{"data":[${rows.join(',')}]`), `${path}: ${body.slice(0, 300)}`);
+  }
+  // The fleet's list: its first page holds the device's rows among others', each as presented.
+  const fleet = await sent(`/device-records/data-log?filterBy[IMEINumber]=${imei}`);
+  assert.ok(fleet.startsWith(`{"data":[${expected.records.join(',')}]`), fleet.slice(0, 300));
+  assert.ok(expected.records[0]!.includes('"rssi":0') && expected.records[0]!.includes('"Temperature":0.00001') && expected.currents[0]!.includes('"AverageCurrentH1":1.5e-7'), 'the awkward numbers are on the first row');
 });
 
 test.run();
