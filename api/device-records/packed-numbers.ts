@@ -2,10 +2,11 @@
 // into the answer as the text Postgres sent (docs/decisions.md#numbers-packed-into-one-column). pg builds each field
 // of a row on its own (its slice of the message, a text decode, a parser call) and the writer turned each parsed
 // number back into text: for load-history's 50 rows of 25 numbers, about half of the API's CPU for the page.
-// Postgres writes each element with the column's own output function (float8out: the shortest digits that read
-// back exactly, as JavaScript's String does, and in plain notation wherever JavaScript's is), so the text is the
-// JSON the writer wrote from the parsed number; the few spellings that differ are made as before
-// (test/api/packed-numbers.test.ts, and test/integration/api/packed-numbers.test.ts against Postgres).
+// Postgres writes each element with the column's own output function (float8out: by default the shortest digits
+// that read back exactly, as JavaScript's String does; where it writes plain notation, JavaScript does too), so the
+// text is the JSON the writer wrote from the parsed number; the few spellings that differ are made as before
+// (test/api/packed-numbers.test.ts, and test/integration/api/packed-numbers.test.ts against Postgres at every
+// extra_float_digits).
 import type { WrittenCell } from './row-json.js';
 
 /** One item of a select list: its SQL, and whether it is a double precision column to pack. */
@@ -23,13 +24,18 @@ export interface PackedSelect {
 
 /**
  * The JSON text jsonValue (row-json.ts) writes of the number pg's parser (parseFloat) reads from one element of a
- * float8[]'s text: `null` for NULL, NaN and the infinities; exponents and a negative zero as JavaScript spells them.
+ * float8[]'s text: `null` for NULL, NaN and the infinities (and a text past the largest double); exponents and a
+ * negative zero as JavaScript spells them.
  * @example jsonNumberText('1.5'); // '1.5'
  * @example jsonNumberText('1e-05'); // '0.00001'
  */
 export function jsonNumberText(element: string): string {
   if (element === 'NULL' || element === 'NaN' || element === 'Infinity' || element === '-Infinity') return 'null';
-  if (element === '-0' || element.includes('e')) return String(Number(element));
+  if (element === '-0' || element.includes('e')) {
+    // With extra_float_digits below 1, the largest doubles are written rounded up past the largest double.
+    const n = Number(element);
+    return Number.isFinite(n) ? String(n) : 'null';
+  }
   return element;
 }
 

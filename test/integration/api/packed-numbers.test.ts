@@ -1,9 +1,11 @@
 // The pages that read their numbers packed (api/device-records/packed-numbers.ts) write what they wrote from the
 // plain select list: every column packed is double precision in the schema (another type would be cast, or refused,
 // in the array); every float8 value, the awkward ones and 20,000 random ones over 600 orders of magnitude, is
-// written as jsonValue (row-json.ts) wrote the number pg's parser made of the plain column; and the data-log and
+// written as jsonValue (row-json.ts) wrote the number pg's parser made of the plain column, whatever
+// extra_float_digits Postgres writes them with; and the data-log and
 // load-history pages of a database fed through the stages, with awkward numbers stored, are the object presenters'
 // text of the same rows.
+import type pg from 'pg';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CURRENTS_COLUMNS, CURRENTS_FLOAT8_COLUMNS } from '../../../api/device-records/load-history.js';
@@ -31,28 +33,54 @@ test('the columns read packed are double precision columns of the tables they ar
   assert.equal([...CURRENTS_FLOAT8_COLUMNS].sort(), CURRENTS_COLUMNS.filter((c) => c !== 'PacketTimestamp' && c !== 'PeakCurrentTimestamp' && c !== 'IMEINumber' && c !== 'CurrentName').sort());
 });
 
-test('every float8 value is written as the writer wrote the number pg parsed', async () => {
-  const awkward = ['0', '-0', '0.1', '1e-05', '5e-324', '1.7976931348623157e+308', '123456789.123456', '-2.5', '1e+15', '1e+21', 'NaN', 'Infinity', '-Infinity'];
+/**
+ * Postgres's float8 text at each `extra_float_digits` a role, database or session may set: 1 (the default) and above,
+ * the shortest exact digits; 0 and below, fewer, rounded (near the largest double the rounded text overflows).
+ */
+const FLOAT_DIGITS = [1, 3, 0, -15];
+async function atFloatDigits(digits: number, fn: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+  const client = await db.pool.connect();
+  try {
+    await client.query(`set extra_float_digits = ${digits}`);
+    await fn(client);
+  } finally {
+    await client.query('reset extra_float_digits');
+    client.release();
+  }
+}
+
+test('every float8 value is written as the writer wrote the number pg parsed, at every extra_float_digits', async () => {
+  const awkward = ['0', '-0', '0.1', '1e-05', '5e-324', '1.7976931348623157e+308', '-1.7976931348623157e+308', '1.5e+308', '123456789.123456', '-2.5', '1e+15', '1e+21', 'NaN', 'Infinity', '-Infinity'];
   const values = [...awkward.map((v) => `'${v}'::float8`), 'null::float8', '1::float8 / 3'];
   const items: SelectItem[] = [{ sql: `'text, with {braces}'` }, ...values.map((sql) => ({ sql, float8: true })), { sql: '42::bigint' }];
   const s = packedSelect(items);
-  const plain = (await db.pool.query<unknown[]>({ text: `select ${items.map((i) => i.sql).join(', ')}`, rowMode: 'array' })).rows[0]!;
-  const packed = s.unpack((await db.pool.query<unknown[]>({ text: `select ${s.selectList}, 'cursor'`, rowMode: 'array' })).rows[0]!);
-  assert.is(packed.length, plain.length + 1);
-  assert.is(packed.at(-1), 'cursor');
-  items.forEach((item, i) => assert.is(item.float8 ? packed[i] : jsonValue(packed[i]), jsonValue(plain[i]), `column ${i}`));
+  for (const digits of FLOAT_DIGITS) {
+    await atFloatDigits(digits, async (client) => {
+      const plain = (await client.query<unknown[]>({ text: `select ${items.map((i) => i.sql).join(', ')}`, rowMode: 'array' })).rows[0]!;
+      const packed = s.unpack((await client.query<unknown[]>({ text: `select ${s.selectList}, 'cursor'`, rowMode: 'array' })).rows[0]!);
+      assert.is(packed.length, plain.length + 1);
+      assert.is(packed.at(-1), 'cursor');
+      items.forEach((item, i) => assert.is(item.float8 ? packed[i] : jsonValue(packed[i]), jsonValue(plain[i]), `extra_float_digits ${digits}, column ${i}: ${String(awkward[i - 1])}`));
+    });
+  }
 });
 
-test('20,000 random doubles over 600 orders of magnitude, whole numbers among them', async () => {
-  const { rows } = await db.pool.query<unknown[]>({ rowMode: 'array', text: `
-    select array_agg(x order by i)::text, array_agg(x order by i) from (
-      select i, case when i % 5 = 0 then round((random() - 0.5) * 1e6)::float8 else (random() - 0.5) * 10 ^ (random() * 600 - 300) end as x
-        from generate_series(1, 20000) i) s` });
-  const [text, parsed] = rows[0] as [string, number[]];
-  const written = unpackNumbers(text);
-  assert.is(written.length, 20_000);
-  const wrong = parsed.map((n, i) => [jsonValue(n), written[i]]).filter(([a, b]) => a !== b);
-  assert.equal(wrong.slice(0, 5), [], `${wrong.length} of 20,000 written otherwise`);
+test('20,000 random doubles over 600 orders of magnitude, whole numbers and the largest among them, at every extra_float_digits', async () => {
+  for (const digits of FLOAT_DIGITS) {
+    await atFloatDigits(digits, async (client) => {
+      const { rows } = await client.query<unknown[]>({ rowMode: 'array', text: `
+        select array_agg(x order by i)::text, array_agg(x order by i) from (
+          select i, case when i % 5 = 0 then round((random() - 0.5) * 1e6)::float8
+                         when i % 101 = 0 then sign(random() - 0.5) * (1.5e308 + random() * 0.2976931348623157e308)
+                         else (random() - 0.5) * 10 ^ (random() * 600 - 300) end as x
+            from generate_series(1, 20000) i) s` });
+      const [text, parsed] = rows[0] as [string, number[]];
+      const written = unpackNumbers(text);
+      assert.is(written.length, 20_000);
+      const wrong = parsed.map((n, i) => [jsonValue(n), written[i]]).filter(([a, b]) => a !== b);
+      assert.equal(wrong.slice(0, 5), [], `extra_float_digits ${digits}: ${wrong.length} of 20,000 written otherwise`);
+    });
+  }
 });
 
 test('data-log and load-history pages, awkward numbers stored, are the object presenters\' text of the same rows', async () => {
