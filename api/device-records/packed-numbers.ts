@@ -1,7 +1,7 @@
 // A page's double precision columns read as one float8[] in its text form (`{1.5,NULL,-2}`) and each number written
 // into the answer as the text Postgres sent (docs/decisions.md#numbers-packed-into-one-column). pg builds each field
 // of a row on its own (its slice of the message, a text decode, a parser call) and the writer turned each parsed
-// number back into text: for load-history's 50 rows of 25 numbers, about half of the API's CPU for the page.
+// number back into text: reading load-history's 50 rows of 29 columns cost the API about 0.84 ms of CPU in a probe.
 // Postgres writes each element with the column's own output function (float8out: by default the shortest digits
 // that read back exactly, as JavaScript's String does; where it writes plain notation, JavaScript does too), so the
 // text is the JSON the writer wrote from the parsed number; the few spellings that differ are made as before
