@@ -103,7 +103,7 @@ test('data-log and load-history pages, awkward numbers stored, are the object pr
     const body = await sent(path);
     assert.ok(body.startsWith(`{"data":[${rows.join(',')}]`), `${path}: ${body.slice(0, 300)}`);
   }
-  // The fleet's list: its first page holds the device's rows among others', each as presented.
+  // The fleet's list (its walk, not one device's), filtered to the device: the same rows, each as presented.
   const fleet = await sent(`/device-records/data-log?filterBy[IMEINumber]=${imei}`);
   assert.ok(fleet.startsWith(`{"data":[${expected.records.join(',')}]`), fleet.slice(0, 300));
   assert.ok(expected.records[0]!.includes('"rssi":0') && expected.records[0]!.includes('"Temperature":0.00001') && expected.currents[0]!.includes('"AverageCurrentH1":1.5e-7'), 'the awkward numbers are on the first row');
